@@ -1,0 +1,42 @@
+// ESLint: the Obsidian community-review rules on src/, typescript-eslint on the rest, and a
+// boundary rule that keeps src/core free of 'obsidian' and Node built-ins (it gets them through ports).
+import { defineConfig } from 'eslint/config';
+import obsidianmd from 'eslint-plugin-obsidianmd';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+export default defineConfig([
+  { ignores: ['node_modules/**', 'dist/**', 'main.js', '.tmp/**', 'coverage/**'] },
+  ...obsidianmd.configs.recommended.map((c) => ({ ...c, files: ['src/**/*.ts'] })),
+  {
+    files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // The engine's log and CLI-facing text is not Obsidian UI text.
+      'obsidianmd/ui/sentence-case': 'off',
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'obsidian', message: 'src/core must not import obsidian: take it through a port.' },
+            ...nodeBuiltins.map((name) => ({ name, message: 'src/core must not import Node built-ins: take them through ports.ts.' })),
+          ],
+        },
+      ],
+    },
+  },
+  ...tseslint.configs.recommended.map((c) => ({ ...c, files: ['sidecar/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts'] })),
+  {
+    files: ['sidecar/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+]);

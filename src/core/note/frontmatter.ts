@@ -1,0 +1,101 @@
+// Splits a Markdown file into its frontmatter block and body, and parses the block with yaml's Document API.
+import { LineCounter, parseDocument, type Document } from 'yaml';
+
+export interface FrontmatterBlock {
+  /** Offset of the first character of the YAML text (after the opening `---` line). */
+  yamlStart: number;
+  /** Offset just past the YAML text (the start of the closing `---` line). */
+  yamlEnd: number;
+  /** Offset of the body (after the closing `---` line and its line break). */
+  bodyStart: number;
+  /** 1-based line of the opening `---`. */
+  openLine: number;
+}
+
+export interface FrontmatterProblem {
+  /** 1-based line in the file. */
+  line: number;
+  message: string;
+}
+
+export interface ParsedNote {
+  /** The original text, untouched. */
+  text: string;
+  hasBom: boolean;
+  eol: '\n' | '\r\n';
+  block: FrontmatterBlock | null;
+  /** Plain data of the frontmatter; `{}` when there is none; null when invalid. */
+  data: Record<string, unknown> | null;
+  /** The yaml Document (for source-range edits); null when absent or invalid. */
+  doc: Document | null;
+  body: string;
+  problem: FrontmatterProblem | null;
+}
+
+const OPEN = /^---[ \t]*\r?\n/;
+
+export function findFrontmatter(text: string): FrontmatterBlock | null | FrontmatterProblem {
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const open = OPEN.exec(text.slice(start, start + 8));
+  if (!open) return null;
+  const yamlStart = start + open[0].length;
+  // The closing fence is a line of exactly `---` (or `...`), possibly followed by spaces.
+  const close = /^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/gm;
+  close.lastIndex = yamlStart;
+  // An empty block (`---\n---`) closes on the very next line.
+  let m: RegExpExecArray | null;
+  while ((m = close.exec(text))) {
+    if (m.index >= yamlStart) {
+      return { yamlStart, yamlEnd: m.index, bodyStart: m.index + m[0].length, openLine: 1 };
+    }
+  }
+  return { line: 1, message: 'frontmatter opened with --- but never closed' };
+}
+
+function isProblem(x: FrontmatterBlock | FrontmatterProblem | null): x is FrontmatterProblem {
+  return x !== null && 'message' in x;
+}
+
+export function parseNote(text: string): ParsedNote {
+  const hasBom = text.charCodeAt(0) === 0xfeff;
+  const eol: '\n' | '\r\n' = /\r\n/.test(text.slice(0, 4096)) ? '\r\n' : '\n';
+  const found = findFrontmatter(text);
+  const base = { text, hasBom, eol };
+  if (found === null) {
+    return { ...base, block: null, data: {}, doc: null, body: text.slice(hasBom ? 1 : 0), problem: null };
+  }
+  if (isProblem(found)) {
+    return { ...base, block: null, data: null, doc: null, body: text, problem: found };
+  }
+  const yamlText = text.slice(found.yamlStart, found.yamlEnd);
+  const lineOffset = lineOf(text, found.yamlStart) - 1;
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(yamlText, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const body = text.slice(found.bodyStart);
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0];
+    const pos = lineCounter.linePos(e.pos[0]);
+    return { ...base, block: found, data: null, doc: null, body, problem: { line: pos.line + lineOffset, message: firstLine(e.message) } };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    return { ...base, block: found, data: null, doc: null, body, problem: { line: found.openLine, message: firstLine(String((e as Error).message)) } };
+  }
+  if (data === null || data === undefined) data = {};
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    return { ...base, block: found, data: null, doc: null, body, problem: { line: found.openLine + 1, message: 'frontmatter is not a map of keys to values' } };
+  }
+  return { ...base, block: found, data: data as Record<string, unknown>, doc, body, problem: null };
+}
+
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0].trim();
+}

@@ -1,0 +1,12 @@
+// Temporary directories for tests (vaults, ENGRAM_HOME), removed afterwards.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export function makeTempDir(prefix = 'engram-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function removeDir(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+const obsidianMock = fileURLToPath(new URL('./node_modules/obsidian-test-mocks/dist/lib/esm/obsidian/index.mjs', import.meta.url));
+
+export default defineConfig({
+  test: {
+    reporters: ['default'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: 'core', include: ['tests/core/**/*.test.ts'], environment: 'node' } },
+      {
+        extends: true,
+        test: { name: 'plugin', include: ['tests/plugin/**/*.test.ts'], environment: 'node' },
+        resolve: { alias: { obsidian: obsidianMock } },
+      },
+      { extends: true, test: { name: 'sidecar', include: ['tests/sidecar/**/*.test.ts'], environment: 'node', globalSetup: ['tests/helpers/global-setup.ts'] } },
+      { extends: true, test: { name: 'corpus', include: ['tests/corpus/**/*.test.ts'], environment: 'node' } },
+    ],
+  },
+});
