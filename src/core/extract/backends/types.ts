@@ -1,0 +1,35 @@
+// One interface for every LLM backend (claude CLI, Anthropic, Ollama, OpenAI-compatible, rules).
+
+export type BackendName = 'claude' | 'anthropic' | 'ollama' | 'openai' | 'rules';
+
+export interface CompletionRequest {
+  system: string;
+  user: string;
+  /** Ask for a JSON reply (backends that support a JSON mode use it). */
+  json?: boolean;
+  maxTokens?: number;
+  /** Per-call deadline. */
+  timeoutMs?: number;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface CompletionResult {
+  text: string;
+  usage: Usage;
+  model: string;
+  /** Estimated cost in US dollars (0 for local and subscription backends). */
+  costUsd: number;
+  durationMs: number;
+}
+
+export interface LlmBackend {
+  readonly name: BackendName;
+  readonly model: string;
+  /** True when calls cost money per token (background spending needs a user-set budget). */
+  readonly paid: boolean;
+  complete(request: CompletionRequest): Promise<CompletionResult>;
+}

@@ -1,0 +1,38 @@
+// What callers (CLI, hooks, MCP, curation) ask of the index, and what they get back.
+
+export interface SearchFilters {
+  types?: string[];
+  scope?: 'project' | 'general';
+  /** Notes of these projects (recall adds `scope: general` notes itself). */
+  projects?: string[];
+  durability?: 'durable' | 'working';
+  folders?: string[];
+  tags?: string[];
+  /** Epoch ms bounds on the note's created/updated time. */
+  since?: number;
+  until?: number;
+}
+
+export interface SearchOptions extends SearchFilters {
+  limit?: number;
+  mode?: 'hybrid' | 'bm25' | 'vector';
+  /** Follow wikilinks and backlinks this many hops (0 = off). */
+  expandLinks?: 0 | 1 | 2;
+}
+
+export interface SearchHit {
+  path: string;
+  title: string;
+  score: number;
+  /** The best-matching chunk's text, shortened. */
+  snippet: string;
+  /** Heading of the best chunk, when the note is chunked. */
+  heading?: string;
+  /** Why it matched, for people: e.g. ["title: sidecar", "meaning", "linked from [[X]]"]. */
+  why: string[];
+  type?: string;
+  project?: string;
+  summary?: string;
+  /** Set when the hit came from link expansion, not the query itself. */
+  via?: string;
+}
