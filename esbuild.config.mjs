@@ -37,6 +37,7 @@ const sidecar = {
   logLevel: 'info',
 };
 
-fs.rmSync('dist', { recursive: true, force: true });
+// Only a production build starts clean: parallel test runs rebuild dist/ in place.
+if (production) fs.rmSync('dist', { recursive: true, force: true });
 await Promise.all([esbuild.build(plugin), esbuild.build(sidecar)]);
 fs.chmodSync('dist/engram.mjs', 0o755);

@@ -12,7 +12,7 @@ export default defineConfig({
       { extends: true, test: { name: 'core', include: ['tests/core/**/*.test.ts'], environment: 'node' } },
       {
         extends: true,
-        test: { name: 'plugin', include: ['tests/plugin/**/*.test.ts'], environment: 'node' },
+        test: { name: 'plugin', include: ['tests/plugin/**/*.test.ts'], environment: 'node', globalSetup: ['tests/helpers/global-setup.ts'] },
         resolve: { alias: { obsidian: obsidianMock } },
       },
       { extends: true, test: { name: 'sidecar', include: ['tests/sidecar/**/*.test.ts'], environment: 'node', globalSetup: ['tests/helpers/global-setup.ts'] } },
