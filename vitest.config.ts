@@ -3,7 +3,17 @@ import { fileURLToPath } from 'node:url';
 
 const obsidianMock = fileURLToPath(new URL('./node_modules/obsidian-test-mocks/dist/lib/esm/obsidian/index.mjs', import.meta.url));
 
+// Prompt templates are Markdown files imported as text (esbuild does the same with its `.md: text` loader).
+const markdownAsText = {
+  name: 'engram-markdown-as-text',
+  enforce: 'pre' as const,
+  transform(code: string, id: string) {
+    return id.endsWith('.md') ? { code: `export default ${JSON.stringify(code)};`, map: null } : undefined;
+  },
+};
+
 export default defineConfig({
+  plugins: [markdownAsText],
   test: {
     reporters: ['default'],
     testTimeout: 30_000,
