@@ -9,7 +9,11 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 
 export default defineConfig([
   { ignores: ['node_modules/**', 'dist/**', 'main.js', '.tmp/**', 'coverage/**'] },
-  ...obsidianmd.configs.recommended.map((c) => ({ ...c, files: ['src/**/*.ts'] })),
+  // Retarget only the parts meant for TypeScript: the JS-parser and package.json (JSON language) parts would otherwise
+  // be applied to .ts files and fail with "Parsing error: Unexpected character".
+  ...obsidianmd.configs.recommended
+    .filter((c) => !c.files || JSON.stringify(c.files).includes('ts'))
+    .map((c) => ({ ...c, files: ['src/**/*.ts'] })),
   {
     files: ['src/**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

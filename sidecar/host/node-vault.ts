@@ -1,0 +1,285 @@
+// The VaultPort of the Node host: the vault as a folder on disk. Writes are atomic (temp file in the same folder,
+// fsync, rename, folder fsync) and never overwrite a note that changed since the engine read it.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { EngramError, errorMessage } from '../../src/core/errors.js';
+import { vaultPath } from '../../src/core/path.js';
+import { isListedNote, TRASH_DIR } from '../../src/core/ports/vault-listing.js';
+import type { VaultChange, VaultFile, VaultFileInfo, VaultPath, VaultPort } from '../../src/core/ports.js';
+
+export interface NodeVaultOptions {
+  /** Obsidian's config folder if it is not a dot folder (dot folders are never listed anyway). */
+  configDir?: string;
+}
+
+function code(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** fsyncs a folder so that a rename in it survives a crash. Windows cannot open folders; there the rename is enough. */
+async function fsyncDir(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const h = await fsp.open(dir, 'r');
+  try {
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+}
+
+/** Writes `text` to a new temp file beside `target` and fsyncs it; returns the temp path. */
+async function writeTemp(target: string, text: string): Promise<string> {
+  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+  const h = await fsp.open(tmp, 'wx', 0o644);
+  try {
+    await h.writeFile(text, 'utf8');
+    await h.sync();
+  } catch (e) {
+    await h.close().catch(() => undefined);
+    await fsp.rm(tmp, { force: true });
+    throw e;
+  }
+  await h.close();
+  return tmp;
+}
+
+/** Atomically replaces (or creates) `target` with `text`. Used for vault notes and state files alike. */
+export async function atomicWriteFile(target: string, text: string): Promise<void> {
+  await fsp.mkdir(path.dirname(target), { recursive: true });
+  const tmp = await writeTemp(target, text);
+  try {
+    await fsp.rename(tmp, target);
+  } catch (e) {
+    await fsp.rm(tmp, { force: true });
+    throw e;
+  }
+  await fsyncDir(path.dirname(target));
+}
+
+function lockKey(p: string): string {
+  return p.normalize('NFC').toLowerCase();
+}
+
+export class NodeVault implements VaultPort {
+  readonly root: string;
+  private readonly configDir: string | undefined;
+  private readonly listeners = new Set<(change: VaultChange) => void>();
+  /** Per-path queue: two writes from this process never interleave their compare and rename (no lost update). */
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(root: string, options: NodeVaultOptions = {}) {
+    this.root = path.resolve(root);
+    this.configDir = options.configDir;
+  }
+
+  /** Absolute path of a vault path; refuses anything that would leave the vault. */
+  abs(p: VaultPath): string {
+    return path.join(this.root, ...vaultPath(p).split('/'));
+  }
+
+  private ioError(what: string, p: string, e: unknown): EngramError {
+    if (code(e) === 'ENOENT') return new EngramError('not-found', `no such note: ${p}`);
+    if (e instanceof EngramError) return e;
+    return new EngramError('io', `cannot ${what} ${p}: ${errorMessage(e)}`);
+  }
+
+  private async locked<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const k = lockKey(key);
+    const prev = this.locks.get(k) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.locks.set(k, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.locks.get(k) === tail) this.locks.delete(k);
+    }
+  }
+
+  private emit(change: VaultChange): void {
+    for (const l of [...this.listeners]) l(change);
+  }
+
+  async list(): Promise<VaultFileInfo[]> {
+    const out: VaultFileInfo[] = [];
+    const walk = async (dirAbs: string, rel: string): Promise<void> => {
+      let entries: fs.Dirent[];
+      try {
+        entries = await fsp.readdir(dirAbs, { withFileTypes: true });
+      } catch (e) {
+        // A folder removed while we walk, or one we may not read, is skipped rather than failing the whole listing.
+        if (code(e) === 'ENOENT' || code(e) === 'EACCES' || code(e) === 'EPERM') return;
+        throw new EngramError('io', `cannot list ${dirAbs}: ${errorMessage(e)}`);
+      }
+      const files: Promise<void>[] = [];
+      for (const d of entries) {
+        if (d.name.startsWith('.')) continue;
+        const relPath = rel ? `${rel}/${d.name}` : d.name;
+        if (rel === '' && (d.name === this.configDir || d.name === TRASH_DIR)) continue;
+        const full = path.join(dirAbs, d.name);
+        if (d.isDirectory()) await walk(full, relPath);
+        else if ((d.isFile() || d.isSymbolicLink()) && isListedNote(relPath, this.configDir)) {
+          files.push(
+            fsp.stat(full).then(
+              (st) => {
+                if (st.isFile()) out.push({ path: relPath, mtime: st.mtimeMs, size: st.size });
+              },
+              () => undefined,
+            ),
+          );
+        }
+      }
+      await Promise.all(files);
+    };
+    try {
+      const st = await fsp.stat(this.root);
+      if (!st.isDirectory()) throw new EngramError('not-found', `vault path is not a folder: ${this.root}`);
+    } catch (e) {
+      if (e instanceof EngramError) throw e;
+      throw new EngramError('not-found', `vault path does not exist: ${this.root}`, 'set it with `engram configure vault_path <path>`');
+    }
+    await walk(this.root, '');
+    out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return out;
+  }
+
+  async read(p: VaultPath): Promise<VaultFile> {
+    const full = this.abs(p);
+    try {
+      const [text, st] = await Promise.all([fsp.readFile(full, 'utf8'), fsp.stat(full)]);
+      return { path: vaultPath(p), text, mtime: st.mtimeMs, size: st.size };
+    } catch (e) {
+      throw this.ioError('read', p, e);
+    }
+  }
+
+  async exists(p: VaultPath): Promise<boolean> {
+    try {
+      await fsp.access(this.abs(p));
+      return true;
+    } catch (e) {
+      if (e instanceof EngramError) throw e;
+      return false;
+    }
+  }
+
+  async create(p: VaultPath, text: string): Promise<VaultFileInfo> {
+    return this.locked(vaultPath(p), () => this.createNow(p, text));
+  }
+
+  async writeIfUnchanged(p: VaultPath, expected: string, text: string): Promise<VaultFileInfo> {
+    return this.locked(vaultPath(p), () => this.writeNow(p, expected, text));
+  }
+
+  async trash(p: VaultPath): Promise<void> {
+    return this.locked(vaultPath(p), () => this.trashNow(p));
+  }
+
+  async rename(from: VaultPath, to: VaultPath): Promise<void> {
+    // Take both locks in a fixed order so that a→b and b→a at the same time cannot deadlock.
+    const [first, second] = [lockKey(vaultPath(from)), lockKey(vaultPath(to))].sort();
+    return this.locked(first, () => (first === second ? this.renameNow(from, to) : this.locked(second, () => this.renameNow(from, to))));
+  }
+
+  private async createNow(p: VaultPath, text: string): Promise<VaultFileInfo> {
+    const rel = vaultPath(p);
+    const full = this.abs(rel);
+    try {
+      await fsp.mkdir(path.dirname(full), { recursive: true });
+      const tmp = await writeTemp(full, text);
+      try {
+        // link() fails with EEXIST when the target exists: an atomic "create if absent" that never shows a half file.
+        await fsp.link(tmp, full);
+      } catch (e) {
+        if (code(e) === 'EEXIST') throw new EngramError('conflict', `a note already exists at ${rel}`);
+        // File systems without hard links (FAT, some network shares): check, then rename.
+        if (await this.exists(rel)) throw new EngramError('conflict', `a note already exists at ${rel}`);
+        await fsp.rename(tmp, full);
+      } finally {
+        await fsp.rm(tmp, { force: true });
+      }
+      await fsyncDir(path.dirname(full));
+      const st = await fsp.stat(full);
+      this.emit({ kind: 'create', path: rel });
+      return { path: rel, mtime: st.mtimeMs, size: st.size };
+    } catch (e) {
+      throw this.ioError('create', rel, e);
+    }
+  }
+
+  private async writeNow(p: VaultPath, expected: string, text: string): Promise<VaultFileInfo> {
+    const rel = vaultPath(p);
+    const full = this.abs(rel);
+    try {
+      const tmp = await writeTemp(full, text);
+      try {
+        // Compare as late as possible, after the slow part (writing and syncing the new content), to keep the window small.
+        const current = await fsp.readFile(full, 'utf8');
+        if (current !== expected) throw new EngramError('conflict', `${rel} changed since it was read; not overwritten`);
+        await fsp.rename(tmp, full);
+      } finally {
+        await fsp.rm(tmp, { force: true });
+      }
+      await fsyncDir(path.dirname(full));
+      const st = await fsp.stat(full);
+      this.emit({ kind: 'modify', path: rel });
+      return { path: rel, mtime: st.mtimeMs, size: st.size };
+    } catch (e) {
+      throw this.ioError('write', rel, e);
+    }
+  }
+
+  private async trashNow(p: VaultPath): Promise<void> {
+    const rel = vaultPath(p);
+    const full = this.abs(rel);
+    try {
+      await fsp.lstat(full);
+      // Keep the folder structure inside .trash so that notes with the same name from different folders both survive.
+      const dir = path.join(this.root, TRASH_DIR, ...rel.split('/').slice(0, -1));
+      await fsp.mkdir(dir, { recursive: true });
+      const ext = path.extname(full);
+      const stem = path.basename(full, ext);
+      let target = path.join(dir, `${stem}${ext}`);
+      for (let n = 1; fs.existsSync(target); n++) target = path.join(dir, `${stem} ${n}${ext}`);
+      await fsp.rename(full, target);
+      await fsyncDir(path.dirname(full));
+      this.emit({ kind: 'delete', path: rel });
+    } catch (e) {
+      throw this.ioError('trash', rel, e);
+    }
+  }
+
+  private async renameNow(from: VaultPath, to: VaultPath): Promise<void> {
+    const f = vaultPath(from);
+    const t = vaultPath(to);
+    if (f === t) return;
+    const fAbs = this.abs(f);
+    const tAbs = this.abs(t);
+    try {
+      const src = await fsp.lstat(fAbs);
+      const dst = await fsp.lstat(tAbs).catch(() => null);
+      // On case-insensitive file systems `note.md` → `Note.md` finds the target "existing": it is the same file.
+      if (dst && !(dst.ino === src.ino && dst.dev === src.dev)) throw new EngramError('conflict', `cannot rename ${f}: ${t} already exists`);
+      await fsp.mkdir(path.dirname(tAbs), { recursive: true });
+      await fsp.rename(fAbs, tAbs);
+      await fsyncDir(path.dirname(tAbs));
+      if (path.dirname(tAbs) !== path.dirname(fAbs)) await fsyncDir(path.dirname(fAbs));
+      this.emit({ kind: 'rename', path: t, oldPath: f });
+    } catch (e) {
+      throw this.ioError('rename', f, e);
+    }
+  }
+
+  /**
+   * Reports the changes made through this port. Changes made by others (the user's editor, sync tools) are not seen
+   * yet: the daemon's chokidar watcher (sidecar host) replaces this, see FACTS.md section 6.
+   */
+  watch(onChange: (change: VaultChange) => void): () => void {
+    this.listeners.add(onChange);
+    return () => {
+      this.listeners.delete(onChange);
+    };
+  }
+}
