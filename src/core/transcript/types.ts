@@ -1,4 +1,5 @@
 // The normalised session model every reader produces (Claude Code, Codex, chat exports).
+import type { ParseStats } from './parse-stats.js';
 
 export type AgentName = 'claude-code' | 'codex' | 'claude-ai' | 'chatgpt';
 export type TurnRole = 'user' | 'assistant';
@@ -21,6 +22,10 @@ export interface Turn {
   errors: string[];
   /** Part of a subagent (sidechain) conversation. */
   sidechain: boolean;
+  /** Uuid of the last source record folded into this turn (an API message split over several lines). */
+  lastUuid?: string;
+  /** Byte offset just past the last source record of this turn (where an incremental read may resume). */
+  endOffset?: number;
 }
 
 export interface SessionMeta {
@@ -35,9 +40,21 @@ export interface SessionMeta {
   endedAt?: string;
   /** Source file path (as given to the reader). */
   source?: string;
+  /** Conversation title (chat exports, Claude Code `summary`/slug when present). */
+  title?: string;
+  /** A subagent transcript (`subagents/agent-*.jsonl`); `compact` = Claude Code's own compaction agent. */
+  subagent?: 'task' | 'compact';
+  /** Subagent id (Claude Code `agentId`), for subagent transcripts. */
+  agentId?: string;
+  /** For a subagent transcript: the session that started it (its own sessionId is `<parent>:agent-<id>`). */
+  parentSessionId?: string;
+  /** The session is one of Engram's own extraction calls (its first user turn starts with ENGRAM_PROMPT_MARKER): never queue it. */
+  engramInternal?: boolean;
 }
 
 export interface Session {
   meta: SessionMeta;
   turns: Turn[];
+  /** What the reader dropped, skipped or could not read (see parse-stats.ts). */
+  stats?: ParseStats;
 }

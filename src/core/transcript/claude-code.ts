@@ -1,0 +1,237 @@
+// Claude Code session JSONL (~/.claude/projects/<project>/<session>.jsonl and subagents/agent-*.jsonl).
+// The format is internal and changes between versions (FACTS §5.6): key on `type`, tolerate any
+// shape, group the lines of one API message by message.id, and never throw on bad input.
+import { emptyStats, countType, type ParseStats } from './parse-stats.js';
+import { jsonlRecords, str, obj, arr, type SourceRecord, type StreamOptions } from './record-stream.js';
+import { TurnFinisher, newDraft, baseName, type DraftTurn, type FinishOptions } from './turn-builder.js';
+import { errorSummary } from './noise.js';
+import type { Session, SessionMeta, Turn } from './types.js';
+
+export interface ReaderOptions extends StreamOptions, FinishOptions {
+  /** The file path, for the session's metadata and to recognise subagent files. */
+  source?: string;
+}
+
+export class ClaudeCodeReader {
+  readonly stats: ParseStats = emptyStats();
+  readonly meta: SessionMeta;
+  private readonly finisher: TurnFinisher;
+  private readonly seen = new Set<string>();
+  /** The open turn of each conversation chain (main, or one per subagent inlined in the file). */
+  private readonly open = new Map<string, DraftTurn>();
+  private readonly toolOwner = new Map<string, DraftTurn>();
+  private readonly out: Turn[] = [];
+
+  constructor(private readonly opts: ReaderOptions = {}) {
+    this.meta = { sessionId: '', agent: 'claude-code' };
+    if (opts.source) {
+      this.meta.source = opts.source;
+      const norm = opts.source.replace(/\\/g, '/');
+      if (/\/subagents\/agent-acompact[^/]*$/.test(norm)) this.meta.subagent = 'compact';
+      else if (/\/subagents\/agent-[^/]*$/.test(norm)) this.meta.subagent = 'task';
+    }
+    this.finisher = new TurnFinisher(this.stats, this.meta, opts);
+  }
+
+  /** Streams the finished turns in reading order; meta and stats are complete when the loop ends. */
+  async *turns(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<Turn> {
+    for await (const rec of jsonlRecords(chunks, this.stats, this.opts)) {
+      try {
+        this.record(rec);
+      } catch {
+        // A record of a shape nobody anticipated: count it, keep reading.
+        this.stats.malformedRecords++;
+      }
+      if (this.out.length) yield* this.out.splice(0);
+    }
+    for (const key of [...this.open.keys()]) this.close(key);
+    yield* this.out.splice(0);
+    this.finishMeta();
+  }
+
+  private record(rec: SourceRecord): void {
+    const r = rec.value;
+    const type = str(r.type) ?? '(none)';
+    const subtype = str(r.subtype);
+    countType(this.stats, type === 'system' && subtype ? `system:${subtype}` : type);
+    this.envelope(r);
+    const uuid = str(r.uuid);
+    if (uuid) {
+      if (this.seen.has(uuid)) {
+        this.stats.duplicateRecords++;
+        return;
+      }
+      this.seen.add(uuid);
+    }
+    switch (type) {
+      case 'user':
+        this.user(r, rec, uuid ?? `line:${rec.offset}`);
+        break;
+      case 'assistant':
+        this.assistant(r, rec, uuid ?? `line:${rec.offset}`);
+        break;
+      case 'system':
+        if (subtype === 'compact_boundary') this.stats.compactions++;
+        else if (subtype === 'microcompact_boundary') this.stats.microcompactions++;
+        break;
+      case 'summary':
+        this.stats.summaries++;
+        if (str(r.summary)) this.meta.title = str(r.summary);
+        break;
+      case 'custom-title':
+        if (str(r.customTitle)) this.meta.title = str(r.customTitle);
+        break;
+      default:
+        // progress, file-history-snapshot, queue-operation, attachment, pr-link, and future types: not conversation.
+        break;
+    }
+  }
+
+  private envelope(r: Record<string, unknown>): void {
+    const m = this.meta;
+    const sid = str(r.sessionId);
+    if (sid && !m.sessionId) m.sessionId = sid;
+    const cwd = str(r.cwd);
+    if (cwd) m.cwd = cwd;
+    const branch = str(r.gitBranch);
+    if (branch) m.gitBranch = branch;
+    const version = str(r.version);
+    if (version) m.version = version;
+    const ts = str(r.timestamp);
+    if (ts) {
+      if (!m.startedAt || ts < m.startedAt) m.startedAt = ts;
+      if (!m.endedAt || ts > m.endedAt) m.endedAt = ts;
+    }
+    const agentId = str(r.agentId);
+    if (agentId && r.isSidechain === true && !m.agentId) {
+      m.agentId = agentId;
+      if (!m.subagent) m.subagent = 'task';
+    }
+  }
+
+  private chainKey(r: Record<string, unknown>): string {
+    return r.isSidechain === true ? `side:${str(r.agentId) ?? ''}` : 'main';
+  }
+
+  private user(r: Record<string, unknown>, rec: SourceRecord, uuid: string): void {
+    if (r.isCompactSummary === true) {
+      this.stats.compactSummaries++;
+      return;
+    }
+    if (r.isMeta === true) {
+      this.stats.metaRecords++;
+      return;
+    }
+    const message = obj(r.message);
+    const content = message ? message.content : undefined;
+    const parts: string[] = [];
+    if (typeof content === 'string') parts.push(content);
+    for (const b of arr(content) ?? []) {
+      const block = obj(b);
+      if (!block) continue;
+      const bt = str(block.type);
+      if (bt === 'text' && typeof block.text === 'string') parts.push(block.text);
+      else if (bt === 'tool_result') this.toolResult(block);
+      else if (bt === 'image' || bt === 'document') this.stats.images++;
+    }
+    if (parts.length === 0) return;
+    const key = this.chainKey(r);
+    this.close(key);
+    const d = newDraft('user', uuid, rec.offset, rec.end, r.isSidechain === true, str(r.timestamp));
+    d.parts = parts;
+    this.emit(d);
+  }
+
+  private toolResult(block: Record<string, unknown>): void {
+    this.stats.toolResults++;
+    if (block.is_error !== true) return;
+    this.stats.toolErrors++;
+    const owner = this.toolOwner.get(str(block.tool_use_id) ?? '');
+    if (!owner) return;
+    const c = block.content;
+    let text = typeof c === 'string' ? c : '';
+    for (const b of arr(c) ?? []) {
+      const t = obj(b);
+      if (t && typeof t.text === 'string') text += (text ? '\n' : '') + t.text;
+    }
+    owner.errors.push(errorSummary(text || 'tool error'));
+  }
+
+  private assistant(r: Record<string, unknown>, rec: SourceRecord, uuid: string): void {
+    const message = obj(r.message);
+    const key = this.chainKey(r);
+    const id = str(message?.id) ?? str(r.requestId) ?? uuid;
+    let d = this.open.get(key);
+    if (!d || d.role !== 'assistant' || d.messageId !== id) {
+      this.close(key);
+      d = newDraft('assistant', uuid, rec.offset, rec.end, r.isSidechain === true, str(r.timestamp));
+      d.messageId = id;
+      this.open.set(key, d);
+    }
+    d.lastUuid = uuid;
+    d.endOffset = rec.end;
+    const content = message ? message.content : undefined;
+    if (typeof content === 'string') d.parts.push(content);
+    for (const b of arr(content) ?? []) {
+      const block = obj(b);
+      if (!block) continue;
+      switch (str(block.type)) {
+        case 'text':
+          if (typeof block.text === 'string') d.parts.push(block.text);
+          break;
+        case 'thinking':
+        case 'redacted_thinking':
+          this.stats.thinkingBlocks++;
+          break;
+        case 'tool_use':
+        case 'server_tool_use': {
+          this.stats.toolUses++;
+          const name = str(block.name) ?? 'tool';
+          if (!d.tools.includes(name)) d.tools.push(name);
+          const toolId = str(block.id);
+          if (toolId) {
+            d.toolIds.push(toolId);
+            this.toolOwner.set(toolId, d);
+          }
+          break;
+        }
+        case 'image':
+          this.stats.images++;
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  private close(key: string): void {
+    const d = this.open.get(key);
+    if (!d) return;
+    this.open.delete(key);
+    for (const id of d.toolIds) this.toolOwner.delete(id);
+    this.emit(d);
+  }
+
+  private emit(d: DraftTurn): void {
+    const t = this.finisher.finish(d);
+    if (t) this.out.push(t);
+  }
+
+  private finishMeta(): void {
+    const m = this.meta;
+    if (m.agentId && m.sessionId && !m.parentSessionId) {
+      m.parentSessionId = m.sessionId;
+      m.sessionId = `${m.sessionId}:agent-${m.agentId}`;
+    }
+    if (!m.sessionId && m.source) m.sessionId = baseName(m.source).replace(/\.jsonl?$/, '');
+    if (m.cwd && !m.project) m.project = baseName(m.cwd);
+  }
+}
+
+/** Reads a whole Claude Code transcript into a Session (turns kept in memory; use the reader to stream). */
+export async function readClaudeCode(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: ReaderOptions = {}): Promise<Session> {
+  const reader = new ClaudeCodeReader(opts);
+  const turns: Turn[] = [];
+  for await (const t of reader.turns(chunks)) turns.push(t);
+  return { meta: reader.meta, turns, stats: reader.stats };
+}

@@ -1,0 +1,72 @@
+// JSONL bytes -> records with byte offsets, counting every line that is not one clean record.
+import { splitLines } from './line-splitter.js';
+import { parseJsonLine, utf8Length } from './json-records.js';
+import { noteDamage, type ParseStats } from './parse-stats.js';
+
+export interface SourceRecord {
+  value: Record<string, unknown>;
+  /** Byte offset of the record in the file. */
+  offset: number;
+  /** Byte offset just past the record (its line ending included when it ends the line). */
+  end: number;
+}
+
+export interface StreamOptions {
+  startOffset?: number;
+  maxLineBytes?: number;
+}
+
+export async function* jsonlRecords(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  stats: ParseStats,
+  opts: StreamOptions = {},
+): AsyncGenerator<SourceRecord> {
+  for await (const line of splitLines(chunks, opts)) {
+    stats.lines++;
+    stats.bytes += line.byteLength;
+    const lineEnd = line.offset + line.byteLength;
+    if (line.text === null) {
+      stats.oversizedLines++;
+      noteDamage(stats, line.offset, 'oversized', 0);
+      continue;
+    }
+    if (line.text.trim() === '') {
+      stats.blankLines++;
+      continue;
+    }
+    const parsed = parseJsonLine(line.text);
+    if (parsed.malformed) {
+      stats.malformedRecords++;
+      noteDamage(stats, line.offset, 'malformed', 0);
+      continue;
+    }
+    if (parsed.torn) {
+      stats.tornLines++;
+      stats.recoveredRecords += parsed.records.length;
+      if (parsed.lost) stats.lostFragments++;
+      noteDamage(stats, line.offset, 'torn', parsed.records.length);
+    }
+    const n = parsed.records.length;
+    for (let i = 0; i < n; i++) {
+      const rec = parsed.records[i];
+      stats.records++;
+      const offset = parsed.torn ? line.offset + utf8Length(line.text, rec.at) : line.offset;
+      const next = parsed.records[i + 1];
+      const end = next ? line.offset + utf8Length(line.text, next.at) : lineEnd;
+      yield { value: rec.value, offset, end };
+    }
+  }
+}
+
+/** Field access on untyped JSON without `any`. */
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function obj(v: unknown): Record<string, unknown> | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+export function arr(v: unknown): unknown[] | undefined {
+  return Array.isArray(v) ? v : undefined;
+}
