@@ -1,0 +1,77 @@
+// The vault's Engram log: one note per device and month (`Engram/Log/<device> <yyyy-mm>.md`), so that sync
+// tools never see two devices append to the same file. Every applied change adds one entry.
+import { isEngramError } from '../errors';
+import type { VaultPort } from '../ports';
+
+export interface LogEntry {
+  /** Epoch ms. */
+  at: number;
+  /** Who applied it: `cli`, `mcp`, `plugin`. */
+  actor: string;
+  /** What: `review promote`, `restructure merge`, `forget`… */
+  action: string;
+  /** Proposal id, when the change came from one. */
+  proposal?: string;
+  /** Notes written (new homes). */
+  wrote: string[];
+  /** Notes the change was made from (removed, moved or changed). */
+  from: string[];
+  /** Where removed notes went. */
+  trashed: string[];
+  moved: Array<[string, string]>;
+  relinked: number;
+  note?: string;
+}
+
+function safeDevice(device: string): string {
+  return device.replace(/[#^[\]|\\/:*?"<>\p{Cc}]/gu, '-').replace(/^\.+/, '').trim() || 'device';
+}
+
+export function logPath(folder: string, device: string, at: number): string {
+  const month = new Date(at).toISOString().slice(0, 7);
+  return `${folder.replace(/\/+$/, '')}/${safeDevice(device)} ${month}.md`;
+}
+
+function name(path: string): string {
+  return path.replace(/\.md$/i, '');
+}
+
+/** One Markdown list item. Removed notes are written as code, not links, so the log never keeps them "linked". */
+export function formatEntry(e: LogEntry): string {
+  const parts = [`- ${new Date(e.at).toISOString()} · ${e.actor} · ${e.action}`];
+  if (e.proposal) parts.push(`proposal \`${e.proposal}\``);
+  if (e.wrote.length) parts.push(`wrote ${e.wrote.map((p) => `[[${name(p)}]]`).join(', ')}`);
+  if (e.from.length) parts.push(`from ${e.from.map((p) => `\`${p}\``).join(', ')}`);
+  if (e.trashed.length) parts.push(`to trash ${e.trashed.map((p) => `\`${p}\``).join(', ')}`);
+  for (const [a, b] of e.moved) parts.push(`moved \`${a}\` → \`${b}\``);
+  if (e.relinked) parts.push(`links rewritten in ${e.relinked} note${e.relinked === 1 ? '' : 's'}`);
+  if (e.note) parts.push(e.note);
+  return parts.join(' · ');
+}
+
+/** Appends an entry, creating the month's note when needed; retries when someone else wrote in between. */
+export async function appendLog(vault: VaultPort, folder: string, device: string, entry: LogEntry): Promise<string> {
+  const path = logPath(folder, device, entry.at);
+  const line = formatEntry(entry);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    let current: string | null = null;
+    try {
+      current = (await vault.read(path)).text;
+    } catch (e) {
+      if (!isEngramError(e, 'not-found')) throw e;
+    }
+    try {
+      if (current === null) {
+        const title = path.slice(path.lastIndexOf('/') + 1, -3);
+        await vault.create(path, `# Engram log: ${title}\n\nChanges Engram made to this vault. Removed notes are in the vault's trash.\n\n${line}\n`);
+      } else {
+        const sep = current.endsWith('\n') || current === '' ? '' : '\n';
+        await vault.writeIfUnchanged(path, current, `${current}${sep}${line}\n`);
+      }
+      return path;
+    } catch (e) {
+      if (!isEngramError(e, 'conflict')) throw e;
+    }
+  }
+  throw new Error(`could not append to the Engram log ${path}: it kept changing`);
+}

@@ -1,0 +1,191 @@
+// Merge candidates: notes that say the same thing. A pair qualifies only when its vectors are close AND it shares
+// a tag or a link: no cosine threshold alone separates duplicates from related notes, so this only proposes.
+// Only pairs that share a tag or a link, or are near neighbours, are compared (never all pairs).
+import type { NoteCatalog } from './catalog';
+import { cosine, neighbourJoin, type VectorMatrix } from './neighbour-join';
+import { inFolder, type CurateSettings } from './settings';
+
+/** Note-level unit vectors, from the index's vector store. */
+export interface NoteVectors {
+  vector(path: string): Float32Array | undefined;
+}
+
+/** Nearest notes by meaning (the index's vector search); used when vectors cannot be read directly. */
+export interface NeighbourSource {
+  neighbours(path: string, k: number): Promise<Array<{ path: string; score: number }>>;
+}
+
+export interface MergeCluster {
+  members: string[];
+  /** Lowest similarity of the pairs that joined the cluster. */
+  minScore: number;
+  /** Tags or link targets the members share. */
+  shared: string[];
+}
+
+export interface MergeSearch {
+  clusters: MergeCluster[];
+  pairsCompared: number;
+  notesConsidered: number;
+  notesWithVectors: number;
+}
+
+/** Notes curation may propose to change: valid frontmatter, unlocked, outside Engram's archive and log. */
+export function curatable(catalog: NoteCatalog, settings: CurateSettings, folder?: string): string[] {
+  const out: string[] = [];
+  for (const n of catalog.notes.values()) {
+    if (!n.meta || n.meta.locked) continue;
+    if (inFolder(n.path, settings.folders.archive) || inFolder(n.path, settings.folders.log)) continue;
+    if (folder !== undefined && !inFolder(n.path, folder)) continue;
+    out.push(n.path);
+  }
+  return out.sort();
+}
+
+function sharedBetween(catalog: NoteCatalog, a: string, b: string): string[] {
+  const na = catalog.get(a)!;
+  const nb = catalog.get(b)!;
+  const tagsB = new Set(nb.tags);
+  const shared = na.tags.filter((t) => tagsB.has(t)).map((t) => `#${t}`);
+  const outA = catalog.outgoing(a);
+  const outB = catalog.outgoing(b);
+  if (outA.has(b) || outB.has(a)) shared.push('linked');
+  for (const t of outA) if (outB.has(t)) shared.push(`[[${t.replace(/\.md$/i, '')}]]`);
+  return shared;
+}
+
+class UnionFind {
+  private readonly parent: Int32Array;
+  constructor(n: number) {
+    this.parent = new Int32Array(n).map((_, i) => i);
+  }
+  find(x: number): number {
+    while (this.parent[x] !== x) {
+      this.parent[x] = this.parent[this.parent[x]];
+      x = this.parent[x];
+    }
+    return x;
+  }
+  union(a: number, b: number): void {
+    this.parent[this.find(a)] = this.find(b);
+  }
+}
+
+/** Groups of notes from which pairs are drawn: each narrow tag, each note's links, each link target's linkers. */
+function pairGroups(catalog: NoteCatalog, index: Map<string, number>, max: number): number[][] {
+  const groups: number[][] = [];
+  const byTag = new Map<string, number[]>();
+  for (const [path, i] of index) {
+    for (const t of catalog.get(path)!.tags) {
+      const g = byTag.get(t);
+      if (g) g.push(i);
+      else byTag.set(t, [i]);
+    }
+    const outs: number[] = [i];
+    for (const t of catalog.outgoing(path)) {
+      const j = index.get(t);
+      if (j !== undefined) outs.push(j);
+    }
+    if (outs.length > 1 && outs.length <= max) groups.push(outs);
+    const ins: number[] = [];
+    for (const s of catalog.backlinks(path)) {
+      const j = index.get(s);
+      if (j !== undefined) ins.push(j);
+    }
+    if (ins.length > 1 && ins.length <= max) groups.push(ins);
+  }
+  for (const g of byTag.values()) if (g.length > 1 && g.length <= max) groups.push(g);
+  return groups;
+}
+
+export async function findMergeCandidates(
+  catalog: NoteCatalog,
+  settings: CurateSettings,
+  source: { vectors?: NoteVectors; neighbours?: NeighbourSource },
+  folder?: string,
+): Promise<MergeSearch> {
+  const paths = curatable(catalog, settings, folder);
+  const withVectors: string[] = [];
+  const rows: Float32Array[] = [];
+  for (const p of paths) {
+    const v = source.vectors?.vector(p);
+    if (v) {
+      withVectors.push(p);
+      rows.push(v);
+    }
+  }
+  const index = new Map(withVectors.map((p, i) => [p, i] as [string, number]));
+  const uf = new UnionFind(withVectors.length);
+  const minOf = new Map<number, number>();
+  let compared = 0;
+  const accept = (a: number, b: number, score: number): void => {
+    if (score < settings.mergeThreshold) return;
+    if (sharedBetween(catalog, withVectors[a], withVectors[b]).length === 0) return;
+    uf.union(a, b);
+    minOf.set(a, Math.min(minOf.get(a) ?? 1, score));
+    minOf.set(b, Math.min(minOf.get(b) ?? 1, score));
+  };
+  if (rows.length > 1) {
+    const dim = rows[0].length;
+    const data = new Float32Array(rows.length * dim);
+    rows.forEach((r, i) => data.set(r.subarray(0, dim), i * dim));
+    const m: VectorMatrix = { data, dim, count: rows.length };
+    const join = neighbourJoin(m, settings.neighbours, settings.mergeThreshold);
+    compared += join.compared;
+    for (const p of join.pairs) accept(p.a, p.b, p.score);
+    // Pairs that share a narrow tag or a link, unless the join compared them already.
+    const done = new Set<number>();
+    for (const g of pairGroups(catalog, index, settings.maxGroupForPairs)) {
+      for (let x = 0; x < g.length; x++) {
+        for (let y = x + 1; y < g.length; y++) {
+          const a = Math.min(g[x], g[y]);
+          const b = Math.max(g[x], g[y]);
+          if (a === b || join.covered(a, b)) continue;
+          const key = a * rows.length + b;
+          if (done.has(key)) continue;
+          done.add(key);
+          compared++;
+          accept(a, b, cosine(m, a, b));
+        }
+      }
+    }
+  } else if (source.neighbours && rows.length <= 1) {
+    // No vectors to read: ask the index for each note's neighbours (fine for small vaults and folders).
+    const pos = new Map(paths.map((p, i) => [p, i] as [string, number]));
+    const uf2 = new UnionFind(paths.length);
+    const scores = new Map<number, number>();
+    for (const p of paths) {
+      for (const n of await source.neighbours.neighbours(p, settings.neighbours)) {
+        const j = pos.get(n.path);
+        if (j === undefined || n.path === p) continue;
+        compared++;
+        if (n.score >= settings.mergeThreshold && sharedBetween(catalog, p, n.path).length) {
+          uf2.union(pos.get(p)!, j);
+          scores.set(j, Math.min(scores.get(j) ?? 1, n.score));
+          scores.set(pos.get(p)!, Math.min(scores.get(pos.get(p)!) ?? 1, n.score));
+        }
+      }
+    }
+    return { clusters: collect(paths, uf2, scores, catalog), pairsCompared: compared, notesConsidered: paths.length, notesWithVectors: 0 };
+  }
+  return { clusters: collect(withVectors, uf, minOf, catalog), pairsCompared: compared, notesConsidered: paths.length, notesWithVectors: withVectors.length };
+}
+
+function collect(paths: string[], uf: UnionFind, minOf: Map<number, number>, catalog: NoteCatalog): MergeCluster[] {
+  const groups = new Map<number, number[]>();
+  for (const i of minOf.keys()) {
+    const r = uf.find(i);
+    const g = groups.get(r);
+    if (g) g.push(i);
+    else groups.set(r, [i]);
+  }
+  const clusters: MergeCluster[] = [];
+  for (const g of groups.values()) {
+    if (g.length < 2) continue;
+    const members = g.map((i) => paths[i]).sort();
+    const shared = new Set<string>();
+    for (let x = 1; x < members.length; x++) for (const s of sharedBetween(catalog, members[0], members[x])) shared.add(s);
+    clusters.push({ members, minScore: Math.min(...g.map((i) => minOf.get(i)!)), shared: [...shared] });
+  }
+  return clusters.sort((a, b) => b.members.length - a.members.length || (a.members[0] < b.members[0] ? -1 : 1));
+}

@@ -1,0 +1,130 @@
+// Proposals are data: what would be written, removed and relinked, with the hashes of the notes they were
+// made from. Nothing changes until one is applied; a proposal whose sources changed is refused as stale.
+import { EngramError } from '../errors';
+import { stableId } from '../hash';
+import type { LinkEdit, SplitPart } from './link-rewrite';
+
+export const PROPOSAL_FORMAT = 1;
+
+export type ProposalFamily = 'review' | 'restructure' | 'maintain';
+export type ProposalKind = 'promote' | 'extend' | 'delete' | 'merge' | 'hub' | 'split' | 'archive';
+
+export interface SourceRef {
+  path: string;
+  /** sha256 of the note's text when the proposal was made. */
+  hash: string;
+}
+
+export interface FileWrite {
+  path: string;
+  /** The exact text that will be written. */
+  text: string;
+  /** Replaces the note at `path` (a source, checked by hash); absent = a new note. */
+  replaces?: boolean;
+}
+
+/** How links across the vault follow the change; recomputed when applied so links added since are caught. */
+export type RedirectSpec =
+  | { kind: 'move'; moves: Array<[string, string]> }
+  | { kind: 'split'; original: string; rest: string; parts: SplitPart[] };
+
+export interface FileRewrite {
+  path: string;
+  edits: LinkEdit[];
+}
+
+export interface Proposal {
+  format: number;
+  id: string;
+  family: ProposalFamily;
+  kind: ProposalKind;
+  /** One line for people: what it does. */
+  title: string;
+  /** Why it was proposed (similarity, size, due date, the model's reason). */
+  reason: string;
+  createdAt: string;
+  expiresAt: string;
+  sources: SourceRef[];
+  writes: FileWrite[];
+  /** Notes moved to the trash. */
+  trash: string[];
+  /** Notes moved elsewhere in the vault (archive): [from, to]. */
+  moves: Array<[string, string]>;
+  redirect: RedirectSpec | null;
+  /** The link rewrites as computed when proposed (a preview; applying recomputes them). */
+  linkRewrites: FileRewrite[];
+  /** Backend that produced it (review), for the log. */
+  backend?: string;
+  appliedAt?: string;
+}
+
+export type ProposalDraft = Omit<Proposal, 'format' | 'id' | 'createdAt' | 'expiresAt'>;
+
+/** Same sources and same plan give the same id, so a later dry run shows the id an earlier one printed. */
+export function makeProposal(draft: ProposalDraft, now: number, days: number): Proposal {
+  const id = stableId([
+    draft.kind,
+    ...draft.sources.map((s) => `${s.path}:${s.hash}`),
+    ...draft.writes.map((w) => `${w.path}:${w.text.length}`),
+    ...draft.trash,
+  ], 12);
+  return { format: PROPOSAL_FORMAT, id, createdAt: new Date(now).toISOString(), expiresAt: new Date(now + days * 86_400_000).toISOString(), ...draft };
+}
+
+/** Where proposals are kept between runs (`vaults/<key>/proposals/` for the Node host). */
+export interface ProposalStore {
+  save(p: Proposal): Promise<void>;
+  load(id: string): Promise<Proposal | null>;
+  list(): Promise<Proposal[]>;
+  remove(id: string): Promise<void>;
+}
+
+export class MemoryProposalStore implements ProposalStore {
+  private readonly items = new Map<string, string>();
+  save(p: Proposal): Promise<void> {
+    this.items.set(p.id, JSON.stringify(p));
+    return Promise.resolve();
+  }
+  load(id: string): Promise<Proposal | null> {
+    const s = this.items.get(id);
+    return Promise.resolve(s === undefined ? null : checkProposal(JSON.parse(s) as unknown, id));
+  }
+  list(): Promise<Proposal[]> {
+    return Promise.resolve([...this.items.values()].map((s) => JSON.parse(s) as Proposal));
+  }
+  remove(id: string): Promise<void> {
+    this.items.delete(id);
+    return Promise.resolve();
+  }
+}
+
+/** Validates a stored proposal's envelope: format version, id, arrays. */
+export function checkProposal(raw: unknown, where: string): Proposal {
+  const p = raw as Partial<Proposal> | null;
+  if (!p || typeof p !== 'object' || typeof p.format !== 'number') {
+    throw new EngramError('format-version', `proposal ${where} is not a valid proposal file`, 'run the dry run again to make a new one');
+  }
+  if (p.format > PROPOSAL_FORMAT) {
+    throw new EngramError('format-version', `proposal ${where} has format ${p.format}, newer than this Engram understands (${PROPOSAL_FORMAT})`, 'update Engram');
+  }
+  if (typeof p.id !== 'string' || !Array.isArray(p.sources) || !Array.isArray(p.writes) || !Array.isArray(p.trash)) {
+    throw new EngramError('format-version', `proposal ${where} is damaged`, 'run the dry run again to make a new one');
+  }
+  return { moves: [], linkRewrites: [], redirect: null, ...p } as Proposal;
+}
+
+export function isExpired(p: Proposal, now: number): boolean {
+  return Date.parse(p.expiresAt) <= now;
+}
+
+/** Drops expired proposals from the store; returns how many. */
+export async function pruneExpired(store: ProposalStore, now: number): Promise<number> {
+  let n = 0;
+  for (const p of await store.list()) {
+    if (isExpired(p, now) || p.appliedAt !== undefined) {
+      await store.remove(p.id);
+      n++;
+    }
+  }
+  return n;
+}

@@ -1,0 +1,79 @@
+// What curation needs to know about the vault and the user's choices. Hosts fill it from config.json;
+// the defaults follow DESIGN.md ("Where things live").
+
+export interface CurateFolders {
+  inbox: string;
+  projects: string;
+  workingMemory: string;
+  archive: string;
+  log: string;
+}
+
+export interface CurateSettings {
+  folders: CurateFolders;
+  /** Device name in the log note's file name (one log per device and month, so sync tools do not conflict). */
+  device: string;
+  /** Who applies changes, for the log: `cli`, `mcp`, `plugin`. */
+  actor: string;
+  /** Cosine similarity at or above which two notes that share a tag or link are merge candidates. */
+  mergeThreshold: number;
+  /** Notes whose body has at least this many characters and `splitMinSections` top-level headings are split candidates. */
+  splitMinChars: number;
+  splitMinSections: number;
+  /** Nearest neighbours compared per note when looking for merges. */
+  neighbours: number;
+  /** Tags and link targets shared by more notes than this are too broad to generate pairs (they still count as shared). */
+  maxGroupForPairs: number;
+  /** Archive after this many days from `created`, per type (when `forget_after` is absent). */
+  ttlDays: Record<string, number>;
+  /** A note not recalled in this many days is stale. */
+  staleDays: number;
+  /** Default extension of a working-memory note, in weeks. */
+  extendWeeks: number;
+  /** Proposals expire after this many days. */
+  proposalDays: number;
+}
+
+export const DEFAULT_CURATE_SETTINGS: CurateSettings = {
+  folders: {
+    inbox: 'Engram/Inbox',
+    projects: 'Engram/Projects',
+    workingMemory: 'Engram/Working memory',
+    archive: 'Engram/Archive',
+    log: 'Engram/Log',
+  },
+  device: 'device',
+  actor: 'cli',
+  mergeThreshold: 0.88,
+  splitMinChars: 12_000,
+  splitMinSections: 3,
+  neighbours: 8,
+  maxGroupForPairs: 60,
+  ttlDays: {},
+  staleDays: 90,
+  extendWeeks: 4,
+  proposalDays: 7,
+};
+
+export function curateSettings(overrides: Partial<CurateSettings> = {}): CurateSettings {
+  return {
+    ...DEFAULT_CURATE_SETTINGS,
+    ...overrides,
+    folders: { ...DEFAULT_CURATE_SETTINGS.folders, ...(overrides.folders ?? {}) },
+    ttlDays: { ...DEFAULT_CURATE_SETTINGS.ttlDays, ...(overrides.ttlDays ?? {}) },
+  };
+}
+
+export function inFolder(path: string, folder: string): boolean {
+  const f = folder.replace(/\/+$/, '');
+  return f === '' || path === f || path.startsWith(`${f}/`);
+}
+
+/** ISO date `yyyy-mm-dd` (UTC) of an epoch-ms time. */
+export function isoDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export function addDays(date: string, days: number): string {
+  return isoDate(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000);
+}

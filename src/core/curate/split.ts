@@ -1,0 +1,130 @@
+// Split: a note that grew too large, with several top-level sections, becomes one note per section; the
+// original path keeps the frontmatter and opening text as a hub that links to the parts, so links to the
+// note itself still work, and links to its headings and blocks follow the text to its new note.
+import type { NoteCatalog } from './catalog';
+import { codeRanges } from './links';
+import { rewriteLinks, splitRedirect, type SplitPart } from './link-rewrite';
+import { findFrontmatter } from '../note/frontmatter';
+import { folderOf, freePath, renderNote, wikilink } from './note-text';
+import type { ProposalDraft } from './proposals';
+import type { CurateSettings } from './settings';
+
+export interface Section {
+  heading: string;
+  /** Offsets into the note text: from the heading line to the next top-level heading. */
+  start: number;
+  end: number;
+  /** Text after the heading line. */
+  body: string;
+}
+
+export interface Outline {
+  level: number;
+  /** Offset of the body (after the frontmatter). */
+  bodyStart: number;
+  /** Offset of the first top-level heading. */
+  firstSection: number;
+  sections: Section[];
+}
+
+const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/gm;
+
+/** Top-level sections: headings of the smallest level used in the body, outside code blocks. */
+export function outline(text: string): Outline {
+  const fm = findFrontmatter(text);
+  const bodyStart = fm && 'bodyStart' in fm ? fm.bodyStart : 0;
+  const code = codeRanges(text, bodyStart).filter(([a, b]) => text.slice(a, b).includes('\n'));
+  const found: Array<{ level: number; heading: string; start: number; lineEnd: number }> = [];
+  HEADING.lastIndex = bodyStart;
+  let m: RegExpExecArray | null;
+  while ((m = HEADING.exec(text))) {
+    const at = m.index;
+    if (code.some(([a, b]) => at >= a && at < b)) continue;
+    found.push({ level: m[1].length, heading: m[2].trim(), start: at, lineEnd: at + m[0].length });
+  }
+  if (found.length === 0) return { level: 0, bodyStart, firstSection: text.length, sections: [] };
+  const level = Math.min(...found.map((f) => f.level));
+  const tops = found.filter((f) => f.level === level);
+  const sections = tops.map((t, i) => {
+    const end = i + 1 < tops.length ? tops[i + 1].start : text.length;
+    return { heading: t.heading, start: t.start, end, body: text.slice(t.lineEnd, end).replace(/^\r?\n/, '') };
+  });
+  return { level, bodyStart, firstSection: tops[0].start, sections };
+}
+
+export function isSplitCandidate(text: string, bodyLength: number, settings: CurateSettings): boolean {
+  if (bodyLength < settings.splitMinChars) return false;
+  return outline(text).sections.filter((s) => s.body.trim() !== '').length >= settings.splitMinSections;
+}
+
+function subHeadings(body: string): string[] {
+  const out: string[] = [];
+  HEADING.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = HEADING.exec(body))) out.push(m[2].trim());
+  return out;
+}
+
+function blockIds(body: string): string[] {
+  return [...body.matchAll(/\s\^([A-Za-z0-9-]+)[ \t]*$/gm)].map((m) => m[1]);
+}
+
+/** The split proposal for one note: the exact text of the hub and of every part, and the redirect for links. */
+export function splitDraft(catalog: NoteCatalog, path: string, now: number): ProposalDraft | null {
+  const note = catalog.get(path);
+  if (!note?.meta || note.meta.locked) return null;
+  const o = outline(note.text);
+  const sections = o.sections.filter((s) => s.body.trim() !== '');
+  if (sections.length < 2) return null;
+  const title = note.meta.title;
+  const folder = folderOf(path);
+  const taken = new Set<string>();
+  const isTaken = (p: string): boolean => catalog.resolver.has(p) || taken.has(p.toLowerCase());
+  const parts: Array<SplitPart & { body: string; heading: string }> = [];
+  for (const s of sections) {
+    const p = freePath(folder, `${title} - ${s.heading}`, isTaken);
+    taken.add(p.toLowerCase());
+    parts.push({ path: p, headings: subHeadings(s.body), section: s.heading, blocks: blockIds(s.body), body: s.body, heading: s.heading });
+  }
+  const redirect = { kind: 'split' as const, original: path, rest: path, parts: parts.map(({ path: p, headings, section, blocks }) => ({ path: p, headings, section, blocks })) };
+  const after = catalog.resolver.with({ add: parts.map((p) => p.path) });
+  const ctx = { before: catalog.resolver, after, redirect: splitRedirect(path, path, redirect.parts) };
+
+  const created = new Date(now).toISOString();
+  const writes = parts.map((p) => {
+    // Links inside the part (including `[[#Other section]]`) are resolved as from the original note.
+    const body = rewriteLinks(p.body, path, p.path, ctx).text;
+    const text = renderNote(
+      {
+        type: note.meta!.type,
+        scope: note.meta!.scope,
+        project: note.meta!.project,
+        tags: note.meta!.tags,
+        related: [wikilink(path)],
+        created,
+        updated: created,
+        engram_source: 'restructure',
+      },
+      body,
+    );
+    return { path: p.path, text };
+  });
+  // The hub keeps the frontmatter exactly as written, the opening text, and a list of the parts.
+  const head = note.text.slice(0, o.firstSection);
+  const opening = rewriteLinks(head, path, path, ctx).text.replace(/\s+$/, '');
+  const list = parts.map((p) => `- ${wikilink(p.path)}`).join('\n');
+  const hub = `${opening}${opening.endsWith('---') || opening === '' ? '\n' : '\n\n'}${'#'.repeat(Math.max(1, o.level))} Parts\n\n${list}\n`;
+  writes.unshift({ path, text: hub });
+  return {
+    family: 'restructure',
+    kind: 'split',
+    title: `split ${wikilink(path)} into ${parts.length} notes`,
+    reason: `${note.body.length} characters in ${sections.length} top-level sections`,
+    sources: [{ path, hash: catalog.hash(path) }],
+    writes,
+    trash: [path],
+    moves: [],
+    redirect,
+    linkRewrites: [],
+  };
+}
