@@ -3,4 +3,6 @@
 import type { CommandEntry } from './types.js';
 
 export const commands: CommandEntry[] = [
+  { name: 'serve', summary: 'Run, start or stop the background host for a vault', load: () => import('./commands/serve.js') },
+  { name: 'hook', summary: 'Handle a Claude Code hook event (stdin JSON; always exits 0)', load: () => import('./commands/hook.js') },
 ];

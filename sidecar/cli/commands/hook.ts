@@ -1,0 +1,25 @@
+// `engram hook <Event>`: Claude Code hook handler. Never fails the session: exit 0 whatever happens.
+import type { CommandDefinition } from '../types.js';
+import { runHook } from '../../client/hook.js';
+import { appendLog } from '../../client/log.js';
+
+export const command: CommandDefinition = {
+  usage: 'hook <SessionStart|UserPromptSubmit|Stop|PreCompact|SessionEnd>',
+  description: 'Handle a Claude Code hook event (JSON payload on stdin). Registered by `engram install`; always exits 0.',
+  async run(ctx) {
+    if (ctx.env.ENGRAM_NESTED) return 0;
+    try {
+      await runHook({
+        event: ctx.args[0] ?? '',
+        vaultOption: ctx.global.vault,
+        cwd: ctx.cwd,
+        env: ctx.env,
+        readStdin: ctx.readStdin,
+        stdout: ctx.stdout,
+      });
+    } catch (e) {
+      appendLog('hook.log', `${ctx.args[0] ?? '?'}: failed: ${(e as Error)?.stack ?? String(e)}`, ctx.env);
+    }
+    return 0;
+  },
+};

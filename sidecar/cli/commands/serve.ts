@@ -1,0 +1,83 @@
+// `engram serve`: run (or start, or stop) the host daemon for a vault.
+import fs from 'node:fs';
+import { EngramError } from '../../../src/core/errors.js';
+import type { CommandDefinition } from '../types.js';
+import { resolveVault } from '../../client/settings.js';
+import { vaultState } from '../../client/paths.js';
+import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
+import { startHostDetached } from '../../client/start-host.js';
+import { readLock, lockIsLive } from '../../host/election.js';
+
+export function requireVault(ctx: { global: { vault?: string }; cwd: string; env: NodeJS.ProcessEnv }): string {
+  const r = resolveVault({ vault: ctx.global.vault, cwd: ctx.cwd, env: ctx.env });
+  if (!r) throw new EngramError('usage', 'no vault configured', 'run `engram setup`, pass --vault <path>, or set one with `engram configure vault_path <path>`');
+  if (!fs.existsSync(r.vault)) throw new EngramError('not-found', `vault path does not exist: ${r.vault}`, 'pass --vault <path> or run `engram setup`');
+  return r.vault;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function tryConnect(socket: string, env: NodeJS.ProcessEnv, ms = 1000): Promise<HostConnection | undefined> {
+  try {
+    return await HostConnection.open({ socket, env, deadline: Date.now() + ms, client: 'cli' });
+  } catch (e) {
+    if (isNoHost(e)) return undefined;
+    if (e instanceof RpcError) throw new EngramError('protocol', e.message);
+    throw e;
+  }
+}
+
+export const command: CommandDefinition = {
+  usage: 'serve [--vault <path>] [--foreground] [--stop]',
+  description: 'Host the engine for a vault (index, job queue, extraction, watcher) behind a private socket. Without --foreground it starts a background daemon and returns.',
+  options: {
+    foreground: { type: 'boolean', description: 'Run in this terminal and log to stderr too (debugging)' },
+    stop: { type: 'boolean', description: 'Ask the vault\'s host to finish its job, save, and exit' },
+  },
+  async run(ctx) {
+    const vault = requireVault(ctx);
+    const state = vaultState(vault, ctx.env);
+    if (ctx.options.stop) {
+      const conn = await tryConnect(state.socket, ctx.env);
+      if (!conn) {
+        ctx.stdout('engram serve: no host is running for this vault');
+        return 0;
+      }
+      const pid = conn.hello.pid;
+      await conn.call('host.release', { reason: 'engram serve --stop' }, Date.now() + 5000).catch(() => undefined);
+      conn.close();
+      for (let i = 0; i < 300 && lockIsLive(readLock(state.lock)); i++) await sleep(100);
+      ctx.stdout(`engram serve: stopped the host (pid ${pid})`);
+      return 0;
+    }
+    if (ctx.options.foreground || ctx.env.ENGRAM_DAEMON) {
+      const { runHost } = await import('../../host/main.js');
+      const outcome = await runHost({ vault, foreground: Boolean(ctx.options.foreground), env: ctx.env });
+      if (outcome.kind === 'already-running') {
+        ctx.stdout(`engram serve: a host already serves ${state.vault} (pid ${outcome.owner?.pid ?? '?'}, ${outcome.owner?.host ?? 'daemon'}); nothing to do`);
+        return 0;
+      }
+      ctx.stderr(`engram serve: host exited (${outcome.reason})`);
+      // chokidar and timers may hold the loop open; the host has saved and released everything.
+      setTimeout(() => process.exit(0), 50).unref();
+      return 0;
+    }
+    const existing = await tryConnect(state.socket, ctx.env);
+    if (existing) {
+      ctx.stdout(`engram serve: a host already serves ${state.vault} (pid ${existing.hello.pid}, ${existing.hello.host})`);
+      existing.close();
+      return 0;
+    }
+    const pid = startHostDetached(state.vault, ctx.env);
+    for (let i = 0; i < 100; i++) {
+      await sleep(100);
+      const conn = await tryConnect(state.socket, ctx.env, 500);
+      if (conn) {
+        ctx.stdout(`engram serve: host started for ${state.vault} (pid ${conn.hello.pid}); logs in ${ctx.env.ENGRAM_HOME ?? '~/.engram'}/logs/`);
+        conn.close();
+        return 0;
+      }
+    }
+    throw new EngramError('timeout', `the host (pid ${pid ?? '?'}) did not start within 10 s`, 'run `engram serve --foreground` to see why, or read the log in $ENGRAM_HOME/logs/');
+  },
+};

@@ -1,0 +1,134 @@
+// `engram hook <Event>`: the code on every prompt's critical path. Client-only imports (no engine, index, model).
+// Stop/PreCompact/SessionEnd: spool first, then nudge the host. SessionStart/UserPromptSubmit: ask for context
+// within a deadline. Always exit 0; stdout carries only the hookSpecificOutput JSON.
+import fs from 'node:fs';
+import path from 'node:path';
+import { HOOK_EVENTS, type HookEvent, type ContextResult } from '../../src/core/protocol/messages.js';
+import { HostConnection, isNoHost } from './connection.js';
+import { vaultState } from './paths.js';
+import { appendLog } from './log.js';
+import { captureEnabled, clientSettings, resolveProject, resolveVault } from './settings.js';
+import { startHostDetached } from './start-host.js';
+import { SPOOL_FORMAT, writeSpoolEntry } from './spool-writer.js';
+
+export interface HookIo {
+  event: string;
+  vaultOption?: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  readStdin: () => Promise<string>;
+  stdout: (text: string) => void;
+}
+
+const SPOOL_EVENTS = new Set(['Stop', 'PreCompact', 'SessionEnd']);
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v ? v : undefined;
+}
+
+async function nudgeHost(socket: string, vault: string, env: NodeJS.ProcessEnv): Promise<void> {
+  try {
+    const conn = await HostConnection.open({ socket, env, deadline: Date.now() + 250, client: 'hook' });
+    await conn.send('spool.notify', {});
+    conn.close();
+  } catch (e) {
+    if (isNoHost(e)) startHostDetached(vault, env);
+    else appendLog('hook.log', `could not notify the host: ${(e as Error).message}`, env);
+  }
+}
+
+export async function runHook(io: HookIo): Promise<void> {
+  const { env } = io;
+  const log = (msg: string) => appendLog('hook.log', `${io.event}: ${msg}`, env);
+  if (!(HOOK_EVENTS as readonly string[]).includes(io.event)) {
+    log('unknown hook event, ignored');
+    return;
+  }
+  const event = io.event as HookEvent;
+  const raw = await io.readStdin();
+  let payload: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(raw || '{}');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+    payload = parsed as Record<string, unknown>;
+  } catch (e) {
+    log(`payload is not a JSON object (${(e as Error).message}); nothing done`);
+    return;
+  }
+  const cwd = str(payload.cwd) ?? io.cwd;
+  // --vault is relative to where the hook runs; the local project file is looked up from the session's cwd.
+  const resolved = io.vaultOption ? { vault: path.resolve(io.cwd, io.vaultOption) } : resolveVault({ cwd, env });
+  if (!resolved) {
+    log('no vault configured (set one with `engram setup` or `engram configure vault_path …`); nothing done');
+    return;
+  }
+  if (!fs.existsSync(resolved.vault)) {
+    log(`vault path does not exist: ${resolved.vault}; nothing done`);
+    return;
+  }
+  const state = vaultState(resolved.vault, env);
+  const sessionId = str(payload.session_id) ?? 'unknown';
+
+  if (SPOOL_EVENTS.has(event)) {
+    if (!captureEnabled(cwd)) {
+      log(`capture is off for ${cwd} (.claude/engram.local.json)`);
+      return;
+    }
+    const transcriptPath = str(payload.transcript_path);
+    let transcriptBytes: number | undefined;
+    if (transcriptPath) {
+      try {
+        transcriptBytes = fs.statSync(transcriptPath).size;
+      } catch {
+        // Claude Code writes transcripts asynchronously; the host re-checks.
+      }
+    }
+    writeSpoolEntry(state.spool, {
+      format: SPOOL_FORMAT,
+      event,
+      sessionId,
+      transcriptPath,
+      transcriptBytes,
+      cwd,
+      project: resolveProject(cwd),
+      spooledAt: new Date().toISOString(),
+      payload,
+    });
+    await nudgeHost(state.socket, state.vault, env);
+    return;
+  }
+
+  const settings = clientSettings(env);
+  if (!settings.inject) return;
+  const start = event === 'SessionStart';
+  const deadline = Date.now() + (start ? settings.session_start_deadline_ms : settings.prompt_deadline_ms);
+  let conn: HostConnection;
+  try {
+    conn = await HostConnection.open({ socket: state.socket, env, deadline, client: 'hook' });
+  } catch (e) {
+    if (isNoHost(e)) {
+      // Start one for the next prompt; this one goes without context rather than wait.
+      startHostDetached(state.vault, env);
+      log(`no host running (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); started one`);
+    } else log(`no context: ${(e as Error).message}`);
+    return;
+  }
+  try {
+    const result = (await conn.call('context', {
+      event,
+      sessionId,
+      prompt: start ? undefined : str(payload.prompt),
+      cwd,
+      project: resolveProject(cwd),
+      maxChars: start ? settings.session_start_max_chars : settings.prompt_max_chars,
+      maxItems: start ? 8 : settings.prompt_max_items,
+    }, deadline)) as ContextResult;
+    if (result.text) {
+      io.stdout(JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: result.text } }));
+    }
+  } catch (e) {
+    log(`no context: ${(e as Error).message}`);
+  } finally {
+    conn.close();
+  }
+}

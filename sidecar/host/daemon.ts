@@ -1,0 +1,166 @@
+// `engram serve`: hosts the engine for one vault, headless. Wins the election or leaves; serves the socket; drains
+// the spool; follows the vault; exits when idle, on --stop, or on handover (host.release).
+import fs from 'node:fs';
+import { Engine, type EngineIndex } from '../../src/core/engine.js';
+import { JobQueue } from '../../src/core/jobs/queue.js';
+import { systemClock, yieldToEventLoop } from '../../src/core/ports.js';
+import { errorMessage } from '../../src/core/errors.js';
+import { PROTOCOL_VERSION } from '../../src/core/protocol/index.js';
+import { vaultState, type VaultState } from '../client/paths.js';
+import { clientSettings } from '../client/settings.js';
+import { acquireHostLock, releaseHostLock, type LockInfo } from './election.js';
+import { HostServer, ensureToken } from './server.js';
+import { hostLogger, type Logger } from './logger.js';
+import { FsVault } from './fs-vault.js';
+import { startVaultWatcher } from './watcher.js';
+import { claimAll, ensureStateDirs, returnClaimed, spoolDepth, unclaim } from './spool.js';
+import { CoverageStore } from './coverage.js';
+import { makeSessionJobRunner, mergeJobs, type SessionJobData, type TranscriptExtractor } from './session-jobs.js';
+import { transcriptRoots } from './transcript-roots.js';
+import { makeHandlers } from './handlers.js';
+
+export interface HostOptions {
+  vault: string;
+  foreground: boolean;
+  env?: NodeJS.ProcessEnv;
+  idleMs?: number;
+  /** Plug-in points: the real index and extractor when available. */
+  makeIndex?: (vault: FsVault, log: Logger) => Promise<EngineIndex | undefined>;
+  makeExtractor?: (engine: Engine, log: Logger) => Promise<TranscriptExtractor | undefined>;
+}
+
+export type HostOutcome = { kind: 'already-running'; owner?: LockInfo } | { kind: 'exited'; reason: string };
+
+export interface RunningHost {
+  state: VaultState;
+  engine: Engine;
+  queue: JobQueue<SessionJobData>;
+  coverage: CoverageStore;
+  startedAt: number;
+  idleMs: number;
+  log: Logger;
+  drain(): void;
+  shutdown(reason: string): Promise<void>;
+}
+
+export async function runHost(opts: HostOptions): Promise<HostOutcome> {
+  const env = opts.env ?? process.env;
+  const state = vaultState(opts.vault, env);
+  if (!fs.existsSync(state.vault) || !fs.statSync(state.vault).isDirectory()) {
+    throw new Error(`vault path does not exist: ${state.vault}`);
+  }
+  ensureStateDirs(state);
+  const election = acquireHostLock(state.lock, 'daemon');
+  if (!election.won) return { kind: 'already-running', owner: election.owner };
+
+  const { log } = hostLogger(state.key, opts.foreground, env);
+  const settings = clientSettings(env);
+  const idleMs = opts.idleMs ?? (Number(env.ENGRAM_IDLE_MS) || settings.idle_minutes * 60_000);
+  log('info', `host starting for ${state.vault} (key ${state.key}, protocol ${PROTOCOL_VERSION})`);
+
+  let exitResolve!: (reason: string) => void;
+  const exited = new Promise<string>((r) => (exitResolve = r));
+  try {
+    const token = ensureToken(env);
+    const vault = new FsVault(state.vault);
+    const ports = { vault, clock: systemClock, yieldNow: yieldToEventLoop };
+    const index = (await opts.makeIndex?.(vault, log).catch((e) => {
+      log('warn', `index unavailable, using the built-in BM25: ${errorMessage(e)}`);
+      return undefined;
+    })) ?? undefined;
+    const engine = new Engine({ ports, index, log, config: { ignore: ['.obsidian', '.trash', '.git', 'node_modules'] } });
+    const coverage = new CoverageStore(`${state.dir}/sessions.json`);
+    const extractor: TranscriptExtractor = (await opts.makeExtractor?.(engine, log)) ?? (async () => ({ notes: 0, outcome: 'no extractor available in this build' }));
+    const runner = makeSessionJobRunner({
+      coverage,
+      roots: () => transcriptRoots(env, clientSettings(env).vault_path ? [] : []),
+      extractor,
+      thresholds: () => {
+        const s = clientSettings(env);
+        return { turns: s.stop_min_new_turns, bytes: s.stop_min_new_bytes };
+      },
+      log,
+      delayMs: Number(env.ENGRAM_TEST_JOB_DELAY_MS) || undefined,
+    });
+    const queue = new JobQueue<SessionJobData>(runner, mergeJobs, (job, e) => {
+      log('error', `job ${job.key} failed: ${errorMessage(e)}; entries returned to the spool`);
+      unclaim(state, job.data.files);
+    });
+
+    let idleTimer: NodeJS.Timeout | undefined;
+    const touch = () => {
+      if (idleTimer) clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => {
+        if (queue.busy || queue.stats().pending) touch();
+        else void host.shutdown('idle');
+      }, idleMs);
+      idleTimer.unref?.();
+    };
+
+    const drain = () => {
+      for (const c of claimAll(state, (m) => log('warn', m))) {
+        const e = c.entry;
+        queue.push(e.sessionId, {
+          sessionId: e.sessionId,
+          transcriptPath: e.transcriptPath,
+          minBytes: e.transcriptBytes ?? 0,
+          force: e.event !== 'Stop',
+          files: [c.file],
+          project: e.project,
+          cwd: e.cwd,
+        });
+      }
+    };
+
+    let shuttingDown: Promise<void> | null = null;
+    const host: RunningHost = {
+      state, engine, queue, coverage, startedAt: Date.now(), idleMs, log, drain,
+      shutdown(reason: string) {
+        shuttingDown ??= (async () => {
+          log('info', `host stopping: ${reason}`);
+          if (idleTimer) clearTimeout(idleTimer);
+          clearInterval(sweep);
+          await server.close();
+          // Finish the running job (or give up after a while: its entries go back to the spool).
+          const current = queue.currentData();
+          const finished = await Promise.race([queue.stop().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 20_000))]);
+          if (!finished && current) unclaim(state, current.files);
+          returnClaimed(state);
+          await watcher.close().catch(() => {});
+          await engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
+          releaseHostLock(state.lock);
+          exitResolve(reason);
+        })();
+        return shuttingDown;
+      },
+    };
+
+    const server = new HostServer({
+      socket: state.socket,
+      token,
+      hello: () => ({ host: 'daemon', pid: process.pid, vault: state.vault }),
+      handlers: makeHandlers(host, env),
+      onActivity: touch,
+      onTakeover: () => void host.shutdown('a newer client took over'),
+      log,
+    });
+    await server.listen();
+    log('info', `listening on ${state.socket}`);
+    touch();
+
+    const returned = returnClaimed(state);
+    if (returned) log('info', `returned ${returned} entries claimed by a previous host`);
+    const watcher = startVaultWatcher(state.vault, (c) => engine.applyChange(c));
+    const sweep = setInterval(() => spoolDepth(state) && drain(), 30_000);
+    sweep.unref?.();
+    for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void host.shutdown(sig));
+
+    void engine.start().then(() => drain(), (e) => log('error', `engine start failed: ${errorMessage(e)}`));
+    const reason = await exited;
+    return { kind: 'exited', reason };
+  } catch (e) {
+    log('error', `host failed: ${(e as Error)?.stack ?? String(e)}`);
+    releaseHostLock(state.lock);
+    throw e;
+  }
+}

@@ -1,0 +1,102 @@
+// What the host answers on its socket: each protocol method mapped onto the engine, the queue and the spool.
+import path from 'node:path';
+import { EngramError } from '../../src/core/errors.js';
+import { PROTOCOL_VERSION, type Params } from '../../src/core/protocol/index.js';
+import type { StatusResult } from '../../src/core/protocol/messages.js';
+import { clientSettings } from '../client/settings.js';
+import { spoolDepth } from './spool.js';
+import { allowedTranscript, transcriptRoots } from './transcript-roots.js';
+import { setSafeKey } from './configure.js';
+import type { Handler } from './server.js';
+import type { RunningHost } from './daemon.js';
+
+function sinceMs(s: string | undefined, now: number): number | undefined {
+  if (!s) return undefined;
+  const m = /^(\d+)\s*([dhw])$/i.exec(s.trim());
+  if (m) return now - Number(m[1]) * { d: 86_400_000, h: 3_600_000, w: 604_800_000 }[m[2].toLowerCase() as 'd' | 'h' | 'w'];
+  const t = Date.parse(s);
+  if (Number.isNaN(t)) throw new EngramError('usage', `since: use 7d, 12h, 2w or a date, not "${s}"`);
+  return t;
+}
+
+/** `read` refuses traversal and the vault's config folder (other plugins keep secrets there). */
+export function checkReadRef(ref: string): void {
+  const r = ref.replace(/\\/g, '/').replace(/^\[\[|\]\]$/g, '');
+  if (path.isAbsolute(r) || /^[a-zA-Z]:\//.test(r)) throw new EngramError('refused', 'read takes a note title or a vault-relative path, not an absolute path');
+  if (r.split('/').includes('..')) throw new EngramError('refused', 'read refuses paths that leave the vault');
+  if (r.split('/')[0].startsWith('.')) throw new EngramError('refused', 'read refuses the vault\'s hidden folders (.obsidian keeps plugin secrets)');
+}
+
+export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<string, Handler> {
+  const { engine, queue } = host;
+  return {
+    ping: async () => ({ ok: true }),
+    'spool.notify': async () => {
+      if (engine.ready) host.drain();
+      return { ok: true };
+    },
+    context: async (p) => {
+      const q = p as Params<'context'>;
+      const s = clientSettings(env);
+      if (!s.inject || !engine.ready) return { items: [] };
+      const start = q.event === 'SessionStart';
+      return engine.context({
+        event: q.event,
+        prompt: q.prompt,
+        sessionId: q.sessionId,
+        project: q.project,
+        maxChars: q.maxChars ?? (start ? s.session_start_max_chars : s.prompt_max_chars),
+        maxItems: q.maxItems ?? (start ? 8 : s.prompt_max_items),
+      });
+    },
+    recall: async (p) => {
+      const q = p as Params<'recall'>;
+      return engine.recall(q.query, {
+        limit: q.limit ?? 8,
+        types: q.types,
+        projects: q.allProjects || !q.project ? undefined : [q.project],
+        since: sinceMs(q.since, Date.now()),
+        full: q.full,
+      });
+    },
+    read: async (p) => {
+      const { ref } = p as Params<'read'>;
+      checkReadRef(ref);
+      return engine.read(ref);
+    },
+    remember: async (p) => engine.remember(p as Params<'remember'>),
+    forget: async (p) => engine.forget((p as Params<'forget'>).ref),
+    extract: async (p) => {
+      const q = p as Params<'extract'>;
+      const file = allowedTranscript(q.path, transcriptRoots(env));
+      if (!file) {
+        throw new EngramError('refused', `not an agent transcript: ${q.path}`, 'extract reads only files inside ~/.claude/projects, ~/.codex/sessions or configured transcript folders');
+      }
+      const sessionId = q.sessionId ?? path.basename(file).replace(/\.jsonl?$/, '');
+      queue.push(sessionId, { sessionId, transcriptPath: file, minBytes: 0, force: true, files: [] });
+      return { queued: true, sessionId, path: file };
+    },
+    review: async () => ({ proposals: [], note: 'curation is not wired into this build yet' }),
+    restructure: async () => ({ proposals: [], note: 'curation is not wired into this build yet' }),
+    reindex: async () => engine.reindex(),
+    configure: async (p) => {
+      const q = p as Params<'configure'>;
+      return setSafeKey(q.key, q.value, env);
+    },
+    status: async (): Promise<StatusResult> => ({
+      vault: host.state.vault,
+      host: 'daemon',
+      pid: process.pid,
+      protocolVersion: PROTOCOL_VERSION,
+      uptimeMs: Date.now() - host.startedAt,
+      idleExitMs: host.idleMs,
+      queue: { ...queue.stats(), spooled: spoolDepth(host.state) },
+      index: { notes: engine.noteCount(), ready: engine.ready, mode: engine.index.mode },
+      lastRuns: host.coverage.runs().slice(-10),
+    }),
+    'host.release': async () => {
+      setTimeout(() => void host.shutdown('handover requested'), 10);
+      return { releasing: true };
+    },
+  };
+}

@@ -1,0 +1,189 @@
+// The host's socket: Unix domain socket 0600 in a 0700 directory (a named pipe on Windows). Every connection must
+// open with hello {token, protocolVersion}; the token is compared in constant time; any other first frame closes it.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import {
+  LineDecoder, PROTOCOL_VERSION, RpcCode, compareProtocol, encodeFrame, failure, parseFrame, success,
+  checkParams, isMethod, ParamError, mismatchAdvice, type RpcRequest,
+} from '../../src/core/protocol/index.js';
+import { EngramError } from '../../src/core/errors.js';
+import { ensurePrivateDir, tokenPath } from '../client/paths.js';
+
+export type Handler = (params: unknown, req: RpcRequest) => Promise<unknown>;
+
+/** Creates the per-user token (256 random bits, 0600) if it does not exist; returns it. */
+export function ensureToken(env: NodeJS.ProcessEnv = process.env): string {
+  const file = tokenPath(env);
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    fs.writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+  if (process.platform !== 'win32' && (fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+function digest(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+/** Constant-time comparison (hashing first makes the lengths equal). */
+export function tokenMatches(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+export interface HostServerOptions {
+  socket: string;
+  token: string;
+  hello: () => Record<string, unknown>;
+  handlers: Record<string, Handler>;
+  /** Any authenticated request (resets the idle timer). */
+  onActivity: () => void;
+  /** A newer client asked an older host to go. */
+  onTakeover?: () => void;
+  log: (level: 'info' | 'warn' | 'error', msg: string) => void;
+}
+
+export class HostServer {
+  private server: net.Server | null = null;
+  private readonly sockets = new Set<net.Socket>();
+
+  constructor(private readonly opts: HostServerOptions) {}
+
+  async listen(): Promise<void> {
+    const sock = this.opts.socket;
+    if (process.platform !== 'win32') {
+      ensurePrivateDir(path.dirname(sock));
+      // We hold host.lock, so a socket file left here is a dead host's.
+      fs.rmSync(sock, { force: true });
+    }
+    const server = net.createServer((s) => this.accept(s));
+    this.server = server;
+    const oldMask = process.platform !== 'win32' ? process.umask(0o177) : 0;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(sock, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+    } finally {
+      if (process.platform !== 'win32') process.umask(oldMask);
+    }
+    if (process.platform !== 'win32') fs.chmodSync(sock, 0o600);
+  }
+
+  private accept(s: net.Socket): void {
+    this.sockets.add(s);
+    s.on('close', () => this.sockets.delete(s));
+    s.on('error', () => s.destroy());
+    const decoder = new LineDecoder(1024 * 1024);
+    let authed = false;
+    // A client that never says hello is dropped.
+    const helloTimer = setTimeout(() => !authed && s.destroy(), 5000);
+    s.on('data', (chunk: Buffer) => {
+      let lines: string[];
+      try {
+        lines = decoder.push(chunk);
+      } catch {
+        s.destroy();
+        return;
+      }
+      for (const line of lines) {
+        if (s.destroyed) return;
+        const parsed = parseFrame(line);
+        if (!authed) {
+          authed = this.hello(s, parsed);
+          if (!authed) {
+            clearTimeout(helloTimer);
+            s.end();
+            setTimeout(() => s.destroy(), 100);
+            return;
+          }
+          clearTimeout(helloTimer);
+          continue;
+        }
+        if (!parsed.ok) {
+          s.write(encodeFrame(failure(parsed.id, parsed.code, parsed.reason)));
+          continue;
+        }
+        const msg = parsed.message;
+        if (!('method' in msg)) continue;
+        this.opts.onActivity();
+        if (!('id' in msg)) {
+          void this.dispatch(msg as RpcRequest).catch(() => {});
+          continue;
+        }
+        void this.dispatch(msg).then((reply) => {
+          if (!s.destroyed) s.write(encodeFrame(reply));
+        });
+      }
+    });
+  }
+
+  private hello(s: net.Socket, parsed: ReturnType<typeof parseFrame>): boolean {
+    const refuse = (code: number, message: string, data?: unknown) => {
+      s.write(encodeFrame(failure(parsed.ok && 'id' in parsed.message ? (parsed.message.id as string | number) : null, code, message, data)));
+      return false;
+    };
+    if (!parsed.ok || !('method' in parsed.message) || parsed.message.method !== 'hello' || !('id' in parsed.message)) {
+      return refuse(RpcCode.unauthorized, 'the first frame must be hello');
+    }
+    let params: ReturnType<typeof checkParams<'hello'>>;
+    try {
+      params = checkParams('hello', parsed.message.params);
+    } catch {
+      return refuse(RpcCode.unauthorized, 'bad hello');
+    }
+    if (!tokenMatches(params.token, this.opts.token)) {
+      this.opts.log('warn', 'refused a connection with a wrong token');
+      return refuse(RpcCode.unauthorized, 'wrong token');
+    }
+    const verdict = compareProtocol(params.protocolVersion);
+    if (verdict !== 'compatible') {
+      if (verdict === 'client-newer' && params.takeover) setTimeout(() => this.opts.onTakeover?.(), 10);
+      return refuse(RpcCode.protocolMismatch, mismatchAdvice(verdict, params.protocolVersion, PROTOCOL_VERSION), {
+        protocolVersion: PROTOCOL_VERSION,
+        verdict,
+      });
+    }
+    this.opts.onActivity();
+    s.write(encodeFrame(success(parsed.message.id as string | number, { protocolVersion: PROTOCOL_VERSION, ...this.opts.hello() })));
+    return true;
+  }
+
+  private async dispatch(req: RpcRequest): Promise<ReturnType<typeof success> | ReturnType<typeof failure>> {
+    const handler = this.opts.handlers[req.method];
+    if (!handler || !isMethod(req.method)) return failure(req.id, RpcCode.methodNotFound, `unknown method ${req.method}`);
+    let params: unknown;
+    try {
+      params = checkParams(req.method, req.params);
+    } catch (e) {
+      if (e instanceof ParamError) return failure(req.id, RpcCode.invalidParams, e.message);
+      throw e;
+    }
+    try {
+      return success(req.id, await handler(params, req));
+    } catch (e) {
+      if (e instanceof EngramError) {
+        const code = e.code === 'not-found' ? RpcCode.notFound : e.code === 'conflict' ? RpcCode.conflict
+          : e.code === 'refused' ? RpcCode.refused : e.code === 'usage' ? RpcCode.invalidParams : RpcCode.internal;
+        return failure(req.id, code, e.message, e.hint ? { hint: e.hint } : undefined);
+      }
+      this.opts.log('error', `${req.method} failed: ${(e as Error)?.stack ?? String(e)}`);
+      return failure(req.id, RpcCode.internal, `internal error in ${req.method}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (process.platform !== 'win32') fs.rmSync(this.opts.socket, { force: true });
+  }
+}

@@ -1,0 +1,101 @@
+// Turns claimed spool entries into extraction jobs, one per session, and commits them: coverage first, then the
+// spool entries are deleted (a crash in between means a harmless redo, never a loss).
+import fs from 'node:fs';
+import { errorMessage } from '../../src/core/errors.js';
+import type { Job } from '../../src/core/jobs/queue.js';
+import { CoverageStore, countRecords } from './coverage.js';
+import { releaseEntries } from './spool.js';
+import { allowedTranscript } from './transcript-roots.js';
+
+export interface SessionJobData {
+  sessionId: string;
+  transcriptPath?: string;
+  /** The job must cover at least this many bytes of the transcript. */
+  minBytes: number;
+  /** PreCompact, SessionEnd and explicit requests always run; Stop alone only when the session grew enough. */
+  force: boolean;
+  files: string[];
+  project?: string;
+  cwd?: string;
+}
+
+export function mergeJobs(a: SessionJobData, b: SessionJobData): SessionJobData {
+  return {
+    sessionId: a.sessionId,
+    transcriptPath: b.transcriptPath ?? a.transcriptPath,
+    minBytes: Math.max(a.minBytes, b.minBytes),
+    force: a.force || b.force,
+    files: [...a.files, ...b.files],
+    project: b.project ?? a.project,
+    cwd: b.cwd ?? a.cwd,
+  };
+}
+
+export interface ExtractRequest {
+  sessionId: string;
+  transcriptPath: string;
+  project?: string;
+  cwd?: string;
+  /** Bytes already covered by earlier runs (a hint; the extractor's ledger is the authority). */
+  fromBytes: number;
+}
+
+export type TranscriptExtractor = (req: ExtractRequest) => Promise<{ notes: number; outcome?: string }>;
+
+export interface SessionJobDeps {
+  coverage: CoverageStore;
+  roots: () => string[];
+  extractor: TranscriptExtractor;
+  thresholds: () => { turns: number; bytes: number };
+  log: (level: 'info' | 'warn' | 'error', msg: string) => void;
+  /** Test hook: stay inside the job this long before committing (to kill a host mid-job). */
+  delayMs?: number;
+  /** A transcript that starts with this marker is Engram's own nested call: never extracted. */
+  promptMarker?: string;
+}
+
+export function makeSessionJobRunner(deps: SessionJobDeps): (job: Job<SessionJobData>) => Promise<void> {
+  return async ({ data }) => {
+    const done = (outcome: string, notes = 0, bytes = 0) => {
+      deps.coverage.record(data.sessionId, undefined, { sessionId: data.sessionId, at: new Date().toISOString(), outcome, notes, bytes });
+      releaseEntries(data.files);
+      deps.log('info', `session ${data.sessionId}: ${outcome}`);
+    };
+    if (!data.transcriptPath) return done('no transcript path in the hook payload');
+    const file = allowedTranscript(data.transcriptPath, deps.roots());
+    if (!file) return done(`transcript refused (outside the agent folders or missing): ${data.transcriptPath}`);
+    const size = fs.statSync(file).size;
+    const covered = deps.coverage.get(data.sessionId)?.bytes ?? 0;
+    if (size <= covered && data.minBytes <= covered) return done('already covered');
+    if (deps.promptMarker) {
+      const head = Buffer.alloc(4096);
+      const fd = fs.openSync(file, 'r');
+      const n = fs.readSync(fd, head, 0, head.length, 0);
+      fs.closeSync(fd);
+      if (head.subarray(0, n).toString('utf8').includes(deps.promptMarker)) return done('skipped: Engram\'s own nested session');
+    }
+    if (!data.force) {
+      const t = deps.thresholds();
+      const grewBytes = size - covered;
+      const grewTurns = countRecords(file, covered, size);
+      if (grewBytes < t.bytes && grewTurns < t.turns) return done(`skipped: grew ${grewTurns} records / ${grewBytes} bytes since last extraction`);
+    }
+    if (deps.delayMs) await new Promise((r) => setTimeout(r, deps.delayMs));
+    let result: { notes: number; outcome?: string };
+    try {
+      result = await deps.extractor({ sessionId: data.sessionId, transcriptPath: file, project: data.project, cwd: data.cwd, fromBytes: covered });
+    } catch (e) {
+      // Leave the entries claimed: a restarted host returns them to the spool and retries.
+      deps.log('error', `session ${data.sessionId}: extraction failed: ${errorMessage(e)}`);
+      throw e;
+    }
+    const records = countRecords(file, 0, size);
+    deps.coverage.record(
+      data.sessionId,
+      { bytes: size, records, transcriptPath: file, at: new Date().toISOString(), notes: result.notes },
+      { sessionId: data.sessionId, at: new Date().toISOString(), outcome: result.outcome ?? 'extracted', notes: result.notes, bytes: size },
+    );
+    releaseEntries(data.files);
+    deps.log('info', `session ${data.sessionId}: extracted up to ${size} bytes, ${result.notes} notes`);
+  };
+}

@@ -1,0 +1,39 @@
+// Transcripts are read only from the agents' own folders or folders the user configured (invariant 6).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export function transcriptRoots(env: NodeJS.ProcessEnv, configured: string[] = []): string[] {
+  const home = env.HOME ?? os.homedir();
+  const roots = [
+    path.join(env.CLAUDE_CONFIG_DIR ?? path.join(home, '.claude'), 'projects'),
+    path.join(env.CODEX_HOME ?? path.join(home, '.codex'), 'sessions'),
+    ...configured.map((c) => path.resolve(c.replace(/^~(?=$|\/)/, home))),
+  ];
+  return roots.map((r) => {
+    try {
+      return fs.realpathSync.native(r);
+    } catch {
+      return r;
+    }
+  });
+}
+
+/**
+ * The real path of a transcript when it lies inside an allowed root (symlinks resolved first, so a link inside
+ * the folder that points elsewhere is refused), else undefined.
+ */
+export function allowedTranscript(file: string, roots: string[]): string | undefined {
+  let real: string;
+  try {
+    real = fs.realpathSync.native(path.resolve(file));
+  } catch {
+    return undefined;
+  }
+  if (!fs.statSync(real).isFile()) return undefined;
+  for (const root of roots) {
+    const rel = path.relative(root, real);
+    if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return real;
+  }
+  return undefined;
+}

@@ -1,0 +1,257 @@
+// The one object a host creates for a vault: index, job queue, recall, context injection, note writing.
+// Hosts (the daemon, the Obsidian plugin) give it Ports; pieces such as the VaultIndex and the extractor plug in.
+import { EngramError, errorMessage } from './errors.js';
+import type { Ports, VaultChange } from './ports.js';
+import type { SearchHit, SearchOptions } from './index/types.js';
+import { parseNote } from './note/frontmatter.js';
+import { readNoteMeta, type NoteMeta } from './note/meta.js';
+import { KeywordIndex } from './recall/keyword-index.js';
+import { TermStats } from './recall/term-stats.js';
+import { DEFAULT_GATE, judge, type GateConfig } from './recall/gate.js';
+import { renderContext, renderItem } from './recall/render.js';
+import { fenceRecalled } from './recall/fence.js';
+import { rememberNote, type RememberInput } from './memory/remember.js';
+import type { ContextItem, ContextResult, RecallResult } from './protocol/messages.js';
+
+/** What the engine needs of a search index (the VaultIndex implements it; KeywordIndex is the fallback). */
+export interface EngineIndex {
+  readonly mode: string;
+  size(): number;
+  /** Called with every note's text at start and on each change. */
+  upsert(path: string, text: string, meta: NoteMeta): Promise<void>;
+  remove(path: string): Promise<void>;
+  search(query: string, opts: SearchOptions): Promise<SearchHit[]>;
+  /** Persist (snapshot) before exit or handover. */
+  save?(): Promise<void>;
+}
+
+export interface EngineConfig {
+  folders: { inbox: string; projects: string; working: string; archive: string };
+  gate: GateConfig;
+  /** Folders the engine ignores: the host passes the vault's config folder (Vault#configDir) and trash. */
+  ignore: string[];
+}
+
+export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
+  folders: { inbox: 'Engram/Inbox', projects: 'Engram/Projects', working: 'Engram/Working memory', archive: 'Engram/Archive' },
+  gate: DEFAULT_GATE,
+  ignore: ['.trash', '.git'],
+};
+
+export type EngineLog = (level: 'info' | 'warn' | 'error', message: string) => void;
+
+export interface EngineOptions {
+  ports: Ports;
+  config?: Partial<EngineConfig>;
+  index?: EngineIndex;
+  log?: EngineLog;
+}
+
+class FallbackIndex implements EngineIndex {
+  readonly mode = 'bm25 (built-in fallback)';
+  private readonly kw = new KeywordIndex();
+  size(): number {
+    return this.kw.size;
+  }
+  upsert(path: string, text: string, meta: NoteMeta): Promise<void> {
+    this.kw.upsert({ path, title: meta.title, text, project: meta.project, type: meta.type, scope: meta.scope, summary: meta.summary });
+    return Promise.resolve();
+  }
+  remove(path: string): Promise<void> {
+    this.kw.remove(path);
+    return Promise.resolve();
+  }
+  search(query: string, opts: SearchOptions): Promise<SearchHit[]> {
+    return Promise.resolve(this.kw.search(query, opts));
+  }
+}
+
+export class Engine {
+  readonly ports: Ports;
+  readonly config: EngineConfig;
+  index: EngineIndex;
+  private readonly stats = new TermStats();
+  private readonly metas = new Map<string, NoteMeta>();
+  private readonly injected = new Map<string, Set<string>>();
+  private readonly log: EngineLog;
+  private readonly pendingChanges = new Map<string, VaultChange>();
+  private catchingUp: Promise<void> | null = null;
+  ready = false;
+
+  constructor(opts: EngineOptions) {
+    this.ports = opts.ports;
+    this.config = { ...DEFAULT_ENGINE_CONFIG, ...opts.config };
+    this.index = opts.index ?? new FallbackIndex();
+    this.log = opts.log ?? (() => {});
+  }
+
+  isIgnored(path: string): boolean {
+    return this.config.ignore.some((f) => path === f || path.startsWith(`${f}/`)) || !path.toLowerCase().endsWith('.md');
+  }
+
+  /** Reads every note once (term statistics, metadata and, for the fallback, the index). */
+  async start(): Promise<void> {
+    const files = await this.ports.vault.list();
+    let n = 0;
+    for (const f of files) {
+      if (this.isIgnored(f.path)) continue;
+      await this.load(f.path);
+      if (++n % 200 === 0) await this.ports.yieldNow();
+    }
+    this.ready = true;
+    this.log('info', `engine ready: ${this.stats.size} notes, index ${this.index.mode}`);
+  }
+
+  private async load(path: string): Promise<void> {
+    try {
+      const file = await this.ports.vault.read(path);
+      const parsed = parseNote(file.text);
+      const meta = readNoteMeta(path, parsed.data ?? {});
+      this.metas.set(path, meta);
+      this.stats.set(path, `${meta.title}\n${meta.summary ?? ''}\n${meta.tags.join(' ')}\n${parsed.body}`);
+      await this.index.upsert(path, file.text, meta);
+    } catch (e) {
+      if ((e as EngramError).code === 'not-found') await this.drop(path);
+      else this.log('warn', `could not index ${path}: ${errorMessage(e)}`);
+    }
+  }
+
+  private async drop(path: string): Promise<void> {
+    this.metas.delete(path);
+    this.stats.remove(path);
+    await this.index.remove(path);
+  }
+
+  /** Vault changes are coalesced per path and applied in small batches, so queries stay fast during a burst. */
+  applyChange(change: VaultChange): void {
+    if (change.kind === 'rename') {
+      this.pendingChanges.set(change.oldPath, { kind: 'delete', path: change.oldPath });
+      this.pendingChanges.set(change.path, { kind: 'modify', path: change.path });
+    } else this.pendingChanges.set(change.path, change);
+    if (!this.catchingUp) this.catchingUp = this.catchUp().finally(() => (this.catchingUp = null));
+  }
+
+  /** Resolves when every change seen so far is in the index. */
+  async settled(): Promise<void> {
+    while (this.catchingUp) await this.catchingUp;
+  }
+
+  private async catchUp(): Promise<void> {
+    let n = 0;
+    while (this.pendingChanges.size) {
+      const [path, change] = this.pendingChanges.entries().next().value as [string, VaultChange];
+      this.pendingChanges.delete(path);
+      if (this.isIgnored(path)) continue;
+      if (change.kind === 'delete') await this.drop(path);
+      else await this.load(path);
+      if (++n % 20 === 0) await this.ports.yieldNow();
+    }
+  }
+
+  get backlog(): number {
+    return this.pendingChanges.size;
+  }
+
+  noteCount(): number {
+    return this.metas.size;
+  }
+
+  meta(path: string): NoteMeta | undefined {
+    return this.metas.get(path);
+  }
+
+  /** Resolves a title, a path or a [[wikilink]] to a note in the vault. */
+  resolveRef(ref: string): string | undefined {
+    let r = ref.trim().replace(/^\[\[|\]\]$/g, '').split('|')[0].split('#')[0].trim().replace(/\\/g, '/');
+    if (r.startsWith('/')) r = r.slice(1);
+    if (this.metas.has(r)) return r;
+    if (this.metas.has(`${r}.md`)) return `${r}.md`;
+    const lower = r.toLowerCase().replace(/\.md$/, '');
+    for (const [path, meta] of this.metas) if (meta.title.toLowerCase() === lower || path.toLowerCase() === `${lower}.md`) return path;
+    return undefined;
+  }
+
+  async search(query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
+    return this.index.search(query, opts);
+  }
+
+  async recall(query: string, opts: SearchOptions & { full?: number } = {}): Promise<RecallResult> {
+    const hits = await this.search(query, { limit: 8, ...opts });
+    const full = opts.full ?? 3;
+    const out: RecallResult['hits'] = [];
+    for (const [i, hit] of hits.entries()) {
+      if (i < full) {
+        try {
+          out.push({ ...hit, body: parseNote((await this.ports.vault.read(hit.path)).text).body.slice(0, 6000) });
+          continue;
+        } catch {
+          // fall through to the snippet
+        }
+      }
+      out.push(hit);
+    }
+    const lines = out.map((h) => `${renderItem({ ...h, why: h.why }, 300)}${h.body ? `\n\n${h.body.trim()}\n` : ''}`);
+    const text = out.length ? fenceRecalled(`Notes from the user's vault (${out.length}):\n${lines.join('\n')}`) : 'No notes matched.';
+    return { hits: out, text, mode: this.index.mode };
+  }
+
+  /** Context for a hook: only notes that clear the relevance bar, never one already injected in this session. */
+  async context(p: { event: 'SessionStart' | 'UserPromptSubmit'; prompt?: string; sessionId?: string; project?: string; maxChars: number; maxItems: number }): Promise<ContextResult> {
+    const query = p.event === 'UserPromptSubmit' ? (p.prompt ?? '') : (p.prompt ?? p.project ?? '');
+    if (!query.trim()) return { items: [] };
+    const seen = p.sessionId ? (this.injected.get(p.sessionId) ?? new Set<string>()) : new Set<string>();
+    const hits = await this.search(query, { limit: 12, projects: p.project ? [p.project] : undefined });
+    const items: (ContextItem & { summary?: string; snippet?: string; type?: string })[] = [];
+    for (const hit of hits) {
+      if (items.length >= p.maxItems) break;
+      if (seen.has(hit.path)) continue;
+      const terms = this.stats.termsOf(hit.path);
+      if (!terms) continue;
+      const verdict = judge(query, terms, this.stats, this.config.gate);
+      if (!verdict.pass) continue;
+      const why = [...hit.why.filter((w) => !w.startsWith('words:')), `shares: ${verdict.matched.slice(0, 6).join(', ')}`];
+      items.push({ path: hit.path, title: hit.title, why, score: hit.score, summary: hit.summary, snippet: hit.snippet, type: hit.type });
+    }
+    const heading = p.event === 'SessionStart' ? 'Notes from the user\'s Obsidian vault about this project (reference data):' : 'Possibly relevant notes from the user\'s Obsidian vault (reference data):';
+    const { text, used } = renderContext(items, p.maxChars, heading);
+    const kept = items.slice(0, used);
+    if (p.sessionId && kept.length) {
+      for (const k of kept) seen.add(k.path);
+      this.injected.set(p.sessionId, seen);
+    }
+    return { text, items: kept.map(({ path, title, why, score }) => ({ path, title, why, score })) };
+  }
+
+  async read(ref: string): Promise<{ path: string; title: string; text: string }> {
+    const path = this.resolveRef(ref);
+    if (!path) throw new EngramError('not-found', `no note matches "${ref}"`);
+    const file = await this.ports.vault.read(path);
+    return { path, title: this.metas.get(path)?.title ?? path, text: file.text };
+  }
+
+  async remember(input: RememberInput): Promise<{ path: string }> {
+    const path = await rememberNote(this.ports.vault, this.config.folders, input, this.ports.clock.now());
+    await this.load(path);
+    return { path };
+  }
+
+  /** Soft delete: the note goes to the vault's trash, leaves recall, and can be restored from there. */
+  async forget(ref: string): Promise<{ path: string }> {
+    const path = this.resolveRef(ref);
+    if (!path) throw new EngramError('not-found', `no note matches "${ref}"`);
+    if (this.metas.get(path)?.locked) throw new EngramError('refused', `"${path}" is locked`, 'unlock it in Obsidian first');
+    await this.ports.vault.trash(path);
+    await this.drop(path);
+    return { path };
+  }
+
+  async reindex(): Promise<{ notes: number }> {
+    for (const path of [...this.metas.keys()]) await this.drop(path);
+    await this.start();
+    return { notes: this.metas.size };
+  }
+
+  async save(): Promise<void> {
+    await this.index.save?.();
+  }
+}

@@ -1,0 +1,5 @@
+// The messages between hosts and clients: versioned JSON-RPC 2.0, one message per line.
+export * from './version.js';
+export * from './jsonrpc.js';
+export * from './messages.js';
+export { ParamError } from './schema.js';

@@ -1,0 +1,109 @@
+// Every method a host answers, with its params checked here (the one place both sides agree on shapes).
+import { v, type Check } from './schema.js';
+import type { SearchHit } from '../index/types.js';
+
+const ref = v.string({ min: 1, max: 1024 });
+const limit = v.optional(v.int({ min: 1, max: 50 }));
+
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+export const methodParams = {
+  hello: v.object({
+    token: v.string({ min: 1, max: 256 }),
+    protocolVersion: v.string({ min: 1, max: 16 }),
+    client: v.optional(v.string({ max: 64 })),
+    /** A newer client may ask an older host to exit (the plugin does when it starts). */
+    takeover: v.optional(v.boolean()),
+  }),
+  ping: v.object({}),
+  /** A hook spooled an event: drain the spool soon. */
+  'spool.notify': v.object({}),
+  context: v.object({
+    event: v.oneOf(['SessionStart', 'UserPromptSubmit'] as const),
+    sessionId: v.optional(v.string({ max: 256 })),
+    prompt: v.optional(v.string({ max: 100_000 })),
+    cwd: v.optional(v.string({ max: 4096 })),
+    project: v.optional(v.string({ max: 256 })),
+    maxChars: v.optional(v.int({ min: 100, max: 10_000 })),
+    maxItems: v.optional(v.int({ min: 1, max: 20 })),
+  }),
+  recall: v.object({
+    query: v.string({ min: 1, max: 4000 }),
+    limit,
+    types: v.optional(v.array(v.string({ max: 64 }), 20)),
+    project: v.optional(v.string({ max: 256 })),
+    allProjects: v.optional(v.boolean()),
+    since: v.optional(v.string({ max: 64 })),
+    full: v.optional(v.int({ min: 0, max: 10 })),
+  }),
+  read: v.object({ ref }),
+  remember: v.object({
+    text: v.string({ min: 1, max: 50_000 }),
+    title: v.optional(v.string({ max: 200 })),
+    type: v.optional(v.string({ max: 64 })),
+    project: v.optional(v.string({ max: 256 })),
+    scope: v.optional(v.oneOf(['project', 'general'] as const)),
+    tags: v.optional(v.array(v.string({ max: 64 }), 20)),
+  }),
+  extract: v.object({ path: v.string({ min: 1, max: 4096 }), sessionId: v.optional(v.string({ max: 256 })) }),
+  forget: v.object({ ref }),
+  review: v.object({ apply: v.optional(v.string({ max: 128 })), action: v.optional(v.string({ max: 32 })) }),
+  restructure: v.object({ apply: v.optional(v.string({ max: 128 })) }),
+  reindex: v.object({}),
+  status: v.object({}),
+  configure: v.object({ key: v.string({ min: 1, max: 64 }), value: v.json() }),
+  'host.release': v.object({ reason: v.optional(v.string({ max: 200 })) }),
+} satisfies Record<string, Check<unknown>>;
+
+export type Method = keyof typeof methodParams;
+export type Params<M extends Method> = ReturnType<(typeof methodParams)[M]>;
+
+export function isMethod(name: string): name is Method {
+  return Object.prototype.hasOwnProperty.call(methodParams, name);
+}
+
+/** Validates params for a method; throws ParamError with a path and a reason. */
+export function checkParams<M extends Method>(method: M, params: unknown): Params<M> {
+  return methodParams[method](params, 'params') as Params<M>;
+}
+
+export interface HelloResult {
+  protocolVersion: string;
+  host: 'daemon' | 'plugin';
+  pid: number;
+  vault: string;
+}
+
+export interface ContextItem {
+  path: string;
+  title: string;
+  why: string[];
+  score: number;
+}
+
+export interface ContextResult {
+  /** The fenced text to inject, absent when nothing cleared the relevance bar. */
+  text?: string;
+  items: ContextItem[];
+}
+
+export interface RecallResult {
+  hits: (SearchHit & { body?: string })[];
+  /** The fenced rendering for agents. */
+  text: string;
+  mode: string;
+}
+
+export interface StatusResult {
+  vault: string;
+  host: 'daemon' | 'plugin';
+  pid: number;
+  protocolVersion: string;
+  uptimeMs: number;
+  idleExitMs: number;
+  queue: { pending: number; running: string | null; done: number; failed: number; spooled: number };
+  index: { notes: number; ready: boolean; mode: string };
+  lastRuns: { sessionId: string; at: string; outcome: string; notes: number }[];
+  budget?: unknown;
+}

@@ -1,0 +1,38 @@
+// The host/client protocol version. A different major means the two sides cannot talk; a newer minor only adds.
+
+export const PROTOCOL_VERSION = '1.0';
+
+export interface ParsedVersion {
+  major: number;
+  minor: number;
+}
+
+export function parseProtocolVersion(v: unknown): ParsedVersion | undefined {
+  if (typeof v !== 'string') return undefined;
+  const m = /^(\d{1,4})\.(\d{1,4})$/.exec(v);
+  return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
+}
+
+export type VersionVerdict = 'compatible' | 'client-newer' | 'host-newer' | 'invalid';
+
+/** Compares a client's version with the host's: only the major matters for compatibility. */
+export function compareProtocol(client: unknown, host: string = PROTOCOL_VERSION): VersionVerdict {
+  const c = parseProtocolVersion(client);
+  const h = parseProtocolVersion(host);
+  if (!c || !h) return 'invalid';
+  if (c.major === h.major) return 'compatible';
+  return c.major > h.major ? 'client-newer' : 'host-newer';
+}
+
+/** What a person should do about a mismatch (the CLI prints it; hooks stay silent). */
+export function mismatchAdvice(verdict: VersionVerdict, clientVersion: string, hostVersion: string): string {
+  if (verdict === 'client-newer') {
+    return `the running Engram host speaks protocol ${hostVersion}, this client ${clientVersion}: update the host ` +
+      '(restart it with `engram serve --stop`, or update the Obsidian plugin if Obsidian hosts)';
+  }
+  if (verdict === 'host-newer') {
+    return `the running Engram host speaks protocol ${hostVersion}, this client ${clientVersion}: update this engram CLI ` +
+      '(reinstall it, then run `engram install` again)';
+  }
+  return `invalid protocol version "${clientVersion}"`;
+}

@@ -1,0 +1,43 @@
+// The relevance bar for automatic injection: a note is injected only when it covers most of what the prompt is
+// about, weighted by how rare each word is in the vault. Nothing clears the bar → nothing is injected.
+import { contentTerms } from './terms.js';
+import type { TermStats } from './term-stats.js';
+
+export interface GateConfig {
+  /** Share of the prompt's IDF mass a note must contain. */
+  minCoverage: number;
+  /** At least this many distinct prompt terms must appear in the note. */
+  minMatched: number;
+  /** Matched terms must together weigh at least this much IDF (rules out matches on common words only). */
+  minMatchedIdf: number;
+  /** Prompts with fewer content terms are chit-chat ("thanks", "go on"): nothing injected. */
+  minPromptTerms: number;
+}
+
+export const DEFAULT_GATE: GateConfig = { minCoverage: 0.45, minMatched: 2, minMatchedIdf: 3, minPromptTerms: 2 };
+
+export interface GateVerdict {
+  pass: boolean;
+  coverage: number;
+  matched: string[];
+  matchedIdf: number;
+}
+
+export function judge(prompt: string, noteTerms: Iterable<string>, stats: TermStats, cfg: GateConfig = DEFAULT_GATE): GateVerdict {
+  const q = contentTerms(prompt);
+  const have = noteTerms instanceof Set ? (noteTerms as Set<string>) : new Set(noteTerms);
+  let total = 0;
+  let got = 0;
+  const matched: string[] = [];
+  for (const t of q) {
+    const w = stats.idf(t);
+    total += w;
+    if (have.has(t)) {
+      got += w;
+      matched.push(t);
+    }
+  }
+  const coverage = total ? got / total : 0;
+  const pass = q.length >= cfg.minPromptTerms && matched.length >= cfg.minMatched && got >= cfg.minMatchedIdf && coverage >= cfg.minCoverage;
+  return { pass, coverage, matched, matchedIdf: got };
+}
