@@ -1,0 +1,124 @@
+// Maintenance: archive notes past `forget_after` (or their type's time-to-live) into the archive folder, out of
+// recall; `forget` is the same move, at once; and lists for the user: stale notes (not recalled for a while),
+// orphans (no links either way) and possible duplicates (never merged automatically).
+import { EngramError } from '../errors';
+import { sha256Hex } from '../hash';
+import { applyProposal, planLinkRewrites, type ApplyResult, type CurateContext } from './apply';
+import type { NoteCatalog } from './catalog';
+import { curatable } from './merge-candidates';
+import { freePath, wikilink } from './note-text';
+import { makeProposal, type Proposal, type ProposalDraft } from './proposals';
+import { addDays, inFolder, isoDate, type CurateSettings } from './settings';
+import type { RecallStats } from './stores';
+
+function archiveDraft(catalog: NoteCatalog, settings: CurateSettings, path: string, reason: string, taken: Set<string>): ProposalDraft {
+  const name = path.slice(path.lastIndexOf('/') + 1, -3);
+  // Same file name in the archive, so `[[Name]]` links keep resolving without a rewrite.
+  const to = freePath(settings.folders.archive, name, (p) => catalog.resolver.has(p) || taken.has(p.toLowerCase()));
+  taken.add(to.toLowerCase());
+  return {
+    family: 'maintain',
+    kind: 'archive',
+    title: `archive ${wikilink(path)}`,
+    reason,
+    sources: [{ path, hash: catalog.hash(path) }],
+    writes: [],
+    trash: [],
+    moves: [[path, to]],
+    redirect: { kind: 'move', moves: [[path, to]] },
+    linkRewrites: [],
+  };
+}
+
+function finish(catalog: NoteCatalog, settings: CurateSettings, d: ProposalDraft, now: number): Proposal {
+  d.linkRewrites = planLinkRewrites(catalog, d).map(({ path, edits }) => ({ path, edits }));
+  return makeProposal(d, now, settings.proposalDays);
+}
+
+/** Archive proposals for notes past `forget_after`, or older than their type's time-to-live. */
+export function archiveProposals(catalog: NoteCatalog, settings: CurateSettings, now: number): Proposal[] {
+  const today = isoDate(now);
+  const taken = new Set<string>();
+  const out: Proposal[] = [];
+  for (const path of curatable(catalog, settings)) {
+    const m = catalog.get(path)!.meta!;
+    let reason: string | undefined;
+    if (m.forgetAfter !== undefined && m.forgetAfter <= today) reason = `forget_after ${m.forgetAfter}`;
+    else if (m.type && settings.ttlDays[m.type] !== undefined && m.created !== undefined) {
+      const until = addDays(isoDate(m.created), settings.ttlDays[m.type]);
+      if (until <= today) reason = `${m.type} notes are kept ${settings.ttlDays[m.type]} days (created ${isoDate(m.created)})`;
+    }
+    if (reason) out.push(finish(catalog, settings, archiveDraft(catalog, settings, path, reason, taken), now));
+  }
+  return out;
+}
+
+/** Finds the note a user or agent means: a vault path, or a title / link text resolved like a wikilink. */
+export function findNote(catalog: NoteCatalog, ref: string): string | null {
+  const clean = ref.trim().replace(/^\[\[|\]\]$/g, '').split('|')[0].split('#')[0];
+  if (catalog.get(clean)) return clean;
+  return catalog.resolver.resolve(clean, '');
+}
+
+/** `forget`: the archive move, applied at once (and logged); locked notes are refused. */
+export async function forgetNote(ctx: CurateContext, catalog: NoteCatalog, ref: string, now: number): Promise<ApplyResult> {
+  const path = findNote(catalog, ref);
+  if (path === null) throw new EngramError('not-found', `no note named ${ref} in the vault`);
+  const n = catalog.get(path)!;
+  if (n.meta === null) throw new EngramError('refused', `${path} has invalid frontmatter; fix it first (Engram never rewrites such notes)`);
+  if (n.meta.locked) throw new EngramError('refused', `${path} is locked; curation never touches it`, 'remove `locked: true` first if you really mean it');
+  if (inFolder(path, ctx.settings.folders.archive)) throw new EngramError('refused', `${path} is already in the archive`);
+  const p = finish(catalog, ctx.settings, archiveDraft(catalog, ctx.settings, path, 'forgotten on request', new Set()), now);
+  p.kind = 'archive';
+  p.title = `forget ${wikilink(path)}`;
+  await ctx.store.save(p);
+  return applyProposal(ctx, p.id);
+}
+
+function isEngramNote(catalog: NoteCatalog, path: string): boolean {
+  const m = catalog.get(path)?.meta;
+  return m !== null && m !== undefined && (m.engramId !== undefined || m.engramSource !== undefined);
+}
+
+export interface StaleNote {
+  path: string;
+  lastRecalled?: string;
+}
+
+/** Engram's notes not recalled in `staleDays` (never-recalled notes count from their creation). */
+export function staleNotes(catalog: NoteCatalog, settings: CurateSettings, stats: RecallStats, now: number): StaleNote[] {
+  const cutoff = now - settings.staleDays * 86_400_000;
+  const out: StaleNote[] = [];
+  for (const path of curatable(catalog, settings)) {
+    if (!isEngramNote(catalog, path)) continue;
+    const s = stats.notes[path];
+    const since = s?.last ?? catalog.get(path)!.meta!.created;
+    if (since === undefined || since < cutoff) out.push({ path, lastRecalled: s ? new Date(s.last).toISOString() : undefined });
+  }
+  return out;
+}
+
+/** Engram's notes with no links to or from any other note. */
+export function orphanNotes(catalog: NoteCatalog, settings: CurateSettings): string[] {
+  return curatable(catalog, settings).filter((p) => isEngramNote(catalog, p) && catalog.outgoing(p).size === 0 && catalog.backlinks(p).size === 0);
+}
+
+/** Possible duplicates for the user to look at: the same body, or the same title in different folders. */
+export function possibleDuplicates(catalog: NoteCatalog, settings: CurateSettings): Array<{ why: string; notes: string[] }> {
+  const byBody = new Map<string, string[]>();
+  const byTitle = new Map<string, string[]>();
+  for (const path of curatable(catalog, settings)) {
+    const n = catalog.get(path)!;
+    const body = n.body.replace(/\s+/g, ' ').trim().toLowerCase();
+    if (body.length >= 40) {
+      const h = sha256Hex(body);
+      byBody.set(h, [...(byBody.get(h) ?? []), path]);
+    }
+    const t = n.meta!.title.normalize('NFC').toLowerCase();
+    byTitle.set(t, [...(byTitle.get(t) ?? []), path]);
+  }
+  const out: Array<{ why: string; notes: string[] }> = [];
+  for (const g of byBody.values()) if (g.length > 1) out.push({ why: 'same text', notes: g });
+  for (const g of byTitle.values()) if (g.length > 1) out.push({ why: 'same title', notes: g });
+  return out;
+}

@@ -1,0 +1,100 @@
+// Curation's state under $ENGRAM_HOME, through the engine's StateStore port: proposals
+// (`vaults/<key>/proposals/<id>.json`) and recall statistics (`vaults/<key>/recall-stats.json`), never in notes.
+import type { StateStore } from '../extract/state-store';
+import { parseVersioned } from '../extract/state-store';
+import { checkProposal, type Proposal, type ProposalStore } from './proposals';
+
+export class StateProposalStore implements ProposalStore {
+  /** `dir` is the vault's proposals folder relative to $ENGRAM_HOME, e.g. `vaults/<key>/proposals`. */
+  constructor(
+    private readonly state: StateStore,
+    private readonly dir: string,
+  ) {}
+
+  private name(id: string): string {
+    if (!/^[0-9a-f]{6,64}$/i.test(id)) throw new Error(`not a proposal id: ${id}`);
+    return `${this.dir}/${id}.json`;
+  }
+
+  async save(p: Proposal): Promise<void> {
+    await this.state.write(this.name(p.id), `${JSON.stringify(p, null, 1)}\n`);
+  }
+
+  async load(id: string): Promise<Proposal | null> {
+    if (!/^[0-9a-f]{6,64}$/i.test(id)) return null;
+    const text = await this.state.read(this.name(id));
+    if (text === undefined) return null;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      raw = null;
+    }
+    return checkProposal(raw, id);
+  }
+
+  async list(): Promise<Proposal[]> {
+    const out: Proposal[] = [];
+    for (const f of await this.state.list(this.dir)) {
+      if (!f.endsWith('.json')) continue;
+      try {
+        const p = await this.load(f.slice(0, -5));
+        if (p) out.push(p);
+      } catch {
+        // A damaged or newer file is reported when applied by id; listing skips it.
+      }
+    }
+    return out;
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.state.remove(this.name(id));
+  }
+}
+
+export const RECALL_STATS_FORMAT = 1;
+
+export interface RecallStats {
+  version: number;
+  /** Vault path → how often and when (epoch ms) it was last recalled. */
+  notes: Record<string, { count: number; last: number }>;
+}
+
+/** Recall statistics: the sidecar calls `record` with the notes each recall returned. */
+export class RecallStatsStore {
+  constructor(
+    private readonly state: StateStore,
+    /** e.g. `vaults/<key>/recall-stats.json` */
+    private readonly name: string,
+  ) {}
+
+  async load(): Promise<RecallStats> {
+    return parseVersioned<RecallStats>(await this.state.read(this.name), this.name, RECALL_STATS_FORMAT, () => ({ version: RECALL_STATS_FORMAT, notes: {} }));
+  }
+
+  async record(paths: string[], now: number): Promise<void> {
+    if (paths.length === 0) return;
+    const stats = await this.load();
+    for (const p of new Set(paths)) {
+      const s = stats.notes[p] ?? { count: 0, last: 0 };
+      stats.notes[p] = { count: s.count + 1, last: Math.max(s.last, now) };
+    }
+    stats.version = RECALL_STATS_FORMAT;
+    await this.state.write(this.name, JSON.stringify(stats));
+  }
+
+  /** Follows a note that moved (archive, merge), so its history is not lost. */
+  async move(from: string, to: string): Promise<void> {
+    const stats = await this.load();
+    const s = stats.notes[from];
+    if (!s) return;
+    delete stats.notes[from];
+    stats.notes[to] = s;
+    await this.state.write(this.name, JSON.stringify(stats));
+  }
+}
+
+/** Per-vault state names, relative to $ENGRAM_HOME (DESIGN.md "Where things live"). */
+export function curateStateNames(vaultKey: string): { proposals: string; recallStats: string } {
+  return { proposals: `vaults/${vaultKey}/proposals`, recallStats: `vaults/${vaultKey}/recall-stats.json` };
+}
