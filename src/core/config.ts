@@ -1,0 +1,289 @@
+// Engram's configuration: every key with its type, default, validation and description, in one table, and the
+// effective configuration (defaults < config.json < ENGRAM_* environment) with where each value came from.
+// Adding a key is one line in CONFIG_KEYS.
+import { EngramError } from './errors.js';
+import { upgradeFormat, type FormatSpec } from './format-version.js';
+import { posixPath, vaultPath, win32Path } from './path.js';
+
+export type ConfigValue = string | number | boolean | null;
+
+export interface KeySpec<T extends ConfigValue = ConfigValue> {
+  type: 'text' | 'path' | 'folder' | 'url' | 'integer' | 'boolean' | 'choice';
+  default: T;
+  description: string;
+  /** For `choice`. */
+  values?: readonly string[];
+  min?: number;
+  max?: number;
+  /** Environment variable that overrides the file (default ENGRAM_<KEY>); null = none. */
+  env?: string | null;
+  /** Turns user input (CLI text or a JSON value) into a valid value, or returns an error message. */
+  check(value: unknown): { ok: true; value: T } | { ok: false; error: string };
+}
+
+type Check<T extends ConfigValue> = KeySpec<T>['check'];
+
+function spec<T extends ConfigValue>(s: Omit<KeySpec<T>, 'check'>, check: Check<T>): KeySpec<T> {
+  return { ...s, check };
+}
+
+const fail = (error: string) => ({ ok: false as const, error });
+
+function textKey(def: string, description: string): KeySpec<string> {
+  return spec({ type: 'text', default: def, description }, (v) =>
+    typeof v === 'string' && v.trim() !== '' && !v.includes('\0') ? { ok: true, value: v.trim() } : fail('a non-empty text'),
+  );
+}
+
+/** An absolute path (POSIX or Windows) or one starting with `~`; null means unset. */
+function pathKey(def: string | null, description: string, env?: string | null): KeySpec<string | null> {
+  return spec({ type: 'path', default: def, description, env }, (v) => {
+    if (v === null || v === '') return { ok: true, value: null };
+    if (typeof v !== 'string' || v.includes('\0')) return fail('an absolute path');
+    if (!(posixPath.isAbsolute(v) || win32Path.isAbsolute(v) || v === '~' || v.startsWith('~/') || v.startsWith('~\\'))) return fail('an absolute path');
+    return { ok: true, value: v };
+  });
+}
+
+/** A folder inside the vault, e.g. `Engram/Inbox`. */
+function folderKey(def: string, description: string): KeySpec<string> {
+  return spec({ type: 'folder', default: def, description }, (v) => {
+    if (typeof v !== 'string') return fail('a folder inside the vault');
+    try {
+      return { ok: true, value: vaultPath(v) };
+    } catch {
+      return fail('a folder inside the vault (relative, no `..`)');
+    }
+  });
+}
+
+function urlKey(def: string, description: string): KeySpec<string> {
+  return spec({ type: 'url', default: def, description }, (v) => {
+    if (typeof v !== 'string' || !/^https?:\/\/\S+$/.test(v)) return fail('an http(s) URL');
+    try {
+      new URL(v);
+    } catch {
+      return fail('an http(s) URL');
+    }
+    return { ok: true, value: v.replace(/\/+$/, '') };
+  });
+}
+
+function intKey(def: number, description: string, min = 0, max = Number.MAX_SAFE_INTEGER): KeySpec<number> {
+  return spec({ type: 'integer', default: def, description, min, max }, (v) => {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
+    if (!Number.isInteger(n) || n < min || n > max) return fail(`a whole number from ${min} to ${max}`);
+    return { ok: true, value: n };
+  });
+}
+
+function choiceKey<const V extends string>(values: readonly V[], def: V, description: string): KeySpec<V> {
+  return spec({ type: 'choice', default: def, description, values }, (v) =>
+    typeof v === 'string' && (values as readonly string[]).includes(v) ? { ok: true, value: v as V } : fail(`one of ${values.join(', ')}`),
+  );
+}
+
+export function boolKey(def: boolean, description: string): KeySpec<boolean> {
+  return spec({ type: 'boolean', default: def, description }, (v) => {
+    if (typeof v === 'boolean') return { ok: true, value: v };
+    const s = typeof v === 'string' ? v.trim().toLowerCase() : '';
+    if (['true', 'yes', 'on', '1'].includes(s)) return { ok: true, value: true };
+    if (['false', 'no', 'off', '0'].includes(s)) return { ok: true, value: false };
+    return fail('true or false');
+  });
+}
+
+export const BACKENDS = ['claude', 'anthropic', 'ollama', 'openai', 'rules'] as const;
+export type BackendName = (typeof BACKENDS)[number];
+
+/** Every configuration key. To add one: one line here (dots make nested objects in config.json). */
+export const CONFIG_KEYS = {
+  vault_path: pathKey(null, 'The Obsidian vault Engram remembers into', null),
+  backend: choiceKey(BACKENDS, 'claude', 'LLM backend for extraction: claude (CLI, your subscription), anthropic, ollama, openai (compatible), rules (no LLM)'),
+  'claude.command': textKey('claude', 'The Claude Code CLI to run for the claude backend'),
+  'claude.model': textKey('haiku', 'Model the claude backend asks for'),
+  'anthropic.model': textKey('claude-haiku-4-5', 'Model for the Anthropic Messages API (key from ANTHROPIC_API_KEY)'),
+  'anthropic.url': urlKey('https://api.anthropic.com', 'Base URL of the Anthropic API'),
+  'ollama.model': textKey('qwen2.5:7b', 'Model for the Ollama backend'),
+  'ollama.url': urlKey('http://127.0.0.1:11434', 'Base URL of the Ollama server'),
+  'openai.model': textKey('gpt-4o-mini', 'Model for the OpenAI-compatible backend (key from OPENAI_API_KEY)'),
+  'openai.url': urlKey('https://api.openai.com/v1', 'Base URL of the OpenAI-compatible server'),
+  'budget.tokens_per_day': intKey(1_000_000, 'Daily token budget for background extraction (0 = no background extraction)'),
+  'embedding.model_id': textKey('TaylorAI/bge-micro-v2', 'Embedding model (Hugging Face id); changing it rebuilds the vector index'),
+  'embedding.model_path': pathKey(null, 'Local folder holding the embedding model (unset = download on first use)'),
+  'folders.inbox': folderKey('Engram/Inbox', 'Vault folder for new durable notes'),
+  'folders.projects': folderKey('Engram/Projects', 'Vault folder with one subfolder per project'),
+  'folders.working_memory': folderKey('Engram/Working memory', 'Vault folder for working-memory notes awaiting review'),
+  'folders.archive': folderKey('Engram/Archive', 'Vault folder for archived notes'),
+  'folders.log': folderKey('Engram/Log', 'Vault folder for the change log (one note per device and month)'),
+  review_after_days: intKey(28, 'Days until a working-memory note is due for review', 1, 3650),
+  'recall.session_start_chars': intKey(4000, 'Most characters injected at session start', 0, 100_000),
+  'recall.prompt_chars': intKey(1500, 'Most characters injected on each prompt', 0, 100_000),
+  'recall.prompt_items': intKey(5, 'Most notes injected on each prompt', 0, 50),
+  'hooks.session_start_deadline_ms': intKey(3000, 'How long the SessionStart hook waits for context (ms)', 100, 60_000),
+  'hooks.prompt_deadline_ms': intKey(1500, 'How long the UserPromptSubmit hook waits for context (ms)', 100, 30_000),
+  idle_timeout_minutes: intKey(60, 'Minutes without clients after which the daemon exits', 1, 24 * 60),
+} satisfies Record<string, KeySpec>;
+
+export type ConfigKey = keyof typeof CONFIG_KEYS;
+export type ConfigValueOf<K extends ConfigKey> = (typeof CONFIG_KEYS)[K] extends KeySpec<infer T> ? T : never;
+
+export const CONFIG_KEY_NAMES = Object.keys(CONFIG_KEYS) as ConfigKey[];
+
+export function isConfigKey(k: string): k is ConfigKey {
+  return Object.prototype.hasOwnProperty.call(CONFIG_KEYS, k);
+}
+
+export function keySpec(k: ConfigKey): KeySpec {
+  return CONFIG_KEYS[k];
+}
+
+/** ENGRAM_<KEY> with dots as underscores (`recall.prompt_chars` → `ENGRAM_RECALL_PROMPT_CHARS`), or null. */
+export function envNameOf(k: ConfigKey): string | null {
+  const s = keySpec(k);
+  if (s.env === null) return null;
+  return s.env ?? `ENGRAM_${k.toUpperCase().replace(/\./g, '_')}`;
+}
+
+export const CONFIG_FORMAT: FormatSpec<Record<string, unknown>> = { name: 'config.json', current: 1 };
+
+export type ConfigSource = 'default' | 'config file' | 'environment';
+
+export interface EffectiveEntry {
+  key: ConfigKey;
+  value: ConfigValue;
+  source: ConfigSource;
+  /** The variable name when the source is the environment. */
+  env?: string;
+  description: string;
+}
+
+export class EffectiveConfig {
+  constructor(
+    readonly entries: Map<ConfigKey, EffectiveEntry>,
+    /** Values that were present but invalid (ignored, default used), and unknown keys in the file. */
+    readonly problems: string[],
+  ) {}
+
+  get<K extends ConfigKey>(key: K): ConfigValueOf<K> {
+    const e = this.entries.get(key);
+    return (e ? e.value : CONFIG_KEYS[key].default) as ConfigValueOf<K>;
+  }
+
+  source(key: ConfigKey): ConfigSource {
+    return this.entries.get(key)?.source ?? 'default';
+  }
+}
+
+function getNested(obj: Record<string, unknown>, key: string): unknown {
+  let cur: unknown = obj;
+  for (const part of key.split('.')) {
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+function leafKeys(obj: Record<string, unknown>, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(obj)) {
+    const full = prefix ? `${prefix}.${k}` : k;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && !isConfigKey(full)) out.push(...leafKeys(v as Record<string, unknown>, full));
+    else out.push(full);
+  }
+  return out;
+}
+
+/** Parses config.json text (refusing a newer format, migrating an older one). */
+export function parseConfigFile(text: string, where: string): Record<string, unknown> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new EngramError('invalid-config', `${where} is not valid JSON: ${(e as Error).message}`, 'fix or delete the file, then run `engram configure`');
+  }
+  return upgradeFormat(CONFIG_FORMAT, raw, where).data;
+}
+
+/** Defaults, then the file's values, then ENGRAM_* environment variables; invalid values are reported and skipped. */
+export function effectiveConfig(file: Record<string, unknown> | null, env: Record<string, string | undefined>): EffectiveConfig {
+  const entries = new Map<ConfigKey, EffectiveEntry>();
+  const problems: string[] = [];
+  for (const key of CONFIG_KEY_NAMES) {
+    const s = keySpec(key);
+    let entry: EffectiveEntry = { key, value: s.default, source: 'default', description: s.description };
+    const fromFile = file ? getNested(file, key) : undefined;
+    if (fromFile !== undefined) {
+      const r = s.check(fromFile);
+      if (r.ok) entry = { ...entry, value: r.value, source: 'config file' };
+      else problems.push(`config.json: ${key} should be ${r.error}, found ${JSON.stringify(fromFile)}; using ${JSON.stringify(entry.value)}`);
+    }
+    const name = envNameOf(key);
+    const fromEnv = name ? env[name] : undefined;
+    if (name && fromEnv !== undefined && fromEnv !== '') {
+      const r = s.check(fromEnv);
+      if (r.ok) entry = { ...entry, value: r.value, source: 'environment', env: name };
+      else problems.push(`${name} should be ${r.error}, found ${JSON.stringify(fromEnv)}; ignored`);
+    }
+    entries.set(key, entry);
+  }
+  if (file) {
+    for (const k of leafKeys(file)) {
+      if (k !== 'version' && !isConfigKey(k)) problems.push(`config.json: unknown key ${k} (ignored)`);
+    }
+  }
+  return new EffectiveConfig(entries, problems);
+}
+
+export function unknownKeyError(key: string): EngramError {
+  return new EngramError('usage', `unknown configuration key "${key}"`, `valid keys: ${CONFIG_KEY_NAMES.join(', ')}`);
+}
+
+/**
+ * Returns a copy of the file's data with one key set (or removed when `value` is null and the key has no null value).
+ * Refuses unknown keys and invalid values with the list of valid keys or the expected type.
+ */
+export function setConfigValue(file: Record<string, unknown> | null, key: string, value: unknown): Record<string, unknown> {
+  if (!isConfigKey(key)) throw unknownKeyError(key);
+  const s = keySpec(key);
+  const r = s.check(value);
+  if (!r.ok) throw new EngramError('invalid-config', `${key} must be ${r.error}, got ${JSON.stringify(value)}`, `${key}: ${s.description}`);
+  const out = structuredClone(file ?? {});
+  out.version = CONFIG_FORMAT.current;
+  const parts = key.split('.');
+  let cur = out;
+  for (const part of parts.slice(0, -1)) {
+    const next = cur[part];
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) cur[part] = {};
+    cur = cur[part] as Record<string, unknown>;
+  }
+  cur[parts[parts.length - 1]] = r.value;
+  return out;
+}
+
+/** Removes a key from the file's data (its default applies again). */
+export function unsetConfigValue(file: Record<string, unknown> | null, key: string): Record<string, unknown> {
+  if (!isConfigKey(key)) throw unknownKeyError(key);
+  const out = structuredClone(file ?? {});
+  out.version = CONFIG_FORMAT.current;
+  const parts = key.split('.');
+  const parents: Record<string, unknown>[] = [out];
+  let cur: Record<string, unknown> = out;
+  for (const part of parts.slice(0, -1)) {
+    const next = cur[part];
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) return out;
+    cur = next as Record<string, unknown>;
+    parents.push(cur);
+  }
+  delete cur[parts[parts.length - 1]];
+  // Drop objects left empty, so the file stays tidy.
+  for (let i = parents.length - 1; i > 0; i--) {
+    if (Object.keys(parents[i]).length === 0) delete parents[i - 1][parts[i - 1]];
+  }
+  return out;
+}
+
+export function serializeConfigFile(data: Record<string, unknown>): string {
+  const { version, ...rest } = data;
+  return `${JSON.stringify({ version: version ?? CONFIG_FORMAT.current, ...rest }, null, 2)}\n`;
+}

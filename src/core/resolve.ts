@@ -1,0 +1,132 @@
+// Which vault and which project (DESIGN.md "Where things live"): pure decisions over what the host found on disk.
+import { EngramError } from './errors.js';
+import { upgradeFormat } from './format-version.js';
+import { pathOpsFor } from './path.js';
+
+/** `.claude/engram.local.json` in a project: which vault, which project name, and whether to capture there. */
+export interface LocalSettings {
+  /** The file itself (for messages). */
+  file: string;
+  /** The project folder (the parent of `.claude/`); relative paths in the file are relative to it. */
+  projectDir: string;
+  vault?: string;
+  project?: string;
+  /** `false` turns capture off in this project. */
+  capture: boolean;
+}
+
+export const LOCAL_SETTINGS_FORMAT_VERSION = 1;
+
+/** Parses engram.local.json. Users write it by hand, so `version` may be missing (taken as 1); a newer one is refused. */
+export function parseLocalSettings(text: string, file: string, projectDir: string): LocalSettings {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new EngramError('invalid-config', `${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new EngramError('invalid-config', `${file} must hold a JSON object`);
+  const withVersion = { version: LOCAL_SETTINGS_FORMAT_VERSION, ...(raw as Record<string, unknown>) };
+  const data = upgradeFormat({ name: 'engram.local.json', current: LOCAL_SETTINGS_FORMAT_VERSION }, withVersion, file).data;
+  const bad = (key: string, want: string) => new EngramError('invalid-config', `${file}: "${key}" must be ${want}`);
+  const out: LocalSettings = { file, projectDir, capture: true };
+  if (data.vault !== undefined) {
+    if (typeof data.vault !== 'string' || data.vault.trim() === '') throw bad('vault', 'a path');
+    out.vault = data.vault;
+  }
+  if (data.project !== undefined) {
+    if (typeof data.project !== 'string' || data.project.trim() === '') throw bad('project', 'a name');
+    out.project = data.project.trim();
+  }
+  if (data.capture !== undefined) {
+    if (typeof data.capture !== 'boolean') throw bad('capture', 'true or false');
+    out.capture = data.capture;
+  }
+  return out;
+}
+
+export type VaultSource = 'option' | 'environment' | 'local settings' | 'config';
+
+export interface ResolvedVault {
+  /** Absolute path (not yet real-path'd: the host does that before computing the vault key). */
+  path: string;
+  source: VaultSource;
+  /** Human-readable origin: `--vault`, `ENGRAM_VAULT`, the local settings file, or config.json. */
+  origin: string;
+}
+
+export interface VaultInputs {
+  option?: string;
+  env: Record<string, string | undefined>;
+  local?: LocalSettings | null;
+  configVaultPath?: string | null;
+  cwd: string;
+  homeDir: string;
+  platform: string;
+}
+
+function absolutize(p: string, base: string, homeDir: string, platform: string): string {
+  const ops = pathOpsFor(platform);
+  let s = p.trim();
+  if (s === '~') s = homeDir;
+  else if (s.startsWith('~/') || (platform === 'win32' && s.startsWith('~\\'))) s = ops.join(homeDir, s.slice(2));
+  return ops.isAbsolute(s) ? ops.normalize(s) : ops.join(base, s);
+}
+
+/** --vault, else ENGRAM_VAULT, else `vault` in the nearest engram.local.json, else config's vault_path; null if none. */
+export function resolveVault(i: VaultInputs): ResolvedVault | null {
+  const abs = (p: string, base: string) => absolutize(p, base, i.homeDir, i.platform);
+  if (i.option?.trim()) return { path: abs(i.option, i.cwd), source: 'option', origin: '--vault' };
+  const env = i.env.ENGRAM_VAULT?.trim();
+  if (env) return { path: abs(env, i.cwd), source: 'environment', origin: 'ENGRAM_VAULT' };
+  if (i.local?.vault) return { path: abs(i.local.vault, i.local.projectDir), source: 'local settings', origin: i.local.file };
+  if (i.configVaultPath?.trim()) return { path: abs(i.configVaultPath, i.homeDir), source: 'config', origin: 'config.json vault_path' };
+  return null;
+}
+
+export function noVaultError(): EngramError {
+  return new EngramError(
+    'not-found',
+    'no vault configured',
+    'set one with `engram configure vault_path <path>` (or pass --vault <path>, or set ENGRAM_VAULT)',
+  );
+}
+
+export interface ResolvedProject {
+  name: string;
+  source: 'local settings' | 'git' | 'folder';
+  /** False when the project's engram.local.json says `capture: false`. */
+  capture: boolean;
+}
+
+/** `project` in engram.local.json, else the git top level's base name (worktrees share it), else the cwd's base name. */
+export function resolveProject(i: { local?: LocalSettings | null; gitTopLevel?: string | null; cwd: string; platform: string }): ResolvedProject {
+  const ops = pathOpsFor(i.platform);
+  const capture = i.local?.capture ?? true;
+  if (i.local?.project) return { name: i.local.project, source: 'local settings', capture };
+  if (i.gitTopLevel) {
+    const name = ops.basename(i.gitTopLevel);
+    if (name) return { name, source: 'git', capture };
+  }
+  return { name: ops.basename(i.cwd) || 'default', source: 'folder', capture };
+}
+
+/** The `gitdir:` of a `.git` file (worktrees, submodules), or null. */
+export function parseGitFile(text: string): string | null {
+  const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+  return m ? m[1] : null;
+}
+
+/**
+ * The folder that names a linked worktree's repository, from its git dir and that dir's `commondir` file:
+ * `<main>/.git` → `<main>`; a bare `<name>.git` → `<name>` (so every worktree of one repository shares a project).
+ */
+export function repositoryFolderOf(gitdir: string, commondir: string, platform: string): string {
+  const ops = pathOpsFor(platform);
+  const c = commondir.trim();
+  const common = (ops.isAbsolute(c) ? ops.normalize(c) : ops.join(gitdir, c)).replace(/[\\/]+$/, '');
+  const base = ops.basename(common);
+  if (base === '.git') return ops.dirname(common);
+  if (base.endsWith('.git')) return ops.join(ops.dirname(common), base.slice(0, -4));
+  return common;
+}
