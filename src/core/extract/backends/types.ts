@@ -1,4 +1,5 @@
 // One interface for every LLM backend (claude CLI, Anthropic, Ollama, OpenAI-compatible, rules).
+import type { Turn } from '../../transcript/types.js';
 
 export type BackendName = 'claude' | 'anthropic' | 'ollama' | 'openai' | 'rules';
 
@@ -10,6 +11,8 @@ export interface CompletionRequest {
   maxTokens?: number;
   /** Per-call deadline. */
   timeoutMs?: number;
+  /** The window's turns, for backends that read them directly instead of the prompt (rules). */
+  turns?: Turn[];
 }
 
 export interface Usage {
@@ -24,6 +27,8 @@ export interface CompletionResult {
   /** Estimated cost in US dollars (0 for local and subscription backends). */
   costUsd: number;
   durationMs: number;
+  /** How many attempts the call took (1 = no retry). */
+  attempts?: number;
 }
 
 export interface LlmBackend {

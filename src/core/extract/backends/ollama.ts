@@ -1,0 +1,89 @@
+// Ollama's /api/chat with `format: "json"`, plain or streamed (one JSON object per line).
+import { BackendError } from './backend-error.js';
+import { joinUrl, parseJson, postJson, readLines, readText, type FetchLike } from './http.js';
+import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry.js';
+import type { CompletionRequest, CompletionResult, LlmBackend } from './types.js';
+
+export interface OllamaOptions {
+  model?: string;
+  baseUrl?: string;
+  stream?: boolean;
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  fetch?: FetchLike;
+  now?: () => number;
+  /** Context window to ask for (Ollama's default of 2k–4k tokens truncates transcripts silently). */
+  numCtx?: number;
+}
+
+interface ChatChunk {
+  model?: string;
+  message?: { role?: string; content?: string };
+  done?: boolean;
+  error?: string;
+  prompt_eval_count?: number;
+  eval_count?: number;
+}
+
+export class OllamaBackend implements LlmBackend {
+  readonly name = 'ollama' as const;
+  readonly paid = false;
+  readonly model: string;
+
+  constructor(private readonly opts: OllamaOptions = {}) {
+    this.model = opts.model ?? 'qwen2.5:7b';
+  }
+
+  async complete(req: CompletionRequest): Promise<CompletionResult> {
+    const now = this.opts.now ?? Date.now;
+    const started = now();
+    const timeoutMs = req.timeoutMs ?? this.opts.timeoutMs ?? 300_000;
+    const stream = this.opts.stream ?? false;
+    const body = {
+      model: this.model,
+      messages: [
+        { role: 'system', content: req.system },
+        { role: 'user', content: req.user },
+      ],
+      stream,
+      ...(req.json === false ? {} : { format: 'json' }),
+      options: { num_ctx: this.opts.numCtx ?? 32_768, ...(req.maxTokens ? { num_predict: req.maxTokens } : {}) },
+    };
+    const { value, attempts } = await withRetry(async () => {
+      const open = await postJson({
+        backend: this.name,
+        url: joinUrl(this.opts.baseUrl ?? 'http://127.0.0.1:11434', '/api/chat'),
+        headers: {},
+        body,
+        timeoutMs,
+        fetch: this.opts.fetch,
+      });
+      const chunks: ChatChunk[] = [];
+      if (stream) {
+        for await (const line of readLines(this.name, open, timeoutMs)) {
+          if (line.trim()) chunks.push(parseJson(this.name, line, 'stream line') as ChatChunk);
+        }
+        if (!chunks.at(-1)?.done) throw new BackendError(this.name, 'network', 'stream ended before done:true');
+      } else {
+        chunks.push(parseJson(this.name, await readText(this.name, open, timeoutMs), 'reply') as ChatChunk);
+      }
+      const failed = chunks.find((c) => c.error);
+      if (failed) throw new BackendError(this.name, 'reply', failed.error ?? 'error');
+      const last = chunks[chunks.length - 1] ?? {};
+      return {
+        text: chunks.map((c) => c.message?.content ?? '').join(''),
+        model: last.model ?? this.model,
+        input: last.prompt_eval_count ?? 0,
+        output: last.eval_count ?? 0,
+      };
+    }, this.opts.retry ?? DEFAULT_RETRY);
+    return {
+      text: value.text,
+      model: value.model,
+      usage: { inputTokens: value.input, outputTokens: value.output },
+      costUsd: 0,
+      durationMs: now() - started,
+      attempts,
+    };
+  }
+}

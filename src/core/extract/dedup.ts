@@ -1,0 +1,82 @@
+// Dedup before writing. Same content twice = one note. A beat that restates a note extends it only when
+// that note is unlocked and was written by Engram (it has engram_id); otherwise, or when unsure, the beat
+// is written and a possible-duplicate proposal is recorded. Never a silent merge.
+import type { Beat } from './beat.js';
+import { contentKey, type VaultCatalog } from './vault-catalog.js';
+
+export interface SimilarHit {
+  path: string;
+  /** 0 (unrelated) to 1 (the same text). */
+  score: number;
+}
+
+/** What dedup asks of the index; a word-overlap version over the catalog is used until the index plugs in. */
+export interface SimilarNotes {
+  findSimilar(text: string, limit?: number): Promise<SimilarHit[]>;
+}
+
+export interface DedupThresholds {
+  /** At or above: the beat restates the note. */
+  same: number;
+  /** At or above (and below `same`): maybe a duplicate, so a proposal. */
+  maybe: number;
+}
+
+export const DEFAULT_DEDUP: DedupThresholds = { same: 0.7, maybe: 0.45 };
+
+export type DedupDecision =
+  | { action: 'skip'; path: string; reason: string }
+  | { action: 'extend'; path: string; score: number }
+  | { action: 'write'; duplicateOf?: { path: string; score: number; reason: string } };
+
+export function beatText(beat: Beat): string {
+  return `${beat.title}\n${beat.summary}\n${beat.body}`;
+}
+
+export async function decide(beat: Beat, catalog: VaultCatalog, similar: SimilarNotes, t: DedupThresholds = DEFAULT_DEDUP): Promise<DedupDecision> {
+  const same = catalog.sameContent(contentKey(beat.summary, beat.body));
+  if (same) return { action: 'skip', path: same, reason: 'same content as an existing note' };
+  const hits = await similar.findSimilar(beatText(beat), 3);
+  const top = hits.find((h) => catalog.notes.has(h.path));
+  if (!top || top.score < t.maybe) return { action: 'write' };
+  const note = catalog.notes.get(top.path);
+  const extendable = note !== undefined && note.valid && !note.meta.locked && note.meta.engramId !== undefined;
+  if (top.score >= t.same && extendable) return { action: 'extend', path: top.path, score: top.score };
+  const reason = top.score >= t.same ? (note?.meta.locked ? 'restates a locked note' : 'restates a note Engram did not write') : 'similar to an existing note';
+  return { action: 'write', duplicateOf: { path: top.path, score: top.score, reason } };
+}
+
+const STOP = new Set('the and for that this with from into are was were has have had not but you your our use uses used its it\'s can will would should when then than there their them they what which who how why all any one two also only just more most very much such into onto over under about after before again'.split(' '));
+
+export function wordSet(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of text.toLowerCase().match(/[\p{L}\p{N}_.-]{3,}/gu) ?? []) {
+    const word = w.replace(/^[.-]+|[.-]+$/g, '');
+    if (word.length >= 3 && !STOP.has(word)) out.add(word);
+  }
+  return out;
+}
+
+/** Word-overlap similarity over the catalog (Jaccard of word sets). Good enough for restatements; the index does better. */
+export function catalogSimilarity(catalog: VaultCatalog): SimilarNotes & { add(path: string, text: string): void } {
+  const sets = new Map<string, Set<string>>();
+  for (const [path, note] of catalog.notes) sets.set(path, wordSet(note.text));
+  return {
+    add(path: string, text: string) {
+      sets.set(path, wordSet(text));
+    },
+    findSimilar(text: string, limit = 5) {
+      const a = wordSet(text);
+      const hits: SimilarHit[] = [];
+      if (a.size === 0) return Promise.resolve(hits);
+      for (const [path, b] of sets) {
+        let inter = 0;
+        for (const w of a) if (b.has(w)) inter++;
+        if (inter === 0) continue;
+        hits.push({ path, score: inter / (a.size + b.size - inter) });
+      }
+      hits.sort((x, y) => y.score - x.score);
+      return Promise.resolve(hits.slice(0, limit));
+    },
+  };
+}

@@ -1,0 +1,278 @@
+// Extraction of one session, exactly once: only what the ledger has not covered, each window journalled
+// before its notes are written, the ledger advanced only after they are. Background runs respect the budget.
+import { errorMessage } from '../errors.js';
+import type { Ports } from '../ports.js';
+import { startsWithPromptMarker } from '../transcript/fence.js';
+import type { Session } from '../transcript/types.js';
+import { BackendError } from './backends/backend-error.js';
+import { RulesBackend } from './backends/rules.js';
+import type { CompletionResult, LlmBackend } from './backends/types.js';
+import { DEFAULT_MAX_BEATS } from './beat.js';
+import { catalogSimilarity, type DedupThresholds, type SimilarNotes } from './dedup.js';
+import { coveredPositions, JobStore, journalWindow, sessionKey, uncoveredRuns, JOURNAL_VERSION, type JournalEntry } from './journal.js';
+import { DEFAULT_FOLDERS, DEFAULT_REVIEW_DAYS, type EngramSourceKind, type FolderConfig } from './note-writer.js';
+import type { Vocabulary } from './prompt.js';
+import type { StateStore } from './state-store.js';
+import { callRecord, dailyLimit, recordCall, usageSummary, type BudgetConfig } from './usage.js';
+import { VaultCatalog } from './vault-catalog.js';
+import type { Rejection } from './validate.js';
+import { cutWindows, DEFAULT_WINDOW, type ExtractWindow, type WindowOptions } from './window.js';
+import { replyForWindow } from './window-reply.js';
+import { writeBeats, type FaultHook, type NoteOutcome } from './write-beats.js';
+import { DEFAULT_TYPES } from '../note/meta.js';
+
+export interface ExtractSessionOptions {
+  ports: Pick<Ports, 'vault' | 'clock'>;
+  state: StateStore;
+  /** `vaults/<key>` under $ENGRAM_HOME. */
+  vaultDir: string;
+  backend: LlmBackend;
+  session: Session;
+  source?: EngramSourceKind;
+  /** Background runs stop when the day's budget is spent; foreground runs (a command the user typed) do not. */
+  mode?: 'background' | 'foreground';
+  dryRun?: boolean;
+  maxBeats?: number;
+  types?: readonly string[];
+  folders?: FolderConfig;
+  reviewDays?: number;
+  budgets?: BudgetConfig;
+  validatePass?: boolean;
+  /** When the backend fails after its retries, the rules backend extracts the window instead (default true). */
+  fallbackToRules?: boolean;
+  window?: WindowOptions;
+  /** Dedup's similarity source; a word-overlap search over the vault by default. */
+  similar?: (catalog: VaultCatalog) => SimilarNotes & { add?(path: string, text: string): void };
+  dedup?: DedupThresholds;
+  waitForGit?: () => Promise<void>;
+  fault?: FaultHook;
+  /** Progress: windows done of total. */
+  onWindow?: (done: number, total: number) => void;
+  vaultName?: string;
+}
+
+export interface ExtractRun {
+  sessionId: string;
+  backend: string;
+  model: string;
+  dryRun: boolean;
+  skipped?: string;
+  windows: { total: number; replayed: number; called: number; notDone: number };
+  beats: { extracted: number; rejected: number; created: number; extended: number; alreadyWritten: number; duplicates: number };
+  notes: NoteOutcome[];
+  rejected: (Rejection & { window: string })[];
+  proposals: string[];
+  tokens: { input: number; output: number };
+  costUsd: number;
+  llmMs: number;
+  durationMs: number;
+  budgetStopped?: string;
+  errors: string[];
+}
+
+export const RUNS_LOG = 'logs/extract-runs.jsonl';
+
+function emptyRun(o: ExtractSessionOptions): ExtractRun {
+  return {
+    sessionId: o.session.meta.sessionId,
+    backend: o.backend.name,
+    model: o.backend.model,
+    dryRun: Boolean(o.dryRun),
+    windows: { total: 0, replayed: 0, called: 0, notDone: 0 },
+    beats: { extracted: 0, rejected: 0, created: 0, extended: 0, alreadyWritten: 0, duplicates: 0 },
+    notes: [],
+    rejected: [],
+    proposals: [],
+    tokens: { input: 0, output: 0 },
+    costUsd: 0,
+    llmMs: 0,
+    durationMs: 0,
+    errors: [],
+  };
+}
+
+export function isEngramOwnSession(session: Session): boolean {
+  if (session.meta.engramInternal) return true;
+  const first = session.turns.find((t) => t.role === 'user');
+  return first !== undefined && startsWithPromptMarker(first.text);
+}
+
+export async function extractSession(o: ExtractSessionOptions): Promise<ExtractRun> {
+  const clock = o.ports.clock;
+  const started = clock.now();
+  const run = emptyRun(o);
+  const mode = o.mode ?? 'foreground';
+  const { session } = o;
+  const finish = async (): Promise<ExtractRun> => {
+    run.durationMs = clock.now() - started;
+    if (!o.dryRun) {
+      const { notes: _n, rejected: _r, ...summary } = run;
+      await o.state.append(RUNS_LOG, JSON.stringify({ t: new Date(started).toISOString(), vault: o.vaultName, mode, ...summary, rejectedReasons: run.rejected.slice(0, 50).map((r) => r.reason) })).catch(() => undefined);
+    }
+    return run;
+  };
+  if (isEngramOwnSession(session)) {
+    run.skipped = "Engram's own extraction call: never extracted";
+    return finish();
+  }
+  const jobs = new JobStore(o.state, o.vaultDir);
+  const key = sessionKey(session.meta.agent, session.meta.sessionId);
+  const ledger = await jobs.readLedger();
+  const done = ledger.sessions[key]?.ranges ?? [];
+  const doneIds = new Set(done.map((r) => `${r.firstUuid}|${r.lastUuid}`));
+  const pending = (await jobs.pendingJournals(key)).filter((j) => {
+    if (!doneIds.has(`${j.firstUuid}|${j.lastUuid}`)) return true;
+    // Committed but not removed (a crash after the ledger write): drop the leftover.
+    if (!o.dryRun) void jobs.removeJournal(j.windowId);
+    return false;
+  });
+  const covered = coveredPositions(session.turns, [...done, ...pending]);
+  const fresh = uncoveredRuns(session.turns, covered).flatMap((runTurns) => cutWindows(session.meta.sessionId, runTurns, o.window ?? DEFAULT_WINDOW));
+  const work: { window: ExtractWindow; journal?: JournalEntry }[] = [
+    ...pending.map((j) => ({ window: journalWindow(j, session.turns), journal: j })),
+    ...fresh.map((w) => ({ window: w })),
+  ].sort((a, b) => a.window.firstIndex - b.window.firstIndex);
+  run.windows.total = work.length;
+  if (work.length === 0) return finish();
+
+  const catalog = await VaultCatalog.load(o.ports.vault);
+  const vocab: Vocabulary = { types: o.types ?? DEFAULT_TYPES, tags: catalog.tags(), titles: catalog.titles(), preferences: catalog.preferences };
+  const ctx = {
+    vault: o.ports.vault,
+    state: o.state,
+    vaultDir: o.vaultDir,
+    catalog,
+    similar: (o.similar ?? catalogSimilarity)(catalog),
+    meta: session.meta,
+    source: o.source ?? 'hook-extraction',
+    folders: o.folders ?? DEFAULT_FOLDERS,
+    reviewDays: o.reviewDays ?? DEFAULT_REVIEW_DAYS,
+    dedup: o.dedup,
+    now: () => clock.now(),
+    dryRun: Boolean(o.dryRun),
+    fault: o.fault,
+    waitForGit: o.waitForGit,
+    notesWritten: 0,
+  };
+
+  let doneCount = 0;
+  for (const item of work) {
+    let entry = item.journal;
+    if (entry) run.windows.replayed++;
+    else {
+      if (mode === 'background' && o.backend.name !== 'rules') {
+        const usage = await usageSummary(o.state, clock.now(), o.budgets, { [o.backend.name]: o.backend.paid });
+        const mine = usage.backends.find((b) => b.backend === o.backend.name);
+        const limit = dailyLimit(o.backend.name, o.backend.paid, o.budgets);
+        if (limit === 0 || (mine?.spent ?? false)) {
+          run.budgetStopped = limit === 0
+            ? `no background budget set for the paid ${o.backend.name} backend`
+            : `the daily budget of ${limit.toLocaleString('en-US')} tokens for ${o.backend.name} is spent`;
+          break;
+        }
+      }
+      entry = await callWindow(o, item.window, vocab, run, mode);
+      if (!entry) continue;
+      if (!o.dryRun) {
+        await jobs.writeJournal(entry);
+        o.fault?.('after-journal', doneCount + 1);
+      }
+    }
+    run.beats.extracted += entry.beats.length;
+    for (const r of entry.rejected) run.rejected.push({ ...r, window: entry.windowId });
+    const outcomes = await writeBeats(ctx, entry);
+    for (const n of outcomes) {
+      run.notes.push(n);
+      if (n.action === 'created') run.beats.created++;
+      else if (n.action === 'extended') run.beats.extended++;
+      else if (n.action === 'already-written') run.beats.alreadyWritten++;
+      else run.beats.duplicates++;
+      if (n.proposal) run.proposals.push(n.proposal);
+    }
+    if (!o.dryRun) {
+      o.fault?.('before-ledger', doneCount + 1);
+      await jobs.commitRange(key, session.meta.source, {
+        firstUuid: entry.firstUuid,
+        lastUuid: entry.lastUuid,
+        firstIndex: entry.firstIndex,
+        lastIndex: entry.lastIndex,
+        endOffset: entry.endOffset,
+        beats: entry.beats.length,
+        at: new Date(clock.now()).toISOString(),
+      });
+      await jobs.removeJournal(entry.windowId);
+    }
+    doneCount++;
+    o.onWindow?.(doneCount, work.length);
+  }
+  run.beats.rejected = run.rejected.length;
+  run.windows.notDone = work.length - doneCount;
+  return finish();
+}
+
+/** Calls the backend for one window (with the rules fallback), records usage, and returns the journal entry. */
+async function callWindow(o: ExtractSessionOptions, window: ExtractWindow, vocab: Vocabulary, run: ExtractRun, mode: 'background' | 'foreground'): Promise<JournalEntry | undefined> {
+  const now = () => o.ports.clock.now();
+  const record = async (backend: LlmBackend, calls: CompletionResult[]) => {
+    for (const c of calls) {
+      run.tokens.input += c.usage.inputTokens;
+      run.tokens.output += c.usage.outputTokens;
+      run.costUsd += c.costUsd;
+      run.llmMs += c.durationMs;
+      if (backend.name !== 'rules') await recordCall(o.state, { ...callRecord(backend.name, c, mode, now()), vault: o.vaultName });
+    }
+  };
+  let backend = o.backend;
+  let fallback: string | undefined;
+  let reply;
+  try {
+    reply = await replyForWindow(backend, window, o.session.meta, vocab, { maxBeats: o.maxBeats ?? DEFAULT_MAX_BEATS, validatePass: o.validatePass });
+  } catch (e) {
+    const msg = errorMessage(e);
+    run.errors.push(`window ${window.firstIndex}–${window.lastIndex}: ${msg}`);
+    if (backend.name !== 'rules') {
+      await recordCall(o.state, {
+        t: new Date(now()).toISOString(),
+        backend: backend.name,
+        model: backend.model,
+        inputTokens: 0,
+        outputTokens: 0,
+        costUsd: 0,
+        durationMs: 0,
+        attempts: 0,
+        ok: false,
+        error: msg.slice(0, 200),
+        mode,
+        vault: o.vaultName,
+      });
+    }
+    if (!(e instanceof BackendError) || o.fallbackToRules === false || backend.name === 'rules') {
+      run.windows.notDone++;
+      return undefined;
+    }
+    fallback = `${backend.name} failed (${e.failure}); rules extracted this window`;
+    backend = new RulesBackend();
+    reply = await replyForWindow(backend, window, o.session.meta, vocab, {});
+  }
+  run.windows.called++;
+  await record(backend, reply.calls);
+  return {
+    version: JOURNAL_VERSION,
+    windowId: window.id,
+    sessionKey: sessionKey(o.session.meta.agent, o.session.meta.sessionId),
+    sessionId: o.session.meta.sessionId,
+    source: o.session.meta.source,
+    firstUuid: window.firstUuid,
+    lastUuid: window.lastUuid,
+    firstIndex: window.firstIndex,
+    lastIndex: window.lastIndex,
+    endOffset: window.endOffset,
+    backend: backend.name,
+    model: reply.calls[0]?.model ?? backend.model,
+    createdAt: new Date(now()).toISOString(),
+    beats: reply.beats,
+    rejected: reply.rejected,
+    ...(reply.repairs.length ? { repairs: reply.repairs } : {}),
+    ...(fallback ? { fallback } : {}),
+  };
+}

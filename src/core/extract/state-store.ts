@@ -1,0 +1,62 @@
+// Engram's own state files under $ENGRAM_HOME (jobs, ledger, proposals, logs): the engine reaches them only
+// through this port. Names are relative to $ENGRAM_HOME with `/` separators.
+
+export interface StateStore {
+  /** The file's text, or undefined when it does not exist. */
+  read(name: string): Promise<string | undefined>;
+  /** Replaces the file atomically (temp file, fsync, rename); creates folders. */
+  write(name: string, text: string): Promise<void>;
+  /** Appends one line (a newline is added). */
+  append(name: string, line: string): Promise<void>;
+  /** Removes the file; no error when it is absent. */
+  remove(name: string): Promise<void>;
+  /** File names (not paths) directly inside a folder; [] when it does not exist. */
+  list(dir: string): Promise<string[]>;
+}
+
+/** A StateStore in memory, for tests and dry runs. */
+export class MemoryStateStore implements StateStore {
+  readonly files = new Map<string, string>();
+
+  read(name: string): Promise<string | undefined> {
+    return Promise.resolve(this.files.get(name));
+  }
+
+  write(name: string, text: string): Promise<void> {
+    this.files.set(name, text);
+    return Promise.resolve();
+  }
+
+  append(name: string, line: string): Promise<void> {
+    this.files.set(name, `${this.files.get(name) ?? ''}${line}\n`);
+    return Promise.resolve();
+  }
+
+  remove(name: string): Promise<void> {
+    this.files.delete(name);
+    return Promise.resolve();
+  }
+
+  list(dir: string): Promise<string[]> {
+    const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+    const out: string[] = [];
+    for (const name of this.files.keys()) {
+      if (name.startsWith(prefix) && !name.slice(prefix.length).includes('/')) out.push(name.slice(prefix.length));
+    }
+    return Promise.resolve(out.sort());
+  }
+}
+
+/** Parses a versioned JSON state file; refuses a newer format with a clear message. */
+export function parseVersioned<T extends { version: number }>(text: string | undefined, name: string, current: number, empty: () => T): T {
+  if (text === undefined || text.trim() === '') return empty();
+  let data: T;
+  try {
+    data = JSON.parse(text) as T;
+  } catch {
+    throw new Error(`${name} is not valid JSON; move it aside and run again`);
+  }
+  if (typeof data.version !== 'number') throw new Error(`${name} has no version number`);
+  if (data.version > current) throw new Error(`${name} was written by a newer Engram (format ${data.version}); update Engram`);
+  return data;
+}

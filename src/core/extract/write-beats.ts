@@ -1,0 +1,150 @@
+// Writes one journalled window's beats into the vault: skips ids already there (a replay), dedups, links
+// only to notes that exist, and records possible duplicates as proposals. Waits while git is busy.
+import { EngramError, isEngramError } from '../errors.js';
+import { sha256Hex, stableId } from '../hash.js';
+import type { VaultPort } from '../ports.js';
+import type { Beat } from './beat.js';
+import { decide, beatText, type DedupThresholds, type SimilarNotes } from './dedup.js';
+import type { JournalEntry } from './journal.js';
+import { renderExtension, renderNote, routeFolder, safeName, touchUpdated, type FolderConfig, type Provenance } from './note-writer.js';
+import type { StateStore } from './state-store.js';
+import type { VaultCatalog } from './vault-catalog.js';
+import type { SessionMeta } from '../transcript/types.js';
+
+export type NoteAction = 'created' | 'extended' | 'already-written' | 'duplicate-skipped';
+
+export interface NoteOutcome {
+  action: NoteAction;
+  path: string;
+  title: string;
+  type: string;
+  engramId: string;
+  /** Set when a possible-duplicate proposal was recorded. */
+  proposal?: string;
+}
+
+export type FaultHook = (point: 'after-journal' | 'after-note' | 'before-ledger', count: number) => void;
+
+export interface WriteContext {
+  vault: VaultPort;
+  state: StateStore;
+  vaultDir: string;
+  catalog: VaultCatalog;
+  similar: SimilarNotes & { add?(path: string, text: string): void };
+  meta: SessionMeta;
+  source: Provenance['source'];
+  folders: FolderConfig;
+  reviewDays: number;
+  dedup?: DedupThresholds;
+  now: () => number;
+  dryRun: boolean;
+  fault?: FaultHook;
+  /** Resolves when the vault's git is not busy (no index.lock, no rebase). */
+  waitForGit?: () => Promise<void>;
+  notesWritten: number;
+}
+
+/** engram_id = hash(session id, window range, beat index). */
+export function beatId(entry: Pick<JournalEntry, 'sessionId' | 'firstUuid' | 'lastUuid'>, index: number): string {
+  return stableId(['beat', entry.sessionId, entry.firstUuid, entry.lastUuid, index], 16);
+}
+
+async function freePath(ctx: WriteContext, folder: string, title: string): Promise<string> {
+  const base = safeName(title);
+  for (let n = 1; n < 1000; n++) {
+    const path = `${folder}/${n === 1 ? base : `${base} ${n}`}.md`;
+    if (!ctx.catalog.hasPath(path) && !(ctx.dryRun ? false : await ctx.vault.exists(path))) return path;
+  }
+  throw new EngramError('conflict', `no free file name for "${title}" in ${folder}`);
+}
+
+async function createNote(ctx: WriteContext, folder: string, title: string, text: string): Promise<string> {
+  for (let tries = 0; tries < 5; tries++) {
+    const path = await freePath(ctx, folder, title);
+    if (ctx.dryRun) return path;
+    try {
+      await ctx.vault.create(path, text);
+      return path;
+    } catch (e) {
+      // Someone created that name between our check and our write: pick the next one.
+      if (!isEngramError(e, 'conflict')) throw e;
+      ctx.catalog.add(path, '');
+    }
+  }
+  throw new EngramError('conflict', `could not create a note for "${title}" in ${folder}`);
+}
+
+async function recordProposal(ctx: WriteContext, newPath: string, newText: string, dup: { path: string; score: number; reason: string }, id: string): Promise<string> {
+  const existing = await ctx.vault.read(dup.path).catch(() => undefined);
+  const now = ctx.now();
+  const proposalId = `dup-${id}`;
+  const proposal = {
+    version: 1,
+    id: proposalId,
+    kind: 'possible-duplicate',
+    created: new Date(now).toISOString(),
+    expires: new Date(now + 7 * 86_400_000).toISOString(),
+    reason: dup.reason,
+    score: Math.round(dup.score * 1000) / 1000,
+    notes: [
+      { path: newPath, hash: sha256Hex(newText), role: 'new' },
+      { path: dup.path, hash: existing ? sha256Hex(existing.text) : null, role: 'existing' },
+    ],
+  };
+  if (!ctx.dryRun) await ctx.state.write(`${ctx.vaultDir}/proposals/${proposalId}.json`, `${JSON.stringify(proposal, null, 1)}\n`);
+  return proposalId;
+}
+
+async function extendNote(ctx: WriteContext, path: string, beat: Beat, prov: Provenance): Promise<boolean> {
+  if (ctx.dryRun) return true;
+  const file = await ctx.vault.read(path);
+  const next = touchUpdated(file.text, ctx.now()).replace(/\s*$/, '\n') + renderExtension(beat, prov, ctx.now());
+  try {
+    await ctx.vault.writeIfUnchanged(path, file.text, next);
+  } catch (e) {
+    // The user edited the note meanwhile: do not fight them; write the beat as its own note instead.
+    if (isEngramError(e, 'conflict')) return false;
+    throw e;
+  }
+  ctx.catalog.add(path, next);
+  return true;
+}
+
+export async function writeBeats(ctx: WriteContext, entry: JournalEntry): Promise<NoteOutcome[]> {
+  const out: NoteOutcome[] = [];
+  for (let i = 0; i < entry.beats.length; i++) {
+    const beat = entry.beats[i];
+    const id = beatId(entry, i);
+    const base = { title: beat.title, type: beat.type, engramId: id };
+    const already = ctx.catalog.ids.get(id);
+    if (already) {
+      out.push({ ...base, action: 'already-written', path: already });
+      continue;
+    }
+    if (ctx.waitForGit && !ctx.dryRun) await ctx.waitForGit();
+    const prov: Provenance = { engramId: id, source: ctx.source, session: ctx.meta, windowRange: [entry.firstIndex, entry.lastIndex], backend: entry.backend, model: entry.model };
+    const decision = await decide(beat, ctx.catalog, ctx.similar, ctx.dedup);
+    if (decision.action === 'skip') {
+      out.push({ ...base, action: 'duplicate-skipped', path: decision.path });
+      continue;
+    }
+    if (decision.action === 'extend' && (await extendNote(ctx, decision.path, beat, prov))) {
+      out.push({ ...base, action: 'extended', path: decision.path });
+      ctx.notesWritten++;
+      ctx.fault?.('after-note', ctx.notesWritten);
+      continue;
+    }
+    const related = beat.related.map((t) => ctx.catalog.resolveTitle(t)).filter((t): t is string => t !== undefined && t !== beat.title);
+    const text = renderNote(beat, prov, [...new Set(related)], ctx.now(), ctx.reviewDays);
+    const path = await createNote(ctx, routeFolder(beat, ctx.meta.project, ctx.folders), beat.title, text);
+    ctx.catalog.add(path, text);
+    ctx.similar.add?.(path, beatText(beat));
+    const outcome: NoteOutcome = { ...base, action: 'created', path };
+    const dup = decision.action === 'write' ? decision.duplicateOf : { path: decision.path, score: decision.score, reason: 'the note changed while extending it' };
+    if (dup) outcome.proposal = await recordProposal(ctx, path, text, dup, id);
+    out.push(outcome);
+    ctx.notesWritten++;
+    if (!ctx.dryRun) ctx.fault?.('after-note', ctx.notesWritten);
+  }
+  return out;
+}
