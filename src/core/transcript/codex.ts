@@ -1,0 +1,203 @@
+// Codex CLI rollouts ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl, default ~/.codex).
+// Records are {timestamp, type, payload}: session_meta, turn_context, response_item (messages,
+// function calls and their output, reasoning), event_msg (UI echoes), compacted.
+import { stableId } from '../hash.js';
+import { emptyStats, countType, type ParseStats } from './parse-stats.js';
+import { jsonlRecords, str, obj, arr, type SourceRecord } from './record-stream.js';
+import { TurnFinisher, newDraft, baseName, type DraftTurn } from './turn-builder.js';
+import { errorSummary } from './noise.js';
+import type { ReaderOptions } from './claude-code.js';
+import type { Session, SessionMeta, Turn } from './types.js';
+
+// User-role messages Codex injects itself (instructions, environment), not typed by the user.
+const INJECTED_USER_RE = /^\s*(?:<environment_context>|<user_instructions>|<INSTRUCTIONS>|# AGENTS\.md instructions|<permissions instructions>|<turn_aborted>|<user_shell_command>|<subagent_notification>)/;
+
+export class CodexReader {
+  readonly stats: ParseStats = emptyStats();
+  readonly meta: SessionMeta;
+  private readonly finisher: TurnFinisher;
+  private open: DraftTurn | undefined;
+  private readonly toolOwner = new Map<string, DraftTurn>();
+  private readonly out: Turn[] = [];
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly opts: ReaderOptions = {}) {
+    this.meta = { sessionId: '', agent: 'codex' };
+    if (opts.source) this.meta.source = opts.source;
+    this.finisher = new TurnFinisher(this.stats, this.meta, opts);
+  }
+
+  async *turns(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<Turn> {
+    for await (const rec of jsonlRecords(chunks, this.stats, this.opts)) {
+      try {
+        this.record(rec);
+      } catch {
+        this.stats.malformedRecords++;
+      }
+      if (this.out.length) yield* this.out.splice(0);
+    }
+    this.close();
+    yield* this.out.splice(0);
+    if (!this.meta.sessionId && this.meta.source) {
+      const m = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(this.meta.source);
+      this.meta.sessionId = m?.[1] ?? baseName(this.meta.source);
+    }
+    if (this.meta.cwd && !this.meta.project) this.meta.project = baseName(this.meta.cwd);
+  }
+
+  private record(rec: SourceRecord): void {
+    const r = rec.value;
+    const type = str(r.type) ?? '(none)';
+    const payload = obj(r.payload) ?? {};
+    const ptype = str(payload.type);
+    countType(this.stats, ptype ? `${type}:${ptype}` : type);
+    const ts = str(r.timestamp);
+    if (ts) {
+      if (!this.meta.startedAt || ts < this.meta.startedAt) this.meta.startedAt = ts;
+      if (!this.meta.endedAt || ts > this.meta.endedAt) this.meta.endedAt = ts;
+    }
+    switch (type) {
+      case 'session_meta': {
+        const id = str(payload.id);
+        if (id && !this.meta.sessionId) this.meta.sessionId = id;
+        if (str(payload.cwd)) this.meta.cwd = str(payload.cwd);
+        if (str(payload.cli_version)) this.meta.version = str(payload.cli_version);
+        const branch = str(obj(payload.git)?.branch);
+        if (branch) this.meta.gitBranch = branch;
+        break;
+      }
+      case 'turn_context':
+        if (str(payload.cwd)) this.meta.cwd = str(payload.cwd);
+        break;
+      case 'compacted':
+        this.stats.compactions++;
+        break;
+      case 'response_item':
+        this.item(payload, rec, ts);
+        break;
+      default:
+        // event_msg echoes response items for the UI (user_message, agent_message, exec_command_end): skip.
+        break;
+    }
+  }
+
+  private item(p: Record<string, unknown>, rec: SourceRecord, ts: string | undefined): void {
+    switch (str(p.type)) {
+      case 'message': {
+        const role = str(p.role);
+        const texts: string[] = [];
+        const content = p.content;
+        if (typeof content === 'string') texts.push(content);
+        for (const b of arr(content) ?? []) {
+          const block = obj(b);
+          if (block && typeof block.text === 'string') texts.push(block.text);
+          else if (block && /image/.test(str(block.type) ?? '')) this.stats.images++;
+        }
+        if (role === 'user') {
+          const typed = texts.filter((t) => !INJECTED_USER_RE.test(t));
+          if (typed.length < texts.length) this.stats.metaRecords++;
+          if (typed.length === 0) return;
+          this.close();
+          const d = newDraft('user', this.uuidFor(rec), rec.offset, rec.end, false, ts);
+          d.parts = typed;
+          this.emit(d);
+        } else if (role === 'assistant') {
+          // Each assistant message starts a turn; the tool calls that follow belong to it.
+          this.close();
+          const d = this.draft(rec, ts);
+          d.parts.push(...texts);
+        }
+        break;
+      }
+      case 'function_call':
+      case 'custom_tool_call':
+      case 'local_shell_call':
+      case 'web_search_call': {
+        this.stats.toolUses++;
+        const d = this.open ?? this.draft(rec, ts);
+        d.lastUuid = this.uuidFor(rec);
+        d.endOffset = rec.end;
+        const name = str(p.name) ?? str(p.type)!.replace(/_call$/, '');
+        if (!d.tools.includes(name)) d.tools.push(name);
+        const callId = str(p.call_id);
+        if (callId) {
+          d.toolIds.push(callId);
+          this.toolOwner.set(callId, d);
+        }
+        break;
+      }
+      case 'function_call_output':
+      case 'custom_tool_call_output': {
+        this.stats.toolResults++;
+        const err = codexError(p.output);
+        if (err === undefined) return;
+        this.stats.toolErrors++;
+        this.toolOwner.get(str(p.call_id) ?? '')?.errors.push(errorSummary(err));
+        break;
+      }
+      case 'reasoning':
+        this.stats.thinkingBlocks++;
+        break;
+      default:
+        break;
+    }
+  }
+
+  private uuidFor(rec: SourceRecord): string {
+    // Codex records have no ids; a hash of the record is stable across copies of the file.
+    const key = `codex:${stableId([JSON.stringify(rec.value)])}`;
+    if (this.seen.has(key)) this.stats.duplicateRecords++;
+    this.seen.add(key);
+    return key;
+  }
+
+  private draft(rec: SourceRecord, ts: string | undefined): DraftTurn {
+    const d = newDraft('assistant', this.uuidFor(rec), rec.offset, rec.end, false, ts);
+    this.open = d;
+    return d;
+  }
+
+  private close(): void {
+    if (!this.open) return;
+    for (const id of this.open.toolIds) this.toolOwner.delete(id);
+    this.emit(this.open);
+    this.open = undefined;
+  }
+
+  private emit(d: DraftTurn): void {
+    const t = this.finisher.finish(d);
+    if (t) this.out.push(t);
+  }
+}
+
+/** The error text of a tool output, or undefined when the call succeeded. */
+function codexError(output: unknown): string | undefined {
+  let text = typeof output === 'string' ? output : '';
+  if (!text) {
+    const o = obj(output);
+    if (o && typeof o.content === 'string') text = o.content;
+  }
+  if (text.startsWith('{')) {
+    try {
+      const j = obj(JSON.parse(text));
+      const code = obj(j?.metadata)?.exit_code;
+      if (typeof code === 'number') return code === 0 ? undefined : str(j?.output) ?? `exit code ${code}`;
+    } catch {
+      // not JSON: fall through to the text checks
+    }
+  }
+  const m = /Process exited with code (\d+)/.exec(text.slice(0, 400));
+  if (m && m[1] !== '0') {
+    const out = text.indexOf('Output:');
+    return `exit code ${m[1]}: ${out >= 0 ? text.slice(out + 7) : text}`;
+  }
+  if (/^(?:error|failed|.*\bfailed:)/i.test(text.slice(0, 200))) return text;
+  return undefined;
+}
+
+export async function readCodex(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: ReaderOptions = {}): Promise<Session> {
+  const reader = new CodexReader(opts);
+  const turns: Turn[] = [];
+  for await (const t of reader.turns(chunks)) turns.push(t);
+  return { meta: reader.meta, turns, stats: reader.stats };
+}
