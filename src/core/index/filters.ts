@@ -1,0 +1,45 @@
+// Evaluates SearchFilters against indexed notes into an allow-list (one byte per note slot), shared by BM25,
+// vectors and link expansion so every path honours the same filters.
+import type { SearchFilters } from './types.js';
+import type { IndexedNote } from './text-index.js';
+
+export function hasFilters(f: SearchFilters): boolean {
+  return Boolean(
+    f.types?.length || f.scope || f.projects?.length || f.durability || f.folders?.length || f.tags?.length || f.since !== undefined || f.until !== undefined,
+  );
+}
+
+const lower = (xs: string[] | undefined): string[] | undefined => xs?.map((x) => x.trim().toLowerCase().replace(/^#/, '')).filter(Boolean);
+
+export function makeMatcher(f: SearchFilters): (n: IndexedNote) => boolean {
+  const types = lower(f.types);
+  const projects = lower(f.projects);
+  const tags = lower(f.tags);
+  const folders = f.folders?.map((x) => x.replace(/^\/+|\/+$/g, '').toLowerCase());
+  return (n) => {
+    if (types?.length && !types.includes((n.type ?? '').toLowerCase())) return false;
+    if (f.scope && n.scope !== f.scope) return false;
+    if (projects?.length && !projects.includes((n.project ?? '').toLowerCase())) return false;
+    if (f.durability && (f.durability === 'working') !== n.working) return false;
+    if (folders?.length) {
+      const folder = n.folder.toLowerCase();
+      if (!folders.some((x) => x === '' || folder === x || folder.startsWith(`${x}/`))) return false;
+    }
+    // A tag filter matches the tag itself and its nested tags (`project` matches `project/engram`).
+    if (tags?.length && !n.tags.some((t) => tags.some((x) => t.toLowerCase() === x || t.toLowerCase().startsWith(`${x}/`)))) return false;
+    if (f.since !== undefined && n.time < f.since) return false;
+    if (f.until !== undefined && n.time > f.until) return false;
+    return true;
+  };
+}
+
+export function allowList(notes: (IndexedNote | null)[], f: SearchFilters): Uint8Array | null {
+  if (!hasFilters(f)) return null;
+  const match = makeMatcher(f);
+  const out = new Uint8Array(notes.length);
+  for (let i = 0; i < notes.length; i++) {
+    const n = notes[i];
+    if (n && match(n)) out[i] = 1;
+  }
+  return out;
+}

@@ -1,0 +1,93 @@
+// Turns a note file into what the index stores: normalised metadata, chunks, link targets, hashes, embedding texts.
+import { parseNote } from '../note/frontmatter.js';
+import { DEFAULT_TYPES, readNoteMeta, titleFromPath } from '../note/meta.js';
+import { chunkBody, type Chunk } from './chunk.js';
+import type { IndexedNote } from './text-index.js';
+
+export type NoteDoc = Omit<IndexedNote, 'firstChunk' | 'chunkCount'>;
+
+export interface ParsedDoc {
+  note: NoteDoc;
+  chunks: Chunk[];
+  /** Set when the frontmatter is invalid: the note is still indexed by its text, and the problem reported. */
+  problem?: string;
+}
+
+/** 64-bit (two 32-bit lanes) hash of a string, as 16 hex digits: change detection, not security. */
+export function textHash(s: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    h2 ^= h2 >>> 15;
+  }
+  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
+}
+
+/** What a wikilink target or a note title is matched on: the lower-case base name without `.md`, `#heading` or `|alias`. */
+export function linkKey(target: string): string {
+  let t = target.split('|')[0].split('#')[0].trim();
+  t = t.slice(t.lastIndexOf('/') + 1);
+  if (t.toLowerCase().endsWith('.md')) t = t.slice(0, -3);
+  return t.toLowerCase();
+}
+
+const WIKILINK = /!?\[\[([^\]\n]{1,300})\]\]/g;
+
+export function wikilinks(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(WIKILINK)) {
+    const k = linkKey(m[1]);
+    if (k) out.add(k);
+  }
+  return [...out];
+}
+
+const BEAT_TYPES = new Set<string>(DEFAULT_TYPES);
+
+export function parseDoc(path: string, text: string, mtime: number, size: number): ParsedDoc {
+  const parsed = parseNote(text);
+  const meta = readNoteMeta(path, parsed.data ?? {});
+  const body = parsed.data === null ? text : parsed.body;
+  const title = titleFromPath(path);
+  const aliases = meta.aliases.filter((a) => a.toLowerCase() !== title.toLowerCase());
+  const links = new Set(wikilinks(body));
+  for (const r of meta.related) for (const k of wikilinks(r.includes('[[') ? r : `[[${r}]]`)) links.add(k);
+  const slash = path.lastIndexOf('/');
+  const note: NoteDoc = {
+    path,
+    // Aliases are names of the note too: a search for one should find it by title.
+    title: aliases.length ? `${title} ${aliases.join(' ')}` : title,
+    folder: slash >= 0 ? path.slice(0, slash) : '',
+    hash: textHash(text),
+    mtime,
+    size,
+    type: meta.type,
+    scope: meta.scope,
+    project: meta.project,
+    working: meta.reviewAfter !== undefined,
+    tags: meta.tags,
+    time: meta.updated ?? meta.created ?? mtime,
+    confidence: meta.confidence,
+    summary: meta.summary,
+    superseded: meta.supersededBy !== undefined,
+    links: [...links],
+    dupKey: textHash(body.toLowerCase().replace(/\s+/g, ' ').trim()),
+    beat: meta.engramId !== undefined || (meta.type !== undefined && BEAT_TYPES.has(meta.type)),
+  };
+  return { note, chunks: chunkBody(body), problem: parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined };
+}
+
+/** The text a chunk is embedded by; null when the chunk gets no vector (a beat has one vector, on its first chunk). */
+export function embeddingText(note: IndexedNote | NoteDoc, chunk: Chunk, index: number): string | null {
+  const title = note.title;
+  if (note.beat) {
+    if (index > 0) return null;
+    const about = note.summary ?? chunk.text.slice(0, 600);
+    return `${title}. ${about}${note.tags.length ? ` (${note.tags.join(', ')})` : ''}`;
+  }
+  // The title is kept with each chunk's heading and text: a section rarely names what the note is about.
+  return `${title}\n${chunk.heading ? `${chunk.heading}\n` : ''}${chunk.text}`.slice(0, 2000);
+}

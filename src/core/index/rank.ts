@@ -1,0 +1,74 @@
+// Ranking knobs and the pieces of hybrid ranking that do not touch the index: fusion, priors, snippets.
+import { DEFAULT_BM25, type Bm25Params, type IndexedNote } from './text-index.js';
+
+export interface RankingConfig {
+  bm25: Bm25Params;
+  /** Reciprocal-rank fusion constant. */
+  rrfK: number;
+  /** How many candidates each side contributes to fusion. */
+  depth: number;
+  /** A vector-only candidate below this cosine is noise, not a match. */
+  minCosine: number;
+  recency: { halfLifeDays: number; floor: number; weight: number };
+  /** Share of the score that depends on `confidence` (notes without one are not penalised). */
+  confidenceWeight: number;
+  typeBoost: Record<string, number>;
+  supersededFactor: number;
+  /** Cosine between two hits' vectors above which the lower one is collapsed into the higher. */
+  duplicateCosine: number;
+}
+
+export const DEFAULT_RANKING: RankingConfig = {
+  bm25: DEFAULT_BM25,
+  rrfK: 60,
+  depth: 100,
+  minCosine: 0.2,
+  recency: { halfLifeDays: 90, floor: 0.3, weight: 0.15 },
+  confidenceWeight: 0.1,
+  typeBoost: { decision: 1.05, correction: 1.05 },
+  supersededFactor: 0.7,
+  duplicateCosine: 0.97,
+};
+
+const DAY = 86_400_000;
+
+/** Gentle multipliers in (0, ~1.05]: they reorder near-ties, never bury a strong match. */
+export function priorFactor(n: IndexedNote, now: number, cfg: RankingConfig): { factor: number; why: string[] } {
+  const why: string[] = [];
+  const age = Math.max(0, now - n.time) / DAY;
+  const r = Math.max(cfg.recency.floor, Math.pow(0.5, age / cfg.recency.halfLifeDays));
+  let factor = 1 - cfg.recency.weight * (1 - r);
+  if (age < 7 && n.time > 0) why.push('recent');
+  if (n.confidence !== undefined) factor *= 1 - cfg.confidenceWeight * (1 - n.confidence);
+  const tb = n.type ? cfg.typeBoost[n.type] : undefined;
+  if (tb) factor *= tb;
+  if (n.superseded) {
+    factor *= cfg.supersededFactor;
+    why.push('superseded');
+  }
+  return { factor, why };
+}
+
+export function rrf(rank: number, k: number): number {
+  return 1 / (k + rank + 1);
+}
+
+/** A window of the chunk around the first query word it contains, whitespace collapsed. */
+export function makeSnippet(text: string, words: string[], max = 240): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const lower = flat.toLowerCase();
+  let at = -1;
+  for (const w of words) {
+    if (w.length < 3) continue;
+    const i = lower.indexOf(w.toLowerCase());
+    if (i >= 0 && (at < 0 || i < at)) at = i;
+  }
+  let start = at < 0 ? 0 : Math.max(0, at - Math.floor(max / 3));
+  if (start > 0) {
+    const space = flat.indexOf(' ', start);
+    if (space > 0 && space - start < 20) start = space + 1;
+  }
+  const end = Math.min(flat.length, start + max);
+  return `${start > 0 ? '…' : ''}${flat.slice(start, end).trim()}${end < flat.length ? '…' : ''}`;
+}

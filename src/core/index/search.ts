@@ -1,0 +1,248 @@
+// One query against the index: time phrases -> filters, BM25 and vector candidates, reciprocal-rank fusion, priors,
+// near-duplicate collapse, optional link expansion, and hits that say why they matched.
+import { EngramError } from '../errors.js';
+import type { Clock, Embedder } from '../ports.js';
+import { allowList, hasFilters } from './filters.js';
+import { linkKey } from './note-doc.js';
+import { makeSnippet, priorFactor, rrf, type RankingConfig } from './rank.js';
+import { topK, type TextIndex } from './text-index.js';
+import { extractTimePhrase } from './time-phrases.js';
+import type { SearchHit, SearchOptions } from './types.js';
+import type { VectorStore } from './vector-store.js';
+
+export interface IndexSearchOptions extends SearchOptions {
+  /** A query vector computed by the caller (benchmarks; clients that embed themselves). */
+  queryVector?: Float32Array;
+  /** Turn "last week", "in March"… into date filters (default true). */
+  timePhrases?: boolean;
+  /** Recency, confidence and type priors (default true). */
+  priors?: boolean;
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  mode: 'bm25' | 'hybrid' | 'vector';
+  /** Things the user should know: BM25-only for lack of a model, no searchable words, a time phrase used… */
+  notices: string[];
+  timeFilter?: { phrase: string; since?: number; until?: number };
+  /** The normalised query terms BM25 used. */
+  terms: string[];
+}
+
+export interface SearchContext {
+  text: TextIndex;
+  vectors: VectorStore | null;
+  embedder?: Embedder;
+  /** Vectors in the store belong to the current embedder. */
+  vectorsUsable: boolean;
+  clock: Clock;
+  ranking: RankingConfig;
+  graph: () => LinkGraph;
+}
+
+export interface LinkGraph {
+  out: (slot: number) => number[];
+  back: (slot: number) => number[];
+}
+
+interface Cand {
+  slot: number;
+  score: number;
+  chunk: number;
+  bm25?: number;
+  bm25Rank?: number;
+  cos?: number;
+  vecRank?: number;
+  via?: string;
+  why: string[];
+}
+
+export async function runSearch(ctx: SearchContext, rawQuery: string, opts: IndexSearchOptions = {}): Promise<SearchResult> {
+  const limit = Math.max(1, Math.min(opts.limit ?? 10, 1000));
+  const notices: string[] = [];
+  let query = typeof rawQuery === 'string' ? rawQuery.trim() : '';
+  const filters = { ...opts };
+  let timeFilter: SearchResult['timeFilter'];
+  if (opts.timePhrases !== false && query) {
+    const t = extractTimePhrase(query, ctx.clock.now());
+    if (t.range) {
+      query = t.query;
+      timeFilter = { phrase: t.range.phrase, since: t.range.since, until: t.range.until };
+      if (t.range.since !== undefined) filters.since = Math.max(filters.since ?? -Infinity, t.range.since);
+      if (t.range.until !== undefined) filters.until = Math.min(filters.until ?? Infinity, t.range.until);
+      notices.push(`"${t.range.phrase}" read as a date filter`);
+    }
+  }
+  if (!query && !hasFilters(filters)) {
+    throw new EngramError('usage', 'The query is empty: nothing to search for.', 'Give some words, e.g. engram search "sidecar socket", or a filter such as --type decision.');
+  }
+  const { text, ranking } = ctx;
+  const allowed = allowList(text.notes, filters);
+  const terms = query ? text.queryTerms(query) : [];
+  let mode: SearchResult['mode'] = opts.mode ?? 'hybrid';
+  const canVector = ctx.vectors !== null && ctx.vectorsUsable && (opts.queryVector !== undefined || ctx.embedder !== undefined);
+  if (mode !== 'bm25' && !canVector) {
+    if (opts.mode === 'vector' || opts.mode === 'hybrid') notices.push('no embedding model loaded: keyword (BM25) search only');
+    else notices.push('keyword (BM25) search only: no embedding model');
+    mode = 'bm25';
+  }
+  const cands = new Map<number, Cand>();
+  if (mode !== 'vector' && terms.length > 0) {
+    const depth = mode === 'bm25' ? Math.max(limit * 3, 30) : ranking.depth;
+    const top = topK(text.score(terms, allowed, ranking.bm25), depth);
+    top.forEach((c, rank) => cands.set(c.slot, { slot: c.slot, score: 0, chunk: c.bestChunk, bm25: c.score, bm25Rank: rank, why: [] }));
+  }
+  if (mode !== 'bm25' && query) {
+    const qv = opts.queryVector ?? (await ctx.embedder!.embed([query.slice(0, 2000)]))[0];
+    const vs = ctx.vectors!.search(qv, ranking.depth, text.chunkNote, allowed);
+    let rank = 0;
+    for (const v of vs) {
+      if (v.score < ranking.minCosine) break;
+      const c = cands.get(v.slot) ?? { slot: v.slot, score: 0, chunk: v.chunk, why: [] };
+      c.cos = v.score;
+      c.vecRank = rank++;
+      if (c.bm25 === undefined) c.chunk = v.chunk;
+      cands.set(v.slot, c);
+    }
+  }
+  const now = ctx.clock.now();
+  let list = [...cands.values()];
+  if (list.length === 0 && terms.length === 0 && query && mode === 'bm25') {
+    notices.push('the query has no searchable words (only stop words, symbols or emoji)');
+  }
+  if (!query || (terms.length === 0 && mode === 'bm25' && hasFilters(filters))) {
+    // Filters alone (or a time phrase alone): the matching notes, newest first.
+    list = [];
+    for (let s = 0; s < text.notes.length; s++) {
+      const n = text.notes[s];
+      if (n && (allowed === null || allowed[s] === 1)) list.push({ slot: s, score: n.time, chunk: n.firstChunk, why: ['matches the filters'] });
+    }
+    list = topK(list, limit);
+    list.forEach((c, i) => (c.score = 1 / (i + 1)));
+  } else {
+    for (const c of list) {
+      c.score = mode === 'bm25' ? c.bm25 ?? 0 : (c.bm25Rank !== undefined ? rrf(c.bm25Rank, ranking.rrfK) : 0) + (c.vecRank !== undefined ? rrf(c.vecRank, ranking.rrfK) : 0);
+      if (opts.priors !== false) {
+        const p = priorFactor(text.notes[c.slot]!, now, ranking);
+        c.score *= p.factor;
+        c.why.push(...p.why);
+      }
+    }
+    list.sort((a, b) => b.score - a.score);
+  }
+  const kept = collapse(ctx, list, limit);
+  if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit);
+  const words = query.split(/\s+/).filter(Boolean);
+  return { hits: kept.slice(0, limit).map((c) => toHit(ctx, c, terms, words)), mode, notices, timeFilter, terms };
+}
+
+/** Keeps the best of each group of near-duplicates (same normalised text, or nearly the same vector). */
+function collapse(ctx: SearchContext, list: Cand[], limit: number): Cand[] {
+  const out: Cand[] = [];
+  const seen = new Map<string, Cand>();
+  for (const c of list) {
+    if (out.length >= limit) break;
+    const n = ctx.text.notes[c.slot]!;
+    let dup = seen.get(n.dupKey);
+    if (!dup && ctx.vectors && ctx.vectorsUsable) {
+      const v = ctx.vectors.get(n.firstChunk);
+      if (v && n.chunkCount === 1) {
+        for (const o of out) {
+          const on = ctx.text.notes[o.slot]!;
+          const w = on.chunkCount === 1 ? ctx.vectors.get(on.firstChunk) : null;
+          if (w && dot(v, w) >= ctx.ranking.duplicateCosine) {
+            dup = o;
+            break;
+          }
+        }
+      }
+    }
+    if (dup) {
+      dup.why.push(`near-duplicate collapsed: [[${n.title}]]`);
+      continue;
+    }
+    seen.set(n.dupKey, c);
+    out.push(c);
+  }
+  return out;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
+/** Adds notes one or two links away from the top hits, scored below the hit they hang from and marked `via`. */
+function expand(ctx: SearchContext, hits: Cand[], hops: 1 | 2, allowed: Uint8Array | null, limit: number): void {
+  const g = ctx.graph();
+  const have = new Set(hits.map((h) => h.slot));
+  let frontier = hits.slice(0, Math.min(5, hits.length));
+  for (let hop = 1; hop <= hops; hop++) {
+    const next: Cand[] = [];
+    for (const h of frontier) {
+      const from = ctx.text.notes[h.slot]!;
+      const add = (slot: number, how: string): void => {
+        if (have.has(slot) || (allowed && allowed[slot] === 0)) return;
+        const n = ctx.text.notes[slot];
+        if (!n) return;
+        have.add(slot);
+        const c: Cand = { slot, score: h.score * 0.5, chunk: n.firstChunk, via: h.via ?? from.path, why: [`${how} [[${from.title}]]${hop > 1 ? ' (2 hops)' : ''}`] };
+        next.push(c);
+      };
+      for (const s of g.out(h.slot)) add(s, 'linked from');
+      for (const s of g.back(h.slot)) add(s, 'links to');
+    }
+    hits.push(...next.slice(0, limit));
+    frontier = next.slice(0, 5);
+  }
+  hits.sort((a, b) => b.score - a.score);
+}
+
+function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[]): SearchHit {
+  const t = ctx.text;
+  const n = t.notes[c.slot]!;
+  const why: string[] = [];
+  if (c.bm25 !== undefined) {
+    for (const [field, ts] of t.matchedFields(c.slot, c.chunk, terms)) why.push(`${field}: ${ts.join(', ')}`);
+  }
+  if (c.cos !== undefined) why.push(`meaning (cosine ${c.cos.toFixed(2)})`);
+  why.push(...c.why);
+  const title = ctx.text.notes[c.slot]!.title;
+  return {
+    path: n.path,
+    title: n.path.slice(n.path.lastIndexOf('/') + 1).replace(/\.md$/i, '') || title,
+    score: Number(c.score.toFixed(6)),
+    snippet: makeSnippet(t.chunkText[c.chunk] ?? '', words),
+    heading: t.chunkHeading[c.chunk],
+    why,
+    type: n.type,
+    project: n.project,
+    summary: n.summary,
+    via: c.via,
+  };
+}
+
+/** Builds the wikilink graph over live notes: by title key, outgoing links resolved, and their reverse. */
+export function buildGraph(text: TextIndex): LinkGraph {
+  const byKey = new Map<string, number>();
+  text.notes.forEach((n, slot) => {
+    if (n) byKey.set(linkKey(n.path), slot);
+  });
+  const out = new Map<number, number[]>();
+  const back = new Map<number, number[]>();
+  text.notes.forEach((n, slot) => {
+    if (!n) return;
+    const targets: number[] = [];
+    for (const k of n.links) {
+      const t = byKey.get(k);
+      if (t === undefined || t === slot) continue;
+      targets.push(t);
+      const b = back.get(t) ?? [];
+      b.push(slot);
+      back.set(t, b);
+    }
+    out.set(slot, targets);
+  });
+  return { out: (s) => out.get(s) ?? [], back: (s) => back.get(s) ?? [] };
+}

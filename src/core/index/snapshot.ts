@@ -1,0 +1,253 @@
+// The index snapshot: one binary file a host writes atomically to `vaults/<key>/snapshot`.
+// Layout: magic "ENGRAMIX", u32 format version, u32 header length, header JSON (model, dimension, the note table with
+// content hash and mtime per note), then length-prefixed sections (chunk text, four BM25 fields, vectors), 4-byte
+// aligned, then an 8-byte checksum of everything before it. Anything that does not check out is refused, never trusted.
+import { EngramError } from '../errors.js';
+import { Posting, type FieldIndex } from './postings.js';
+import { FIELDS, type IndexedNote, type TextIndex } from './text-index.js';
+import { VectorStore } from './vector-store.js';
+
+export const SNAPSHOT_FORMAT_VERSION = 1;
+const MAGIC = 'ENGRAMIX';
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+export interface SnapshotHeader {
+  formatVersion: number;
+  modelId: string | null;
+  dimension: number;
+  createdAt: number;
+  chunks: number;
+  notes: IndexedNote[];
+}
+
+/** Two 32-bit multiply-rotate lanes over the bytes: catches truncation and corruption quickly (not a MAC). */
+export function checksum(bytes: Uint8Array, end = bytes.length): [number, number] {
+  let h1 = 0x9e3779b1 ^ end;
+  let h2 = 0x85ebca77;
+  const words = end >> 2;
+  const aligned = bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, words) : new Uint32Array(bytes.slice(0, words * 4).buffer);
+  for (let i = 0; i < words; i++) {
+    const w = aligned[i];
+    h1 = Math.imul(h1 ^ w, 0xcc9e2d51);
+    h1 = (h1 << 15) | (h1 >>> 17);
+    h2 = Math.imul(h2 + w, 0x1b873593) ^ (h2 >>> 13);
+  }
+  for (let i = words * 4; i < end; i++) {
+    h1 = Math.imul(h1 ^ bytes[i], 0xcc9e2d51);
+    h2 = Math.imul(h2 + bytes[i], 0x1b873593);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b);
+  h2 = Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
+  return [h1 >>> 0, (h2 ^ (h1 >>> 7)) >>> 0];
+}
+
+class Writer {
+  parts: Uint8Array[] = [];
+  size = 0;
+  private push(b: Uint8Array): void {
+    this.parts.push(b);
+    this.size += b.length;
+  }
+  raw(s: string): void {
+    this.push(enc.encode(s));
+  }
+  u32(n: number): void {
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setUint32(0, n, true);
+    this.push(b);
+  }
+  /** A length-prefixed section padded to 4 bytes, so typed arrays can view it in place. */
+  section(b: Uint8Array): void {
+    this.u32(b.length);
+    this.push(b);
+    const pad = (4 - (b.length % 4)) % 4;
+    if (pad) this.push(new Uint8Array(pad));
+  }
+  typed(a: Int32Array | Uint16Array | Float32Array | Uint8Array | Uint32Array): void {
+    this.section(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  }
+  finish(): Uint8Array {
+    const out = new Uint8Array(this.size + 8);
+    let off = 0;
+    for (const p of this.parts) {
+      out.set(p, off);
+      off += p.length;
+    }
+    const [a, b] = checksum(out, this.size);
+    const v = new DataView(out.buffer);
+    v.setUint32(this.size, a, true);
+    v.setUint32(this.size + 4, b, true);
+    return out;
+  }
+}
+
+class Reader {
+  off = 0;
+  private readonly view: DataView;
+  constructor(readonly bytes: Uint8Array, readonly end: number) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  u32(): number {
+    if (this.off + 4 > this.end) throw corrupt('ends early');
+    const n = this.view.getUint32(this.off, true);
+    this.off += 4;
+    return n;
+  }
+  section(): Uint8Array {
+    const len = this.u32();
+    if (this.off + len > this.end) throw corrupt('a section runs past the end');
+    const b = this.bytes.subarray(this.off, this.off + len);
+    this.off += len + ((4 - (len % 4)) % 4);
+    return b;
+  }
+  private aligned(b: Uint8Array, size: number): ArrayBuffer {
+    if (b.length % size !== 0) throw corrupt('a table has a partial entry');
+    // Copy: the views must not pin the whole file buffer, and the byte offset may be unaligned.
+    return b.slice().buffer;
+  }
+  i32(): Int32Array {
+    return new Int32Array(this.aligned(this.section(), 4));
+  }
+  u16(): Uint16Array {
+    return new Uint16Array(this.aligned(this.section(), 2));
+  }
+  f32(): Float32Array {
+    return new Float32Array(this.aligned(this.section(), 4));
+  }
+  u32s(): Uint32Array {
+    return new Uint32Array(this.aligned(this.section(), 4));
+  }
+  text(): string {
+    return dec.decode(this.section());
+  }
+}
+
+function corrupt(why: string): EngramError {
+  return new EngramError('format-version', `index snapshot is damaged (${why}); it will be rebuilt`);
+}
+
+export function encodeSnapshot(text: TextIndex, vectors: VectorStore | null, modelId: string | null): Uint8Array {
+  if (text.deadNotes > 0) vectors?.compact(text.compact());
+  const w = new Writer();
+  w.raw(MAGIC);
+  w.u32(SNAPSHOT_FORMAT_VERSION);
+  const header: SnapshotHeader = {
+    formatVersion: SNAPSHOT_FORMAT_VERSION,
+    modelId: vectors ? modelId : null,
+    dimension: vectors?.dimension ?? 0,
+    createdAt: Date.now(),
+    chunks: text.chunkCount,
+    notes: text.notes.filter((n): n is IndexedNote => n !== null),
+  };
+  w.section(enc.encode(JSON.stringify(header)));
+  w.section(enc.encode(JSON.stringify([text.chunkHeading.slice(0, text.chunkCount), text.chunkText.slice(0, text.chunkCount)])));
+  for (const f of FIELDS) writeField(w, text.fields[f], f === 'body' ? text.chunkCount : header.notes.length);
+  if (vectors) {
+    w.typed(vectors.has.slice(0, text.chunkCount));
+    w.typed(vectors.data.subarray(0, text.chunkCount * vectors.dimension));
+  }
+  return w.finish();
+}
+
+function writeField(w: Writer, f: FieldIndex, docs: number): void {
+  const terms: string[] = [];
+  const counts = new Uint32Array(f.terms.size);
+  let total = 0;
+  for (const [t, p] of f.terms) {
+    counts[terms.length] = p.n;
+    terms.push(t);
+    total += p.n;
+  }
+  const ids = new Int32Array(total);
+  const tfs = new Uint16Array(total);
+  let off = 0;
+  for (const p of f.terms.values()) {
+    ids.set(p.ids.subarray(0, p.n), off);
+    tfs.set(p.tfs.subarray(0, p.n), off);
+    off += p.n;
+  }
+  w.section(enc.encode(terms.join('\n')));
+  w.typed(counts);
+  w.typed(ids);
+  w.typed(tfs);
+  w.typed(f.lengths.slice(0, docs));
+}
+
+function readField(r: Reader, f: FieldIndex, docs: number): void {
+  const termText = r.text();
+  const terms = termText === '' ? [] : termText.split('\n');
+  const counts = r.u32s();
+  const ids = r.i32();
+  const tfs = r.u16();
+  const lengths = r.f32();
+  if (counts.length !== terms.length || ids.length !== tfs.length || lengths.length !== docs) throw corrupt('field tables disagree');
+  let off = 0;
+  for (let i = 0; i < terms.length; i++) {
+    const n = counts[i];
+    if (off + n > ids.length) throw corrupt('postings run past their table');
+    f.terms.set(terms[i], new Posting(ids.subarray(off, off + n), tfs.subarray(off, off + n), n));
+    off += n;
+  }
+  f.lengths = lengths.length > 0 ? lengths : new Float32Array(1024);
+  f.liveDocs = docs;
+  let total = 0;
+  for (let i = 0; i < lengths.length; i++) total += lengths[i];
+  f.totalLength = total;
+}
+
+/** Reads only the header (for `status` and to decide whether the model changed). Throws on anything off. */
+export function verifySnapshot(bytes: Uint8Array): SnapshotHeader {
+  if (bytes.length < MAGIC.length + 16) throw corrupt('too short');
+  if (dec.decode(bytes.subarray(0, 8)) !== MAGIC) throw new EngramError('format-version', 'not an Engram index snapshot; it will be rebuilt');
+  const r = new Reader(bytes, bytes.length - 8);
+  r.off = 8;
+  const version = r.u32();
+  if (version !== SNAPSHOT_FORMAT_VERSION) {
+    throw new EngramError('format-version', `index snapshot format ${version} is not ${SNAPSHOT_FORMAT_VERSION}; it will be rebuilt`);
+  }
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const [a, b] = checksum(bytes, bytes.length - 8);
+  if (v.getUint32(bytes.length - 8, true) !== a || v.getUint32(bytes.length - 4, true) !== b) throw corrupt('checksum mismatch');
+  let header: SnapshotHeader;
+  try {
+    header = JSON.parse(r.text()) as SnapshotHeader;
+  } catch {
+    throw corrupt('unreadable header');
+  }
+  if (!Array.isArray(header.notes) || typeof header.chunks !== 'number') throw corrupt('header lacks the note table');
+  return header;
+}
+
+/** Loads a verified snapshot into empty structures. */
+export function decodeSnapshot(bytes: Uint8Array, text: TextIndex): { header: SnapshotHeader; vectors: VectorStore | null } {
+  const header = verifySnapshot(bytes);
+  const r = new Reader(bytes, bytes.length - 8);
+  r.off = 12;
+  r.section();
+  const [headings, texts] = JSON.parse(r.text()) as [(string | null)[], string[]];
+  if (texts.length !== header.chunks) throw corrupt('chunk count');
+  for (const f of FIELDS) readField(r, text.fields[f], f === 'body' ? header.chunks : header.notes.length);
+  text.notes = header.notes;
+  text.slotOf.clear();
+  const chunkNote = new Int32Array(Math.max(1024, header.chunks));
+  header.notes.forEach((n, slot) => {
+    text.slotOf.set(n.path, slot);
+    for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount; c++) chunkNote[c] = slot;
+  });
+  text.chunkNote = chunkNote;
+  text.chunkHeading = headings.map((h) => h ?? undefined);
+  text.chunkText = texts;
+  text.chunkCount = header.chunks;
+  let vectors: VectorStore | null = null;
+  if (header.dimension > 0) {
+    const has = new Uint8Array(r.section().slice());
+    const data = r.f32();
+    if (has.length !== header.chunks || data.length !== header.chunks * header.dimension) throw corrupt('vector table size');
+    vectors = new VectorStore(header.dimension, 0);
+    vectors.has = has;
+    vectors.data = data;
+    vectors.rows = header.chunks;
+  }
+  return { header, vectors };
+}

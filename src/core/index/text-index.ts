@@ -1,0 +1,331 @@
+// The full-text half of the index: notes and their chunks in slots, four BM25 fields, and a scorer that returns
+// per-note results with the best chunk. Title, summary and tags are indexed once per note; body text per chunk.
+import type { Chunk } from './chunk.js';
+import { FieldIndex } from './postings.js';
+import { Tokenizer } from './tokenize.js';
+
+export interface IndexedNote {
+  path: string;
+  title: string;
+  /** Folder path ('' at the vault root). */
+  folder: string;
+  hash: string;
+  mtime: number;
+  size: number;
+  type?: string;
+  scope?: 'project' | 'general';
+  project?: string;
+  /** Working memory (has review_after). */
+  working: boolean;
+  tags: string[];
+  /** updated, else created, else mtime: epoch ms. */
+  time: number;
+  confidence?: number;
+  summary?: string;
+  superseded: boolean;
+  /** Link targets, normalised by `linkKey`. */
+  links: string[];
+  /** Hash of the normalised text, for near-duplicate collapse. */
+  dupKey: string;
+  /** Written by Engram (or Cyberbrain): embedded by title + summary + tags rather than by chunk. */
+  beat: boolean;
+  firstChunk: number;
+  chunkCount: number;
+}
+
+export type FieldName = 'title' | 'summary' | 'tags' | 'body';
+export const FIELDS: FieldName[] = ['title', 'summary', 'tags', 'body'];
+
+export interface Bm25Params {
+  weights: Record<FieldName, number>;
+  k1: number;
+  b: number;
+  /** Weight of a note's other matching chunks, added to its best chunk (0 = best chunk only). */
+  restChunks: number;
+}
+
+// k1 and b tuned on LoCoMo conv-26/30/41/42 (turn level): lower saturation and length normalisation than the textbook
+// 1.2/0.75 suit short notes and natural-language questions (nDCG@10 0.491 -> 0.514 there; bench/index.bench.ts).
+export const DEFAULT_BM25: Bm25Params = { weights: { title: 3, summary: 2, tags: 1.5, body: 1 }, k1: 0.7, b: 0.4, restChunks: 0.2 };
+
+export interface TextCandidate {
+  slot: number;
+  score: number;
+  bestChunk: number;
+}
+
+export class TextIndex {
+  readonly tokenizer: Tokenizer;
+  notes: (IndexedNote | null)[] = [];
+  readonly slotOf = new Map<string, number>();
+  chunkNote = new Int32Array(1024);
+  chunkHeading: (string | undefined)[] = [];
+  chunkText: string[] = [];
+  chunkCount = 0;
+  readonly fields: Record<FieldName, FieldIndex> = { title: new FieldIndex(), summary: new FieldIndex(), tags: new FieldIndex(), body: new FieldIndex() };
+  deadNotes = 0;
+  deadChunks = 0;
+  private noteScore = new Float64Array(0);
+  private bodyBest = new Float64Array(0);
+  private bodyRest = new Float64Array(0);
+  private bestChunkOf = new Int32Array(0);
+  private chunkScore = new Float64Array(0);
+
+  constructor(opts: { stemming?: boolean } = {}) {
+    this.tokenizer = new Tokenizer(opts);
+  }
+
+  get liveNotes(): number {
+    return this.slotOf.size;
+  }
+
+  /** Adds a note (replacing any note at the same path) and returns its slot. */
+  add(note: Omit<IndexedNote, 'firstChunk' | 'chunkCount'>, chunks: Chunk[]): number {
+    const old = this.slotOf.get(note.path);
+    if (old !== undefined) this.removeSlot(old);
+    const slot = this.notes.length;
+    const rec: IndexedNote = { ...note, firstChunk: this.chunkCount, chunkCount: chunks.length };
+    this.notes.push(rec);
+    this.slotOf.set(note.path, slot);
+    const tk = this.tokenizer;
+    const t = tk.frequencies(note.title);
+    this.fields.title.add(slot, t.tf, t.length);
+    const s = tk.frequencies(note.summary ?? '');
+    this.fields.summary.add(slot, s.tf, s.length);
+    const g = tk.frequencies(note.tags.join(' '));
+    this.fields.tags.add(slot, g.tf, g.length);
+    for (const c of chunks) {
+      const id = this.chunkCount++;
+      if (id >= this.chunkNote.length) {
+        const next = new Int32Array(this.chunkNote.length * 2);
+        next.set(this.chunkNote);
+        this.chunkNote = next;
+      }
+      this.chunkNote[id] = slot;
+      this.chunkHeading[id] = c.heading;
+      this.chunkText[id] = c.text;
+      const b = tk.frequencies(c.heading ? `${c.heading}\n${c.text}` : c.text);
+      this.fields.body.add(id, b.tf, b.length);
+    }
+    return slot;
+  }
+
+  removeSlot(slot: number): void {
+    const n = this.notes[slot];
+    if (!n) return;
+    this.notes[slot] = null;
+    if (this.slotOf.get(n.path) === slot) this.slotOf.delete(n.path);
+    this.deadNotes++;
+    this.fields.title.retire(slot);
+    this.fields.summary.retire(slot);
+    this.fields.tags.retire(slot);
+    for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount; c++) {
+      this.chunkNote[c] = -1;
+      this.chunkText[c] = '';
+      this.chunkHeading[c] = undefined;
+      this.fields.body.retire(c);
+      this.deadChunks++;
+    }
+  }
+
+  remove(path: string): boolean {
+    const slot = this.slotOf.get(path);
+    if (slot === undefined) return false;
+    this.removeSlot(slot);
+    return true;
+  }
+
+  needsCompaction(): boolean {
+    return this.deadNotes > 256 && this.deadNotes > this.notes.length / 4;
+  }
+
+  /** Drops dead slots and renumbers; returns the chunk map (old -> new or -1) so vectors can follow. */
+  compact(): Int32Array {
+    const noteMap = new Int32Array(this.notes.length).fill(-1);
+    const chunkMap = new Int32Array(this.chunkCount).fill(-1);
+    const notes: IndexedNote[] = [];
+    let chunks = 0;
+    for (let s = 0; s < this.notes.length; s++) {
+      const n = this.notes[s];
+      if (!n) continue;
+      noteMap[s] = notes.length;
+      const first = chunks;
+      for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount; c++) chunkMap[c] = chunks++;
+      notes.push({ ...n, firstChunk: first });
+    }
+    const chunkNote = new Int32Array(Math.max(1024, chunks));
+    const heading: (string | undefined)[] = new Array<string | undefined>(chunks);
+    const text: string[] = new Array<string>(chunks);
+    for (let c = 0; c < this.chunkCount; c++) {
+      const nc = chunkMap[c];
+      if (nc < 0) continue;
+      chunkNote[nc] = noteMap[this.chunkNote[c]];
+      heading[nc] = this.chunkHeading[c];
+      text[nc] = this.chunkText[c];
+    }
+    for (const f of ['title', 'summary', 'tags'] as const) this.fields[f].compact(noteMap, notes.length);
+    this.fields.body.compact(chunkMap, chunks);
+    this.notes = notes;
+    this.slotOf.clear();
+    notes.forEach((n, i) => this.slotOf.set(n.path, i));
+    this.chunkNote = chunkNote;
+    this.chunkHeading = heading;
+    this.chunkText = text;
+    this.chunkCount = chunks;
+    this.deadNotes = 0;
+    this.deadChunks = 0;
+    return chunkMap;
+  }
+
+  /** Distinct query terms, at most `max`, rarest first (a 10 KB paste must not score 2,000 terms). */
+  queryTerms(query: string, max = 48): string[] {
+    const uniq = [...new Set(this.tokenizer.terms(query))];
+    if (uniq.length <= max) return uniq;
+    const df = (t: string): number => this.fields.body.terms.get(t)?.n ?? 0;
+    return uniq
+      .filter((t) => df(t) > 0 || this.fields.title.terms.has(t))
+      .sort((a, b) => df(a) - df(b))
+      .slice(0, max);
+  }
+
+  private ensureScratch(): void {
+    if (this.noteScore.length < this.notes.length) {
+      const n = Math.max(1024, this.notes.length * 2);
+      this.noteScore = new Float64Array(n);
+      this.bodyBest = new Float64Array(n);
+      this.bodyRest = new Float64Array(n);
+      this.bestChunkOf = new Int32Array(n).fill(-1);
+    }
+    if (this.chunkScore.length < this.chunkCount) this.chunkScore = new Float64Array(Math.max(1024, this.chunkCount * 2));
+  }
+
+  /**
+   * BM25 over the four fields (per-field idf and length normalisation, weighted sum), a note's body score being its
+   * best chunk plus a little of the others. `allowed[slot]` = 1 restricts to filtered notes. Returns unsorted
+   * candidates with a positive score.
+   */
+  score(terms: string[], allowed: Uint8Array | null, p: Bm25Params = DEFAULT_BM25, termWeights?: number[]): TextCandidate[] {
+    this.ensureScratch();
+    const touched: number[] = [];
+    const touchedChunks: number[] = [];
+    const noteScore = this.noteScore;
+    const chunkScore = this.chunkScore;
+    const { k1, b } = p;
+    for (let qi = 0; qi < terms.length; qi++) {
+      const term = terms[qi];
+      const qw = termWeights ? termWeights[qi] : 1;
+      for (const f of ['title', 'summary', 'tags'] as const) {
+        const w = p.weights[f] * qw;
+        if (w === 0) continue;
+        const fi = this.fields[f];
+        const post = fi.terms.get(term);
+        if (!post) continue;
+        const idf = Math.log(1 + (fi.liveDocs - post.n + 0.5) / (post.n + 0.5));
+        const avg = fi.averageLength();
+        const ids = post.ids;
+        const tfs = post.tfs;
+        for (let i = 0; i < post.n; i++) {
+          const slot = ids[i];
+          if (this.notes[slot] === null || (allowed !== null && allowed[slot] === 0)) continue;
+          const tf = tfs[i];
+          const s = (w * idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * fi.lengths[slot]) / avg));
+          if (noteScore[slot] === 0) touched.push(slot);
+          noteScore[slot] += s;
+        }
+      }
+      const wb = p.weights.body * qw;
+      const bf = this.fields.body;
+      const post = wb === 0 ? undefined : bf.terms.get(term);
+      if (!post) continue;
+      const idf = Math.log(1 + (bf.liveDocs - post.n + 0.5) / (post.n + 0.5));
+      const avg = bf.averageLength();
+      const ids = post.ids;
+      const tfs = post.tfs;
+      const chunkNote = this.chunkNote;
+      for (let i = 0; i < post.n; i++) {
+        const c = ids[i];
+        const slot = chunkNote[c];
+        if (slot < 0 || (allowed !== null && allowed[slot] === 0)) continue;
+        const tf = tfs[i];
+        const s = (wb * idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * bf.lengths[c]) / avg));
+        if (chunkScore[c] === 0) touchedChunks.push(c);
+        chunkScore[c] += s;
+      }
+    }
+    const bodyBest = this.bodyBest;
+    const bodyRest = this.bodyRest;
+    const best = this.bestChunkOf;
+    const bodyNotes: number[] = [];
+    for (const c of touchedChunks) {
+      const slot = this.chunkNote[c];
+      const s = chunkScore[c];
+      chunkScore[c] = 0;
+      if (best[slot] < 0) {
+        bodyNotes.push(slot);
+        best[slot] = c;
+        bodyBest[slot] = s;
+      } else if (s > bodyBest[slot]) {
+        bodyRest[slot] += bodyBest[slot];
+        bodyBest[slot] = s;
+        best[slot] = c;
+      } else {
+        bodyRest[slot] += s;
+      }
+    }
+    for (const slot of bodyNotes) {
+      if (noteScore[slot] === 0) touched.push(slot);
+      noteScore[slot] += bodyBest[slot] + p.restChunks * bodyRest[slot];
+    }
+    const out: TextCandidate[] = [];
+    for (const slot of touched) {
+      const n = this.notes[slot];
+      out.push({ slot, score: noteScore[slot], bestChunk: best[slot] >= 0 ? best[slot] : (n?.firstChunk ?? 0) });
+      noteScore[slot] = 0;
+    }
+    for (const slot of bodyNotes) {
+      best[slot] = -1;
+      bodyBest[slot] = 0;
+      bodyRest[slot] = 0;
+    }
+    return out;
+  }
+
+  /** Which fields of a note (and chunk) contain each term: for the "why" of a hit. */
+  matchedFields(slot: number, chunk: number, terms: string[]): Map<FieldName, string[]> {
+    const out = new Map<FieldName, string[]>();
+    for (const t of terms) {
+      for (const f of FIELDS) {
+        const post = this.fields[f].terms.get(t);
+        if (post && post.tfOf(f === 'body' ? chunk : slot) > 0) {
+          const list = out.get(f) ?? [];
+          list.push(t);
+          out.set(f, list);
+        }
+      }
+    }
+    return out;
+  }
+}
+
+/** Keeps the k best of a list by score, best first. */
+export function topK<T extends { score: number }>(items: T[], k: number): T[] {
+  if (items.length <= k * 4) return items.sort((a, b) => b.score - a.score).slice(0, k);
+  // A window of the k best kept in ascending order; a better item replaces the smallest and bubbles into place.
+  const heap: T[] = [];
+  for (const it of items) {
+    if (heap.length < k) {
+      heap.push(it);
+      if (heap.length === k) heap.sort((a, b) => a.score - b.score);
+    } else if (it.score > heap[0].score) {
+      heap[0] = it;
+      let i = 0;
+      while (i + 1 < heap.length && heap[i].score > heap[i + 1].score) {
+        const tmp = heap[i];
+        heap[i] = heap[i + 1];
+        heap[i + 1] = tmp;
+        i++;
+      }
+    }
+  }
+  return heap.sort((a, b) => b.score - a.score);
+}

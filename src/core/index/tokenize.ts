@@ -1,0 +1,63 @@
+// Turns text into index terms: lower case, Unicode letters/digits, English stop words dropped, Porter-stemmed
+// (Orama's English stemmer, so terms match what an Orama index of the same text would hold).
+import { tokenizer as oramaTokenizer } from '@orama/orama/components';
+
+type Stemmer = (word: string) => string;
+
+const oramaStemmer = (oramaTokenizer.createTokenizer({ language: 'english', stemming: true }) as unknown as { stemmer: Stemmer }).stemmer;
+
+// A classic English stop list plus question words: natural-language questions ("when did she…") carry them and they
+// only add noise to BM25. Kept short on purpose: words such as "not" or "new" stay searchable.
+export const STOP_WORDS = new Set(
+  ('a about above after again all am an and any are as at be because been before being below between both but by can could ' +
+    'did do does doing down during each few for from further had has have having he her here hers herself him himself his how ' +
+    'i if in into is it its itself just me more most my myself no nor of off on once only or other our ours ourselves out over ' +
+    'own same she should so some such than that the their theirs them themselves then there these they this those through to too ' +
+    'under until up very was we were what when where which while who whom why will with would you your yours yourself yourselves ' +
+    's t d ll m re ve isn aren wasn weren don doesn didn won wouldn shouldn couldn hasn haven hadn').split(' '),
+);
+
+const SPLIT = /[^\p{L}\p{N}_]+/u;
+const MAX_TOKEN = 40;
+
+export class Tokenizer {
+  // Stemming is the costly step; the vocabulary of a vault is small compared to its token count.
+  private readonly cache = new Map<string, string>();
+
+  private readonly stem: Stemmer;
+
+  /** `stemming: false` only for comparisons with plain BM25 (benchmarks). */
+  constructor(opts: { stemming?: boolean } = {}) {
+    this.stem = opts.stemming === false ? (w) => w : oramaStemmer;
+  }
+
+  /** Every term occurrence, in order (duplicates kept: term frequency matters). */
+  terms(text: string): string[] {
+    const out: string[] = [];
+    if (!text) return out;
+    for (const raw of text.toLowerCase().split(SPLIT)) {
+      if (raw.length === 0 || raw.length > MAX_TOKEN) continue;
+      const t = this.normalize(raw);
+      if (t) out.push(t);
+    }
+    return out;
+  }
+
+  normalize(word: string): string {
+    let t = this.cache.get(word);
+    if (t !== undefined) return t;
+    t = STOP_WORDS.has(word) ? '' : this.stem(word.normalize('NFKD').replace(/\p{M}/gu, ''));
+    // Bound the cache: a pasted log full of unique tokens must not grow memory for ever.
+    if (this.cache.size > 500_000) this.cache.clear();
+    this.cache.set(word, t);
+    return t;
+  }
+
+  /** Counts term frequencies; returns [term, tf] pairs and the token count (the field length). */
+  frequencies(text: string): { tf: Map<string, number>; length: number } {
+    const tf = new Map<string, number>();
+    const terms = this.terms(text);
+    for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+    return { tf, length: terms.length };
+  }
+}

@@ -1,0 +1,396 @@
+// The index of one vault, owned by the engine: build, load a snapshot, follow changes, embed, search, save.
+import { EngramError, errorMessage } from '../errors.js';
+import { systemClock, yieldToEventLoop, type Clock, type Embedder, type VaultChange, type VaultFile, type VaultPort, type Yield } from '../ports.js';
+import { embeddingText, parseDoc, textHash } from './note-doc.js';
+import { DEFAULT_RANKING, type RankingConfig } from './rank.js';
+import { buildGraph, runSearch, type IndexSearchOptions, type LinkGraph, type SearchResult } from './search.js';
+import { decodeSnapshot, encodeSnapshot, verifySnapshot } from './snapshot.js';
+import { TextIndex, type IndexedNote } from './text-index.js';
+import { VectorStore } from './vector-store.js';
+
+/** File reads kept in flight ahead of indexing. */
+const READ_AHEAD = 32;
+
+export interface IndexProgress {
+  phase: 'scan' | 'index' | 'embed' | 'load';
+  done: number;
+  total: number;
+}
+
+export interface VaultIndexOptions {
+  vault: VaultPort;
+  embedder?: Embedder;
+  clock?: Clock;
+  yieldNow?: Yield;
+  onProgress?: (p: IndexProgress) => void;
+  ranking?: Partial<RankingConfig>;
+  /** English stemming (default on); off only to compare with plain BM25. */
+  stemming?: boolean;
+  /** Notes handled between two yields to the host's event loop. */
+  batchSize?: number;
+}
+
+export interface SyncReport {
+  scanned: number;
+  indexed: number;
+  unchanged: number;
+  removed: number;
+  /** Notes that could not be read: skipped, never fatal. */
+  skipped: { path: string; reason: string }[];
+  /** Notes indexed by their text although their frontmatter is invalid. */
+  problems: { path: string; reason: string }[];
+  embedded: number;
+  ms: number;
+}
+
+export interface OpenReport extends SyncReport {
+  /** The snapshot was used; when not, why (missing, damaged, foreign, other format). */
+  loaded: boolean;
+  reason?: string;
+  /** The model changed since the snapshot: every vector is recomputed. */
+  reembedAll: boolean;
+}
+
+export interface IndexStats {
+  notes: number;
+  chunks: number;
+  terms: number;
+  vectors: number;
+  pendingEmbeddings: number;
+  model: string | null;
+  dimension: number;
+  mode: 'hybrid' | 'bm25';
+}
+
+export class VaultIndex {
+  private text: TextIndex;
+  private readonly stemming: boolean;
+  private vectors: VectorStore | null = null;
+  private vectorModel: string | null = null;
+  private embedder?: Embedder;
+  private readonly vault: VaultPort;
+  private readonly clock: Clock;
+  private readonly yieldNow: Yield;
+  private readonly batch: number;
+  private readonly ranking: RankingConfig;
+  private readonly pending = new Set<string>();
+  private graphCache: LinkGraph | null = null;
+  /** Bumped when chunk ids are renumbered: embedding in flight must not write to stale rows. */
+  private generation = 0;
+  onProgress?: (p: IndexProgress) => void;
+
+  constructor(opts: VaultIndexOptions) {
+    this.vault = opts.vault;
+    this.stemming = opts.stemming !== false;
+    this.text = new TextIndex({ stemming: this.stemming });
+    this.clock = opts.clock ?? systemClock;
+    this.yieldNow = opts.yieldNow ?? yieldToEventLoop;
+    this.batch = opts.batchSize ?? 200;
+    this.onProgress = opts.onProgress;
+    this.ranking = { ...DEFAULT_RANKING, ...opts.ranking };
+    this.setEmbedder(opts.embedder);
+  }
+
+  /** Sets (or removes) the embedder. Vectors of another model are dropped and recomputed by `embedPending`. */
+  setEmbedder(embedder: Embedder | undefined): void {
+    this.embedder = embedder;
+    if (!embedder) return;
+    if (this.vectors && (this.vectorModel !== embedder.modelId || this.vectors.dimension !== embedder.dimension)) this.vectors = null;
+    if (!this.vectors) {
+      this.vectors = new VectorStore(embedder.dimension);
+      this.vectorModel = embedder.modelId;
+      for (const n of this.text.notes) if (n) this.pending.add(n.path);
+    }
+  }
+
+  /** Loads a snapshot when it is sound, then brings it up to date with the vault; rebuilds otherwise. */
+  async open(snapshot: Uint8Array | null): Promise<OpenReport> {
+    let reason: string | undefined;
+    let loaded = false;
+    let reembedAll = false;
+    if (snapshot && snapshot.length > 0) {
+      try {
+        this.onProgress?.({ phase: 'load', done: 0, total: 1 });
+        this.loadSnapshot(snapshot);
+        loaded = true;
+        reembedAll = this.embedder !== undefined && this.pending.size > 0 && this.pending.size === this.text.liveNotes;
+      } catch (e) {
+        reason = errorMessage(e);
+        this.reset();
+      }
+    } else {
+      reason = 'no snapshot yet';
+    }
+    const report = await this.sync();
+    return { ...report, loaded, reason, reembedAll };
+  }
+
+  /** Throws when the snapshot is damaged or foreign; leaves the index empty then. */
+  loadSnapshot(bytes: Uint8Array): void {
+    const text = new TextIndex({ stemming: this.stemming });
+    const { header, vectors } = decodeSnapshot(bytes, text);
+    this.text = text;
+    this.vectors = vectors;
+    this.vectorModel = header.modelId;
+    this.pending.clear();
+    this.graphCache = null;
+    this.generation++;
+    this.setEmbedder(this.embedder);
+  }
+
+  /** The snapshot bytes; the host writes them atomically. Compacts the index first. */
+  snapshot(): Uint8Array {
+    if (this.text.deadNotes > 0) this.generation++;
+    return encodeSnapshot(this.text, this.vectors, this.vectorModel);
+  }
+
+  /** Peeks at a snapshot's header without loading it. */
+  static inspectSnapshot(bytes: Uint8Array): { modelId: string | null; dimension: number; notes: number; createdAt: number } {
+    const h = verifySnapshot(bytes);
+    return { modelId: h.modelId, dimension: h.dimension, notes: h.notes.length, createdAt: h.createdAt };
+  }
+
+  private reset(): void {
+    this.text = new TextIndex({ stemming: this.stemming });
+    this.vectors = null;
+    this.vectorModel = null;
+    this.pending.clear();
+    this.graphCache = null;
+    this.generation++;
+    this.setEmbedder(this.embedder);
+  }
+
+  /** Rebuilds from nothing. */
+  async build(): Promise<SyncReport> {
+    this.reset();
+    return this.sync();
+  }
+
+  /** Re-indexes what changed in the vault since the index last saw it; drops what is gone; embeds what lacks vectors. */
+  async sync(): Promise<SyncReport> {
+    const t0 = this.clock.now();
+    const files = await this.vault.list();
+    const report: SyncReport = { scanned: files.length, indexed: 0, unchanged: 0, removed: 0, skipped: [], problems: [], embedded: 0, ms: 0 };
+    const present = new Set(files.map((f) => f.path));
+    const carried = new Map<string, Float32Array>();
+    for (const n of this.text.notes) {
+      if (n && !present.has(n.path)) {
+        this.keepVectors(n, carried);
+        this.text.remove(n.path);
+        this.pending.delete(n.path);
+        report.removed++;
+      }
+    }
+    let done = 0;
+    // Reads run a few at a time ahead of the indexing (a host's file reads are slow one by one, fast together).
+    const reads = new Map<string, Promise<VaultFile>>();
+    const toRead = files.filter((f) => {
+      const slot = this.text.slotOf.get(f.path);
+      const old = slot === undefined ? null : this.text.notes[slot];
+      return !(old && old.mtime === f.mtime && old.size === f.size);
+    });
+    let ahead = 0;
+    const readAhead = (upTo: number): void => {
+      for (; ahead < Math.min(upTo, toRead.length); ahead++) {
+        const p = this.vault.read(toRead[ahead].path);
+        p.catch(() => undefined);
+        reads.set(toRead[ahead].path, p);
+      }
+    };
+    let next = 0;
+    for (const f of files) {
+      const slot = this.text.slotOf.get(f.path);
+      const old = slot === undefined ? null : this.text.notes[slot];
+      if (next < toRead.length && toRead[next] === f) {
+        next++;
+        readAhead(next + READ_AHEAD);
+        try {
+          const file = await reads.get(f.path)!;
+          reads.delete(f.path);
+          if (old && old.hash === textHash(file.text)) {
+            old.mtime = file.mtime;
+            old.size = file.size;
+            report.unchanged++;
+          } else {
+            const problem = this.indexText(f.path, file.text, file.mtime, file.size, carried);
+            if (problem) report.problems.push({ path: f.path, reason: problem });
+            report.indexed++;
+          }
+        } catch (e) {
+          reads.delete(f.path);
+          report.skipped.push({ path: f.path, reason: errorMessage(e) });
+        }
+      } else {
+        report.unchanged++;
+      }
+      if (++done % this.batch === 0) {
+        this.onProgress?.({ phase: 'index', done, total: files.length });
+        await this.yieldNow();
+      }
+    }
+    this.onProgress?.({ phase: 'index', done, total: files.length });
+    if (this.text.needsCompaction()) this.compact();
+    report.embedded = await this.embedPending();
+    report.ms = this.clock.now() - t0;
+    return report;
+  }
+
+  private compact(): void {
+    const map = this.text.compact();
+    this.vectors?.compact(map);
+    this.generation++;
+  }
+
+  /** Vectors of a note about to be replaced, keyed by their embedding text, so unchanged chunks are not re-embedded. */
+  private keepVectors(n: IndexedNote, into: Map<string, Float32Array>): void {
+    if (!this.vectors) return;
+    for (let i = 0; i < n.chunkCount; i++) {
+      const c = n.firstChunk + i;
+      const v = this.vectors.get(c);
+      const et = embeddingText(n, { heading: this.text.chunkHeading[c], text: this.text.chunkText[c] }, i);
+      if (v && et !== null) into.set(textHash(et), v.slice());
+    }
+  }
+
+  /** Indexes one note's text now (synchronous: searchable on return); returns a frontmatter problem, if any. */
+  private indexText(path: string, text: string, mtime: number, size: number, carried?: Map<string, Float32Array>): string | undefined {
+    const doc = parseDoc(path, text, mtime, size);
+    const cache = carried ?? new Map<string, Float32Array>();
+    const oldSlot = this.text.slotOf.get(path);
+    if (oldSlot !== undefined) this.keepVectors(this.text.notes[oldSlot]!, cache);
+    const slot = this.text.add(doc.note, doc.chunks);
+    this.graphCache = null;
+    if (this.vectors) {
+      const n = this.text.notes[slot]!;
+      let missing = false;
+      doc.chunks.forEach((c, i) => {
+        const et = embeddingText(n, c, i);
+        if (et === null) return;
+        const v = cache.get(textHash(et));
+        if (v) this.vectors!.set(n.firstChunk + i, v);
+        else missing = true;
+      });
+      if (missing) this.pending.add(path);
+      else this.pending.delete(path);
+    }
+    return doc.problem;
+  }
+
+  /** Re-reads one note from the vault and indexes it (a file save). Returns false when it cannot be read. */
+  async update(path: string): Promise<boolean> {
+    let file;
+    try {
+      file = await this.vault.read(path);
+    } catch (e) {
+      if (!(await this.vault.exists(path).catch(() => false))) this.remove(path);
+      if (e instanceof EngramError && e.code === 'not-found') return false;
+      return false;
+    }
+    this.updateText(path, file.text, file.mtime, file.size);
+    return true;
+  }
+
+  /** Indexes a note from text the caller already has. Searchable (BM25) on return; vectors follow in `embedPending`. */
+  updateText(path: string, text: string, mtime = this.clock.now(), size = text.length): void {
+    this.indexText(path, text, mtime, size);
+    if (this.text.deadNotes > 1024 && this.text.deadNotes > this.text.notes.length / 2) this.compact();
+  }
+
+  remove(path: string): boolean {
+    this.pending.delete(path);
+    this.graphCache = null;
+    return this.text.remove(path);
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    this.remove(from);
+    await this.update(to);
+  }
+
+  /** Follows one vault change event. */
+  async apply(change: VaultChange): Promise<void> {
+    if (change.kind === 'delete') this.remove(change.path);
+    else if (change.kind === 'rename') await this.rename(change.oldPath, change.path);
+    else await this.update(change.path);
+  }
+
+  /** Computes missing vectors in batches, yielding between them; returns how many chunks were embedded. */
+  async embedPending(): Promise<number> {
+    const embedder = this.embedder;
+    if (!embedder || !this.vectors) return 0;
+    let embedded = 0;
+    const total = this.pending.size;
+    let notesDone = 0;
+    while (this.pending.size > 0) {
+      const gen = this.generation;
+      const work: { path: string; row: number; text: string; note: IndexedNote }[] = [];
+      const taken: string[] = [];
+      for (const path of this.pending) {
+        taken.push(path);
+        const slot = this.text.slotOf.get(path);
+        const n = slot === undefined ? null : this.text.notes[slot];
+        if (n) {
+          for (let i = 0; i < n.chunkCount; i++) {
+            const row = n.firstChunk + i;
+            if (this.vectors.get(row)) continue;
+            const et = embeddingText(n, { heading: this.text.chunkHeading[row], text: this.text.chunkText[row] }, i);
+            if (et !== null) work.push({ path, row, text: et, note: n });
+          }
+        }
+        if (work.length >= 32) break;
+      }
+      for (const p of taken) this.pending.delete(p);
+      if (work.length > 0) {
+        const vecs = await embedder.embed(work.map((w) => w.text));
+        if (this.embedder !== embedder || !this.vectors) return embedded;
+        work.forEach((w, i) => {
+          // The note may have changed or been renumbered while the model ran: then it is pending again anyway.
+          const slot = this.text.slotOf.get(w.path);
+          if (gen === this.generation && slot !== undefined && this.text.notes[slot] === w.note) {
+            this.vectors!.set(w.row, vecs[i]);
+            embedded++;
+          }
+        });
+      }
+      notesDone += taken.length;
+      this.onProgress?.({ phase: 'embed', done: notesDone, total });
+      await this.yieldNow();
+    }
+    return embedded;
+  }
+
+  async search(query: string, opts: IndexSearchOptions = {}): Promise<SearchResult> {
+    return runSearch(
+      {
+        text: this.text,
+        vectors: this.vectors,
+        embedder: this.embedder,
+        vectorsUsable: this.vectors !== null && (this.embedder === undefined || this.vectorModel === this.embedder.modelId),
+        clock: this.clock,
+        ranking: this.ranking,
+        graph: () => (this.graphCache ??= buildGraph(this.text)),
+      },
+      query,
+      opts,
+    );
+  }
+
+  has(path: string): boolean {
+    return this.text.slotOf.has(path);
+  }
+
+  stats(): IndexStats {
+    let terms = 0;
+    for (const f of Object.values(this.text.fields)) terms += f.terms.size;
+    return {
+      notes: this.text.liveNotes,
+      chunks: this.text.chunkCount - this.text.deadChunks,
+      terms,
+      vectors: this.vectors?.count() ?? 0,
+      pendingEmbeddings: this.pending.size,
+      model: this.embedder?.modelId ?? this.vectorModel,
+      dimension: this.vectors?.dimension ?? 0,
+      mode: this.embedder && this.vectors ? 'hybrid' : 'bm25',
+    };
+  }
+}
