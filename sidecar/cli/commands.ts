@@ -4,5 +4,7 @@ import type { CommandEntry } from './types.js';
 
 export const commands: CommandEntry[] = [
   { name: 'serve', summary: 'Run, start or stop the background host for a vault', load: () => import('./commands/serve.js') },
+  { name: 'mcp', summary: 'Serve the memory tools to an agent over MCP (stdio)', load: () => import('./commands/mcp.js') },
   { name: 'hook', summary: 'Handle a Claude Code hook event (stdin JSON; always exits 0)', load: () => import('./commands/hook.js') },
+  { name: 'parse', summary: 'Show what Engram reads from a transcript: turns, signals, windows, redactions, damage', load: () => import('./commands/parse.js') },
 ];

@@ -1,0 +1,52 @@
+// The MCP server's link to the vault's host: one connection, re-opened (and a host started) when it drops.
+import { HostConnection, RpcError, isNoHost } from '../client/connection.js';
+import { startHostDetached } from '../client/start-host.js';
+import type { VaultState } from '../client/paths.js';
+
+export class HostLink {
+  private conn: HostConnection | null = null;
+  private opening: Promise<HostConnection> | null = null;
+
+  constructor(private readonly state: VaultState, private readonly env: NodeJS.ProcessEnv) {}
+
+  private async open(): Promise<HostConnection> {
+    const deadline = Date.now() + 15_000;
+    let started = false;
+    for (;;) {
+      try {
+        const conn = await HostConnection.open({ socket: this.state.socket, env: this.env, deadline: Math.min(deadline, Date.now() + 2000), client: 'mcp' });
+        this.conn = conn;
+        return conn;
+      } catch (e) {
+        if (e instanceof RpcError) throw e;
+        if (!isNoHost(e) || Date.now() > deadline) throw e;
+        if (!started) {
+          startHostDetached(this.state.vault, this.env);
+          started = true;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }
+
+  async call(method: string, params: unknown, timeoutMs = 60_000): Promise<unknown> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const conn = this.conn ?? (await (this.opening ??= this.open().finally(() => (this.opening = null))));
+      try {
+        return await conn.call(method, params, Date.now() + timeoutMs);
+      } catch (e) {
+        if (e instanceof RpcError) throw e;
+        // The host went away (idle exit, handover): reconnect once, which starts a new one if needed.
+        this.conn?.close();
+        this.conn = null;
+        if (attempt === 1) throw e;
+      }
+    }
+    throw new Error('unreachable');
+  }
+
+  close(): void {
+    this.conn?.close();
+    this.conn = null;
+  }
+}

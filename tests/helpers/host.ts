@@ -1,0 +1,101 @@
+// A sandbox for sidecar tests: temporary HOME, ENGRAM_HOME, XDG_RUNTIME_DIR and vault, plus the hosts it started
+// (always killed afterwards, so tests never leak daemons).
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { cliPath } from './cli.js';
+import { makeTempDir, removeDir } from './temp.js';
+import { repoRoot } from './shared.js';
+
+export interface Sandbox {
+  root: string;
+  home: string;
+  engramHome: string;
+  vault: string;
+  env: NodeJS.ProcessEnv;
+  children: ChildProcess[];
+  /** Starts `engram serve --foreground` for the vault (not waiting). */
+  serve(extraEnv?: NodeJS.ProcessEnv): ChildProcess;
+  writeNote(rel: string, text: string): string;
+  cleanup(): Promise<void>;
+}
+
+export function pidsFromLocks(engramHome: string): number[] {
+  const out: number[] = [];
+  const vaults = path.join(engramHome, 'vaults');
+  for (const key of fs.existsSync(vaults) ? fs.readdirSync(vaults) : []) {
+    try {
+      out.push((JSON.parse(fs.readFileSync(path.join(vaults, key, 'host.lock'), 'utf8')) as { pid: number }).pid);
+    } catch {
+      // no lock
+    }
+  }
+  return out;
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function waitFor<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000, what = 'condition'): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export function makeSandbox(): Sandbox {
+  const root = makeTempDir('engram-sbx-');
+  const home = path.join(root, 'home');
+  const engramHome = path.join(root, 'engram');
+  const vault = path.join(root, 'vault');
+  const run = path.join(root, 'run');
+  for (const d of [home, engramHome, vault, run]) fs.mkdirSync(d, { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    USERPROFILE: home,
+    ENGRAM_HOME: engramHome,
+    XDG_RUNTIME_DIR: run,
+    ENGRAM_VAULT: vault,
+    CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+  };
+  delete env.ENGRAM_NESTED;
+  delete env.ENGRAM_DAEMON;
+  const children: ChildProcess[] = [];
+  const sb: Sandbox = {
+    root, home, engramHome, vault, env, children,
+    serve(extraEnv = {}) {
+      const child = spawn(process.execPath, [cliPath, 'serve', '--foreground', '--vault', vault], { env: { ...env, ...extraEnv }, cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+      children.push(child);
+      return child;
+    },
+    writeNote(rel, text) {
+      const file = path.join(vault, rel);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+      return file;
+    },
+    async cleanup() {
+      const pids = new Set([...children.map((c) => c.pid!).filter(Boolean), ...pidsFromLocks(engramHome)]);
+      for (const pid of pids) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+      await waitFor(() => [...pids].every((p) => !alive(p)), 5000, 'hosts to die').catch(() => undefined);
+      removeDir(root);
+    },
+  };
+  return sb;
+}

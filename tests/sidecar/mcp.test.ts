@@ -1,0 +1,112 @@
+// The SDK's real MCP client over stdio against the built `engram mcp`, which talks to a real host.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { cliPath } from '../helpers/cli.js';
+import { makeSandbox, type Sandbox } from '../helpers/host.js';
+
+type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
+
+describe('engram mcp (real client, real host)', () => {
+  let sb: Sandbox;
+  let client: Client;
+
+  beforeEach(async () => {
+    sb = makeSandbox();
+    sb.writeNote('Engram/Inbox/Use pnpm workspaces.md', '---\ntype: decision\nscope: general\nsummary: The monorepo uses pnpm workspaces because npm installs were slow\n---\nWe moved the monorepo from npm to pnpm workspaces; installs went from 4 minutes to 40 seconds.\n');
+    sb.writeNote('.obsidian/plugins/secret/data.json', '{"apiKey":"sk-secret"}');
+    sb.writeNote('.obsidian/notes.md', 'secret config note');
+    client = new Client({ name: 'vitest', version: '0.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp'], env: sb.env as Record<string, string>, cwd: sb.root, stderr: 'pipe' }));
+  });
+
+  afterEach(async () => {
+    await client.close().catch(() => undefined);
+    await sb.cleanup();
+  });
+
+  it('lists every tool with accurate hints, the guide resource and both prompts', async () => {
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expect(Object.keys(byName).sort()).toEqual(['configure', 'extract', 'forget', 'read', 'recall', 'reindex', 'remember', 'restructure', 'review', 'status']);
+    for (const name of ['recall', 'read', 'status']) expect(byName[name].annotations?.readOnlyHint).toBe(true);
+    for (const name of ['remember', 'forget', 'extract', 'configure', 'reindex']) expect(byName[name].annotations?.readOnlyHint).toBe(false);
+    expect(byName.forget.annotations?.destructiveHint).toBe(true);
+    expect(byName.remember.annotations?.destructiveHint).toBe(false);
+    expect(byName.remember.annotations?.idempotentHint).toBe(false);
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toContain('engram://guide');
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name).sort()).toEqual(['orient', 'recall']);
+    const guide = await client.readResource({ uri: 'engram://guide' });
+    expect(JSON.stringify(guide)).toContain('recall');
+  });
+
+  it('remembers, recalls fenced, reads, forgets (to the trash), and reports status', async () => {
+    const saved = (await client.callTool({ name: 'remember', arguments: { text: 'Vitest 4 needs Node 20.19 or newer; CI pins Node 20.19.', type: 'reference', scope: 'general' } })) as TextResult;
+    expect(saved.isError).toBeFalsy();
+    const rel = /Saved as (.+)$/.exec(saved.content[0].text)![1];
+    expect(fs.existsSync(path.join(sb.vault, rel))).toBe(true);
+
+    const r = (await client.callTool({ name: 'recall', arguments: { query: 'why pnpm workspaces monorepo' } })) as TextResult;
+    expect(r.isError).toBeFalsy();
+    expect(r.content[0].text).toContain('<engram-memory');
+    expect(r.content[0].text).toContain('Use pnpm workspaces');
+    expect(r.content[0].text).toContain('4 minutes to 40 seconds');
+
+    const read = (await client.callTool({ name: 'read', arguments: { ref: 'Use pnpm workspaces' } })) as TextResult;
+    expect(read.content[0].text).toContain('installs went from');
+
+    const forgot = (await client.callTool({ name: 'forget', arguments: { ref: '[[Use pnpm workspaces]]' } })) as TextResult;
+    expect(forgot.isError).toBeFalsy();
+    expect(fs.existsSync(path.join(sb.vault, 'Engram/Inbox/Use pnpm workspaces.md'))).toBe(false);
+    expect(fs.existsSync(path.join(sb.vault, '.trash/Use pnpm workspaces.md'))).toBe(true);
+    const again = (await client.callTool({ name: 'recall', arguments: { query: 'pnpm workspaces monorepo' } })) as TextResult;
+    expect(again.content[0].text).not.toContain('Use pnpm workspaces');
+
+    const status = (await client.callTool({ name: 'status', arguments: {} })) as TextResult;
+    expect(JSON.parse(status.content[0].text).index.notes).toBe(1);
+  });
+
+  it('refuses reads outside the vault and in its config folder', async () => {
+    for (const ref of ['../../etc/passwd', '/etc/passwd', '.obsidian/notes.md', '.obsidian/plugins/secret/data.json', 'Engram/../../outside']) {
+      const r = (await client.callTool({ name: 'read', arguments: { ref } })) as TextResult;
+      expect(r.isError, ref).toBe(true);
+      expect(r.content[0].text).not.toContain('sk-secret');
+      expect(r.content[0].text).not.toContain('secret config note');
+    }
+  });
+
+  it('refuses extract outside the transcript folders, including through symlinks and traversal', async () => {
+    const outside = path.join(sb.root, 'elsewhere.jsonl');
+    fs.writeFileSync(outside, '{}\n');
+    const projects = path.join(sb.home, '.claude', 'projects', 'p');
+    fs.mkdirSync(projects, { recursive: true });
+    fs.symlinkSync(outside, path.join(projects, 'link.jsonl'));
+    for (const p of [outside, path.join(projects, 'link.jsonl'), path.join(projects, '..', '..', '..', 'elsewhere.jsonl')]) {
+      const r = (await client.callTool({ name: 'extract', arguments: { path: p } })) as TextResult;
+      expect(r.isError, p).toBe(true);
+    }
+    const ok = path.join(projects, 'abc.jsonl');
+    fs.writeFileSync(ok, '{"type":"user","message":{"content":"hi"}}\n');
+    const r = (await client.callTool({ name: 'extract', arguments: { path: ok } })) as TextResult;
+    expect(r.isError).toBeFalsy();
+    expect(r.content[0].text).toContain('"queued": true');
+  });
+
+  it('gives clear tool errors for bad arguments and unsafe configure keys', async () => {
+    const bad = (await client.callTool({ name: 'recall', arguments: { query: '' } })) as TextResult;
+    expect(bad.isError).toBe(true);
+    const wrongType = (await client.callTool({ name: 'remember', arguments: { text: 42 } })) as TextResult;
+    expect(wrongType.isError).toBe(true);
+    const unsafe = (await client.callTool({ name: 'configure', arguments: { key: 'backend', value: true } })) as TextResult;
+    expect(unsafe.isError).toBe(true);
+    expect(unsafe.content[0].text).toMatch(/cannot be changed/);
+    const safe = (await client.callTool({ name: 'configure', arguments: { key: 'prompt_max_items', value: 3 } })) as TextResult;
+    expect(safe.isError).toBeFalsy();
+    const missing = (await client.callTool({ name: 'read', arguments: { ref: 'No such note anywhere' } })) as TextResult;
+    expect(missing.isError).toBe(true);
+  });
+});
