@@ -13,8 +13,8 @@ export interface CoveredRange {
   firstUuid: string;
   /** Uuid of the last record of the last turn covered (Turn.lastUuid ?? Turn.uuid). */
   lastUuid: string;
-  /** Byte offset just past the last covered record, in the file the range was read from. */
-  endOffset: number;
+  /** Byte offset just past the last covered record, in the file the range was read from (a hint). */
+  endOffset?: number;
   /** Timestamp of the last covered turn: bounds a copied range whose last record was not copied. */
   lastTimestamp?: string;
   /** The session the range was read from (SessionMeta.sessionId). */
@@ -60,10 +60,10 @@ export function coveredMask(session: Session, ranges: CoveredRange[]): boolean[]
       mark(pf, b);
     } else if (pl !== undefined) {
       mark(0, pl); // the copy starts after the range's start: everything before its end is old
-    } else if (r.sessionId !== undefined && r.sessionId === session.meta.sessionId) {
+    } else if (r.endOffset !== undefined && r.sessionId !== undefined && r.sessionId === session.meta.sessionId) {
       // No uuid found (records rewritten), same session: fall back to the byte offset.
       turns.forEach((t, i) => {
-        if ((t.endOffset ?? t.offset) <= r.endOffset) covered[i] = true;
+        if ((t.endOffset ?? t.offset) <= (r.endOffset ?? 0)) covered[i] = true;
       });
     }
   }
@@ -83,6 +83,6 @@ export function uncoveredTurns(session: Session, ranges: CoveredRange[]): Turn[]
  */
 export function resumeOffsetHint(ranges: CoveredRange[], sessionId: string): number {
   let best = 0;
-  for (const r of ranges) if (r.sessionId === sessionId && r.endOffset > best) best = r.endOffset;
+  for (const r of ranges) if (r.sessionId === sessionId && (r.endOffset ?? 0) > best) best = r.endOffset ?? 0;
   return best;
 }
