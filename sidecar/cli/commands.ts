@@ -5,6 +5,8 @@ import type { CommandEntry } from './types.js';
 export const commands: CommandEntry[] = [
   { name: 'serve', summary: 'Run, start or stop the background host for a vault', load: () => import('./commands/serve.js') },
   { name: 'mcp', summary: 'Serve the memory tools to an agent over MCP (stdio)', load: () => import('./commands/mcp.js') },
+  { name: 'extract', summary: 'Extract what is worth keeping from an agent transcript into the vault', load: () => import('./commands/extract.js') },
+  { name: 'import', summary: 'Extract every conversation of a Claude.ai or ChatGPT export (resumable)', load: () => import('./commands/import.js') },
   { name: 'hook', summary: 'Handle a Claude Code hook event (stdin JSON; always exits 0)', load: () => import('./commands/hook.js') },
   { name: 'parse', summary: 'Show what Engram reads from a transcript: turns, signals, windows, redactions, damage', load: () => import('./commands/parse.js') },
 ];

@@ -42,7 +42,7 @@ export class OpenAiBackend implements LlmBackend {
     this.baseUrl = opts.baseUrl ?? OPENAI_DEFAULT_URL;
     this.model = opts.model ?? 'gpt-4o-mini';
     this.paid = opts.paid ?? !/^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(`${this.baseUrl}/`);
-    if (this.baseUrl === OPENAI_DEFAULT_URL && !opts.apiKey) {
+    if (/^https:\/\/api\.openai\.com(\/|$)/.test(this.baseUrl) && !opts.apiKey) {
       throw new BackendError('openai', 'auth', 'no API key', 'set OPENAI_API_KEY, or point openai_base_url at a local server');
     }
   }

@@ -55,7 +55,8 @@ function titleOf(statement: string): string {
 function firstSentence(statement: string): string {
   const m = /^[\s\S]*?[.!?](?=\s|$)/.exec(statement);
   const s = (m ? m[0] : statement).replace(/\s+/g, ' ').trim();
-  return s.length > 240 ? `${s.slice(0, 237)}…` : s;
+  const cut = s.length > 240 ? `${s.slice(0, 237)}…` : s;
+  return cut ? cut[0].toUpperCase() + cut.slice(1) : cut;
 }
 
 function beatFrom(turn: Turn, type: string, tag: string, span: { start: number; end: number }): Beat | null {

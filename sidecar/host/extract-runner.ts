@@ -1,0 +1,187 @@
+// Extraction on the Node host: reads a transcript file, wires the vault, the state files, the backend, git
+// awareness and fault injection, and runs the core pipeline. The CLI and the daemon's job queue call this.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import type { EffectiveConfig, BackendName } from '../../src/core/config.js';
+import { EngramError } from '../../src/core/errors.js';
+import { extractSession, type ExtractRun } from '../../src/core/extract/extract.js';
+import type { LlmBackend } from '../../src/core/extract/backends/types.js';
+import type { BudgetConfig } from '../../src/core/extract/usage.js';
+import type { StateStore } from '../../src/core/extract/state-store.js';
+import type { EngramSourceKind } from '../../src/core/extract/note-writer.js';
+import { systemClock, type VaultFileInfo, type VaultPort } from '../../src/core/ports.js';
+import { detectFormat, readSession } from '../../src/core/transcript/detect.js';
+import type { Session } from '../../src/core/transcript/types.js';
+import { engramHome, type HostFacts } from '../../src/core/state.js';
+import { loadConfig } from './config-file.js';
+import { createBackend } from './backends.js';
+import { faultTrigger, parseFault, type FaultPoint } from './fault.js';
+import { NodeStateStore } from './node-state-store.js';
+import { NodeVault } from './node-vault.js';
+import { projectFor } from './resolve.js';
+
+/** Git is busy while it holds its index lock or is in the middle of a rebase; vault writes wait for it. */
+export function gitBusy(vaultRoot: string): boolean {
+  let gitDir = path.join(vaultRoot, '.git');
+  try {
+    if (fs.statSync(gitDir).isFile()) {
+      const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(gitDir, 'utf8'));
+      if (m) gitDir = path.resolve(vaultRoot, m[1].trim());
+    }
+  } catch {
+    return false;
+  }
+  return ['index.lock', 'rebase-merge', 'rebase-apply'].some((n) => fs.existsSync(path.join(gitDir, n)));
+}
+
+export function gitWaiter(vaultRoot: string, maxWaitMs = 10 * 60_000, pollMs = 250): () => Promise<void> {
+  return async () => {
+    const until = Date.now() + maxWaitMs;
+    while (gitBusy(vaultRoot)) {
+      if (Date.now() > until) {
+        throw new EngramError('refused', `git in ${vaultRoot} stayed busy (index.lock or a rebase) for ${Math.round(maxWaitMs / 1000)} s; nothing was written`, 'finish the git operation (or remove a stale .git/index.lock) and run again');
+      }
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+  };
+}
+
+/** Wraps a vault so that `ENGRAM_FAULT=before-rename` can crash a note write between its temp file and its rename. */
+function faultyVault(vault: NodeVault, hit: (p: FaultPoint) => void): VaultPort {
+  const crashPoint = async (rel: string, text: string) => {
+    const target = vault.abs(rel);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    // The same temp file NodeVault writes; left behind exactly as a crash would leave it.
+    const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+    await fsp.writeFile(tmp, text);
+    hit('before-rename');
+    await fsp.rm(tmp, { force: true });
+  };
+  return {
+    list: () => vault.list(),
+    read: (p) => vault.read(p),
+    exists: (p) => vault.exists(p),
+    create: async (p, text): Promise<VaultFileInfo> => {
+      await crashPoint(p, text);
+      return vault.create(p, text);
+    },
+    writeIfUnchanged: async (p, expected, text) => {
+      await crashPoint(p, text);
+      return vault.writeIfUnchanged(p, expected, text);
+    },
+    trash: (p) => vault.trash(p),
+    rename: (a, b) => vault.rename(a, b),
+    watch: (f) => vault.watch(f),
+  };
+}
+
+/** The day's budgets: the configured `budget.tokens_per_day` applies to the configured backend once the user sets it. */
+export function budgetsFrom(config: EffectiveConfig): BudgetConfig {
+  if (config.source('budget.tokens_per_day') === 'default') return {};
+  return { [config.get('backend')]: config.get('budget.tokens_per_day') };
+}
+
+export interface ExtractContext {
+  facts: HostFacts;
+  vaultRoot: string;
+  vaultKey: string;
+  config?: EffectiveConfig;
+  backend?: BackendName | LlmBackend;
+  mode?: 'background' | 'foreground';
+  dryRun?: boolean;
+  source?: EngramSourceKind;
+  onWindow?: (done: number, total: number) => void;
+}
+
+export interface ExtractHost {
+  state: StateStore;
+  vault: VaultPort;
+  backend: LlmBackend;
+  config: EffectiveConfig;
+  fault: (p: FaultPoint) => void;
+}
+
+/** Builds the ports one extraction run uses (shared by the transcript and import paths). */
+export function extractHost(ctx: ExtractContext): ExtractHost {
+  const config = ctx.config ?? loadConfig(ctx.facts).config;
+  const hit = faultTrigger(parseFault(ctx.facts.env.ENGRAM_FAULT));
+  const state = new NodeStateStore(engramHome(ctx.facts), () => hit('before-rename'));
+  const nodeVault = new NodeVault(ctx.vaultRoot);
+  const vault = ctx.facts.env.ENGRAM_FAULT?.startsWith('before-rename') ? faultyVault(nodeVault, hit) : nodeVault;
+  const backend = typeof ctx.backend === 'object' ? ctx.backend : createBackend(ctx.backend ?? config.get('backend'), config, { env: ctx.facts.env as NodeJS.ProcessEnv });
+  return { state, vault, backend, config, fault: hit };
+}
+
+/** Runs the pipeline over one parsed session. */
+export async function extractParsedSession(ctx: ExtractContext, host: ExtractHost, session: Session): Promise<ExtractRun> {
+  if (!session.meta.project && session.meta.cwd && fs.existsSync(session.meta.cwd)) session.meta.project = projectFor(session.meta.cwd).name;
+  if (!session.meta.project && session.meta.cwd) session.meta.project = path.basename(session.meta.cwd);
+  return extractSession({
+    ports: { vault: host.vault, clock: systemClock },
+    state: host.state,
+    vaultDir: `vaults/${ctx.vaultKey}`,
+    vaultName: ctx.vaultRoot,
+    backend: host.backend,
+    session,
+    source: ctx.source ?? 'hook-extraction',
+    mode: ctx.mode ?? 'foreground',
+    dryRun: ctx.dryRun,
+    folders: {
+      inbox: host.config.get('folders.inbox'),
+      projects: host.config.get('folders.projects'),
+      workingMemory: host.config.get('folders.working_memory'),
+    },
+    reviewDays: host.config.get('review_after_days'),
+    budgets: budgetsFrom(host.config),
+    waitForGit: gitWaiter(ctx.vaultRoot),
+    fault: (point) => host.fault(point),
+    onWindow: ctx.onWindow,
+  });
+}
+
+export async function readTranscriptFile(file: string): Promise<Session> {
+  let head: string;
+  try {
+    const fd = await fsp.open(file, 'r');
+    try {
+      const buf = Buffer.alloc(16 * 1024);
+      const { bytesRead } = await fd.read(buf, 0, buf.length, 0);
+      head = buf.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await fd.close();
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new EngramError('not-found', `no such transcript: ${file}`);
+    throw new EngramError('io', `cannot read ${file}: ${(e as Error).message}`);
+  }
+  const format = detectFormat(head, file);
+  if (format === 'chat-export') throw new EngramError('usage', `${file} is a chat export (many conversations)`, 'use `engram import <file>` for Claude.ai and ChatGPT exports');
+  if (format === 'unknown') throw new EngramError('usage', `${file} is not a Claude Code or Codex transcript`);
+  return readSession(fs.createReadStream(file), format, { source: file });
+}
+
+/** Extracts one transcript file into the vault. The daemon's job queue and `engram extract` both call this. */
+export async function extractTranscript(ctx: ExtractContext & { transcriptPath: string }): Promise<ExtractRun> {
+  const session = await readTranscriptFile(ctx.transcriptPath);
+  return extractParsedSession(ctx, extractHost(ctx), session);
+}
+
+/**
+ * The daemon's TranscriptExtractor (sidecar/host/session-jobs.ts): background mode, so the budget applies.
+ * A run that stopped early (budget, backend failure) reports it in `outcome`; the ledger keeps what was done.
+ */
+export function makeTranscriptExtractor(facts: HostFacts, vaultRoot: string, vaultKey: string) {
+  return async (req: { sessionId: string; transcriptPath: string; project?: string; cwd?: string }): Promise<{ notes: number; outcome?: string }> => {
+    const session = await readTranscriptFile(req.transcriptPath);
+    if (req.project && !session.meta.project) session.meta.project = req.project;
+    if (req.cwd && !session.meta.cwd) session.meta.cwd = req.cwd;
+    const ctx: ExtractContext = { facts, vaultRoot, vaultKey, mode: 'background' };
+    const run = await extractParsedSession(ctx, extractHost(ctx), session);
+    const notes = run.beats.created + run.beats.extended;
+    const outcome = run.skipped ?? run.budgetStopped ?? (run.errors.length ? `extracted with errors: ${run.errors[0]}` : `extracted ${notes} notes`);
+    if (run.windows.notDone > 0 && !run.budgetStopped) throw new EngramError('backend', outcome);
+    return { notes, outcome };
+  };
+}

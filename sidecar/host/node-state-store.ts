@@ -1,0 +1,66 @@
+// The StateStore of the Node host: files under $ENGRAM_HOME, replaced atomically (temp file, fsync, rename).
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import type { StateStore } from '../../src/core/extract/state-store.js';
+import { EngramError, errorMessage } from '../../src/core/errors.js';
+
+export class NodeStateStore implements StateStore {
+  constructor(
+    readonly root: string,
+    /** Called between writing the temp file and renaming it (fault injection: `ENGRAM_FAULT=before-rename`). */
+    private readonly beforeRename?: () => void,
+  ) {}
+
+  private abs(name: string): string {
+    if (name.split('/').includes('..') || path.isAbsolute(name)) throw new EngramError('usage', `not a state file name: ${name}`);
+    return path.join(this.root, ...name.split('/'));
+  }
+
+  async read(name: string): Promise<string | undefined> {
+    try {
+      return await fsp.readFile(this.abs(name), 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new EngramError('io', `cannot read ${this.abs(name)}: ${errorMessage(e)}`);
+    }
+  }
+
+  async write(name: string, text: string): Promise<void> {
+    const target = this.abs(name);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    const tmp = `${target}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+    const h = await fsp.open(tmp, 'wx', 0o600);
+    try {
+      await h.writeFile(text, 'utf8');
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+    this.beforeRename?.();
+    await fsp.rename(tmp, target);
+    if (process.platform !== 'win32') {
+      const d = await fsp.open(path.dirname(target), 'r');
+      await d.sync().finally(() => d.close());
+    }
+  }
+
+  async append(name: string, line: string): Promise<void> {
+    const target = this.abs(name);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.appendFile(target, `${line}\n`, { encoding: 'utf8', mode: 0o600 });
+  }
+
+  async remove(name: string): Promise<void> {
+    await fsp.rm(this.abs(name), { force: true });
+  }
+
+  async list(dir: string): Promise<string[]> {
+    try {
+      return (await fsp.readdir(this.abs(dir))).filter((n) => !n.endsWith('.tmp')).sort();
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw e;
+    }
+  }
+}
