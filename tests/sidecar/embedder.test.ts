@@ -65,7 +65,7 @@ describe('transformers.js embedder on the tiny model', () => {
   });
 
   it('refuses a folder without a model, saying what to do', async () => {
-    const e = await loadEmbedder(path.join(tmp, 'nothing')).catch((x: unknown) => x as EngramError);
+    const e = (await loadEmbedder(path.join(tmp, 'nothing')).catch((x: unknown) => x)) as EngramError;
     expect(e).toBeInstanceOf(EngramError);
     expect(e.message).toMatch(/no embedding model/);
     expect(e.hint).toMatch(/engram model pull/);
