@@ -21,6 +21,9 @@ export class ClaudeCodeReader {
   private readonly open = new Map<string, DraftTurn>();
   private readonly toolOwner = new Map<string, DraftTurn>();
   private readonly out: Turn[] = [];
+  private mainRecords = 0;
+  private sideRecords = 0;
+  private firstAgentId: string | undefined;
 
   constructor(private readonly opts: ReaderOptions = {}) {
     this.meta = { sessionId: '', agent: 'claude-code' };
@@ -44,7 +47,9 @@ export class ClaudeCodeReader {
       }
       if (this.out.length) yield* this.out.splice(0);
     }
-    for (const key of [...this.open.keys()]) this.close(key);
+    // Close what is still open in the order the turns started.
+    const rest = [...this.open.entries()].sort((a, b) => a[1].offset - b[1].offset);
+    for (const [key] of rest) this.close(key);
     yield* this.out.splice(0);
     this.finishMeta();
   }
@@ -102,10 +107,12 @@ export class ClaudeCodeReader {
       if (!m.startedAt || ts < m.startedAt) m.startedAt = ts;
       if (!m.endedAt || ts > m.endedAt) m.endedAt = ts;
     }
-    const agentId = str(r.agentId);
-    if (agentId && r.isSidechain === true && !m.agentId) {
-      m.agentId = agentId;
-      if (!m.subagent) m.subagent = 'task';
+    const type = r.type;
+    if (type === 'user' || type === 'assistant') {
+      if (r.isSidechain === true) {
+        this.sideRecords++;
+        this.firstAgentId ??= str(r.agentId);
+      } else this.mainRecords++;
     }
   }
 
@@ -219,6 +226,15 @@ export class ClaudeCodeReader {
 
   private finishMeta(): void {
     const m = this.meta;
+    // A subagent file holds only sidechain records; a main file may hold a few inline (older versions).
+    if (this.sideRecords > 0 && this.mainRecords === 0) {
+      m.subagent ??= 'task';
+      if (this.firstAgentId) m.agentId = this.firstAgentId;
+    }
+    if (m.subagent && !m.agentId && m.source) {
+      const id = /agent-([^/\\]+?)\.jsonl$/.exec(m.source)?.[1];
+      if (id) m.agentId = id;
+    }
     if (m.agentId && m.sessionId && !m.parentSessionId) {
       m.parentSessionId = m.sessionId;
       m.sessionId = `${m.sessionId}:agent-${m.agentId}`;

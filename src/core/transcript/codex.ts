@@ -189,7 +189,7 @@ function codexError(output: unknown): string | undefined {
   const m = /Process exited with code (\d+)/.exec(text.slice(0, 400));
   if (m && m[1] !== '0') {
     const out = text.indexOf('Output:');
-    return `exit code ${m[1]}: ${out >= 0 ? text.slice(out + 7) : text}`;
+    return `exit code ${m[1]}: ${(out >= 0 ? text.slice(out + 7) : text).trim()}`;
   }
   if (/^(?:error|failed|.*\bfailed:)/i.test(text.slice(0, 200))) return text;
   return undefined;

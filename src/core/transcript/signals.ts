@@ -22,7 +22,7 @@ export interface SignalMoment {
 const MARKER_RE = /(?:^|\s)#(cor|correction|decision|insight|problem|failed|reference|remember)\b[:\s-]*([^\n]*)|^[ \t>*-]*(remember|note to self|for the record)\s*:\s*([^\n]+)/gim;
 const CORRECTION_START_RE = /^(?:no|nope|nah|wrong|not quite|stop|wait)\b[\s,.!:;-]|^actually\b|^(?:that'?s|this is|you'?re) (?:wrong|not (?:right|correct|what i))|^(?:don'?t|do not|never) (?:use|do|add|call|put|change)\b|^(?:use|try) \S+ instead\b|^i said\b|^instead\b/i;
 const CORRECTION_ANY_RE = /\b(?:use \S+ instead(?: of \S+)?|instead of \S+,? use|should (?:be|use) \S+ not\b|that'?s not (?:right|correct|how)|you (?:forgot|missed|broke))\b/i;
-const DECISION_USER_RE = /\b(?:let'?s (?:go with|use|stick with|switch to|keep)|we(?:'ll| will| should)? (?:go with|use|stick with|switch to)|i (?:decided|prefer|want (?:to use|us to use))|decided (?:to|on|that)|the decision is|we(?:'re| are) going with|from now on)\b/i;
+const DECISION_USER_RE = /\b(?:let'?s (?:go with|use|stick with|switch to|keep)|we(?:'ll| will| should| are going to) (?:go with|use|stick with|switch to)|i (?:decided|prefer|want (?:to use|us to use))|decided (?:to|on|that)|the decision is|we(?:'re| are) going with|from now on)\b/i;
 const DECISION_ASSISTANT_RE = /\b(?:(?:we|i) decided (?:to|on)|the decision (?:is|was)|going forward,? (?:we|i) will|chose \S+ (?:over|instead of))\b/i;
 
 const MAX_TEXT = 400;
@@ -71,7 +71,8 @@ export function findSignals(session: Session): SignalMoment[] {
         if (prevAssistant && c) out.push({ kind: 'correction', turn: t.index, role: t.role, text: sentenceAround(text, c.index) });
         else {
           const d = DECISION_USER_RE.exec(text);
-          if (d) out.push({ kind: 'decision', turn: t.index, role: t.role, text: sentenceAround(text, d.index) });
+          // A question is not a decision ("should we use X?").
+          if (d && !sentenceAround(text, d.index).endsWith('?')) out.push({ kind: 'decision', turn: t.index, role: t.role, text: sentenceAround(text, d.index) });
         }
       }
     } else if (t.role === 'assistant' && !markerFound && text) {
