@@ -1,11 +1,12 @@
-// Where Engram's per-user and per-vault state lives (DESIGN "Where things live"). Small on purpose: hooks import it.
-import { createHash } from 'node:crypto';
+// Where Engram's per-user and per-vault state lives, from core's layout (src/core/state.ts) with this process's
+// facts. Small on purpose: hooks import it.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { engramHome as coreHome, socketLocation, userState, vaultKey as coreKey, vaultState as coreVaultState } from '../../src/core/state.js';
+import { hostFacts } from '../host/facts.js';
 
 export function engramHome(env: NodeJS.ProcessEnv = process.env): string {
-  return env.ENGRAM_HOME ? path.resolve(env.ENGRAM_HOME) : path.join(os.homedir(), '.engram');
+  return coreHome(hostFacts(env));
 }
 
 /** The vault's real path (symlinks resolved) when it exists, else its absolute path. */
@@ -18,11 +19,8 @@ export function realVaultPath(vault: string): string {
   }
 }
 
-/** First 16 hex digits of sha256 of the vault's real path, case-folded where the file system usually is. */
 export function vaultKey(vault: string, platform: NodeJS.Platform = process.platform): string {
-  let p = realVaultPath(vault);
-  if (platform === 'darwin' || platform === 'win32') p = p.toLowerCase();
-  return createHash('sha256').update(p).digest('hex').slice(0, 16);
+  return coreKey(realVaultPath(vault), platform);
 }
 
 export interface VaultState {
@@ -33,56 +31,49 @@ export interface VaultState {
   claimed: string;
   jobs: string;
   lock: string;
+  ledger: string;
+  snapshot: string;
+  proposals: string;
   socket: string;
 }
 
 export function vaultState(vault: string, env: NodeJS.ProcessEnv = process.env): VaultState {
+  const facts = hostFacts(env);
   const real = realVaultPath(vault);
-  const key = vaultKey(real);
-  const dir = path.join(engramHome(env), 'vaults', key);
+  const key = coreKey(real, facts.platform);
+  const s = coreVaultState(coreHome(facts), key, facts.platform);
   return {
     vault: real,
     key,
-    dir,
-    spool: path.join(dir, 'spool'),
-    claimed: path.join(dir, 'claimed'),
-    jobs: path.join(dir, 'jobs'),
-    lock: path.join(dir, 'host.lock'),
-    socket: socketPath(key, env),
+    dir: s.dir,
+    spool: s.spoolDir,
+    claimed: s.claimedDir,
+    jobs: s.jobsDir,
+    lock: s.hostLock,
+    ledger: s.ledger,
+    snapshot: s.snapshot,
+    proposals: s.proposalsDir,
+    socket: socketLocation(facts, key).path,
   };
 }
 
 export function tokenPath(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(engramHome(env), 'token');
+  return userState(engramHome(env), process.platform).tokenFile;
 }
 
 export function logsDir(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(engramHome(env), 'logs');
+  return userState(engramHome(env), process.platform).logsDir;
 }
 
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(engramHome(env), 'config.json');
+  return userState(engramHome(env), process.platform).configFile;
 }
 
-function uid(): string {
-  return typeof process.getuid === 'function' ? String(process.getuid()) : os.userInfo().username;
+export function shimPath(env: NodeJS.ProcessEnv = process.env): string {
+  return userState(engramHome(env), process.platform).shim;
 }
 
-/** The private directory that holds the sockets (0700, ours). */
-export function socketDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.XDG_RUNTIME_DIR) return path.join(env.XDG_RUNTIME_DIR, 'engram');
-  return path.join(os.tmpdir(), `engram-${uid()}`);
-}
-
-export function socketPath(key: string, env: NodeJS.ProcessEnv = process.env): string {
-  if (process.platform === 'win32') return `\\\\.\\pipe\\engram-${os.userInfo().username}-${key}`;
-  const p = path.join(socketDir(env), `${key}.sock`);
-  // sun_path holds about 104 bytes; fall back to the short tmp location when XDG_RUNTIME_DIR is too deep.
-  if (Buffer.byteLength(p) < 100) return p;
-  return path.join(os.tmpdir(), `engram-${uid()}`, `${key}.sock`);
-}
-
-/** Creates the socket directory 0700, and refuses one that another user owns or others can enter. */
+/** Creates the socket directory 0700, and refuses one that another user owns. */
 export function ensurePrivateDir(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (process.platform === 'win32') return;

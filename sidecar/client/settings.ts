@@ -1,124 +1,76 @@
-// Reads the few config values clients need (vault, hook deadlines, injection budgets) without loading the engine.
-import fs from 'node:fs';
-import path from 'node:path';
+// The config values clients need (vault, hook deadlines, injection budgets), read through core's config rules,
+// without loading the engine. Vault and project resolution are the foundation's (sidecar/host/resolve.ts).
+import { effectiveConfig, type EffectiveConfig } from '../../src/core/config.js';
+import { findVault, findLocalSettings, projectFor } from '../host/resolve.js';
+import { readConfigFile } from '../host/config-file.js';
+import { hostFacts } from '../host/facts.js';
 import { configPath } from './paths.js';
 
 export interface ClientSettings {
   vault_path?: string;
-  /** ms a SessionStart hook waits for the host. */
   session_start_deadline_ms: number;
-  /** ms a UserPromptSubmit hook waits for the host. */
   prompt_deadline_ms: number;
   session_start_max_chars: number;
   prompt_max_chars: number;
   prompt_max_items: number;
-  /** Minutes of no requests after which a daemon exits. */
   idle_minutes: number;
-  /** A Stop re-queues a session only when it grew by this many turns (records) ... */
+  /** A Stop re-queues a session only when it grew by this many records ... */
   stop_min_new_turns: number;
   /** ... or this many bytes since its last extraction. */
   stop_min_new_bytes: number;
   inject: boolean;
 }
 
-export const CLIENT_DEFAULTS: ClientSettings = {
-  session_start_deadline_ms: 1500,
-  prompt_deadline_ms: 800,
-  session_start_max_chars: 4000,
-  prompt_max_chars: 1500,
-  prompt_max_items: 5,
-  idle_minutes: 60,
-  stop_min_new_turns: 6,
-  stop_min_new_bytes: 16_384,
-  inject: true,
-};
+/** Hook keys that are not (yet) in core's CONFIG_KEYS table; read from config.json's `hooks` object. */
+export const EXTRA_DEFAULTS = { stop_min_new_turns: 6, stop_min_new_bytes: 16_384, inject: true };
 
 export function readRawConfig(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
   try {
-    const data: unknown = JSON.parse(fs.readFileSync(configPath(env), 'utf8'));
-    return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+    return readConfigFile(configPath(env)) ?? {};
   } catch {
     return {};
   }
 }
 
-export function clientSettings(env: NodeJS.ProcessEnv = process.env): ClientSettings {
+function loadEffective(env: NodeJS.ProcessEnv): { cfg: EffectiveConfig; raw: Record<string, unknown> } {
   const raw = readRawConfig(env);
-  const out: ClientSettings = { ...CLIENT_DEFAULTS };
-  for (const key of Object.keys(CLIENT_DEFAULTS) as (keyof ClientSettings)[]) {
-    const val = raw[key];
-    if (typeof val === typeof CLIENT_DEFAULTS[key] && val !== undefined) (out as unknown as Record<string, unknown>)[key] = val;
-  }
-  if (typeof raw.vault_path === 'string') out.vault_path = raw.vault_path;
-  return out;
+  return { cfg: effectiveConfig(raw, env), raw };
 }
 
-export interface LocalProjectFile {
-  vault?: string;
-  project?: string;
-  capture?: boolean;
-}
-
-/** The nearest `.claude/engram.local.json` above `cwd`, with its directory. */
-export function findLocalFile(cwd: string): { dir: string; data: LocalProjectFile } | undefined {
-  let dir = path.resolve(cwd);
-  for (;;) {
-    const file = path.join(dir, '.claude', 'engram.local.json');
-    try {
-      const data = JSON.parse(fs.readFileSync(file, 'utf8')) as LocalProjectFile;
-      if (data && typeof data === 'object') return { dir, data };
-    } catch {
-      // absent or unreadable: keep looking upward
-    }
-    const up = path.dirname(dir);
-    if (up === dir) return undefined;
-    dir = up;
-  }
+export function clientSettings(env: NodeJS.ProcessEnv = process.env): ClientSettings {
+  const { cfg, raw } = loadEffective(env);
+  const hooks = (typeof raw.hooks === 'object' && raw.hooks !== null ? raw.hooks : {}) as Record<string, unknown>;
+  const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : d);
+  return {
+    vault_path: cfg.get('vault_path') ?? undefined,
+    session_start_deadline_ms: cfg.get('hooks.session_start_deadline_ms'),
+    prompt_deadline_ms: cfg.get('hooks.prompt_deadline_ms'),
+    session_start_max_chars: cfg.get('recall.session_start_chars'),
+    prompt_max_chars: cfg.get('recall.prompt_chars'),
+    prompt_max_items: cfg.get('recall.prompt_items'),
+    idle_minutes: cfg.get('idle_timeout_minutes'),
+    stop_min_new_turns: num(hooks.stop_min_new_turns, EXTRA_DEFAULTS.stop_min_new_turns),
+    stop_min_new_bytes: num(hooks.stop_min_new_bytes, EXTRA_DEFAULTS.stop_min_new_bytes),
+    inject: typeof hooks.inject === 'boolean' ? hooks.inject : EXTRA_DEFAULTS.inject,
+  };
 }
 
 export interface ResolvedVault {
   vault: string;
-  source: 'option' | 'env' | 'local-file' | 'config';
+  source: string;
 }
 
 /** DESIGN "Which vault": --vault, ENGRAM_VAULT, the nearest .claude/engram.local.json, config.json's vault_path. */
 export function resolveVault(opts: { vault?: string; cwd: string; env?: NodeJS.ProcessEnv }): ResolvedVault | undefined {
-  const env = opts.env ?? process.env;
-  if (opts.vault) return { vault: path.resolve(opts.cwd, opts.vault), source: 'option' };
-  if (env.ENGRAM_VAULT) return { vault: path.resolve(opts.cwd, env.ENGRAM_VAULT), source: 'env' };
-  const local = findLocalFile(opts.cwd);
-  if (local?.data.vault) return { vault: path.resolve(local.dir, local.data.vault), source: 'local-file' };
-  const cfg = clientSettings(env).vault_path;
-  if (cfg) return { vault: path.resolve(cfg), source: 'config' };
-  return undefined;
+  const found = findVault(hostFacts(opts.env ?? process.env), opts.cwd, opts.vault);
+  return found ? { vault: found.path, source: found.origin } : undefined;
 }
 
-/** DESIGN "Which project": the local file's project, else the git top level's name, else the cwd's name. */
+/** DESIGN "Which project". */
 export function resolveProject(cwd: string): string {
-  const local = findLocalFile(cwd);
-  if (local?.data.project) return local.data.project;
-  let dir = path.resolve(cwd);
-  for (;;) {
-    const git = path.join(dir, '.git');
-    try {
-      const st = fs.statSync(git);
-      if (st.isDirectory()) return path.basename(dir);
-      // A worktree: `.git` is a file pointing into the main repository's .git/worktrees/<name>.
-      const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(git, 'utf8'));
-      if (m) {
-        const gitdir = path.resolve(dir, m[1].trim());
-        const idx = gitdir.lastIndexOf(`${path.sep}.git${path.sep}`);
-        return path.basename(idx >= 0 ? gitdir.slice(0, idx) : dir);
-      }
-      return path.basename(dir);
-    } catch {
-      const up = path.dirname(dir);
-      if (up === dir) return path.basename(path.resolve(cwd));
-      dir = up;
-    }
-  }
+  return projectFor(cwd).name;
 }
 
 export function captureEnabled(cwd: string): boolean {
-  return findLocalFile(cwd)?.data.capture !== false;
+  return findLocalSettings(cwd)?.capture !== false;
 }

@@ -1,39 +1,42 @@
 // `configure` from an agent (MCP) can change only these keys: nothing that points at a backend, a path, a key
 // or a budget, which a prompt injection could abuse.
-import fs from 'node:fs';
-import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
+import { serializeConfigFile } from '../../src/core/config.js';
 import { configPath } from '../client/paths.js';
 import { readRawConfig } from '../client/settings.js';
+import { saveConfigKey } from './config-file.js';
+import { atomicWriteFile } from './node-vault.js';
+import { hostFacts } from './facts.js';
 
 type Rule = { kind: 'boolean' } | { kind: 'int'; min: number; max: number };
 
-export const SAFE_KEYS: Record<string, Rule & { description: string }> = {
-  inject: { kind: 'boolean', description: 'inject relevant notes into sessions automatically' },
-  prompt_max_items: { kind: 'int', min: 1, max: 10, description: 'notes injected per prompt at most' },
-  prompt_max_chars: { kind: 'int', min: 200, max: 4000, description: 'characters injected per prompt at most' },
-  session_start_max_chars: { kind: 'int', min: 200, max: 8000, description: 'characters injected at session start at most' },
-  stop_min_new_turns: { kind: 'int', min: 1, max: 1000, description: 'records a session must grow by before Stop re-extracts it' },
-  stop_min_new_bytes: { kind: 'int', min: 1024, max: 100_000_000, description: 'bytes a session must grow by before Stop re-extracts it' },
-  idle_minutes: { kind: 'int', min: 1, max: 1440, description: 'minutes of no requests before the daemon exits' },
+/** Safe keys, by the name agents see, mapped to config.json keys (core's table, or the hooks object). */
+export const SAFE_KEYS: Record<string, Rule & { key: string; core: boolean }> = {
+  inject: { kind: 'boolean', key: 'hooks.inject', core: false },
+  prompt_max_items: { kind: 'int', min: 1, max: 10, key: 'recall.prompt_items', core: true },
+  prompt_max_chars: { kind: 'int', min: 200, max: 4000, key: 'recall.prompt_chars', core: true },
+  session_start_max_chars: { kind: 'int', min: 200, max: 8000, key: 'recall.session_start_chars', core: true },
+  stop_min_new_turns: { kind: 'int', min: 1, max: 1000, key: 'hooks.stop_min_new_turns', core: false },
+  stop_min_new_bytes: { kind: 'int', min: 1024, max: 100_000_000, key: 'hooks.stop_min_new_bytes', core: false },
+  idle_minutes: { kind: 'int', min: 1, max: 1440, key: 'idle_timeout_minutes', core: true },
 };
 
-export function setSafeKey(key: string, value: unknown, env: NodeJS.ProcessEnv): { key: string; value: unknown; previous: unknown } {
-  const rule = SAFE_KEYS[key];
+export async function setSafeKey(name: string, value: unknown, env: NodeJS.ProcessEnv): Promise<{ key: string; value: unknown }> {
+  const rule = SAFE_KEYS[name];
   if (!rule) {
-    throw new EngramError('refused', `"${key}" cannot be changed from here`, `allowed: ${Object.keys(SAFE_KEYS).join(', ')}; other keys only with \`engram configure\` in a terminal`);
+    throw new EngramError('refused', `"${name}" cannot be changed from here`, `allowed: ${Object.keys(SAFE_KEYS).join(', ')}; other keys only with \`engram configure\` in a terminal`);
   }
-  if (rule.kind === 'boolean' && typeof value !== 'boolean') throw new EngramError('usage', `${key} takes true or false`);
+  if (rule.kind === 'boolean' && typeof value !== 'boolean') throw new EngramError('usage', `${name} takes true or false`);
   if (rule.kind === 'int' && (typeof value !== 'number' || !Number.isInteger(value) || value < rule.min || value > rule.max)) {
-    throw new EngramError('usage', `${key} takes a whole number from ${rule.min} to ${rule.max}`);
+    throw new EngramError('usage', `${name} takes a whole number from ${rule.min} to ${rule.max}`);
   }
-  const cfg = readRawConfig(env);
-  const previous = cfg[key];
-  cfg[key] = value;
-  const file = configPath(env);
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, `${JSON.stringify(cfg, null, 2)}\n`, { mode: 0o600 });
-  fs.renameSync(tmp, file);
-  return { key, value, previous };
+  if (rule.core) {
+    await saveConfigKey(hostFacts(env), rule.key, value);
+  } else {
+    const raw = readRawConfig(env);
+    const hooks = (typeof raw.hooks === 'object' && raw.hooks !== null ? { ...(raw.hooks as Record<string, unknown>) } : {});
+    hooks[rule.key.split('.')[1]] = value;
+    await atomicWriteFile(configPath(env), serializeConfigFile({ ...raw, hooks }));
+  }
+  return { key: name, value };
 }

@@ -12,7 +12,8 @@ import { clientSettings } from '../client/settings.js';
 import { acquireHostLock, releaseHostLock, type LockInfo } from './election.js';
 import { HostServer, ensureToken } from './server.js';
 import { hostLogger, type Logger } from './logger.js';
-import { FsVault } from './fs-vault.js';
+import { NodeVault } from './node-vault.js';
+import type { VaultPort } from '../../src/core/ports.js';
 import { startVaultWatcher } from './watcher.js';
 import { claimAll, ensureStateDirs, returnClaimed, spoolDepth, unclaim } from './spool.js';
 import { CoverageStore } from './coverage.js';
@@ -26,8 +27,8 @@ export interface HostOptions {
   env?: NodeJS.ProcessEnv;
   idleMs?: number;
   /** Plug-in points: the real index and extractor when available. */
-  makeIndex?: (vault: FsVault, log: Logger) => Promise<EngineIndex | undefined>;
-  makeExtractor?: (engine: Engine, log: Logger) => Promise<TranscriptExtractor | undefined>;
+  makeIndex?: (vault: VaultPort, state: VaultState, log: Logger, env: NodeJS.ProcessEnv) => Promise<EngineIndex | undefined>;
+  makeExtractor?: (engine: Engine, state: VaultState, log: Logger, env: NodeJS.ProcessEnv) => Promise<TranscriptExtractor | undefined>;
 }
 
 export type HostOutcome = { kind: 'already-running'; owner?: LockInfo } | { kind: 'exited'; reason: string };
@@ -63,15 +64,18 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
   const exited = new Promise<string>((r) => (exitResolve = r));
   try {
     const token = ensureToken(env);
-    const vault = new FsVault(state.vault);
+    const vault = new NodeVault(state.vault);
     const ports = { vault, clock: systemClock, yieldNow: yieldToEventLoop };
-    const index = (await opts.makeIndex?.(vault, log).catch((e) => {
+    const index = (await opts.makeIndex?.(vault, state, log, env).catch((e) => {
       log('warn', `index unavailable, using the built-in BM25: ${errorMessage(e)}`);
       return undefined;
     })) ?? undefined;
     const engine = new Engine({ ports, index, log, config: { ignore: ['.obsidian', '.trash', '.git', 'node_modules'] } });
     const coverage = new CoverageStore(`${state.dir}/sessions.json`);
-    const extractor: TranscriptExtractor = (await opts.makeExtractor?.(engine, log)) ?? (async () => ({ notes: 0, outcome: 'no extractor available in this build' }));
+    const extractor: TranscriptExtractor = (await opts.makeExtractor?.(engine, state, log, env).catch((e) => {
+      log('warn', `extraction unavailable: ${errorMessage(e)}`);
+      return undefined;
+    })) ?? (async () => ({ notes: 0, outcome: 'no extractor available in this build' }));
     const runner = makeSessionJobRunner({
       coverage,
       roots: () => transcriptRoots(env, clientSettings(env).vault_path ? [] : []),

@@ -1,14 +1,91 @@
-// Plugs the other engineers' pieces into the daemon: the VaultIndex and the transcript extractor.
-// Until they land the engine uses its built-in BM25 and jobs record that no extractor is available.
+// Plugs the real pieces into the daemon: the VaultIndex (snapshot, hybrid search, local embeddings when a model is
+// present) and the transcript extractor. The engine falls back to its built-in BM25 when the index cannot load.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { EngineIndex, Engine } from '../../src/core/engine.js';
-import type { FsVault } from './fs-vault.js';
+import type { NoteMeta } from '../../src/core/note/meta.js';
+import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
+import { VaultIndex } from '../../src/core/index/vault-index.js';
+import { engramHome } from '../../src/core/state.js';
+import { errorMessage } from '../../src/core/errors.js';
+import type { VaultPort } from '../../src/core/ports.js';
+import type { VaultState } from '../client/paths.js';
+import { loadConfig } from './config-file.js';
+import { hostFacts } from './facts.js';
 import type { Logger } from './logger.js';
 import type { TranscriptExtractor } from './session-jobs.js';
 
-export async function makeIndex(_vault: FsVault, _log: Logger): Promise<EngineIndex | undefined> {
-  return undefined;
+class VaultIndexAdapter implements EngineIndex {
+  constructor(private readonly index: VaultIndex, private readonly snapshotFile: string, private readonly log: Logger) {}
+
+  get mode(): string {
+    return this.index.stats().mode;
+  }
+  size(): number {
+    return this.index.stats().notes;
+  }
+  async open(): Promise<void> {
+    let bytes: Uint8Array | null = null;
+    try {
+      bytes = new Uint8Array(fs.readFileSync(this.snapshotFile));
+    } catch {
+      bytes = null;
+    }
+    const report = await this.index.open(bytes);
+    this.log('info', `index open: snapshot ${report.loaded ? 'loaded' : `not used (${report.reason})`}, ${report.indexed} indexed, ${report.unchanged} unchanged, ${report.removed} removed in ${report.ms} ms`);
+  }
+  upsert(p: string, text: string, _meta: NoteMeta): Promise<void> {
+    this.index.updateText(p, text);
+    return Promise.resolve();
+  }
+  remove(p: string): Promise<void> {
+    this.index.remove(p);
+    return Promise.resolve();
+  }
+  async search(query: string, opts: SearchOptions): Promise<SearchHit[]> {
+    return (await this.index.search(query, opts)).hits;
+  }
+  async save(): Promise<void> {
+    const bytes = this.index.snapshot();
+    fs.mkdirSync(path.dirname(this.snapshotFile), { recursive: true });
+    const tmp = `${this.snapshotFile}.${process.pid}.tmp`;
+    const fd = fs.openSync(tmp, 'w', 0o600);
+    try {
+      fs.writeSync(fd, bytes);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, this.snapshotFile);
+  }
+  /** Loads the local embedding model (never the network) and embeds what is missing, in the background. */
+  async attachEmbedder(env: NodeJS.ProcessEnv): Promise<void> {
+    const facts = hostFacts(env);
+    const { config } = loadConfig(facts);
+    const { locateModel, loadEmbedder } = await import('./embedder.js');
+    const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
+    if (!loc.dir) {
+      this.log('info', 'no embedding model present: BM25 only (run `engram model pull` for hybrid search)');
+      return;
+    }
+    const embedder = await loadEmbedder(loc.dir, { modelId: loc.id });
+    this.index.setEmbedder(embedder);
+    const n = await this.index.embedPending();
+    this.log('info', `embeddings: ${embedder.modelId}, ${n} chunks embedded`);
+  }
 }
 
-export async function makeExtractor(_engine: Engine, _log: Logger): Promise<TranscriptExtractor | undefined> {
-  return undefined;
+export async function makeIndex(vault: VaultPort, state: VaultState, log: Logger, env: NodeJS.ProcessEnv): Promise<EngineIndex | undefined> {
+  const index = new VaultIndex({ vault });
+  const adapter = new VaultIndexAdapter(index, state.snapshot, log);
+  if (!env.ENGRAM_NO_EMBEDDINGS) {
+    // After the text index is up: recall works on BM25 at once, and turns hybrid when the vectors are ready.
+    setTimeout(() => void adapter.attachEmbedder(env).catch((e) => log('warn', `embeddings unavailable: ${errorMessage(e)}`)), 2000).unref();
+  }
+  return adapter;
+}
+
+export async function makeExtractor(_engine: Engine, state: VaultState, _log: Logger, env: NodeJS.ProcessEnv): Promise<TranscriptExtractor | undefined> {
+  const { makeTranscriptExtractor } = await import('./extract-runner.js');
+  return makeTranscriptExtractor(hostFacts(env), state.vault, state.key);
 }

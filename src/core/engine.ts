@@ -23,6 +23,8 @@ export interface EngineIndex {
   search(query: string, opts: SearchOptions): Promise<SearchHit[]>;
   /** Persist (snapshot) before exit or handover. */
   save?(): Promise<void>;
+  /** An index that loads and syncs itself (snapshot + catch-up) instead of being fed every note at start. */
+  open?(): Promise<void>;
 }
 
 export interface EngineConfig {
@@ -91,25 +93,27 @@ export class Engine {
 
   /** Reads every note once (term statistics, metadata and, for the fallback, the index). */
   async start(): Promise<void> {
+    const selfLoading = Boolean(this.index.open);
+    if (this.index.open) await this.index.open();
     const files = await this.ports.vault.list();
     let n = 0;
     for (const f of files) {
       if (this.isIgnored(f.path)) continue;
-      await this.load(f.path);
+      await this.load(f.path, !selfLoading);
       if (++n % 200 === 0) await this.ports.yieldNow();
     }
     this.ready = true;
     this.log('info', `engine ready: ${this.stats.size} notes, index ${this.index.mode}`);
   }
 
-  private async load(path: string): Promise<void> {
+  private async load(path: string, feedIndex = true): Promise<void> {
     try {
       const file = await this.ports.vault.read(path);
       const parsed = parseNote(file.text);
       const meta = readNoteMeta(path, parsed.data ?? {});
       this.metas.set(path, meta);
       this.stats.set(path, `${meta.title}\n${meta.summary ?? ''}\n${meta.tags.join(' ')}\n${parsed.body}`);
-      await this.index.upsert(path, file.text, meta);
+      if (feedIndex) await this.index.upsert(path, file.text, meta);
     } catch (e) {
       if ((e as EngramError).code === 'not-found') await this.drop(path);
       else this.log('warn', `could not index ${path}: ${errorMessage(e)}`);
@@ -171,8 +175,22 @@ export class Engine {
     return undefined;
   }
 
+  /**
+   * Searches the index. A project filter means "this project plus general notes" (DESIGN "Which project"): notes
+   * with scope general or with no project at all (the user's own notes) stay; other projects' notes go.
+   */
   async search(query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
-    return this.index.search(query, opts);
+    const projects = opts.projects;
+    if (!projects?.length) return this.index.search(query, opts);
+    const limit = opts.limit ?? 10;
+    const hits = await this.index.search(query, { ...opts, projects: undefined, limit: Math.max(50, limit * 5) });
+    return hits
+      .filter((h) => {
+        const m = this.metas.get(h.path);
+        const project = m?.project ?? h.project;
+        return !project || m?.scope === 'general' || projects.includes(project);
+      })
+      .slice(0, limit);
   }
 
   async recall(query: string, opts: SearchOptions & { full?: number } = {}): Promise<RecallResult> {

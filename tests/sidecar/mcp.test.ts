@@ -60,9 +60,9 @@ describe('engram mcp (real client, real host)', () => {
     expect(read.content[0].text).toContain('installs went from');
 
     const forgot = (await client.callTool({ name: 'forget', arguments: { ref: '[[Use pnpm workspaces]]' } })) as TextResult;
-    expect(forgot.isError).toBeFalsy();
+    expect(forgot.isError, forgot.content[0].text).toBeFalsy();
     expect(fs.existsSync(path.join(sb.vault, 'Engram/Inbox/Use pnpm workspaces.md'))).toBe(false);
-    expect(fs.existsSync(path.join(sb.vault, '.trash/Use pnpm workspaces.md'))).toBe(true);
+    expect(fs.existsSync(path.join(sb.vault, '.trash/Engram/Inbox/Use pnpm workspaces.md'))).toBe(true);
     const again = (await client.callTool({ name: 'recall', arguments: { query: 'pnpm workspaces monorepo' } })) as TextResult;
     expect(again.content[0].text).not.toContain('Use pnpm workspaces');
 
