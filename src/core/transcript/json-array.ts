@@ -57,7 +57,8 @@ export async function* jsonArrayElements(chunks: AsyncIterable<Uint8Array> | Ite
   };
 
   for await (const chunk of chunks) {
-    let segStart = -1; // start of the current element's bytes within this chunk
+    // Start of the current element's bytes within this chunk (0 when an element continues from the last chunk).
+    let segStart = mode === 'element' || mode === 'single' ? 0 : -1;
     const found: ArrayElement[] = [];
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk[i];
