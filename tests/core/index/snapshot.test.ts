@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
+import { VaultIndex } from '../../../src/core/index/vault-index.js';
+import { CountingEmbedder, fixedClock, noYield, note } from '../../helpers/index-fixtures.js';
+
+function files(n = 40): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < n; i++) {
+    out[`Notes/Note ${i}.md`] = note({ type: i % 2 ? 'decision' : 'insight', tags: [`t${i % 5}`] }, `Body of note ${i} about topic${i % 7} and widget${i}.`);
+  }
+  out['Notes/Long.md'] = `# Long\n\n## Part one\n\n${'alpha beta gamma. '.repeat(120)}\n\n## Part two\n\n${'delta epsilon zeta. '.repeat(120)}`;
+  return out;
+}
+
+async function setup(embedder = new CountingEmbedder()) {
+  const vault = new MemoryVault({ files: files() });
+  const index = new VaultIndex({ vault, embedder, clock: fixedClock(), yieldNow: noYield });
+  await index.build();
+  return { vault, index, embedder };
+}
+
+const paths = async (i: VaultIndex, q: string) => (await i.search(q, { limit: 50 })).hits.map((h) => `${h.path} ${h.score}`);
+
+describe('index snapshot', () => {
+  it('round-trips: a loaded snapshot answers exactly like the index that wrote it, with no re-embedding', async () => {
+    const { vault, index, embedder } = await setup();
+    const bytes = index.snapshot();
+    expect(VaultIndex.inspectSnapshot(bytes)).toMatchObject({ modelId: 'test/bow-hash', dimension: 64, notes: 41 });
+    const again = new CountingEmbedder();
+    const loaded = new VaultIndex({ vault, embedder: again, clock: fixedClock(), yieldNow: noYield });
+    const report = await loaded.open(bytes);
+    expect(report).toMatchObject({ loaded: true, indexed: 0, removed: 0, unchanged: 41, embedded: 0, reembedAll: false });
+    expect(again.texts).toBe(0);
+    for (const q of ['widget7', 'topic3 decision', 'epsilon', 'alpha gamma']) expect(await paths(loaded, q)).toEqual(await paths(index, q));
+    expect(loaded.stats()).toEqual(index.stats());
+    expect(embedder.texts).toBeGreaterThan(0);
+  });
+
+  it('re-indexes only notes changed since, drops deleted and renamed ones, embeds only what changed', async () => {
+    const { vault, index } = await setup();
+    const bytes = index.snapshot();
+    vault.externalWrite('Notes/Note 3.md', 'Rewritten: the zeppelin plan.');
+    vault.externalDelete('Notes/Note 4.md');
+    await vault.rename('Notes/Note 5.md', 'Notes/Renamed.md');
+    const emb = new CountingEmbedder();
+    const loaded = new VaultIndex({ vault, embedder: emb, clock: fixedClock(), yieldNow: noYield });
+    const report = await loaded.open(bytes);
+    expect(report).toMatchObject({ loaded: true, indexed: 2, removed: 2 });
+    expect(emb.texts).toBe(2);
+    expect((await loaded.search('zeppelin', { mode: 'bm25' })).hits.map((h) => h.path)).toEqual(['Notes/Note 3.md']);
+    expect(loaded.has('Notes/Note 4.md')).toBe(false);
+    expect(loaded.has('Notes/Note 5.md')).toBe(false);
+    expect((await loaded.search('widget5', { mode: 'bm25' })).hits.map((h) => h.path)).toEqual(['Notes/Renamed.md']);
+  });
+
+  it('detects truncated, corrupted and foreign snapshots and rebuilds instead of trusting them', async () => {
+    const { vault, index } = await setup();
+    const bytes = index.snapshot();
+    const flipped = bytes.slice();
+    flipped[Math.floor(bytes.length / 2)] ^= 0x40;
+    const cases: [string, Uint8Array, RegExp][] = [
+      ['truncated', bytes.slice(0, bytes.length - 100), /damaged/],
+      ['one bit flipped', flipped, /checksum/],
+      ['foreign', new TextEncoder().encode('{"some":"json file"}'.repeat(10)), /not an Engram index snapshot/],
+      ['empty', new Uint8Array(0), /no snapshot/],
+    ];
+    for (const [what, b, reason] of cases) {
+      const i = new VaultIndex({ vault, embedder: new CountingEmbedder(), clock: fixedClock(), yieldNow: noYield });
+      const r = await i.open(b);
+      expect(r.loaded, what).toBe(false);
+      expect(r.reason, what).toMatch(reason);
+      expect(r.indexed, what).toBe(41);
+      expect((await i.search('widget9')).hits[0].path, what).toBe('Notes/Note 9.md');
+    }
+  });
+
+  it('re-embeds everything when the model changed, and keeps BM25 working meanwhile', async () => {
+    const { vault, index } = await setup();
+    const bytes = index.snapshot();
+    const other = new CountingEmbedder('test/other-model', 32);
+    const i = new VaultIndex({ vault, embedder: other, clock: fixedClock(), yieldNow: noYield });
+    const r = await i.open(bytes);
+    expect(r).toMatchObject({ loaded: true, reembedAll: true, indexed: 0 });
+    const chunks = index.stats().chunks;
+    expect(other.texts).toBe(chunks);
+    expect(i.stats()).toMatchObject({ model: 'test/other-model', dimension: 32, vectors: chunks, pendingEmbeddings: 0 });
+  });
+
+  it('a BM25-only snapshot loads without a model and says search is keyword-only', async () => {
+    const vault = new MemoryVault({ files: files() });
+    const index = new VaultIndex({ vault, clock: fixedClock(), yieldNow: noYield });
+    await index.build();
+    const i = new VaultIndex({ vault, clock: fixedClock(), yieldNow: noYield });
+    expect((await i.open(index.snapshot())).loaded).toBe(true);
+    const r = await i.search('widget1');
+    expect(r.mode).toBe('bm25');
+    expect(r.hits[0].path).toBe('Notes/Note 1.md');
+  });
+
+  it('incremental updates after a load, then a second snapshot, stay consistent (compaction included)', async () => {
+    const { vault, index } = await setup();
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 40; i++) {
+        vault.externalWrite(`Notes/Note ${i}.md`, `Round ${round} text r${round}n${i}.`);
+        await index.update(`Notes/Note ${i}.md`);
+      }
+    }
+    await index.embedPending();
+    const loaded = new VaultIndex({ vault, embedder: new CountingEmbedder(), clock: fixedClock(), yieldNow: noYield });
+    const r = await loaded.open(index.snapshot());
+    expect(r).toMatchObject({ loaded: true, indexed: 0 });
+    expect((await loaded.search('r2n17', { mode: 'bm25' })).hits.map((h) => h.path)).toEqual(['Notes/Note 17.md']);
+    expect((await loaded.search('r1n17', { mode: 'bm25' })).hits).toEqual([]);
+    expect(loaded.stats()).toMatchObject({ notes: 41, chunks: 42, vectors: 42, pendingEmbeddings: 0 });
+  });
+});
