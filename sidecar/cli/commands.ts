@@ -9,4 +9,8 @@ export const commands: CommandEntry[] = [
   { name: 'import', summary: 'Extract every conversation of a Claude.ai or ChatGPT export (resumable)', load: () => import('./commands/import.js') },
   { name: 'hook', summary: 'Handle a Claude Code hook event (stdin JSON; always exits 0)', load: () => import('./commands/hook.js') },
   { name: 'parse', summary: 'Show what Engram reads from a transcript: turns, signals, windows, redactions, damage', load: () => import('./commands/parse.js') },
+  { name: 'review', summary: 'Review working memory that is due: promote, extend or delete (proposals, applied by id)', load: () => import('./commands/review.js') },
+  { name: 'restructure', summary: 'Propose merges, hub notes and splits; apply one by id (links rewritten, originals to trash)', load: () => import('./commands/restructure.js') },
+  { name: 'maintain', summary: 'Archive notes past forget_after; list stale notes, orphans and possible duplicates', load: () => import('./commands/maintain.js') },
+  { name: 'forget', summary: 'Move a wrong note out of recall into the archive (recoverable, logged)', load: () => import('./commands/forget.js') },
 ];

@@ -1,0 +1,24 @@
+// `engram forget <note>`: a note that is wrong leaves recall at once: it moves to the archive folder (recoverable),
+// and the change is logged. Locked notes are refused.
+import { loadCatalog } from '../../../src/core/curate/catalog.js';
+import { forgetNote } from '../../../src/core/curate/maintain.js';
+import { EngramError } from '../../../src/core/errors.js';
+import { hostFacts } from '../../host/facts.js';
+import { openCurateHost } from '../../host/curate-host.js';
+import type { CommandDefinition } from '../types.js';
+
+export const command: CommandDefinition = {
+  usage: 'forget <note> [--json]',
+  description: 'Move a note that is wrong out of recall, into the archive folder (recoverable; logged in the vault). <note> is a vault path or a note title.',
+  async run(ctx) {
+    const ref = ctx.args.join(' ').trim();
+    if (!ref) throw new EngramError('usage', 'which note? give its title or vault path');
+    const host = openCurateHost(hostFacts(ctx.env), ctx.cwd, ctx.global.vault, 'cli');
+    const catalog = await loadCatalog(host.ctx.vault);
+    const r = await forgetNote(host.ctx, catalog, ref, host.ctx.clock.now());
+    for (const [from, to] of r.moved) await host.recallStats.move(from, to);
+    if (ctx.global.json) ctx.stdout(JSON.stringify({ moved: r.moved, relinked: r.relinked, log: r.logPath }, null, 2));
+    else for (const [from, to] of r.moved) ctx.stdout(`Forgot ${from}: moved to ${to} (logged in ${r.logPath}).`);
+    return 0;
+  },
+};

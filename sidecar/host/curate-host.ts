@@ -1,0 +1,94 @@
+// What the curation commands (and the MCP tools) need for one vault on the Node host: the vault, the proposal
+// store under $ENGRAM_HOME, settings from config.json, the LLM backend, and note vectors when the index has them.
+import fs from 'node:fs';
+import os from 'node:os';
+import type { BackendName } from '../../src/core/config.js';
+import type { EffectiveConfig } from '../../src/core/config.js';
+import type { CurateContext } from '../../src/core/curate/apply.js';
+import type { NoteCatalog } from '../../src/core/curate/catalog.js';
+import { LexicalVectors } from '../../src/core/curate/lexical-vectors.js';
+import type { NoteVectors } from '../../src/core/curate/merge-candidates.js';
+import { curateSettings, type CurateSettings } from '../../src/core/curate/settings.js';
+import { curateStateNames, RecallStatsStore, StateProposalStore } from '../../src/core/curate/stores.js';
+import type { LlmBackend } from '../../src/core/extract/backends/types.js';
+import { systemClock } from '../../src/core/ports.js';
+import { engramHome, type HostFacts } from '../../src/core/state.js';
+import { createBackend } from './backends.js';
+import { loadConfig } from './config-file.js';
+import { NodeStateStore } from './node-state-store.js';
+import { NodeVault } from './node-vault.js';
+import { requireVault } from './resolve.js';
+
+export interface CurateHost {
+  ctx: CurateContext;
+  config: EffectiveConfig;
+  vaultRoot: string;
+  vaultKey: string;
+  snapshotFile: string;
+  recallStats: RecallStatsStore;
+  backend(name?: BackendName): LlmBackend;
+}
+
+export function settingsFromConfig(config: EffectiveConfig, actor: string, overrides: Partial<CurateSettings> = {}): CurateSettings {
+  return curateSettings({
+    ...overrides,
+    device: overrides.device ?? (os.hostname().split('.')[0] || 'device'),
+    actor,
+    folders: {
+      inbox: config.get('folders.inbox'),
+      projects: config.get('folders.projects'),
+      workingMemory: config.get('folders.working_memory'),
+      archive: config.get('folders.archive'),
+      log: config.get('folders.log'),
+    },
+  });
+}
+
+export function openCurateHost(facts: HostFacts, cwd: string, vaultOption: string | undefined, actor: string, overrides: Partial<CurateSettings> = {}): CurateHost {
+  const v = requireVault(facts, cwd, vaultOption);
+  const { config } = loadConfig(facts);
+  const state = new NodeStateStore(engramHome(facts));
+  const names = curateStateNames(v.key);
+  const ctx: CurateContext = {
+    vault: new NodeVault(v.realPath),
+    store: new StateProposalStore(state, names.proposals),
+    settings: settingsFromConfig(config, actor, overrides),
+    clock: systemClock,
+  };
+  return {
+    ctx,
+    config,
+    vaultRoot: v.realPath,
+    vaultKey: v.key,
+    snapshotFile: v.state.snapshot,
+    recallStats: new RecallStatsStore(state, names.recallStats),
+    backend: (name) => createBackend(name ?? config.get('backend'), config, { env: facts.env as NodeJS.ProcessEnv }),
+  };
+}
+
+interface NoteVectorIndex {
+  loadSnapshot(bytes: Uint8Array): void;
+  noteVector?(path: string): Float32Array | null | undefined;
+}
+
+/**
+ * Note vectors for curation: the index's embeddings when its snapshot offers them per note, else word vectors
+ * computed here (says which, so the user knows what "similar" meant).
+ */
+export async function noteVectors(host: CurateHost, catalog: NoteCatalog, paths: string[]): Promise<{ vectors: NoteVectors; kind: string }> {
+  if (fs.existsSync(host.snapshotFile)) {
+    try {
+      const { VaultIndex } = await import('../../src/core/index/vault-index.js');
+      const index = new VaultIndex({ vault: host.ctx.vault }) as unknown as NoteVectorIndex;
+      index.loadSnapshot(new Uint8Array(fs.readFileSync(host.snapshotFile)));
+      if (typeof index.noteVector === 'function') {
+        const get = index.noteVector.bind(index);
+        const probe = paths.find((p) => get(p));
+        if (probe) return { vectors: { vector: (p) => get(p) ?? undefined }, kind: 'embeddings from the index snapshot' };
+      }
+    } catch {
+      // A missing, damaged or older snapshot: fall back to word vectors below.
+    }
+  }
+  return { vectors: new LexicalVectors(catalog, paths), kind: 'word vectors (no embeddings in the index)' };
+}
