@@ -93,7 +93,7 @@ export class Engine {
 
   /** Reads every note once (term statistics, metadata and, for the fallback, the index). */
   async start(): Promise<void> {
-    const selfLoading = Boolean(this.index.open);
+    const selfLoading = this.index.open !== undefined;
     if (this.index.open) await this.index.open();
     const files = await this.ports.vault.list();
     let n = 0;

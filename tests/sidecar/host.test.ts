@@ -1,0 +1,153 @@
+// The host daemon as a real process: election, the socket's access rules, --stop, idle exit.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { cliPath, runCli } from '../helpers/cli.js';
+import { alive, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
+import { repoRoot } from '../helpers/shared.js';
+
+function sockDir(sb: Sandbox): string {
+  return path.join(sb.env.XDG_RUNTIME_DIR!, 'engram');
+}
+function sockFile(sb: Sandbox): string | undefined {
+  const dir = sockDir(sb);
+  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith('.sock')).map((n) => path.join(dir, n))[0] : undefined;
+}
+function lockFile(sb: Sandbox): string {
+  const vaults = path.join(sb.engramHome, 'vaults');
+  return path.join(vaults, fs.readdirSync(vaults)[0], 'host.lock');
+}
+
+/** Sends raw lines and collects what comes back until the host closes the connection (or 2 s pass). */
+function rawExchange(socket: string, lines: string[]): Promise<{ replies: unknown[]; closed: boolean }> {
+  return new Promise((resolve) => {
+    const s = net.connect(socket);
+    let buf = '';
+    let closed = false;
+    const done = () => {
+      s.destroy();
+      resolve({ replies: buf.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown), closed });
+    };
+    s.on('data', (d) => (buf += d.toString()));
+    s.on('close', () => {
+      closed = true;
+      done();
+    });
+    s.on('error', () => undefined);
+    s.on('connect', () => {
+      for (const l of lines) s.write(`${l}\n`);
+    });
+    setTimeout(done, 2000);
+  });
+}
+
+async function startHost(sb: Sandbox, env: NodeJS.ProcessEnv = {}) {
+  const child = sb.serve(env);
+  await waitFor(() => sockFile(sb), 10_000, 'the socket');
+  return child;
+}
+
+describe('engram serve', () => {
+  let sb: Sandbox;
+  beforeEach(() => {
+    sb = makeSandbox();
+    sb.writeNote('Notes/Hello.md', '# Hello\nA note.\n');
+  });
+  afterEach(async () => sb.cleanup());
+
+  it('binds a 0600 socket in a 0700 folder with a 0600 token', async () => {
+    await startHost(sb);
+    const sock = sockFile(sb)!;
+    expect(fs.statSync(sock).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(sockDir(sb)).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(sb.engramHome, 'token')).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(path.join(sb.engramHome, 'token'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('a second serve exits 0 with a message and does not steal the socket', async () => {
+    const first = await startHost(sb);
+    const inode = fs.statSync(sockFile(sb)!).ino;
+    const second = runCli(['serve', '--foreground', '--vault', sb.vault], { env: sb.env, timeout: 15_000 });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/already serves/);
+    expect(fs.statSync(sockFile(sb)!).ino).toBe(inode);
+    expect(alive(first.pid!)).toBe(true);
+    const bg = runCli(['serve', '--vault', sb.vault], { env: sb.env, timeout: 15_000 });
+    expect(bg.code).toBe(0);
+    expect(bg.stdout).toMatch(new RegExp(`already serves .*pid ${first.pid}`));
+  });
+
+  it('two (here five) racing starters never produce two hosts', async () => {
+    const kids = Array.from({ length: 5 }, () => spawn(process.execPath, [cliPath, 'serve', '--foreground', '--vault', sb.vault], { env: sb.env, cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] }));
+    sb.children.push(...kids);
+    const exits = await Promise.all(kids.map((k) => new Promise<number | null>((resolve) => {
+      const t = setTimeout(() => resolve(null), 6000);
+      k.on('exit', (code) => {
+        clearTimeout(t);
+        resolve(code);
+      });
+    })));
+    const running = kids.filter((_, i) => exits[i] === null);
+    expect(running).toHaveLength(1);
+    expect(exits.filter((c) => c === 0)).toHaveLength(4);
+    const lock = JSON.parse(fs.readFileSync(lockFile(sb), 'utf8')) as { pid: number };
+    expect(lock.pid).toBe(running[0].pid);
+  });
+
+  it('takes over a stale lock left by a dead host', async () => {
+    fs.mkdirSync(path.join(sb.engramHome, 'vaults'), { recursive: true });
+    const dead = spawn(process.execPath, ['-e', '0']);
+    await new Promise((r) => dead.on('exit', r));
+    const { vaultKey } = await import('../../sidecar/client/paths.js');
+    const dir = path.join(sb.engramHome, 'vaults', vaultKey(sb.vault));
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'host.lock'), JSON.stringify({ format: 1, pid: dead.pid, host: 'daemon', hostname: (await import('node:os')).hostname(), since: 'x' }));
+    const child = await startHost(sb);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'host.lock'), 'utf8')).pid).toBe(child.pid);
+  });
+
+  it('refuses a wrong token, garbage and anything but hello first; serves a correct hello', async () => {
+    await startHost(sb);
+    const sock = sockFile(sb)!;
+    const token = fs.readFileSync(path.join(sb.engramHome, 'token'), 'utf8').trim();
+    const hello = (t: string, v = '1.0') => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'hello', params: { token: t, protocolVersion: v } });
+    const wrong = await rawExchange(sock, [hello('0'.repeat(64)), JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'status', params: {} })]);
+    expect(wrong.closed).toBe(true);
+    expect(JSON.stringify(wrong.replies)).toMatch(/wrong token/);
+    expect(JSON.stringify(wrong.replies)).not.toMatch(/queue/);
+    const garbage = await rawExchange(sock, ['GET / HTTP/1.1', hello(token)]);
+    expect(garbage.closed).toBe(true);
+    expect(JSON.stringify(garbage.replies)).not.toMatch(/protocolVersion":"1/);
+    const statusFirst = await rawExchange(sock, [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'status', params: {} })]);
+    expect(statusFirst.closed).toBe(true);
+    const major = await rawExchange(sock, [hello(token, '2.0')]);
+    expect(major.closed).toBe(true);
+    expect(JSON.stringify(major.replies)).toMatch(/update the host/);
+    const ok = await rawExchange(sock, [hello(token), 'not json', JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'nope' }), JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'recall', params: { query: 5 } }), JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping', params: {} })]);
+    const byId = Object.fromEntries((ok.replies as { id: number | null; result?: unknown; error?: { code: number } }[]).map((r) => [String(r.id), r]));
+    expect(byId['1'].result).toMatchObject({ protocolVersion: '1.0', host: 'daemon' });
+    expect(byId.null.error?.code).toBe(-32700);
+    expect(byId['3'].error?.code).toBe(-32601);
+    expect(byId['4'].error?.code).toBe(-32602);
+    expect(byId['5'].result).toEqual({ ok: true });
+  });
+
+  it('--stop shuts the host down cleanly and releases lock and socket', async () => {
+    const child = await startHost(sb);
+    const r = runCli(['serve', '--stop', '--vault', sb.vault], { env: sb.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/stopped/);
+    await waitFor(() => !alive(child.pid!), 10_000, 'exit');
+    expect(sockFile(sb)).toBeUndefined();
+    expect(fs.existsSync(lockFile(sb))).toBe(false);
+    expect(fs.readdirSync(path.join(sb.engramHome, 'logs')).some((n) => n.startsWith('host-'))).toBe(true);
+  });
+
+  it('exits after the idle time', async () => {
+    const child = await startHost(sb, { ENGRAM_IDLE_MS: '1500' });
+    await waitFor(() => !alive(child.pid!), 10_000, 'idle exit');
+    expect(fs.existsSync(lockFile(sb))).toBe(false);
+  });
+});
