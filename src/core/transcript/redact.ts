@@ -25,7 +25,11 @@ export function looksRandom(v: string): boolean {
   if (v.length < 8 || PLACEHOLDER_RE.test(v)) return false;
   if (/^[a-z]+(?:[-_.][a-z]+)*$/i.test(v)) return false; // words and identifiers: some-name, my_value
   if (/^(?:\/|\.\/|~\/|https?:)/.test(v)) return false; // paths and URLs
-  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\))?$/.test(v)) return false; // member access: process.env.X
+  if (/^[<${%([]/.test(v)) return false;
+  // A few words and numbers joined: sk-test-123, my_secret_2 (test doubles, not generated values)
+  if (/^(?:[a-z]+|\d+)(?:[-_.](?:[a-z]+|\d+)){0,3}$/i.test(v)) return false; // templates and references: ${X}, <your key>, %(x)s
+  // member access (process.env.X, config.auth.token); generated values with a dot have digits
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\))?$/.test(v) && !/[0-9]/.test(v)) return false;
   let classes = 0;
   if (/[a-z]/.test(v)) classes++;
   if (/[A-Z]/.test(v)) classes++;
@@ -79,7 +83,7 @@ const RULES: Rule[] = [
   },
   {
     kind: 'config-secret',
-    re: /(["']?\b(?:password|passwd|passphrase|secret|client_?secret|api_?key|apikey|access_?token|auth_?token|refresh_?token|private_?key|secret_?key)["']?\s*[:=]\s*)(["'])([^"'\s]{8,512})\2/gi,
+    re: /(["']?\b(?:password|passwd|passphrase|secret|client_?secret|api_?key|apikey|access_?token|auth_?token|refresh_?token|private_?key|secret_?key)["']?\s*(?:[:=]|=>|:=)\s*)(["'])([^"'\s]{8,512})\2/gi,
     group: 3,
     check: looksRandom,
   },

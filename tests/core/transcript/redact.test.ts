@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { redactSecrets, looksRandom } from '../../../src/core/transcript/redact.js';
+import { samples } from './redact-samples.js';
+
+const all = samples();
+const kinds = [...new Set(all.map((s) => s.kind))];
+
+describe('redactSecrets: every generated sample is caught', () => {
+  it('has at least 20 samples per format', () => {
+    for (const k of kinds) expect(all.filter((s) => s.kind === k).length, k).toBeGreaterThanOrEqual(20);
+    expect(kinds.length).toBeGreaterThanOrEqual(17);
+  });
+
+  for (const kind of kinds) {
+    it(`catches every ${kind}`, () => {
+      const missed: string[] = [];
+      for (const s of all.filter((x) => x.kind === kind)) {
+        const r = redactSecrets(s.text);
+        if (r.text.includes(s.secret) || Object.keys(r.counts).length === 0) missed.push(s.text);
+      }
+      expect(missed).toEqual([]);
+    });
+  }
+
+  it('names the provider when it knows it', () => {
+    const s = all.find((x) => x.kind === 'github-token')!;
+    expect(redactSecrets(s.text).counts['github-token']).toBe(1);
+  });
+
+  it('keeps the surrounding text: variable names, URL user and host', () => {
+    const r = redactSecrets('DATABASE_URL=postgres://app:Xk9pQ2mZ7v@db.internal:5432/app');
+    expect(r.text).toBe('DATABASE_URL=postgres://app:[REDACTED:url-password]@db.internal:5432/app');
+    const e = redactSecrets('export JWT_SECRET=q8Z!r2LmP0xW4vT9');
+    expect(e.text).toBe('export JWT_SECRET=[REDACTED:env-assignment]');
+  });
+
+  it('redacts a private key block whole, even when it is cut off', () => {
+    const r = redactSecrets('-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACD');
+    expect(r.text).toBe('[REDACTED:private-key]');
+  });
+
+  it('does not redact twice', () => {
+    const r = redactSecrets('export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD');
+    expect(r.text).toBe('export OPENAI_API_KEY=[REDACTED:openai-key]');
+    expect(r.counts).toEqual({ 'openai-key': 1 });
+  });
+});
+
+describe('redactSecrets: leaves ordinary text alone', () => {
+  const ordinary = [
+    'const apiKey = process.env.ANTHROPIC_API_KEY;',
+    'API_KEY=${API_KEY}',
+    'export GITHUB_TOKEN=$(gh auth token)',
+    'password: "your-password-here"',
+    'DB_PASSWORD=changeme',
+    'SECRET_KEY=<generate one with openssl rand -hex 32>',
+    'connect to postgres://localhost:5432/app',
+    'https://user:${PASSWORD}@example.com',
+    'the token budget is 24000 tokens',
+    'Authorization: Bearer ${token}',
+    'const token = await getToken();',
+    'sk-learn is a Python library',
+    'commit 3f2a9c1b7e8d4f6a0b5c2e1d9f8a7b6c5d4e3f2a',
+    'sha256-Lw8aVkZmQ3N0c2h5ZmZvcm1hdGlvbg==',
+    'uuid: 5f1c2b9e-0d4a-4c8e-9a57-1b2c3d4e5f60',
+    'token: string;',
+    'secret_key: SecretStr = Field(...)',
+    'PASSWORD_MIN_LENGTH=12',
+  ];
+  for (const line of ordinary) {
+    it(`keeps: ${line}`, () => {
+      expect(redactSecrets(line)).toEqual({ text: line, counts: {} });
+    });
+  }
+
+  it('looksRandom tells generated values from words and references', () => {
+    expect(looksRandom('q8Z!r2LmP0xW4vT9')).toBe(true);
+    expect(looksRandom('my-service-name')).toBe(false);
+    expect(looksRandom('process.env.SECRET')).toBe(false);
+    expect(looksRandom('/etc/ssl/private/key.pem')).toBe(false);
+  });
+});
