@@ -108,7 +108,8 @@ export class ClaudeBackend implements LlmBackend {
           });
         } catch (e) {
           const code = (e as { code?: string }).code;
-          if (code === 'ENOENT') {
+          // Node reports ENOENT; the Node SpawnPort turns it into a not-found EngramError.
+          if (code === 'ENOENT' || code === 'not-found') {
             throw new BackendError(this.name, 'not-installed', `cannot run ${this.command}: not found`, 'install Claude Code, set claude_path with `engram configure claude_path …`, or use --backend rules');
           }
           throw new BackendError(this.name, 'request', `cannot run ${this.command}: ${(e as Error).message}`);
