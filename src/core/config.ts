@@ -122,6 +122,9 @@ export const CONFIG_KEYS = {
   'recall.prompt_items': intKey(5, 'Most notes injected on each prompt', 0, 50),
   'hooks.session_start_deadline_ms': intKey(3000, 'How long the SessionStart hook waits for context (ms)', 100, 60_000),
   'hooks.prompt_deadline_ms': intKey(1500, 'How long the UserPromptSubmit hook waits for context (ms)', 100, 30_000),
+  'hooks.inject': boolKey(true, 'Whether hooks inject recalled context into sessions'),
+  'hooks.stop_min_new_turns': intKey(6, 'A Stop re-queues a session only when it grew by this many records (or bytes below)'),
+  'hooks.stop_min_new_bytes': intKey(16_384, 'A Stop re-queues a session only when it grew by this many bytes (or records above)'),
   idle_timeout_minutes: intKey(60, 'Minutes without clients after which the daemon exits', 1, 24 * 60),
 } satisfies Record<string, KeySpec>;
 

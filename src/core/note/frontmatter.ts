@@ -1,5 +1,5 @@
 // Splits a Markdown file into its frontmatter block and body, and parses the block with yaml's Document API.
-import { LineCounter, parseDocument, type Document } from 'yaml';
+import { isCollection, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 
 export interface FrontmatterBlock {
   /** Offset of the first character of the YAML text (after the opening `---` line). */
@@ -76,6 +76,22 @@ export function parseNote(text: string): ParsedNote {
     const e = doc.errors[0];
     const pos = lineCounter.linePos(e.pos[0]);
     return { ...base, block: found, data: null, doc: null, body, problem: { line: pos.line + lineOffset, message: firstLine(e.message) } };
+  }
+  // `created: {{date}}` (an unfilled template) parses as a map whose key is a map; Obsidian and JSON cannot hold
+  // such keys, so it is invalid frontmatter, reported at the key.
+  let badKey: number | undefined;
+  visit(doc, {
+    Pair(_, pair) {
+      if (pair.key !== null && !isScalar(pair.key) && isCollection(pair.key)) {
+        badKey = pair.key.range?.[0] ?? 0;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  if (badKey !== undefined) {
+    const pos = lineCounter.linePos(badKey);
+    return { ...base, block: found, data: null, doc: null, body, problem: { line: pos.line + lineOffset, message: 'a key is itself a map or list (an unfilled template such as {{date}}?)' } };
   }
   let data: unknown;
   try {
