@@ -41,9 +41,23 @@ export async function decide(beat: Beat, catalog: VaultCatalog, similar: Similar
   if (!top || top.score < t.maybe) return { action: 'write' };
   const note = catalog.notes.get(top.path);
   const extendable = note !== undefined && note.valid && !note.meta.locked && note.meta.engramId !== undefined;
+  // A number, version or path the note does not have is a different fact ("service 1" vs "service 2"), not a restatement.
+  const noteTokens = distinctiveTokens(note?.text ?? '');
+  const newFact = [...distinctiveTokens(beatText(beat))].some((x) => !noteTokens.has(x));
+  if (newFact && top.score >= t.same) return { action: 'write', duplicateOf: { path: top.path, score: top.score, reason: 'similar to an existing note but with different numbers or names' } };
   if (top.score >= t.same && extendable) return { action: 'extend', path: top.path, score: top.score };
   const reason = top.score >= t.same ? (note?.meta.locked ? 'restates a locked note' : 'restates a note Engram did not write') : 'similar to an existing note';
   return { action: 'write', duplicateOf: { path: top.path, score: top.score, reason } };
+}
+
+/** Tokens that carry identity: anything with a digit, and paths. */
+export function distinctiveTokens(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.toLowerCase().match(/[\p{L}\p{N}_./-]*\d[\p{L}\p{N}_./-]*|[\p{L}\p{N}_.-]*\/[\p{L}\p{N}_./-]+/gu) ?? []) {
+    const tok = m.replace(/^[./-]+|[./-]+$/g, '');
+    if (tok) out.add(tok);
+  }
+  return out;
 }
 
 const STOP = new Set('the and for that this with from into are was were has have had not but you your our use uses used its it\'s can will would should when then than there their them they what which who how why all any one two also only just more most very much such into onto over under about after before again'.split(' '));
