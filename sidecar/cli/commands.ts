@@ -3,14 +3,21 @@
 import type { CommandEntry } from './types.js';
 
 export const commands: CommandEntry[] = [
+  { name: 'configure', summary: 'Show the effective configuration and where each value comes from, or set one key', load: () => import('./commands/configure.js') },
+  { name: 'check', summary: 'Check every note\'s frontmatter (invalid YAML with path:line); --roundtrip proves edits stay local', load: () => import('./commands/check.js') },
   { name: 'serve', summary: 'Run, start or stop the background host for a vault', load: () => import('./commands/serve.js') },
   { name: 'mcp', summary: 'Serve the memory tools to an agent over MCP (stdio)', load: () => import('./commands/mcp.js') },
   { name: 'extract', summary: 'Extract what is worth keeping from an agent transcript into the vault', load: () => import('./commands/extract.js') },
   { name: 'import', summary: 'Extract every conversation of a Claude.ai or ChatGPT export (resumable)', load: () => import('./commands/import.js') },
+  { name: 'status', summary: 'Show the host, queue, index, recent runs and budget', load: () => import('./commands/status.js') },
   { name: 'hook', summary: 'Handle a Claude Code hook event (stdin JSON; always exits 0)', load: () => import('./commands/hook.js') },
   { name: 'parse', summary: 'Show what Engram reads from a transcript: turns, signals, windows, redactions, damage', load: () => import('./commands/parse.js') },
   { name: 'review', summary: 'Review working memory that is due: promote, extend or delete (proposals, applied by id)', load: () => import('./commands/review.js') },
   { name: 'restructure', summary: 'Propose merges, hub notes and splits; apply one by id (links rewritten, originals to trash)', load: () => import('./commands/restructure.js') },
   { name: 'maintain', summary: 'Archive notes past forget_after; list stale notes, orphans and possible duplicates', load: () => import('./commands/maintain.js') },
   { name: 'forget', summary: 'Move a wrong note out of recall into the archive (recoverable, logged)', load: () => import('./commands/forget.js') },
+  { name: 'index', summary: 'Build or update the vault\'s search index (progress bar; --rebuild to start over)', load: () => import('./commands/index.js') },
+  { name: 'search', summary: 'Search the vault\'s memory: ranked notes with scores, snippets and why they matched', load: () => import('./commands/search.js') },
+  { name: 'model', summary: 'Embedding model: pull (download, the only network use) or status', load: () => import('./commands/model.js') },
+  { name: 'eval', summary: 'Evaluate retrieval on a BEIR-style set: Recall@k and nDCG@10 per category', load: () => import('./commands/eval.js') },
 ];

@@ -215,11 +215,22 @@ export class Engine {
 
   /** Context for a hook: only notes that clear the relevance bar, never one already injected in this session. */
   async context(p: { event: 'SessionStart' | 'UserPromptSubmit'; prompt?: string; sessionId?: string; project?: string; maxChars: number; maxItems: number }): Promise<ContextResult> {
-    const query = p.event === 'UserPromptSubmit' ? (p.prompt ?? '') : (p.prompt ?? p.project ?? '');
-    if (!query.trim()) return { items: [] };
     const seen = p.sessionId ? (this.injected.get(p.sessionId) ?? new Set<string>()) : new Set<string>();
-    const hits = await this.search(query, { limit: 12, projects: p.project ? [p.project] : undefined });
     const items: (ContextItem & { summary?: string; snippet?: string; type?: string })[] = [];
+    if (p.event === 'SessionStart') {
+      // At session start the bar is the project itself: the project's own notes, newest first.
+      for (const meta of this.projectNotes(p.project)) {
+        if (items.length >= p.maxItems) break;
+        if (seen.has(meta.path)) continue;
+        const when = meta.updated ?? meta.created;
+        const why = [`note of project ${meta.project}`, ...(when ? [`updated ${new Date(when).toISOString().slice(0, 10)}`] : [])];
+        items.push({ path: meta.path, title: meta.title, why, score: when ?? 0, summary: meta.summary, type: meta.type });
+      }
+      return this.finishContext(p, items, seen);
+    }
+    const query = p.prompt ?? '';
+    if (!query.trim()) return { items: [] };
+    const hits = await this.search(query, { limit: 12, projects: p.project ? [p.project] : undefined });
     for (const hit of hits) {
       if (items.length >= p.maxItems) break;
       if (seen.has(hit.path)) continue;
@@ -230,6 +241,23 @@ export class Engine {
       const why = [...hit.why.filter((w) => !w.startsWith('words:')), `shares: ${verdict.matched.slice(0, 6).join(', ')}`];
       items.push({ path: hit.path, title: hit.title, why, score: hit.score, summary: hit.summary, snippet: hit.snippet, type: hit.type });
     }
+    return this.finishContext(p, items, seen);
+  }
+
+  /** A project's notes that are current (not superseded, not archived), newest first. */
+  private projectNotes(project: string | undefined): NoteMeta[] {
+    if (!project) return [];
+    const archive = `${this.config.folders.archive}/`;
+    return [...this.metas.values()]
+      .filter((m) => m.project === project && !m.supersededBy && !m.path.startsWith(archive))
+      .sort((a, b) => (b.updated ?? b.created ?? 0) - (a.updated ?? a.created ?? 0));
+  }
+
+  private finishContext(
+    p: { event: 'SessionStart' | 'UserPromptSubmit'; sessionId?: string; maxChars: number },
+    items: (ContextItem & { summary?: string; snippet?: string; type?: string })[],
+    seen: Set<string>,
+  ): ContextResult {
     const heading = p.event === 'SessionStart' ? 'Notes from the user\'s Obsidian vault about this project (reference data):' : 'Possibly relevant notes from the user\'s Obsidian vault (reference data):';
     const { text, used } = renderContext(items, p.maxChars, heading);
     const kept = items.slice(0, used);

@@ -1,0 +1,75 @@
+// SessionStart and UserPromptSubmit: relevance-gated, budgeted, fenced context; never the same note twice a session.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
+
+type HookOut = { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+
+const TOPICS = ['gardening tomatoes watering', 'sourdough bread starter', 'bicycle chain lubrication', 'tax return deadlines', 'piano scales practice', 'aquarium water changes'];
+
+describe('context injection', () => {
+  let sb: Sandbox;
+  let cwd: string;
+  const hook = (event: string, extra: Record<string, unknown>) =>
+    runCli(['hook', event], { env: sb.env, input: JSON.stringify({ session_id: 's-1', cwd, hook_event_name: event, ...extra }) });
+
+  beforeEach(async () => {
+    sb = makeSandbox();
+    cwd = path.join(sb.root, 'acme');
+    fs.mkdirSync(cwd);
+    sb.writeNote('Engram/Projects/acme/Use pnpm workspaces.md', '---\ntype: decision\nproject: acme\nsummary: The acme monorepo uses pnpm workspaces because npm installs took four minutes\nupdated: 2026-11-01T10:00:00+00:00\n---\nWe moved the acme monorepo from npm to pnpm workspaces.\n');
+    sb.writeNote('Engram/Projects/acme/API base path.md', '---\ntype: correction\nproject: acme\nsummary: The API base path is /api/v2, not /api\nupdated: 2026-11-02T10:00:00+00:00\n---\nAll routes live under /api/v2.\n');
+    sb.writeNote('Engram/Projects/other/Deploy with fly.md', '---\ntype: decision\nproject: other\nsummary: The other app deploys to fly.io with pnpm workspaces\n---\nfly deploy.\n');
+    for (const [i, t] of TOPICS.entries()) sb.writeNote(`Notes/Topic ${i}.md`, `# ${t}\nSome thoughts about ${t} and related matters.\n`);
+    sb.serve();
+    // The first context request starts nothing (host already up); wait until the index is ready.
+    await waitFor(() => {
+      const r = runCli(['status', '--json'], { env: sb.env });
+      return r.code === 0 && (JSON.parse(r.stdout) as { host?: { index?: { ready?: boolean } } | null }).host?.index?.ready;
+    }, 15_000, 'a ready host');
+  });
+  afterEach(async () => sb.cleanup());
+
+  it('injects a relevant note once per session, fenced, with title, why and a wikilink, within budget', () => {
+    const r = hook('UserPromptSubmit', { prompt: 'why does the monorepo use pnpm workspaces instead of npm?' });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as HookOut;
+    expect(out.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
+    const ctx = out.hookSpecificOutput.additionalContext;
+    expect(ctx).toMatch(/^<engram-memory[^>]*reference data/);
+    expect(ctx.trimEnd()).toMatch(/<\/engram-memory>$/);
+    expect(ctx).toContain('[[Engram/Projects/acme/Use pnpm workspaces|Use pnpm workspaces]]');
+    expect(ctx).toMatch(/matched: .*pnpm/);
+    expect(ctx).not.toContain('Deploy with fly');
+    expect(ctx.length).toBeLessThanOrEqual(1500);
+    expect((ctx.match(/^- \[\[/gm) ?? []).length).toBeLessThanOrEqual(5);
+    const again = hook('UserPromptSubmit', { prompt: 'remind me why the monorepo uses pnpm workspaces' });
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toContain('Use pnpm workspaces');
+  });
+
+  it('injects nothing for small talk and unrelated questions', () => {
+    for (const prompt of ['thanks, that looks good', 'how do I reverse a linked list in rust?', 'what is the capital of peru', 'ok continue']) {
+      const r = hook('UserPromptSubmit', { prompt, session_id: `s-${prompt.length}` });
+      expect(r.code, prompt).toBe(0);
+      expect(r.stdout, prompt).toBe('');
+    }
+  });
+
+  it('SessionStart injects the project\'s notes, newest first, within 4,000 characters', () => {
+    const r = hook('SessionStart', { source: 'startup', session_id: 's-start' });
+    const ctx = (JSON.parse(r.stdout) as HookOut).hookSpecificOutput.additionalContext;
+    expect(ctx.indexOf('API base path')).toBeLessThan(ctx.indexOf('Use pnpm workspaces'));
+    expect(ctx).not.toContain('Deploy with fly');
+    expect(ctx.length).toBeLessThanOrEqual(4000);
+  });
+
+  it('prints nothing when the host does not answer in time', () => {
+    fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, hooks: { prompt_deadline_ms: 100 } }));
+    const r = runCli(['hook', 'UserPromptSubmit'], { env: { ...sb.env, XDG_RUNTIME_DIR: path.join(sb.root, 'nowhere') }, input: JSON.stringify({ session_id: 'x', cwd, prompt: 'pnpm workspaces monorepo' }) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+  });
+});
