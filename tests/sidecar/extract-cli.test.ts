@@ -1,0 +1,160 @@
+// `engram extract` and `engram import` as real processes: a fake claude on PATH, a temp vault and ENGRAM_HOME,
+// and a process killed at each injected fault point, then rerun.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { installFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
+import { repoRoot } from '../helpers/shared.js';
+import { makeTempDir, removeDir } from '../helpers/temp.js';
+
+const fixtures = path.join(repoRoot, 'tests/fixtures/extract');
+const transcript = path.join(fixtures, 'markers-a.jsonl');
+let root: string;
+let fake: FakeClaude;
+let n = 0;
+
+beforeAll(() => {
+  root = makeTempDir('engram-extract-cli-');
+  fake = installFakeClaude(path.join(root, 'fake'));
+});
+afterAll(() => removeDir(root));
+
+function fresh() {
+  const dir = path.join(root, `case-${n++}`);
+  const vault = path.join(dir, 'vault');
+  const home = path.join(dir, 'home');
+  fs.mkdirSync(vault, { recursive: true });
+  fs.mkdirSync(home, { recursive: true });
+  const env = { ...fake.env, ENGRAM_HOME: home, HOME: home, ENGRAM_VAULT: '', ENGRAM_FAULT: '' };
+  const cli = (args: string[], extra: Record<string, string> = {}) => runCli([...args, '--vault', vault], { env: { ...env, ...extra } });
+  return { dir, vault, home, cli };
+}
+
+/** Every file in the vault (hidden ones too), with creation times masked: runs at different seconds must compare equal. */
+function vaultFiles(vault: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else out[path.relative(vault, full)] = fs.readFileSync(full, 'utf8').replace(/^(created|updated): .*$/gm, '$1: <time>');
+    }
+  };
+  walk(vault);
+  return out;
+}
+
+describe('engram extract', () => {
+  it('writes the expected notes, then adds nothing on a second run', () => {
+    fake.setScript([{ echo: true }]);
+    const c = fresh();
+    const first = c.cli(['extract', transcript, '--backend', 'claude']);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/1 window \(1 sent to claude, 0 replayed from the journal\); 5 beats, wrote 5 new/);
+    const files = Object.keys(vaultFiles(c.vault)).sort();
+    expect(files).toHaveLength(5);
+    expect(files.every((f) => f.startsWith('Engram/Projects/acme/'))).toBe(true);
+    expect(files.some((f) => /pnpm workspaces/.test(f))).toBe(true);
+    const second = c.cli(['extract', transcript, '--backend', 'claude']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/nothing new to extract/);
+    expect(fake.calls()).toHaveLength(1);
+    expect(Object.keys(vaultFiles(c.vault))).toHaveLength(5);
+    const runs = fs.readFileSync(path.join(c.home, 'logs/extract-runs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(runs.map((r) => r.beats.created)).toEqual([5, 0]);
+    const calls = fs.readFileSync(path.join(c.home, 'logs/llm-calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(calls[0]).toMatchObject({ backend: 'claude', model: 'claude-haiku-4-5-fake', ok: true, mode: 'foreground' });
+    expect(calls[0].inputTokens).toBeGreaterThan(0);
+  });
+
+  it('--dry-run writes nothing; --json prints the run', () => {
+    fake.setScript([{ echo: true }]);
+    const c = fresh();
+    const r = c.cli(['extract', transcript, '--backend', 'claude', '--dry-run', '--json']);
+    expect(r.code).toBe(0);
+    const run = JSON.parse(r.stdout);
+    expect(run.dryRun).toBe(true);
+    expect(run.notes.filter((x: { action: string }) => x.action === 'created')).toHaveLength(5);
+    expect(vaultFiles(c.vault)).toEqual({});
+    expect(fs.existsSync(path.join(c.home, 'vaults'))).toBe(false);
+  });
+
+  it('--backend rules works offline on committed transcripts', () => {
+    const c = fresh();
+    const r = c.cli(['extract', path.join(fixtures, 'markers-c.jsonl'), '--backend', 'rules']);
+    expect(r.code).toBe(0);
+    expect(Object.keys(vaultFiles(c.vault))).toHaveLength(7);
+  });
+
+  it('reports bad input with one line and exit 1', () => {
+    const c = fresh();
+    const missing = c.cli(['extract', path.join(c.dir, 'nope.jsonl'), '--backend', 'rules']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no such transcript/);
+    const bad = c.cli(['extract', transcript, '--backend', 'gpt9']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/unknown backend "gpt9"/);
+    const notTranscript = c.cli(['extract', path.join(fixtures, 'markers.expected.json'), '--backend', 'rules']);
+    expect(notTranscript.code).toBe(1);
+  });
+
+  describe('a run killed at an injected fault, then rerun, leaves exactly the notes of an uninterrupted run', () => {
+    let expected: Record<string, string>;
+    beforeAll(() => {
+      fake.setScript([{ echo: true }]);
+      const c = fresh();
+      expect(c.cli(['extract', transcript, '--backend', 'claude']).code).toBe(0);
+      expected = vaultFiles(c.vault);
+      expect(Object.keys(expected)).toHaveLength(5);
+    });
+
+    for (const fault of ['after-journal', 'after-note:1', 'after-note:3', 'before-rename:1', 'before-rename:2', 'before-rename:4', 'before-ledger']) {
+      it(fault, () => {
+        fake.setScript([{ echo: true }]);
+        const c = fresh();
+        const killed = c.cli(['extract', transcript, '--backend', 'claude'], { ENGRAM_FAULT: fault });
+        expect(killed.code).not.toBe(0);
+        expect(killed.stderr).toMatch(`injected fault at ${fault.split(':')[0]}`);
+        const rerun = c.cli(['extract', transcript, '--backend', 'claude']);
+        expect(rerun.code).toBe(0);
+        const after = vaultFiles(c.vault);
+        // A temp file a crash left behind is hidden (dot file) and never listed; the notes are exactly the same.
+        const visible = Object.fromEntries(Object.entries(after).filter(([p]) => !path.basename(p).startsWith('.')));
+        expect(visible).toEqual(expected);
+        const journals = fs.readdirSync(path.join(c.home, 'vaults', fs.readdirSync(path.join(c.home, 'vaults'))[0], 'jobs')).filter((f) => f.endsWith('.json'));
+        expect(journals).toEqual([]);
+        // The validated reply was journalled before the crash, so the model was called once (except when the journal itself was cut).
+        expect(fake.calls().length).toBe(fault === 'before-rename:1' ? 2 : 1);
+        expect(c.cli(['extract', transcript, '--backend', 'claude']).stdout).toMatch(/nothing new to extract/);
+      });
+    }
+  });
+});
+
+describe('engram import', () => {
+  it('extracts every conversation of Claude.ai and ChatGPT exports with progress, and resumes', () => {
+    const c = fresh();
+    const r = c.cli(['import', path.join(fixtures, 'claude-ai-export.json'), '--backend', 'rules']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/\[#+\] 3\/3 conversations/);
+    expect(r.stdout).toMatch(/3 conversations \(0 already done\), wrote 3 notes/);
+    const files = vaultFiles(c.vault);
+    expect(Object.values(files).filter((t) => t.includes('engram_source: import-claude'))).toHaveLength(3);
+    const again = c.cli(['import', path.join(fixtures, 'claude-ai-export.json'), '--backend', 'rules']);
+    expect(again.stdout).toMatch(/3 conversations \(3 already done\), wrote 0 notes/);
+    const gpt = c.cli(['import', path.join(fixtures, 'chatgpt-export.json'), '--backend', 'rules']);
+    expect(gpt.stdout).toMatch(/1 conversations \(0 already done\), wrote 1 notes/);
+    expect(Object.values(vaultFiles(c.vault)).filter((t) => t.includes('engram_source: import-chatgpt'))).toHaveLength(1);
+    const dry = fresh().cli(['import', path.join(fixtures, 'claude-ai-export.json'), '--backend', 'rules', '--dry-run']);
+    expect(dry.stdout).toMatch(/would write 3 notes/);
+  });
+
+  it('refuses a file that is not an export', () => {
+    const c = fresh();
+    const r = c.cli(['import', path.join(fixtures, 'markers.expected.json'), '--backend', 'rules']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/holds no Claude.ai or ChatGPT conversations/);
+  });
+});
