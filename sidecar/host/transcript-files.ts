@@ -23,6 +23,7 @@ export function openChunks(file: string, start = 0): AsyncIterable<Uint8Array> {
 export function detectFileFormat(file: string): TranscriptFormat {
   let fd: number;
   try {
+    if (fs.statSync(file).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     fd = fs.openSync(file, 'r');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
