@@ -29,7 +29,8 @@ export function chunkBody(body: string): Chunk[] {
     const h = fence === null ? HEADING.exec(line) : null;
     if (h) {
       sections.push({ heading: current.heading, text: current.lines.join('\n').trim() });
-      current = { heading: h[2].trim(), lines: [] };
+      // Headings often carry emphasis (`## **Setup**`); the marks are noise in results and in the index.
+      current = { heading: h[2].replace(/[*_`]+/g, '').trim(), lines: [] };
     } else {
       current.lines.push(line);
     }

@@ -1,0 +1,62 @@
+// `engram index`: builds or brings up to date the vault's index and its snapshot, with a progress bar on a terminal.
+import type { IndexProgress } from '../../../src/core/index/vault-index.js';
+import { openVaultIndex } from '../../host/index-host.js';
+import type { CommandDefinition } from '../types.js';
+
+export function progressBar(write: (s: string) => void, now: () => number = Date.now): (p: IndexProgress) => void {
+  let start = 0;
+  let phase = '';
+  let last = 0;
+  return (p) => {
+    const t = now();
+    if (p.phase !== phase) {
+      phase = p.phase;
+      start = t;
+    }
+    if (p.total === 0 || (t - last < 100 && p.done < p.total)) return;
+    last = t;
+    const secs = Math.max(0.001, (t - start) / 1000);
+    const rate = p.done / secs;
+    const eta = rate > 0 ? (p.total - p.done) / rate : 0;
+    const width = 30;
+    const fill = Math.round((width * p.done) / p.total);
+    const label = p.phase === 'embed' ? 'embedding' : p.phase === 'load' ? 'loading' : 'indexing';
+    write(`\r${label} [${'#'.repeat(fill)}${'-'.repeat(width - fill)}] ${p.done}/${p.total} notes  ${rate.toFixed(0)} notes/s  ETA ${eta.toFixed(0)} s   `);
+    if (p.done >= p.total) write('\n');
+  };
+}
+
+export const command: CommandDefinition = {
+  usage: 'index [--vault <path>] [--rebuild]',
+  description: 'Build the search index of the vault, or bring it up to date (only changed notes are read again), and save its snapshot.',
+  options: {
+    rebuild: { type: 'boolean', description: 'Ignore the saved snapshot and index every note again' },
+  },
+  async run(ctx) {
+    const opened = await openVaultIndex({
+      env: ctx.env,
+      cwd: ctx.cwd,
+      vault: ctx.global.vault,
+      rebuild: Boolean(ctx.options.rebuild),
+      onProgress: ctx.isTTY && !ctx.global.json ? progressBar(ctx.stdout) : undefined,
+    });
+    const bytes = await opened.save();
+    const { report, index, model, vault } = opened;
+    const stats = index.stats();
+    if (ctx.global.json) {
+      ctx.stdout(JSON.stringify({ vault: vault.realPath, snapshot: vault.state.snapshot, snapshotBytes: bytes, report, stats, modelProblem: model.problem ?? null }, null, 2));
+      return 0;
+    }
+    ctx.stdout(`Indexed ${vault.realPath}: ${stats.notes} notes, ${stats.chunks} chunks, ${stats.vectors} vectors (${(report.ms / 1000).toFixed(1)} s)`);
+    ctx.stdout(
+      `  ${report.loaded ? 'snapshot loaded' : `full build (${report.reason ?? 'no snapshot'})`}; ${report.indexed} indexed, ${report.unchanged} unchanged, ${report.removed} removed, ${report.embedded} chunks embedded`,
+    );
+    if (report.reembedAll) ctx.stdout('  the embedding model changed: every vector was recomputed');
+    ctx.stdout(`  search mode: ${stats.mode === 'hybrid' ? `hybrid (BM25 + ${stats.model ?? 'model'})` : `BM25 only: ${model.problem ?? 'no model'}`}`);
+    for (const s of report.skipped.slice(0, 20)) ctx.stdout(`  skipped (unreadable): ${s.path}: ${s.reason}`);
+    if (report.skipped.length > 20) ctx.stdout(`  … and ${report.skipped.length - 20} more unreadable notes`);
+    if (report.problems.length) ctx.stdout(`  ${report.problems.length} notes have invalid frontmatter (indexed by their text), e.g. ${report.problems[0].path}: ${report.problems[0].reason}`);
+    ctx.stdout(`  snapshot: ${vault.state.snapshot} (${(bytes / 1e6).toFixed(1)} MB)`);
+    return 0;
+  },
+};

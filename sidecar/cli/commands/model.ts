@@ -1,0 +1,51 @@
+// `engram model pull|status`: the embedding model. `pull` is Engram's only download, and says what and from where.
+import { EngramError } from '../../../src/core/errors.js';
+import { engramHome } from '../../../src/core/state.js';
+import { loadConfig } from '../../host/config-file.js';
+import { HUB, locateModel, pullModel } from '../../host/embedder.js';
+import { hostFacts } from '../../host/facts.js';
+import { resolveModel } from '../../host/index-host.js';
+import type { CommandDefinition } from '../types.js';
+
+export const command: CommandDefinition = {
+  usage: 'model pull|status [--json]',
+  description: 'Download the embedding model (pull) or show which model search uses (status). Without a model, search is keyword-only (BM25).',
+  details: `pull downloads embedding.model_id from ${HUB} (or $HF_ENDPOINT) into $ENGRAM_HOME/models/; nothing else in Engram's index uses the network.`,
+  async run(ctx) {
+    const sub = ctx.args[0];
+    const facts = hostFacts(ctx.env);
+    const { config } = loadConfig(facts);
+    if (sub === 'pull') {
+      const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: null });
+      const embedder = await pullModel(loc, (l) => ctx.stdout(l), ctx.env.HF_ENDPOINT || HUB);
+      ctx.stdout(`Ready: ${embedder.modelId}, ${embedder.dimension} dimensions. Run \`engram index\` to embed the vault.`);
+      return 0;
+    }
+    if (sub === 'status') {
+      const t0 = performance.now();
+      const m = await resolveModel(ctx.env);
+      const ms = performance.now() - t0;
+      const status = {
+        modelId: m.location.id,
+        source: m.location.source,
+        folder: m.location.dir,
+        downloadFolder: m.location.downloadDir,
+        loaded: m.embedder !== undefined,
+        dimension: m.embedder?.dimension ?? null,
+        loadMs: Math.round(ms),
+        searchMode: m.embedder ? 'hybrid' : 'bm25',
+        problem: m.problem ?? null,
+      };
+      if (ctx.global.json) {
+        ctx.stdout(JSON.stringify(status, null, 2));
+        return 0;
+      }
+      ctx.stdout(`embedding model: ${status.modelId} (${status.source === 'missing' ? 'not downloaded' : `from ${status.source}`})`);
+      if (status.folder) ctx.stdout(`  folder: ${status.folder}`);
+      if (m.embedder) ctx.stdout(`  loaded in ${status.loadMs} ms: ${m.embedder.dimension} dimensions; search is hybrid (BM25 + vectors)`);
+      else ctx.stdout(`  search is keyword-only (BM25): ${status.problem}`);
+      return 0;
+    }
+    throw new EngramError('usage', `unknown model action "${sub ?? ''}"`, 'use `engram model pull` or `engram model status`');
+  },
+};

@@ -1,0 +1,88 @@
+// `engram search`: ranked notes with scores, snippets and why they matched.
+import { EngramError } from '../../../src/core/errors.js';
+import type { IndexSearchOptions } from '../../../src/core/index/search.js';
+import { openVaultIndex } from '../../host/index-host.js';
+import type { CommandDefinition } from '../types.js';
+
+const list = (v: unknown): string[] | undefined => {
+  const xs = (Array.isArray(v) ? v : v === undefined ? [] : [v]).flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean);
+  return xs.length ? xs : undefined;
+};
+
+/** `7d`, `2w`, `3m`, `1y` ago, or a date (`2026-03-01`). */
+export function parseSince(v: string, now = Date.now()): number {
+  const rel = /^(\d+)\s*([dwmy])$/i.exec(v.trim());
+  if (rel) return now - Number(rel[1]) * { d: 1, w: 7, m: 30, y: 365 }[rel[2].toLowerCase() as 'd']! * 86_400_000;
+  const t = Date.parse(v);
+  if (Number.isNaN(t)) throw new EngramError('usage', `--since: not a date or a span: ${v}`, 'use e.g. --since 2026-03-01 or --since 7d');
+  return t;
+}
+
+export const command: CommandDefinition = {
+  usage: 'search "<query>" [-n 10] [--type <type>] [--project <name>] [--since <date|7d>] [--mode hybrid|bm25] [--links 1|2] [--json]',
+  description: 'Search the vault\'s memory: BM25 on title, summary, tags and text, plus meaning when an embedding model is available.',
+  options: {
+    limit: { type: 'number', short: 'n', valueName: '<count>', description: 'How many results (default 10)' },
+    type: { type: 'string', multiple: true, valueName: '<type>', description: 'Only notes of this type (repeatable)' },
+    project: { type: 'string', multiple: true, valueName: '<name>', description: 'Only notes of this project (repeatable)' },
+    scope: { type: 'string', valueName: 'project|general', description: 'Only notes of this scope' },
+    folder: { type: 'string', multiple: true, valueName: '<folder>', description: 'Only notes in this vault folder' },
+    tag: { type: 'string', multiple: true, valueName: '<tag>', description: 'Only notes with this tag' },
+    since: { type: 'string', valueName: '<date|7d>', description: 'Only notes created or updated since then' },
+    until: { type: 'string', valueName: '<date>', description: 'Only notes created or updated until then' },
+    working: { type: 'boolean', description: 'Only working-memory notes' },
+    mode: { type: 'string', valueName: 'hybrid|bm25', description: 'Ranking: hybrid (default when a model is available) or bm25' },
+    links: { type: 'number', valueName: '1|2', description: 'Also show notes this many links away from the top hits' },
+  },
+  async run(ctx) {
+    const query = ctx.args.join(' ');
+    const mode = ctx.options.mode === undefined ? undefined : String(ctx.options.mode);
+    if (mode !== undefined && mode !== 'hybrid' && mode !== 'bm25') throw new EngramError('usage', `--mode must be hybrid or bm25, not ${mode}`);
+    const scope = ctx.options.scope as string | undefined;
+    if (scope !== undefined && scope !== 'project' && scope !== 'general') throw new EngramError('usage', '--scope must be project or general');
+    const links = ctx.options.links === undefined ? 0 : Number(ctx.options.links);
+    if (links !== 0 && links !== 1 && links !== 2) throw new EngramError('usage', '--links must be 1 or 2');
+    const opts: IndexSearchOptions = {
+      limit: ctx.options.limit === undefined ? 10 : Math.max(1, Math.floor(Number(ctx.options.limit))),
+      types: list(ctx.options.type),
+      projects: list(ctx.options.project),
+      folders: list(ctx.options.folder),
+      tags: list(ctx.options.tag),
+      scope,
+      since: ctx.options.since === undefined ? undefined : parseSince(String(ctx.options.since)),
+      until: ctx.options.until === undefined ? undefined : parseSince(String(ctx.options.until)),
+      durability: ctx.options.working ? 'working' : undefined,
+      mode: mode as IndexSearchOptions['mode'],
+      expandLinks: links as 0 | 1 | 2,
+    };
+    if (!query.trim() && !opts.types && !opts.projects && !opts.folders && !opts.tags && !scope && opts.since === undefined && !opts.durability) {
+      throw new EngramError('usage', 'The query is empty: nothing to search for.', 'e.g. engram search "sidecar socket", or give a filter such as --type decision');
+    }
+    const opened = await openVaultIndex({ env: ctx.env, cwd: ctx.cwd, vault: ctx.global.vault, noModel: mode === 'bm25' });
+    const t0 = performance.now();
+    const result = await opened.index.search(query, opts);
+    const ms = performance.now() - t0;
+    if (opened.report.indexed > 0 || opened.report.removed > 0 || !opened.report.loaded) await opened.save();
+    if (result.mode === 'bm25' && opened.model.problem && mode !== 'bm25') {
+      result.notices = result.notices.map((n) => (/BM25/.test(n) ? `keyword (BM25) search only: ${opened.model.problem}` : n));
+    }
+    if (ctx.global.json) {
+      ctx.stdout(JSON.stringify({ query, ...result, ms: Number(ms.toFixed(2)) }, null, 2));
+      return 0;
+    }
+    for (const n of result.notices) ctx.stdout(`note: ${n}`);
+    if (result.hits.length === 0) {
+      ctx.stdout(`No notes match "${query}".`);
+      return 0;
+    }
+    result.hits.forEach((h, i) => {
+      ctx.stdout(`${i + 1}. ${h.title}  [${h.type ?? 'note'}${h.project ? `, ${h.project}` : ''}]  score ${h.score.toFixed(4)}`);
+      ctx.stdout(`   ${h.path}${h.heading ? ` > ${h.heading}` : ''}${h.via ? `  (via ${h.via})` : ''}`);
+      if (h.summary) ctx.stdout(`   ${h.summary.length > 200 ? `${h.summary.slice(0, 200)}…` : h.summary}`);
+      if (h.snippet) ctx.stdout(`   "${h.snippet}"`);
+      ctx.stdout(`   why: ${h.why.join('; ')}`);
+    });
+    ctx.stdout(`${result.hits.length} notes, ${result.mode}, ${ms.toFixed(1)} ms`);
+    return 0;
+  },
+};

@@ -1,0 +1,109 @@
+// Opens a vault's index in this Node process: the fs vault, the embedding model (when there is one), the snapshot in
+// `vaults/<key>/snapshot` (loaded when sound, rebuilt when not), and an atomic save. Used by the CLI and the daemon.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { errorMessage } from '../../src/core/errors.js';
+import type { Embedder } from '../../src/core/ports.js';
+import { engramHome } from '../../src/core/state.js';
+import { VaultIndex, type IndexProgress, type OpenReport } from '../../src/core/index/vault-index.js';
+import { loadConfig } from './config-file.js';
+import { loadEmbedder, locateModel, type ModelLocation } from './embedder.js';
+import { hostFacts } from './facts.js';
+import { NodeVault } from './node-vault.js';
+import { requireVault, type VaultContext } from './resolve.js';
+
+export interface ModelState {
+  location: ModelLocation;
+  embedder?: Embedder;
+  /** Why there is no embedder: search runs on BM25 alone. */
+  problem?: string;
+}
+
+export async function resolveModel(env: NodeJS.ProcessEnv): Promise<ModelState> {
+  const facts = hostFacts(env);
+  const { config } = loadConfig(facts);
+  const location = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
+  if (!location.dir) return { location, problem: `no embedding model yet (run \`engram model pull\` to download ${location.id}, or set embedding.model_path)` };
+  try {
+    return { location, embedder: await loadEmbedder(location.dir, { modelId: location.id }) };
+  } catch (e) {
+    return { location, problem: errorMessage(e) };
+  }
+}
+
+export async function readSnapshot(file: string): Promise<Uint8Array | null> {
+  try {
+    return new Uint8Array(await fsp.readFile(file));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+/** Temp file in the same folder, fsync, rename over, fsync the folder: a reader sees the old or the new file, whole. */
+export async function writeSnapshot(file: string, bytes: Uint8Array): Promise<void> {
+  await fsp.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  const h = await fsp.open(tmp, 'wx', 0o600);
+  try {
+    await h.writeFile(bytes);
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+  try {
+    await fsp.rename(tmp, file);
+  } catch (e) {
+    await fsp.rm(tmp, { force: true });
+    throw e;
+  }
+  if (process.platform !== 'win32') {
+    const d = await fsp.open(path.dirname(file), 'r');
+    await d.sync().finally(() => d.close());
+  }
+}
+
+export interface OpenedIndex {
+  vault: VaultContext;
+  index: VaultIndex;
+  model: ModelState;
+  report: OpenReport;
+  save(): Promise<number>;
+}
+
+export async function openVaultIndex(opts: {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  vault?: string;
+  rebuild?: boolean;
+  /** Skip loading the model (BM25 only), e.g. `engram search --mode bm25`. */
+  noModel?: boolean;
+  onProgress?: (p: IndexProgress) => void;
+}): Promise<OpenedIndex> {
+  const facts = hostFacts(opts.env);
+  const vault = requireVault(facts, opts.cwd, opts.vault);
+  const model: ModelState = opts.noModel
+    ? { location: locateModel({ engramHome: engramHome(facts), modelId: 'none', modelPath: null }), problem: 'BM25 mode requested' }
+    : await resolveModel(opts.env);
+  const index = new VaultIndex({ vault: new NodeVault(vault.realPath), embedder: model.embedder, onProgress: opts.onProgress });
+  const snapshot = opts.rebuild ? null : await readSnapshot(vault.state.snapshot);
+  const report = await index.open(snapshot);
+  if (opts.rebuild) report.reason = 'rebuild requested';
+  return {
+    vault,
+    index,
+    model,
+    report,
+    async save() {
+      const bytes = index.snapshot();
+      await writeSnapshot(vault.state.snapshot, bytes);
+      return bytes.length;
+    },
+  };
+}
+
+export function snapshotExists(file: string): boolean {
+  return fs.existsSync(file);
+}

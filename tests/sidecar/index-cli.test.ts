@@ -1,0 +1,101 @@
+// `engram index`, `search`, `model` and `eval retrieval` as a user runs them: real processes, a temp vault and ENGRAM_HOME.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeSandbox, type Sandbox } from '../helpers/host.js';
+import { makeTinyModel } from '../helpers/tiny-model.js';
+
+let sb: Sandbox;
+beforeAll(() => {
+  sb = makeSandbox();
+  sb.writeNote('Engram/Inbox/Use a socket.md', '---\ntype: decision\nproject: engram\nsummary: The daemon listens on a Unix socket\n---\nNever TCP.\n');
+  sb.writeNote('Notes/Cars.md', 'the automobile is red and fast');
+  sb.writeNote('Notes/Fruit.md', 'apple banana cherry');
+});
+afterAll(() => sb.cleanup());
+
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli([...args, '--vault', sb.vault], { env: { ...sb.env, ...env } });
+
+describe('engram index / search', () => {
+  it('builds the index, writes the snapshot, and loads it next time', () => {
+    const first = cli(['index']);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/3 notes/);
+    expect(first.stdout).toMatch(/full build/);
+    expect(first.stdout).toMatch(/BM25 only: no embedding model yet \(run `engram model pull`/);
+    const snap = first.stdout.match(/snapshot: (\S+)/)![1];
+    expect(fs.existsSync(snap)).toBe(true);
+    expect(snap.startsWith(sb.engramHome)).toBe(true);
+    const second = cli(['index', '--json']);
+    const j = JSON.parse(second.stdout) as { report: { loaded: boolean; indexed: number; unchanged: number } };
+    expect(j.report).toMatchObject({ loaded: true, indexed: 0, unchanged: 3 });
+  });
+
+  it('re-reads only a changed note, and rebuilds a damaged snapshot', () => {
+    sb.writeNote('Notes/Fruit.md', 'apple banana cherry and a quince');
+    const j = JSON.parse(cli(['index', '--json']).stdout) as { snapshot: string; report: { indexed: number } };
+    expect(j.report.indexed).toBe(1);
+    fs.writeFileSync(j.snapshot, fs.readFileSync(j.snapshot).subarray(0, 100));
+    const r = cli(['index']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/full build \(index snapshot is damaged/);
+  });
+
+  it('searches with filters, scores, snippets and why; JSON too', () => {
+    const r = cli(['search', 'socket', '-n', '5']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/1\. Use a socket {2}\[decision, engram\]/);
+    expect(r.stdout).toMatch(/why: title: socket/);
+    expect(r.stdout).toMatch(/keyword \(BM25\) search only/);
+    const j = JSON.parse(cli(['search', 'socket OR apple', '--type', 'decision', '--json']).stdout) as { hits: { path: string }[] };
+    expect(j.hits.map((h) => h.path)).toEqual(['Engram/Inbox/Use a socket.md']);
+    const none = cli(['search', 'socket', '--project', 'elsewhere']);
+    expect(none.stdout).toMatch(/No notes match/);
+    const empty = cli(['search', '  ']);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/query is empty/);
+  });
+
+  it('uses the configured local model for hybrid search (synonyms found by meaning)', () => {
+    const model = makeTinyModel(path.join(sb.root, 'models', 'tiny'));
+    const env = { ENGRAM_EMBEDDING_MODEL_PATH: model.dir };
+    const status = JSON.parse(cli(['model', 'status', '--json'], env).stdout) as { loaded: boolean; dimension: number; searchMode: string };
+    expect(status).toMatchObject({ loaded: true, dimension: 384, searchMode: 'hybrid' });
+    const idx = cli(['index'], env);
+    expect(idx.stdout).toMatch(/search mode: hybrid/);
+    const r = JSON.parse(cli(['search', 'vehicle', '--json'], env).stdout) as { mode: string; hits: { path: string; why: string[] }[] };
+    expect(r.mode).toBe('hybrid');
+    expect(r.hits[0].path).toBe('Notes/Cars.md');
+    expect(r.hits[0].why.join(' ')).toMatch(/meaning/);
+  });
+});
+
+describe('engram eval retrieval', () => {
+  it('scores a small BEIR-style set per category, each query within its own group', () => {
+    const dir = path.join(sb.root, 'beir');
+    fs.mkdirSync(dir);
+    const docs = [
+      { _id: 'a|1', text: 'Alice adopted a grey cat named Pixel.' },
+      { _id: 'a|2', text: 'Alice went hiking in the Alps.' },
+      { _id: 'b|1', text: 'Bob adopted a dog. Pixel is also his cat.' },
+    ];
+    fs.writeFileSync(path.join(dir, 'corpus_turn.jsonl'), docs.map((d) => JSON.stringify(d)).join('\n'));
+    fs.writeFileSync(
+      path.join(dir, 'queries_turn.jsonl'),
+      [{ _id: 'a|q1', text: 'What is the name of the cat Alice adopted?', category: 1 }, { _id: 'a|q2', text: 'Where did Alice hike?', category: 2 }].map((q) => JSON.stringify(q)).join('\n'),
+    );
+    fs.writeFileSync(path.join(dir, 'qrels_turn.tsv'), 'query-id\tcorpus-id\tscore\na|q1\ta|1\t1\na|q2\ta|2\t1\n');
+    const r = runCli(['eval', 'retrieval', '--dir', dir, '--json'], { env: sb.env });
+    expect(r.stderr).toBe('');
+    const j = JSON.parse(r.stdout) as { overall: Record<string, number>; byCategory: Record<string, Record<string, number>> };
+    expect(j.overall).toMatchObject({ queries: 2, 'R@1': 1, 'nDCG@10': 1 });
+    expect(Object.keys(j.byCategory)).toEqual(['1', '2']);
+    const text = runCli(['eval', 'retrieval', '--dir', dir], { env: sb.env });
+    expect(text.stdout).toMatch(/all\s+2\s+1\.000/);
+    const bad = runCli(['eval', 'retrieval', '--corpus', path.join(dir, 'missing.jsonl'), '--queries', 'x', '--qrels', 'y'], { env: sb.env });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/cannot read the corpus file/);
+  });
+});
