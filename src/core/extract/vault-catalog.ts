@@ -34,6 +34,7 @@ export class VaultCatalog {
   readonly ids = new Map<string, string>();
   private readonly byTitle = new Map<string, string>();
   private readonly byContent = new Map<string, string>();
+  private readonly lowerPaths = new Set<string>();
   preferences?: string;
 
   static async load(vault: VaultPort): Promise<VaultCatalog> {
@@ -58,6 +59,7 @@ export class VaultCatalog {
       valid: parsed.data !== null,
     };
     this.notes.set(path, note);
+    this.lowerPaths.add(path.toLowerCase());
     if (meta.engramId) this.ids.set(meta.engramId, path);
     for (const m of body.matchAll(EXTENSION_RE)) this.ids.set(m[1], path);
     this.byTitle.set(meta.title.toLowerCase(), meta.title);
@@ -76,7 +78,8 @@ export class VaultCatalog {
   }
 
   hasPath(path: string): boolean {
-    return this.notes.has(path) || [...this.notes.keys()].some((p) => p.toLowerCase() === path.toLowerCase());
+    // Case-insensitive: on macOS and Windows `Note.md` and `note.md` are the same file.
+    return this.lowerPaths.has(path.toLowerCase());
   }
 
   /** Path of a note with exactly this content, if any. */
