@@ -80,13 +80,43 @@ export class NoteCatalog {
   }
 }
 
+/** A note read for curation. Frontmatter is parsed on first use: applying a proposal needs only the links. */
+class LazyNote implements CatalogNote {
+  readonly links: NoteLink[];
+  private parsed?: { meta: NoteMeta | null; body: string; tags: string[] };
+
+  constructor(
+    readonly path: string,
+    readonly text: string,
+  ) {
+    this.links = parseLinks(text);
+  }
+
+  private parse(): { meta: NoteMeta | null; body: string; tags: string[] } {
+    if (!this.parsed) {
+      const parsed = parseNote(this.text);
+      const meta = parsed.data ? readNoteMeta(this.path, parsed.data) : null;
+      const bodyStart = parsed.block ? parsed.block.bodyStart : 0;
+      const tags = new Set((meta?.tags ?? []).map((t) => t.toLowerCase()));
+      for (const t of bodyTags(this.text, bodyStart)) tags.add(t);
+      this.parsed = { meta, body: parsed.body, tags: [...tags] };
+    }
+    return this.parsed;
+  }
+
+  get meta(): NoteMeta | null {
+    return this.parse().meta;
+  }
+  get body(): string {
+    return this.parse().body;
+  }
+  get tags(): string[] {
+    return this.parse().tags;
+  }
+}
+
 export function catalogNote(path: string, text: string): CatalogNote {
-  const parsed = parseNote(text);
-  const meta = parsed.data ? readNoteMeta(path, parsed.data) : null;
-  const bodyStart = parsed.block ? parsed.block.bodyStart : 0;
-  const tags = new Set((meta?.tags ?? []).map((t) => t.toLowerCase()));
-  for (const t of bodyTags(text, bodyStart)) tags.add(t);
-  return { path, text, meta, body: parsed.body, links: parseLinks(text), tags: [...tags] };
+  return new LazyNote(path, text);
 }
 
 /** Reads every note of the vault (a few at a time, yielding now and then so a UI host stays responsive). */

@@ -26,6 +26,9 @@ export interface MergeCluster {
 export interface MergeSearch {
   clusters: MergeCluster[];
   pairsCompared: number;
+  /** Of which: pairs compared inside the neighbour buckets, and pairs that share a narrow tag or a link. */
+  neighbourPairs: number;
+  sharedPairs: number;
   notesConsidered: number;
   notesWithVectors: number;
 }
@@ -118,6 +121,7 @@ export async function findMergeCandidates(
   const uf = new UnionFind(withVectors.length);
   const minOf = new Map<number, number>();
   let compared = 0;
+  let neighbourPairs = 0;
   const accept = (a: number, b: number, score: number): void => {
     if (score < settings.mergeThreshold) return;
     if (sharedBetween(catalog, withVectors[a], withVectors[b]).length === 0) return;
@@ -132,6 +136,7 @@ export async function findMergeCandidates(
     const m: VectorMatrix = { data, dim, count: rows.length };
     const join = neighbourJoin(m, settings.neighbours, settings.mergeThreshold);
     compared += join.compared;
+    neighbourPairs = join.compared;
     for (const p of join.pairs) accept(p.a, p.b, p.score);
     // Pairs that share a narrow tag or a link, unless the join compared them already.
     const done = new Set<number>();
@@ -166,9 +171,9 @@ export async function findMergeCandidates(
         }
       }
     }
-    return { clusters: collect(paths, uf2, scores, catalog), pairsCompared: compared, notesConsidered: paths.length, notesWithVectors: 0 };
+    return { clusters: collect(paths, uf2, scores, catalog), pairsCompared: compared, neighbourPairs: compared, sharedPairs: 0, notesConsidered: paths.length, notesWithVectors: 0 };
   }
-  return { clusters: collect(withVectors, uf, minOf, catalog), pairsCompared: compared, notesConsidered: paths.length, notesWithVectors: withVectors.length };
+  return { clusters: collect(withVectors, uf, minOf, catalog), pairsCompared: compared, neighbourPairs, sharedPairs: compared - neighbourPairs, notesConsidered: paths.length, notesWithVectors: withVectors.length };
 }
 
 function collect(paths: string[], uf: UnionFind, minOf: Map<number, number>, catalog: NoteCatalog): MergeCluster[] {

@@ -98,3 +98,8 @@ export class RecallStatsStore {
 export function curateStateNames(vaultKey: string): { proposals: string; recallStats: string } {
   return { proposals: `vaults/${vaultKey}/proposals`, recallStats: `vaults/${vaultKey}/recall-stats.json` };
 }
+
+/** What the host calls after each recall (hook injection, MCP `recall`), with the notes it returned. */
+export async function recordRecall(state: StateStore, vaultKey: string, paths: string[], now: number): Promise<void> {
+  await new RecallStatsStore(state, curateStateNames(vaultKey).recallStats).record(paths, now);
+}
