@@ -1,0 +1,52 @@
+// `engram uninstall [--purge]`: takes out exactly what install added; --purge also stops hosts and deletes $ENGRAM_HOME.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CommandDefinition } from '../types.js';
+import { uninstall, targets } from '../../install/installer.js';
+import { engramHome, shimPath } from '../../client/paths.js';
+import { lockIsLive, readLock } from '../../host/election.js';
+import { parseAgent, parseScope, printReports } from './install.js';
+
+async function stopAllHosts(home: string): Promise<number> {
+  const vaults = path.join(home, 'vaults');
+  let n = 0;
+  for (const key of fs.existsSync(vaults) ? fs.readdirSync(vaults) : []) {
+    const lock = readLock(path.join(vaults, key, 'host.lock'));
+    if (lock && lockIsLive(lock) && lock.host === 'daemon') {
+      try {
+        process.kill(lock.pid, 'SIGTERM');
+        n++;
+      } catch {
+        // already gone
+      }
+      for (let i = 0; i < 100 && lockIsLive(readLock(path.join(vaults, key, 'host.lock'))); i++) await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return n;
+}
+
+export const command: CommandDefinition = {
+  usage: 'uninstall [--scope user|project] [--agent claude|codex] [--dry-run] [--purge]',
+  description: 'Remove Engram\'s hooks and MCP registration (restoring your settings byte for byte when nothing else changed). --purge also stops running hosts and deletes $ENGRAM_HOME; notes in your vault are never touched.',
+  options: {
+    scope: { type: 'string', valueName: '<user|project>', description: 'Where install registered (default user)' },
+    agent: { type: 'string', valueName: '<claude|codex>', description: 'Which agent (default claude)' },
+    'dry-run': { type: 'boolean', description: 'Show the changes without writing anything' },
+    purge: { type: 'boolean', description: 'Also stop hosts and delete $ENGRAM_HOME (state, logs, models; never notes)' },
+  },
+  async run(ctx) {
+    const dryRun = Boolean(ctx.options['dry-run']);
+    const shim = shimPath(ctx.env);
+    const reports = uninstall(targets({ scope: parseScope(ctx.options.scope), agent: parseAgent(ctx.options.agent), cwd: ctx.cwd, env: ctx.env, shim }), ctx.env, dryRun);
+    printReports(ctx.stdout, reports);
+    if (dryRun) return 0;
+    fs.rmSync(shim, { force: true });
+    if (ctx.options.purge) {
+      const home = engramHome(ctx.env);
+      const stopped = await stopAllHosts(home);
+      fs.rmSync(home, { recursive: true, force: true });
+      ctx.stdout(`stopped ${stopped} host(s) and deleted ${home}; your vault's notes are untouched`);
+    }
+    return 0;
+  },
+};

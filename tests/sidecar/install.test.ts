@@ -1,0 +1,110 @@
+// install / uninstall against a temporary HOME: merging, idempotent, backup, dry run, byte-identical reversal.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { makeSandbox, type Sandbox } from '../helpers/host.js';
+
+const ORIGINAL = '{\n\t"model": "opus",\n\t"hooks": {\n\t\t"Stop": [ { "hooks": [ { "type": "command", "command": "say done" } ] } ]\n\t},\n\t"permissions": {"allow": ["Bash(ls:*)"]}\n}\n';
+
+describe('engram install / uninstall', () => {
+  let sb: Sandbox;
+  let settings: string;
+  beforeEach(() => {
+    sb = makeSandbox();
+    delete sb.env.CLAUDE_CONFIG_DIR;
+    settings = path.join(sb.home, '.claude', 'settings.json');
+    fs.mkdirSync(path.dirname(settings), { recursive: true });
+    fs.writeFileSync(settings, ORIGINAL);
+  });
+  afterEach(async () => sb.cleanup());
+
+  it('merges hooks and the MCP server, is idempotent, backs up, and uninstall restores the bytes', () => {
+    const r = runCli(['install'], { env: sb.env });
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(fs.readFileSync(settings, 'utf8'));
+    const shim = path.join(sb.engramHome, 'bin', 'engram');
+    expect(fs.statSync(shim).mode & 0o111).not.toBe(0);
+    expect(s.model).toBe('opus');
+    expect(s.permissions.allow).toEqual(['Bash(ls:*)']);
+    expect(s.hooks.Stop).toHaveLength(2);
+    expect(s.hooks.Stop[0].hooks[0].command).toBe('say done');
+    for (const e of ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd']) {
+      expect(JSON.stringify(s.hooks[e])).toContain(`${shim} hook ${e}`);
+    }
+    const mcp = JSON.parse(fs.readFileSync(path.join(sb.home, '.claude.json'), 'utf8'));
+    expect(mcp.mcpServers.engram).toMatchObject({ command: shim, args: ['mcp'] });
+    expect(fs.readFileSync(`${settings}.engram-backup`, 'utf8')).toBe(ORIGINAL);
+
+    const after1 = fs.readFileSync(settings, 'utf8');
+    expect(runCli(['install'], { env: sb.env }).stdout).toMatch(/unchanged/);
+    expect(fs.readFileSync(settings, 'utf8')).toBe(after1);
+
+    const u = runCli(['uninstall'], { env: sb.env });
+    expect(u.code, u.stderr).toBe(0);
+    expect(fs.readFileSync(settings, 'utf8')).toBe(ORIGINAL);
+    expect(fs.existsSync(path.join(sb.home, '.claude.json'))).toBe(false);
+    expect(fs.existsSync(shim)).toBe(false);
+  });
+
+  it('--dry-run shows the diff and writes nothing', () => {
+    const r = runCli(['install', '--dry-run'], { env: sb.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\+ .*hook SessionStart/);
+    expect(fs.readFileSync(settings, 'utf8')).toBe(ORIGINAL);
+    expect(fs.existsSync(path.join(sb.engramHome, 'bin', 'engram'))).toBe(false);
+  });
+
+  it('refuses to touch a settings file that is not valid JSON', () => {
+    fs.writeFileSync(settings, '{ oops');
+    const r = runCli(['install'], { env: sb.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/not valid JSON/);
+    expect(fs.readFileSync(settings, 'utf8')).toBe('{ oops');
+  });
+
+  it('project scope and Codex', () => {
+    const proj = path.join(sb.root, 'proj');
+    fs.mkdirSync(proj);
+    expect(runCli(['install', '--scope', 'project'], { env: sb.env, cwd: proj }).code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(proj, '.mcp.json'), 'utf8')).mcpServers.engram.args).toEqual(['mcp']);
+    expect(fs.existsSync(path.join(proj, '.claude', 'settings.json'))).toBe(true);
+    expect(runCli(['uninstall', '--scope', 'project'], { env: sb.env, cwd: proj }).code).toBe(0);
+    expect(fs.existsSync(path.join(proj, '.mcp.json'))).toBe(false);
+
+    const toml = path.join(sb.home, '.codex', 'config.toml');
+    fs.mkdirSync(path.dirname(toml), { recursive: true });
+    const before = 'model = "o3"\n\n[mcp_servers.other]\ncommand = "x"\n';
+    fs.writeFileSync(toml, before);
+    expect(runCli(['install', '--agent', 'codex'], { env: sb.env }).code).toBe(0);
+    expect(fs.readFileSync(toml, 'utf8')).toMatch(/\[mcp_servers\.engram\]\ncommand = ".*bin\/engram"\nargs = \["mcp"\]/);
+    expect(runCli(['install', '--agent', 'codex'], { env: sb.env }).stdout).toMatch(/unchanged/);
+    expect(runCli(['uninstall', '--agent', 'codex'], { env: sb.env }).code).toBe(0);
+    expect(fs.readFileSync(toml, 'utf8')).toBe(before);
+  });
+
+  it('uninstall --purge stops hosts and deletes ENGRAM_HOME but never a note', async () => {
+    sb.writeNote('Keep me.md', 'mine');
+    runCli(['install'], { env: sb.env });
+    expect(runCli(['serve'], { env: sb.env }).code).toBe(0);
+    const r = runCli(['uninstall', '--purge'], { env: sb.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/stopped 1 host/);
+    expect(fs.existsSync(sb.engramHome)).toBe(false);
+    expect(fs.readFileSync(path.join(sb.vault, 'Keep me.md'), 'utf8')).toBe('mine');
+    expect(fs.readFileSync(settings, 'utf8')).toBe(ORIGINAL);
+  });
+});
+
+describe('Claude Code plugin manifest', () => {
+  it('declares the MCP server and all five hooks through ${CLAUDE_PLUGIN_ROOT}', async () => {
+    const { repoRoot } = await import('../helpers/shared.js');
+    const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, '.claude-plugin', 'plugin.json'), 'utf8'));
+    expect(manifest.name).toBe('engram');
+    expect(manifest.mcpServers.engram.args).toEqual(['${CLAUDE_PLUGIN_ROOT}/dist/engram.mjs', 'mcp']);
+    const hooks = JSON.parse(fs.readFileSync(path.join(repoRoot, manifest.hooks), 'utf8')).hooks;
+    for (const e of ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd']) {
+      expect(hooks[e][0].hooks[0].args).toEqual(['${CLAUDE_PLUGIN_ROOT}/dist/engram.mjs', 'hook', e]);
+    }
+  });
+});
