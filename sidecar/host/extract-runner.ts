@@ -8,7 +8,7 @@ import type { EffectiveConfig, BackendName } from '../../src/core/config.js';
 import { EngramError } from '../../src/core/errors.js';
 import { extractSession, type ExtractRun } from '../../src/core/extract/extract.js';
 import type { LlmBackend } from '../../src/core/extract/backends/types.js';
-import type { BudgetConfig } from '../../src/core/extract/usage.js';
+import { describeBudget, usageSummary, type BudgetConfig, type UsageSummary } from '../../src/core/extract/usage.js';
 import type { StateStore } from '../../src/core/extract/state-store.js';
 import type { EngramSourceKind } from '../../src/core/extract/note-writer.js';
 import { systemClock, type VaultFileInfo, type VaultPort } from '../../src/core/ports.js';
@@ -184,4 +184,12 @@ export function makeTranscriptExtractor(facts: HostFacts, vaultRoot: string, vau
     if (run.windows.notDone > 0 && !run.budgetStopped) throw new EngramError('backend', outcome);
     return { notes, outcome };
   };
+}
+
+/** Usage in the last 24 hours and the budget left, per backend, with the configured budgets (for `engram status`). */
+export async function extractionBudgetStatus(facts: HostFacts, now = Date.now()): Promise<UsageSummary & { backend: BackendName; lines: string[] }> {
+  const { config } = loadConfig(facts);
+  const backend = config.get('backend');
+  const summary = await usageSummary(new NodeStateStore(engramHome(facts)), now, budgetsFrom(config), {}, [backend]);
+  return { ...summary, backend, lines: summary.backends.map((b) => describeBudget(b)) };
 }

@@ -90,10 +90,17 @@ async function readCalls(store: StateStore, since: number): Promise<CallRecord[]
 }
 
 /** Usage over the last 24 hours, per backend, with the budget left (for `engram status`). */
-export async function usageSummary(store: StateStore, now: number, budgets: BudgetConfig = {}, paid: Partial<Record<BackendName, boolean>> = {}): Promise<UsageSummary> {
+export async function usageSummary(
+  store: StateStore,
+  now: number,
+  budgets: BudgetConfig = {},
+  paid: Partial<Record<BackendName, boolean>> = {},
+  /** Backends to list even without calls today (the configured one). */
+  include: BackendName[] = ['claude'],
+): Promise<UsageSummary> {
   const since = now - DAY_MS;
   const calls = await readCalls(store, since);
-  const names = new Set<BackendName>(['claude', ...calls.map((c) => c.backend)]);
+  const names = new Set<BackendName>([...include, ...calls.map((c) => c.backend)]);
   const backends: BackendUsage[] = [];
   for (const backend of names) {
     const mine = calls.filter((c) => c.backend === backend);

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStateStore } from '../../../src/core/extract/state-store.js';
+import { describeBudget, recordCall, usageSummary, type CallRecord } from '../../../src/core/extract/usage.js';
+import { extractSession } from '../../../src/core/extract/extract.js';
+import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
+import { ScriptedBackend, beatsFor, session } from '../../helpers/extract.js';
+
+const NOW = Date.parse('2026-11-22T12:00:00Z');
+const call = (hoursAgo: number, backend: CallRecord['backend'], tokens: number, costUsd = 0): CallRecord => ({
+  t: new Date(NOW - hoursAgo * 3600_000).toISOString(), backend, model: 'm', inputTokens: tokens, outputTokens: 0, costUsd, durationMs: 10, attempts: 1, ok: true, mode: 'background',
+});
+
+describe('usage and budget', () => {
+  it('sums a rolling day per backend and says when background extraction stops', async () => {
+    const store = new MemoryStateStore();
+    await recordCall(store, call(30, 'claude', 500_000)); // older than a day: not counted
+    await recordCall(store, call(2, 'claude', 150_000));
+    await recordCall(store, call(1, 'claude', 60_000));
+    await recordCall(store, call(1, 'anthropic', 1_000, 0.02));
+    await store.append('logs/llm-calls.jsonl', '{"t": "torn');
+    const u = await usageSummary(store, NOW);
+    const claude = u.backends.find((b) => b.backend === 'claude')!;
+    expect(claude).toMatchObject({ calls: 2, inputTokens: 210_000, limit: 200_000, remaining: 0, spent: true });
+    expect(describeBudget(claude)).toMatch(/210,000 of 200,000 tokens in the last 24 h \(2 calls\); budget spent: background extraction paused/);
+    const anthropic = u.backends.find((b) => b.backend === 'anthropic')!;
+    expect(anthropic.limit).toBe(0);
+    expect(describeBudget(anthropic)).toMatch(/~\$0\.02.*no background budget set/);
+    const set = await usageSummary(store, NOW, { claude: 1_000_000, anthropic: 10_000 });
+    expect(set.backends.find((b) => b.backend === 'claude')).toMatchObject({ spent: false, remaining: 790_000 });
+    expect(describeBudget(set.backends.find((b) => b.backend === 'anthropic')!)).toMatch(/9,000 left/);
+  });
+
+  it('the optional validate pass drops beats the model does not confirm', async () => {
+    const backend = new ScriptedBackend((req) => (req.system.includes('You check beats') ? JSON.stringify({ verdicts: [{ beat: 0, supported: false, keep: false, reason: 'misread' }, { beat: 1, supported: true, keep: true }] }) : beatsFor(req)));
+    const s = session('v1', [
+      ['user', 'We decided to use pnpm workspaces for the monorepo because installs are faster.'],
+      ['user', 'The API base path is /api/v2 and every client must use the typed wrapper.'],
+    ]);
+    const run = await extractSession({ ports: { vault: new MemoryVault(), clock: { now: () => NOW } }, state: new MemoryStateStore(), vaultDir: 'v', backend, session: s, validatePass: true });
+    expect(backend.calls).toBe(2);
+    expect(run.beats.created).toBe(1);
+    expect(run.rejected.map((r) => r.reason)).toEqual(['validate pass: misread']);
+  });
+});
