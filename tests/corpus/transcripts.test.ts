@@ -50,7 +50,7 @@ function simpleRecords(file: string): { records: Rec[]; torn: number } {
   return { records, torn };
 }
 
-const NOISE = /<(system-reminder|local-command-stdout|local-command-stderr|local-command-caveat|bash-stdout|bash-stderr|command-name|command-message|task-notification)>[\s\S]*?(<\/\1>|$)|<\/?(command-args|bash-input)>|\[Request interrupted by user( for tool use)?\]|<engram-memory[\s\S]*?(<\/engram-memory>|$)/g;
+const NOISE = /<(system-reminder|local-command-stdout|local-command-stderr|local-command-caveat|bash-stdout|bash-stderr|command-name|command-message|task-notification|agent-notification)>[\s\S]*?(<\/\1>|$)|<\/?(command-args|bash-input)>|\[Request interrupted by user( for tool use)?\]|<engram-memory[\s\S]*?(<\/engram-memory>|$)/g;
 
 function simpleClaude(file: string) {
   const { records, torn } = simpleRecords(file);
@@ -60,7 +60,15 @@ function simpleClaude(file: string) {
   const assistantIds = new Map<string, boolean>(); // id -> sidechain
   let compactions = 0;
   let summaries = 0;
+  const queue: string[] = [];
   for (const r of records) {
+    // Queued prompts: `remove` means the model got it mid-turn and no user record follows.
+    if (r.type === 'queue-operation') {
+      if (r.operation === 'enqueue' && typeof r.content === 'string' && r.content.trim()) queue.push(r.content);
+      if (r.operation === 'dequeue') queue.shift();
+      if (r.operation === 'popAll') queue.length = 0;
+      if (r.operation === 'remove' && queue.length && queue.shift()!.replace(NOISE, '').trim()) user++;
+    }
     if (typeof r.uuid === 'string') {
       if (seen.has(r.uuid)) continue;
       seen.add(r.uuid);

@@ -65,7 +65,7 @@ function printSession(out: (t: string) => void, s: Session, r: SessionReport, sh
   if (m.engramInternal) out(`note      this is one of Engram's own extraction calls: it is never queued`);
   out(`read      ${st.records} records in ${st.lines} lines (${st.bytes} bytes)`);
   out(`types     ${kinds(st.recordTypes)}`);
-  out(`turns     user ${r.turns.user}, assistant ${r.turns.assistant}${r.turns.sidechain ? ` (sidechain ${r.turns.sidechain})` : ''}`);
+  out(`turns     user ${r.turns.user}, assistant ${r.turns.assistant}${r.turns.sidechain ? ` (sidechain ${r.turns.sidechain})` : ''}${st.queuedPrompts ? `; ${st.queuedPrompts} prompts queued mid-turn` : ''}`);
   out(`compact   compactions ${st.compactions}, compact summaries ${st.compactSummaries}, legacy summaries ${st.summaries}, microcompactions ${st.microcompactions}`);
   out(`dropped   thinking ${st.thinkingBlocks}, tool results ${st.toolResults} (errors ${st.toolErrors}), meta ${st.metaRecords}, system reminders ${st.systemReminders}, Engram fences ${st.engramFences}, duplicates ${st.duplicateRecords}`);
   out(`redacted  ${r.redactions.total ? `${r.redactions.total} (${kinds(r.redactions.byKind)})` : 'nothing'}`);

@@ -5,6 +5,7 @@ import { emptyStats, countType, type ParseStats } from './parse-stats.js';
 import { jsonlRecords, str, obj, arr, type SourceRecord, type StreamOptions } from './record-stream.js';
 import { TurnFinisher, newDraft, baseName, type DraftTurn, type FinishOptions } from './turn-builder.js';
 import { errorSummary } from './noise.js';
+import { stableId } from '../hash.js';
 import type { Session, SessionMeta, Turn } from './types.js';
 
 export interface ReaderOptions extends StreamOptions, FinishOptions {
@@ -21,6 +22,7 @@ export class ClaudeCodeReader {
   private readonly open = new Map<string, DraftTurn>();
   private readonly toolOwner = new Map<string, DraftTurn>();
   private readonly out: Turn[] = [];
+  private readonly queued: { content: string; rec: SourceRecord; timestamp?: string }[] = [];
   private mainRecords = 0;
   private sideRecords = 0;
   private firstAgentId: string | undefined;
@@ -82,6 +84,9 @@ export class ClaudeCodeReader {
       case 'summary':
         this.stats.summaries++;
         if (str(r.summary)) this.meta.title = str(r.summary);
+        break;
+      case 'queue-operation':
+        this.queue(r, rec);
         break;
       case 'custom-title':
         if (str(r.customTitle)) this.meta.title = str(r.customTitle);
@@ -147,6 +152,27 @@ export class ClaudeCodeReader {
     const d = newDraft('user', uuid, rec.offset, rec.end, r.isSidechain === true, str(r.timestamp));
     d.parts = parts;
     this.emit(d);
+  }
+
+  // A prompt typed while the agent works is queued. `dequeue` later writes it as an ordinary user
+  // record; `remove` hands it to the model mid-turn, and then the queue record is its only trace.
+  private queue(r: Record<string, unknown>, rec: SourceRecord): void {
+    const op = str(r.operation);
+    if (op === 'enqueue') {
+      const content = str(r.content);
+      if (content?.trim()) this.queued.push({ content, rec, timestamp: str(r.timestamp) });
+    } else if (op === 'dequeue') this.queued.shift();
+    else if (op === 'popAll') this.queued.length = 0;
+    else if (op === 'remove') {
+      const q = this.queued.shift();
+      if (!q) return;
+      this.close('main');
+      const uuid = `queue:${stableId([this.meta.sessionId, q.timestamp ?? '', q.content])}`;
+      const d = newDraft('user', uuid, q.rec.offset, rec.end, false, q.timestamp);
+      d.parts = [q.content];
+      this.stats.queuedPrompts++;
+      this.emit(d);
+    }
   }
 
   private toolResult(block: Record<string, unknown>): void {

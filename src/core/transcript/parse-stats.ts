@@ -19,6 +19,8 @@ export interface ParseStats {
   summaries: number;
   /** User records marked isCompactSummary (the summary written after a compaction; not a turn). */
   compactSummaries: number;
+  /** Prompts typed while the agent worked and handed to it mid-turn (Claude Code queue-operation). */
+  queuedPrompts: number;
   /** Turns dropped as Claude Code `isMeta` records (hook feedback, injected caveats). */
   metaRecords: number;
   thinkingBlocks: number;
@@ -61,6 +63,7 @@ export function emptyStats(): ParseStats {
     microcompactions: 0,
     summaries: 0,
     compactSummaries: 0,
+    queuedPrompts: 0,
     metaRecords: 0,
     thinkingBlocks: 0,
     toolUses: 0,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readClaudeCode, ClaudeCodeReader } from '../../../src/core/transcript/claude-code.js';
 import { parseJsonLine } from '../../../src/core/transcript/json-records.js';
+import { chunksOf } from '../../../src/core/transcript/line-splitter.js';
 import { chunked, fixture, fixtureBytes } from './helpers.js';
 
 const SID = '5f1c2b9e-0d4a-4c8e-9a57-1b2c3d4e5f60';
@@ -134,5 +135,38 @@ describe('parseJsonLine', () => {
     expect(parseJsonLine('{oops')).toMatchObject({ records: [], torn: true, lost: true });
     expect(parseJsonLine('[1]')).toMatchObject({ records: [], malformed: true });
     expect(parseJsonLine('null')).toMatchObject({ records: [], malformed: true });
+  });
+});
+
+describe('Claude Code reader: prompts queued while the agent works', () => {
+  const q = (operation: string, content?: string) => JSON.stringify({ type: 'queue-operation', operation, timestamp: '2026-01-07T21:08:38.458Z', sessionId: 's', ...(content ? { content } : {}) });
+  const user = (uuid: string, content: string) => JSON.stringify({ type: 'user', uuid, sessionId: 's', message: { role: 'user', content } });
+  const asst = (uuid: string, id: string, text: string) => JSON.stringify({ type: 'assistant', uuid, sessionId: 's', message: { id, role: 'assistant', content: [{ type: 'text', text }] } });
+
+  it('keeps a queued prompt handed over mid-turn (remove), once; a dequeued one comes back as a user record', async () => {
+    const lines = [
+      user('u1', 'refactor the sync state'),
+      q('enqueue', 'no, add conversationId field, but set value from sessionId'),
+      asst('a1', 'm1', 'Working on it.'),
+      q('remove'),
+      asst('a2', 'm2', 'Adding conversationId as asked.'),
+      q('enqueue', 'then write the tests'),
+      q('dequeue'),
+      user('u2', 'then write the tests'),
+      q('enqueue', 'typed, then taken back'),
+      q('popAll', 'typed, then taken back'),
+      q('enqueue', '<task-notification>\n<task-id>b1</task-id>\n</task-notification>'),
+      q('remove'),
+    ];
+    const s = await readClaudeCode(chunksOf(`${lines.join('\n')}\n`));
+    expect(s.turns.map((t) => `${t.role}: ${t.text}`)).toEqual([
+      'user: refactor the sync state',
+      'assistant: Working on it.',
+      'user: no, add conversationId field, but set value from sessionId',
+      'assistant: Adding conversationId as asked.',
+      'user: then write the tests',
+    ]);
+    expect(s.stats!.queuedPrompts).toBe(2);
+    expect(s.turns[2]!.uuid).toMatch(/^queue:/);
   });
 });
