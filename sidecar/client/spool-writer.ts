@@ -16,6 +16,8 @@ export interface SpoolEntry {
   project?: string;
   spooledAt: string;
   payload: unknown;
+  /** Forces a backend for this entry (setup queues old transcripts with `rules` only). */
+  backend?: 'rules';
 }
 
 function fsyncDir(dir: string): void {

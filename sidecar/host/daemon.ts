@@ -17,7 +17,7 @@ import type { VaultPort } from '../../src/core/ports.js';
 import { startVaultWatcher } from './watcher.js';
 import { claimAll, ensureStateDirs, returnClaimed, spoolDepth, unclaim } from './spool.js';
 import { CoverageStore } from './coverage.js';
-import { makeSessionJobRunner, mergeJobs, type SessionJobData, type TranscriptExtractor } from './session-jobs.js';
+import { jobKey, makeSessionJobRunner, mergeJobs, type SessionJobData, type TranscriptExtractor } from './session-jobs.js';
 import { transcriptRoots } from './transcript-roots.js';
 import { makeHandlers } from './handlers.js';
 
@@ -106,8 +106,9 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
     const drain = () => {
       for (const c of claimAll(state, (m) => log('warn', m))) {
         const e = c.entry;
-        queue.push(e.sessionId, {
+        queue.push(jobKey(e.sessionId, e.backend), {
           sessionId: e.sessionId,
+          backend: e.backend,
           transcriptPath: e.transcriptPath,
           minBytes: e.transcriptBytes ?? 0,
           force: e.event !== 'Stop',

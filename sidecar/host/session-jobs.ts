@@ -17,6 +17,13 @@ export interface SessionJobData {
   files: string[];
   project?: string;
   cwd?: string;
+  /** A forced backend (setup's `rules` backlog pass); coverage is kept apart from the configured backend's. */
+  backend?: 'rules';
+}
+
+/** Queue and coverage key: a forced-backend pass never counts as the configured backend's extraction. */
+export function jobKey(sessionId: string, backend?: string): string {
+  return backend ? `${backend}:${sessionId}` : sessionId;
 }
 
 export function mergeJobs(a: SessionJobData, b: SessionJobData): SessionJobData {
@@ -28,6 +35,7 @@ export function mergeJobs(a: SessionJobData, b: SessionJobData): SessionJobData 
     files: [...a.files, ...b.files],
     project: b.project ?? a.project,
     cwd: b.cwd ?? a.cwd,
+    backend: a.backend ?? b.backend,
   };
 }
 
@@ -38,6 +46,7 @@ export interface ExtractRequest {
   cwd?: string;
   /** Bytes already covered by earlier runs (a hint; the extractor's ledger is the authority). */
   fromBytes: number;
+  backend?: 'rules';
 }
 
 export type TranscriptExtractor = (req: ExtractRequest) => Promise<{ notes: number; outcome?: string }>;
@@ -56,16 +65,17 @@ export interface SessionJobDeps {
 
 export function makeSessionJobRunner(deps: SessionJobDeps): (job: Job<SessionJobData>) => Promise<void> {
   return async ({ data }) => {
+    const key = jobKey(data.sessionId, data.backend);
     const done = (outcome: string, notes = 0, bytes = 0) => {
-      deps.coverage.record(data.sessionId, undefined, { sessionId: data.sessionId, at: new Date().toISOString(), outcome, notes, bytes });
+      deps.coverage.record(key, undefined, { sessionId: key, at: new Date().toISOString(), outcome, notes, bytes });
       releaseEntries(data.files);
-      deps.log('info', `session ${data.sessionId}: ${outcome}`);
+      deps.log('info', `session ${key}: ${outcome}`);
     };
     if (!data.transcriptPath) return done('no transcript path in the hook payload');
     const file = allowedTranscript(data.transcriptPath, deps.roots());
     if (!file) return done(`transcript refused (outside the agent folders or missing): ${data.transcriptPath}`);
     const size = fs.statSync(file).size;
-    const covered = deps.coverage.get(data.sessionId)?.bytes ?? 0;
+    const covered = deps.coverage.get(key)?.bytes ?? 0;
     if (size <= covered && data.minBytes <= covered) return done('already covered');
     if (deps.promptMarker) {
       const head = Buffer.alloc(4096);
@@ -83,7 +93,7 @@ export function makeSessionJobRunner(deps: SessionJobDeps): (job: Job<SessionJob
     if (deps.delayMs) await new Promise((r) => setTimeout(r, deps.delayMs));
     let result: { notes: number; outcome?: string };
     try {
-      result = await deps.extractor({ sessionId: data.sessionId, transcriptPath: file, project: data.project, cwd: data.cwd, fromBytes: covered });
+      result = await deps.extractor({ sessionId: data.sessionId, transcriptPath: file, project: data.project, cwd: data.cwd, fromBytes: covered, backend: data.backend });
     } catch (e) {
       // Leave the entries claimed: a restarted host returns them to the spool and retries.
       deps.log('error', `session ${data.sessionId}: extraction failed: ${errorMessage(e)}`);
@@ -91,9 +101,9 @@ export function makeSessionJobRunner(deps: SessionJobDeps): (job: Job<SessionJob
     }
     const records = countRecords(file, 0, size);
     deps.coverage.record(
-      data.sessionId,
+      key,
       { bytes: size, records, transcriptPath: file, at: new Date().toISOString(), notes: result.notes },
-      { sessionId: data.sessionId, at: new Date().toISOString(), outcome: result.outcome ?? 'extracted', notes: result.notes, bytes: size },
+      { sessionId: key, at: new Date().toISOString(), outcome: result.outcome ?? 'extracted', notes: result.notes, bytes: size },
     );
     releaseEntries(data.files);
     deps.log('info', `session ${data.sessionId}: extracted up to ${size} bytes, ${result.notes} notes`);

@@ -86,6 +86,18 @@ export async function makeIndex(vault: VaultPort, state: VaultState, log: Logger
 }
 
 export async function makeExtractor(_engine: Engine, state: VaultState, _log: Logger, env: NodeJS.ProcessEnv): Promise<TranscriptExtractor | undefined> {
-  const { makeTranscriptExtractor } = await import('./extract-runner.js');
-  return makeTranscriptExtractor(hostFacts(env), state.vault, state.key);
+  const runner = await import('./extract-runner.js');
+  const facts = hostFacts(env);
+  const configured = runner.makeTranscriptExtractor(facts, state.vault, state.key);
+  return async (req) => {
+    if (!req.backend) return configured(req);
+    // A forced backend (setup's offline `rules` pass over old transcripts): same pipeline, that backend only.
+    const session = await runner.readTranscriptFile(req.transcriptPath);
+    if (req.project && !session.meta.project) session.meta.project = req.project;
+    if (req.cwd && !session.meta.cwd) session.meta.cwd = req.cwd;
+    const ctx = { facts, vaultRoot: state.vault, vaultKey: state.key, mode: 'background' as const, backend: req.backend };
+    const run = await runner.extractParsedSession(ctx, runner.extractHost(ctx), session);
+    const notes = run.beats.created + run.beats.extended;
+    return { notes, outcome: run.skipped ?? `extracted ${notes} notes (${req.backend})` };
+  };
 }

@@ -17,11 +17,8 @@ function countJson(dir: string): number {
 async function budget(env: NodeJS.ProcessEnv): Promise<unknown> {
   try {
     const { hostFacts } = await import('../../host/facts.js');
-    const { NodeStateStore } = await import('../../host/node-state-store.js');
-    const { usageSummary, describeBudget } = await import('../../../src/core/extract/usage.js');
-    const { engramHome } = await import('../../../src/core/state.js');
-    const summary = await usageSummary(new NodeStateStore(engramHome(hostFacts(env))), Date.now());
-    return { ...summary, lines: summary.backends.map((b) => describeBudget(b)) };
+    const { extractionBudgetStatus } = await import('../../host/extract-runner.js');
+    return await extractionBudgetStatus(hostFacts(env));
   } catch {
     return undefined;
   }

@@ -1,0 +1,90 @@
+// `engram setup`: the one command a new user runs. Picks the vault, writes the config, installs hooks and MCP,
+// builds the index, queues old transcripts for an offline `rules` pass, and says what runs in the background.
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline/promises';
+import type { CommandContext, CommandDefinition } from '../types.js';
+import { EngramError } from '../../../src/core/errors.js';
+import type { StatusResult } from '../../../src/core/protocol/messages.js';
+import { vaultState } from '../../client/paths.js';
+import { engramEntry } from '../../client/start-host.js';
+import { hostFacts } from '../../host/facts.js';
+import { saveConfigKey } from '../../host/config-file.js';
+import { install, targets, writeShim } from '../../install/installer.js';
+import { knownVaults } from '../../install/obsidian-vaults.js';
+import { estimateBacklog, listClaudeTranscripts } from '../../install/transcripts.js';
+import { ensureHost, queueTranscripts } from '../../install/queue-backlog.js';
+
+async function chooseVault(ctx: CommandContext): Promise<string> {
+  if (ctx.global.vault) return path.resolve(ctx.cwd, ctx.global.vault);
+  const vaults = knownVaults(ctx.env).filter((v) => v.exists);
+  if (!vaults.length) throw new EngramError('not-found', 'Obsidian knows no vault on this machine', 'pass the vault folder: `engram setup --vault <path>`');
+  if (ctx.options.yes || vaults.length === 1) {
+    if (vaults.length > 1) ctx.stdout(`Using the most recently opened vault: ${vaults[0].path}`);
+    return vaults[0].path;
+  }
+  ctx.stdout('Obsidian knows these vaults (most recent first):');
+  vaults.forEach((v, i) => ctx.stdout(`  ${i + 1}. ${v.path}${v.open ? ' (open)' : ''}`));
+  if (!process.stdin.isTTY) throw new EngramError('usage', 'several vaults and no terminal to ask in', 'pass --vault <path>, or --yes for the most recent one');
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const answer = (await rl.question(`Which one? [1-${vaults.length}, Enter = 1] `)).trim();
+    const n = answer ? Number(answer) : 1;
+    if (!Number.isInteger(n) || n < 1 || n > vaults.length) throw new EngramError('usage', `not a choice: ${answer}`);
+    return vaults[n - 1].path;
+  } finally {
+    rl.close();
+  }
+}
+
+async function transcriptChars(file: string): Promise<number> {
+  const { readTranscriptFile } = await import('../../host/extract-runner.js');
+  const session = await readTranscriptFile(file);
+  return session.turns.reduce((n, t) => n + t.text.length, 0);
+}
+
+export const command: CommandDefinition = {
+  usage: 'setup [--vault <path>] [--yes]',
+  description: 'Set Engram up: choose the vault (from Obsidian\'s list), write the config, register hooks and MCP with Claude Code, build the index, and queue your existing Claude Code transcripts for an offline pass. Needs no API key and no network.',
+  options: {
+    yes: { type: 'boolean', short: 'y', description: 'Take the only or most recently opened vault without asking' },
+  },
+  async run(ctx) {
+    const vault = await chooseVault(ctx);
+    if (!fs.existsSync(vault) || !fs.statSync(vault).isDirectory()) throw new EngramError('not-found', `vault path does not exist: ${vault}`);
+    const facts = hostFacts(ctx.env);
+    const saved = await saveConfigKey(facts, 'vault_path', vault);
+    ctx.stdout(`1. Vault: ${vault} (saved in ${saved.file})`);
+
+    const shim = writeShim(ctx.env, engramEntry());
+    const reports = install(targets({ scope: 'user', agent: 'claude', cwd: ctx.cwd, env: ctx.env, shim }), ctx.env, false);
+    ctx.stdout(`2. Claude Code: ${reports.map((r) => `${r.label} ${r.status}`).join(', ')} (shim ${shim})`);
+
+    const state = vaultState(vault, ctx.env);
+    const conn = await ensureHost(state, ctx.env);
+    if (!conn) throw new EngramError('timeout', 'the background host did not start', 'run `engram serve --foreground` to see why');
+    let status = (await conn.call('status', {}, Date.now() + 5000)) as StatusResult;
+    for (let i = 0; i < 600 && !status.index.ready; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      status = (await conn.call('status', {}, Date.now() + 5000)) as StatusResult;
+    }
+    ctx.stdout(`3. Index: ${status.index.notes} notes (${status.index.mode}), kept up to date by the host (pid ${status.pid})`);
+
+    const files = listClaudeTranscripts(ctx.env);
+    queueTranscripts(state, files, 'Setup', 'rules');
+    await conn.call('spool.notify', {}, Date.now() + 5000).catch(() => undefined);
+    conn.close();
+    const est = await estimateBacklog(files, transcriptChars);
+    ctx.stdout(`4. Transcripts: ${files.length} existing Claude Code sessions (${(est.bytes / 1e6).toFixed(1)} MB) queued for the offline rules pass (explicit #decision, #cor, remember: markers and clear corrections).`);
+    if (files.length) {
+      ctx.stdout(`   An LLM pass over them would read about ${est.tokens.toLocaleString('en-US')} input tokens${est.sampled ? ' (estimated from a sample)' : ''}.`);
+      ctx.stdout('   It runs only when you ask: `engram backfill --since 30d` (uses your configured backend and daily budget).');
+    }
+    ctx.stdout('');
+    ctx.stdout('In the background: a host process keeps the index current, drains the hook spool and extracts sessions when they');
+    ctx.stdout('end or compact; it exits after an hour without requests and the next hook starts it again. Claude Code now');
+    ctx.stdout('injects relevant notes at session start and on each prompt, and has the engram MCP tools (restart it to load them).');
+    ctx.stdout('Check on it with `engram status`, look things up with `engram search "<words>"`, and `engram doctor` if anything seems off.');
+    return 0;
+  },
+};

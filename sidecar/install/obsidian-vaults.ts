@@ -1,0 +1,43 @@
+// The vaults Obsidian knows, from its obsidian.json (Linux, macOS, Windows), most recently opened first.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface KnownVault {
+  path: string;
+  ts: number;
+  open: boolean;
+  exists: boolean;
+}
+
+export function obsidianConfigFiles(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string[] {
+  const home = env.HOME ?? env.USERPROFILE ?? os.homedir();
+  if (platform === 'darwin') return [path.join(home, 'Library', 'Application Support', 'obsidian', 'obsidian.json')];
+  if (platform === 'win32') return [path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'obsidian', 'obsidian.json')];
+  const xdg = env.XDG_CONFIG_HOME ?? path.join(home, '.config');
+  // The Flatpak and Snap builds keep their config inside their sandboxes.
+  return [
+    path.join(xdg, 'obsidian', 'obsidian.json'),
+    path.join(home, '.var', 'app', 'md.obsidian.Obsidian', 'config', 'obsidian', 'obsidian.json'),
+    path.join(home, 'snap', 'obsidian', 'current', '.config', 'obsidian', 'obsidian.json'),
+  ];
+}
+
+export function knownVaults(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): KnownVault[] {
+  const out = new Map<string, KnownVault>();
+  for (const file of obsidianConfigFiles(env, platform)) {
+    let data: { vaults?: Record<string, { path?: unknown; ts?: unknown; open?: unknown }> };
+    try {
+      data = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof data;
+    } catch {
+      continue;
+    }
+    for (const v of Object.values(data.vaults ?? {})) {
+      if (typeof v.path !== 'string') continue;
+      const ts = typeof v.ts === 'number' ? v.ts : 0;
+      const prev = out.get(v.path);
+      if (!prev || prev.ts < ts) out.set(v.path, { path: v.path, ts, open: v.open === true, exists: fs.existsSync(v.path) });
+    }
+  }
+  return [...out.values()].sort((a, b) => b.ts - a.ts);
+}

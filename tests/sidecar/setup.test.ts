@@ -1,0 +1,59 @@
+// `engram setup` with a temporary HOME: Obsidian's vault list, config, hooks + MCP, index, the offline backlog pass.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
+import { repoRoot } from '../helpers/shared.js';
+
+describe('engram setup', () => {
+  let sb: Sandbox;
+  let env: NodeJS.ProcessEnv;
+  beforeEach(() => {
+    sb = makeSandbox();
+    env = { ...sb.env };
+    delete env.ENGRAM_VAULT;
+    delete env.CLAUDE_CONFIG_DIR;
+    delete env.XDG_CONFIG_HOME;
+    const older = path.join(sb.root, 'Old vault');
+    fs.mkdirSync(older);
+    sb.writeNote('Notes/Existing.md', '# Existing\nA note the user wrote.\n');
+    const cfg = path.join(sb.home, '.config', 'obsidian');
+    fs.mkdirSync(cfg, { recursive: true });
+    fs.writeFileSync(path.join(cfg, 'obsidian.json'), JSON.stringify({ vaults: { a: { path: older, ts: 1000 }, b: { path: sb.vault, ts: 2000, open: true }, c: { path: path.join(sb.root, 'gone'), ts: 3000 } } }));
+    const proj = path.join(sb.home, '.claude', 'projects', '-home-dev-acme');
+    fs.mkdirSync(proj, { recursive: true });
+    fs.copyFileSync(path.join(repoRoot, 'tests/fixtures/extract/markers-a.jsonl'), path.join(proj, '11111111-aaaa-4aaa-8aaa-000000000001.jsonl'));
+  });
+  afterEach(async () => sb.cleanup());
+
+  it('--yes takes the most recent existing vault and sets everything up offline', async () => {
+    const r = runCli(['setup', '--yes'], { env: { ...env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' }, timeout: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`Vault: ${fs.realpathSync(sb.vault)}`);
+    expect(JSON.parse(fs.readFileSync(path.join(sb.engramHome, 'config.json'), 'utf8')).vault_path).toBe(sb.vault);
+    expect(fs.readFileSync(path.join(sb.home, '.claude', 'settings.json'), 'utf8')).toContain('hook UserPromptSubmit');
+    expect(JSON.parse(fs.readFileSync(path.join(sb.home, '.claude.json'), 'utf8')).mcpServers.engram.args).toEqual(['mcp']);
+    expect(r.stdout).toMatch(/Index: 1 notes/);
+    expect(r.stdout).toMatch(/1 existing Claude Code sessions/);
+    expect(r.stdout).toMatch(/about [\d,]+ input tokens/);
+    expect(r.stdout).toContain('engram backfill');
+    expect(r.stdout).toContain('engram status');
+    // The rules pass files the transcript's explicit markers.
+    await waitFor(() => {
+      const dir = path.join(sb.vault, 'Engram');
+      return fs.existsSync(dir) && JSON.stringify(fs.readdirSync(dir, { recursive: true })).includes('.md');
+    }, 20_000, 'notes from the rules pass');
+    const st = runCli(['status', '--json'], { env });
+    expect(st.code).toBe(0);
+    expect(JSON.parse(st.stdout).host.pid).toBeGreaterThan(0);
+  });
+
+  it('without --yes and no terminal, lists the vaults and asks for --vault', () => {
+    const r = runCli(['setup'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Old vault');
+    expect(r.stdout).not.toContain('gone');
+    expect(r.stderr).toMatch(/--vault|--yes/);
+  });
+});
