@@ -102,47 +102,62 @@ export class NodeVault implements VaultPort {
     for (const l of [...this.listeners]) l(change);
   }
 
+  /** Vault paths of every listed note, without a stat per file (for whole-vault scans such as `engram check`). */
+  async listPaths(): Promise<VaultPath[]> {
+    const out: VaultPath[] = [];
+    await this.walk(this.root, '', (rel) => {
+      out.push(rel);
+    });
+    return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
   async list(): Promise<VaultFileInfo[]> {
     const out: VaultFileInfo[] = [];
-    const walk = async (dirAbs: string, rel: string): Promise<void> => {
-      let entries: fs.Dirent[];
-      try {
-        entries = await fsp.readdir(dirAbs, { withFileTypes: true });
-      } catch (e) {
-        // A folder removed while we walk, or one we may not read, is skipped rather than failing the whole listing.
-        if (code(e) === 'ENOENT' || code(e) === 'EACCES' || code(e) === 'EPERM') return;
-        throw new EngramError('io', `cannot list ${dirAbs}: ${errorMessage(e)}`);
-      }
-      const files: Promise<void>[] = [];
-      for (const d of entries) {
-        if (d.name.startsWith('.')) continue;
-        const relPath = rel ? `${rel}/${d.name}` : d.name;
-        if (rel === '' && (d.name === this.configDir || d.name === TRASH_DIR)) continue;
-        const full = path.join(dirAbs, d.name);
-        if (d.isDirectory()) await walk(full, relPath);
-        else if ((d.isFile() || d.isSymbolicLink()) && isListedNote(relPath, this.configDir)) {
-          files.push(
-            fsp.stat(full).then(
-              (st) => {
-                if (st.isFile()) out.push({ path: relPath, mtime: st.mtimeMs, size: st.size });
-              },
-              () => undefined,
-            ),
-          );
-        }
-      }
-      await Promise.all(files);
-    };
-    try {
-      const st = await fsp.stat(this.root);
-      if (!st.isDirectory()) throw new EngramError('not-found', `vault path is not a folder: ${this.root}`);
-    } catch (e) {
-      if (e instanceof EngramError) throw e;
-      throw new EngramError('not-found', `vault path does not exist: ${this.root}`, 'set it with `engram configure vault_path <path>`');
-    }
-    await walk(this.root, '');
+    const stats: Promise<void>[] = [];
+    await this.walk(this.root, '', (rel, full) => {
+      stats.push(
+        fsp.stat(full).then(
+          (st) => {
+            if (st.isFile()) out.push({ path: rel, mtime: st.mtimeMs, size: st.size });
+          },
+          // A note deleted between readdir and stat is simply not listed.
+          () => undefined,
+        ),
+      );
+    });
+    await Promise.all(stats);
     out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return out;
+  }
+
+  private async walk(dirAbs: string, rel: string, onNote: (rel: string, full: string) => void): Promise<void> {
+    if (rel === '') {
+      let st: fs.Stats;
+      try {
+        st = await fsp.stat(this.root);
+      } catch {
+        throw new EngramError('not-found', `vault path does not exist: ${this.root}`, 'set it with `engram configure vault_path <path>`');
+      }
+      if (!st.isDirectory()) throw new EngramError('not-found', `vault path is not a folder: ${this.root}`);
+    }
+    let entries: fs.Dirent[];
+    try {
+      entries = await fsp.readdir(dirAbs, { withFileTypes: true });
+    } catch (e) {
+      // A folder removed while we walk, or one we may not read, is skipped rather than failing the whole listing.
+      if (code(e) === 'ENOENT' || code(e) === 'EACCES' || code(e) === 'EPERM') return;
+      throw new EngramError('io', `cannot list ${dirAbs}: ${errorMessage(e)}`);
+    }
+    const subdirs: Promise<void>[] = [];
+    for (const d of entries) {
+      if (d.name.startsWith('.')) continue;
+      if (rel === '' && (d.name === this.configDir || d.name === TRASH_DIR)) continue;
+      const relPath = rel ? `${rel}/${d.name}` : d.name;
+      const full = path.join(dirAbs, d.name);
+      if (d.isDirectory()) subdirs.push(this.walk(full, relPath, onNote));
+      else if ((d.isFile() || d.isSymbolicLink()) && isListedNote(relPath, this.configDir)) onNote(relPath, full);
+    }
+    await Promise.all(subdirs);
   }
 
   async read(p: VaultPath): Promise<VaultFile> {

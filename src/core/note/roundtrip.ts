@@ -48,6 +48,8 @@ function pickTarget(note: ParsedNote): Target | null {
     const key = String(pair.key.value);
     // Scalars and lists of scalars; nested maps are left alone (a whole-map rewrite says little about splicing).
     if (pair.value && !isScalar(pair.value) && !isSeq(pair.value)) continue;
+    // An anchored value may be aliased elsewhere: changing it would change those keys too (the editor refuses that).
+    if (pair.value && (pair.value as { anchor?: string }).anchor) continue;
     const value = changedValue(note.data[key]);
     if (value === undefined) continue;
     const base = note.block.yamlStart;
