@@ -23,6 +23,8 @@ export class ClaudeCodeReader {
   private readonly toolOwner = new Map<string, DraftTurn>();
   private readonly out: Turn[] = [];
   private readonly queued: { content: string; rec: SourceRecord; timestamp?: string }[] = [];
+  /** Recently kept queued prompts, so a second record of the same prompt is not a second turn. */
+  private readonly queuedTexts: string[] = [];
   private mainRecords = 0;
   private sideRecords = 0;
   private firstAgentId: string | undefined;
@@ -88,6 +90,9 @@ export class ClaudeCodeReader {
       case 'queue-operation':
         this.queue(r, rec);
         break;
+      case 'attachment':
+        this.attachment(r, rec, uuid ?? `line:${rec.offset}`);
+        break;
       case 'custom-title':
         if (str(r.customTitle)) this.meta.title = str(r.customTitle);
         break;
@@ -147,6 +152,13 @@ export class ClaudeCodeReader {
       else if (bt === 'image' || bt === 'document') this.stats.images++;
     }
     if (parts.length === 0) return;
+    if (parts.length === 1 && r.isSidechain !== true) {
+      const seen = this.queuedTexts.indexOf(parts[0]!);
+      if (seen >= 0) {
+        this.queuedTexts.splice(seen, 1);
+        return;
+      }
+    }
     const key = this.chainKey(r);
     this.close(key);
     const d = newDraft('user', uuid, rec.offset, rec.end, r.isSidechain === true, str(r.timestamp));
@@ -166,13 +178,36 @@ export class ClaudeCodeReader {
     else if (op === 'remove') {
       const q = this.queued.shift();
       if (!q) return;
-      this.close('main');
       const uuid = `queue:${stableId([this.meta.sessionId, q.timestamp ?? '', q.content])}`;
-      const d = newDraft('user', uuid, q.rec.offset, rec.end, false, q.timestamp);
-      d.parts = [q.content];
-      this.stats.queuedPrompts++;
-      this.emit(d);
+      this.queuedPrompt(q.content, uuid, q.rec.offset, rec.end, q.timestamp);
     }
+  }
+
+  // Newer versions also write the handed-over prompt as an attachment (queued_command); the same
+  // prompt is kept once, whichever record carries it first.
+  private attachment(r: Record<string, unknown>, rec: SourceRecord, uuid: string): void {
+    const a = obj(r.attachment);
+    if (!a || str(a.type) !== 'queued_command') return; // hook context, file and IDE state: not conversation
+    const prompt = str(a.prompt);
+    const mode = str(a.commandMode);
+    const origin = str(obj(a.origin)?.kind);
+    if (!prompt?.trim() || (mode !== undefined && mode !== 'prompt') || (origin !== undefined && origin !== 'human')) return;
+    const seen = this.queuedTexts.indexOf(prompt);
+    if (seen >= 0) {
+      this.queuedTexts.splice(seen, 1);
+      return;
+    }
+    this.queuedPrompt(prompt, uuid, rec.offset, rec.end, str(r.timestamp) ?? str(a.timestamp));
+  }
+
+  private queuedPrompt(text: string, uuid: string, offset: number, end: number, timestamp: string | undefined): void {
+    this.close('main');
+    const d = newDraft('user', uuid, offset, end, false, timestamp);
+    d.parts = [text];
+    this.stats.queuedPrompts++;
+    this.queuedTexts.push(text);
+    if (this.queuedTexts.length > 8) this.queuedTexts.shift();
+    this.emit(d);
   }
 
   private toolResult(block: Record<string, unknown>): void {

@@ -170,3 +170,23 @@ describe('Claude Code reader: prompts queued while the agent works', () => {
     expect(s.turns[2]!.uuid).toMatch(/^queue:/);
   });
 });
+
+describe('Claude Code reader: queued_command attachments (newer versions)', () => {
+  const line = (o: object) => JSON.stringify({ sessionId: 's', timestamp: '2026-03-01T10:00:00Z', ...o });
+  const att = (uuid: string, a: object) => line({ type: 'attachment', uuid, attachment: { type: 'queued_command', ...a } });
+
+  it('keeps a human prompt once, whether queue records, an attachment or both carry it; skips notifications', async () => {
+    const lines = [
+      line({ type: 'user', uuid: 'u1', message: { role: 'user', content: 'fix the exporter' } }),
+      line({ type: 'queue-operation', operation: 'enqueue', content: 'and convert the prices to euros' }),
+      line({ type: 'queue-operation', operation: 'remove' }),
+      att('t1', { prompt: 'and convert the prices to euros', commandMode: 'prompt', origin: { kind: 'human' } }),
+      att('t2', { prompt: 'also check the logs', commandMode: 'prompt' }),
+      att('t3', { prompt: '<task-notification>done</task-notification>', commandMode: 'task-notification', origin: { kind: 'task-notification' } }),
+      line({ type: 'attachment', uuid: 't4', attachment: { type: 'hook_additional_context', content: ['<engram-memory>x</engram-memory>'] } }),
+    ];
+    const s = await readClaudeCode(chunksOf(`${lines.join('\n')}\n`));
+    expect(s.turns.map((t) => t.text)).toEqual(['fix the exporter', 'and convert the prices to euros', 'also check the logs']);
+    expect(s.stats!.recordTypes.attachment).toBe(4);
+  });
+});
