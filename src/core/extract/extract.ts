@@ -3,13 +3,14 @@
 import { errorMessage } from '../errors.js';
 import type { Ports } from '../ports.js';
 import { startsWithPromptMarker } from '../transcript/fence.js';
+import { coveredMask, type CoveredRange } from '../transcript/incremental.js';
 import type { Session } from '../transcript/types.js';
 import { BackendError } from './backends/backend-error.js';
 import { RulesBackend } from './backends/rules.js';
 import type { CompletionResult, LlmBackend } from './backends/types.js';
 import { DEFAULT_MAX_BEATS } from './beat.js';
 import { catalogSimilarity, type DedupThresholds, type SimilarNotes } from './dedup.js';
-import { coveredPositions, JobStore, journalWindow, sessionKey, uncoveredRuns, JOURNAL_VERSION, type JournalEntry } from './journal.js';
+import { JobStore, journalWindow, sessionKey, uncoveredRuns, JOURNAL_VERSION, type JournalEntry } from './journal.js';
 import { DEFAULT_FOLDERS, DEFAULT_REVIEW_DAYS, type EngramSourceKind, type FolderConfig } from './note-writer.js';
 import type { Vocabulary } from './prompt.js';
 import type { StateStore } from './state-store.js';
@@ -126,7 +127,13 @@ export async function extractSession(o: ExtractSessionOptions): Promise<ExtractR
     if (!o.dryRun) void jobs.removeJournal(j.windowId);
     return false;
   });
-  const covered = coveredPositions(session.turns, [...done, ...pending]);
+  // Ranges of every session count: a resumed or forked session copies earlier records (same uuids) into a new file.
+  const ranges: CoveredRange[] = [];
+  for (const [k, entry] of Object.entries(ledger.sessions)) {
+    for (const r of entry.ranges) ranges.push({ firstUuid: r.firstUuid, lastUuid: r.lastUuid, endOffset: r.endOffset ?? 0, lastTimestamp: r.lastTimestamp, sessionId: k === key ? session.meta.sessionId : r.sessionId });
+  }
+  for (const j of pending) ranges.push({ firstUuid: j.firstUuid, lastUuid: j.lastUuid, endOffset: j.endOffset ?? 0, sessionId: session.meta.sessionId });
+  const covered = coveredMask(session, ranges);
   const fresh = uncoveredRuns(session.turns, covered).flatMap((runTurns) => cutWindows(session.meta.sessionId, runTurns, o.window ?? DEFAULT_WINDOW));
   const work: { window: ExtractWindow; journal?: JournalEntry }[] = [
     ...pending.map((j) => ({ window: journalWindow(j, session.turns), journal: j })),
@@ -197,6 +204,8 @@ export async function extractSession(o: ExtractSessionOptions): Promise<ExtractR
         firstIndex: entry.firstIndex,
         lastIndex: entry.lastIndex,
         endOffset: entry.endOffset,
+        ...(entry.lastTimestamp ? { lastTimestamp: entry.lastTimestamp } : {}),
+        sessionId: entry.sessionId,
         beats: entry.beats.length,
         at: new Date(clock.now()).toISOString(),
       });
@@ -267,6 +276,7 @@ async function callWindow(o: ExtractSessionOptions, window: ExtractWindow, vocab
     firstIndex: window.firstIndex,
     lastIndex: window.lastIndex,
     endOffset: window.endOffset,
+    ...(window.lastTimestamp ? { lastTimestamp: window.lastTimestamp } : {}),
     backend: backend.name,
     model: reply.calls[0]?.model ?? backend.model,
     createdAt: new Date(now()).toISOString(),

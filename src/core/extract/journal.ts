@@ -20,6 +20,7 @@ export interface JournalEntry {
   firstIndex: number;
   lastIndex: number;
   endOffset?: number;
+  lastTimestamp?: string;
   backend: string;
   model: string;
   createdAt: string;
@@ -33,10 +34,14 @@ export interface JournalEntry {
 
 export interface LedgerRange {
   firstUuid: string;
+  /** Uuid of the last record of the window's last turn (Turn.lastUuid ?? Turn.uuid). */
   lastUuid: string;
   firstIndex: number;
   lastIndex: number;
   endOffset?: number;
+  /** Timestamp of the last covered turn: bounds a copied range (resume, fork) whose last record was not copied. */
+  lastTimestamp?: string;
+  sessionId?: string;
   beats: number;
   at: string;
 }
@@ -111,30 +116,12 @@ export class JobStore {
   }
 }
 
-/** Positions (in `turns`) of the turns a set of ranges covers; ranges are matched by uuid, by index as a fallback. */
-export function coveredPositions(turns: Turn[], ranges: { firstUuid: string; lastUuid: string; firstIndex: number; lastIndex: number }[]): Set<number> {
-  const pos = new Map<string, number>();
-  turns.forEach((t, i) => pos.set(t.uuid, i));
-  const covered = new Set<number>();
-  for (const r of ranges) {
-    let a = pos.get(r.firstUuid);
-    let b = pos.get(r.lastUuid);
-    if (a === undefined || b === undefined) {
-      a = turns.findIndex((t) => t.index >= r.firstIndex);
-      b = turns.length - 1 - [...turns].reverse().findIndex((t) => t.index <= r.lastIndex);
-      if (a < 0 || b >= turns.length) continue;
-    }
-    for (let i = a; i <= b; i++) covered.add(i);
-  }
-  return covered;
-}
-
-/** Splits the positions not covered into runs of consecutive turns. */
-export function uncoveredRuns(turns: Turn[], covered: Set<number>): Turn[][] {
+/** Splits the turns not covered (a mask parallel to `turns`) into runs of consecutive turns. */
+export function uncoveredRuns(turns: Turn[], covered: boolean[]): Turn[][] {
   const runs: Turn[][] = [];
   let run: Turn[] = [];
   turns.forEach((t, i) => {
-    if (covered.has(i)) {
+    if (covered[i]) {
       if (run.length) runs.push(run);
       run = [];
     } else run.push(t);

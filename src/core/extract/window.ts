@@ -14,6 +14,7 @@ export interface ExtractWindow {
   lastIndex: number;
   /** Byte offset just past the window's last record (a hint for incremental reads). */
   endOffset?: number;
+  lastTimestamp?: string;
 }
 
 export interface WindowOptions {
@@ -33,15 +34,19 @@ export function windowId(sessionId: string, firstUuid: string, lastUuid: string)
 export function makeWindow(sessionId: string, turns: Turn[]): ExtractWindow {
   const first = turns[0];
   const last = turns[turns.length - 1];
+  // The same range convention as the transcript layer's coverageOf(): last record of the last turn.
+  const lastUuid = last.lastUuid ?? last.uuid;
+  const lastTimestamp = turns.reduce<string | undefined>((m, t) => (t.timestamp && (!m || t.timestamp > m) ? t.timestamp : m), undefined);
   return {
-    id: windowId(sessionId, first.uuid, last.uuid),
+    id: windowId(sessionId, first.uuid, lastUuid),
     sessionId,
     turns,
     firstUuid: first.uuid,
-    lastUuid: last.uuid,
+    lastUuid,
     firstIndex: first.index,
     lastIndex: last.index,
-    endOffset: last.endOffset,
+    endOffset: last.endOffset ?? last.offset,
+    ...(lastTimestamp ? { lastTimestamp } : {}),
   };
 }
 

@@ -88,6 +88,20 @@ describe('extraction pipeline', () => {
     expect(third.beats.created).toBe(1);
   });
 
+  it('a resumed session (its history copied into a new file) extracts only its new turns', async () => {
+    const env = setup();
+    const backend = new ScriptedBackend((req) => beatsFor(req));
+    const original = session('s1', TEXTS);
+    await extractSession(opts(env, backend, original));
+    const resumed: Session = {
+      meta: { ...original.meta, sessionId: 's1-resumed' },
+      turns: [...original.turns, { ...original.turns[0], index: 5, uuid: 'r-5', text: 'Resumed: the worker pool now has eight threads by default.' }],
+    };
+    const run = await extractSession(opts(env, backend, resumed));
+    expect(backend.requests[1].turns?.map((t) => t.uuid)).toEqual(['r-5']);
+    expect(run.beats.created).toBe(1);
+  });
+
   for (const point of ['after-journal', 'after-note:1', 'after-note:2', 'before-ledger'] as const) {
     it(`a crash at ${point} then a rerun leaves exactly the notes of an uninterrupted run`, async () => {
       const clean = setup();
