@@ -31,7 +31,7 @@ export class LexicalVectors implements NoteVectors {
     for (const p of paths) {
       const n = catalog.get(p);
       if (!n) continue;
-      const counts = termCounts(`${n.meta?.title ?? ''} ${n.meta?.title ?? ''} ${n.body}`);
+      const counts = termCounts(`${n.meta?.title ?? ''} ${n.body}`);
       docs.push([p, counts]);
       for (const t of counts.keys()) df.set(t, (df.get(t) ?? 0) + 1);
     }
