@@ -1,0 +1,17 @@
+// `engram doctor`: one line per check, each problem with its fix. Exit 1 when any check fails.
+import type { CommandDefinition } from '../types.js';
+import { runChecks } from '../../doctor/checks.js';
+
+export const command: CommandDefinition = {
+  usage: 'doctor [--vault <path>] [--json]',
+  description: 'Check Node, the vault, the state folder, the socket, the host, the LLM backend, the embedding model, the hook registration and the plugin\'s ENGRAM_HOME; print a fix for each problem.',
+  async run(ctx) {
+    const results = await runChecks({ env: ctx.env, cwd: ctx.cwd, vaultOption: ctx.global.vault, nodeVersion: ctx.env.ENGRAM_DOCTOR_NODE_VERSION ?? process.version });
+    if (ctx.global.json) ctx.stdout(JSON.stringify(results, null, 2));
+    else {
+      const mark = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' } as const;
+      for (const r of results) ctx.stdout(`${mark[r.status]}  ${r.name}: ${r.detail}${r.fix ? `  -> fix: ${r.fix}` : ''}`);
+    }
+    return results.some((r) => r.status === 'fail') ? 1 : 0;
+  },
+};

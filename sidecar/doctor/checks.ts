@@ -1,0 +1,174 @@
+// `engram doctor`'s checks: each says what it found and, when something is wrong, the one thing to do about it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { HostConnection, RpcError, isNoHost } from '../client/connection.js';
+import { engramHome, shimPath, tokenPath, vaultState } from '../client/paths.js';
+import { resolveVault } from '../client/settings.js';
+import { hostFacts } from '../host/facts.js';
+import { loadConfig } from '../host/config-file.js';
+import { lockIsLive, readLock } from '../host/election.js';
+import { claudeDir } from '../install/installer.js';
+import { hasOurHooks } from '../install/registration.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+export interface CheckResult {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+  fix?: string;
+}
+
+export interface DoctorContext {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  vaultOption?: string;
+  nodeVersion: string;
+}
+
+type Check = (c: DoctorContext) => Promise<Omit<CheckResult, 'name'>> | Omit<CheckResult, 'name'>;
+
+const MIN_NODE = [20, 19];
+
+function vaultOf(c: DoctorContext): string | undefined {
+  try {
+    return resolveVault({ vault: c.vaultOption, cwd: c.cwd, env: c.env })?.vault;
+  } catch {
+    return undefined;
+  }
+}
+
+export const CHECKS: [string, Check][] = [
+  ['node', (c) => {
+    const [maj, min] = c.nodeVersion.replace(/^v/, '').split('.').map(Number);
+    const ok = maj > MIN_NODE[0] || (maj === MIN_NODE[0] && min >= MIN_NODE[1]);
+    return ok ? { status: 'ok', detail: `Node ${c.nodeVersion}` } : { status: 'fail', detail: `Node ${c.nodeVersion} is too old`, fix: 'install Node 20.19 or newer, then run `engram install` again (the shim records which Node to use)' };
+  }],
+  ['vault', (c) => {
+    let v: string | undefined;
+    try {
+      v = resolveVault({ vault: c.vaultOption, cwd: c.cwd, env: c.env })?.vault;
+    } catch (e) {
+      return { status: 'fail', detail: (e as Error).message, fix: 'fix the file named above, or run `engram setup`' };
+    }
+    if (!v) return { status: 'fail', detail: 'no vault configured', fix: 'run `engram setup` or `engram configure vault_path <path>`' };
+    if (!fs.existsSync(v) || !fs.statSync(v).isDirectory()) return { status: 'fail', detail: `vault path does not exist: ${v}`, fix: 'run `engram configure vault_path <path>` with the vault\'s folder' };
+    return { status: 'ok', detail: v };
+  }],
+  ['state directory', (c) => {
+    const home = engramHome(c.env);
+    try {
+      fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+      fs.accessSync(home, fs.constants.W_OK);
+    } catch {
+      return { status: 'fail', detail: `${home} is not writable`, fix: `make ${home} writable by you, or point ENGRAM_HOME elsewhere` };
+    }
+    const token = tokenPath(c.env);
+    if (fs.existsSync(token) && process.platform !== 'win32' && (fs.statSync(token).mode & 0o077) !== 0) {
+      return { status: 'fail', detail: `${token} is readable by others`, fix: `chmod 600 ${token}` };
+    }
+    return { status: 'ok', detail: home };
+  }],
+  ['socket', (c) => {
+    const v = vaultOf(c);
+    if (!v) return { status: 'warn', detail: 'no vault, so no socket' };
+    const sock = vaultState(v, c.env).socket;
+    if (process.platform === 'win32') return { status: 'ok', detail: sock };
+    const dir = path.dirname(sock);
+    if (!fs.existsSync(dir)) return { status: 'ok', detail: `${sock} (folder created when a host starts)` };
+    const st = fs.statSync(dir);
+    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return { status: 'fail', detail: `${dir} belongs to another user`, fix: `remove ${dir} (or set XDG_RUNTIME_DIR to a folder of yours)` };
+    if ((st.mode & 0o077) !== 0) return { status: 'fail', detail: `${dir} is open to other users (mode ${(st.mode & 0o777).toString(8)})`, fix: `chmod 700 ${dir}` };
+    return { status: 'ok', detail: sock };
+  }],
+  ['host', async (c) => {
+    const v = vaultOf(c);
+    if (!v) return { status: 'warn', detail: 'no vault, so no host' };
+    const state = vaultState(v, c.env);
+    const lock = readLock(state.lock);
+    try {
+      const conn = await HostConnection.open({ socket: state.socket, env: c.env, deadline: Date.now() + 2000, client: 'doctor' });
+      conn.close();
+      return { status: 'ok', detail: `${conn.hello.host} pid ${conn.hello.pid} answers` };
+    } catch (e) {
+      if (e instanceof RpcError) return { status: 'fail', detail: `the host refused us: ${e.message}`, fix: 'run `engram serve --stop`, then any command starts a fresh host' };
+      if (lock && lockIsLive(lock)) return { status: 'fail', detail: `pid ${lock.pid} holds host.lock but does not answer on ${state.socket}`, fix: `stop it (kill ${lock.pid}); the next hook starts a new host` };
+      if (isNoHost(e)) return { status: 'ok', detail: 'not running (starts on demand with the next hook or `engram serve`)' };
+      return { status: 'fail', detail: (e as Error).message, fix: 'run `engram serve --foreground` to see the error' };
+    }
+  }],
+  ['backend', async (c) => {
+    const { config } = loadConfig(hostFacts(c.env));
+    const backend = config.get('backend');
+    if (backend === 'rules') return { status: 'ok', detail: 'rules (no LLM)' };
+    if (backend === 'claude') {
+      const { findClaude } = await import('../host/backends.js');
+      const exe = findClaude(config.get('claude.command'), c.env);
+      const found = exe.includes(path.sep) && fs.existsSync(exe);
+      return found ? { status: 'ok', detail: `claude CLI at ${exe}` } : { status: 'fail', detail: `the claude CLI (${exe}) is not on PATH`, fix: 'install Claude Code, set `engram configure claude.command <path>`, or `engram configure backend rules`' };
+    }
+    if (backend === 'anthropic' && !c.env.ANTHROPIC_API_KEY) return { status: 'fail', detail: 'backend anthropic but ANTHROPIC_API_KEY is not set', fix: 'export ANTHROPIC_API_KEY, or choose another backend with `engram configure backend …`' };
+    if (backend === 'openai' && !c.env.OPENAI_API_KEY && !String(config.get('openai.url')).match(/localhost|127\.0\.0\.1/)) return { status: 'fail', detail: 'backend openai but OPENAI_API_KEY is not set', fix: 'export OPENAI_API_KEY, or choose another backend' };
+    const url = backend === 'ollama' ? `${String(config.get('ollama.url'))}/api/tags` : backend === 'openai' ? `${String(config.get('openai.url'))}/models` : String(config.get('anthropic.url'));
+    try {
+      const ctrl = AbortSignal.timeout(2000);
+      await fetch(url, { signal: ctrl, headers: backend === 'openai' && c.env.OPENAI_API_KEY ? { authorization: `Bearer ${c.env.OPENAI_API_KEY}` } : {} });
+      return { status: 'ok', detail: `${backend} at ${url} reachable` };
+    } catch (e) {
+      return { status: 'fail', detail: `${backend} at ${url} unreachable (${(e as Error).message})`, fix: backend === 'ollama' ? 'start Ollama (`ollama serve`) or fix ollama.url' : `check the network or ${backend}.url` };
+    }
+  }],
+  ['embedding model', async (c) => {
+    const facts = hostFacts(c.env);
+    const { config } = loadConfig(facts);
+    const { locateModel } = await import('../host/embedder.js');
+    const loc = locateModel({ engramHome: engramHome(c.env), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
+    if (!loc.dir) return { status: 'warn', detail: `${loc.id} not downloaded: search uses BM25 only`, fix: 'run `engram model pull` once (the only network use)' };
+    if (!fs.existsSync(path.join(loc.dir, 'config.json'))) return { status: 'fail', detail: `no model in ${loc.dir}`, fix: 'fix embedding.model_path or run `engram model pull`' };
+    return { status: 'ok', detail: `${loc.id} (${loc.source})` };
+  }],
+  ['hooks', (c) => {
+    const file = path.join(claudeDir(c.env), 'settings.json');
+    let settings: Record<string, unknown> = {};
+    try {
+      settings = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch {
+      // absent or invalid: no hooks
+    }
+    const have = hasOurHooks(settings);
+    if (have.length < 5) return { status: 'fail', detail: `${have.length}/5 hooks registered in ${file}`, fix: 'run `engram install` (or install the Claude Code plugin)' };
+    const shim = shimPath(c.env);
+    if (!fs.existsSync(shim)) return { status: 'fail', detail: `hooks point at ${shim}, which is missing`, fix: 'run `engram install` again' };
+    const target = /exec "[^"]+" "([^"]+)"/.exec(fs.readFileSync(shim, 'utf8'))?.[1];
+    if (target && !fs.existsSync(target)) return { status: 'fail', detail: `the shim runs ${target}, which is gone (checkout moved?)`, fix: 'run `engram install` from the new location' };
+    return { status: 'ok', detail: `5/5 hooks in ${file}` };
+  }],
+  ['plugin ENGRAM_HOME', (c) => {
+    const v = vaultOf(c);
+    if (!v) return { status: 'warn', detail: 'no vault' };
+    const data = path.join(v, '.obsidian', 'plugins', 'engram', 'data.json');
+    let pluginHome: string | undefined;
+    try {
+      pluginHome = (JSON.parse(fs.readFileSync(data, 'utf8')) as { engramHome?: string }).engramHome || undefined;
+    } catch {
+      return { status: 'ok', detail: 'the Obsidian plugin has not stored one (not installed or not run yet)' };
+    }
+    const mine = engramHome(c.env);
+    if (pluginHome && path.resolve(pluginHome) !== path.resolve(mine)) {
+      return { status: 'fail', detail: `the Obsidian plugin uses ${pluginHome}, this CLI ${mine}`, fix: `export ENGRAM_HOME=${pluginHome} (or change it in the plugin's settings)` };
+    }
+    return { status: 'ok', detail: `agrees (${mine})` };
+  }],
+];
+
+export async function runChecks(c: DoctorContext): Promise<CheckResult[]> {
+  const out: CheckResult[] = [];
+  for (const [name, check] of CHECKS) {
+    try {
+      out.push({ name, ...(await check(c)) });
+    } catch (e) {
+      out.push({ name, status: 'fail', detail: `check failed: ${(e as Error).message}` });
+    }
+  }
+  return out;
+}

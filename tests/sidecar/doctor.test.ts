@@ -1,0 +1,84 @@
+// `engram doctor`: a healthy setup passes; each test breaks exactly one thing and sees exactly that check fail.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { makeSandbox, type Sandbox } from '../helpers/host.js';
+import { vaultKey } from '../../sidecar/client/paths.js';
+
+type Result = { name: string; status: 'ok' | 'warn' | 'fail'; detail: string; fix?: string };
+
+describe('engram doctor', () => {
+  let sb: Sandbox;
+  let env: NodeJS.ProcessEnv;
+  let sleeper: ChildProcess | undefined;
+  const config = (extra: Record<string, unknown> = {}) =>
+    fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, vault_path: sb.vault, backend: 'rules', ...extra }));
+  const doctor = (e: NodeJS.ProcessEnv = {}) => {
+    const r = runCli(['doctor', '--json'], { env: { ...env, ...e } });
+    return { code: r.code, results: JSON.parse(r.stdout) as Result[] };
+  };
+  const failing = (rs: Result[]) => rs.filter((r) => r.status === 'fail').map((r) => r.name);
+
+  beforeEach(() => {
+    sb = makeSandbox();
+    env = { ...sb.env };
+    delete env.ENGRAM_VAULT;
+    delete env.CLAUDE_CONFIG_DIR;
+    config();
+    expect(runCli(['install'], { env }).code).toBe(0);
+    // A token and a private socket folder, as a host leaves them.
+    fs.writeFileSync(path.join(sb.engramHome, 'token'), 'a'.repeat(64), { mode: 0o600 });
+    fs.mkdirSync(path.join(env.XDG_RUNTIME_DIR!, 'engram'), { mode: 0o700 });
+  });
+  afterEach(async () => {
+    sleeper?.kill('SIGKILL');
+    sleeper = undefined;
+    await sb.cleanup();
+  });
+
+  it('passes on a healthy setup (the missing model is only a warning), one line per check with a fix when needed', () => {
+    const { code, results } = doctor();
+    expect(failing(results)).toEqual([]);
+    expect(code).toBe(0);
+    expect(results.map((r) => r.name)).toEqual(['node', 'vault', 'state directory', 'socket', 'host', 'backend', 'embedding model', 'hooks', 'plugin ENGRAM_HOME']);
+    expect(results.find((r) => r.name === 'embedding model')!.status).toBe('warn');
+    const text = runCli(['doctor'], { env });
+    expect(text.stdout.trim().split('\n')).toHaveLength(9);
+    expect(text.stdout).toMatch(/warn {2}embedding model: .* -> fix: run `engram model pull`/);
+  });
+
+  const cases: [string, string, () => NodeJS.ProcessEnv | void][] = [
+    ['node', 'an old Node', () => ({ ENGRAM_DOCTOR_NODE_VERSION: 'v18.19.0' })],
+    ['vault', 'a vault path that is gone', () => config({ vault_path: path.join(sb.root, 'gone') })],
+    ['state directory', 'a token readable by others', () => fs.chmodSync(path.join(sb.engramHome, 'token'), 0o644)],
+    ['socket', 'a socket folder open to others', () => fs.chmodSync(path.join(env.XDG_RUNTIME_DIR!, 'engram'), 0o755)],
+    ['host', 'a live process holding host.lock without a socket', () => {
+      sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+      const dir = path.join(sb.engramHome, 'vaults', vaultKey(sb.vault));
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'host.lock'), JSON.stringify({ format: 1, pid: sleeper.pid, host: 'daemon', hostname: os.hostname(), since: 'now' }));
+    }],
+    ['backend', 'an unreachable Ollama', () => config({ backend: 'ollama', ollama: { url: 'http://127.0.0.1:9' } })],
+    ['embedding model', 'a model path with no model', () => config({ embedding: { model_path: path.join(sb.root, 'no-model') } })],
+    ['hooks', 'hooks removed from settings.json', () => fs.writeFileSync(path.join(sb.home, '.claude', 'settings.json'), '{}\n')],
+    ['plugin ENGRAM_HOME', 'the plugin using another ENGRAM_HOME', () => {
+      fs.mkdirSync(path.join(sb.vault, '.obsidian', 'plugins', 'engram'), { recursive: true });
+      fs.writeFileSync(path.join(sb.vault, '.obsidian', 'plugins', 'engram', 'data.json'), JSON.stringify({ engramHome: '/elsewhere/.engram' }));
+    }],
+  ];
+
+  for (const [check, what, breakIt] of cases) {
+    it(`reports ${what} under "${check}" only`, () => {
+      const extraEnv = breakIt() ?? {};
+      const { code, results } = doctor(extraEnv);
+      const bad = failing(results);
+      // A gone vault also leaves socket/host/plugin checks without a vault: they warn, never fail.
+      expect(bad).toEqual([check]);
+      expect(code).toBe(1);
+      expect(results.find((r) => r.name === check)!.fix).toBeTruthy();
+    });
+  }
+});
