@@ -5,7 +5,7 @@ import { emptyStats, countType, type ParseStats } from './parse-stats.js';
 import { jsonlRecords, str, obj, arr, type SourceRecord, type StreamOptions } from './record-stream.js';
 import { TurnFinisher, newDraft, baseName, type DraftTurn, type FinishOptions } from './turn-builder.js';
 import { errorSummary } from './noise.js';
-import { stableId } from '../hash.js';
+import { PromptQueue, type QueuedPrompt } from './claude-queue.js';
 import type { Session, SessionMeta, Turn } from './types.js';
 
 export interface ReaderOptions extends StreamOptions, FinishOptions {
@@ -22,9 +22,7 @@ export class ClaudeCodeReader {
   private readonly open = new Map<string, DraftTurn>();
   private readonly toolOwner = new Map<string, DraftTurn>();
   private readonly out: Turn[] = [];
-  private readonly queued: { content: string; rec: SourceRecord; timestamp?: string }[] = [];
-  /** Recently kept queued prompts, so a second record of the same prompt is not a second turn. */
-  private readonly queuedTexts: string[] = [];
+  private readonly promptQueue = new PromptQueue();
   private mainRecords = 0;
   private sideRecords = 0;
   private firstAgentId: string | undefined;
@@ -88,10 +86,10 @@ export class ClaudeCodeReader {
         if (str(r.summary)) this.meta.title = str(r.summary);
         break;
       case 'queue-operation':
-        this.queue(r, rec);
+        this.queuedPrompt(this.promptQueue.onQueueRecord(r, rec, this.meta.sessionId));
         break;
       case 'attachment':
-        this.attachment(r, rec, uuid ?? `line:${rec.offset}`);
+        this.queuedPrompt(this.promptQueue.onAttachment(r, rec, uuid ?? `line:${rec.offset}`));
         break;
       case 'custom-title':
         if (str(r.customTitle)) this.meta.title = str(r.customTitle);
@@ -152,13 +150,7 @@ export class ClaudeCodeReader {
       else if (bt === 'image' || bt === 'document') this.stats.images++;
     }
     if (parts.length === 0) return;
-    if (parts.length === 1 && r.isSidechain !== true) {
-      const seen = this.queuedTexts.indexOf(parts[0]!);
-      if (seen >= 0) {
-        this.queuedTexts.splice(seen, 1);
-        return;
-      }
-    }
+    if (parts.length === 1 && r.isSidechain !== true && this.promptQueue.isRepeat(parts[0])) return;
     const key = this.chainKey(r);
     this.close(key);
     const d = newDraft('user', uuid, rec.offset, rec.end, r.isSidechain === true, str(r.timestamp));
@@ -166,47 +158,12 @@ export class ClaudeCodeReader {
     this.emit(d);
   }
 
-  // A prompt typed while the agent works is queued. `dequeue` later writes it as an ordinary user
-  // record; `remove` hands it to the model mid-turn, and then the queue record is its only trace.
-  private queue(r: Record<string, unknown>, rec: SourceRecord): void {
-    const op = str(r.operation);
-    if (op === 'enqueue') {
-      const content = str(r.content);
-      if (content?.trim()) this.queued.push({ content, rec, timestamp: str(r.timestamp) });
-    } else if (op === 'dequeue') this.queued.shift();
-    else if (op === 'popAll') this.queued.length = 0;
-    else if (op === 'remove') {
-      const q = this.queued.shift();
-      if (!q) return;
-      const uuid = `queue:${stableId([this.meta.sessionId, q.timestamp ?? '', q.content])}`;
-      this.queuedPrompt(q.content, uuid, q.rec.offset, rec.end, q.timestamp);
-    }
-  }
-
-  // Newer versions also write the handed-over prompt as an attachment (queued_command); the same
-  // prompt is kept once, whichever record carries it first.
-  private attachment(r: Record<string, unknown>, rec: SourceRecord, uuid: string): void {
-    const a = obj(r.attachment);
-    if (!a || str(a.type) !== 'queued_command') return; // hook context, file and IDE state: not conversation
-    const prompt = str(a.prompt);
-    const mode = str(a.commandMode);
-    const origin = str(obj(a.origin)?.kind);
-    if (!prompt?.trim() || (mode !== undefined && mode !== 'prompt') || (origin !== undefined && origin !== 'human')) return;
-    const seen = this.queuedTexts.indexOf(prompt);
-    if (seen >= 0) {
-      this.queuedTexts.splice(seen, 1);
-      return;
-    }
-    this.queuedPrompt(prompt, uuid, rec.offset, rec.end, str(r.timestamp) ?? str(a.timestamp));
-  }
-
-  private queuedPrompt(text: string, uuid: string, offset: number, end: number, timestamp: string | undefined): void {
+  private queuedPrompt(p: QueuedPrompt | undefined): void {
+    if (!p) return;
     this.close('main');
-    const d = newDraft('user', uuid, offset, end, false, timestamp);
-    d.parts = [text];
+    const d = newDraft('user', p.uuid, p.offset, p.end, false, p.timestamp);
+    d.parts = [p.text];
     this.stats.queuedPrompts++;
-    this.queuedTexts.push(text);
-    if (this.queuedTexts.length > 8) this.queuedTexts.shift();
     this.emit(d);
   }
 
