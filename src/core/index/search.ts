@@ -89,7 +89,7 @@ export async function runSearch(ctx: SearchContext, rawQuery: string, opts: Inde
   const cands = new Map<number, Cand>();
   if (mode !== 'vector' && terms.length > 0) {
     const depth = mode === 'bm25' ? Math.max(limit * 3, 30) : ranking.depth;
-    const top = topK(text.score(terms, allowed, ranking.bm25), depth);
+    const top = text.score(terms, allowed, ranking.bm25, depth);
     top.forEach((c, rank) => cands.set(c.slot, { slot: c.slot, score: 0, chunk: c.bestChunk, bm25: c.score, bm25Rank: rank, why: [] }));
   }
   if (mode !== 'bm25' && query) {

@@ -3,6 +3,7 @@
 import type { Chunk } from './chunk.js';
 import { FieldIndex } from './postings.js';
 import { Tokenizer } from './tokenize.js';
+import { TopK } from './vector-store.js';
 
 export interface IndexedNote {
   path: string;
@@ -201,10 +202,10 @@ export class TextIndex {
 
   /**
    * BM25 over the four fields (per-field idf and length normalisation, weighted sum), a note's body score being its
-   * best chunk plus a little of the others. `allowed[slot]` = 1 restricts to filtered notes. Returns unsorted
-   * candidates with a positive score.
+   * best chunk plus a little of the others. `allowed[slot]` = 1 restricts to filtered notes. Returns the `k` best
+   * notes, best first (a heap over typed arrays: no object per matching note).
    */
-  score(terms: string[], allowed: Uint8Array | null, p: Bm25Params = DEFAULT_BM25, termWeights?: number[]): TextCandidate[] {
+  score(terms: string[], allowed: Uint8Array | null, p: Bm25Params = DEFAULT_BM25, k = 100, termWeights?: number[]): TextCandidate[] {
     this.ensureScratch();
     const touched: number[] = [];
     const touchedChunks: number[] = [];
@@ -276,10 +277,9 @@ export class TextIndex {
       if (noteScore[slot] === 0) touched.push(slot);
       noteScore[slot] += bodyBest[slot] + p.restChunks * bodyRest[slot];
     }
-    const out: TextCandidate[] = [];
+    const heap = new TopK(Math.min(k, touched.length));
     for (const slot of touched) {
-      const n = this.notes[slot];
-      out.push({ slot, score: noteScore[slot], bestChunk: best[slot] >= 0 ? best[slot] : (n?.firstChunk ?? 0) });
+      heap.offer(noteScore[slot], best[slot] >= 0 ? best[slot] : (this.notes[slot]?.firstChunk ?? 0), slot);
       noteScore[slot] = 0;
     }
     for (const slot of bodyNotes) {
@@ -287,7 +287,7 @@ export class TextIndex {
       bodyBest[slot] = 0;
       bodyRest[slot] = 0;
     }
-    return out;
+    return heap.sorted().map((e) => ({ slot: e.id2, score: e.score, bestChunk: e.id }));
   }
 
   /** Which fields of a note (and chunk) contain each term: for the "why" of a hit. */

@@ -18,6 +18,9 @@ export const STOP_WORDS = new Set(
 );
 
 const SPLIT = /[^\p{L}\p{N}_]+/u;
+// A fast first cut on ASCII separators; pieces holding other characters are cut again with the Unicode rule.
+const SPLIT_ASCII = /[^a-z0-9_\u0080-\uffff]+/;
+const NON_ASCII = /[^\x00-\x7f]/;
 const MAX_TOKEN = 40;
 
 export class Tokenizer {
@@ -35,12 +38,21 @@ export class Tokenizer {
   terms(text: string): string[] {
     const out: string[] = [];
     if (!text) return out;
-    for (const raw of text.toLowerCase().split(SPLIT)) {
-      if (raw.length === 0 || raw.length > MAX_TOKEN) continue;
-      const t = this.normalize(raw);
-      if (t) out.push(t);
+    for (const piece of text.toLowerCase().split(SPLIT_ASCII)) {
+      if (piece.length === 0) continue;
+      if (NON_ASCII.test(piece)) {
+        for (const raw of piece.split(SPLIT)) this.push(raw, out);
+      } else {
+        this.push(piece, out);
+      }
     }
     return out;
+  }
+
+  private push(raw: string, out: string[]): void {
+    if (raw.length === 0 || raw.length > MAX_TOKEN) return;
+    const t = this.normalize(raw);
+    if (t) out.push(t);
   }
 
   normalize(word: string): string {

@@ -66,54 +66,115 @@ export class VectorStore {
     this.rows = rows;
   }
 
+  private scores = new Float32Array(0);
+
   /**
    * Best cosine per note, for rows whose note is allowed. `noteOf[row]` gives the row's note slot (-1 = dead).
-   * Returns at most `k` notes, best first.
+   * Returns at most `k` notes, best first. Two passes: a tight dot-product loop into a scratch array, then a per-note
+   * maximum (a note's rows are consecutive) fed to a small top-k heap.
    */
   search(q: Float32Array, k: number, noteOf: Int32Array, allowed: Uint8Array | null): VectorCandidate[] {
     const d = this.dimension;
     const data = this.data;
     const has = this.has;
-    const bestByNote = new Map<number, VectorCandidate>();
-    // Rows are grouped by note (a note's chunks are consecutive), so a threshold from the k-th best prunes the sort.
-    let floor = -Infinity;
-    const kept: VectorCandidate[] = [];
-    for (let r = 0; r < this.rows; r++) {
-      if (has[r] === 0) continue;
+    const rows = this.rows;
+    if (this.scores.length < rows) this.scores = new Float32Array(Math.max(1024, rows * 2));
+    const scores = this.scores;
+    for (let r = 0; r < rows; r++) {
       const slot = noteOf[r];
-      if (slot < 0 || (allowed !== null && allowed[slot] === 0)) continue;
+      if (has[r] === 0 || slot < 0 || (allowed !== null && allowed[slot] === 0)) {
+        scores[r] = -2;
+        continue;
+      }
       let off = r * d;
       let s0 = 0;
       let s1 = 0;
       let s2 = 0;
       let s3 = 0;
       let i = 0;
-      for (; i + 3 < d; i += 4, off += 4) {
-        s0 += q[i] * data[off];
-        s1 += q[i + 1] * data[off + 1];
-        s2 += q[i + 2] * data[off + 2];
-        s3 += q[i + 3] * data[off + 3];
+      for (; i + 7 < d; i += 8, off += 8) {
+        s0 += q[i] * data[off] + q[i + 4] * data[off + 4];
+        s1 += q[i + 1] * data[off + 1] + q[i + 5] * data[off + 5];
+        s2 += q[i + 2] * data[off + 2] + q[i + 6] * data[off + 6];
+        s3 += q[i + 3] * data[off + 3] + q[i + 7] * data[off + 7];
       }
       for (; i < d; i++, off++) s0 += q[i] * data[off];
-      const s = s0 + s1 + s2 + s3;
-      if (s <= floor) continue;
-      const prev = bestByNote.get(slot);
-      if (prev) {
-        if (s > prev.score) {
-          prev.score = s;
-          prev.chunk = r;
-        }
-        continue;
-      }
-      const c = { slot, score: s, chunk: r };
-      bestByNote.set(slot, c);
-      kept.push(c);
-      if (kept.length >= k * 8) {
-        kept.sort((a, b) => b.score - a.score);
-        for (const x of kept.splice(k)) bestByNote.delete(x.slot);
-        floor = kept[k - 1].score;
-      }
+      scores[r] = s0 + s1 + s2 + s3;
     }
-    return kept.sort((a, b) => b.score - a.score).slice(0, k);
+    const heap = new TopK(k);
+    let r = 0;
+    while (r < rows) {
+      const slot = noteOf[r];
+      let best = scores[r];
+      let bestRow = r;
+      r++;
+      while (r < rows && noteOf[r] === slot) {
+        if (scores[r] > best) {
+          best = scores[r];
+          bestRow = r;
+        }
+        r++;
+      }
+      if (best > -2) heap.offer(best, bestRow, slot);
+    }
+    return heap.sorted().map((e) => ({ slot: e.id2, score: e.score, chunk: e.id }));
+  }
+}
+
+/** A bounded min-heap keeping the k highest scores. */
+export class TopK {
+  private readonly score: Float64Array;
+  private readonly id: Int32Array;
+  private readonly id2: Int32Array;
+  size = 0;
+  constructor(readonly k: number) {
+    this.score = new Float64Array(k);
+    this.id = new Int32Array(k);
+    this.id2 = new Int32Array(k);
+  }
+  /** The lowest kept score once full (anything not above it is rejected). */
+  floor(): number {
+    return this.size < this.k ? -Infinity : this.score[0];
+  }
+  offer(score: number, id: number, id2 = 0): void {
+    const { k } = this;
+    if (k === 0) return;
+    if (this.size < k) {
+      let i = this.size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (this.score[p] <= score) break;
+        this.move(p, i);
+        i = p;
+      }
+      this.put(i, score, id, id2);
+      return;
+    }
+    if (score <= this.score[0]) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= k) break;
+      const c = l + 1 < k && this.score[l + 1] < this.score[l] ? l + 1 : l;
+      if (this.score[c] >= score) break;
+      this.move(c, i);
+      i = c;
+    }
+    this.put(i, score, id, id2);
+  }
+  private move(from: number, to: number): void {
+    this.score[to] = this.score[from];
+    this.id[to] = this.id[from];
+    this.id2[to] = this.id2[from];
+  }
+  private put(i: number, score: number, id: number, id2: number): void {
+    this.score[i] = score;
+    this.id[i] = id;
+    this.id2[i] = id2;
+  }
+  sorted(): { score: number; id: number; id2: number }[] {
+    const out: { score: number; id: number; id2: number }[] = [];
+    for (let i = 0; i < this.size; i++) out.push({ score: this.score[i], id: this.id[i], id2: this.id2[i] });
+    return out.sort((a, b) => b.score - a.score);
   }
 }

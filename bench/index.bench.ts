@@ -1,0 +1,286 @@
+// Index figures (issue 4): the 13,415-note Zettelkasten (build, snapshot save/load, heap, BM25 and hybrid latency),
+// 50,000 generated notes, and LoCoMo retrieval quality (BM25 mode, tuned on conv-26/30/41/42, held out 43/44/47).
+// Heap = heapUsed after a forced GC + arrayBuffers. Hybrid latencies use random unit vectors of dimension 384 for every
+// chunk and for the query (the query embedding is excluded; the tiny test model's embedding time is shown separately).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { create, insert, search as oramaSearch } from '@orama/orama';
+import type { Embedder, VaultFile, VaultFileInfo, VaultPort } from '../src/core/ports.js';
+import { VaultIndex } from '../src/core/index/vault-index.js';
+import { buildEvalIndex, evaluate, parseJsonl, parseQrels, type EvalDoc, type EvalQuery, type EvalResult } from '../src/core/index/eval.js';
+import { STOP_WORDS } from '../src/core/index/tokenize.js';
+import { NodeVault } from '../sidecar/host/node-vault.js';
+import { loadEmbedder } from '../sidecar/host/embedder.js';
+import { makeTinyModel } from '../tests/helpers/tiny-model.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const corpus = path.resolve(process.env.ENGRAM_SHARED_DIR ?? path.join(root, '..', 'shared'), 'corpus');
+const gc = (globalThis as { gc?: () => void }).gc;
+const heapMB = (): number => {
+  gc?.();
+  gc?.();
+  const m = process.memoryUsage();
+  return (m.heapUsed + m.arrayBuffers) / 1e6;
+};
+const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+const ms = (x: number): string => `${x.toFixed(2)} ms`;
+const s = (x: number): string => `${(x / 1000).toFixed(2)} s`;
+
+function rng(seed: number): () => number {
+  let t = seed >>> 0;
+  return () => {
+    t = (t + 0x6d2b79f5) >>> 0;
+    let r = Math.imul(t ^ (t >>> 15), 1 | t);
+    r ^= r + Math.imul(r ^ (r >>> 7), 61 | r);
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Random unit vectors: what hybrid latency is measured with (no model needed, same arithmetic as real vectors). */
+class RandomEmbedder implements Embedder {
+  readonly modelId = 'bench/random-unit';
+  private readonly rand = rng(7);
+  constructor(readonly dimension = 384) {}
+  vector(): Float32Array {
+    const v = new Float32Array(this.dimension);
+    let n = 0;
+    for (let i = 0; i < v.length; i++) {
+      v[i] = this.rand() * 2 - 1;
+      n += v[i] * v[i];
+    }
+    n = Math.sqrt(n);
+    for (let i = 0; i < v.length; i++) v[i] /= n;
+    return v;
+  }
+  embed(texts: string[]): Promise<Float32Array[]> {
+    return Promise.resolve(texts.map(() => this.vector()));
+  }
+}
+
+async function latencies(index: VaultIndex, queries: string[], opts: Parameters<VaultIndex['search']>[1], vec?: () => Float32Array): Promise<number[]> {
+  for (const q of queries.slice(0, 20)) await index.search(q, { ...opts, queryVector: vec?.() });
+  const out: number[] = [];
+  for (const q of queries) {
+    const qv = vec?.();
+    const t = performance.now();
+    await index.search(q, { ...opts, queryVector: qv });
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+async function zettel(): Promise<void> {
+  const dir = path.join(corpus, 'vaults', 'digitalyoshixi-zettelkasten');
+  const queries = fs.readFileSync(path.join(corpus, 'bench', 'zettel-queries.txt'), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+  console.log(`\n-- ${dir} (${queries.length} queries) --`);
+  const base = heapMB();
+  const vault = new NodeVault(dir);
+  let t = performance.now();
+  const index = new VaultIndex({ vault });
+  const report = await index.build();
+  const build = performance.now() - t;
+  const st = index.stats();
+  console.log(`full text build: ${s(build)} for ${report.indexed} notes (${st.chunks} chunks, ${st.terms} terms; ${(report.indexed / (build / 1000)).toFixed(0)} notes/s; target < 10 s) skipped ${report.skipped.length}, bad frontmatter ${report.problems.length}`);
+  const heap = heapMB();
+  console.log(`heap: ${(heap - base).toFixed(0)} MB for the index (${heap.toFixed(0)} MB in the process; target < 250 MB)`);
+  const bm = await latencies(index, queries, { mode: 'bm25', limit: 10 });
+  console.log(`BM25 query (200 keyword queries, top 10): p50 ${ms(pct(bm, 0.5))}, p95 ${ms(pct(bm, 0.95))}, max ${ms(Math.max(...bm))} (target p95 < 3 ms)`);
+  t = performance.now();
+  let bytes = index.snapshot();
+  console.log(`snapshot (BM25 only): ${(bytes.length / 1e6).toFixed(1)} MB, encoded in ${ms(performance.now() - t)}`);
+  {
+    t = performance.now();
+    const loaded = new VaultIndex({ vault });
+    loaded.loadSnapshot(bytes);
+    const load = performance.now() - t;
+    t = performance.now();
+    const sync = await loaded.sync();
+    console.log(`snapshot load: ${ms(load)} (target < 1.5 s); then start-up check of the vault (list + compare mtimes): ${ms(performance.now() - t)}, ${sync.indexed} re-indexed`);
+  }
+
+  // Hybrid: random unit vectors of dimension 384 for every chunk.
+  const emb = new RandomEmbedder();
+  index.setEmbedder(emb);
+  t = performance.now();
+  await index.embedPending();
+  console.log(`vectors: ${index.stats().vectors} chunks x 384 stored in ${ms(performance.now() - t)} (random unit vectors)`);
+  const hy = await latencies(index, queries, { mode: 'hybrid', limit: 10 }, () => emb.vector());
+  console.log(`hybrid query (BM25 + exact cosine over all chunks + RRF + priors; query embedding excluded): p50 ${ms(pct(hy, 0.5))}, p95 ${ms(pct(hy, 0.95))} (targets 12 / 25 ms)`);
+  console.log(`heap with vectors: ${(heapMB() - base).toFixed(0)} MB`);
+  t = performance.now();
+  bytes = index.snapshot();
+  const enc = performance.now() - t;
+  t = performance.now();
+  new VaultIndex({ vault, embedder: emb }).loadSnapshot(bytes);
+  console.log(`snapshot with vectors: ${(bytes.length / 1e6).toFixed(1)} MB, encoded in ${ms(enc)}, loaded in ${ms(performance.now() - t)}`);
+  const tinyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-bench-'));
+  try {
+    const tiny = await loadEmbedder(makeTinyModel(path.join(tinyDir, 'tiny')).dir);
+    const qe: number[] = [];
+    for (const q of queries) {
+      const t0 = performance.now();
+      await tiny.embed([q]);
+      qe.push(performance.now() - t0);
+    }
+    console.log(`query embedding with the tiny test model (transformers.js, onnxruntime-node): p50 ${ms(pct(qe, 0.5))}, p95 ${ms(pct(qe, 0.95))} (a real MiniLM/bge-micro costs more)`);
+  } finally {
+    fs.rmSync(tinyDir, { recursive: true, force: true });
+  }
+  if (process.env.ENGRAM_BENCH_ORAMA !== '0') await oramaComparison(vault, queries);
+}
+
+/** The same notes in Orama 3.1 (title + body, stemming, sort off): why the text index is our own (see README). */
+async function oramaComparison(vault: VaultPort, queries: string[]): Promise<void> {
+  const files = await vault.list();
+  const texts: VaultFile[] = [];
+  for (const f of files) texts.push(await vault.read(f.path));
+  const base = heapMB();
+  const t = performance.now();
+  const db = create({ schema: { title: 'string', body: 'string' } as const, components: { tokenizer: { stemming: true } }, sort: { enabled: false } });
+  for (const f of texts) insert(db, { id: f.path, title: path.basename(f.path, '.md'), body: f.text });
+  const build = performance.now() - t;
+  const heap = heapMB() - base;
+  const lat: number[] = [];
+  for (const q of queries) {
+    const t0 = performance.now();
+    oramaSearch(db, { term: q, properties: ['title', 'body'], boost: { title: 3 }, limit: 10 });
+    lat.push(performance.now() - t0);
+  }
+  console.log(`for comparison, Orama 3.1.18 on the same notes (2 fields, no chunks, no filters): build ${s(build)} (reads excluded), heap ${heap.toFixed(0)} MB, BM25 p50 ${ms(pct(lat, 0.5))} p95 ${ms(pct(lat, 0.95))}`);
+}
+
+/** A vault of generated notes: Zipf-distributed pseudo-words, produced on read (nothing stored). */
+class GeneratedVault implements VaultPort {
+  readonly words: string[];
+  constructor(readonly n: number) {
+    const r = rng(1);
+    const syl = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'qui', 'ber', 'dan', 'fel', 'gor', 'hum'];
+    this.words = Array.from({ length: 20_000 }, (_, i) => {
+      let w = '';
+      for (let k = 0; k < 2 + (i % 3); k++) w += syl[Math.floor(r() * syl.length)];
+      return `${w}${i}`;
+    });
+  }
+  private zipf(r: () => number): string {
+    return this.words[Math.min(this.words.length - 1, Math.floor(Math.pow(this.words.length, r()) - 1))];
+  }
+  text(i: number): string {
+    const r = rng(1000 + i);
+    const title = [this.zipf(r), this.zipf(r), this.zipf(r)].join(' ');
+    const words: string[] = [];
+    const len = 150 + Math.floor(r() * 250);
+    for (let k = 0; k < len; k++) words.push(this.zipf(r));
+    return `---\ntype: ${['decision', 'insight', 'problem', 'reference'][i % 4]}\nproject: p${i % 20}\ntags: [${this.zipf(r)}, ${this.zipf(r)}]\ncreated: 2026-0${1 + (i % 9)}-1${i % 10}T10:00:00Z\n---\n# ${title}\n\n${words.join(' ')}\n`;
+  }
+  list(): Promise<VaultFileInfo[]> {
+    return Promise.resolve(Array.from({ length: this.n }, (_, i) => ({ path: `Gen/${Math.floor(i / 1000)}/Note ${i}.md`, mtime: 1, size: 1 })));
+  }
+  read(p: string): Promise<VaultFile> {
+    const i = Number(/Note (\d+)\.md$/.exec(p)![1]);
+    return Promise.resolve({ path: p, mtime: 1, size: 1, text: this.text(i) });
+  }
+  exists(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+  create(): Promise<VaultFileInfo> {
+    return Promise.reject(new Error('read-only'));
+  }
+  writeIfUnchanged(): Promise<VaultFileInfo> {
+    return Promise.reject(new Error('read-only'));
+  }
+  trash(): Promise<void> {
+    return Promise.reject(new Error('read-only'));
+  }
+  rename(): Promise<void> {
+    return Promise.reject(new Error('read-only'));
+  }
+  watch(): () => void {
+    return () => undefined;
+  }
+}
+
+async function generated(n = 50_000): Promise<void> {
+  console.log(`\n-- ${n.toLocaleString('en')} generated notes (Zipf pseudo-words, 150-400 words each, 384-d random unit vectors) --`);
+  const vault = new GeneratedVault(n);
+  const base = heapMB();
+  const emb = new RandomEmbedder();
+  let t = performance.now();
+  const index = new VaultIndex({ vault, embedder: emb });
+  const report = await index.build();
+  console.log(`build with vectors: ${s(performance.now() - t)} (${report.indexed} notes, ${report.skipped.length} errors)`);
+  console.log(`heap: ${(heapMB() - base).toFixed(0)} MB (target < 600 MB)`);
+  const r = rng(3);
+  const queries = Array.from({ length: 200 }, () => {
+    const w = () => vault.words[50 + Math.floor(r() * 3000)];
+    return r() < 0.5 ? w() : `${w()} ${w()}`;
+  });
+  const bm = await latencies(index, queries, { mode: 'bm25', limit: 10 });
+  const hy = await latencies(index, queries, { mode: 'hybrid', limit: 10 }, () => emb.vector());
+  console.log(`BM25 p50 ${ms(pct(bm, 0.5))} p95 ${ms(pct(bm, 0.95))}; hybrid p50 ${ms(pct(hy, 0.5))} p95 ${ms(pct(hy, 0.95))} (target hybrid p95 < 60 ms)`);
+  t = performance.now();
+  const bytes = index.snapshot();
+  const enc = performance.now() - t;
+  t = performance.now();
+  new VaultIndex({ vault, embedder: emb }).loadSnapshot(bytes);
+  console.log(`snapshot: ${(bytes.length / 1e6).toFixed(0)} MB, encoded in ${s(enc)}, loaded in ${s(performance.now() - t)} (target < 5 s)`);
+}
+
+function fmt(r: EvalResult): string {
+  return `nDCG@10 ${r.overall['nDCG@10'].toFixed(3)} R@1 ${r.overall['R@1'].toFixed(3)} R@5 ${r.overall['R@5'].toFixed(3)} R@10 ${r.overall['R@10'].toFixed(3)} R@20 ${r.overall['R@20'].toFixed(3)} (${r.overall.queries} q)`;
+}
+
+async function locomo(): Promise<void> {
+  const d = path.join(corpus, 'bench', 'locomo-dev');
+  console.log(`\n-- LoCoMo dev, turn level, BM25 mode (no model) --`);
+  const docs = parseJsonl<EvalDoc>(fs.readFileSync(path.join(d, 'corpus_turn.jsonl'), 'utf8'), 'corpus');
+  const queries = parseJsonl<EvalQuery>(fs.readFileSync(path.join(d, 'queries_turn.jsonl'), 'utf8'), 'queries');
+  const qrels = parseQrels(fs.readFileSync(path.join(d, 'qrels_turn.tsv'), 'utf8'));
+  const tuneSet = new Set(['conv-26', 'conv-30', 'conv-41', 'conv-42']);
+  const split = { 'tuning (26,30,41,42)': queries.filter((q) => tuneSet.has(q._id.split('|')[0])), 'held out (43,44,47)': queries.filter((q) => !tuneSet.has(q._id.split('|')[0])), 'all seven': queries };
+  // Plain BM25 as the issue defines it: k1 1.2, b 0.75, stop words, no stemming, one field.
+  const plain = await buildEvalIndex(docs, { stemming: false, ranking: { bm25: { weights: { title: 0, summary: 0, tags: 0, body: 1 }, k1: 1.2, b: 0.75, restChunks: 0 } } });
+  const ours = await buildEvalIndex(docs);
+  const names: Record<string, string> = { '1': 'multi-hop', '2': 'temporal', '3': 'open-domain', '4': 'single-hop' };
+  for (const [name, qs] of Object.entries(split)) {
+    const p = await evaluate(plain.index, plain.idOf, qs, qrels);
+    const o = await evaluate(ours.index, ours.idOf, qs, qrels);
+    console.log(`${name}: Engram ${fmt(o)}`);
+    console.log(`${' '.repeat(name.length)}  plain BM25 (our re-run) ${fmt(p)}`);
+    for (const [c, m] of Object.entries(o.byCategory)) {
+      const b = p.byCategory[c]['nDCG@10'];
+      console.log(`    ${(names[c] ?? c).padEnd(11)} nDCG@10 ${m['nDCG@10'].toFixed(3)} vs plain ${b.toFixed(3)} (${m['nDCG@10'] - b >= 0 ? '+' : ''}${(m['nDCG@10'] - b).toFixed(3)}), n=${m.queries}`);
+    }
+  }
+  // What an all-terms-must-match query (SQLite FTS5's default, Cyberbrain) returns for these questions.
+  const byConv = new Map<string, Set<string>[]>();
+  for (const doc of docs) {
+    const c = doc._id.split('|')[0];
+    const list = byConv.get(c) ?? [];
+    list.push(new Set(doc.text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)));
+    byConv.set(c, list);
+  }
+  let emptyAll = 0;
+  let emptyContent = 0;
+  for (const q of queries) {
+    const sets = byConv.get(q._id.split('|')[0]) ?? [];
+    const words = q.text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    if (!sets.some((s) => words.every((w) => s.has(w)))) emptyAll++;
+    const content = words.filter((w) => !STOP_WORDS.has(w));
+    if (!sets.some((s) => content.every((w) => s.has(w)))) emptyContent++;
+  }
+  console.log(`all-terms-must-match (FTS5-style AND of every question word): no result for ${emptyAll}/${queries.length} questions (${((100 * emptyAll) / queries.length).toFixed(1)}%); even without stop words: ${((100 * emptyContent) / queries.length).toFixed(1)}%. Engram's BM25 returned results for all of them.`);
+}
+
+export async function run(): Promise<void> {
+  if (!fs.existsSync(corpus)) {
+    console.log(`  skipped: ../shared/corpus not found at ${corpus}`);
+    return;
+  }
+  if (!gc) console.log('  (no --expose-gc: heap figures include garbage)');
+  const only = process.env.ENGRAM_BENCH_INDEX;
+  if (!only || only.includes('zettel')) await zettel();
+  if (!only || only.includes('gen')) await generated();
+  if (!only || only.includes('locomo')) await locomo();
+}
