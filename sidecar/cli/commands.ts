@@ -15,6 +15,7 @@ export const commands: CommandEntry[] = [
   { name: 'install', summary: 'Register the hooks and MCP server with Claude Code (or Codex)', load: () => import('./commands/install.js') },
   { name: 'uninstall', summary: 'Remove what install registered (--purge: also $ENGRAM_HOME)', load: () => import('./commands/uninstall.js') },
   { name: 'doctor', summary: 'Check the installation; one line per check with a fix', load: () => import('./commands/doctor.js') },
+  { name: 'embed-server', summary: 'Serve embeddings over stdio (newline JSON-RPC) for the Obsidian plugin', load: () => import('./commands/embed-server.js') },
   { name: 'hook', summary: 'Handle a Claude Code hook event (stdin JSON; always exits 0)', load: () => import('./commands/hook.js') },
   { name: 'parse', summary: 'Show what Engram reads from a transcript: turns, signals, windows, redactions, damage', load: () => import('./commands/parse.js') },
   { name: 'review', summary: 'Review working memory that is due: promote, extend or delete (proposals, applied by id)', load: () => import('./commands/review.js') },

@@ -1,0 +1,78 @@
+// `engram embed-server`: embeddings over stdio (newline-delimited JSON-RPC 2.0) for a host that cannot load
+// onnxruntime itself, such as the Obsidian plugin. The parent owns the pipes, so no token is needed; stdout
+// carries only protocol messages, and the server exits when stdin closes.
+import readline from 'node:readline';
+import type { CommandDefinition } from '../types.js';
+import { RpcCode, encodeFrame, failure, parseFrame, success, type RpcRequest } from '../../../src/core/protocol/jsonrpc.js';
+import { PROTOCOL_VERSION } from '../../../src/core/protocol/version.js';
+import { errorMessage } from '../../../src/core/errors.js';
+import type { Embedder } from '../../../src/core/ports.js';
+
+function toBase64(v: Float32Array): string {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
+}
+
+export const command: CommandDefinition = {
+  usage: 'embed-server [--model <dir>]',
+  description: 'Serve embeddings over stdio, one JSON-RPC message per line: info, embed {texts} (vectors as base64 Float32). Used by the Obsidian plugin; loads only local model files.',
+  options: { model: { type: 'string', valueName: '<dir>', description: 'Model folder (default: embedding.model_path or the downloaded model)' } },
+  async run(ctx) {
+    const { hostFacts } = await import('../../host/facts.js');
+    const { loadConfig } = await import('../../host/config-file.js');
+    const { locateModel, loadEmbedder } = await import('../../host/embedder.js');
+    const { engramHome } = await import('../../../src/core/state.js');
+    const facts = hostFacts(ctx.env);
+    const { config } = loadConfig(facts);
+    const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: (ctx.options.model as string | undefined) ?? config.get('embedding.model_path') });
+    let embedder: Embedder | undefined;
+    let unavailable: string | undefined;
+    const ready = (async () => {
+      if (!loc.dir) {
+        unavailable = `no embedding model (${loc.id}); run \`engram model pull\``;
+        return;
+      }
+      try {
+        embedder = await loadEmbedder(loc.dir, { modelId: loc.id });
+      } catch (e) {
+        unavailable = errorMessage(e);
+      }
+    })();
+    const send = (m: Parameters<typeof encodeFrame>[0]) => process.stdout.write(encodeFrame(m));
+    const handle = async (req: RpcRequest) => {
+      await ready;
+      if (req.method === 'info') {
+        return send(success(req.id, embedder ? { available: true, modelId: embedder.modelId, dimension: embedder.dimension, protocolVersion: PROTOCOL_VERSION } : { available: false, reason: unavailable, protocolVersion: PROTOCOL_VERSION }));
+      }
+      if (req.method === 'embed') {
+        const texts = (req.params as { texts?: unknown } | undefined)?.texts;
+        if (!Array.isArray(texts) || texts.length > 1024 || !texts.every((t) => typeof t === 'string' && t.length <= 100_000)) {
+          return send(failure(req.id, RpcCode.invalidParams, 'embed takes {texts: string[]} (at most 1,024 texts of 100,000 characters)'));
+        }
+        if (!embedder) return send(failure(req.id, RpcCode.refused, unavailable ?? 'no embedder'));
+        try {
+          const vectors = await embedder.embed(texts as string[]);
+          return send(success(req.id, { modelId: embedder.modelId, dimension: embedder.dimension, vectors: vectors.map(toBase64) }));
+        } catch (e) {
+          return send(failure(req.id, RpcCode.internal, errorMessage(e)));
+        }
+      }
+      return send(failure(req.id, RpcCode.methodNotFound, `unknown method ${req.method}`));
+    };
+    // One request at a time, in order: embedding is CPU-bound, so parallel requests would only interleave.
+    let chain = Promise.resolve();
+    const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+    rl.on('line', (line) => {
+      if (!line.trim()) return;
+      const parsed = parseFrame(line);
+      if (!parsed.ok) return send(failure(parsed.id, parsed.code, parsed.reason));
+      const msg = parsed.message;
+      if (!('method' in msg) || !('id' in msg)) return;
+      chain = chain.then(async () => {
+        await handle(msg);
+      }).catch(() => undefined);
+    });
+    await new Promise<void>((resolve) => rl.on('close', () => resolve()));
+    await chain;
+    return 0;
+  },
+};
