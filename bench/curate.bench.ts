@@ -10,6 +10,7 @@ import { LexicalVectors } from '../src/core/curate/lexical-vectors.js';
 import { curatable, findMergeCandidates, type NoteVectors } from '../src/core/curate/merge-candidates.js';
 import { MemoryProposalStore, makeProposal } from '../src/core/curate/proposals.js';
 import { mergeDraft } from '../src/core/curate/restructure.js';
+import { isSplitCandidate, splitDraft } from '../src/core/curate/split.js';
 import { planLinkRewrites } from '../src/core/curate/apply.js';
 import { curateSettings } from '../src/core/curate/settings.js';
 import { MemoryVault } from '../src/core/ports/memory-vault.js';
@@ -67,6 +68,20 @@ export async function run(): Promise<void> {
     );
   }
 
+  t = performance.now();
+  let splits = 0;
+  let parts = 0;
+  for (const p of paths) {
+    const n = catalog.get(p)!;
+    if (!isSplitCandidate(n.text, n.body.length, settings)) continue;
+    const d = splitDraft(catalog, p, Date.now());
+    if (d) {
+      splits++;
+      parts += d.writes.length - 1;
+    }
+  }
+  console.log(`  split candidates (> ${settings.splitMinChars} chars, ≥ ${settings.splitMinSections} top-level sections): ${splits} notes into ${parts} parts, found and drafted in ${ms(t)}`);
+
   // How many near-duplicate pairs the bucketed join misses: exact scans for a sample of notes.
   {
     const rows = paths.filter((p) => lexical.vector(p));
@@ -74,7 +89,8 @@ export async function run(): Promise<void> {
     const data = new Float32Array(rows.length * dim);
     rows.forEach((p, i) => data.set(lexical.vector(p)!, i * dim));
     const m = { data, dim, count: rows.length };
-    const join = neighbourJoin(m, settings.neighbours, settings.mergeThreshold);
+    const floor = 0.75; // below the merge threshold, so the check has enough pairs to mean something
+    const join = neighbourJoin(m, settings.neighbours, floor);
     const found = new Set(join.pairs.map((p) => `${p.a}:${p.b}`));
     let exact = 0;
     let hit = 0;
@@ -82,12 +98,12 @@ export async function run(): Promise<void> {
     for (let s = 0; s < sample; s++) {
       const a = Math.floor((s * rows.length) / sample);
       for (let b = 0; b < rows.length; b++) {
-        if (b === a || cosine(m, a, b) < settings.mergeThreshold) continue;
+        if (b === a || cosine(m, a, b) < floor) continue;
         exact++;
         if (found.has(`${Math.min(a, b)}:${Math.max(a, b)}`)) hit++;
       }
     }
-    console.log(`  join recall check: ${sample} notes scanned exactly, ${exact} pairs at similarity ≥ ${settings.mergeThreshold}, ${hit} found by the join`);
+    console.log(`  join recall check: ${sample} notes scanned exactly, ${exact} pairs at similarity ≥ ${floor}, ${hit} found by the join`);
   }
 
   // One merge: the most-linked note absorbs a neighbour; rewrite every link to the absorbed one across the vault.

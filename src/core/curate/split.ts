@@ -43,7 +43,11 @@ export function outline(text: string): Outline {
     found.push({ level: m[1].length, heading: m[2].trim(), start: at, lineEnd: at + m[0].length });
   }
   if (found.length === 0) return { level: 0, bodyStart, firstSection: text.length, sections: [] };
-  const level = Math.min(...found.map((f) => f.level));
+  let level = Math.min(...found.map((f) => f.level));
+  // A single title heading (`# Note`) over `##` sections: the sections are what splits.
+  while (found.filter((f) => f.level === level).length === 1 && found.some((f) => f.level > level)) {
+    level = Math.min(...found.filter((f) => f.level > level).map((f) => f.level));
+  }
   const tops = found.filter((f) => f.level === level);
   const sections = tops.map((t, i) => {
     const end = i + 1 < tops.length ? tops[i + 1].start : text.length;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatLink, parseLinks } from '../../../src/core/curate/links';
 import { LinkResolver } from '../../../src/core/curate/link-resolver';
 import { moveRedirect, rewriteLinks, splitRedirect } from '../../../src/core/curate/link-rewrite';
+import { outline } from '../../../src/core/curate/split';
 
 const note = `---
 related: ["[[Alpha]]", "[[Beta|b]]"]
@@ -101,5 +102,14 @@ describe('rewriteLinks', () => {
     const text = '[[Old]] and [[Engram/Inbox/Old|full]]';
     const r = rewriteLinks(text, 'n.md', 'n.md', { before, after, redirect: moveRedirect(new Map([['Engram/Inbox/Old.md', 'Engram/Archive/Old.md']])) });
     expect(r.text).toBe('[[Old]] and [[Engram/Archive/Old|full]]');
+  });
+});
+
+describe('outline (split sections)', () => {
+  it('uses the ## sections under a single # title, and ignores headings inside code', () => {
+    const o = outline('---\na: 1\n---\n# Title\n\nIntro\n\n## One\n\nx\n\n```\n## not a heading\n```\n\n## Two\n\ny\n### Sub\n\nz\n');
+    expect(o.level).toBe(2);
+    expect(o.sections.map((s) => s.heading)).toEqual(['One', 'Two']);
+    expect(o.sections[1].body).toBe('\ny\n### Sub\n\nz\n');
   });
 });
