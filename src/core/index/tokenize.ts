@@ -20,7 +20,7 @@ export const STOP_WORDS = new Set(
 const SPLIT = /[^\p{L}\p{N}_]+/u;
 // A fast first cut on ASCII separators; pieces holding other characters are cut again with the Unicode rule.
 const SPLIT_ASCII = /[^a-z0-9_\u0080-\uffff]+/;
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 const MAX_TOKEN = 40;
 
 export class Tokenizer {
