@@ -179,9 +179,16 @@ export function editFrontmatter(input: string | ParsedNote, edits: FrontmatterEd
         const rest = text.slice(p.valueEnd, p.lineEnd);
         const comment = /^[ \t]+#.*$/m.exec(rest.replace(/\r?\n$/, ''))?.[0] ?? '';
         const sameLine = lineStartOf(text, p.valueEnd) === p.lineStart;
+        // So does a comment on the key's line above a block value (`tags: # why` then `  - a`).
+        const keyLineEnd = lineEndOf(text, p.keyEnd, p.lineEnd);
+        const keyLineRest = text.slice(p.keyEnd, keyLineEnd).replace(/\r?\n$/, '');
+        const keyComment = !sameLine ? (/^\s*:(\s+#.*)$/.exec(keyLineRest)?.[1] ?? '') : '';
         if (comment && sameLine && rendered.includes(eol)) {
           const [first, ...more] = rendered.split(eol);
           splices.push({ start: p.keyStart, end: p.lineEnd, text: `${first}${comment}${eol}${more.join(eol)}${eol}` });
+        } else if (keyComment) {
+          const [first, ...more] = rendered.split(eol);
+          splices.push({ start: p.keyStart, end: p.valueEnd, text: [`${first}${keyComment}`, ...more].join(eol) });
         } else {
           splices.push({ start: p.keyStart, end: p.valueEnd, text: rendered });
         }

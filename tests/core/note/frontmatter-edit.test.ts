@@ -129,6 +129,30 @@ describe('what must be preserved', () => {
   });
 });
 
+describe('edge cases', () => {
+  it.each([
+    ['a comment on the key line of a block list', '---\ntags: # why\n  - a\n  - b\nx: 1\n---\n', { tags: ['x'] }, '---\ntags: # why\n  - x\nx: 1\n---\n'],
+    ['a folded scalar replaced by a plain one', '---\ntitle: >-\n  folded\n  text\nx: 1\n---\n', { title: 'x' }, '---\ntitle: x\nx: 1\n---\n'],
+    ['a consistently indented map', '---\n  a: 1\n  b: 2\n---\n', { a: 5, c: 3 }, '---\n  a: 5\n  b: 2\n  c: 3\n---\n'],
+    ['a multi-line plain scalar', '---\ndesc: line one\n  continues here\nx: 1\n---\n', { desc: 'x' }, '---\ndesc: x\nx: 1\n---\n'],
+    ['a nested object', '---\nx: 1\n---\n', { obj: { a: 1, b: [1, 2] } }, '---\nx: 1\nobj:\n  a: 1\n  b:\n    - 1\n    - 2\n---\n'],
+    ['a block holding only a comment', '---\n# just a comment\n---\nbody', { a: 1 }, '---\n# just a comment\na: 1\n---\nbody'],
+    ['a block closed with ...', '---\nx: 1\n...\nbody', { a: 1 }, '---\nx: 1\na: 1\n...\nbody'],
+    ['a list flush with its key', '---\ntags:\n- a\n- b\ny: 2\n---\n', { tags: ['a', 'b', 'c'] }, '---\ntags:\n- a\n- b\n- c\ny: 2\n---\n'],
+    ['a flow list with a comment', '---\nx: [a, b] # c\n---\n', { x: ['a', 'b', 'c'] }, '---\nx: [a, b, c] # c\n---\n'],
+    ['a list emptied before a comment line', '---\nx:\n  - a\n# trailing\n---\n', { x: [] }, '---\nx: []\n# trailing\n---\n'],
+    ['keys that need quotes', '---\na: 1\n---\n', { 'new: key': 3, '#hash': 4 }, '---\na: 1\n"new: key": 3\n"#hash": 4\n---\n'],
+    ['a closing fence at the end of the file', '---\nx: 1\n---', { y: 2 }, '---\nx: 1\ny: 2\n---'],
+    ['a very long string (never folded)', '---\nx: 1\n---\n', { s: `${'a'.repeat(200)} b` }, `---\nx: 1\ns: ${'a'.repeat(200)} b\n---\n`],
+  ])('%s', (_name, before, set, after) => {
+    expect(editFrontmatter(before, { set: set as never }).text).toBe(after);
+  });
+
+  it('removes a key with its trailing comment', () => {
+    expect(editFrontmatter('---\nx: 1 # c\ny: 2\n---\n', { remove: ['x'] }).text).toBe('---\ny: 2\n---\n');
+  });
+});
+
 describe('invalid notes are never rewritten', () => {
   it.each([
     ['template', '---\ncreated: {{date}}\n---\n', 3 - 1],
