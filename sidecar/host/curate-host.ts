@@ -75,7 +75,7 @@ interface NoteVectorIndex {
  * Note vectors for curation: the index's embeddings when its snapshot offers them per note, else word vectors
  * computed here (says which, so the user knows what "similar" meant).
  */
-export async function noteVectors(host: CurateHost, catalog: NoteCatalog, paths: string[]): Promise<{ vectors: NoteVectors; kind: string }> {
+export async function noteVectors(host: CurateHost, catalog: NoteCatalog, paths: string[], fallback = true): Promise<{ vectors: NoteVectors | undefined; kind: string }> {
   if (fs.existsSync(host.snapshotFile)) {
     try {
       const { VaultIndex } = await import('../../src/core/index/vault-index.js');
@@ -90,5 +90,6 @@ export async function noteVectors(host: CurateHost, catalog: NoteCatalog, paths:
       // A missing, damaged or older snapshot: fall back to word vectors below.
     }
   }
+  if (!fallback) return { vectors: undefined, kind: 'no embeddings in the index' };
   return { vectors: new LexicalVectors(catalog, paths), kind: 'word vectors (no embeddings in the index)' };
 }

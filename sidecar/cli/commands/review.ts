@@ -4,7 +4,8 @@ import { loadCatalog } from '../../../src/core/curate/catalog.js';
 import { pruneExpired } from '../../../src/core/curate/proposals.js';
 import { planReview } from '../../../src/core/curate/review.js';
 import { hostFacts } from '../../host/facts.js';
-import { openCurateHost } from '../../host/curate-host.js';
+import { noteVectors, openCurateHost } from '../../host/curate-host.js';
+import { curatable } from '../../../src/core/curate/merge-candidates.js';
 import { backendOption } from './extract.js';
 import { applyAll, applyIds, describeProposal, parseDays } from '../curate-output.js';
 import type { CommandDefinition } from '../types.js';
@@ -29,7 +30,9 @@ export const command: CommandDefinition = {
     const now = host.ctx.clock.now();
     await pruneExpired(host.ctx.store, now);
     const catalog = await loadCatalog(host.ctx.vault);
-    const plan = await planReview(catalog, host.ctx.settings, { backend: host.backend(backendOption(ctx)), store: host.ctx.store, now, horizonDays: horizon });
+    // Related due notes are grouped by shared tags and links, and by meaning when the index has embeddings.
+    const { vectors } = await noteVectors(host, catalog, curatable(catalog, host.ctx.settings), false);
+    const plan = await planReview(catalog, host.ctx.settings, { backend: host.backend(backendOption(ctx)), vectors, store: host.ctx.store, now, horizonDays: horizon });
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify({ due: plan.due, groups: plan.groups, proposals: plan.proposals, problems: plan.problems }, null, 2));
       return 0;

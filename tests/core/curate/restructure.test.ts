@@ -147,12 +147,31 @@ describe('applying restructure proposals', () => {
     expect(vault.snapshot()).toEqual(before);
   });
 
-  it('undoes its writes when a note changes under it mid-apply', async () => {
+  it('recomputes link rewrites at apply time, so links added since the proposal follow too', async () => {
     const { vault, plan, ctx } = await setup();
     const merge = plan.proposals.find((p) => p.kind === 'merge')!;
     // The user edits the linking note after the proposal was made: rewrites are recomputed, so this still applies.
     vault.externalWrite('Notes/Index.md', `${vault.snapshot()['Notes/Index.md']}New [[Prefer pnpm#Later]] link.\n`);
     await applyProposal(ctx, merge.id);
     expect(vault.snapshot()['Notes/Index.md']).toContain('New [[Use pnpm#Later]] link.');
+  });
+
+  it('is atomic: when a linking note changes during the apply, the new notes are undone and nothing is removed', async () => {
+    const { vault, plan, ctx } = await setup();
+    const split = plan.proposals.find((p) => p.kind === 'split')!;
+    const before = vault.snapshot();
+    // The user saves Index.md at the moment Engram rewrites its links.
+    const racing = Object.create(vault) as typeof vault;
+    racing.writeIfUnchanged = async (path, expected, text) => {
+      if (path === 'Notes/Index.md') vault.externalWrite(path, `${expected}typed meanwhile\n`);
+      return vault.writeIfUnchanged(path, expected, text);
+    };
+    const e = await errorOf(applyProposal({ ...ctx, vault: racing }, split.id));
+    expect(isEngramError(e, 'conflict')).toBe(true);
+    const after = vault.snapshot();
+    expect(after['Notes/Big guide.md']).toBe(BIG);
+    expect(after['Notes/Index.md']).toBe(`${before['Notes/Index.md']}typed meanwhile\n`);
+    for (const w of split.writes.slice(1)) expect(after[w.path]).toBeUndefined();
+    expect(Object.keys(after).filter((k) => k.startsWith('Engram/Log/'))).toEqual([]);
   });
 });
