@@ -114,8 +114,45 @@ export function extractHost(ctx: ExtractContext): ExtractHost {
   return { state, vault, backend, config, fault: hit };
 }
 
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes temp files a crashed writer left (`.<note>.<pid>.<hex>.tmp`, `<state>.<pid>.<hex>.tmp`) whose process is gone. */
+export function removeCrashLeftovers(dirs: string[]): number {
+  let removed = 0;
+  const walk = (dir: string, depth: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory() && depth < 4 && !e.name.startsWith('.')) walk(full, depth + 1);
+      const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(e.name);
+      if (e.isFile() && m && !pidAlive(Number(m[1]))) {
+        fs.rmSync(full, { force: true });
+        removed++;
+      }
+    }
+  };
+  for (const d of dirs) walk(d, 0);
+  return removed;
+}
+
 /** Runs the pipeline over one parsed session. */
 export async function extractParsedSession(ctx: ExtractContext, host: ExtractHost, session: Session): Promise<ExtractRun> {
+  if (!ctx.dryRun) {
+    const folders = ['folders.inbox', 'folders.projects', 'folders.working_memory'] as const;
+    removeCrashLeftovers([...folders.map((k) => path.join(ctx.vaultRoot, host.config.get(k))), path.join(engramHome(ctx.facts), 'vaults', ctx.vaultKey)]);
+  }
   if (!session.meta.project && session.meta.cwd && fs.existsSync(session.meta.cwd)) session.meta.project = projectFor(session.meta.cwd).name;
   if (!session.meta.project && session.meta.cwd) session.meta.project = path.basename(session.meta.cwd);
   return extractSession({

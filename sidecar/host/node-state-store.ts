@@ -5,6 +5,15 @@ import crypto from 'node:crypto';
 import type { StateStore } from '../../src/core/extract/state-store.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
 
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export class NodeStateStore implements StateStore {
   constructor(
     readonly root: string,
@@ -53,6 +62,26 @@ export class NodeStateStore implements StateStore {
 
   async remove(name: string): Promise<void> {
     await fsp.rm(this.abs(name), { force: true });
+  }
+
+  async tryLock(name: string): Promise<(() => Promise<void>) | undefined> {
+    const file = this.abs(name);
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const h = await fsp.open(file, 'wx', 0o600);
+        await h.writeFile(`${process.pid}\n`);
+        await h.close();
+        return () => fsp.rm(file, { force: true });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        const pid = Number((await fsp.readFile(file, 'utf8').catch(() => '')).trim());
+        if (pid > 0 && pidAlive(pid)) return undefined;
+        // The holder died (a crash): the lock is stale.
+        await fsp.rm(file, { force: true });
+      }
+    }
+    return undefined;
   }
 
   async list(dir: string): Promise<string[]> {

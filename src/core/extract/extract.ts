@@ -1,6 +1,7 @@
 // Extraction of one session, exactly once: only what the ledger has not covered, each window journalled
 // before its notes are written, the ledger advanced only after they are. Background runs respect the budget.
 import { errorMessage } from '../errors.js';
+import { stableId } from '../hash.js';
 import type { Ports } from '../ports.js';
 import { startsWithPromptMarker } from '../transcript/fence.js';
 import { coveredMask, type CoveredRange } from '../transcript/incremental.js';
@@ -118,6 +119,23 @@ export async function extractSession(o: ExtractSessionOptions): Promise<ExtractR
   }
   const jobs = new JobStore(o.state, o.vaultDir);
   const key = sessionKey(session.meta.agent, session.meta.sessionId);
+  // One extraction per session at a time (the daemon and a CLI run could meet): the other one waits for next time.
+  const release = o.dryRun || !o.state.tryLock ? undefined : await o.state.tryLock(`${o.vaultDir}/jobs/session-${stableId([key])}.lock`);
+  if (!o.dryRun && o.state.tryLock && !release) {
+    run.skipped = 'another process is extracting this session right now';
+    return finish();
+  }
+  try {
+    return await extractLocked(o, run, jobs, key, finish);
+  } finally {
+    await release?.();
+  }
+}
+
+async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: JobStore, key: string, finish: () => Promise<ExtractRun>): Promise<ExtractRun> {
+  const clock = o.ports.clock;
+  const mode = o.mode ?? 'foreground';
+  const { session } = o;
   const ledger = await jobs.readLedger();
   const done = ledger.sessions[key]?.ranges ?? [];
   const doneIds = new Set(done.map((r) => `${r.firstUuid}|${r.lastUuid}`));

@@ -12,6 +12,11 @@ export interface StateStore {
   remove(name: string): Promise<void>;
   /** File names (not paths) directly inside a folder; [] when it does not exist. */
   list(dir: string): Promise<string[]>;
+  /**
+   * Takes an exclusive lock (a file created only if absent; a lock whose owner died is taken over).
+   * Resolves with the release function, or undefined when someone else holds it.
+   */
+  tryLock?(name: string): Promise<(() => Promise<void>) | undefined>;
 }
 
 /** A StateStore in memory, for tests and dry runs. */
@@ -35,6 +40,15 @@ export class MemoryStateStore implements StateStore {
   remove(name: string): Promise<void> {
     this.files.delete(name);
     return Promise.resolve();
+  }
+
+  tryLock(name: string): Promise<(() => Promise<void>) | undefined> {
+    if (this.files.has(name)) return Promise.resolve(undefined);
+    this.files.set(name, 'locked');
+    return Promise.resolve(() => {
+      this.files.delete(name);
+      return Promise.resolve();
+    });
   }
 
   list(dir: string): Promise<string[]> {

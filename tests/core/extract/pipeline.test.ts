@@ -197,6 +197,21 @@ describe('extraction pipeline', () => {
     expect(own.skipped).toMatch(/own extraction call/);
   });
 
+  it('two runs on one session at once: one extracts, the other stands aside', async () => {
+    const env = setup();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = new ScriptedBackend((req) => beatsFor(req));
+    const waitForGit = () => gate;
+    const first = extractSession(opts(env, slow, session('s1', TEXTS), { waitForGit }));
+    await new Promise((r) => setTimeout(r, 20));
+    const second = await extractSession(opts(env, new ScriptedBackend((req) => beatsFor(req)), session('s1', TEXTS)));
+    expect(second.skipped).toMatch(/another process/);
+    release();
+    expect((await first).beats.created).toBe(3);
+    expect((await extractSession(opts(env, slow, session('s1', TEXTS)))).windows.total).toBe(0);
+  });
+
   it('a dry run writes nothing', async () => {
     const env = setup();
     const run = await extractSession(opts(env, new ScriptedBackend((req) => beatsFor(req)), session('s1', TEXTS), { dryRun: true }));
