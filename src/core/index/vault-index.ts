@@ -26,6 +26,8 @@ export interface VaultIndexOptions {
   ranking?: Partial<RankingConfig>;
   /** English stemming (default on); off only to compare with plain BM25. */
   stemming?: boolean;
+  /** Embed notes changed by `update`/`updateText` in the background (default true). */
+  autoEmbed?: boolean;
   /** Notes handled between two yields to the host's event loop. */
   batchSize?: number;
 }
@@ -72,6 +74,7 @@ export class VaultIndex {
   private readonly clock: Clock;
   private readonly yieldNow: Yield;
   private readonly batch: number;
+  private readonly autoEmbed: boolean;
   private readonly ranking: RankingConfig;
   private readonly pending = new Set<string>();
   private graphCache: LinkGraph | null = null;
@@ -86,6 +89,7 @@ export class VaultIndex {
     this.clock = opts.clock ?? systemClock;
     this.yieldNow = opts.yieldNow ?? yieldToEventLoop;
     this.batch = opts.batchSize ?? 200;
+    this.autoEmbed = opts.autoEmbed !== false;
     this.onProgress = opts.onProgress;
     this.ranking = { ...DEFAULT_RANKING, ...opts.ranking };
     this.setEmbedder(opts.embedder);
@@ -292,7 +296,16 @@ export class VaultIndex {
 
   /** Indexes a note from text the caller already has. Searchable (BM25) on return; vectors follow in `embedPending`. */
   updateText(path: string, text: string, mtime = this.clock.now(), size = text.length): void {
+    const slot = this.text.slotOf.get(path);
+    const old = slot === undefined ? null : this.text.notes[slot];
+    // Hosts replay every note at start-up: a note the snapshot already holds costs one hash, not a re-index.
+    if (old && old.hash === textHash(text)) {
+      old.mtime = mtime;
+      old.size = size;
+      return;
+    }
     this.indexText(path, text, mtime, size);
+    if (this.autoEmbed && this.pending.has(path)) this.embedSoon();
     if (this.text.deadNotes > 1024 && this.text.deadNotes > this.text.notes.length / 2) this.compact();
   }
 
@@ -312,6 +325,23 @@ export class VaultIndex {
     if (change.kind === 'delete') this.remove(change.path);
     else if (change.kind === 'rename') await this.rename(change.oldPath, change.path);
     else await this.update(change.path);
+  }
+
+  private embedding: Promise<number> | null = null;
+
+  /** Embeds pending notes after the host's event loop had a turn (one run at a time; errors stay pending). */
+  private embedSoon(): void {
+    this.embedding ??= this.yieldNow()
+      .then(() => this.embedPending())
+      .catch(() => 0)
+      .finally(() => {
+        this.embedding = null;
+      });
+  }
+
+  /** Resolves when background embedding started by updates has finished. */
+  async idle(): Promise<void> {
+    while (this.embedding) await this.embedding;
   }
 
   /** Computes missing vectors in batches, yielding between them; returns how many chunks were embedded. */

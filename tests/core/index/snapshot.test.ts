@@ -113,4 +113,18 @@ describe('index snapshot', () => {
     expect((await loaded.search('r1n17', { mode: 'bm25' })).hits).toEqual([]);
     expect(loaded.stats()).toMatchObject({ notes: 41, chunks: 42, vectors: 42, pendingEmbeddings: 0 });
   });
+
+  it('embeds an updated note in the background; a replayed unchanged note costs nothing', async () => {
+    const { vault, index, embedder } = await setup();
+    const before = embedder.texts;
+    index.updateText('Notes/Note 1.md', (await vault.read('Notes/Note 1.md')).text);
+    await index.idle();
+    expect(embedder.texts).toBe(before);
+    vault.externalWrite('Notes/Note 1.md', 'A walrus appeared.');
+    await index.update('Notes/Note 1.md');
+    expect((await index.search('walrus', { mode: 'bm25' })).hits[0].path).toBe('Notes/Note 1.md');
+    await index.idle();
+    expect(embedder.texts).toBe(before + 1);
+    expect(index.stats()).toMatchObject({ pendingEmbeddings: 0, vectors: index.stats().chunks });
+  });
 });
