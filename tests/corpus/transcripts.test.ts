@@ -50,7 +50,7 @@ function simpleRecords(file: string): { records: Rec[]; torn: number } {
   return { records, torn };
 }
 
-const NOISE = /<(system-reminder|local-command-stdout|local-command-stderr|local-command-caveat|bash-stdout|bash-stderr|command-name|command-message|task-notification|agent-notification)>[\s\S]*?(<\/\1>|$)|<\/?(command-args|bash-input)>|\[Request interrupted by user( for tool use)?\]|<engram-memory[\s\S]*?(<\/engram-memory>|$)/g;
+const NOISE = /<(system-reminder|local-command-stdout|local-command-stderr|local-command-caveat|bash-stdout|bash-stderr|command-name|command-message|task-notification|agent-notification|ide_opened_file|ide_selection|ide_diagnostics)>[\s\S]*?(<\/\1>|$)|<\/?(command-args|bash-input)>|\[Request interrupted by user( for tool use)?\]|<engram-memory[\s\S]*?(<\/engram-memory>|$)/g;
 
 function simpleClaude(file: string) {
   const { records, torn } = simpleRecords(file);

@@ -10,7 +10,7 @@ export interface CleanResult {
 
 // Tags whose whole content is machine output or harness chatter.
 const DROP_BLOCK_RE =
-  /<(system-reminder|local-command-stdout|local-command-stderr|local-command-caveat|bash-stdout|bash-stderr|command-name|command-message|task-notification|agent-notification)>[\s\S]*?(?:<\/\1>|$)/g;
+  /<(system-reminder|local-command-stdout|local-command-stderr|local-command-caveat|bash-stdout|bash-stderr|command-name|command-message|task-notification|agent-notification|ide_opened_file|ide_selection|ide_diagnostics)>[\s\S]*?(?:<\/\1>|$)/g;
 // Tags whose content the user typed (slash-command arguments, `!` shell input): keep the content.
 const UNWRAP_RE = /<\/?(command-args|bash-input)>/g;
 const INTERRUPT_RE = /\[Request interrupted by user(?: for tool use)?\]/g;

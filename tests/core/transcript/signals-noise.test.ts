@@ -68,6 +68,10 @@ describe('noise removal', () => {
     expect(r).toEqual({ text: 'check auth\n\nreal question', systemReminders: 1, engramFences: 1 });
   });
 
+  it('removes IDE context and task notifications', () => {
+    expect(cleanText('<ide_opened_file>The user opened the file /a/mise.toml in the IDE.</ide_opened_file>add a dup task\n<task-notification>\n<task-id>b1</task-id>\n</task-notification>').text).toBe('add a dup task');
+  });
+
   it('removes an unclosed fence to the end (Claude Code cuts long hook output)', () => {
     expect(stripEngramFences('before\n<engram-memory reason="recall">\n- note one\n- note tw')).toEqual({ text: 'before\n', removed: 1 });
   });
