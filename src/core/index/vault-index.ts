@@ -180,6 +180,7 @@ export class VaultIndex {
     for (const n of this.text.notes) {
       if (n && !present.has(n.path)) {
         this.keepVectors(n, carried);
+        this.clearVectors(n);
         this.text.remove(n.path);
         this.pending.delete(n.path);
         report.removed++;
@@ -245,6 +246,10 @@ export class VaultIndex {
     this.generation++;
   }
 
+  private clearVectors(n: IndexedNote): void {
+    if (this.vectors) for (let i = 0; i < n.chunkCount; i++) this.vectors.clear(n.firstChunk + i);
+  }
+
   /** Vectors of a note about to be replaced, keyed by their embedding text, so unchanged chunks are not re-embedded. */
   private keepVectors(n: IndexedNote, into: Map<string, Float32Array>): void {
     if (!this.vectors) return;
@@ -261,7 +266,10 @@ export class VaultIndex {
     const doc = parseDoc(path, text, mtime, size);
     const cache = carried ?? new Map<string, Float32Array>();
     const oldSlot = this.text.slotOf.get(path);
-    if (oldSlot !== undefined) this.keepVectors(this.text.notes[oldSlot]!, cache);
+    if (oldSlot !== undefined) {
+      this.keepVectors(this.text.notes[oldSlot]!, cache);
+      this.clearVectors(this.text.notes[oldSlot]!);
+    }
     const slot = this.text.add(doc.note, doc.chunks);
     this.graphCache = null;
     if (this.vectors) {
@@ -312,6 +320,8 @@ export class VaultIndex {
   remove(path: string): boolean {
     this.pending.delete(path);
     this.graphCache = null;
+    const slot = this.text.slotOf.get(path);
+    if (slot !== undefined) this.clearVectors(this.text.notes[slot]!);
     return this.text.remove(path);
   }
 
