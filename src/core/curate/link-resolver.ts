@@ -79,8 +79,9 @@ export class LinkResolver {
 
   /** The note a link path names, seen from `sourcePath`; an empty link path is the source itself. */
   resolve(linkpath: string, sourcePath: string): string | null {
-    if (linkpath === '') return sourcePath;
-    const wanted = fold(stripMd(linkpath.replace(/\\/g, '/')));
+    const trimmed = linkpath.trim();
+    if (trimmed === '') return sourcePath;
+    const wanted = fold(stripMd(trimmed.replace(/\\/g, '/')));
     const folder = folderOf(sourcePath);
     if (wanted.startsWith('./') || wanted.startsWith('../')) {
       const joined = joinRelative(fold(folder), wanted);

@@ -43,8 +43,8 @@ function stripMd(p: string): string {
 function newLinkpath(link: NoteLink, target: LinkTarget, filePath: string, ctx: RewriteContext): string {
   if (target.path === filePath && (target.heading !== undefined || target.block !== undefined)) return '';
   // Keep the text as written when it already names the new target (an archived note found by name).
-  if (link.linkpath !== '' && ctx.after.resolve(link.linkpath, filePath) === target.path) return link.linkpath;
-  const path = hasFolder(link.linkpath) ? stripMd(target.path) : ctx.after.linkpathFor(target.path, filePath);
+  if (link.linkpath.trim() !== '' && ctx.after.resolve(link.linkpath, filePath) === target.path) return link.linkpath;
+  const path = hasFolder(link.linkpath.trim()) ? stripMd(target.path) : ctx.after.linkpathFor(target.path, filePath);
   return link.form === 'markdown' ? `${path}.md` : path;
 }
 
@@ -59,7 +59,10 @@ export function rewriteLinks(text: string, sourcePath: string, filePath: string,
     if (resolved === null) continue;
     const target = ctx.redirect({ path: resolved, heading: link.heading, block: link.block });
     if (target === null) continue;
-    const after = formatLink({ ...link, linkpath: newLinkpath(link, target, filePath, ctx), heading: target.heading, block: target.block });
+    const linkpath = newLinkpath(link, target, filePath, ctx);
+    // Unchanged in substance: leave the text exactly as written (encoding, spacing).
+    if (linkpath === link.linkpath && target.heading === link.heading && target.block === link.block) continue;
+    const after = formatLink({ ...link, linkpath, heading: target.heading, block: target.block });
     const before = text.slice(link.start, link.end);
     if (after !== before) edits.push({ start: link.start, end: link.end, before, after });
   }
@@ -111,7 +114,7 @@ export function splitRedirect(original: string, rest: string, parts: SplitPart[]
   return (t) => {
     if (t.path !== original) return null;
     if (t.block !== undefined) {
-      const part = byBlock.get(t.block);
+      const part = byBlock.get(t.block.trim());
       return { path: part?.path ?? rest, block: t.block };
     }
     if (t.heading !== undefined) {

@@ -8,7 +8,7 @@ export interface NoteLink {
   form: LinkForm;
   /** `![[…]]` or `![](…)`. */
   embed: boolean;
-  /** The link path as written (decoded for Markdown links), without `.md` handling: `Folder/Note`, `Note.md`, ``. */
+  /** The link path as written, spaces included (decoded for Markdown links): `Folder/Note`, `Note.md`, ``. */
   linkpath: string;
   /** Heading path after `#` (may be nested `A#B`); undefined when none or a block ref. */
   heading?: string;
@@ -84,13 +84,14 @@ function inRanges(ranges: Array<[number, number]>, pos: number): boolean {
   return false;
 }
 
+/** Splits `path#heading` / `path#^block`, keeping spaces as written (so an untouched link is rewritten byte-for-byte). */
 function splitSubpath(target: string): { linkpath: string; heading?: string; block?: string } {
   const hash = target.indexOf('#');
-  if (hash < 0) return { linkpath: target.trim() };
-  const linkpath = target.slice(0, hash).trim();
+  if (hash < 0) return { linkpath: target };
+  const linkpath = target.slice(0, hash);
   const sub = target.slice(hash + 1);
-  if (sub.startsWith('^')) return { linkpath, block: sub.slice(1).trim() };
-  return { linkpath, heading: sub.trim() };
+  if (sub.startsWith('^')) return { linkpath, block: sub.slice(1) };
+  return { linkpath, heading: sub };
 }
 
 function parseWiki(m: RegExpExecArray, inFrontmatter: boolean): NoteLink | null {
@@ -160,7 +161,8 @@ export function formatLink(link: Pick<NoteLink, 'form' | 'embed' | 'linkpath' | 
   const sub = link.block !== undefined ? `#^${link.block}` : link.heading !== undefined ? `#${link.heading}` : '';
   if (link.form === 'markdown') {
     const path = link.linkpath === '' ? '' : link.linkpath.endsWith('.md') ? link.linkpath : `${link.linkpath}.md`;
-    const href = encodeURI(path + sub).replace(/\(/g, '%28').replace(/\)/g, '%29');
+    // Like Obsidian: only what breaks a Markdown link is encoded (spaces, brackets, percent signs).
+    const href = (path + sub).replace(/%/g, '%25').replace(/ /g, '%20').replace(/\(/g, '%28').replace(/\)/g, '%29').replace(/</g, '%3C').replace(/>/g, '%3E');
     return `${link.embed ? '!' : ''}[${link.alias ?? ''}](${href})`;
   }
   const alias = link.alias !== undefined ? `${link.escapedPipe ? '\\|' : '|'}${link.alias}` : '';
