@@ -99,17 +99,27 @@ function simpleCodex(file: string) {
   let assistantText = 0;
   let calls = 0;
   let compactions = 0;
-  for (const r of records) {
+  // A typed prompt is a response item, an event, or both a few records apart: count it once.
+  let lastPrompt: { kind: string; at: number } | undefined;
+  const prompt = (kind: string, at: number) => {
+    if (lastPrompt && lastPrompt.kind !== kind && at - lastPrompt.at <= 4) lastPrompt = undefined;
+    else {
+      user++;
+      lastPrompt = { kind, at };
+    }
+  };
+  records.forEach((r, at) => {
     const p = r.payload ?? {};
     if (r.type === 'compacted') compactions++;
-    if (r.type !== 'response_item') continue;
+    if (r.type === 'event_msg' && p.type === 'user_message' && typeof p.message === 'string' && p.message.trim()) prompt('event', at);
+    if (r.type !== 'response_item') return;
     if (p.type === 'message') {
       const text = (Array.isArray(p.content) ? p.content : []).map((b: Rec) => String(b?.text ?? '')).join('');
-      if (p.role === 'user' && text.trim() && !/^\s*(<environment_context>|<user_instructions>|<INSTRUCTIONS>|# AGENTS\.md|<permissions instructions>|<turn_aborted>|<user_shell_command>|<subagent_notification>)/.test(text)) user++;
+      if (p.role === 'user' && text.trim() && !/^\s*(<environment_context>|<user_instructions>|<INSTRUCTIONS>|# AGENTS\.md|<permissions instructions>|<turn_aborted>|<user_shell_command>|<subagent_notification>)/.test(text)) prompt('item', at);
       if (p.role === 'assistant' && text.trim()) assistantText++;
     }
     if (/^(function_call|custom_tool_call|local_shell_call|web_search_call)$/.test(p.type)) calls++;
-  }
+  });
   return { user, assistantText, calls, compactions, torn };
 }
 

@@ -12,6 +12,9 @@ import type { Session, SessionMeta, Turn } from './types.js';
 // User-role messages Codex injects itself (instructions, environment), not typed by the user.
 const INJECTED_USER_RE = /^\s*(?:<environment_context>|<user_instructions>|<INSTRUCTIONS>|# AGENTS\.md instructions|<permissions instructions>|<turn_aborted>|<user_shell_command>|<subagent_notification>)/;
 
+/** How many records apart a prompt's response item and its event may be. */
+const ECHO_DISTANCE = 4;
+
 export class CodexReader {
   readonly stats: ParseStats = emptyStats();
   readonly meta: SessionMeta;
@@ -20,6 +23,8 @@ export class CodexReader {
   private readonly toolOwner = new Map<string, DraftTurn>();
   private readonly out: Turn[] = [];
   private readonly seen = new Set<string>();
+  private recordNo = 0;
+  private lastPrompt: { source: 'item' | 'event'; recordNo: number } | undefined;
 
   constructor(private readonly opts: ReaderOptions = {}) {
     this.meta = { sessionId: '', agent: 'codex' };
@@ -46,6 +51,7 @@ export class CodexReader {
   }
 
   private record(rec: SourceRecord): void {
+    this.recordNo++;
     const r = rec.value;
     const type = str(r.type) ?? '(none)';
     const payload = obj(r.payload) ?? {};
@@ -75,10 +81,31 @@ export class CodexReader {
       case 'response_item':
         this.item(payload, rec, ts);
         break;
+      case 'event_msg':
+        // Mostly UI echoes of response items (agent_message, exec_command_end). The typed prompt is
+        // `user_message`; some versions write it only there.
+        if (ptype === 'user_message' && typeof payload.message === 'string') this.userPrompt([payload.message], rec, ts, 'event');
+        break;
       default:
-        // event_msg echoes response items for the UI (user_message, agent_message, exec_command_end): skip.
         break;
     }
+  }
+
+  // A prompt may be recorded twice, as a response item and as an event, a record or two apart
+  // (their texts can differ: the event has no injected context). Keep the first, skip its echo.
+  private userPrompt(texts: string[], rec: SourceRecord, ts: string | undefined, source: 'item' | 'event'): void {
+    const last = this.lastPrompt;
+    if (last && last.source !== source && this.recordNo - last.recordNo <= ECHO_DISTANCE) {
+      this.lastPrompt = undefined;
+      return;
+    }
+    const typed = texts.filter((t) => t.trim());
+    if (typed.length === 0) return;
+    this.close();
+    const d = newDraft('user', this.uuidFor(rec), rec.offset, rec.end, false, ts);
+    d.parts = typed;
+    this.lastPrompt = { source, recordNo: this.recordNo };
+    this.emit(d);
   }
 
   private item(p: Record<string, unknown>, rec: SourceRecord, ts: string | undefined): void {
@@ -97,10 +124,7 @@ export class CodexReader {
           const typed = texts.filter((t) => !INJECTED_USER_RE.test(t));
           if (typed.length < texts.length) this.stats.metaRecords++;
           if (typed.length === 0) return;
-          this.close();
-          const d = newDraft('user', this.uuidFor(rec), rec.offset, rec.end, false, ts);
-          d.parts = typed;
-          this.emit(d);
+          this.userPrompt(typed, rec, ts, 'item');
         } else if (role === 'assistant') {
           // Each assistant message starts a turn; the tool calls that follow belong to it.
           this.close();
