@@ -3,14 +3,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { catalogNote, NoteCatalog } from '../../src/core/curate/catalog';
+import { catalogNote, NoteCatalog, type CatalogNote } from '../../src/core/curate/catalog';
 import { planLinkRewrites } from '../../src/core/curate/apply';
 import { formatLink } from '../../src/core/curate/links';
 import { rewriteLinks } from '../../src/core/curate/link-rewrite';
 import { corpusPath, corpusSkipReason, hasCorpus } from '../helpers/shared';
 
 function readVault(dir: string): NoteCatalog {
-  const notes = [];
+  const notes: CatalogNote[] = [];
   const walk = (d: string): void => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       if (e.name.startsWith('.')) continue;
