@@ -61,6 +61,21 @@ describe('Codex rollout reader', () => {
     expect(all).not.toMatch(/AGENTS\.md|environment_context|permissions/);
   });
 
+  it('takes typed prompts from user_message events too, once per prompt', async () => {
+    const line = (type: string, payload: object) => JSON.stringify({ timestamp: '2026-05-11T10:00:00Z', type, payload });
+    const lines = [
+      line('session_meta', { id: '019e1695-0522-7c83-8b39-0dd379793f80', cwd: '/w/app' }),
+      line('event_msg', { type: 'user_message', message: 'analyze the transcript and list action items' }),
+      line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Action items: …' }] }),
+      line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'draft the demo' }] }),
+      line('event_msg', { type: 'task_started' }),
+      line('event_msg', { type: 'user_message', message: 'draft the demo' }),
+      line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Drafted.' }] }),
+    ];
+    const s = await readCodex(chunksOf(`${lines.join('\n')}\n`));
+    expect(s.turns.map((t) => `${t.role}: ${t.text}`)).toEqual(['user: analyze the transcript and list action items', 'assistant: Action items: …', 'user: draft the demo', 'assistant: Drafted.']);
+  });
+
   it('gives turns stable ids (the same records give the same ids)', async () => {
     const a = await readCodex(chunked(fixtureBytes(ROLLOUT), [4096]));
     const b = await readCodex(chunked(fixtureBytes(ROLLOUT), [7]));
