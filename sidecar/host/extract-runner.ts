@@ -7,6 +7,8 @@ import crypto from 'node:crypto';
 import type { EffectiveConfig, BackendName } from '../../src/core/config.js';
 import { EngramError } from '../../src/core/errors.js';
 import { extractSession, type ExtractRun } from '../../src/core/extract/extract.js';
+import { indexSimilarity } from '../../src/core/extract/dedup.js';
+import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
 import type { LlmBackend } from '../../src/core/extract/backends/types.js';
 import { describeBudget, usageSummary, type BudgetConfig, type UsageSummary } from '../../src/core/extract/usage.js';
 import type { StateStore } from '../../src/core/extract/state-store.js';
@@ -93,6 +95,8 @@ export interface ExtractContext {
   dryRun?: boolean;
   source?: EngramSourceKind;
   onWindow?: (done: number, total: number) => void;
+  /** The vault index's search, so that dedup finds candidates across the whole vault (word overlap alone otherwise). */
+  search?: (query: string, opts: SearchOptions) => Promise<SearchHit[]>;
 }
 
 export interface ExtractHost {
@@ -175,6 +179,7 @@ export async function extractParsedSession(ctx: ExtractContext, host: ExtractHos
     waitForGit: gitWaiter(ctx.vaultRoot),
     fault: (point) => host.fault(point),
     onWindow: ctx.onWindow,
+    ...(ctx.search ? { similar: indexSimilarity(ctx.search) } : {}),
   });
 }
 
@@ -209,12 +214,12 @@ export async function extractTranscript(ctx: ExtractContext & { transcriptPath: 
  * The daemon's TranscriptExtractor (sidecar/host/session-jobs.ts): background mode, so the budget applies.
  * A run that stopped early (budget, backend failure) reports it in `outcome`; the ledger keeps what was done.
  */
-export function makeTranscriptExtractor(facts: HostFacts, vaultRoot: string, vaultKey: string) {
+export function makeTranscriptExtractor(facts: HostFacts, vaultRoot: string, vaultKey: string, search?: ExtractContext['search']) {
   return async (req: { sessionId: string; transcriptPath: string; project?: string; cwd?: string }): Promise<{ notes: number; outcome?: string }> => {
     const session = await readTranscriptFile(req.transcriptPath);
     if (req.project && !session.meta.project) session.meta.project = req.project;
     if (req.cwd && !session.meta.cwd) session.meta.cwd = req.cwd;
-    const ctx: ExtractContext = { facts, vaultRoot, vaultKey, mode: 'background' };
+    const ctx: ExtractContext = { facts, vaultRoot, vaultKey, mode: 'background', search };
     const run = await extractParsedSession(ctx, extractHost(ctx), session);
     const notes = run.beats.created + run.beats.extended;
     const outcome = run.skipped ?? run.budgetStopped ?? (run.errors.length ? `extracted with errors: ${run.errors[0]}` : `extracted ${notes} notes`);

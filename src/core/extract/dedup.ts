@@ -73,8 +73,13 @@ export function wordSet(text: string): Set<string> {
 
 /** Word-overlap similarity over the catalog (Jaccard of word sets). Good enough for restatements; the index does better. */
 export function catalogSimilarity(catalog: VaultCatalog): SimilarNotes & { add(path: string, text: string): void } {
+  return wordSimilarity([...catalog.notes].map(([path, note]) => [path, note.text]));
+}
+
+/** Word-overlap similarity over a set of texts that grows as notes are written. */
+export function wordSimilarity(initial: [string, string][]): SimilarNotes & { add(path: string, text: string): void } {
   const sets = new Map<string, Set<string>>();
-  for (const [path, note] of catalog.notes) sets.set(path, wordSet(note.text));
+  for (const [path, text] of initial) sets.set(path, wordSet(text));
   return {
     add(path: string, text: string) {
       sets.set(path, wordSet(text));
@@ -92,5 +97,43 @@ export function catalogSimilarity(catalog: VaultCatalog): SimilarNotes & { add(p
       hits.sort((x, y) => y.score - x.score);
       return Promise.resolve(hits.slice(0, limit));
     },
+  };
+}
+
+type IndexSearch = (query: string, opts: { limit?: number; mode?: 'hybrid' | 'bm25' | 'vector' }) => Promise<{ path: string }[]>;
+
+/**
+ * Dedup backed by the vault index: the index finds candidates across the whole vault (BM25, and meaning when
+ * vectors exist), then each candidate is scored 0–1 by word overlap so that the thresholds mean the same as
+ * without an index. Notes written during this run are scored too (the index may not have seen them yet).
+ */
+export function indexSimilarity(search: IndexSearch, candidates = 8): (catalog: VaultCatalog) => SimilarNotes & { add(path: string, text: string): void } {
+  return (catalog) => {
+    const fresh = wordSimilarity([]);
+    return {
+      add: (path, text) => fresh.add(path, text),
+      async findSimilar(text: string, limit = 5) {
+        const a = wordSet(text);
+        if (a.size === 0) return [];
+        let hits: { path: string }[] = [];
+        try {
+          hits = await search(text.slice(0, 500), { limit: candidates, mode: 'hybrid' });
+        } catch {
+          hits = [];
+        }
+        const scored: SimilarHit[] = [];
+        for (const h of hits) {
+          const note = catalog.notes.get(h.path);
+          if (!note) continue;
+          const b = wordSet(note.text);
+          let inter = 0;
+          for (const w of a) if (b.has(w)) inter++;
+          if (inter > 0) scored.push({ path: h.path, score: inter / (a.size + b.size - inter) });
+        }
+        const merged = new Map<string, number>();
+        for (const h of [...scored, ...(await fresh.findSimilar(text, limit))]) merged.set(h.path, Math.max(merged.get(h.path) ?? 0, h.score));
+        return [...merged.entries()].map(([path, score]) => ({ path, score })).sort((x, y) => y.score - x.score).slice(0, limit);
+      },
+    };
   };
 }

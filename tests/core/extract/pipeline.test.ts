@@ -221,3 +221,20 @@ describe('extraction pipeline', () => {
     expect(await env.state.list('vaults/k/jobs')).toEqual([]);
   });
 });
+
+describe('dedup through the index', () => {
+  it('asks the index for candidates and scores them 0–1, so a restatement anywhere in the vault is found', async () => {
+    const { indexSimilarity } = await import('../../../src/core/extract/dedup.js');
+    const note = '---\nengram_id: 0123456789abcdef\nsummary: pnpm\n---\nWe decided to use pnpm workspaces for the monorepo because installs are faster.\n';
+    const env = setup({ 'Deep/Folder/Pnpm.md': note });
+    const queries: string[] = [];
+    const search = (q: string) => {
+      queries.push(q);
+      return Promise.resolve([{ path: 'Deep/Folder/Pnpm.md' }, { path: 'Gone.md' }]);
+    };
+    const run = await extractSession(opts(env, new ScriptedBackend((req) => beatsFor(req)), session('s1', TEXTS.slice(0, 1)), { similar: indexSimilarity(search) }));
+    expect(queries).toHaveLength(1);
+    expect(run.beats).toMatchObject({ created: 0, extended: 1 });
+    expect(run.notes[0].path).toBe('Deep/Folder/Pnpm.md');
+  });
+});
