@@ -71,6 +71,17 @@ async function latencies(index: VaultIndex, queries: string[], opts: Parameters<
   return out;
 }
 
+/** In its own frame, so the loaded copy is garbage when the caller measures heap again. */
+async function measureLoad(vault: VaultPort, bytes: Uint8Array): Promise<void> {
+  let t = performance.now();
+  const loaded = new VaultIndex({ vault });
+  loaded.loadSnapshot(bytes);
+  const load = performance.now() - t;
+  t = performance.now();
+  const sync = await loaded.sync();
+  console.log(`snapshot load: ${ms(load)} (target < 1.5 s); then start-up check of the vault (list + compare mtimes): ${ms(performance.now() - t)}, ${sync.indexed} re-indexed`);
+}
+
 async function zettel(): Promise<void> {
   const dir = path.join(corpus, 'vaults', 'digitalyoshixi-zettelkasten');
   const queries = fs.readFileSync(path.join(corpus, 'bench', 'zettel-queries.txt'), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
@@ -90,15 +101,7 @@ async function zettel(): Promise<void> {
   t = performance.now();
   let bytes = index.snapshot();
   console.log(`snapshot (BM25 only): ${(bytes.length / 1e6).toFixed(1)} MB, encoded in ${ms(performance.now() - t)}`);
-  {
-    t = performance.now();
-    const loaded = new VaultIndex({ vault });
-    loaded.loadSnapshot(bytes);
-    const load = performance.now() - t;
-    t = performance.now();
-    const sync = await loaded.sync();
-    console.log(`snapshot load: ${ms(load)} (target < 1.5 s); then start-up check of the vault (list + compare mtimes): ${ms(performance.now() - t)}, ${sync.indexed} re-indexed`);
-  }
+  await measureLoad(vault, bytes);
 
   // Hybrid: random unit vectors of dimension 384 for every chunk.
   const emb = new RandomEmbedder();
@@ -279,6 +282,7 @@ export async function run(): Promise<void> {
     return;
   }
   if (!gc) console.log('  (no --expose-gc: heap figures include garbage)');
+  console.log(`  load average at start: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} (other processes share these ${os.cpus().length} cores)`);
   const only = process.env.ENGRAM_BENCH_INDEX;
   if (!only || only.includes('zettel')) await zettel();
   if (!only || only.includes('gen')) await generated();

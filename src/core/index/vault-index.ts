@@ -358,6 +358,7 @@ export class VaultIndex {
   async embedPending(): Promise<number> {
     const embedder = this.embedder;
     if (!embedder || !this.vectors) return 0;
+    this.vectors.reserve(this.text.chunkCount);
     let embedded = 0;
     const total = this.pending.size;
     let notesDone = 0;

@@ -18,9 +18,17 @@ export class VectorStore {
     this.has = new Uint8Array(capacity);
   }
 
+  /** Grows to hold `rows` rows exactly (avoids doubling past what a build needs). */
+  reserve(rows: number): void {
+    if (rows > this.has.length) this.resize(rows);
+  }
+
   private ensure(row: number): void {
     if (row < this.has.length) return;
-    const cap = Math.max(row + 1, this.has.length * 2);
+    this.resize(Math.max(row + 1, this.has.length * 2));
+  }
+
+  private resize(cap: number): void {
     const data = new Float32Array(cap * this.dimension);
     data.set(this.data);
     const has = new Uint8Array(cap);
