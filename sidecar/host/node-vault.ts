@@ -29,11 +29,26 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-/** Writes `text` to a new temp file beside `target` and fsyncs it; returns the temp path. */
-async function writeTemp(target: string, text: string): Promise<string> {
-  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
-  const h = await fsp.open(tmp, 'wx', 0o644);
+/** The permission bits of an existing file (so a replacement keeps them), or undefined. */
+async function modeOf(file: string): Promise<number | undefined> {
   try {
+    return (await fsp.stat(file)).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes `text` to a new temp file beside `target` and fsyncs it; returns the temp path. The temp file gets `mode`
+ * when given (e.g. 0600 for secrets), else the mode of the file it will replace, else 0644 under the umask.
+ */
+async function writeTemp(target: string, text: string, mode?: number): Promise<string> {
+  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+  const keep = mode ?? (await modeOf(target));
+  const h = await fsp.open(tmp, 'wx', keep ?? 0o644);
+  try {
+    // open() applies the umask; an explicit or inherited mode must be exact.
+    if (keep !== undefined && process.platform !== 'win32') await h.chmod(keep);
     await h.writeFile(text, 'utf8');
     await h.sync();
   } catch (e) {
@@ -45,10 +60,13 @@ async function writeTemp(target: string, text: string): Promise<string> {
   return tmp;
 }
 
-/** Atomically replaces (or creates) `target` with `text`. Used for vault notes and state files alike. */
-export async function atomicWriteFile(target: string, text: string): Promise<void> {
+/**
+ * Atomically replaces (or creates) `target` with `text`: temp file in the same folder, fsync, rename, folder fsync.
+ * Used for vault notes and state files alike; `mode` (e.g. 0o600) is exact, else an existing file's mode is kept.
+ */
+export async function atomicWriteFile(target: string, text: string, options: { mode?: number } = {}): Promise<void> {
   await fsp.mkdir(path.dirname(target), { recursive: true });
-  const tmp = await writeTemp(target, text);
+  const tmp = await writeTemp(target, text, options.mode);
   try {
     await fsp.rename(tmp, target);
   } catch (e) {

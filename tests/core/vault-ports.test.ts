@@ -88,6 +88,22 @@ describe('NodeVault specifics', () => {
     }
   });
 
+  it.skipIf(process.platform === 'win32')('keeps a replaced file\'s permissions and applies an explicit mode exactly', async () => {
+    const root = makeTempDir();
+    try {
+      const note = path.join(root, 'private.md');
+      fs.writeFileSync(note, 'a');
+      fs.chmodSync(note, 0o600);
+      await new NodeVault(root).writeIfUnchanged('private.md', 'a', 'b');
+      expect(fs.statSync(note).mode & 0o777).toBe(0o600);
+      const token = path.join(root, 'state', 'token');
+      await atomicWriteFile(token, 'secret', { mode: 0o600 });
+      expect(fs.statSync(token).mode & 0o777).toBe(0o600);
+    } finally {
+      removeDir(root);
+    }
+  });
+
   it('does not follow a note path out of the vault through ..', async () => {
     const root = makeTempDir();
     try {
