@@ -25,8 +25,9 @@ export function describeRun(run: ExtractRun, label: string): string[] {
   const w = run.windows;
   const b = run.beats;
   const head = run.dryRun ? 'would write' : 'wrote';
+  if (w.total === 0) return [`${label}: nothing new to extract (every turn is in the ledger)`];
   lines.push(
-    `${label}: ${w.total === 0 ? 'nothing new to extract' : `${w.total} window${w.total === 1 ? '' : 's'} (${w.called} sent to ${run.backend}, ${w.replayed} replayed from the journal)`}; ` +
+    `${label}: ${w.total} window${w.total === 1 ? '' : 's'} (${w.called} sent to ${run.backend}, ${w.replayed} replayed from the journal); ` +
       `${b.extracted} beats, ${head} ${b.created} new, ${b.extended} extended, ${b.alreadyWritten + b.duplicates} already there, ${b.rejected} rejected`,
   );
   for (const n of run.notes) lines.push(`  ${(run.dryRun && n.action === 'created' ? 'would write' : verb[n.action]).padEnd(18)} ${n.path}  (${n.type})${n.proposal ? `  possible duplicate: proposal ${n.proposal}` : ''}`);
