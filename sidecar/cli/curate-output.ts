@@ -39,11 +39,13 @@ export interface ApplyOutcome {
 }
 
 /** Applies each id in turn; one refused proposal does not stop the others. Exit code 1 if any failed. */
-export async function applyAll(cc: CommandContext, ctx: CurateContext, ids: string[]): Promise<number> {
+export async function applyAll(cc: CommandContext, ctx: CurateContext, ids: string[], resolve?: (id: string) => Promise<string>): Promise<number> {
   const outcomes: ApplyOutcome[] = [];
   for (const id of ids) {
     try {
-      const r = await applyProposal(ctx, id);
+      // Some ids name records that become a proposal only now (extraction's possible duplicates).
+      const real = resolve ? await resolve(id) : id;
+      const r = await applyProposal(ctx, real);
       const { proposal, ...rest } = r;
       outcomes.push({ id, ok: true, result: { ...rest, kind: proposal.kind, title: proposal.title } });
     } catch (e) {

@@ -26,6 +26,9 @@ export interface CurateHost {
   vaultKey: string;
   snapshotFile: string;
   recallStats: RecallStatsStore;
+  state: NodeStateStore;
+  /** The vault's proposals folder, relative to $ENGRAM_HOME. */
+  proposalsDir: string;
   backend(name?: BackendName): LlmBackend;
 }
 
@@ -62,6 +65,8 @@ export function openCurateHost(facts: HostFacts, cwd: string, vaultOption: strin
     vaultKey: v.key,
     snapshotFile: v.state.snapshot,
     recallStats: new RecallStatsStore(state, names.recallStats),
+    state,
+    proposalsDir: names.proposals,
     backend: (name) => createBackend(name ?? config.get('backend'), config, { env: facts.env as NodeJS.ProcessEnv }),
   };
 }

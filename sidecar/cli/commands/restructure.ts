@@ -1,6 +1,7 @@
 // `engram restructure`: proposals to merge notes that say the same thing, gather larger clusters under a hub
 // note, and split notes that grew too large. Runs only when asked; nothing changes until a proposal is applied.
-import { loadCatalog } from '../../../src/core/curate/catalog.js';
+import { loadCatalog, type NoteCatalog } from '../../../src/core/curate/catalog.js';
+import { duplicateAsMerge, isDuplicateId, listDuplicates } from '../../../src/core/curate/duplicates.js';
 import { curatable } from '../../../src/core/curate/merge-candidates.js';
 import { pruneExpired } from '../../../src/core/curate/proposals.js';
 import { planRestructure } from '../../../src/core/curate/restructure.js';
@@ -28,7 +29,16 @@ export const command: CommandDefinition = {
     if (threshold !== undefined && !(threshold > 0 && threshold <= 1)) throw new EngramError('usage', '--threshold must be between 0 and 1');
     const host = openCurateHost(facts, ctx.cwd, ctx.global.vault, 'cli', threshold !== undefined ? { mergeThreshold: threshold } : {});
     const ids = applyIds(ctx);
-    if (ids.length) return applyAll(ctx, host.ctx, ids);
+    if (ids.length) {
+      let catalog: NoteCatalog | undefined;
+      return applyAll(ctx, host.ctx, ids, async (id) => {
+        if (!isDuplicateId(id)) return id;
+        catalog ??= await loadCatalog(host.ctx.vault);
+        const p = await duplicateAsMerge(host.state, host.proposalsDir, id, catalog, host.ctx.settings, host.ctx.clock.now());
+        await host.ctx.store.save(p);
+        return p.id;
+      });
+    }
     const folder = typeof ctx.options.folder === 'string' ? ctx.options.folder.replace(/^\/+|\/+$/g, '') : undefined;
     const now = host.ctx.clock.now();
     await pruneExpired(host.ctx.store, now);
@@ -40,8 +50,9 @@ export const command: CommandDefinition = {
     const { vectors, kind } = await noteVectors(host, catalog, curatable(catalog, host.ctx.settings, folder));
     const plan = await planRestructure(catalog, host.ctx.settings, { vectors }, host.ctx.store, now, folder);
     const ms = Date.now() - started;
+    const duplicates = await listDuplicates(host.state, host.proposalsDir, now);
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ vectors: kind, pairsCompared: plan.pairsCompared, notesConsidered: plan.notesConsidered, ms, proposals: plan.proposals }, null, 2));
+      ctx.stdout(JSON.stringify({ vectors: kind, pairsCompared: plan.pairsCompared, notesConsidered: plan.notesConsidered, ms, proposals: plan.proposals, duplicates }, null, 2));
       return 0;
     }
     ctx.stdout(`${plan.notesConsidered} notes considered, ${plan.pairsCompared} pairs compared (${kind}), ${ms} ms. Nothing was changed.`);
@@ -50,7 +61,8 @@ export const command: CommandDefinition = {
       for (const line of describeProposal(p)) ctx.stdout(line);
       if (ctx.options['show-text']) for (const w of p.writes) ctx.stdout(`--- ${w.path}\n${w.text}---`);
     }
-    if (plan.proposals.length) ctx.stdout('Apply one with `engram restructure --apply <id>` (proposals expire after 7 days).');
+    for (const d of duplicates) ctx.stdout(`${d.id}  possible duplicate (from extraction): ${d.notes.map((n) => n.path).join(' ↔ ')}${d.reason ? `  (${d.reason})` : ''}; --apply merges them`);
+    if (plan.proposals.length || duplicates.length) ctx.stdout('Apply one with `engram restructure --apply <id>` (proposals expire after 7 days).');
     return 0;
   },
 };

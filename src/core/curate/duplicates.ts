@@ -1,0 +1,72 @@
+// Possible duplicates recorded by extraction (`proposals/dup-<id>.json`: a new note that looks like an existing one)
+// become merge proposals when the user applies them, checked against the hashes extraction recorded.
+import { EngramError } from '../errors';
+import type { StateStore } from '../extract/state-store';
+import type { NoteCatalog } from './catalog';
+import { planLinkRewrites } from './apply';
+import { makeProposal, type Proposal } from './proposals';
+import { mergeDraft } from './restructure';
+import type { CurateSettings } from './settings';
+
+export interface DuplicateRecord {
+  id: string;
+  reason?: string;
+  score?: number;
+  expires?: string;
+  notes: Array<{ path: string; hash: string | null; role?: string }>;
+}
+
+export function isDuplicateId(id: string): boolean {
+  return /^dup-[A-Za-z0-9_-]{1,80}$/.test(id);
+}
+
+function parseRecord(text: string | undefined, id: string): DuplicateRecord | null {
+  if (text === undefined) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new EngramError('format-version', `possible-duplicate record ${id} is not valid JSON`);
+  }
+  const r = raw as Partial<DuplicateRecord> & { version?: number };
+  if (typeof r.version === 'number' && r.version > 1) throw new EngramError('format-version', `possible-duplicate record ${id} was written by a newer Engram`, 'update Engram');
+  if (!Array.isArray(r.notes) || r.notes.some((n) => typeof n?.path !== 'string')) throw new EngramError('format-version', `possible-duplicate record ${id} is damaged`);
+  return { id, reason: r.reason, score: r.score, expires: r.expires, notes: r.notes };
+}
+
+/** Possible duplicates waiting in the proposals folder (not expired). */
+export async function listDuplicates(state: StateStore, dir: string, now: number): Promise<DuplicateRecord[]> {
+  const out: DuplicateRecord[] = [];
+  for (const f of await state.list(dir)) {
+    const id = f.replace(/\.json$/, '');
+    if (!f.endsWith('.json') || !isDuplicateId(id)) continue;
+    try {
+      const r = parseRecord(await state.read(`${dir}/${f}`), id);
+      if (r && !(r.expires && Date.parse(r.expires) <= now)) out.push(r);
+    } catch {
+      // Damaged records are reported when applied by id.
+    }
+  }
+  return out;
+}
+
+/** The merge proposal for a possible duplicate; refused when either note changed since extraction saw it. */
+export async function duplicateAsMerge(state: StateStore, dir: string, id: string, catalog: NoteCatalog, settings: CurateSettings, now: number): Promise<Proposal> {
+  const r = parseRecord(await state.read(`${dir}/${id}.json`), id);
+  if (!r) throw new EngramError('not-found', `no proposal with id ${id}`, 'run `engram restructure` to list current proposals');
+  if (r.expires && Date.parse(r.expires) <= now) throw new EngramError('refused', `proposal ${id} expired at ${r.expires}`);
+  const members: string[] = [];
+  for (const n of r.notes) {
+    const note = catalog.get(n.path);
+    if (!note) throw new EngramError('refused', `proposal is stale: ${n.path} was removed or renamed since it was made; nothing was changed`);
+    if (n.hash !== null && catalog.hash(n.path) !== n.hash) throw new EngramError('refused', `proposal is stale: ${n.path} changed since it was made; nothing was changed`);
+    if (!note.meta) throw new EngramError('refused', `${n.path} has invalid frontmatter; Engram never rewrites such notes`);
+    if (note.meta.locked) throw new EngramError('refused', `${n.path} is locked; curation never touches it`);
+    members.push(n.path);
+  }
+  if (new Set(members).size < 2) throw new EngramError('refused', `proposal ${id} does not name two notes`);
+  const draft = mergeDraft(catalog, { members: [...new Set(members)].sort(), minScore: r.score ?? 0, shared: [] }, now);
+  draft.reason = `possible duplicate found by extraction (${id}${r.reason ? `: ${r.reason}` : ''})`;
+  draft.linkRewrites = planLinkRewrites(catalog, draft).map(({ path, edits }) => ({ path, edits }));
+  return makeProposal(draft, now, settings.proposalDays);
+}
