@@ -39,10 +39,10 @@ export function looksRandom(v: string): boolean {
   return new Set(v).size >= 6;
 }
 
-const SECRET_NAME = '(?:[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CLIENT_?SECRET|AUTH_?KEY|CREDENTIALS?|_PWD|DSN)[A-Z0-9_]*)';
+// Bounded on both sides: unbounded runs around the keyword make the match quadratic on long lines.
+const SECRET_NAME = '(?:[A-Z0-9_]{0,48}(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CLIENT_?SECRET|AUTH_?KEY|CREDENTIALS?|_PWD|DSN)[A-Z0-9_]{0,48})';
 
 const RULES: Rule[] = [
-  { kind: 'private-key', re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,20000}?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g },
   { kind: 'anthropic-key', re: /\bsk-ant-[a-z0-9]{2,12}-[A-Za-z0-9_-]{32,}/g },
   { kind: 'openai-key', re: /\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b|\bsk-[A-Za-z0-9]{40,64}\b/g },
   { kind: 'aws-access-key', re: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z2-7]{16}\b/g },
@@ -96,7 +96,7 @@ const HINT_RE = /-----BEGIN|sk-|sk_|rk_|\bA[A-Z]{3}[A-Z2-7]{16}\b|gh[pousr]_|git
 export function redactSecrets(text: string): RedactResult {
   const counts: Record<string, number> = {};
   if (!text || !HINT_RE.test(text)) return { text, counts };
-  let out = text;
+  let out = text.includes('-----BEGIN') ? redactPrivateKeys(text, counts) : text;
   for (const rule of RULES) {
     rule.re.lastIndex = 0;
     if (!rule.re.test(out)) continue;
@@ -115,6 +115,29 @@ export function redactSecrets(text: string): RedactResult {
     });
   }
   return { text: out, counts };
+}
+
+const KEY_BODY_RE = /^[ \t]*\r?\n(?:[A-Za-z-]+: [^\n]*\n)*\s*[A-Za-z0-9+/=]{20,}/;
+const KEY_HEADER_RE = /-----BEGIN (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----/g;
+
+// Private key blocks, found with indexOf rather than one regex (linear on any input). A block with
+// no END line (cut off) is redacted to the end of the text: what follows is key material.
+function redactPrivateKeys(text: string, counts: Record<string, number>): string {
+  let out = '';
+  let from = 0;
+  KEY_HEADER_RE.lastIndex = 0;
+  for (let m = KEY_HEADER_RE.exec(text); m; m = KEY_HEADER_RE.exec(text)) {
+    // A header alone (PEM-handling code, docs) is not a key: key material must follow.
+    if (!KEY_BODY_RE.test(text.slice(m.index + m[0].length, m.index + m[0].length + 400))) continue;
+    const endAt = text.indexOf('-----END ', m.index + m[0].length);
+    const close = endAt < 0 ? -1 : text.indexOf('-----', endAt + 9);
+    out += `${text.slice(from, m.index)}[REDACTED:private-key]`;
+    counts['private-key'] = (counts['private-key'] ?? 0) + 1;
+    from = close < 0 ? text.length : close + 5;
+    KEY_HEADER_RE.lastIndex = from;
+    if (from >= text.length) break;
+  }
+  return out + text.slice(from);
 }
 
 export function addCounts(into: Record<string, number>, add: Record<string, number>): void {

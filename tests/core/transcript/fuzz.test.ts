@@ -139,6 +139,12 @@ describe('fuzz line parser and redactor', () => {
       `https://${'u'.repeat(50_000)}:${'p'.repeat(50_000)}`,
       `${'AKIA'.repeat(50_000)}`,
       `${'eyJ'.repeat(30_000)}.eyJ`,
+      'SECRET'.repeat(30_000),
+      `${'TOKEN_'.repeat(30_000)} x`,
+      '-----BEGIN PRIVATE KEY-----'.repeat(5000),
+      `${'api_key: "'.repeat(20_000)}`,
+      `a://${'b:'.repeat(50_000)}`,
+      `${'glpat-'.repeat(30_000)}`,
       randomString(r, 200_000, `${ALNUM}=:_-./+ \n"'`),
     ];
     for (const t of nasty) {

@@ -80,3 +80,14 @@ describe('redactSecrets: leaves ordinary text alone', () => {
     expect(looksRandom('/etc/ssl/private/key.pem')).toBe(false);
   });
 });
+
+describe('redactSecrets: private key headers in code', () => {
+  it('leaves a header that no key material follows', () => {
+    const code = "if (pem.startsWith('-----BEGIN PRIVATE KEY-----')) return parsePkcs8(pem);";
+    expect(redactSecrets(code).text).toBe(code);
+  });
+  it('redacts an encrypted PEM with its Proc-Type headers', () => {
+    const pem = '-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\nMIIEpAIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgwMbRvI0MBZhpF\n-----END RSA PRIVATE KEY-----\nafter';
+    expect(redactSecrets(pem).text).toBe('[REDACTED:private-key]\nafter');
+  });
+});
