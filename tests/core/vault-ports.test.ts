@@ -127,6 +127,10 @@ describe('MemoryVault specifics', () => {
     expect(nfd.path).toBe('Cafe\u0301.md');
     const twin = await vault.create('Caf\u00e9.md', 'y').catch((x: unknown) => x);
     expect(isEngramError(twin, 'conflict')).toBe(true);
+    expect((await vault.read('NOTE.md')).text).toBe('a');
+    expect(await vault.exists('note.md')).toBe(true);
+    await vault.writeIfUnchanged('note.md', 'a', 'c');
+    expect(vault.snapshot()['Note.md']).toBe('c');
   });
 
   it('reports external edits to watchers', () => {

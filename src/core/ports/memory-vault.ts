@@ -68,7 +68,7 @@ export class MemoryVault implements VaultPort {
   read(path: VaultPath): Promise<VaultFile> {
     try {
       const p = vaultPath(path);
-      const e = this.files.get(p);
+      const e = this.files.get(this.stored(p));
       if (!e) throw new EngramError('not-found', `no such note: ${p}`);
       return Promise.resolve({ ...this.info(p, e), text: e.text });
     } catch (err) {
@@ -78,7 +78,7 @@ export class MemoryVault implements VaultPort {
 
   exists(path: VaultPath): Promise<boolean> {
     try {
-      return Promise.resolve(this.files.has(vaultPath(path)));
+      return Promise.resolve(this.files.has(this.stored(vaultPath(path))));
     } catch (err) {
       return rejected(err);
     }
@@ -99,7 +99,7 @@ export class MemoryVault implements VaultPort {
 
   writeIfUnchanged(path: VaultPath, expected: string, text: string): Promise<VaultFileInfo> {
     try {
-      const p = vaultPath(path);
+      const p = this.stored(vaultPath(path));
       const e = this.files.get(p);
       if (!e) throw new EngramError('not-found', `no such note: ${p}`);
       if (e.text !== expected) throw new EngramError('conflict', `${p} changed since it was read; not overwritten`);
@@ -114,7 +114,7 @@ export class MemoryVault implements VaultPort {
 
   trash(path: VaultPath): Promise<void> {
     try {
-      const p = vaultPath(path);
+      const p = this.stored(vaultPath(path));
       const e = this.files.get(p);
       if (!e) throw new EngramError('not-found', `no such note: ${p}`);
       this.files.delete(p);
@@ -128,7 +128,7 @@ export class MemoryVault implements VaultPort {
 
   rename(from: VaultPath, to: VaultPath): Promise<void> {
     try {
-      const f = vaultPath(from);
+      const f = this.stored(vaultPath(from));
       const t = vaultPath(to);
       const e = this.files.get(f);
       if (!e) throw new EngramError('not-found', `no such note: ${f}`);
@@ -173,6 +173,11 @@ export class MemoryVault implements VaultPort {
     const out: Record<string, string> = {};
     for (const [p, e] of [...this.files].sort(([a], [b]) => (a < b ? -1 : 1))) out[p] = e.text;
     return out;
+  }
+
+  /** The stored spelling of a path (on a case-insensitive vault `note.md` finds `Note.md`). */
+  private stored(p: string): string {
+    return this.findCaseInsensitive(p) ?? p;
   }
 
   private findCaseInsensitive(p: string): string | undefined {
