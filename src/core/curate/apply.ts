@@ -64,8 +64,8 @@ export function planLinkRewrites(catalog: NoteCatalog, p: Pick<Proposal, 'trash'
   const out: PlannedRewrite[] = [];
   for (const path of [...files].sort()) {
     const note = catalog.get(path)!;
-    // A note with invalid frontmatter is left byte-for-byte alone (its links stay as they are).
-    if (note.meta === null) continue;
+    // Invalid frontmatter: left byte-for-byte alone. Locked: never touched by curation. Their links stay as written.
+    if (note.meta === null || note.meta.locked) continue;
     const r = rewriteLinks(note.text, path, path, ctx, note.links);
     if (r.edits.length) out.push({ path, edits: r.edits, before: note.text, after: r.text });
   }
@@ -151,7 +151,9 @@ export async function applyProposal(ctx: CurateContext, id: string): Promise<App
   // 4. Originals to the trash, then the notes that take their place, then moves.
   for (const path of p.trash) {
     const current = await readOrNull(ctx.vault, path);
-    if (current !== null && current !== sourceText.get(path)) throw stale(path, 'changed while applying (the new notes are written');
+    if (current !== null && current !== sourceText.get(path)) {
+      throw new EngramError('conflict', `${path} changed while the proposal was applied: it was left in place, and the notes already written (${wrote.join(', ') || 'none'}) were kept`, 'compare the two and remove the one you do not want');
+    }
     if (current !== null) await ctx.vault.trash(path);
   }
   for (const w of p.writes) {

@@ -52,7 +52,7 @@ export function buildVault(): { vault: MemoryVault; vectors: MapVectors } {
     'Notes/Use pnpm.md': '---\ntags: [tooling]\nsummary: Use pnpm for installs.\n---\nWe use pnpm, not npm. ^why\n\n## Details\n\nLockfile is pnpm-lock.yaml.\n',
     'Notes/Prefer pnpm.md': '---\ntags: [tooling, node]\n---\nPrefer pnpm over npm in this repo.\n',
     'Notes/pnpm only.md': '---\ntags: [tooling]\nrelated: ["[[Use pnpm]]"]\n---\nOnly pnpm: npm breaks the workspace.\n',
-    'Notes/Locked pnpm.md': '---\ntags: [tooling]\nlocked: true\n---\nLocked note that says the same: use pnpm.\n',
+    'Notes/Locked pnpm.md': '---\ntags: [tooling]\nlocked: true\n---\nLocked note that says the same: use pnpm. See [[Prefer pnpm]].\n',
     'Notes/Big guide.md': BIG,
     'Notes/Index.md': [
       '---',
