@@ -8,6 +8,7 @@ import type { EffectiveConfig, BackendName } from '../../src/core/config.js';
 import { EngramError } from '../../src/core/errors.js';
 import { extractSession, type ExtractRun } from '../../src/core/extract/extract.js';
 import { indexSimilarity } from '../../src/core/extract/dedup.js';
+import { VaultCatalog } from '../../src/core/extract/vault-catalog.js';
 import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
 import type { LlmBackend } from '../../src/core/extract/backends/types.js';
 import { describeBudget, usageSummary, type BudgetConfig, type UsageSummary } from '../../src/core/extract/usage.js';
@@ -97,6 +98,8 @@ export interface ExtractContext {
   onWindow?: (done: number, total: number) => void;
   /** The vault index's search, so that dedup finds candidates across the whole vault (word overlap alone otherwise). */
   search?: (query: string, opts: SearchOptions) => Promise<SearchHit[]>;
+  /** Shared across the sessions of one import so that the vault is read once. */
+  catalog?: VaultCatalog;
 }
 
 export interface ExtractHost {
@@ -180,6 +183,7 @@ export async function extractParsedSession(ctx: ExtractContext, host: ExtractHos
     fault: (point) => host.fault(point),
     onWindow: ctx.onWindow,
     ...(ctx.search ? { similar: indexSimilarity(ctx.search) } : {}),
+    ...(ctx.catalog ? { catalog: ctx.catalog } : {}),
   });
 }
 

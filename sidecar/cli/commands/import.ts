@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError } from '../../../src/core/errors.js';
 import { readChatExport, type ExportSummary } from '../../../src/core/transcript/chat-export.js';
+import { VaultCatalog } from '../../../src/core/extract/vault-catalog.js';
 import { hostFacts } from '../../host/facts.js';
 import { extractHost, extractParsedSession } from '../../host/extract-runner.js';
 import { requireVault } from '../../host/resolve.js';
@@ -36,12 +37,13 @@ export const command: CommandDefinition = {
     for await (const _ of readChatExport(fs.createReadStream(abs), { source: abs }, counted)) void _;
     if (counted.conversations === 0) throw new EngramError('usage', `${file} holds no Claude.ai or ChatGPT conversations`, 'give the conversations.json of a data export');
     const host = extractHost({ ...base, source: 'import-claude' });
+    const catalog = await VaultCatalog.load(host.vault);
     const totals = { conversations: 0, resumed: 0, created: 0, extended: 0, rejected: 0, errors: 0, tokens: 0 };
     const runs = [];
     let lastShown = -1;
     for await (const session of readChatExport(fs.createReadStream(abs), { source: abs })) {
       const source = session.meta.agent === 'chatgpt' ? 'import-chatgpt' : 'import-claude';
-      const run = await extractParsedSession({ ...base, source }, host, session);
+      const run = await extractParsedSession({ ...base, source, catalog }, host, session);
       totals.conversations++;
       if (run.windows.total === 0) totals.resumed++;
       totals.created += run.beats.created;

@@ -51,6 +51,8 @@ export interface ExtractSessionOptions {
   /** Progress: windows done of total. */
   onWindow?: (done: number, total: number) => void;
   vaultName?: string;
+  /** A catalog loaded once for many sessions (an import); it learns the notes each run writes. */
+  catalog?: VaultCatalog;
 }
 
 export interface ExtractRun {
@@ -160,7 +162,7 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
   run.windows.total = work.length;
   if (work.length === 0) return finish();
 
-  const catalog = await VaultCatalog.load(o.ports.vault);
+  const catalog = o.catalog ?? (await VaultCatalog.load(o.ports.vault));
   const vocab: Vocabulary = { types: o.types ?? DEFAULT_TYPES, tags: catalog.tags(), titles: catalog.titles(), preferences: catalog.preferences };
   const ctx = {
     vault: o.ports.vault,
