@@ -180,6 +180,8 @@ export async function extractParsedSession(ctx: ExtractContext, host: ExtractHos
     reviewDays: host.config.get('review_after_days'),
     budgets: budgetsFrom(host.config),
     waitForGit: gitWaiter(ctx.vaultRoot),
+    // The optional second "validate" pass (one more call per window that has beats).
+    validatePass: ctx.facts.env.ENGRAM_EXTRACT_VALIDATE === '1',
     fault: (point) => host.fault(point),
     onWindow: ctx.onWindow,
     ...(ctx.search ? { similar: indexSimilarity(ctx.search) } : {}),

@@ -149,6 +149,18 @@ describe('engram import', () => {
     expect(dry.stdout).toMatch(/would write 3 notes/);
   });
 
+  it('an import killed half way resumes without duplicates', () => {
+    const c = fresh();
+    const exportFile = path.join(fixtures, 'claude-ai-export.json');
+    const killed = c.cli(['import', exportFile, '--backend', 'rules'], { ENGRAM_FAULT: 'after-note:2' });
+    expect(killed.code).not.toBe(0);
+    expect(Object.keys(vaultFiles(c.vault))).toHaveLength(2);
+    const resumed = c.cli(['import', exportFile, '--backend', 'rules']);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/3 conversations \(2 already done\), wrote 1 notes/);
+    expect(Object.keys(vaultFiles(c.vault))).toHaveLength(3);
+  });
+
   it('refuses a file that is not an export', () => {
     const c = fresh();
     const r = c.cli(['import', path.join(fixtures, 'markers.expected.json'), '--backend', 'rules']);
