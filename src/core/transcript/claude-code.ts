@@ -86,7 +86,7 @@ export class ClaudeCodeReader {
         if (str(r.summary)) this.meta.title = str(r.summary);
         break;
       case 'queue-operation':
-        this.queuedPrompt(this.promptQueue.onQueueRecord(r, rec, this.meta.sessionId));
+        this.queuedPrompt(this.promptQueue.onQueueRecord(r, rec));
         break;
       case 'attachment':
         this.queuedPrompt(this.promptQueue.onAttachment(r, rec, uuid ?? `line:${rec.offset}`));

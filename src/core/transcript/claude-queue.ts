@@ -19,7 +19,7 @@ export class PromptQueue {
   private readonly kept: string[] = [];
 
   /** A queue-operation record; returns the prompt to keep when the model got it mid-turn. */
-  onQueueRecord(r: Record<string, unknown>, rec: SourceRecord, sessionId: string): QueuedPrompt | undefined {
+  onQueueRecord(r: Record<string, unknown>, rec: SourceRecord): QueuedPrompt | undefined {
     const op = str(r.operation);
     if (op === 'enqueue') {
       const content = str(r.content);
@@ -28,7 +28,7 @@ export class PromptQueue {
     else if (op === 'popAll') this.pending.length = 0;
     else if (op === 'remove') {
       const q = this.pending.shift();
-      if (q) return this.keep({ text: q.content, uuid: `queue:${stableId([sessionId, q.timestamp ?? '', q.content])}`, offset: q.rec.offset, end: rec.end, timestamp: q.timestamp });
+      if (q) return this.keep({ text: q.content, uuid: `queue:${stableId([q.timestamp ?? '', q.content])}`, offset: q.rec.offset, end: rec.end, timestamp: q.timestamp });
     }
     return undefined;
   }
