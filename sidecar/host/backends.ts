@@ -1,5 +1,6 @@
 // Creates the configured LLM backend on the Node host: API keys from the environment (never written anywhere),
 // the `claude` CLI found on PATH or in its usual install folders, a fresh empty directory per nested call.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
@@ -38,6 +39,25 @@ export function findClaude(configured: string, env: NodeJS.ProcessEnv): string {
   return configured;
 }
 
+/**
+ * An API key: the environment variable, else the OS secret store (macOS Keychain via `security`, Linux libsecret via
+ * `secret-tool`), stored under service "engram" with the variable's name as account/key. Never logged or written.
+ */
+export function apiKey(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  const fromEnv = env[name]?.trim();
+  if (fromEnv) return fromEnv;
+  const lookup: [string, string[]] | undefined =
+    process.platform === 'darwin'
+      ? ['security', ['find-generic-password', '-s', 'engram', '-a', name, '-w']]
+      : process.platform === 'linux'
+        ? ['secret-tool', ['lookup', 'service', 'engram', 'key', name]]
+        : undefined;
+  if (!lookup) return undefined;
+  const r = spawnSync(lookup[0], lookup[1], { env, encoding: 'utf8', timeout: 3000, stdio: ['ignore', 'pipe', 'ignore'] });
+  const key = r.status === 0 ? r.stdout.trim() : '';
+  return key || undefined;
+}
+
 async function emptyTempDir(): Promise<TempDir> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'engram-nested-'));
   return { path: dir, remove: () => fsp.rm(dir, { recursive: true, force: true }) };
@@ -65,11 +85,11 @@ export function createBackend(name: BackendName, config: EffectiveConfig, deps: 
         makeTempDir: emptyTempDir,
       });
     case 'anthropic':
-      return new AnthropicBackend({ ...common, apiKey: env.ANTHROPIC_API_KEY ?? '', model: config.get('anthropic.model'), baseUrl: config.get('anthropic.url'), stream: env.ENGRAM_STREAM === '1' });
+      return new AnthropicBackend({ ...common, apiKey: apiKey('ANTHROPIC_API_KEY', env) ?? '', model: config.get('anthropic.model'), baseUrl: config.get('anthropic.url'), stream: env.ENGRAM_STREAM === '1' });
     case 'ollama':
       return new OllamaBackend({ ...common, model: config.get('ollama.model'), baseUrl: config.get('ollama.url'), stream: env.ENGRAM_STREAM === '1' });
     case 'openai':
-      return new OpenAiBackend({ ...common, apiKey: env.OPENAI_API_KEY, model: config.get('openai.model'), baseUrl: config.get('openai.url'), stream: env.ENGRAM_STREAM === '1' });
+      return new OpenAiBackend({ ...common, apiKey: apiKey('OPENAI_API_KEY', env), model: config.get('openai.model'), baseUrl: config.get('openai.url'), stream: env.ENGRAM_STREAM === '1' });
     default:
       throw new EngramError('usage', `unknown backend "${String(name)}"`, 'choose claude, anthropic, ollama, openai or rules');
   }

@@ -79,6 +79,19 @@ describe('engram extract with an API backend', () => {
     expect(JSON.parse(calls.trim())).toMatchObject({ backend: 'anthropic', inputTokens: 2000, outputTokens: 100, costUsd: 0.0025 });
   });
 
+  it.skipIf(process.platform !== 'linux')('reads the key from the OS secret store (libsecret) when the variable is unset', async () => {
+    const vault = path.join(tmp, 'v4');
+    const home = path.join(tmp, 'h4');
+    const bin = path.join(tmp, 'secret-bin');
+    fs.mkdirSync(vault);
+    fs.mkdirSync(bin);
+    // A stand-in for libsecret's secret-tool: answers only the exact lookup Engram makes.
+    fs.writeFileSync(path.join(bin, 'secret-tool'), `#!/bin/sh\n[ "$*" = "lookup service engram key ANTHROPIC_API_KEY" ] && printf '%s\\n' '${KEY}' && exit 0\nexit 1\n`, { mode: 0o755 });
+    const r = await runAsync(['extract', transcript, '--vault', vault, '--backend', 'anthropic'], { ENGRAM_HOME: home, HOME: home, ANTHROPIC_API_KEY: '', ENGRAM_ANTHROPIC_URL: url, ENGRAM_FAULT: '', PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` }).done;
+    expect(r.stdout).toMatch(/wrote 1 new/);
+    expect(allText(home)).not.toContain(KEY);
+  });
+
   it('a wrong key fails without retries, falls back to rules, and the key is not printed', async () => {
     const vault = path.join(tmp, 'v2');
     const home = path.join(tmp, 'h2');
