@@ -153,6 +153,15 @@ describe('extraction pipeline', () => {
     expect(proposal.notes.map((n: { path: string }) => n.path)).toContain(path);
   });
 
+  it('never touches a note with invalid frontmatter, even when a beat restates it', async () => {
+    const broken = '---\nengram_id: abcdef0123456789\ntags: [unclosed\n---\nWe decided to use pnpm workspaces for the monorepo because installs are faster.\n';
+    const env = setup({ 'Engram/Projects/acme/Pnpm.md': broken });
+    const run = await extractSession(opts(env, new ScriptedBackend((req) => beatsFor(req)), session('s1', TEXTS.slice(0, 1))));
+    expect((await env.vault.read('Engram/Projects/acme/Pnpm.md')).text).toBe(broken);
+    expect(run.beats).toMatchObject({ created: 1, extended: 0 });
+    expect(run.proposals).toHaveLength(1);
+  });
+
   it('waits for git before writing', async () => {
     const env = setup();
     let busy = true;
