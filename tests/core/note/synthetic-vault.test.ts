@@ -3,7 +3,7 @@
 // edited lines; every invalid note is reported with its line and never rewritten.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { NodeVault } from '../../../sidecar/host/node-vault.js';
 import { roundtripCheck } from '../../../src/core/note/roundtrip.js';
 import { editFrontmatter } from '../../../src/core/note/frontmatter-edit.js';
@@ -26,8 +26,11 @@ const INVALID: Record<string, number> = {
   'tab-indent.md': 4,
 };
 
-describe('synthetic vault', async () => {
-  const notes = await new NodeVault(root).listPaths();
+describe('synthetic vault', () => {
+  let notes: string[] = [];
+  beforeAll(async () => {
+    notes = await new NodeVault(root).listPaths();
+  });
 
   it('lists the notes outside .obsidian and hidden files, odd names included', () => {
     expect(notes).toContain('Ünïcödé café – notes.md');
