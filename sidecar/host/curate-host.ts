@@ -12,6 +12,7 @@ import { curateSettings, type CurateSettings } from '../../src/core/curate/setti
 import { curateStateNames, RecallStatsStore, StateProposalStore } from '../../src/core/curate/stores.js';
 import type { LlmBackend } from '../../src/core/extract/backends/types.js';
 import { systemClock } from '../../src/core/ports.js';
+import { foldersFromConfig } from '../../src/core/note/route.js';
 import { engramHome, type HostFacts } from '../../src/core/state.js';
 import { createBackend } from './backends.js';
 import { loadConfig } from './config-file.js';
@@ -37,13 +38,7 @@ export function settingsFromConfig(config: EffectiveConfig, actor: string, overr
     ...overrides,
     device: overrides.device ?? (os.hostname().split('.')[0] || 'device'),
     actor,
-    folders: {
-      inbox: config.get('folders.inbox'),
-      projects: config.get('folders.projects'),
-      workingMemory: config.get('folders.working_memory'),
-      archive: config.get('folders.archive'),
-      log: config.get('folders.log'),
-    },
+    folders: foldersFromConfig(config),
   });
 }
 

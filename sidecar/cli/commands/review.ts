@@ -6,6 +6,7 @@ import { planReview } from '../../../src/core/curate/review.js';
 import { hostFacts } from '../../host/facts.js';
 import { noteVectors, openCurateHost } from '../../host/curate-host.js';
 import { curatable } from '../../../src/core/curate/merge-candidates.js';
+import { loadVocabulary } from '../../../src/core/note/vocabulary.js';
 import { backendOption } from './extract.js';
 import { applyAll, applyIds, describeProposal, parseDays } from '../curate-output.js';
 import type { CommandDefinition } from '../types.js';
@@ -32,7 +33,8 @@ export const command: CommandDefinition = {
     const catalog = await loadCatalog(host.ctx.vault);
     // Related due notes are grouped by shared tags and links, and by meaning when the index has embeddings.
     const { vectors } = await noteVectors(host, catalog, curatable(catalog, host.ctx.settings), false);
-    const plan = await planReview(catalog, host.ctx.settings, { backend: host.backend(backendOption(ctx)), vectors, store: host.ctx.store, now, horizonDays: horizon });
+    const types = (await loadVocabulary(host.ctx.vault)).types.map((t) => t.name);
+    const plan = await planReview(catalog, host.ctx.settings, { backend: host.backend(backendOption(ctx)), vectors, store: host.ctx.store, now, horizonDays: horizon, types });
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify({ due: plan.due, groups: plan.groups, proposals: plan.proposals, problems: plan.problems }, null, 2));
       return 0;

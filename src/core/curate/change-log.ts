@@ -2,6 +2,7 @@
 // tools never see two devices append to the same file. Every applied change adds one entry.
 import { isEngramError } from '../errors';
 import type { VaultPort } from '../ports';
+import { DEFAULT_FOLDERS, logNotePath } from '../note/route';
 
 export interface LogEntry {
   /** Epoch ms. */
@@ -23,13 +24,8 @@ export interface LogEntry {
   note?: string;
 }
 
-function safeDevice(device: string): string {
-  return device.replace(/[#^[\]|\\/:*?"<>\p{Cc}]/gu, '-').replace(/^\.+/, '').trim() || 'device';
-}
-
 export function logPath(folder: string, device: string, at: number): string {
-  const month = new Date(at).toISOString().slice(0, 7);
-  return `${folder.replace(/\/+$/, '')}/${safeDevice(device)} ${month}.md`;
+  return logNotePath(device, at, { ...DEFAULT_FOLDERS, log: folder });
 }
 
 function name(path: string): string {

@@ -1,5 +1,6 @@
 // Text of the notes curation writes: frontmatter in the note format of DESIGN.md, safe file names.
 import { stringify } from 'yaml';
+import { fileStemFromTitle, MAX_STEM_BYTES } from '../note/filename';
 
 /** Frontmatter + body. Keys with undefined or empty-list values are left out. */
 export function renderNote(data: Record<string, unknown>, body: string): string {
@@ -14,22 +15,18 @@ export function renderNote(data: Record<string, unknown>, body: string): string 
   return `---\n${yaml}---\n${text}\n`;
 }
 
-/** A title as a file name: no characters that break wikilinks or file systems, bounded length. */
+/** A title as a file name stem (the foundation's rules: forbidden characters, reserved names, byte length). */
 export function safeTitle(title: string): string {
-  let t = title.normalize('NFC').replace(/[#^[\]|\\/:*?"<>\p{Cc}]/gu, ' ').replace(/\s+/g, ' ').trim();
-  t = t.replace(/^\.+/, '').trim();
-  if (/^(con|prn|aux|nul|com\d|lpt\d)$/i.test(t)) t = `${t} note`;
-  // Stay well under the 255-byte limit of most file systems.
-  while (new TextEncoder().encode(t).length > 180) t = t.slice(0, -1);
-  return t || 'Untitled';
+  return fileStemFromTitle(title);
 }
 
-/** A free path for a new note in `folder`, adding ` 2`, ` 3`… on a (case-insensitive) collision. */
+/** A free path for a new note in `folder`, adding ` 1`, ` 2`… (as Obsidian does) on a case-insensitive collision. */
 export function freePath(folder: string, title: string, taken: (path: string) => boolean): string {
-  const base = safeTitle(title);
+  const base = fileStemFromTitle(title);
   const dir = folder.replace(/\/+$/, '');
-  for (let n = 1; ; n++) {
-    const name = n === 1 ? base : `${base} ${n}`;
+  for (let n = 0; ; n++) {
+    const suffix = n === 0 ? '' : ` ${n}`;
+    const name = n === 0 ? base : `${fileStemFromTitle(base, MAX_STEM_BYTES - suffix.length)}${suffix}`;
     const path = dir ? `${dir}/${name}.md` : `${name}.md`;
     if (!taken(path)) return path;
   }

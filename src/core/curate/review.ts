@@ -10,7 +10,8 @@ import type { CatalogNote, NoteCatalog } from './catalog';
 import { curatable, type NoteVectors } from './merge-candidates';
 import { freePath, renderNote, safeTitle, wikilink } from './note-text';
 import { makeProposal, type Proposal, type ProposalDraft, type ProposalStore } from './proposals';
-import { setScalarKey } from './set-key';
+import { editFrontmatter } from '../note/frontmatter-edit';
+import { routeFolder } from '../note/route';
 import { addDays, isoDate, type CurateSettings } from './settings';
 import systemTemplate from './prompts/review-system.md';
 import userTemplate from './prompts/review-user.md';
@@ -147,8 +148,9 @@ export function parseDecisions(reply: string, group: string[], types: readonly s
   return { decisions, problems };
 }
 
-function durableFolder(settings: CurateSettings, project: string | undefined): string {
-  return project ? `${settings.folders.projects}/${safeTitle(project)}` : settings.folders.inbox;
+/** Where the durable note goes: the project's folder for project knowledge, else the inbox (the foundation's routing). */
+function durableFolder(settings: CurateSettings, scope: 'project' | 'general' | undefined, project: string | undefined): string {
+  return routeFolder({ scope: scope ?? (project ? 'project' : undefined), project }, settings.folders);
 }
 
 export function decisionDraft(catalog: NoteCatalog, settings: CurateSettings, d: ReviewDecision, today: string, now: number, backend: string): ProposalDraft | null {
@@ -163,15 +165,19 @@ export function decisionDraft(catalog: NoteCatalog, settings: CurateSettings, d:
     for (const p of d.notes) {
       const current = catalog.get(p)!.meta!.reviewAfter ?? today;
       const next = addDays(current > today ? current : today, weeks * 7);
-      const text = setScalarKey(catalog.get(p)!.text, 'review_after', next);
-      if (text === null) return null;
+      let text: string;
+      try {
+        text = editFrontmatter(catalog.get(p)!.text, { set: { review_after: next } }, p).text;
+      } catch {
+        return null;
+      }
       writes.push({ path: p, text, replaces: true });
     }
     return { family: 'review', kind: 'extend', title: `extend ${names} by ${weeks} week${weeks === 1 ? '' : 's'}`, reason: d.reason, sources, writes, trash: [], moves: [], redirect: null, linkRewrites: [], backend };
   }
   const n = d.note!;
   const first = catalog.get(d.notes[0])!.meta!;
-  const path = freePath(durableFolder(settings, first.project), n.title, (x) => catalog.resolver.has(x));
+  const path = freePath(durableFolder(settings, first.scope, first.project), n.title, (x) => catalog.resolver.has(x));
   const removed = new Set(d.notes);
   const links = n.links
     .map((l) => catalog.resolver.resolve(l.replace(/^\[\[|\]\]$/g, '').split('|')[0], path))

@@ -11,6 +11,7 @@ import { pruneExpired, type Proposal } from './proposals';
 import { planRestructure, type RestructurePlan } from './restructure';
 import { planReview, type ReviewPlan } from './review';
 import type { CurateSettings } from './settings';
+import { loadVocabulary } from '../note/vocabulary';
 import { curateStateNames, RecallStatsStore, StateProposalStore } from './stores';
 
 export interface CurationOptions {
@@ -78,7 +79,8 @@ export class Curation {
     const now = this.opts.clock.now();
     await pruneExpired(this.ctx.store, now);
     const catalog = await loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow });
-    return planReview(catalog, this.opts.settings, { backend: this.opts.backend?.(), vectors: this.opts.vectors?.(), store: this.ctx.store, now, horizonDays });
+    const types = (await loadVocabulary(this.opts.vault)).types.map((t) => t.name);
+    return planReview(catalog, this.opts.settings, { backend: this.opts.backend?.(), vectors: this.opts.vectors?.(), store: this.ctx.store, now, horizonDays, types });
   }
 
   async restructure(folder?: string): Promise<RestructurePlan> {

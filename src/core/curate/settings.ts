@@ -1,13 +1,8 @@
 // What curation needs to know about the vault and the user's choices. Hosts fill it from config.json;
 // the defaults follow DESIGN.md ("Where things live").
+import { DEFAULT_FOLDERS, type Folders } from '../note/route';
 
-export interface CurateFolders {
-  inbox: string;
-  projects: string;
-  workingMemory: string;
-  archive: string;
-  log: string;
-}
+export type CurateFolders = Folders;
 
 export interface CurateSettings {
   folders: CurateFolders;
@@ -35,13 +30,7 @@ export interface CurateSettings {
 }
 
 export const DEFAULT_CURATE_SETTINGS: CurateSettings = {
-  folders: {
-    inbox: 'Engram/Inbox',
-    projects: 'Engram/Projects',
-    workingMemory: 'Engram/Working memory',
-    archive: 'Engram/Archive',
-    log: 'Engram/Log',
-  },
+  folders: DEFAULT_FOLDERS,
   device: 'device',
   actor: 'cli',
   mergeThreshold: 0.88,

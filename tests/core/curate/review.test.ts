@@ -91,7 +91,7 @@ describe('working-memory review', () => {
     await applyProposal(ctx, plan.proposals.find((p) => p.kind === 'extend')!.id);
     await applyProposal(ctx, plan.proposals.find((p) => p.kind === 'delete')!.id);
     const f = vault.snapshot();
-    expect(f[`${WM}/Temp workaround.md`]).toBe(files[`${WM}/Temp workaround.md`].replace('"2026-03-01"', '2026-03-24'));
+    expect(f[`${WM}/Temp workaround.md`]).toBe(files[`${WM}/Temp workaround.md`].replace('"2026-03-01"', '"2026-03-24"'));
     expect(f[`${WM}/Try bun.md`]).toBeUndefined();
     expect(f[`.trash/${WM}/Try bun.md`]).toBe(files[`${WM}/Try bun.md`]);
     expect(f[`${WM}/Locked wm.md`]).toBe(files[`${WM}/Locked wm.md`]);
