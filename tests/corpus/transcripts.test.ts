@@ -78,7 +78,7 @@ function simpleClaude(file: string) {
     if (r.type === 'user' && !r.isMeta && !r.isCompactSummary) {
       const c = r.message?.content;
       const text = typeof c === 'string' ? c : Array.isArray(c) ? c.filter((b: Rec) => b?.type === 'text').map((b: Rec) => String(b.text)).join('\n') : '';
-      if (text.replace(NOISE, '').trim()) {
+      if (text.replace(NOISE, '').trim() && !text.startsWith('This session is being continued from a previous conversation that ran out of context')) {
         user++;
         if (r.isSidechain) sidechain++;
       }

@@ -13,6 +13,8 @@ export interface ReaderOptions extends StreamOptions, FinishOptions {
   source?: string;
 }
 
+const COMPACT_SUMMARY_RE = /^This session is being continued from a previous conversation that ran out of context/;
+
 export class ClaudeCodeReader {
   readonly stats: ParseStats = emptyStats();
   readonly meta: SessionMeta;
@@ -150,6 +152,11 @@ export class ClaudeCodeReader {
       else if (bt === 'image' || bt === 'document') this.stats.images++;
     }
     if (parts.length === 0) return;
+    // Versions before the isCompactSummary flag wrote the summary as a plain user message.
+    if (COMPACT_SUMMARY_RE.test(parts[0])) {
+      this.stats.compactSummaries++;
+      return;
+    }
     if (parts.length === 1 && r.isSidechain !== true && this.promptQueue.isRepeat(parts[0])) return;
     const key = this.chainKey(r);
     this.close(key);
