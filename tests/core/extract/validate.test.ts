@@ -89,6 +89,27 @@ describe('grounding', () => {
     expect(rejected / planted).toBeGreaterThanOrEqual(0.95);
   });
 
+  it('rejects paraphrased quotes (one word changed) and accepts the exact ones', () => {
+    let rejected = 0;
+    let accepted = 0;
+    let planted = 0;
+    for (const t of turns) {
+      const words = t.text.split(' ');
+      for (let i = 0; i + 6 <= words.length; i++) {
+        const exact = words.slice(i, i + 6).join(' ');
+        if (exact.replace(/\*/g, '').length < 20) continue;
+        if (groundingProblem(beat(exact, [t.index]), byIndex) === null) accepted++;
+        const changed = [...words.slice(i, i + 6)];
+        changed[3] = changed[3] === 'the' ? 'a' : 'the';
+        planted++;
+        if (groundingProblem(beat(changed.join(' '), [t.index]), byIndex) !== null) rejected++;
+      }
+    }
+    expect(planted).toBeGreaterThan(10);
+    expect(accepted).toBe(planted);
+    expect(rejected / planted).toBeGreaterThanOrEqual(0.95);
+  });
+
   it('checkReply keeps grounded beats, rejects the rest, and enforces the per-window limit', () => {
     const window = makeWindow('s1', turns);
     const many = Array.from({ length: 7 }, (_, i) => ({ ...good, title: `Beat ${i}`, confidence: i / 10, quote: 'We use pnpm workspaces for the monorepo' }));
