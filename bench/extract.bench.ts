@@ -52,7 +52,15 @@ export async function run(): Promise<void> {
       return;
     }
     const size = fs.statSync(transcript).size;
-    for (let rep = 0; rep < 3; rep++) {
+    const { readTranscriptFile } = await import('../sidecar/host/extract-runner.js');
+    const parseMs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const p0 = performance.now();
+      await readTranscriptFile(transcript);
+      parseMs.push(performance.now() - p0);
+    }
+    console.log(`  of which reading + parsing the ${(size / 1e6).toFixed(1)} MB file alone: ${parseMs.map((x) => x.toFixed(0)).join(' / ')} ms`);
+    for (let rep = 0; rep < 5; rep++) {
       const v = path.join(tmp, `v${rep}`);
       fs.mkdirSync(v);
       const facts = hostFacts({ ...process.env, ENGRAM_HOME: path.join(tmp, `h${rep}`), ENGRAM_FAULT: '' });
