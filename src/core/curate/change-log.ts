@@ -1,5 +1,6 @@
 // The vault's Engram log: one note per device and month (`Engram/Log/<device> <yyyy-mm>.md`), so that sync
 // tools never see two devices append to the same file. Every applied change adds one entry.
+import { isoWithOffset } from '../note/write-beat';
 import { isEngramError } from '../errors';
 import type { VaultPort } from '../ports';
 import { DEFAULT_FOLDERS, logNotePath } from '../note/route';
@@ -34,7 +35,7 @@ function name(path: string): string {
 
 /** One Markdown list item. Removed notes are written as code, not links, so the log never keeps them "linked". */
 export function formatEntry(e: LogEntry): string {
-  const parts = [`- ${new Date(e.at).toISOString()} · ${e.actor} · ${e.action}`];
+  const parts = [`- ${isoWithOffset(e.at)} · ${e.actor} · ${e.action}`];
   if (e.proposal) parts.push(`proposal \`${e.proposal}\``);
   if (e.wrote.length) parts.push(`wrote ${e.wrote.map((p) => `[[${name(p)}]]`).join(', ')}`);
   if (e.from.length) parts.push(`from ${e.from.map((p) => `\`${p}\``).join(', ')}`);

@@ -1,5 +1,6 @@
 // Restructure: proposals to merge notes that say the same thing (2–5 notes), to gather a larger cluster
 // under a hub note (6+), and to split notes that grew too large. Runs only when asked; applies only by id.
+import { isoWithOffset } from '../note/write-beat';
 import type { NoteCatalog } from './catalog';
 import { planLinkRewrites } from './apply';
 import { rewriteLinks, moveRedirect } from './link-rewrite';
@@ -42,7 +43,7 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: num
   // Old titles become aliases, so searches and the link suggester still find them.
   data.aliases = union([p.meta!.aliases, ...others.map((o) => [catalog.get(o)!.meta!.title, ...catalog.get(o)!.meta!.aliases])]);
   data.related = union(cluster.members.map((m) => catalog.get(m)!.meta!.related)).filter((r) => !memberLinks.has(r.toLowerCase()));
-  data.updated = new Date(now).toISOString();
+  data.updated = isoWithOffset(now);
   const sections = [rewriteLinks(p.body, primary, primary, ctx).text.replace(/\s+$/, '')];
   for (const o of others) {
     const n = catalog.get(o)!;
@@ -70,7 +71,7 @@ export function hubDraft(catalog: NoteCatalog, cluster: MergeCluster, now: numbe
   const primary = primaryOf(catalog, cluster.members);
   const label = topTag ?? catalog.get(primary)!.meta!.title;
   const path = freePath(folderOf(primary), `${label} hub`, (x) => catalog.resolver.has(x));
-  const created = new Date(now).toISOString();
+  const created = isoWithOffset(now);
   const lines = cluster.members.map((m) => {
     const meta = catalog.get(m)!.meta!;
     return `- ${wikilink(m)}${meta.summary ? `: ${meta.summary}` : ''}`;

@@ -1,5 +1,6 @@
 // Working-memory review: which notes are due, which belong together, and what to do with each group
 // (promote to a durable note, extend the review date, delete), as proposals that change nothing until applied.
+import { isoWithOffset } from '../note/write-beat';
 import { stableId } from '../hash';
 import { parseModelJson } from '../extract/repair-json';
 import type { LlmBackend } from '../extract/backends/types';
@@ -182,7 +183,7 @@ export function decisionDraft(catalog: NoteCatalog, settings: CurateSettings, d:
   const links = n.links
     .map((l) => catalog.resolver.resolve(l.replace(/^\[\[|\]\]$/g, '').split('|')[0], path))
     .filter((p): p is string => p !== null && !removed.has(p));
-  const created = new Date(now).toISOString();
+  const created = isoWithOffset(now);
   const tags = [...new Set([...n.tags, ...d.notes.flatMap((p) => catalog.get(p)!.meta!.tags)])];
   const text = renderNote(
     {

@@ -1,6 +1,7 @@
 // Split: a note that grew too large, with several top-level sections, becomes one note per section; the
 // original path keeps the frontmatter and opening text as a hub that links to the parts, so links to the
 // note itself still work, and links to its headings and blocks follow the text to its new note.
+import { isoWithOffset } from '../note/write-beat';
 import type { NoteCatalog } from './catalog';
 import { codeRanges } from './links';
 import { rewriteLinks, splitRedirect, type SplitPart } from './link-rewrite';
@@ -94,7 +95,7 @@ export function splitDraft(catalog: NoteCatalog, path: string, now: number): Pro
   const after = catalog.resolver.with({ add: parts.map((p) => p.path) });
   const ctx = { before: catalog.resolver, after, redirect: splitRedirect(path, path, redirect.parts) };
 
-  const created = new Date(now).toISOString();
+  const created = isoWithOffset(now);
   const writes = parts.map((p) => {
     // Links inside the part (including `[[#Other section]]`) are resolved as from the original note.
     const body = rewriteLinks(p.body, path, p.path, ctx).text;
