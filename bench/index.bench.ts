@@ -98,6 +98,16 @@ async function zettel(): Promise<void> {
   console.log(`heap: ${(heap - base).toFixed(0)} MB for the index (${heap.toFixed(0)} MB in the process; target < 250 MB)`);
   const bm = await latencies(index, queries, { mode: 'bm25', limit: 10 });
   console.log(`BM25 query (200 keyword queries, top 10): p50 ${ms(pct(bm, 0.5))}, p95 ${ms(pct(bm, 0.95))}, max ${ms(Math.max(...bm))} (target p95 < 3 ms)`);
+  const upd: number[] = [];
+  const files = (await vault.list()).slice(0, 50);
+  for (let i = 0; i < files.length; i++) {
+    const f = await vault.read(files[i].path);
+    const t0 = performance.now();
+    index.updateText(f.path, `${f.text}\nzqxupdate${i}`, f.mtime + 1, f.size + 12);
+    const hit = (await index.search(`zqxupdate${i}`, { mode: 'bm25', limit: 1 })).hits[0]?.path === f.path;
+    upd.push(hit ? performance.now() - t0 : Infinity);
+  }
+  console.log(`update(note) then search finds it: p50 ${ms(pct(upd, 0.5))}, max ${ms(Math.max(...upd))} over 50 saves (target < 50 ms)`);
   t = performance.now();
   let bytes = index.snapshot();
   console.log(`snapshot (BM25 only): ${(bytes.length / 1e6).toFixed(1)} MB, encoded in ${ms(performance.now() - t)}`);

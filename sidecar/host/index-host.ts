@@ -97,7 +97,7 @@ export async function openVaultIndex(opts: {
     model,
     report,
     async save() {
-      const bytes = index.snapshot();
+      const bytes = await index.snapshotAsync();
       await writeSnapshot(vault.state.snapshot, bytes);
       return bytes.length;
     },

@@ -127,7 +127,25 @@ function corrupt(why: string): EngramError {
   return new EngramError('format-version', `index snapshot is damaged (${why}); it will be rebuilt`);
 }
 
-export function encodeSnapshot(text: TextIndex, vectors: VectorStore | null, modelId: string | null): Uint8Array {
+/** Runs a step generator to the end at once. */
+export function runSync<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Runs a step generator, giving the host's event loop a turn (its Yield) between steps. */
+export async function runYielding<T>(steps: Generator<void, T>, pause: () => Promise<void>): Promise<T> {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await pause();
+  }
+}
+
+/** Encodes in steps (one per section), so a UI thread gets turns while a large snapshot is written. */
+export function* encodeSnapshot(text: TextIndex, vectors: VectorStore | null, modelId: string | null): Generator<void, Uint8Array> {
   if (text.deadNotes > 0) vectors?.compact(text.compact());
   const w = new Writer();
   w.raw(MAGIC);
@@ -142,7 +160,11 @@ export function encodeSnapshot(text: TextIndex, vectors: VectorStore | null, mod
   };
   w.section(enc.encode(JSON.stringify(header)));
   w.section(enc.encode(JSON.stringify([text.chunkHeading.slice(0, text.chunkCount), text.chunkText.slice(0, text.chunkCount)])));
-  for (const f of FIELDS) writeField(w, text.fields[f], f === 'body' ? text.chunkCount : header.notes.length);
+  yield;
+  for (const f of FIELDS) {
+    writeField(w, text.fields[f], f === 'body' ? text.chunkCount : header.notes.length);
+    yield;
+  }
   if (vectors) {
     w.typed(vectors.has.slice(0, text.chunkCount));
     w.typed(vectors.data.subarray(0, text.chunkCount * vectors.dimension));
@@ -220,14 +242,19 @@ export function verifySnapshot(bytes: Uint8Array): SnapshotHeader {
 }
 
 /** Loads a verified snapshot into empty structures. */
-export function decodeSnapshot(bytes: Uint8Array, text: TextIndex): { header: SnapshotHeader; vectors: VectorStore | null } {
+export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<void, { header: SnapshotHeader; vectors: VectorStore | null }> {
   const header = verifySnapshot(bytes);
+  yield;
   const r = new Reader(bytes, bytes.length - 8);
   r.off = 12;
   r.section();
   const [headings, texts] = JSON.parse(r.text()) as [(string | null)[], string[]];
   if (texts.length !== header.chunks) throw corrupt('chunk count');
-  for (const f of FIELDS) readField(r, text.fields[f], f === 'body' ? header.chunks : header.notes.length);
+  yield;
+  for (const f of FIELDS) {
+    readField(r, text.fields[f], f === 'body' ? header.chunks : header.notes.length);
+    yield;
+  }
   text.notes = header.notes;
   text.slotOf.clear();
   const chunkNote = new Int32Array(Math.max(1024, header.chunks));

@@ -4,7 +4,7 @@ import { systemClock, yieldToEventLoop, type Clock, type Embedder, type VaultCha
 import { embeddingText, parseDoc, textHash } from './note-doc.js';
 import { DEFAULT_RANKING, type RankingConfig } from './rank.js';
 import { buildGraph, runSearch, type IndexSearchOptions, type LinkGraph, type SearchResult } from './search.js';
-import { decodeSnapshot, encodeSnapshot, verifySnapshot } from './snapshot.js';
+import { decodeSnapshot, encodeSnapshot, runSync, runYielding, verifySnapshot, type SnapshotHeader } from './snapshot.js';
 import { TextIndex, type IndexedNote } from './text-index.js';
 import { VectorStore } from './vector-store.js';
 
@@ -115,7 +115,7 @@ export class VaultIndex {
     if (snapshot && snapshot.length > 0) {
       try {
         this.onProgress?.({ phase: 'load', done: 0, total: 1 });
-        this.loadSnapshot(snapshot);
+        await this.loadSnapshotAsync(snapshot);
         loaded = true;
         reembedAll = this.embedder !== undefined && this.pending.size > 0 && this.pending.size === this.text.liveNotes;
       } catch (e) {
@@ -129,10 +129,19 @@ export class VaultIndex {
     return { ...report, loaded, reason, reembedAll };
   }
 
-  /** Throws when the snapshot is damaged or foreign; leaves the index empty then. */
+  /** Throws when the snapshot is damaged or foreign; the index is left as it was then. */
   loadSnapshot(bytes: Uint8Array): void {
     const text = new TextIndex({ stemming: this.stemming });
-    const { header, vectors } = decodeSnapshot(bytes, text);
+    this.adopt(text, runSync(decodeSnapshot(bytes, text)));
+  }
+
+  /** As `loadSnapshot`, yielding to the host between sections (what `open` uses). */
+  async loadSnapshotAsync(bytes: Uint8Array): Promise<void> {
+    const text = new TextIndex({ stemming: this.stemming });
+    this.adopt(text, await runYielding(decodeSnapshot(bytes, text), this.yieldNow));
+  }
+
+  private adopt(text: TextIndex, { header, vectors }: { header: SnapshotHeader; vectors: VectorStore | null }): void {
     this.text = text;
     this.vectors = vectors;
     this.vectorModel = header.modelId;
@@ -145,7 +154,13 @@ export class VaultIndex {
   /** The snapshot bytes; the host writes them atomically. Compacts the index first. */
   snapshot(): Uint8Array {
     if (this.text.deadNotes > 0) this.generation++;
-    return encodeSnapshot(this.text, this.vectors, this.vectorModel);
+    return runSync(encodeSnapshot(this.text, this.vectors, this.vectorModel));
+  }
+
+  /** As `snapshot`, yielding to the host between sections. */
+  async snapshotAsync(): Promise<Uint8Array> {
+    if (this.text.deadNotes > 0) this.generation++;
+    return runYielding(encodeSnapshot(this.text, this.vectors, this.vectorModel), this.yieldNow);
   }
 
   /** Peeks at a snapshot's header without loading it. */
