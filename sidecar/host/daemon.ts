@@ -157,10 +157,19 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
 
     const returned = returnClaimed(state);
     if (returned) log('info', `returned ${returned} entries claimed by a previous host`);
-    const watcher = startVaultWatcher(state.vault, (c) => engine.applyChange(c));
-    const sweep = setInterval(() => spoolDepth(state) && drain(), 30_000);
+    const watcher = startVaultWatcher(state.vault, (c) => engine.applyChange(c), (e) => log('warn', `vault watcher: ${errorMessage(e)}${(e as NodeJS.ErrnoException).code === 'ENOSPC' ? ' (out of inotify watches: raise fs.inotify.max_user_watches)' : ''}`));
+    let sweeps = 0;
+    const sweep = setInterval(() => {
+      if (spoolDepth(state)) drain();
+      // Every 10 minutes, a rescan catches anything the watcher missed.
+      if (++sweeps % 20 === 0 && engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
+    }, 30_000);
     sweep.unref?.();
     for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void host.shutdown(sig));
+    process.on('uncaughtException', (e) => {
+      log('error', `uncaught: ${e.stack ?? String(e)}`);
+      void host.shutdown('internal error');
+    });
 
     void engine.start().then(() => drain(), (e) => log('error', `engine start failed: ${errorMessage(e)}`));
     const reason = await exited;

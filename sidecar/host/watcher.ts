@@ -6,7 +6,7 @@ import type { VaultChange } from '../../src/core/ports.js';
 
 const IGNORED_DIRS = ['.obsidian', '.trash', '.git', 'node_modules'];
 
-export function startVaultWatcher(root: string, onChange: (c: VaultChange) => void, debounceMs = 50): { close(): Promise<void>; ready: Promise<void> } {
+export function startVaultWatcher(root: string, onChange: (c: VaultChange) => void, onError: (e: Error) => void = () => {}, debounceMs = 50): { close(): Promise<void>; ready: Promise<void> } {
   const timers = new Map<string, { kind: VaultChange['kind']; timer: NodeJS.Timeout }>();
   const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
   const w: FSWatcher = watch(root, {
@@ -33,6 +33,8 @@ export function startVaultWatcher(root: string, onChange: (c: VaultChange) => vo
   w.on('add', (p) => emit('create', p));
   w.on('change', (p) => emit('modify', p));
   w.on('unlink', (p) => emit('delete', p));
+  // An unhandled 'error' would kill the host (e.g. ENOSPC: out of inotify watches); log it and keep serving.
+  w.on('error', (e) => onError(e as Error));
   const ready = new Promise<void>((resolve) => w.once('ready', () => resolve()));
   return {
     ready,

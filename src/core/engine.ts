@@ -74,6 +74,9 @@ export class Engine {
   index: EngineIndex;
   private readonly stats = new TermStats();
   private readonly metas = new Map<string, NoteMeta>();
+  private readonly mtimes = new Map<string, number>();
+  private burstSize = 0;
+  private reconcileTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly injected = new Map<string, Set<string>>();
   private readonly log: EngineLog;
   private readonly pendingChanges = new Map<string, VaultChange>();
@@ -112,6 +115,7 @@ export class Engine {
       const parsed = parseNote(file.text);
       const meta = readNoteMeta(path, parsed.data ?? {});
       this.metas.set(path, meta);
+      this.mtimes.set(path, file.mtime);
       this.stats.set(path, `${meta.title}\n${meta.summary ?? ''}\n${meta.tags.join(' ')}\n${parsed.body}`);
       if (feedIndex) await this.index.upsert(path, file.text, meta);
     } catch (e) {
@@ -122,6 +126,7 @@ export class Engine {
 
   private async drop(path: string): Promise<void> {
     this.metas.delete(path);
+    this.mtimes.delete(path);
     this.stats.remove(path);
     await this.index.remove(path);
   }
@@ -132,6 +137,15 @@ export class Engine {
       this.pendingChanges.set(change.oldPath, { kind: 'delete', path: change.oldPath });
       this.pendingChanges.set(change.path, { kind: 'modify', path: change.path });
     } else this.pendingChanges.set(change.path, change);
+    // After a burst (a git checkout, a sync) a watcher can miss events: rescan once things settle.
+    if (++this.burstSize >= 200) {
+      if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
+      this.reconcileTimer = setTimeout(() => {
+        this.burstSize = 0;
+        this.reconcileTimer = null;
+        void this.reconcile().catch((e) => this.log('warn', `rescan failed: ${errorMessage(e)}`));
+      }, 2000);
+    }
     if (!this.catchingUp) this.catchingUp = this.catchUp().finally(() => (this.catchingUp = null));
   }
 
@@ -148,8 +162,33 @@ export class Engine {
       if (this.isIgnored(path)) continue;
       if (change.kind === 'delete') await this.drop(path);
       else await this.load(path);
-      if (++n % 20 === 0) await this.ports.yieldNow();
+      if (++n % 5 === 0) await this.ports.yieldNow();
     }
+  }
+
+  /** Brings the engine in line with the vault's listing: new or changed files loaded, vanished ones dropped. */
+  async reconcile(): Promise<{ loaded: number; dropped: number }> {
+    await this.settled();
+    const files = (await this.ports.vault.list()).filter((f) => !this.isIgnored(f.path));
+    const present = new Set(files.map((f) => f.path));
+    let loaded = 0;
+    let dropped = 0;
+    for (const f of files) {
+      if (this.mtimes.get(f.path) !== f.mtime && !this.pendingChanges.has(f.path)) {
+        this.pendingChanges.set(f.path, { kind: 'modify', path: f.path });
+        loaded++;
+      }
+    }
+    for (const path of [...this.metas.keys()]) {
+      if (!present.has(path)) {
+        this.pendingChanges.set(path, { kind: 'delete', path });
+        dropped++;
+      }
+    }
+    if ((loaded || dropped) && !this.catchingUp) this.catchingUp = this.catchUp().finally(() => (this.catchingUp = null));
+    if (loaded || dropped) this.log('info', `rescan: ${loaded} notes loaded, ${dropped} dropped that the watcher had missed`);
+    await this.settled();
+    return { loaded, dropped };
   }
 
   get backlog(): number {
