@@ -58,7 +58,9 @@ function isProblem(x: FrontmatterBlock | FrontmatterProblem | null): x is Frontm
 
 export function parseNote(text: string): ParsedNote {
   const hasBom = text.charCodeAt(0) === 0xfeff;
-  const eol: '\n' | '\r\n' = /\r\n/.test(text.slice(0, 4096)) ? '\r\n' : '\n';
+  // The first line break decides (it is the frontmatter's, when there is one); no scan of the whole text.
+  const firstBreak = text.indexOf('\n');
+  const eol: '\n' | '\r\n' = firstBreak > 0 && text.charCodeAt(firstBreak - 1) === 13 ? '\r\n' : '\n';
   const found = findFrontmatter(text);
   const base = { text, hasBom, eol };
   if (found === null) {

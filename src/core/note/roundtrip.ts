@@ -88,8 +88,12 @@ export function roundtripCheck(text: string): RoundtripResult {
   }
   const bomIn = text.startsWith('\uFEFF');
   if (out.startsWith('\uFEFF') !== bomIn) return { status: 'changed-elsewhere', message: 'byte-order mark added or lost', text: out };
-  const L = splitLines(bomIn ? text.slice(1) : text);
-  const O = splitLines(bomIn ? out.slice(1) : out);
+  // The body must come through byte for byte; only the lines before it are compared one by one.
+  const bodyStart = note.block ? note.block.bodyStart : bomIn ? 1 : 0;
+  const body = text.slice(bodyStart);
+  if (!out.endsWith(body)) return { status: 'changed-elsewhere', message: 'the body changed', text: out };
+  const L = splitLines(text.slice(bomIn ? 1 : 0, bodyStart));
+  const O = splitLines(out.slice(bomIn ? 1 : 0, out.length - body.length));
   // Lines written by the edit must end like the frontmatter's own lines (those of the opening fence).
   const eol = note.block ? (L[0]?.endsWith('\r\n') ? '\r\n' : '\n') : note.eol;
 
