@@ -45,6 +45,24 @@ describe('rules backend', () => {
     expect(beats.map((b) => b.body)).toEqual(['The cache TTL stays at 300 seconds for all tenants.']);
   });
 
+  it('files clear corrections from the user, not questions or pleasantries', () => {
+    const said = [
+      'No, add the conversationId field, but set its value from sessionId.',
+      "Don't create separate documents; put it into the existing phase file.",
+      'Actually, the tests must run with TZ=UTC or the dates drift.',
+      'Never commit the generated client; it is rebuilt in CI.',
+      "That's wrong: the queue is FIFO per tenant, not global.",
+      'No problem, thanks for the quick fix on the parser.',
+      "Don't you think we should add a cache in front of the service?",
+      'No worries at all, take your time with the migration.',
+      'Please continue with the next step of the migration plan.',
+    ];
+    const beats = ruleBeats(said.map((t, i) => turn(i, 'user', t)));
+    expect(beats.map((b) => b.turns[0])).toEqual([0, 1, 2, 3, 4]);
+    expect(beats.every((b) => b.type === 'correction')).toBe(true);
+    expect(ruleBeats([turn(0, 'assistant', "No, that's wrong: I misread the stack trace earlier.")])).toEqual([]);
+  });
+
   it('does not cap explicit markers at the per-window beat limit', async () => {
     const texts = Array.from({ length: 8 }, (_, i) => turn(i, 'user', `#decision Service ${i} keeps its own database schema and migrations.`));
     const vault = new MemoryVault();

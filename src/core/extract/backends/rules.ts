@@ -19,8 +19,14 @@ const MARKERS: Marker[] = [
   { re: /(?:^|[\s([*_])remember:\s*/gi, type: 'insight', tag: 'remember', roles: ['user'] },
 ];
 
-/** A user turn that opens by correcting the agent. */
-const CORRECTION = /^\s*(?:no[,.!]\s+(?:that'?s|it'?s|use|don'?t|do not|we|you|the|not)|actually[,:]\s|that'?s (?:wrong|incorrect|not right)|wrong[,:.!]\s|don'?t (?:ever )?use\b|never use\b|stop using\b|you should(?:n'?t| not) (?:use|have)\b)/i;
+/** A user turn that opens by correcting the agent ("No, use X", "Don't …", "Actually, …", "That's wrong: …"). */
+const CORRECTION = /^\s*(?:no[,.!:]?\s+(?!problem|worries|thanks|rush|need to worry|idea\b)\w|nope\b|actually[,:]\s|that'?s (?:wrong|incorrect|not (?:right|it|what))|wrong[,:.!]\s|don'?t\s+\w|do not\s+\w|never\s+\w|stop\s+\w+ing\b|instead(?: of|,)\s|you should(?:n'?t| not) (?:use|have)\b)/i;
+
+/** A question is not a correction ("Don't you think …?"). */
+function isCorrection(text: string): boolean {
+  const first = text.trim().split(/\n\s*\n/)[0];
+  return CORRECTION.test(first) && !/\?\s*$/.test(first) && first.length <= 1200;
+}
 
 function sentenceAt(text: string, from: number): { start: number; end: number } {
   // The statement runs to the end of its paragraph (a blank line) or the end of the turn.
@@ -106,7 +112,7 @@ export function ruleBeats(turns: Turn[]): Beat[] {
         add(beatFrom(turn, m.type, m.tag, span));
       }
     }
-    if (!marked && turn.role === 'user' && CORRECTION.test(turn.text)) {
+    if (!marked && turn.role === 'user' && isCorrection(turn.text)) {
       add(beatFrom(turn, 'correction', 'correction', sentenceAt(turn.text, turn.text.length - turn.text.trimStart().length)));
     }
   }
