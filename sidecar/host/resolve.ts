@@ -66,18 +66,17 @@ export interface VaultContext extends ResolvedVault {
   state: VaultState;
 }
 
-/** Resolves the vault for a command (or null when none is configured anywhere). Does not require it to exist. */
+/**
+ * Resolves the vault for a command (or null when none is configured anywhere). Does not require it to exist.
+ * config.json is read only when nothing earlier in the order names a vault, so a broken file cannot block `--vault`.
+ */
 export function findVault(facts: HostFacts, cwd: string, option?: string): ResolvedVault | null {
-  const { config } = loadConfig(facts);
-  return resolveVault({
-    option,
-    env: facts.env,
-    local: option || facts.env.ENGRAM_VAULT ? null : findLocalSettings(cwd),
-    configVaultPath: config.get('vault_path'),
-    cwd,
-    homeDir: facts.homeDir,
-    platform: facts.platform,
-  });
+  const base = { option, env: facts.env, cwd, homeDir: facts.homeDir, platform: facts.platform };
+  const early = option?.trim() || facts.env.ENGRAM_VAULT?.trim() ? resolveVault(base) : null;
+  if (early) return early;
+  const local = findLocalSettings(cwd);
+  if (local?.vault) return resolveVault({ ...base, local });
+  return resolveVault({ ...base, local, configVaultPath: loadConfig(facts).config.get('vault_path') });
 }
 
 /** Resolves the vault and checks it is an existing folder; errors say how to set one. */

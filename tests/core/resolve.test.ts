@@ -98,4 +98,15 @@ describe('on-disk lookups', () => {
     expect(() => requireVault(facts, root, 'missing')).toThrow(/vault path does not exist/);
     expect(() => requireVault(facts, root)).toThrow(/no vault configured/);
   });
+
+  it('does not read config.json when --vault or ENGRAM_VAULT names the vault', () => {
+    const root = tmp();
+    fs.mkdirSync(path.join(root, 'Vault'));
+    fs.mkdirSync(path.join(root, 'home'));
+    fs.writeFileSync(path.join(root, 'home', 'config.json'), '{ broken');
+    const facts = hostFacts({ HOME: root, ENGRAM_HOME: path.join(root, 'home') });
+    expect(requireVault(facts, root, 'Vault').realPath).toBe(path.join(root, 'Vault'));
+    expect(requireVault(hostFacts({ ...facts.env, ENGRAM_VAULT: path.join(root, 'Vault') }), root).source).toBe('environment');
+    expect(() => requireVault(facts, root)).toThrow(/not valid JSON/);
+  });
 });
