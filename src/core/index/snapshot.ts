@@ -7,7 +7,7 @@ import { Posting, type FieldIndex } from './postings.js';
 import { FIELDS, type IndexedNote, type TextIndex } from './text-index.js';
 import { VectorStore } from './vector-store.js';
 
-export const SNAPSHOT_FORMAT_VERSION = 1;
+export const SNAPSHOT_FORMAT_VERSION = 2;
 const MAGIC = 'ENGRAMIX';
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -159,7 +159,16 @@ export function* encodeSnapshot(text: TextIndex, vectors: VectorStore | null, mo
     notes: text.notes.filter((n): n is IndexedNote => n !== null),
   };
   w.section(enc.encode(JSON.stringify(header)));
-  w.section(enc.encode(JSON.stringify([text.chunkHeading.slice(0, text.chunkCount), text.chunkText.slice(0, text.chunkCount)])));
+  // Chunk texts as one UTF-8 blob plus UTF-16 end offsets: decoding it once and slicing is far faster than JSON.
+  w.section(enc.encode(JSON.stringify(text.chunkHeading.slice(0, text.chunkCount))));
+  const ends = new Uint32Array(text.chunkCount);
+  let end = 0;
+  for (let c = 0; c < text.chunkCount; c++) {
+    end += text.chunkText[c].length;
+    ends[c] = end;
+  }
+  w.typed(ends);
+  w.section(enc.encode(text.chunkText.slice(0, text.chunkCount).join('')));
   yield;
   for (const f of FIELDS) {
     writeField(w, text.fields[f], f === 'body' ? text.chunkCount : header.notes.length);
@@ -248,8 +257,12 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
   const r = new Reader(bytes, bytes.length - 8);
   r.off = 12;
   r.section();
-  const [headings, texts] = JSON.parse(r.text()) as [(string | null)[], string[]];
-  if (texts.length !== header.chunks) throw corrupt('chunk count');
+  const headings = JSON.parse(r.text()) as (string | null)[];
+  const ends = r.u32s();
+  const all = r.text();
+  if (headings.length !== header.chunks || ends.length !== header.chunks || (ends.length > 0 && ends[ends.length - 1] !== all.length)) throw corrupt('chunk table');
+  const texts = new Array<string>(ends.length);
+  for (let c = 0, start = 0; c < ends.length; start = ends[c], c++) texts[c] = all.slice(start, ends[c]);
   yield;
   for (const f of FIELDS) {
     readField(r, text.fields[f], f === 'body' ? header.chunks : header.notes.length);

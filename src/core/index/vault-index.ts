@@ -250,6 +250,7 @@ export class VaultIndex {
     }
     this.onProgress?.({ phase: 'index', done, total: files.length });
     if (this.text.needsCompaction()) this.compact();
+    if (report.indexed > this.batch) for (const f of Object.values(this.text.fields)) f.trim();
     report.embedded = await this.embedPending();
     report.ms = this.clock.now() - t0;
     return report;
