@@ -7,6 +7,8 @@ import { runCli } from '../helpers/cli.js';
 import { installFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { repoRoot } from '../helpers/shared.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
+import { extractionBudgetStatus } from '../../sidecar/host/extract-runner.js';
+import { hostFacts } from '../../sidecar/host/facts.js';
 
 const fixtures = path.join(repoRoot, 'tests/fixtures/extract');
 const transcript = path.join(fixtures, 'markers-a.jsonl');
@@ -46,7 +48,7 @@ function vaultFiles(vault: string): Record<string, string> {
 }
 
 describe('engram extract', () => {
-  it('writes the expected notes, then adds nothing on a second run', () => {
+  it('writes the expected notes, then adds nothing on a second run', async () => {
     fake.setScript([{ echo: true }]);
     const c = fresh();
     const first = c.cli(['extract', transcript, '--backend', 'claude']);
@@ -67,6 +69,10 @@ describe('engram extract', () => {
     const calls = fs.readFileSync(path.join(c.home, 'logs/llm-calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(calls[0]).toMatchObject({ backend: 'claude', model: 'claude-haiku-4-5-fake', ok: true, mode: 'foreground' });
     expect(calls[0].inputTokens).toBeGreaterThan(0);
+    // What `engram status` shows: tokens used today against the claude default budget.
+    const status = await extractionBudgetStatus(hostFacts({ ...process.env, ENGRAM_HOME: c.home, HOME: c.home }));
+    expect(status.backend).toBe('claude');
+    expect(status.lines[0]).toMatch(new RegExp(`^claude: ${(calls[0].inputTokens + calls[0].outputTokens).toLocaleString('en-US')} of 200,000 tokens in the last 24 h \\(1 calls\\); [\\d,]+ left$`));
   });
 
   it('--dry-run writes nothing; --json prints the run', () => {
