@@ -33,11 +33,18 @@ export interface MergeSearch {
   notesWithVectors: number;
 }
 
-/** Notes curation may propose to change: valid frontmatter, unlocked, outside Engram's archive and log. */
+/** Files another plugin keeps its data in (Excalidraw drawings, Kanban boards): never merged or split. */
+export function pluginOwned(path: string, text: string): boolean {
+  if (/\.excalidraw\.md$/i.test(path)) return true;
+  const head = text.slice(0, 2000);
+  return /^---\r?\n/.test(head) && /^[\w-]+-plugin\s*:/m.test(head.slice(0, head.indexOf('\n---', 3) >>> 0));
+}
+
+/** Notes curation may propose to change: valid frontmatter, unlocked, not a plugin's data file, outside Engram's archive and log. */
 export function curatable(catalog: NoteCatalog, settings: CurateSettings, folder?: string): string[] {
   const out: string[] = [];
   for (const n of catalog.notes.values()) {
-    if (!n.meta || n.meta.locked) continue;
+    if (!n.meta || n.meta.locked || pluginOwned(n.path, n.text)) continue;
     if (inFolder(n.path, settings.folders.archive) || inFolder(n.path, settings.folders.log)) continue;
     if (folder !== undefined && !inFolder(n.path, folder)) continue;
     out.push(n.path);

@@ -3,6 +3,7 @@ import { formatLink, parseLinks } from '../../../src/core/curate/links';
 import { LinkResolver } from '../../../src/core/curate/link-resolver';
 import { moveRedirect, rewriteLinks, splitRedirect } from '../../../src/core/curate/link-rewrite';
 import { outline } from '../../../src/core/curate/split';
+import { pluginOwned } from '../../../src/core/curate/merge-candidates';
 
 const note = `---
 related: ["[[Alpha]]", "[[Beta|b]]"]
@@ -111,5 +112,14 @@ describe('outline (split sections)', () => {
     expect(o.level).toBe(2);
     expect(o.sections.map((s) => s.heading)).toEqual(['One', 'Two']);
     expect(o.sections[1].body).toBe('\ny\n### Sub\n\nz\n');
+  });
+});
+
+describe('pluginOwned', () => {
+  it('recognises Excalidraw drawings and Kanban boards, not ordinary notes', () => {
+    expect(pluginOwned('Excalidraw/Drawing 1.excalidraw.md', '# Text Elements\n')).toBe(true);
+    expect(pluginOwned('Board.md', '---\nkanban-plugin: basic\n---\n## Todo\n')).toBe(true);
+    expect(pluginOwned('Note.md', '---\ntags: [x]\n---\nkanban-plugin: mentioned in the body\n')).toBe(false);
+    expect(pluginOwned('Note.md', 'no frontmatter')).toBe(false);
   });
 });
