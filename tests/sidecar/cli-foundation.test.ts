@@ -101,6 +101,12 @@ describe('engram configure', () => {
     expect(bad.stderr).toContain('vault path does not exist');
   });
 
+  it('stores other paths as absolute paths too', () => {
+    expect(runCli(['configure', 'embedding.model_path', 'models/bge'], { env, cwd: tmp }).code).toBe(0);
+    expect(runCli(['configure', 'embedding.model_path'], { env }).stdout.trim()).toBe(`embedding.model_path = ${path.join(tmp, 'models', 'bge')} (config file)`);
+    expect(runCli(['configure', 'embedding.model_path', '--unset'], { env }).code).toBe(0);
+  });
+
   it('shows an environment override as the source', () => {
     const r = runCli(['configure', '--json'], { env: { ...env, ENGRAM_BACKEND: 'rules' } });
     const j = JSON.parse(r.stdout) as { entries: { key: string; value: unknown; source: string; env?: string }[] };

@@ -22,10 +22,14 @@ function entryJson(e: EffectiveEntry) {
   return { key: e.key, value: e.value, source: e.source, ...(e.env ? { env: e.env } : {}), default: s.default, type: s.type, ...(s.values ? { values: s.values } : {}), description: e.description };
 }
 
-/** A vault path given on the command line is taken relative to the current folder and must exist. */
-function normaliseVaultPath(value: string, ctx: CommandContext, home: string): string {
+/** A path given on the command line is taken relative to the current folder (`~` expanded). */
+function absolutePath(value: string, ctx: CommandContext, home: string): string {
   const expanded = value === '~' ? home : value.startsWith('~/') ? path.join(home, value.slice(2)) : value;
-  const abs = path.resolve(ctx.cwd, expanded);
+  return path.resolve(ctx.cwd, expanded);
+}
+
+/** The vault must be an existing folder. */
+function existingVault(abs: string): string {
   let st: fs.Stats;
   try {
     st = fs.statSync(abs);
@@ -60,7 +64,8 @@ export const command: CommandDefinition = {
 
     if (key !== undefined && (value !== undefined || unset)) {
       let v: unknown = value ?? null;
-      if (key === 'vault_path' && typeof v === 'string' && v !== '') v = normaliseVaultPath(v, ctx, facts.homeDir);
+      if (keySpec(key).type === 'path' && typeof v === 'string' && v !== '') v = absolutePath(v, ctx, facts.homeDir);
+      if (key === 'vault_path' && typeof v === 'string' && v !== '') v = existingVault(v);
       const saved = await saveConfigKey(facts, key, unset ? null : v);
       const e = saved.config.entries.get(key);
       if (!e) throw unknownKeyError(key);
