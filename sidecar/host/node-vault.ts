@@ -249,8 +249,13 @@ export class NodeVault implements VaultPort {
       const tmp = await writeTemp(full, text);
       try {
         // Compare as late as possible, after the slow part (writing and syncing the new content), to keep the window small.
-        const current = await fsp.readFile(full, 'utf8');
+        const bytes = await fsp.readFile(full);
+        const current = bytes.toString('utf8');
         if (current !== expected) throw new EngramError('conflict', `${rel} changed since it was read; not overwritten`);
+        // Bytes that are not UTF-8 were read as U+FFFD; writing the text back would lose them for good.
+        if (current.includes('\uFFFD') && !Buffer.from(current, 'utf8').equals(bytes)) {
+          throw new EngramError('refused', `${rel} is not valid UTF-8; not rewritten`, 'convert the note to UTF-8 first');
+        }
         await fsp.rename(tmp, full);
       } finally {
         await fsp.rm(tmp, { force: true });

@@ -104,6 +104,21 @@ describe('NodeVault specifics', () => {
     }
   });
 
+  it('refuses to rewrite a note that is not valid UTF-8 (its bytes would be lost)', async () => {
+    const root = makeTempDir();
+    try {
+      const latin1 = Buffer.from('caf\xe9\n', 'latin1');
+      fs.writeFileSync(path.join(root, 'old.md'), latin1);
+      const vault = new NodeVault(root);
+      const { text } = await vault.read('old.md');
+      const e = await vault.writeIfUnchanged('old.md', text, 'new').catch((x: unknown) => x);
+      expect(isEngramError(e, 'refused')).toBe(true);
+      expect(fs.readFileSync(path.join(root, 'old.md')).equals(latin1)).toBe(true);
+    } finally {
+      removeDir(root);
+    }
+  });
+
   it('does not follow a note path out of the vault through ..', async () => {
     const root = makeTempDir();
     try {
