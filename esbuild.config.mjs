@@ -39,7 +39,15 @@ const sidecar = {
   logLevel: 'info',
 };
 
+// `engram hook` as one file (no chunks): it runs on every prompt, and one module loads faster than many.
+const hook = {
+  ...sidecar,
+  entryPoints: { 'engram-hook': 'sidecar/cli/hook-main.ts' },
+  splitting: false,
+  banner: { js: banner },
+};
+
 // Only a production build starts clean: parallel test runs rebuild dist/ in place.
 if (production) fs.rmSync('dist', { recursive: true, force: true });
-await Promise.all([esbuild.build(plugin), esbuild.build(sidecar)]);
+await Promise.all([esbuild.build(plugin), esbuild.build(sidecar), esbuild.build(hook)]);
 fs.chmodSync('dist/engram.mjs', 0o755);

@@ -1,13 +1,25 @@
-// Entry point of the `engram` bundle.
-import { main } from './app.js';
-import { errorMessage } from '../../src/core/errors.js';
+// Entry point of the `engram` bundle. `engram hook …` goes to the single-file hook bundle (dist/engram-hook.mjs)
+// when it is there: hooks are on every prompt's critical path and must not load the CLI's chunks.
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-main(process.argv.slice(2)).then(
+const hookBundle = new URL('./engram-hook.mjs', import.meta.url);
+
+async function start(): Promise<number> {
+  if (process.argv[2] === 'hook' && fs.existsSync(fileURLToPath(hookBundle))) {
+    await import(hookBundle.href);
+    return (process.exitCode as number | undefined) ?? 0;
+  }
+  const { main } = await import('./app.js');
+  return main(process.argv.slice(2));
+}
+
+start().then(
   (code) => {
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`engram: ${errorMessage(e)}\n`);
-    process.exitCode = 1;
+    process.stderr.write(`engram: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = process.argv[2] === 'hook' ? 0 : 1;
   },
 );
