@@ -18,7 +18,7 @@ import type { StateStore } from './state-store.js';
 import { callRecord, dailyLimit, recordCall, usageSummary, type BudgetConfig } from './usage.js';
 import { VaultCatalog } from './vault-catalog.js';
 import type { Rejection } from './validate.js';
-import { cutWindows, DEFAULT_WINDOW, type ExtractWindow, type WindowOptions } from './window.js';
+import { cutWindows, DEFAULT_WINDOW, MAX_TURN_CHARS, type ExtractWindow, type WindowOptions } from './window.js';
 import { replyForWindow } from './window-reply.js';
 import { writeBeats, type FaultHook, type NoteOutcome } from './write-beats.js';
 import { DEFAULT_TYPES } from '../note/meta.js';
@@ -191,10 +191,12 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
         const usage = await usageSummary(o.state, clock.now(), o.budgets, { [o.backend.name]: o.backend.paid });
         const mine = usage.backends.find((b) => b.backend === o.backend.name);
         const limit = dailyLimit(o.backend.name, o.backend.paid, o.budgets);
-        if (limit === 0 || (mine?.spent ?? false)) {
+        // Stop before a call that would overrun the budget, not after: a window costs about its text / 4 plus the reply.
+        const estimate = Math.ceil(item.window.turns.reduce((n, t) => n + Math.min(t.text.length, MAX_TURN_CHARS), 0) / 4) + 3000;
+        if (limit === 0 || (mine?.spent ?? false) || (mine ? mine.remaining : limit) < estimate) {
           run.budgetStopped = limit === 0
             ? `no background budget set for the paid ${o.backend.name} backend`
-            : `the daily budget of ${limit.toLocaleString('en-US')} tokens for ${o.backend.name} is spent`;
+            : `the daily budget of ${limit.toLocaleString('en-US')} tokens for ${o.backend.name} is spent (${(mine?.remaining ?? limit).toLocaleString('en-US')} left, the next window needs about ${estimate.toLocaleString('en-US')})`;
           break;
         }
       }

@@ -193,6 +193,11 @@ describe('extraction pipeline', () => {
     expect(withBudget.beats.created).toBe(3);
     const fg = await extractSession(opts(setup(), claude, session('s1', TEXTS), { mode: 'foreground' }));
     expect(fg.budgetStopped).toBeUndefined();
+    // Not spent yet, but the next window would overrun it: stop before the call.
+    const near = setup();
+    await near.state.append('logs/llm-calls.jsonl', JSON.stringify({ t: new Date(T0 - 60_000).toISOString(), backend: 'claude', model: 'm', inputTokens: 198_500, outputTokens: 0, costUsd: 0, durationMs: 1, attempts: 1, ok: true, mode: 'background' }));
+    const nearRun = await extractSession(opts(near, claude, session('s1', TEXTS), { mode: 'background' }));
+    expect(nearRun.budgetStopped).toMatch(/1,500 left, the next window needs about 3,\d{3}/);
   });
 
   it('falls back to the rules backend when the model fails, and never extracts its own calls', async () => {
