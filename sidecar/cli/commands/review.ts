@@ -33,8 +33,16 @@ export const command: CommandDefinition = {
     const catalog = await loadCatalog(host.ctx.vault);
     // Related due notes are grouped by shared tags and links, and by meaning when the index has embeddings.
     const { vectors } = await noteVectors(host, catalog, curatable(catalog, host.ctx.settings), false);
-    const types = (await loadVocabulary(host.ctx.vault)).types.map((t) => t.name);
-    const plan = await planReview(catalog, host.ctx.settings, { backend: host.backend(backendOption(ctx)), vectors, store: host.ctx.store, now, horizonDays: horizon, types });
+    const vocabulary = await loadVocabulary(host.ctx.vault);
+    const plan = await planReview(catalog, host.ctx.settings, {
+      backend: host.backend(backendOption(ctx)),
+      vectors,
+      store: host.ctx.store,
+      now,
+      horizonDays: horizon,
+      types: vocabulary.types.map((t) => t.name),
+      preferences: vocabulary.preferences,
+    });
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify({ due: plan.due, groups: plan.groups, proposals: plan.proposals, problems: plan.problems }, null, 2));
       return 0;

@@ -81,11 +81,11 @@ function frame(n: CatalogNote): string {
   return `<note>\n${head}\n\n${body.replace(/<\/?notes?>/gi, (x) => x.replace('<', '‹'))}\n</note>`;
 }
 
-export function buildReviewRequest(catalog: NoteCatalog, group: string[], today: string, types: readonly string[]) {
+export function buildReviewRequest(catalog: NoteCatalog, group: string[], today: string, types: readonly string[], preferences = '') {
   const project = catalog.get(group[0])!.meta!.project ?? '(none)';
   return {
     system: fill(systemTemplate, { marker: ENGRAM_PROMPT_MARKER, types: types.join(', ') }),
-    user: fill(userTemplate, { today, project, count: String(group.length), notes: group.map((p) => frame(catalog.get(p)!)).join('\n\n') }),
+    user: fill(userTemplate, { today, project, preferences: preferences.trim() ? `\n<preferences>\n${preferences.trim()}\n</preferences>` : '(none)', count: String(group.length), notes: group.map((p) => frame(catalog.get(p)!)).join('\n\n') }),
     json: true,
     maxTokens: 4000,
   };
@@ -229,7 +229,7 @@ export interface ReviewPlan {
 export async function planReview(
   catalog: NoteCatalog,
   settings: CurateSettings,
-  opts: { backend?: LlmBackend; vectors?: NoteVectors; store?: ProposalStore | null; now: number; horizonDays: number; types?: readonly string[] },
+  opts: { backend?: LlmBackend; vectors?: NoteVectors; store?: ProposalStore | null; now: number; horizonDays: number; types?: readonly string[]; preferences?: string },
 ): Promise<ReviewPlan> {
   const today = isoDate(opts.now);
   const due = dueNotes(catalog, settings, today, opts.horizonDays);
@@ -242,7 +242,7 @@ export async function planReview(
     let decisions: ReviewDecision[] = [];
     if (opts.backend && opts.backend.name !== 'rules') {
       try {
-        const reply = await opts.backend.complete(buildReviewRequest(catalog, group, today, types));
+        const reply = await opts.backend.complete(buildReviewRequest(catalog, group, today, types, opts.preferences));
         const parsed = parseDecisions(reply.text, group, types);
         decisions = parsed.decisions;
         problems.push(...parsed.problems.map((p) => `${group.map(wikilink).join(', ')}: ${p}`));

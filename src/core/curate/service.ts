@@ -79,8 +79,9 @@ export class Curation {
     const now = this.opts.clock.now();
     await pruneExpired(this.ctx.store, now);
     const catalog = await loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow });
-    const types = (await loadVocabulary(this.opts.vault)).types.map((t) => t.name);
-    return planReview(catalog, this.opts.settings, { backend: this.opts.backend?.(), vectors: this.opts.vectors?.(), store: this.ctx.store, now, horizonDays, types });
+    const vocabulary = await loadVocabulary(this.opts.vault);
+    const types = vocabulary.types.map((t) => t.name);
+    return planReview(catalog, this.opts.settings, { backend: this.opts.backend?.(), vectors: this.opts.vectors?.(), store: this.ctx.store, now, horizonDays, types, preferences: vocabulary.preferences });
   }
 
   async restructure(folder?: string): Promise<RestructurePlan> {

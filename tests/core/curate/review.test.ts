@@ -48,7 +48,7 @@ async function setup(replyFn = reply) {
   const store = new MemoryProposalStore();
   const backend = new OpenAiBackend({ baseUrl: server.url, model: 'scripted', retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } as never });
   const catalog = await loadCatalog(vault);
-  const plan = await planReview(catalog, settings, { backend, store, now: NOW, horizonDays: 7 });
+  const plan = await planReview(catalog, settings, { backend, store, now: NOW, horizonDays: 7, preferences: 'Keep every CI fix.' });
   const ctx: CurateContext = { vault, store, settings, clock: { now: () => NOW } };
   return { vault, store, plan, ctx };
 }
@@ -63,6 +63,7 @@ describe('working-memory review', () => {
     expect(server!.requests).toHaveLength(3);
     expect(server!.requests[0].system).toContain(ENGRAM_PROMPT_MARKER);
     expect(server!.requests[1].user).toContain('<note>\npath: Engram/Working memory/Flaky test in CI.md');
+    expect(server!.requests[1].user).toContain('<preferences>\nKeep every CI fix.\n</preferences>');
     expect(vault.snapshot()).toEqual(new MemoryVault({ files }).snapshot());
   });
 
