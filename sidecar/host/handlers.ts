@@ -7,6 +7,7 @@ import { clientSettings } from '../client/settings.js';
 import { spoolDepth } from './spool.js';
 import { allowedTranscript, transcriptRoots } from './transcript-roots.js';
 import { setSafeKey } from './configure.js';
+import { runCurationCommand } from './curate-bridge.js';
 import type { Handler } from './server.js';
 import type { RunningHost } from './daemon.js';
 
@@ -76,8 +77,8 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
       queue.push(sessionId, { sessionId, transcriptPath: file, minBytes: 0, force: true, files: [] });
       return { queued: true, sessionId, path: file };
     },
-    review: async () => ({ proposals: [], note: 'curation is not wired into this build yet' }),
-    restructure: async () => ({ proposals: [], note: 'curation is not wired into this build yet' }),
+    review: async (p) => runCurationCommand('review', host.state.vault, env, (p as Params<'review'>).apply),
+    restructure: async (p) => runCurationCommand('restructure', host.state.vault, env, (p as Params<'restructure'>).apply),
     reindex: async () => engine.reindex(),
     configure: async (p) => {
       const q = p as Params<'configure'>;

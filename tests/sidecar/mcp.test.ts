@@ -96,6 +96,18 @@ describe('engram mcp (real client, real host)', () => {
     expect(r.content[0].text).toContain('"queued": true');
   });
 
+  it('lists review and restructure proposals (dry run), reindexes, and refuses an unknown proposal id', async () => {
+    const review = (await client.callTool({ name: 'review', arguments: {} })) as TextResult;
+    expect(review.isError, review.content[0].text).toBeFalsy();
+    expect(JSON.parse(review.content[0].text)).toHaveProperty('proposals');
+    const restructure = (await client.callTool({ name: 'restructure', arguments: {} })) as TextResult;
+    expect(restructure.isError, restructure.content[0].text).toBeFalsy();
+    const bad = (await client.callTool({ name: 'review', arguments: { apply: 'nope-not-an-id' } })) as TextResult;
+    expect(bad.isError).toBe(true);
+    const re = (await client.callTool({ name: 'reindex', arguments: {} })) as TextResult;
+    expect(JSON.parse(re.content[0].text).notes).toBe(1);
+  });
+
   it('gives clear tool errors for bad arguments and unsafe configure keys', async () => {
     const bad = (await client.callTool({ name: 'recall', arguments: { query: '' } })) as TextResult;
     expect(bad.isError).toBe(true);
