@@ -145,6 +145,33 @@ describe('engram serve', () => {
     expect(fs.readdirSync(path.join(sb.engramHome, 'logs')).some((n) => n.startsWith('host-'))).toBe(true);
   });
 
+  it('host.release: the host saves its snapshot, releases socket and lock, and exits (handover)', async () => {
+    const child = await startHost(sb);
+    const sock = sockFile(sb)!;
+    const token = fs.readFileSync(path.join(sb.engramHome, 'token'), 'utf8').trim();
+    // Wait for the index to be up, so there is a snapshot to write.
+    await waitFor(() => JSON.parse(runCli(['status', '--json'], { env: sb.env }).stdout).host?.index?.ready, 10_000, 'index');
+    const r = await rawExchange(sock, [
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'hello', params: { token, protocolVersion: '1.0', client: 'plugin' } }),
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'host.release', params: { reason: 'Obsidian started' } }),
+    ]);
+    expect(JSON.stringify(r.replies)).toMatch(/"releasing":true/);
+    await waitFor(() => !alive(child.pid!), 10_000, 'exit');
+    expect(fs.existsSync(lockFile(sb))).toBe(false);
+    expect(sockFile(sb)).toBeUndefined();
+    expect(fs.statSync(path.join(path.dirname(lockFile(sb)), 'snapshot')).size).toBeGreaterThan(0);
+  });
+
+  it('a client with a newer protocol major that asks to take over makes the older host exit', async () => {
+    const child = await startHost(sb);
+    const token = fs.readFileSync(path.join(sb.engramHome, 'token'), 'utf8').trim();
+    const r = await rawExchange(sockFile(sb)!, [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'hello', params: { token, protocolVersion: '2.0', takeover: true } })]);
+    expect(JSON.stringify(r.replies)).toMatch(/client-newer/);
+    await waitFor(() => !alive(child.pid!), 10_000, 'exit');
+    const cli = runCli(['status'], { env: sb.env });
+    expect(cli.stdout).toMatch(/not running/);
+  });
+
   it('exits after the idle time', async () => {
     const child = await startHost(sb, { ENGRAM_IDLE_MS: '1500' });
     await waitFor(() => !alive(child.pid!), 10_000, 'idle exit');
