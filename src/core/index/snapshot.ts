@@ -284,10 +284,7 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
     const has = new Uint8Array(r.section().slice());
     const data = r.f32();
     if (has.length !== header.chunks || data.length !== header.chunks * header.dimension) throw corrupt('vector table size');
-    vectors = new VectorStore(header.dimension, 0);
-    vectors.has = has;
-    vectors.data = data;
-    vectors.rows = header.chunks;
+    vectors = VectorStore.from(header.dimension, has, data, header.chunks);
   }
   return { header, vectors };
 }

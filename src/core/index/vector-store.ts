@@ -1,5 +1,7 @@
 // Chunk vectors in one contiguous Float32Array (row = chunk id), with an exact cosine top-k per note.
-// Vectors are unit length (the embedder normalises), so cosine is a dot product.
+// Vectors are unit length (the embedder normalises), so cosine is a dot product. Where WebAssembly SIMD is available
+// the array lives in the scan kernel's memory and the kernel computes the dot products; otherwise a JS loop does.
+import { createScanKernel, type ScanKernel } from './simd-scan.js';
 
 export interface VectorCandidate {
   slot: number;
@@ -12,10 +14,28 @@ export class VectorStore {
   /** 1 when the row holds a vector. */
   has: Uint8Array<ArrayBufferLike>;
   rows = 0;
+  private readonly kernel: ScanKernel | null;
 
   constructor(readonly dimension: number, capacity = 1024) {
-    this.data = new Float32Array(capacity * dimension);
-    this.has = new Uint8Array(capacity);
+    this.kernel = dimension > 0 && dimension % 16 === 0 ? createScanKernel() : null;
+    this.data = new Float32Array(0);
+    this.has = new Uint8Array(0);
+    this.resize(Math.max(1, capacity));
+  }
+
+  /** A store holding the given rows (from a snapshot). */
+  static from(dimension: number, has: Uint8Array, data: Float32Array, rows: number): VectorStore {
+    const v = new VectorStore(dimension, Math.max(1, rows));
+    v.data.set(data.subarray(0, rows * dimension));
+    v.has.set(has.subarray(0, rows));
+    v.rows = rows;
+    return v;
+  }
+
+  /** Byte offsets of the kernel's scratch (query, scores): after the data. */
+  private scratch(): { q: number; out: number } {
+    const q = this.has.length * this.dimension * 4;
+    return { q, out: q + this.dimension * 4 };
   }
 
   /** Grows to hold `rows` rows exactly (avoids doubling past what a build needs). */
@@ -29,8 +49,17 @@ export class VectorStore {
   }
 
   private resize(cap: number): void {
-    const data = new Float32Array(cap * this.dimension);
-    data.set(this.data);
+    let data: Float32Array<ArrayBufferLike>;
+    if (this.kernel) {
+      // Data at byte 0 of the kernel's memory, then the scratch; growing keeps the bytes, so only the view changes.
+      const mem = this.kernel.memory;
+      const need = cap * this.dimension * 4 + this.dimension * 4 + cap * 4;
+      if (need > mem.buffer.byteLength) mem.grow(Math.ceil((need - mem.buffer.byteLength) / 65536));
+      data = new Float32Array(mem.buffer, 0, cap * this.dimension);
+    } else {
+      data = new Float32Array(cap * this.dimension);
+      data.set(this.data);
+    }
     const has = new Uint8Array(cap);
     has.set(this.has);
     this.data = data;
@@ -76,16 +105,8 @@ export class VectorStore {
 
   private scores = new Float32Array(0);
 
-  /**
-   * Best cosine per note, for rows whose note is allowed. `noteOf[row]` gives the row's note slot (-1 = dead).
-   * Returns at most `k` notes, best first. Two passes: a tight dot-product loop into a scratch array, then a per-note
-   * maximum (a note's rows are consecutive) fed to a small top-k heap.
-   */
-  search(q: Float32Array, k: number, noteOf: Int32Array, allowed: Uint8Array | null): VectorCandidate[] {
+  private scoreJs(q: Float32Array, data: Float32Array, has: Uint8Array, rows: number, noteOf: Int32Array, allowed: Uint8Array | null): Float32Array {
     const d = this.dimension;
-    const data = this.data;
-    const has = this.has;
-    const rows = this.rows;
     if (this.scores.length < rows) this.scores = new Float32Array(Math.max(1024, rows * 2));
     const scores = this.scores;
     for (let r = 0; r < rows; r++) {
@@ -108,6 +129,32 @@ export class VectorStore {
       }
       for (; i < d; i++, off++) s0 += q[i] * data[off];
       scores[r] = s0 + s1 + s2 + s3;
+    }
+    return scores;
+  }
+
+  /**
+   * Best cosine per note, for rows whose note is allowed. `noteOf[row]` gives the row's note slot (-1 = dead).
+   * Returns at most `k` notes, best first. Two passes: a tight dot-product loop into a scratch array, then a per-note
+   * maximum (a note's rows are consecutive) fed to a small top-k heap.
+   */
+  search(q: Float32Array, k: number, noteOf: Int32Array, allowed: Uint8Array | null): VectorCandidate[] {
+    const d = this.dimension;
+    const data = this.data;
+    const has = this.has;
+    const rows = this.rows;
+    let scores: Float32Array;
+    if (this.kernel) {
+      const { q: qOff, out } = this.scratch();
+      new Float32Array(this.kernel.memory.buffer, qOff, d).set(q);
+      this.kernel.scan(qOff, 0, rows, d, out);
+      scores = new Float32Array(this.kernel.memory.buffer, out, rows);
+      for (let r = 0; r < rows; r++) {
+        const slot = noteOf[r];
+        if (has[r] === 0 || slot < 0 || (allowed !== null && allowed[slot] === 0)) scores[r] = -2;
+      }
+    } else {
+      scores = this.scoreJs(q, data, has, rows, noteOf, allowed);
     }
     const heap = new TopK(k);
     let r = 0;
