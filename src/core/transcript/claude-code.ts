@@ -2,7 +2,7 @@
 // The format is internal and changes between versions (FACTS §5.6): key on `type`, tolerate any
 // shape, group the lines of one API message by message.id, and never throw on bad input.
 import { emptyStats, countType, type ParseStats } from './parse-stats.js';
-import { jsonlRecords, str, obj, arr, type SourceRecord, type StreamOptions } from './record-stream.js';
+import { RecordStream, str, obj, arr, type SourceRecord, type StreamOptions } from './record-stream.js';
 import { TurnFinisher, newDraft, baseName, type DraftTurn, type FinishOptions } from './turn-builder.js';
 import { errorSummary } from './noise.js';
 import { PromptQueue, type QueuedPrompt } from './claude-queue.js';
@@ -42,20 +42,26 @@ export class ClaudeCodeReader {
 
   /** Streams the finished turns in reading order; meta and stats are complete when the loop ends. */
   async *turns(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<Turn> {
-    for await (const rec of jsonlRecords(chunks, this.stats, this.opts)) {
-      try {
-        this.record(rec);
-      } catch {
-        // A record of a shape nobody anticipated: count it, keep reading.
-        this.stats.malformedRecords++;
-      }
+    const stream = new RecordStream(this.stats, this.opts);
+    for await (const chunk of chunks) {
+      for (const rec of stream.push(chunk)) this.safeRecord(rec);
       if (this.out.length) yield* this.out.splice(0);
     }
+    for (const rec of stream.finish()) this.safeRecord(rec);
     // Close what is still open in the order the turns started.
     const rest = [...this.open.entries()].sort((a, b) => a[1].offset - b[1].offset);
     for (const [key] of rest) this.close(key);
     yield* this.out.splice(0);
     this.finishMeta();
+  }
+
+  private safeRecord(rec: SourceRecord): void {
+    try {
+      this.record(rec);
+    } catch {
+      // A record of a shape nobody anticipated: count it, keep reading.
+      this.stats.malformedRecords++;
+    }
   }
 
   private record(rec: SourceRecord): void {

@@ -3,7 +3,7 @@
 // function calls and their output, reasoning), event_msg (UI echoes), compacted.
 import { stableId } from '../hash.js';
 import { emptyStats, countType, type ParseStats } from './parse-stats.js';
-import { jsonlRecords, str, obj, arr, type SourceRecord } from './record-stream.js';
+import { RecordStream, str, obj, arr, type SourceRecord } from './record-stream.js';
 import { TurnFinisher, newDraft, baseName, type DraftTurn } from './turn-builder.js';
 import { errorSummary } from './noise.js';
 import type { ReaderOptions } from './claude-code.js';
@@ -33,14 +33,12 @@ export class CodexReader {
   }
 
   async *turns(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<Turn> {
-    for await (const rec of jsonlRecords(chunks, this.stats, this.opts)) {
-      try {
-        this.record(rec);
-      } catch {
-        this.stats.malformedRecords++;
-      }
+    const stream = new RecordStream(this.stats, this.opts);
+    for await (const chunk of chunks) {
+      for (const rec of stream.push(chunk)) this.safeRecord(rec);
       if (this.out.length) yield* this.out.splice(0);
     }
+    for (const rec of stream.finish()) this.safeRecord(rec);
     this.close();
     yield* this.out.splice(0);
     if (!this.meta.sessionId && this.meta.source) {
@@ -48,6 +46,15 @@ export class CodexReader {
       this.meta.sessionId = m?.[1] ?? baseName(this.meta.source);
     }
     if (this.meta.cwd && !this.meta.project) this.meta.project = baseName(this.meta.cwd);
+  }
+
+  private safeRecord(rec: SourceRecord): void {
+    try {
+      this.record(rec);
+    } catch {
+      // A record of a shape nobody anticipated: count it, keep reading.
+      this.stats.malformedRecords++;
+    }
   }
 
   private record(rec: SourceRecord): void {

@@ -1,6 +1,7 @@
 // Splits a byte stream into lines with exact byte offsets and bounded memory.
 // Splitting happens on bytes (0x0A never occurs inside a UTF-8 sequence), so a character split
 // across chunks is decoded whole; only one line (at most maxLineBytes) is ever buffered.
+// The work is synchronous per chunk (LineSplitter): an await per line would cost more than the parsing.
 
 export interface Line {
   /** The decoded line without its line ending; null when the line was longer than the limit. */
@@ -30,49 +31,82 @@ function decode(bytes: Uint8Array): string {
   return decoder.decode(end === bytes.length ? bytes : bytes.subarray(0, end));
 }
 
-export async function* splitLines(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: SplitOptions = {}): AsyncGenerator<Line> {
-  const maxLine = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  let offset = opts.startOffset ?? 0; // offset of the start of the pending line
-  let pieces: Uint8Array[] = [];
-  let pendingBytes = 0;
-  let skipping = false; // the pending line passed maxLine: drop bytes until its newline
+export class LineSplitter {
+  private readonly maxLine: number;
+  private offset: number; // offset of the start of the pending line
+  private pieces: Uint8Array[] = [];
+  private pendingBytes = 0;
+  private skipping = false; // the pending line passed maxLine: drop bytes until its newline
 
-  for await (const chunk of chunks) {
+  constructor(opts: SplitOptions = {}) {
+    this.maxLine = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.offset = opts.startOffset ?? 0;
+  }
+
+  /** The lines this chunk completes. */
+  push(chunk: Uint8Array): Line[] {
+    const out: Line[] = [];
     let pos = 0;
-    while (pos < chunk.length) {
+    for (;;) {
       const nl = chunk.indexOf(0x0a, pos);
-      if (nl === -1) {
-        const rest = chunk.length - pos;
-        if (!skipping && pendingBytes + rest > maxLine) {
-          skipping = true;
-          pieces = [];
-        }
-        // Copy: the producer may reuse its chunk buffer after we yield.
-        if (!skipping) pieces.push(chunk.slice(pos));
-        pendingBytes += rest;
-        break;
+      if (nl === -1) break;
+      if (this.pendingBytes > 0 || this.skipping) out.push(this.complete(chunk, pos, nl));
+      else {
+        // The common case: a whole line inside this chunk, decoded in place (measured faster than one
+        // decode of the whole chunk and a split).
+        const len = nl - pos;
+        out.push({ text: len > this.maxLine ? null : decode(chunk.subarray(pos, nl)), offset: this.offset, byteLength: len + 1, unterminated: false });
+        this.offset += len + 1;
       }
-      const partLen = nl - pos;
-      const lineBytes = pendingBytes + partLen + 1;
-      if (skipping || pendingBytes + partLen > maxLine) {
-        yield { text: null, offset, byteLength: lineBytes, unterminated: false };
-      } else if (pieces.length === 0) {
-        yield { text: decode(chunk.subarray(pos, nl)), offset, byteLength: lineBytes, unterminated: false };
-      } else {
-        pieces.push(chunk.subarray(pos, nl));
-        yield { text: decode(concat(pieces, pendingBytes + partLen)), offset, byteLength: lineBytes, unterminated: false };
-      }
-      offset += lineBytes;
-      pieces = [];
-      pendingBytes = 0;
-      skipping = false;
       pos = nl + 1;
     }
+    if (pos < chunk.length) this.hold(chunk, pos);
+    return out;
   }
-  if (pendingBytes > 0) {
-    const text = skipping ? null : decode(concat(pieces, pendingBytes));
-    yield { text, offset, byteLength: pendingBytes, unterminated: true };
+
+  private hold(chunk: Uint8Array, pos: number): void {
+    const rest = chunk.length - pos;
+    if (!this.skipping && this.pendingBytes + rest > this.maxLine) {
+      this.skipping = true;
+      this.pieces = [];
+    }
+    // Copy: the producer may reuse its chunk buffer.
+    if (!this.skipping) this.pieces.push(chunk.slice(pos));
+    this.pendingBytes += rest;
   }
+
+  private complete(chunk: Uint8Array, pos: number, nl: number): Line {
+    const partLen = nl - pos;
+    const lineBytes = this.pendingBytes + partLen + 1;
+    let text: string | null = null;
+    if (!this.skipping && this.pendingBytes + partLen <= this.maxLine) {
+      this.pieces.push(chunk.subarray(pos, nl));
+      text = decode(concat(this.pieces, this.pendingBytes + partLen));
+    }
+    const line: Line = { text, offset: this.offset, byteLength: lineBytes, unterminated: false };
+    this.offset += lineBytes;
+    this.pieces = [];
+    this.pendingBytes = 0;
+    this.skipping = false;
+    return line;
+  }
+
+  /** The last line, when the stream does not end with a newline. */
+  finish(): Line[] {
+    if (this.pendingBytes === 0) return [];
+    const line: Line = { text: this.skipping ? null : decode(concat(this.pieces, this.pendingBytes)), offset: this.offset, byteLength: this.pendingBytes, unterminated: true };
+    this.offset += this.pendingBytes;
+    this.pieces = [];
+    this.pendingBytes = 0;
+    this.skipping = false;
+    return [line];
+  }
+}
+
+export async function* splitLines(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: SplitOptions = {}): AsyncGenerator<Line> {
+  const splitter = new LineSplitter(opts);
+  for await (const chunk of chunks) yield* splitter.push(chunk);
+  yield* splitter.finish();
 }
 
 function concat(pieces: Uint8Array[], total: number): Uint8Array {

@@ -1,5 +1,5 @@
 // JSONL bytes -> records with byte offsets, counting every line that is not one clean record.
-import { splitLines } from './line-splitter.js';
+import { LineSplitter, type Line } from './line-splitter.js';
 import { parseJsonLine, utf8Length } from './json-records.js';
 import { noteDamage, type ParseStats } from './parse-stats.js';
 
@@ -16,46 +16,75 @@ export interface StreamOptions {
   maxLineBytes?: number;
 }
 
+/** Lines -> records, synchronously per chunk (see LineSplitter for why). */
+export class RecordStream {
+  private readonly splitter: LineSplitter;
+
+  constructor(
+    private readonly stats: ParseStats,
+    opts: StreamOptions = {},
+  ) {
+    this.splitter = new LineSplitter(opts);
+  }
+
+  push(chunk: Uint8Array): SourceRecord[] {
+    return this.records(this.splitter.push(chunk));
+  }
+
+  finish(): SourceRecord[] {
+    return this.records(this.splitter.finish());
+  }
+
+  private records(lines: Line[]): SourceRecord[] {
+    const out: SourceRecord[] = [];
+    const stats = this.stats;
+    for (const line of lines) {
+      stats.lines++;
+      stats.bytes += line.byteLength;
+      const lineEnd = line.offset + line.byteLength;
+      if (line.text === null) {
+        stats.oversizedLines++;
+        noteDamage(stats, line.offset, 'oversized', 0);
+        continue;
+      }
+      if (line.text.trim() === '') {
+        stats.blankLines++;
+        continue;
+      }
+      const parsed = parseJsonLine(line.text);
+      if (parsed.malformed) {
+        stats.malformedRecords++;
+        noteDamage(stats, line.offset, 'malformed', 0);
+        continue;
+      }
+      if (parsed.torn) {
+        stats.tornLines++;
+        stats.recoveredRecords += parsed.records.length;
+        if (parsed.lost) stats.lostFragments++;
+        noteDamage(stats, line.offset, 'torn', parsed.records.length);
+      }
+      const n = parsed.records.length;
+      for (let i = 0; i < n; i++) {
+        const rec = parsed.records[i];
+        stats.records++;
+        const offset = parsed.torn ? line.offset + utf8Length(line.text, rec.at) : line.offset;
+        const next = parsed.records[i + 1];
+        const end = next ? line.offset + utf8Length(line.text, next.at) : lineEnd;
+        out.push({ value: rec.value, offset, end });
+      }
+    }
+    return out;
+  }
+}
+
 export async function* jsonlRecords(
   chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   stats: ParseStats,
   opts: StreamOptions = {},
 ): AsyncGenerator<SourceRecord> {
-  for await (const line of splitLines(chunks, opts)) {
-    stats.lines++;
-    stats.bytes += line.byteLength;
-    const lineEnd = line.offset + line.byteLength;
-    if (line.text === null) {
-      stats.oversizedLines++;
-      noteDamage(stats, line.offset, 'oversized', 0);
-      continue;
-    }
-    if (line.text.trim() === '') {
-      stats.blankLines++;
-      continue;
-    }
-    const parsed = parseJsonLine(line.text);
-    if (parsed.malformed) {
-      stats.malformedRecords++;
-      noteDamage(stats, line.offset, 'malformed', 0);
-      continue;
-    }
-    if (parsed.torn) {
-      stats.tornLines++;
-      stats.recoveredRecords += parsed.records.length;
-      if (parsed.lost) stats.lostFragments++;
-      noteDamage(stats, line.offset, 'torn', parsed.records.length);
-    }
-    const n = parsed.records.length;
-    for (let i = 0; i < n; i++) {
-      const rec = parsed.records[i];
-      stats.records++;
-      const offset = parsed.torn ? line.offset + utf8Length(line.text, rec.at) : line.offset;
-      const next = parsed.records[i + 1];
-      const end = next ? line.offset + utf8Length(line.text, next.at) : lineEnd;
-      yield { value: rec.value, offset, end };
-    }
-  }
+  const stream = new RecordStream(stats, opts);
+  for await (const chunk of chunks) yield* stream.push(chunk);
+  yield* stream.finish();
 }
 
 /** Field access on untyped JSON without `any`. */
