@@ -7,6 +7,7 @@ import type { EffectiveConfig } from '../../src/core/config.js';
 import type { CurateContext } from '../../src/core/curate/apply.js';
 import type { NoteCatalog } from '../../src/core/curate/catalog.js';
 import { LexicalVectors } from '../../src/core/curate/lexical-vectors.js';
+import { vectorsFromSnapshot } from '../../src/core/curate/index-vectors.js';
 import type { NoteVectors } from '../../src/core/curate/merge-candidates.js';
 import { curateSettings, type CurateSettings } from '../../src/core/curate/settings.js';
 import { curateStateNames, RecallStatsStore, StateProposalStore } from '../../src/core/curate/stores.js';
@@ -66,11 +67,6 @@ export function openCurateHost(facts: HostFacts, cwd: string, vaultOption: strin
   };
 }
 
-interface NoteVectorIndex {
-  loadSnapshot(bytes: Uint8Array): void;
-  noteVector?(path: string): Float32Array | null | undefined;
-}
-
 /**
  * Note vectors for curation: the index's embeddings when its snapshot offers them per note, else word vectors
  * computed here (says which, so the user knows what "similar" meant).
@@ -78,16 +74,10 @@ interface NoteVectorIndex {
 export async function noteVectors(host: CurateHost, catalog: NoteCatalog, paths: string[], fallback = true): Promise<{ vectors: NoteVectors | undefined; kind: string }> {
   if (fs.existsSync(host.snapshotFile)) {
     try {
-      const { VaultIndex } = await import('../../src/core/index/vault-index.js');
-      const index = new VaultIndex({ vault: host.ctx.vault }) as unknown as NoteVectorIndex;
-      index.loadSnapshot(new Uint8Array(fs.readFileSync(host.snapshotFile)));
-      if (typeof index.noteVector === 'function') {
-        const get = index.noteVector.bind(index);
-        const probe = paths.find((p) => get(p));
-        if (probe) return { vectors: { vector: (p) => get(p) ?? undefined }, kind: 'embeddings from the index snapshot' };
-      }
+      const index = vectorsFromSnapshot(new Uint8Array(fs.readFileSync(host.snapshotFile)));
+      if (index) return { vectors: index, kind: `embeddings from the index (${index.modelId ?? 'unknown model'}, ${index.count} notes)` };
     } catch {
-      // A missing, damaged or older snapshot: fall back to word vectors below.
+      // A damaged or older snapshot: the index rebuilds it; meanwhile word vectors below.
     }
   }
   if (!fallback) return { vectors: undefined, kind: 'no embeddings in the index' };
