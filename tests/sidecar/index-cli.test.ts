@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeSandbox, type Sandbox } from '../helpers/host.js';
 import { makeTinyModel } from '../helpers/tiny-model.js';
+import { progressBar } from '../../sidecar/cli/commands/index.js';
 
 let sb: Sandbox;
 beforeAll(() => {
@@ -69,6 +70,21 @@ describe('engram index / search', () => {
     expect(r.mode).toBe('hybrid');
     expect(r.hits[0].path).toBe('Notes/Cars.md');
     expect(r.hits[0].why.join(' ')).toMatch(/meaning/);
+  });
+});
+
+describe('progress bar', () => {
+  it('shows notes/s and an ETA, and ends its line when done', () => {
+    let now = 0;
+    const out: string[] = [];
+    const bar = progressBar((s) => out.push(s), () => now);
+    bar({ phase: 'index', done: 0, total: 1000 });
+    now = 2000;
+    bar({ phase: 'index', done: 400, total: 1000 });
+    expect(out.at(-1)).toMatch(/indexing \[#{12}-{18}\] 400\/1000 notes {2}200 notes\/s {2}ETA 3 s/);
+    now = 5000;
+    bar({ phase: 'index', done: 1000, total: 1000 });
+    expect(out.at(-1)).toBe('\n');
   });
 });
 
