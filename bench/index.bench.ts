@@ -59,17 +59,28 @@ class RandomEmbedder implements Embedder {
   }
 }
 
-async function latencies(index: VaultIndex, queries: string[], opts: Parameters<VaultIndex['search']>[1], vec?: () => Float32Array): Promise<number[]> {
+/**
+ * Three timed passes over the queries (after a warm-up). This machine is shared, so a pass can be stretched by other
+ * processes: we print the median pass's p50/p95 and the best pass's p95 (interference only ever adds time).
+ */
+async function latencies(index: VaultIndex, queries: string[], opts: Parameters<VaultIndex['search']>[1], vec?: () => Float32Array): Promise<{ p50: number; p95: number; bestP95: number; all: number[] }> {
   for (const q of queries.slice(0, 20)) await index.search(q, { ...opts, queryVector: vec?.() });
-  const out: number[] = [];
-  for (const q of queries) {
-    const qv = vec?.();
-    const t = performance.now();
-    await index.search(q, { ...opts, queryVector: qv });
-    out.push(performance.now() - t);
+  const passes: number[][] = [];
+  for (let pass = 0; pass < 3; pass++) {
+    const out: number[] = [];
+    for (const q of queries) {
+      const qv = vec?.();
+      const t = performance.now();
+      await index.search(q, { ...opts, queryVector: qv });
+      out.push(performance.now() - t);
+    }
+    passes.push(out);
   }
-  return out;
+  const p95s = passes.map((p) => pct(p, 0.95)).sort((a, b) => a - b);
+  const mid = passes.find((p) => pct(p, 0.95) === p95s[1])!;
+  return { p50: pct(mid, 0.5), p95: p95s[1], bestP95: p95s[0], all: mid };
 }
+const lat = (l: { p50: number; p95: number; bestP95: number }): string => `p50 ${ms(l.p50)}, p95 ${ms(l.p95)} (best pass p95 ${ms(l.bestP95)})`;
 
 /** In its own frame, so the loaded copy is garbage when the caller measures heap again. */
 async function measureLoad(vault: VaultPort, bytes: Uint8Array): Promise<void> {
@@ -97,7 +108,11 @@ async function zettel(): Promise<void> {
   const heap = heapMB();
   console.log(`heap: ${(heap - base).toFixed(0)} MB for the index (${heap.toFixed(0)} MB in the process; target < 250 MB)`);
   const bm = await latencies(index, queries, { mode: 'bm25', limit: 10 });
-  console.log(`BM25 query (200 keyword queries, top 10): p50 ${ms(pct(bm, 0.5))}, p95 ${ms(pct(bm, 0.95))}, max ${ms(Math.max(...bm))} (target p95 < 3 ms)`);
+  console.log(`BM25 query (200 keyword queries, top 10): ${lat(bm)}, max ${ms(Math.max(...bm.all))} (target p95 < 3 ms)`);
+  t = performance.now();
+  let bytes = index.snapshot();
+  console.log(`snapshot (BM25 only): ${(bytes.length / 1e6).toFixed(1)} MB, encoded in ${ms(performance.now() - t)}`);
+  await measureLoad(vault, bytes);
   const upd: number[] = [];
   const files = (await vault.list()).slice(0, 50);
   for (let i = 0; i < files.length; i++) {
@@ -108,10 +123,6 @@ async function zettel(): Promise<void> {
     upd.push(hit ? performance.now() - t0 : Infinity);
   }
   console.log(`update(note) then search finds it: p50 ${ms(pct(upd, 0.5))}, max ${ms(Math.max(...upd))} over 50 saves (target < 50 ms)`);
-  t = performance.now();
-  let bytes = index.snapshot();
-  console.log(`snapshot (BM25 only): ${(bytes.length / 1e6).toFixed(1)} MB, encoded in ${ms(performance.now() - t)}`);
-  await measureLoad(vault, bytes);
 
   // Hybrid: random unit vectors of dimension 384 for every chunk.
   const emb = new RandomEmbedder();
@@ -120,7 +131,7 @@ async function zettel(): Promise<void> {
   await index.embedPending();
   console.log(`vectors: ${index.stats().vectors} chunks x 384 stored in ${ms(performance.now() - t)} (random unit vectors)`);
   const hy = await latencies(index, queries, { mode: 'hybrid', limit: 10 }, () => emb.vector());
-  console.log(`hybrid query (BM25 + exact cosine over all chunks + RRF + priors; query embedding excluded): p50 ${ms(pct(hy, 0.5))}, p95 ${ms(pct(hy, 0.95))} (targets 12 / 25 ms)`);
+  console.log(`hybrid query (BM25 + exact cosine over all chunks + RRF + priors; query embedding excluded): ${lat(hy)} (targets p50 12, p95 25 ms)`);
   console.log(`heap with vectors: ${(heapMB() - base).toFixed(0)} MB`);
   t = performance.now();
   bytes = index.snapshot();
@@ -231,7 +242,7 @@ async function generated(n = 50_000): Promise<void> {
   });
   const bm = await latencies(index, queries, { mode: 'bm25', limit: 10 });
   const hy = await latencies(index, queries, { mode: 'hybrid', limit: 10 }, () => emb.vector());
-  console.log(`BM25 p50 ${ms(pct(bm, 0.5))} p95 ${ms(pct(bm, 0.95))}; hybrid p50 ${ms(pct(hy, 0.5))} p95 ${ms(pct(hy, 0.95))} (target hybrid p95 < 60 ms)`);
+  console.log(`BM25 ${lat(bm)}; hybrid ${lat(hy)} (target hybrid p95 < 60 ms)`);
   t = performance.now();
   const bytes = index.snapshot();
   const enc = performance.now() - t;
