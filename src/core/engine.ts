@@ -76,7 +76,6 @@ export class Engine {
   private readonly metas = new Map<string, NoteMeta>();
   private readonly mtimes = new Map<string, number>();
   private burstSize = 0;
-  private reconcileTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly injected = new Map<string, Set<string>>();
   private readonly log: EngineLog;
   private readonly pendingChanges = new Map<string, VaultChange>();
@@ -137,16 +136,17 @@ export class Engine {
       this.pendingChanges.set(change.oldPath, { kind: 'delete', path: change.oldPath });
       this.pendingChanges.set(change.path, { kind: 'modify', path: change.path });
     } else this.pendingChanges.set(change.path, change);
-    // After a burst (a git checkout, a sync) a watcher can miss events: rescan once things settle.
-    if (++this.burstSize >= 200) {
-      if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
-      this.reconcileTimer = setTimeout(() => {
-        this.burstSize = 0;
-        this.reconcileTimer = null;
-        void this.reconcile().catch((e) => this.log('warn', `rescan failed: ${errorMessage(e)}`));
-      }, 2000);
+    this.burstSize++;
+    if (!this.catchingUp) {
+      this.catchingUp = this.catchUp().finally(() => {
+        this.catchingUp = null;
+        // After a burst (a git checkout, a sync) a watcher can miss events: rescan once it has been absorbed.
+        if (this.burstSize >= 200) {
+          this.burstSize = 0;
+          void this.reconcile().catch((e) => this.log('warn', `rescan failed: ${errorMessage(e)}`));
+        }
+      });
     }
-    if (!this.catchingUp) this.catchingUp = this.catchUp().finally(() => (this.catchingUp = null));
   }
 
   /** Resolves when every change seen so far is in the index. */
