@@ -72,6 +72,13 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
     })) ?? undefined;
     const engine = new Engine({ ports, index, log, config: { ignore: ['.obsidian', '.trash', '.git', 'node_modules'] } });
     const coverage = new CoverageStore(`${state.dir}/sessions.json`);
+    const injectedFile = `${state.dir}/injected.json`;
+    try {
+      const saved = JSON.parse(fs.readFileSync(injectedFile, 'utf8')) as { format?: number; sessions?: Record<string, unknown> };
+      if (saved.format === 1 && saved.sessions) engine.restoreInjected(saved.sessions);
+    } catch {
+      // first run, or unreadable: start empty
+    }
     const extractor: TranscriptExtractor = (await opts.makeExtractor?.(engine, state, log, env).catch((e) => {
       log('warn', `extraction unavailable: ${errorMessage(e)}`);
       return undefined;
@@ -135,6 +142,11 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
           returnClaimed(state);
           await watcher.close().catch(() => {});
           await engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
+          try {
+            fs.writeFileSync(injectedFile, JSON.stringify({ format: 1, sessions: engine.injectedState() }), { mode: 0o600 });
+          } catch (e) {
+            log('warn', `could not save injected-notes state: ${errorMessage(e)}`);
+          }
           releaseHostLock(state.lock);
           exitResolve(reason);
         })();

@@ -339,4 +339,14 @@ export class Engine {
   async save(): Promise<void> {
     await this.index.save?.();
   }
+
+  /** What was injected in recent sessions, so a restarted host still never injects a note twice in a session. */
+  injectedState(maxSessions = 500): Record<string, string[]> {
+    const entries = [...this.injected.entries()].slice(-maxSessions);
+    return Object.fromEntries(entries.map(([k, v]) => [k, [...v]]));
+  }
+
+  restoreInjected(state: Record<string, unknown>): void {
+    for (const [k, v] of Object.entries(state)) if (Array.isArray(v)) this.injected.set(k, new Set(v.filter((x): x is string => typeof x === 'string')));
+  }
 }

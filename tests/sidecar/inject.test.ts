@@ -50,6 +50,18 @@ describe('context injection', () => {
     expect(again.stdout).not.toContain('Use pnpm workspaces');
   });
 
+  it('remembers what it injected across a host restart', async () => {
+    const prompt = 'why does the monorepo use pnpm workspaces instead of npm?';
+    expect(hook('UserPromptSubmit', { prompt }).stdout).toContain('Use pnpm workspaces');
+    expect(runCli(['serve', '--stop'], { env: sb.env }).stdout).toMatch(/stopped/);
+    sb.serve();
+    await waitFor(() => {
+      const r = runCli(['status', '--json'], { env: sb.env });
+      return r.code === 0 && (JSON.parse(r.stdout) as { host?: { index?: { ready?: boolean } } | null }).host?.index?.ready;
+    }, 15_000, 'a ready host');
+    expect(hook('UserPromptSubmit', { prompt }).stdout).not.toContain('Use pnpm workspaces');
+  });
+
   it('injects nothing for small talk and unrelated questions', () => {
     for (const prompt of ['thanks, that looks good', 'how do I reverse a linked list in rust?', 'what is the capital of peru', 'ok continue']) {
       const r = hook('UserPromptSubmit', { prompt, session_id: `s-${prompt.length}` });
