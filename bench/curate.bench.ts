@@ -89,21 +89,30 @@ export async function run(): Promise<void> {
     const data = new Float32Array(rows.length * dim);
     rows.forEach((p, i) => data.set(lexical.vector(p)!, i * dim));
     const m = { data, dim, count: rows.length };
-    const floor = 0.75; // below the merge threshold, so the check has enough pairs to mean something
+    const floor = 0.6; // below the merge threshold, so the check has enough pairs to mean something
     const join = neighbourJoin(m, settings.neighbours, floor);
     const found = new Set(join.pairs.map((p) => `${p.a}:${p.b}`));
     let exact = 0;
     let hit = 0;
-    const sample = 400;
+    let exactHigh = 0;
+    let hitHigh = 0;
+    const sample = 500;
     for (let s = 0; s < sample; s++) {
       const a = Math.floor((s * rows.length) / sample);
       for (let b = 0; b < rows.length; b++) {
-        if (b === a || cosine(m, a, b) < floor) continue;
+        if (b === a) continue;
+        const sim = cosine(m, a, b);
+        if (sim < floor) continue;
+        const got = found.has(`${Math.min(a, b)}:${Math.max(a, b)}`);
         exact++;
-        if (found.has(`${Math.min(a, b)}:${Math.max(a, b)}`)) hit++;
+        if (got) hit++;
+        if (sim >= settings.mergeThreshold) {
+          exactHigh++;
+          if (got) hitHigh++;
+        }
       }
     }
-    console.log(`  join recall check: ${sample} notes scanned exactly, ${exact} pairs at similarity ≥ ${floor}, ${hit} found by the join`);
+    console.log(`  join recall check (${sample} notes scanned exactly): ≥ ${settings.mergeThreshold}: ${hitHigh} of ${exactHigh} pairs found; ≥ ${floor}: ${hit} of ${exact}`);
   }
 
   // One merge: the most-linked note absorbs a neighbour; rewrite every link to the absorbed one across the vault.
