@@ -8,6 +8,7 @@ import { spoolDepth } from './spool.js';
 import { allowedTranscript, transcriptRoots } from './transcript-roots.js';
 import { setSafeKey } from './configure.js';
 import { runCurationCommand } from './curate-bridge.js';
+import { synthesize } from './synthesis.js';
 import type { Handler } from './server.js';
 import type { RunningHost } from './daemon.js';
 
@@ -52,13 +53,15 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
     },
     recall: async (p) => {
       const q = p as Params<'recall'>;
-      return engine.recall(q.query, {
+      const result = await engine.recall(q.query, {
         limit: q.limit ?? 8,
         types: q.types,
         projects: q.allProjects || !q.project ? undefined : [q.project],
         since: sinceMs(q.since, Date.now()),
         full: q.full,
       });
+      if (q.synthesize) result.synthesis = await synthesize(q.query, result, env);
+      return result;
     },
     read: async (p) => {
       const { ref } = p as Params<'read'>;

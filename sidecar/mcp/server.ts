@@ -45,13 +45,16 @@ export function buildMcpServer(deps: McpDeps): McpServer {
       project: z.string().max(256).optional().describe('Project to search (default: the current one)'),
       all_projects: z.boolean().optional().describe('Search every project\'s notes'),
       since: z.string().max(64).optional().describe('Only notes newer than this: 7d, 12h, 2w or a date'),
+      synthesize: z.boolean().optional().describe('Also ask the configured LLM backend for a short answer from these notes (slower; off by default)'),
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   }, async (a) => call('recall', {
-    query: a.query, limit: a.limit, types: a.types, project: a.project ?? deps.project, allProjects: a.all_projects, since: a.since,
+    query: a.query, limit: a.limit, types: a.types, project: a.project ?? deps.project, allProjects: a.all_projects, since: a.since, synthesize: a.synthesize,
   }, (r) => {
     const res = r as RecallResult;
-    return text(res.text, { hits: res.hits.map(({ path, title, score, why, type, project }) => ({ path, title, score, why, type, project })), mode: res.mode });
+    return text(res.synthesis ? `${res.text}
+
+${res.synthesis}` : res.text, { hits: res.hits.map(({ path, title, score, why, type, project }) => ({ path, title, score, why, type, project })), mode: res.mode });
   }));
 
   server.registerTool('read', {

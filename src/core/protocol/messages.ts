@@ -36,6 +36,8 @@ export const methodParams = {
     allProjects: v.optional(v.boolean()),
     since: v.optional(v.string({ max: 64 })),
     full: v.optional(v.int({ min: 0, max: 10 })),
+    /** Ask the configured LLM backend for a short answer from the recalled notes. */
+    synthesize: v.optional(v.boolean()),
   }),
   read: v.object({ ref }),
   remember: v.object({
@@ -93,6 +95,7 @@ export interface RecallResult {
   /** The fenced rendering for agents. */
   text: string;
   mode: string;
+  synthesis?: string;
 }
 
 export interface StatusResult {
