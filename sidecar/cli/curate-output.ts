@@ -53,7 +53,11 @@ export async function applyAll(cc: CommandContext, ctx: CurateContext, ids: stri
       outcomes.push({ id, ok: false, error: `${errorMessage(e)}${e.hint ? ` (${e.hint})` : ''}` });
     }
   }
-  if (cc.global.json) cc.stdout(JSON.stringify({ applied: outcomes }, null, 2));
+  if (cc.global.json) {
+    cc.stdout(JSON.stringify({ applied: outcomes }, null, 2));
+    // Callers of --json (the MCP bridge) report the first stderr line when the exit code is 1.
+    for (const o of outcomes) if (!o.ok) cc.stderr(`${o.id}: not applied: ${o.error}`);
+  }
   else {
     for (const o of outcomes) {
       if (!o.ok) {
