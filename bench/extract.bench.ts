@@ -40,7 +40,7 @@ export async function run(): Promise<void> {
     for (const [label, vault] of [['NodeVault on disk, fsync per note', new NodeVault(vaultDir)], ['MemoryVault', new MemoryVault()]] as const) {
       const backend = new ScriptedBackend((req) => beatsFor(req), 'claude', false, 0);
       const t0 = performance.now();
-      const r = await extractSession({ ports: { vault, clock: systemClock }, state: new MemoryStateStore(), vaultDir: 'vaults/b', backend, session, window: { maxChars: 12_000, maxTurns: 10 } });
+      const r = await extractSession({ ports: { vault, clock: systemClock }, state: new MemoryStateStore(), vaultDir: 'vaults/b', backend, session, window: { budgetTokens: 3_000 } });
       const secs = (performance.now() - t0) / 1000;
       const notes = r.beats.created + r.beats.extended;
       console.log(`  throughput (scripted backend, ${label}): ${notes} notes from ${r.windows.total} windows in ${(secs * 1000).toFixed(0)} ms = ${(notes / secs).toFixed(0)} notes/s (${r.beats.duplicates} dup-skipped, ${r.proposals.length} proposals)`);

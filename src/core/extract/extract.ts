@@ -14,7 +14,7 @@ import type { StateStore } from './state-store.js';
 import { dailyLimit, usageSummary, type BudgetConfig } from './usage.js';
 import { VaultCatalog } from './vault-catalog.js';
 import type { Rejection } from './validate.js';
-import { cutWindows, DEFAULT_WINDOW, MAX_TURN_CHARS, type ExtractWindow, type WindowOptions } from './window.js';
+import { DEFAULT_WINDOW, extractWindows, rangeKey, windowTokens, type ExtractWindow, type ExtractWindowOptions } from './window.js';
 import { callWindow } from './window-call.js';
 import { writeBeats, type FaultHook, type NoteOutcome } from './write-beats.js';
 import { DEFAULT_TYPES } from '../note/meta.js';
@@ -38,7 +38,7 @@ export interface ExtractSessionOptions {
   validatePass?: boolean;
   /** When the backend fails after its retries, the rules backend extracts the window instead (default true). */
   fallbackToRules?: boolean;
-  window?: WindowOptions;
+  window?: ExtractWindowOptions;
   /** Dedup's similarity source; a word-overlap search over the vault by default. */
   similar?: (catalog: VaultCatalog) => SimilarNotes & { add?(path: string, text: string): void };
   dedup?: DedupThresholds;
@@ -136,25 +136,39 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
   const { session } = o;
   const ledger = await jobs.readLedger();
   const done = ledger.sessions[key]?.ranges ?? [];
-  const doneIds = new Set(done.map((r) => `${r.firstUuid}|${r.lastUuid}`));
+  const doneIds = new Set(done.map(rangeKey));
   const pending = (await jobs.pendingJournals(key)).filter((j) => {
-    if (!doneIds.has(`${j.firstUuid}|${j.lastUuid}`)) return true;
+    if (!doneIds.has(rangeKey(j))) return true;
     // Committed but not removed (a crash after the ledger write): drop the leftover.
     if (!o.dryRun) void jobs.removeJournal(j.windowId);
     return false;
   });
   // Ranges of every session count: a resumed or forked session copies earlier records (same uuids) into a new file.
   const ranges: CoveredRange[] = [];
+  // The parts of a split turn done so far (ledger or journal): the turn is covered once all of them are.
+  const parts = new Map<string, { count: number; seen: Set<number>; range: CoveredRange }>();
+  const add = (r: CoveredRange, part: ExtractWindow['part']) => {
+    if (!part) return void ranges.push(r);
+    const k = rangeKey(r);
+    const p = parts.get(k) ?? { count: part.count, seen: new Set<number>(), range: r };
+    p.seen.add(part.index);
+    parts.set(k, p);
+  };
   for (const [k, entry] of Object.entries(ledger.sessions)) {
-    for (const r of entry.ranges) ranges.push({ firstUuid: r.firstUuid, lastUuid: r.lastUuid, endOffset: r.endOffset ?? 0, lastTimestamp: r.lastTimestamp, sessionId: k === key ? session.meta.sessionId : r.sessionId });
+    for (const r of entry.ranges) add({ firstUuid: r.firstUuid, lastUuid: r.lastUuid, endOffset: r.endOffset ?? 0, lastTimestamp: r.lastTimestamp, sessionId: k === key ? session.meta.sessionId : r.sessionId }, r.part);
   }
-  for (const j of pending) ranges.push({ firstUuid: j.firstUuid, lastUuid: j.lastUuid, endOffset: j.endOffset ?? 0, sessionId: session.meta.sessionId });
+  for (const j of pending) add({ firstUuid: j.firstUuid, lastUuid: j.lastUuid, endOffset: j.endOffset ?? 0, sessionId: session.meta.sessionId }, j.part);
+  for (const p of parts.values()) if (p.seen.size >= p.count) ranges.push(p.range);
   const covered = coveredMask(session, ranges);
-  const fresh = uncoveredRuns(session.turns, covered).flatMap((runTurns) => cutWindows(session.meta.sessionId, runTurns, o.window ?? DEFAULT_WINDOW));
+  const started = new Set([...doneIds, ...pending.map(rangeKey)]);
+  const fresh = uncoveredRuns(session.turns, covered)
+    .flatMap((runTurns) => extractWindows(session.meta.sessionId, runTurns, o.window ?? DEFAULT_WINDOW))
+    // A split turn interrupted halfway: only its parts not done yet.
+    .filter((w) => !w.part || !started.has(rangeKey(w)));
   const work: { window: ExtractWindow; journal?: JournalEntry }[] = [
     ...pending.map((j) => ({ window: journalWindow(j, session.turns), journal: j })),
     ...fresh.map((w) => ({ window: w })),
-  ].sort((a, b) => a.window.firstIndex - b.window.firstIndex);
+  ].sort((a, b) => a.window.firstIndex - b.window.firstIndex || (a.window.part?.index ?? 0) - (b.window.part?.index ?? 0));
   run.windows.total = work.length;
   if (work.length === 0) return finish();
 
@@ -188,7 +202,7 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
         const mine = usage.backends.find((b) => b.backend === o.backend.name);
         const limit = dailyLimit(o.backend.name, o.backend.paid, o.budgets);
         // Stop before a call that would overrun the budget, not after: a window costs about its text / 4 plus the reply.
-        const estimate = Math.ceil(item.window.turns.reduce((n, t) => n + Math.min(t.text.length, MAX_TURN_CHARS), 0) / 4) + 3000;
+        const estimate = windowTokens(item.window) + 3000;
         if (limit === 0 || (mine?.spent ?? false) || (mine ? mine.remaining : limit) < estimate) {
           run.budgetStopped = limit === 0
             ? `no background budget set for the paid ${o.backend.name} backend`
@@ -224,6 +238,7 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
         endOffset: entry.endOffset,
         ...(entry.lastTimestamp ? { lastTimestamp: entry.lastTimestamp } : {}),
         sessionId: entry.sessionId,
+        ...(entry.part ? { part: entry.part } : {}),
         beats: entry.beats.length,
         at: new Date(clock.now()).toISOString(),
       });

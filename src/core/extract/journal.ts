@@ -4,7 +4,7 @@ import type { Turn } from '../transcript/types.js';
 import type { Beat } from './beat.js';
 import { parseVersioned, type StateStore } from './state-store.js';
 import type { Rejection } from './validate.js';
-import type { ExtractWindow } from './window.js';
+import { rangeKey, type ExtractWindow, type WindowPart } from './window.js';
 
 export const JOURNAL_VERSION = 1;
 export const LEDGER_VERSION = 1;
@@ -21,6 +21,8 @@ export interface JournalEntry {
   lastIndex: number;
   endOffset?: number;
   lastTimestamp?: string;
+  /** Set for one part of a turn too large for one window. */
+  part?: WindowPart;
   backend: string;
   model: string;
   createdAt: string;
@@ -42,6 +44,8 @@ export interface LedgerRange {
   /** Timestamp of the last covered turn: bounds a copied range (resume, fork) whose last record was not copied. */
   lastTimestamp?: string;
   sessionId?: string;
+  /** One part of a split turn: the turn counts as covered only once every part is in the ledger. */
+  part?: WindowPart;
   beats: number;
   at: string;
 }
@@ -84,8 +88,8 @@ export class JobStore {
     const ledger = await this.readLedger();
     const entry = (ledger.sessions[key] ??= { ranges: [] });
     if (source) entry.source = source;
-    if (!entry.ranges.some((r) => r.firstUuid === range.firstUuid && r.lastUuid === range.lastUuid)) entry.ranges.push(range);
-    entry.ranges.sort((a, b) => a.firstIndex - b.firstIndex);
+    if (!entry.ranges.some((r) => rangeKey(r) === rangeKey(range))) entry.ranges.push(range);
+    entry.ranges.sort((a, b) => a.firstIndex - b.firstIndex || (a.part?.index ?? 0) - (b.part?.index ?? 0));
     ledger.version = LEDGER_VERSION;
     await this.state.write(this.ledgerName, `${JSON.stringify(ledger, null, 1)}\n`);
   }
@@ -112,7 +116,7 @@ export class JobStore {
       }
       if (entry.sessionKey === key && Array.isArray(entry.beats)) out.push(entry);
     }
-    return out.sort((a, b) => a.firstIndex - b.firstIndex);
+    return out.sort((a, b) => a.firstIndex - b.firstIndex || (a.part?.index ?? 0) - (b.part?.index ?? 0));
   }
 }
 
@@ -141,5 +145,6 @@ export function journalWindow(entry: JournalEntry, turns: Turn[]): ExtractWindow
     firstIndex: entry.firstIndex,
     lastIndex: entry.lastIndex,
     endOffset: entry.endOffset,
+    ...(entry.part ? { part: entry.part } : {}),
   };
 }

@@ -7,7 +7,7 @@ import type { Beat } from './beat.js';
 import systemTemplate from './prompts/system.md';
 import userTemplate from './prompts/user.md';
 import validateTemplate from './prompts/validate.md';
-import { MAX_TURN_CHARS, type ExtractWindow } from './window.js';
+import type { ExtractWindow, WindowPart } from './window.js';
 
 export interface Vocabulary {
   types: readonly string[];
@@ -21,21 +21,19 @@ export function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (m, key: string) => values[key] ?? m);
 }
 
-function shorten(text: string): string {
-  if (text.length <= MAX_TURN_CHARS) return text;
-  const half = Math.floor(MAX_TURN_CHARS / 2);
-  return `${text.slice(0, half)}\n[… ${text.length - 2 * half} characters omitted …]\n${text.slice(-half)}`;
-}
-
-/** The turns as data: a header per turn; a closing tag inside the text cannot end the block. */
-export function frameTurns(turns: Turn[]): string {
+/**
+ * The turns as data: a header per turn; a closing tag inside the text cannot end the block. Nothing is shortened:
+ * the windows are cut under the budget, and a turn too large for one is sent in numbered parts (`part`).
+ */
+export function frameTurns(turns: Turn[], part?: WindowPart): string {
   return turns
     .map((t) => {
       const when = t.timestamp ? ` · ${t.timestamp}` : '';
+      const of = part ? ` · part ${part.index} of ${part.count}${part.index > 1 ? ', continued' : ''}` : '';
       const tools = t.tools.length ? ` · tools: ${t.tools.slice(0, 8).join(', ')}` : '';
       const errors = t.errors.length ? `\n(errors seen: ${t.errors.slice(0, 3).map((e) => e.slice(0, 160)).join(' | ')})` : '';
-      const body = shorten(t.text).replace(/<\/?transcript>/gi, (m) => m.replace('<', '‹'));
-      return `[turn ${t.index} · ${t.role}${when}${tools}]\n${body}${errors}`;
+      const body = t.text.replace(/<\/?transcript>/gi, (m) => m.replace('<', '‹'));
+      return `[turn ${t.index} · ${t.role}${of}${when}${tools}]\n${body}${errors}`;
     })
     .join('\n\n');
 }
@@ -60,7 +58,7 @@ export function buildExtractionRequest(window: ExtractWindow, meta: SessionMeta,
     tags: list(vocab.tags, 60),
     titles: list(vocab.titles.map((t) => `[[${t}]]`), 150),
     preferences: vocab.preferences?.trim() || '(none)',
-    transcript: frameTurns(window.turns),
+    transcript: frameTurns(window.turns, window.part),
   });
   return { system, user, json: true, maxTokens: 4096, turns: window.turns };
 }
@@ -68,6 +66,6 @@ export function buildExtractionRequest(window: ExtractWindow, meta: SessionMeta,
 export function buildValidationRequest(window: ExtractWindow, beats: Beat[]): CompletionRequest {
   const system = fill(validateTemplate, { marker: ENGRAM_PROMPT_MARKER });
   const numbered = beats.map((b, i) => `${i}. [${b.type}] ${b.title}: ${b.summary} (turns ${b.turns.join(', ')})`).join('\n');
-  const user = `<transcript>\n${frameTurns(window.turns)}\n</transcript>\n\nBeats:\n${numbered}\n\nReply with the verdicts as JSON.`;
+  const user = `<transcript>\n${frameTurns(window.turns, window.part)}\n</transcript>\n\nBeats:\n${numbered}\n\nReply with the verdicts as JSON.`;
   return { system, user, json: true, maxTokens: 2048, turns: window.turns };
 }

@@ -70,6 +70,7 @@ export async function callWindow(o: ExtractSessionOptions, window: ExtractWindow
     lastIndex: window.lastIndex,
     endOffset: window.endOffset,
     ...(window.lastTimestamp ? { lastTimestamp: window.lastTimestamp } : {}),
+    ...(window.part ? { part: window.part } : {}),
     backend: backend.name,
     model: reply.calls[0]?.model ?? backend.model,
     createdAt: new Date(now()).toISOString(),

@@ -1,12 +1,21 @@
-// Cuts the turns still to extract into windows under the model's budget. Deterministic: the same turns
-// always give the same windows, so a window's id (and its beats' engram_ids) survive a crash and a rerun.
+// The turns still to extract, as windows for the model: cut by the transcript layer's buildWindows (nothing is
+// ever truncated; a turn too large for one window is split into numbered parts, each its own window). Deterministic:
+// the same turns always give the same windows, so a window's id (and its beats' engram_ids) survive a crash and a rerun.
 import { stableId } from '../hash.js';
 import type { Turn } from '../transcript/types.js';
+import { buildWindows, estimateTokens, type TranscriptWindow } from '../transcript/windows.js';
+
+/** Part `index` (1-based) of `count` of a turn too large for one window. */
+export interface WindowPart {
+  index: number;
+  count: number;
+}
 
 export interface ExtractWindow {
-  /** hash(session, first uuid, last uuid): the journal's key. */
+  /** hash(session, first uuid, last uuid[, part]): the journal's key. */
   id: string;
   sessionId: string;
+  /** The turns the model sees; for a part window, one turn whose text is that part. */
   turns: Turn[];
   firstUuid: string;
   lastUuid: string;
@@ -15,30 +24,35 @@ export interface ExtractWindow {
   /** Byte offset just past the window's last record (a hint for incremental reads). */
   endOffset?: number;
   lastTimestamp?: string;
+  part?: WindowPart;
 }
 
-export interface WindowOptions {
-  /** Characters of turn text per window (about 4 characters a token). */
-  maxChars: number;
-  maxTurns: number;
+export interface ExtractWindowOptions {
+  /** Token budget of one window's transcript text (about 4 characters a token). */
+  budgetTokens: number;
 }
 
-export const DEFAULT_WINDOW: WindowOptions = { maxChars: 60_000, maxTurns: 120 };
-/** A single turn longer than this is shortened in the prompt (head and tail kept). */
-export const MAX_TURN_CHARS = 12_000;
+/** 15,000 tokens (about 60,000 characters) of transcript per call: room for the prompt and the reply in small models. */
+export const DEFAULT_WINDOW: ExtractWindowOptions = { budgetTokens: 15_000 };
 
-export function windowId(sessionId: string, firstUuid: string, lastUuid: string): string {
-  return stableId(['window', sessionId, firstUuid, lastUuid], 24);
+export function windowId(sessionId: string, firstUuid: string, lastUuid: string, part?: WindowPart): string {
+  // A whole-turn window keeps the id it always had; only parts add their number.
+  return stableId(part ? ['window', sessionId, firstUuid, lastUuid, `part ${part.index}/${part.count}`] : ['window', sessionId, firstUuid, lastUuid], 24);
 }
 
-export function makeWindow(sessionId: string, turns: Turn[]): ExtractWindow {
+/** The key of a (range, part) in the ledger and the journal. */
+export function rangeKey(r: { firstUuid: string; lastUuid: string; part?: WindowPart }): string {
+  return `${r.firstUuid}|${r.lastUuid}${r.part ? `|${r.part.index}/${r.part.count}` : ''}`;
+}
+
+export function makeWindow(sessionId: string, turns: Turn[], part?: WindowPart): ExtractWindow {
   const first = turns[0];
   const last = turns[turns.length - 1];
   // The same range convention as the transcript layer's coverageOf(): last record of the last turn.
   const lastUuid = last.lastUuid ?? last.uuid;
   const lastTimestamp = turns.reduce<string | undefined>((m, t) => (t.timestamp && (!m || t.timestamp > m) ? t.timestamp : m), undefined);
   return {
-    id: windowId(sessionId, first.uuid, lastUuid),
+    id: windowId(sessionId, first.uuid, lastUuid, part),
     sessionId,
     turns,
     firstUuid: first.uuid,
@@ -47,24 +61,41 @@ export function makeWindow(sessionId: string, turns: Turn[]): ExtractWindow {
     lastIndex: last.index,
     endOffset: last.endOffset ?? last.offset,
     ...(lastTimestamp ? { lastTimestamp } : {}),
+    ...(part ? { part } : {}),
   };
 }
 
-/** Splits a run of consecutive turns into windows. */
-export function cutWindows(sessionId: string, turns: Turn[], opts: WindowOptions = DEFAULT_WINDOW): ExtractWindow[] {
-  const windows: ExtractWindow[] = [];
-  let current: Turn[] = [];
-  let chars = 0;
-  for (const turn of turns) {
-    const size = Math.min(turn.text.length, MAX_TURN_CHARS) + 40;
-    if (current.length > 0 && (chars + size > opts.maxChars || current.length >= opts.maxTurns)) {
-      windows.push(makeWindow(sessionId, current));
-      current = [];
-      chars = 0;
+/** A part's text without the `[role] ` header renderTurn put in front of part 1 (the prompt writes its own header). */
+function partText(rendered: string, turn: Turn): string {
+  const header = `[${turn.role}${turn.sidechain ? ' (subagent)' : ''}] `;
+  return rendered.startsWith(header) ? rendered.slice(header.length) : rendered;
+}
+
+function fromTranscriptWindow(sessionId: string, w: TranscriptWindow, byIndex: Map<number, Turn>): ExtractWindow {
+  const item = w.items[0];
+  if (w.split && item?.part) {
+    const turn = byIndex.get(item.turn);
+    if (turn) {
+      // The rendered part already carries the turn's tool and error lines (in its last part): not repeated in the header.
+      return makeWindow(sessionId, [{ ...turn, text: partText(item.text, turn), tools: [], errors: [] }], { index: item.part.index, count: item.part.count });
     }
-    current.push(turn);
-    chars += size;
   }
-  if (current.length) windows.push(makeWindow(sessionId, current));
-  return windows;
+  const turns = w.items.map((i) => byIndex.get(i.turn)).filter((t): t is Turn => t !== undefined);
+  return makeWindow(sessionId, turns);
+}
+
+/**
+ * Splits a run of consecutive turns into windows under the budget, oldest first (the order the ledger advances in).
+ * No overlap between windows: every turn belongs to exactly one window range, so no beat is extracted twice.
+ */
+export function extractWindows(sessionId: string, turns: Turn[], opts: ExtractWindowOptions = DEFAULT_WINDOW): ExtractWindow[] {
+  const byIndex = new Map(turns.map((t) => [t.index, t]));
+  return buildWindows(turns, { budgetTokens: opts.budgetTokens, overlapTurns: 0 })
+    .map((w) => fromTranscriptWindow(sessionId, w, byIndex))
+    .reverse();
+}
+
+/** About what a window costs in tokens (its text; the prompt and the reply come on top). */
+export function windowTokens(w: ExtractWindow): number {
+  return w.turns.reduce((n, t) => n + estimateTokens(t.text) + 10, 0);
 }

@@ -44,9 +44,10 @@ export interface WriteContext {
   notesWritten: number;
 }
 
-/** engram_id = hash(session id, window range, beat index). */
-export function beatId(entry: Pick<JournalEntry, 'sessionId' | 'firstUuid' | 'lastUuid'>, index: number): string {
-  return stableId(['beat', entry.sessionId, entry.firstUuid, entry.lastUuid, index], 16);
+/** engram_id = hash(session id, window range, beat index); a part of a split turn adds its part number to the range. */
+export function beatId(entry: Pick<JournalEntry, 'sessionId' | 'firstUuid' | 'lastUuid' | 'part'>, index: number): string {
+  const range = entry.part ? [entry.firstUuid, entry.lastUuid, `part ${entry.part.index}/${entry.part.count}`] : [entry.firstUuid, entry.lastUuid];
+  return stableId(['beat', entry.sessionId, ...range, index], 16);
 }
 
 async function freePath(ctx: WriteContext, folder: string, title: string): Promise<string> {
