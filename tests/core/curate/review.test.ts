@@ -119,4 +119,20 @@ describe('working-memory review', () => {
     expect(plan.proposals.some((p) => p.kind === 'delete')).toBe(false);
     expect(plan.problems.some((p) => p.includes('names no note of the group'))).toBe(true);
   });
+
+  it('groups due notes that share nothing but meaning (vectors), never across projects', async () => {
+    const vault = new MemoryVault({
+      files: {
+        [`${WM}/A.md`]: '---\nreview_after: 2026-03-01\nproject: p\n---\nOne.\n',
+        [`${WM}/B.md`]: '---\nreview_after: 2026-03-02\nproject: p\n---\nTwo.\n',
+        [`${WM}/C.md`]: '---\nreview_after: 2026-03-03\nproject: q\n---\nThree.\n',
+      },
+    });
+    const same = new Float32Array([1, 0, 0]);
+    const vectors = { vector: (p: string) => (p.endsWith('A.md') || p.endsWith('B.md') || p.endsWith('C.md') ? same : undefined) };
+    const plan = await planReview(await loadCatalog(vault), settings, { now: NOW, horizonDays: 0, vectors });
+    expect(plan.groups).toEqual([[`${WM}/A.md`, `${WM}/B.md`], [`${WM}/C.md`]]);
+    const without = await planReview(await loadCatalog(vault), settings, { now: NOW, horizonDays: 0 });
+    expect(without.groups).toHaveLength(3);
+  });
 });
