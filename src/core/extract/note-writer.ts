@@ -1,20 +1,19 @@
-// Turns a validated beat into a note: routing (durable → inbox or project folder, working memory → the
-// working-memory folder with review_after), a file name from the title, DESIGN's frontmatter, and provenance.
-import { stringify } from 'yaml';
+// Turns a validated beat into a note with the foundation's note layer: routing (note/route), DESIGN's frontmatter in
+// its documented order (note/write-beat), and extraction's own part, the provenance footer and dated extensions.
 import type { SessionMeta } from '../transcript/types.js';
+import type { EngramSource } from '../note/meta.js';
+import { routeFolder, DEFAULT_FOLDERS as NOTE_FOLDERS, type Folders } from '../note/route.js';
+import { isoWithOffset, renderBeatNote } from '../note/write-beat.js';
 import type { Beat } from './beat.js';
 import { extensionMarker } from './vault-catalog.js';
 
-export interface FolderConfig {
-  inbox: string;
-  projects: string;
-  workingMemory: string;
-}
+/** The folders extraction writes to (the rest of the note layer's folders are not its business). */
+export type FolderConfig = Pick<Folders, 'inbox' | 'projects' | 'workingMemory'>;
 
-export const DEFAULT_FOLDERS: FolderConfig = { inbox: 'Engram/Inbox', projects: 'Engram/Projects', workingMemory: 'Engram/Working memory' };
+export const DEFAULT_FOLDERS: FolderConfig = { inbox: NOTE_FOLDERS.inbox, projects: NOTE_FOLDERS.projects, workingMemory: NOTE_FOLDERS.workingMemory };
 export const DEFAULT_REVIEW_DAYS = 28;
 
-export type EngramSourceKind = 'hook-extraction' | 'manual' | 'import-claude' | 'import-chatgpt' | 'import-codex';
+export type EngramSourceKind = Extract<EngramSource, 'hook-extraction' | 'manual' | 'import-claude' | 'import-chatgpt' | 'import-codex'>;
 
 export interface Provenance {
   engramId: string;
@@ -25,35 +24,12 @@ export interface Provenance {
   model: string;
 }
 
-/** A string safe as a file or folder name on every OS and in a wikilink. */
-export function safeName(name: string, max = 100): string {
-  const cleaned = name
-    .replace(/[\\/:*?"<>|#^[\]]/g, ' ')
-    .replace(/\p{Cc}/gu, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^\.+/, '')
-    .replace(/[. ]+$/, '');
-  const cut = cleaned.length > max ? cleaned.slice(0, max).replace(/\s+\S*$/, '') || cleaned.slice(0, max) : cleaned;
-  return cut || 'Untitled';
+/** Folder for a beat: working memory → its folder; project beats → `Projects/<project>`; the rest → inbox. */
+export function beatFolder(beat: Beat, project: string | undefined, folders: FolderConfig = DEFAULT_FOLDERS): string {
+  return routeFolder({ scope: beat.scope, project, workingMemory: beat.durability === 'working' }, { ...NOTE_FOLDERS, ...folders });
 }
 
-/** Folder for a beat: the routing rule of DESIGN's capture path. */
-export function routeFolder(beat: Beat, project: string | undefined, folders: FolderConfig = DEFAULT_FOLDERS): string {
-  if (beat.durability === 'working') return folders.workingMemory;
-  if (beat.scope === 'project' && project) return `${folders.projects}/${safeName(project, 60)}`;
-  return folders.inbox;
-}
-
-/** ISO 8601 with the local offset, e.g. 2026-11-22T11:40:00+01:00. */
-export function isoWithOffset(ms: number): string {
-  const d = new Date(ms);
-  const off = -d.getTimezoneOffset();
-  const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
-  const sign = off >= 0 ? '+' : '-';
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}${sign}${pad(Math.floor(Math.abs(off) / 60))}:${pad(Math.abs(off) % 60)}`;
-}
-
+/** The local date of an instant, `yyyy-mm-dd`. */
 export function isoDate(ms: number): string {
   return isoWithOffset(ms).slice(0, 10);
 }
@@ -70,37 +46,26 @@ function provenanceFooter(beat: Beat, p: Provenance, now: number): string {
 
 /** The full text of a new note. `related` must already be filtered to notes that exist. */
 export function renderNote(beat: Beat, p: Provenance, related: string[], now: number, reviewDays = DEFAULT_REVIEW_DAYS): string {
-  const created = isoWithOffset(now);
-  const data: Record<string, unknown> = {
+  return renderBeatNote({
+    title: beat.title,
     type: beat.type,
     scope: beat.scope,
     ...(p.session.project ? { project: p.session.project } : {}),
     summary: beat.summary,
     tags: beat.tags,
-    related: related.map((t) => `[[${t}]]`),
-    created,
-    updated: created,
-    ...(beat.durability === 'working' ? { review_after: isoDate(now + reviewDays * 86_400_000) } : {}),
-    confidence: Math.round(beat.confidence * 100) / 100,
-    engram_id: p.engramId,
-    engram_source: p.source,
-    engram_session: p.session.sessionId,
-    engram_agent: p.session.agent,
-  };
-  const yaml = stringify(data, { lineWidth: 0 }).trimEnd();
-  return `---\n${yaml}\n---\n${beat.body.trim()}\n\n${provenanceFooter(beat, p, now)}\n`;
+    related,
+    created: now,
+    ...(beat.durability === 'working' ? { reviewAfter: isoDate(now + reviewDays * 86_400_000) } : {}),
+    confidence: beat.confidence,
+    engramId: p.engramId,
+    engramSource: p.source,
+    engramSession: p.session.sessionId,
+    engramAgent: p.session.agent,
+    body: `${beat.body.trim()}\n\n${provenanceFooter(beat, p, now)}`,
+  });
 }
 
 /** A dated section appended to an existing Engram note that a beat restates; its marker makes the extension idempotent. */
 export function renderExtension(beat: Beat, p: Provenance, now: number): string {
   return `\n## ${isoDate(now)}\n${extensionMarker(p.engramId)}\n${beat.body.trim()}\n\n${provenanceFooter(beat, p, now)}\n`;
-}
-
-/** Sets `updated` in an existing note's frontmatter text without touching anything else. */
-export function touchUpdated(text: string, now: number): string {
-  const m = /^(---\r?\n[\s\S]*?)^updated:[^\n]*$/m.exec(text);
-  if (!m || !text.startsWith('---')) return text;
-  const end = text.indexOf('\n---', 3);
-  if (m.index + m[0].length > end) return text;
-  return text.slice(0, m.index) + m[1] + `updated: ${isoWithOffset(now)}` + text.slice(m.index + m[0].length);
 }

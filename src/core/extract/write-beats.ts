@@ -6,7 +6,10 @@ import type { VaultPort } from '../ports.js';
 import type { Beat } from './beat.js';
 import { decide, beatText, type DedupThresholds, type SimilarNotes } from './dedup.js';
 import type { JournalEntry } from './journal.js';
-import { renderExtension, renderNote, routeFolder, safeName, touchUpdated, type FolderConfig, type Provenance } from './note-writer.js';
+import { uniqueNotePath } from '../note/filename.js';
+import { editFrontmatter } from '../note/frontmatter-edit.js';
+import { isoWithOffset } from '../note/write-beat.js';
+import { beatFolder, renderExtension, renderNote, type FolderConfig, type Provenance } from './note-writer.js';
 import type { StateStore } from './state-store.js';
 import type { VaultCatalog } from './vault-catalog.js';
 import type { SessionMeta } from '../transcript/types.js';
@@ -50,18 +53,11 @@ export function beatId(entry: Pick<JournalEntry, 'sessionId' | 'firstUuid' | 'la
   return stableId(['beat', entry.sessionId, ...range, index], 16);
 }
 
-async function freePath(ctx: WriteContext, folder: string, title: string): Promise<string> {
-  const base = safeName(title);
-  for (let n = 1; n < 1000; n++) {
-    const path = `${folder}/${n === 1 ? base : `${base} ${n}`}.md`;
-    if (!ctx.catalog.hasPath(path) && !(ctx.dryRun ? false : await ctx.vault.exists(path))) return path;
-  }
-  throw new EngramError('conflict', `no free file name for "${title}" in ${folder}`);
-}
-
+/** Creates the note under a name no note of the vault takes (case- and NFC/NFD-insensitive, as Obsidian counts). */
 async function createNote(ctx: WriteContext, folder: string, title: string, text: string): Promise<string> {
+  const taken: string[] = [];
   for (let tries = 0; tries < 5; tries++) {
-    const path = await freePath(ctx, folder, title);
+    const path = uniqueNotePath(folder, title, [...ctx.catalog.notes.keys(), ...taken]);
     if (ctx.dryRun) return path;
     try {
       await ctx.vault.create(path, text);
@@ -69,7 +65,7 @@ async function createNote(ctx: WriteContext, folder: string, title: string, text
     } catch (e) {
       // Someone created that name between our check and our write: pick the next one.
       if (!isEngramError(e, 'conflict')) throw e;
-      ctx.catalog.add(path, '');
+      taken.push(path);
     }
   }
   throw new EngramError('conflict', `could not create a note for "${title}" in ${folder}`);
@@ -99,7 +95,16 @@ async function recordProposal(ctx: WriteContext, newPath: string, newText: strin
 async function extendNote(ctx: WriteContext, path: string, beat: Beat, prov: Provenance): Promise<boolean> {
   if (ctx.dryRun) return true;
   const file = await ctx.vault.read(path);
-  const next = touchUpdated(file.text, ctx.now()).replace(/\s*$/, '\n') + renderExtension(beat, prov, ctx.now());
+  let head: string;
+  try {
+    // A splice of the one key: the rest of the user's frontmatter stays byte for byte.
+    head = editFrontmatter(file.text, { set: { updated: isoWithOffset(ctx.now()) } }, path).text;
+  } catch (e) {
+    // Frontmatter Engram cannot edit safely: leave the note alone; the beat becomes its own note.
+    if (isEngramError(e, 'invalid-yaml') || isEngramError(e, 'refused')) return false;
+    throw e;
+  }
+  const next = head.replace(/\s*$/, '\n') + renderExtension(beat, prov, ctx.now());
   try {
     await ctx.vault.writeIfUnchanged(path, file.text, next);
   } catch (e) {
@@ -137,7 +142,7 @@ export async function writeBeats(ctx: WriteContext, entry: JournalEntry): Promis
     }
     const related = beat.related.map((t) => ctx.catalog.resolveTitle(t)).filter((t): t is string => t !== undefined && t !== beat.title);
     const text = renderNote(beat, prov, [...new Set(related)], ctx.now(), ctx.reviewDays);
-    const path = await createNote(ctx, routeFolder(beat, ctx.meta.project, ctx.folders), beat.title, text);
+    const path = await createNote(ctx, beatFolder(beat, ctx.meta.project, ctx.folders), beat.title, text);
     ctx.catalog.add(path, text);
     ctx.similar.add?.(path, beatText(beat));
     const outcome: NoteOutcome = { ...base, action: 'created', path };
