@@ -158,7 +158,10 @@ export function decisionDraft(catalog: NoteCatalog, settings: CurateSettings, d:
   const sources = d.notes.map((p) => ({ path: p, hash: catalog.hash(p) }));
   const names = d.notes.map(wikilink).join(', ');
   if (d.action === 'delete') {
-    return { family: 'review', kind: 'delete', title: `delete ${names}`, reason: d.reason, sources, writes: [], trash: d.notes, moves: [], redirect: null, linkRewrites: [], backend };
+    const removed = new Set(d.notes);
+    const linking = new Set(d.notes.flatMap((p) => [...catalog.backlinks(p)]).filter((p) => !removed.has(p)));
+    const reason = linking.size ? `${d.reason} (${linking.size} note${linking.size === 1 ? ' links' : 's link'} here; those links will point at a note in the trash)` : d.reason;
+    return { family: 'review', kind: 'delete', title: `delete ${names}`, reason, sources, writes: [], trash: d.notes, moves: [], redirect: null, linkRewrites: [], backend };
   }
   if (d.action === 'extend') {
     const weeks = d.weeks ?? settings.extendWeeks;

@@ -95,6 +95,7 @@ describe('working-memory review', () => {
     expect(f[`${WM}/Temp workaround.md`]).toBe(files[`${WM}/Temp workaround.md`].replace('"2026-03-01"', '"2026-03-24"'));
     expect(f[`${WM}/Try bun.md`]).toBeUndefined();
     expect(f[`.trash/${WM}/Try bun.md`]).toBe(files[`${WM}/Try bun.md`]);
+    expect(plan.proposals.find((p) => p.kind === 'delete')!.reason).toBe('idle idea (1 note links here; those links will point at a note in the trash)');
     expect(f[`${WM}/Locked wm.md`]).toBe(files[`${WM}/Locked wm.md`]);
     expect(f['Engram/Log/test box 2026-03.md'].split('\n').filter((l) => l.startsWith('- '))).toHaveLength(2);
   });
