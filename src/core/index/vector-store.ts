@@ -147,8 +147,21 @@ export class VectorStore {
     if (this.kernel) {
       const { q: qOff, out } = this.scratch();
       new Float32Array(this.kernel.memory.buffer, qOff, d).set(q);
-      this.kernel.scan(qOff, 0, rows, d, out);
       scores = new Float32Array(this.kernel.memory.buffer, out, rows);
+      if (allowed === null) {
+        this.kernel.scan(qOff, 0, rows, d, out);
+      } else {
+        // Prefiltered: the kernel runs only over runs of rows whose note passes the filters.
+        let start = -1;
+        for (let r = 0; r <= rows; r++) {
+          const ok = r < rows && noteOf[r] >= 0 && allowed[noteOf[r]] === 1;
+          if (ok && start < 0) start = r;
+          else if (!ok && start >= 0) {
+            this.kernel.scan(qOff, start * d * 4, r - start, d, out + start * 4);
+            start = -1;
+          }
+        }
+      }
       for (let r = 0; r < rows; r++) {
         const slot = noteOf[r];
         if (has[r] === 0 || slot < 0 || (allowed !== null && allowed[slot] === 0)) scores[r] = -2;
