@@ -97,6 +97,18 @@ export function isEngramOwnSession(session: Session): boolean {
   return first !== undefined && startsWithPromptMarker(first.text);
 }
 
+/** Claude Code's compaction agent (`subagents/agent-acompact-*.jsonl`): it only restates the session it summarises. */
+export function isCompactionSession(session: Session): boolean {
+  return session.meta.subagent === 'compact' || /(^|[\\/])agent-acompact[^\\/]*$/.test(session.meta.source ?? '');
+}
+
+/** Why a session must never produce beats, or undefined when it may. The reason goes to the runs log. */
+export function neverExtractReason(session: Session): string | undefined {
+  if (isEngramOwnSession(session)) return "Engram's own extraction call: never extracted";
+  if (isCompactionSession(session)) return "Claude Code's compaction agent (a summary of the session it compacts): never extracted";
+  return undefined;
+}
+
 export async function extractSession(o: ExtractSessionOptions): Promise<ExtractRun> {
   const clock = o.ports.clock;
   const started = clock.now();
@@ -111,8 +123,9 @@ export async function extractSession(o: ExtractSessionOptions): Promise<ExtractR
     }
     return run;
   };
-  if (isEngramOwnSession(session)) {
-    run.skipped = "Engram's own extraction call: never extracted";
+  const never = neverExtractReason(session);
+  if (never) {
+    run.skipped = never;
     return finish();
   }
   const jobs = new JobStore(o.state, o.vaultDir);
