@@ -15,7 +15,7 @@ import { hostLogger, type Logger } from './logger.js';
 import { NodeVault } from './node-vault.js';
 import type { VaultPort } from '../../src/core/ports.js';
 import { startVaultWatcher } from './watcher.js';
-import { claimAll, ensureStateDirs, returnClaimed, spoolDepth, unclaim } from './spool.js';
+import { claimAll, deferEntries, ensureStateDirs, failEntries, returnClaimed, returnDeferred, spoolDepth, unclaim } from './spool.js';
 import { CoverageStore } from './coverage.js';
 import { jobKey, makeSessionJobRunner, mergeJobs, type SessionJobData, type TranscriptExtractor } from './session-jobs.js';
 import { transcriptRoots } from './transcript-roots.js';
@@ -94,10 +94,21 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       log,
       delayMs: Number(env.ENGRAM_TEST_JOB_DELAY_MS) || undefined,
       promptMarker: ENGRAM_PROMPT_MARKER,
+      defer: (files) => deferEntries(state, files),
     });
+    // A failing job is retried on the next sweeps; after three failures its entries are set aside in spool/failed/.
+    const failures = new Map<string, number>();
     const queue = new JobQueue<SessionJobData>(runner, mergeJobs, (job, e) => {
-      log('error', `job ${job.key} failed: ${errorMessage(e)}; entries returned to the spool`);
-      unclaim(state, job.data.files);
+      const n = (failures.get(job.key) ?? 0) + 1;
+      failures.set(job.key, n);
+      if (n >= 3) {
+        failEntries(state, job.data.files);
+        failures.delete(job.key);
+        log('error', `job ${job.key} failed ${n} times (${errorMessage(e)}); its events are in ${state.spool}/failed/`);
+      } else {
+        unclaim(state, job.data.files);
+        log('error', `job ${job.key} failed: ${errorMessage(e)}; retried on the next sweep`);
+      }
     });
 
     let idleTimer: NodeJS.Timeout | undefined;
@@ -172,10 +183,12 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
     const watcher = startVaultWatcher(state.vault, (c) => engine.applyChange(c), (e) => log('warn', `vault watcher: ${errorMessage(e)}${(e as NodeJS.ErrnoException).code === 'ENOSPC' ? ' (out of inotify watches: raise fs.inotify.max_user_watches)' : ''}`));
     let sweeps = 0;
     const sweep = setInterval(() => {
+      // Deferred events (budget spent, session busy elsewhere) are retried hourly.
+      returnDeferred(state, Number(env.ENGRAM_DEFER_RETRY_MS) || 3_600_000);
       if (spoolDepth(state)) drain();
       // Every 10 minutes, a rescan catches anything the watcher missed.
       if (++sweeps % 20 === 0 && engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
-    }, 30_000);
+    }, Number(env.ENGRAM_SWEEP_MS) || 30_000);
     sweep.unref?.();
     for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void host.shutdown(sig));
     process.on('uncaughtException', (e) => {

@@ -4,7 +4,7 @@ import { EngramError } from '../../src/core/errors.js';
 import { PROTOCOL_VERSION, type Params } from '../../src/core/protocol/index.js';
 import type { StatusResult } from '../../src/core/protocol/messages.js';
 import { clientSettings } from '../client/settings.js';
-import { spoolDepth } from './spool.js';
+import { setAsideCounts, spoolDepth } from './spool.js';
 import { allowedTranscript, transcriptRoots } from './transcript-roots.js';
 import { setSafeKey } from './configure.js';
 import { runCurationCommand } from './curate-bridge.js';
@@ -94,7 +94,10 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
       protocolVersion: PROTOCOL_VERSION,
       uptimeMs: Date.now() - host.startedAt,
       idleExitMs: host.idleMs,
-      queue: { ...queue.stats(), spooled: spoolDepth(host.state) },
+      queue: (() => {
+        const aside = setAsideCounts(host.state);
+        return { ...queue.stats(), spooled: spoolDepth(host.state), deferred: aside.deferred, failedEvents: aside.failed };
+      })(),
       index: { notes: engine.noteCount(), ready: engine.ready, mode: engine.index.mode },
       lastRuns: host.coverage.runs().slice(-10),
     }),

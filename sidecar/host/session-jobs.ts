@@ -49,7 +49,14 @@ export interface ExtractRequest {
   backend?: 'rules';
 }
 
-export type TranscriptExtractor = (req: ExtractRequest) => Promise<{ notes: number; outcome?: string }>;
+export interface ExtractOutcome {
+  notes: number;
+  outcome?: string;
+  /** Not done yet for a reason that passes (budget spent, session busy elsewhere): keep the events for later. */
+  deferred?: boolean;
+}
+
+export type TranscriptExtractor = (req: ExtractRequest) => Promise<ExtractOutcome>;
 
 export interface SessionJobDeps {
   coverage: CoverageStore;
@@ -59,6 +66,8 @@ export interface SessionJobDeps {
   log: (level: 'info' | 'warn' | 'error', msg: string) => void;
   /** Test hook: stay inside the job this long before committing (to kill a host mid-job). */
   delayMs?: number;
+  /** Sets spool entries aside to be retried later (deferred jobs). */
+  defer: (files: string[]) => void;
   /** A transcript that starts with this marker is Engram's own nested call: never extracted. */
   promptMarker?: string;
 }
@@ -91,13 +100,19 @@ export function makeSessionJobRunner(deps: SessionJobDeps): (job: Job<SessionJob
       if (grewBytes < t.bytes && grewTurns < t.turns) return done(`skipped: grew ${grewTurns} records / ${grewBytes} bytes since last extraction`);
     }
     if (deps.delayMs) await new Promise((r) => setTimeout(r, deps.delayMs));
-    let result: { notes: number; outcome?: string };
+    let result: ExtractOutcome;
     try {
       result = await deps.extractor({ sessionId: data.sessionId, transcriptPath: file, project: data.project, cwd: data.cwd, fromBytes: covered, backend: data.backend });
     } catch (e) {
       // Leave the entries claimed: a restarted host returns them to the spool and retries.
       deps.log('error', `session ${data.sessionId}: extraction failed: ${errorMessage(e)}`);
       throw e;
+    }
+    if (result.deferred) {
+      deps.coverage.record(key, undefined, { sessionId: key, at: new Date().toISOString(), outcome: result.outcome ?? 'deferred', notes: result.notes, bytes: covered });
+      deps.defer(data.files);
+      deps.log('info', `session ${key}: ${result.outcome ?? 'deferred'}; retried later`);
+      return;
     }
     const records = countRecords(file, 0, size);
     deps.coverage.record(

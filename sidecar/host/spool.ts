@@ -80,3 +80,54 @@ export function unclaim(state: VaultState, files: string[]): void {
     }
   }
 }
+
+/** Deferred entries (budget spent, session busy elsewhere) wait in spool/deferred/ and come back after a while. */
+export function deferEntries(state: VaultState, files: string[]): void {
+  const dir = path.join(state.spool, 'deferred');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const now = new Date();
+  for (const f of files) {
+    try {
+      const to = path.join(dir, path.basename(f));
+      fs.renameSync(f, to);
+      fs.utimesSync(to, now, now);
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/** Failed entries (an extraction that kept failing) are set aside in spool/failed/ for a person to look at. */
+export function failEntries(state: VaultState, files: string[]): void {
+  const dir = path.join(state.spool, 'failed');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const f of files) {
+    try {
+      fs.renameSync(f, path.join(dir, path.basename(f)));
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/** Moves deferred entries older than `ageMs` back into the spool; returns how many. */
+export function returnDeferred(state: VaultState, ageMs: number): number {
+  const dir = path.join(state.spool, 'deferred');
+  let n = 0;
+  for (const name of safeList(dir)) {
+    const f = path.join(dir, name);
+    const st = fs.statSync(f, { throwIfNoEntry: false });
+    if (!st || Date.now() - st.mtimeMs < ageMs) continue;
+    try {
+      fs.renameSync(f, path.join(state.spool, name));
+      n++;
+    } catch {
+      // taken already
+    }
+  }
+  return n;
+}
+
+export function setAsideCounts(state: VaultState): { deferred: number; failed: number } {
+  return { deferred: safeList(path.join(state.spool, 'deferred')).length, failed: safeList(path.join(state.spool, 'failed')).length };
+}

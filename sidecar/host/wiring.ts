@@ -7,7 +7,7 @@ import type { NoteMeta } from '../../src/core/note/meta.js';
 import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
 import { VaultIndex } from '../../src/core/index/vault-index.js';
 import { engramHome } from '../../src/core/state.js';
-import { errorMessage } from '../../src/core/errors.js';
+import { EngramError, errorMessage } from '../../src/core/errors.js';
 import type { VaultPort } from '../../src/core/ports.js';
 import type { VaultState } from '../client/paths.js';
 import { loadConfig } from './config-file.js';
@@ -88,16 +88,19 @@ export async function makeIndex(vault: VaultPort, state: VaultState, log: Logger
 export async function makeExtractor(_engine: Engine, state: VaultState, _log: Logger, env: NodeJS.ProcessEnv): Promise<TranscriptExtractor | undefined> {
   const runner = await import('./extract-runner.js');
   const facts = hostFacts(env);
-  const configured = runner.makeTranscriptExtractor(facts, state.vault, state.key);
   return async (req) => {
-    if (!req.backend) return configured(req);
-    // A forced backend (setup's offline `rules` pass over old transcripts): same pipeline, that backend only.
     const session = await runner.readTranscriptFile(req.transcriptPath);
     if (req.project && !session.meta.project) session.meta.project = req.project;
     if (req.cwd && !session.meta.cwd) session.meta.cwd = req.cwd;
-    const ctx = { facts, vaultRoot: state.vault, vaultKey: state.key, mode: 'background' as const, backend: req.backend };
+    // Background mode (the daily budget applies); a forced backend is setup's offline `rules` pass.
+    const ctx = { facts, vaultRoot: state.vault, vaultKey: state.key, mode: 'background' as const, ...(req.backend ? { backend: req.backend } : {}) };
     const run = await runner.extractParsedSession(ctx, runner.extractHost(ctx), session);
     const notes = run.beats.created + run.beats.extended;
-    return { notes, outcome: run.skipped ?? `extracted ${notes} notes (${req.backend})` };
+    // Stopped by the budget, or another process holds the session: keep the event for later, not "covered".
+    if (run.budgetStopped) return { notes, outcome: `deferred: ${run.budgetStopped}`, deferred: true };
+    if (run.skipped && /another process/.test(run.skipped)) return { notes, outcome: `deferred: ${run.skipped}`, deferred: true };
+    const outcome = run.skipped ?? (run.errors.length ? `extracted with errors: ${run.errors[0]}` : `extracted ${notes} notes${req.backend ? ` (${req.backend})` : ''}`);
+    if (run.windows.notDone > 0) throw new EngramError('backend', outcome);
+    return { notes, outcome };
   };
 }

@@ -151,3 +151,41 @@ describe('engram hook', () => {
     expect(runs(sb).at(-1)!.outcome).not.toMatch(/skipped/);
   });
 });
+
+describe('jobs that cannot finish', () => {
+  let sb: Sandbox;
+  let transcript: string;
+  beforeEach(() => {
+    sb = makeSandbox();
+    const dir = path.join(sb.home, '.claude', 'projects', '-home-dev-acme');
+    fs.mkdirSync(dir, { recursive: true });
+    transcript = path.join(dir, `${SESSION}.jsonl`);
+    fs.copyFileSync(fixture, transcript);
+  });
+  afterEach(async () => sb.cleanup());
+  const end = () => hookAsync(sb, 'SessionEnd', { session_id: SESSION, transcript_path: transcript, cwd: sb.root, hook_event_name: 'SessionEnd' });
+
+  it('a spent budget defers the event (kept, not marked extracted) instead of dropping it', async () => {
+    fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, backend: 'claude', budget: { tokens_per_day: 0 } }));
+    sb.serve();
+    await end();
+    await waitFor(() => runs(sb).some((r) => /deferred/.test(r.outcome)), 20_000, 'a deferred run');
+    expect(list(path.join(stateDir(sb), 'spool', 'deferred'))).toHaveLength(1);
+    expect(notes(sb)).toHaveLength(0);
+    const st = JSON.parse(runCli(['status', '--json'], { env: sb.env }).stdout);
+    expect(st.host.queue.deferred).toBe(1);
+  });
+
+  it('an extraction that keeps failing is retried, then set aside in spool/failed/', async () => {
+    // Not a transcript Engram can read: every attempt fails.
+    fs.writeFileSync(transcript, 'this is not a transcript\n'.repeat(50));
+    fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, backend: 'rules' }));
+    sb.serve({ ENGRAM_SWEEP_MS: '300' });
+    await end();
+    await waitFor(() => list(path.join(stateDir(sb), 'spool', 'failed')).length === 1, 20_000, 'the entry set aside');
+    expect(list(path.join(stateDir(sb), 'spool'))).toHaveLength(0);
+    expect(list(path.join(stateDir(sb), 'claimed'))).toHaveLength(0);
+    const st = JSON.parse(runCli(['status', '--json'], { env: sb.env }).stdout);
+    expect(st.host.queue).toMatchObject({ failed: 3, failedEvents: 1 });
+  });
+});

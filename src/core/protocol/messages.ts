@@ -105,7 +105,7 @@ export interface StatusResult {
   protocolVersion: string;
   uptimeMs: number;
   idleExitMs: number;
-  queue: { pending: number; running: string | null; done: number; failed: number; spooled: number };
+  queue: { pending: number; running: string | null; done: number; failed: number; spooled: number; deferred?: number; failedEvents?: number };
   index: { notes: number; ready: boolean; mode: string };
   lastRuns: { sessionId: string; at: string; outcome: string; notes: number }[];
   budget?: unknown;
