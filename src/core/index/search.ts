@@ -19,6 +19,10 @@ export interface IndexSearchOptions extends SearchOptions {
   priors?: boolean;
 }
 
+const EXACT_TITLE_BOOST = 1.5;
+const squash = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const noteName = (path: string): string => path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+
 export interface SearchResult {
   hits: SearchHit[];
   mode: 'bm25' | 'hybrid' | 'vector';
@@ -90,7 +94,18 @@ export async function runSearch(ctx: SearchContext, rawQuery: string, opts: Inde
   if (mode !== 'vector' && terms.length > 0) {
     const depth = mode === 'bm25' ? Math.max(limit * 3, 30) : ranking.depth;
     const top = text.score(terms, allowed, ranking.bm25, depth);
-    top.forEach((c, rank) => cands.set(c.slot, { slot: c.slot, score: 0, chunk: c.bestChunk, bm25: c.score, bm25Rank: rank, why: [] }));
+    // Asking for a note by its name should find that note first, even when a longer title stems the same way.
+    const wanted = squash(query);
+    const exact = new Set<number>();
+    const best = top[0]?.score ?? 0;
+    for (const c of top) {
+      if (squash(noteName(text.notes[c.slot]!.path)) === wanted) {
+        c.score = Math.max(c.score * EXACT_TITLE_BOOST, best * 1.1);
+        exact.add(c.slot);
+      }
+    }
+    if (exact.size > 0) top.sort((a, b) => b.score - a.score);
+    top.forEach((c, rank) => cands.set(c.slot, { slot: c.slot, score: 0, chunk: c.bestChunk, bm25: c.score, bm25Rank: rank, why: exact.has(c.slot) ? ['exact title'] : [] }));
   }
   if (mode !== 'bm25' && query) {
     const qv = opts.queryVector ?? (await ctx.embedder!.embed([query.slice(0, 2000)]))[0];
@@ -208,10 +223,9 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[]): S
   }
   if (c.cos !== undefined) why.push(`meaning (cosine ${c.cos.toFixed(2)})`);
   why.push(...c.why);
-  const title = ctx.text.notes[c.slot]!.title;
   return {
     path: n.path,
-    title: n.path.slice(n.path.lastIndexOf('/') + 1).replace(/\.md$/i, '') || title,
+    title: noteName(n.path),
     score: Number(c.score.toFixed(6)),
     snippet: makeSnippet(t.chunkText[c.chunk] ?? '', words),
     heading: t.chunkHeading[c.chunk],

@@ -164,3 +164,23 @@ describe('VaultIndex: build and BM25 search', () => {
     expect(r.hits[1].why).toContain('superseded');
   });
 });
+
+describe('VaultIndex: asking for a note by name', () => {
+  it('puts the exactly named note first even when other titles stem the same', async () => {
+    const index = new VaultIndex({
+      vault: new MemoryVault({
+        files: {
+          'Math/Quadratic Reciprocal.md': 'The quadratic reciprocal function: 1 over a quadratic. Reciprocal graphs, quadratic roots.',
+          'Math/Quadratic Reciprocal with no root.md': 'A quadratic reciprocal whose quadratic has no root.',
+          'Math/Quadratic Reciprocity.md': 'A theorem on solvability of quadratic equations modulo primes.',
+        },
+      }),
+      clock: fixedClock(),
+      yieldNow: noYield,
+    });
+    await index.build();
+    const r = await index.search('quadratic reciprocity');
+    expect(r.hits[0].path).toBe('Math/Quadratic Reciprocity.md');
+    expect(r.hits[0].why).toContain('exact title');
+  });
+});
