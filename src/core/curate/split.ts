@@ -57,9 +57,16 @@ export function outline(text: string): Outline {
   return { level, bodyStart, firstSection: tops[0].start, sections };
 }
 
+/** Sections shorter than this stay in the hub (a "See also" list is not worth a note of its own). */
+export const MIN_PART_CHARS = 300;
+
+function isPart(s: Section): boolean {
+  return s.body.trim().length >= MIN_PART_CHARS;
+}
+
 export function isSplitCandidate(text: string, bodyLength: number, settings: CurateSettings): boolean {
   if (bodyLength < settings.splitMinChars) return false;
-  return outline(text).sections.filter((s) => s.body.trim() !== '').length >= settings.splitMinSections;
+  return outline(text).sections.filter(isPart).length >= settings.splitMinSections;
 }
 
 function subHeadings(body: string): string[] {
@@ -79,8 +86,9 @@ export function splitDraft(catalog: NoteCatalog, path: string, now: number): Pro
   const note = catalog.get(path);
   if (!note?.meta || note.meta.locked) return null;
   const o = outline(note.text);
-  const sections = o.sections.filter((s) => s.body.trim() !== '');
+  const sections = o.sections.filter(isPart);
   if (sections.length < 2) return null;
+  const kept = o.sections.filter((x) => !isPart(x));
   const title = note.meta.title;
   const folder = folderOf(path);
   const taken = new Set<string>();
@@ -114,17 +122,21 @@ export function splitDraft(catalog: NoteCatalog, path: string, now: number): Pro
     );
     return { path: p.path, text };
   });
-  // The hub keeps the frontmatter exactly as written, the opening text, and a list of the parts.
+  // The hub keeps the frontmatter exactly as written, the opening text, the short sections, and a list of the parts.
   const head = note.text.slice(0, o.firstSection);
   const opening = rewriteLinks(head, path, path, ctx).text.replace(/\s+$/, '');
+  const short = kept.map((x) => rewriteLinks(note.text.slice(x.start, x.end), path, path, ctx).text.replace(/\s+$/, ''));
   const list = parts.map((p) => `- ${wikilink(p.path)}`).join('\n');
-  const hub = `${opening}${opening.endsWith('---') || opening === '' ? '\n' : '\n\n'}${'#'.repeat(Math.max(1, o.level))} Parts\n\n${list}\n`;
+  const rest = [`${'#'.repeat(Math.max(1, o.level))} Parts\n\n${list}`, ...short].join('\n\n');
+  // Right after the frontmatter's closing `---`: one line break; after opening text: a blank line.
+  const onlyFrontmatter = o.bodyStart > 0 && note.text.slice(o.bodyStart, o.firstSection).trim() === '';
+  const hub = `${opening}${opening === '' ? '' : onlyFrontmatter ? '\n' : '\n\n'}${rest}\n`;
   writes.unshift({ path, text: hub });
   return {
     family: 'restructure',
     kind: 'split',
     title: `split ${wikilink(path)} into ${parts.length} notes`,
-    reason: `${note.body.length} characters in ${sections.length} top-level sections`,
+    reason: `${note.body.length} characters in ${o.sections.length} top-level sections${kept.length ? ` (${kept.length === 1 ? '1 short one stays' : `${kept.length} short ones stay`} in the hub)` : ''}`,
     sources: [{ path, hash: catalog.hash(path) }],
     writes,
     trash: [path],

@@ -45,7 +45,11 @@ Opening words of the guide, see [[#Usage]].
 
 ${bigSection('Setup', '## Linux\n\nInstall it on Linux.\n')}
 ${bigSection('Usage', 'A paragraph worth citing. ^cite1\n')}
-${bigSection('Troubleshooting', 'See [[#Setup]] again.\n')}`;
+${bigSection('Troubleshooting', 'See [[#Setup]] again.\n')}
+# See also
+
+- [[Index]] and [[#Usage]]
+`;
 
 export function buildVault(): { vault: MemoryVault; vectors: MapVectors } {
   const files: Record<string, string> = {

@@ -98,7 +98,9 @@ describe('applying restructure proposals', () => {
     expect(files['.trash/Notes/Big guide.md']).toBe(BIG);
     const hub = files['Notes/Big guide.md'];
     expect(hub.startsWith('---\ntags: [guide]\naliases: [The big one]\n# a comment the hub keeps\n---\nOpening words of the guide, see [[Big guide - Usage]].')).toBe(true);
-    expect(hub).toContain('# Parts\n\n- [[Big guide - Setup]]\n- [[Big guide - Usage]]\n- [[Big guide - Troubleshooting]]\n');
+    // The short "See also" section stays in the hub, its heading link pointed at the part.
+    expect(hub.endsWith('# Parts\n\n- [[Big guide - Setup]]\n- [[Big guide - Usage]]\n- [[Big guide - Troubleshooting]]\n\n# See also\n\n- [[Index]] and [[Big guide - Usage]]\n')).toBe(true);
+    expect(split.reason).toMatch(/4 top-level sections \(1 short ones? stays? in the hub\)/);
     expect(files['Notes/Big guide - Setup.md']).toContain('## Linux\n\nInstall it on Linux.');
     expect(files['Notes/Big guide - Usage.md']).toContain('A paragraph worth citing. ^cite1');
     expect(files['Notes/Big guide - Troubleshooting.md']).toContain('See [[Big guide - Setup]] again.');
