@@ -73,6 +73,20 @@ describe('engram index / search', () => {
   });
 });
 
+describe('engram model', () => {
+  it('pull says what it downloads and from where, then fails with advice when the hub is unreachable', () => {
+    const r = runCli(['model', 'pull'], { env: { ...sb.env, HF_ENDPOINT: 'http://127.0.0.1:9' } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/Downloading the embedding model TaylorAI\/bge-micro-v2\n {2}from http:\/\/127\.0\.0\.1:9\/TaylorAI\/bge-micro-v2/);
+    expect(r.stdout).toContain(path.join(sb.engramHome, 'models', 'TaylorAI', 'bge-micro-v2'));
+    expect(r.stderr).toMatch(/could not download TaylorAI\/bge-micro-v2/);
+    expect(r.stderr).toMatch(/embedding\.model_path/);
+    const status = runCli(['model', 'status'], { env: sb.env });
+    expect(status.stdout).toMatch(/not downloaded/);
+    expect(status.stdout).toMatch(/keyword-only \(BM25\)/);
+  });
+});
+
 describe('progress bar', () => {
   it('shows notes/s and an ETA, and ends its line when done', () => {
     let now = 0;
