@@ -51,7 +51,8 @@ export function openCurateHost(facts: HostFacts, cwd: string, vaultOption: strin
   const ctx: CurateContext = {
     vault: new NodeVault(v.realPath),
     store: new StateProposalStore(state, names.proposals),
-    settings: settingsFromConfig(config, actor, overrides),
+    // The MCP bridge runs these commands for an agent: it sets ENGRAM_ACTOR=mcp so the log says who.
+    settings: settingsFromConfig(config, facts.env.ENGRAM_ACTOR?.trim() || actor, overrides),
     clock: systemClock,
   };
   return {
