@@ -43,6 +43,13 @@ describe('restructure planning', () => {
     expect(plan.notesWithVectors).toBe(12);
   });
 
+  it('--folder limits every proposal to notes inside that folder', async () => {
+    const { vault, vectors } = buildVault();
+    const plan = await planRestructure(await loadCatalog(vault), settings, { vectors }, null, NOW, 'Cluster');
+    expect(plan.proposals.map((p) => p.kind)).toEqual(['hub']);
+    expect(plan.notesConsidered).toBe(6);
+  });
+
   it('a merge proposal carries the exact text, the notes removed and the link rewrites', async () => {
     const { plan } = await setup();
     const merge = plan.proposals.find((p) => p.kind === 'merge')!;
