@@ -149,6 +149,18 @@ export class VaultIndex {
     this.graphCache = null;
     this.generation++;
     this.setEmbedder(this.embedder);
+    // A snapshot saved while embedding was under way lacks some vectors: those notes are pending again.
+    if (this.embedder && this.vectors) {
+      for (const n of this.text.notes) {
+        if (!n) continue;
+        for (let i = 0; i < (n.beat ? Math.min(1, n.chunkCount) : n.chunkCount); i++) {
+          if (!this.vectors.get(n.firstChunk + i)) {
+            this.pending.add(n.path);
+            break;
+          }
+        }
+      }
+    }
   }
 
   /** The snapshot bytes; the host writes them atomically. Compacts the index first. */

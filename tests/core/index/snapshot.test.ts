@@ -127,4 +127,19 @@ describe('index snapshot', () => {
     expect(embedder.texts).toBe(before + 1);
     expect(index.stats()).toMatchObject({ pendingEmbeddings: 0, vectors: index.stats().chunks });
   });
+
+  it('notes still waiting for vectors when the snapshot was saved are embedded after the next load', async () => {
+    const vault = new MemoryVault({ files: files() });
+    const emb = new CountingEmbedder();
+    const index = new VaultIndex({ vault, embedder: emb, autoEmbed: false, clock: fixedClock(), yieldNow: noYield });
+    await index.build();
+    vault.externalWrite('Notes/Note 2.md', 'Changed while the model was busy.');
+    await index.update('Notes/Note 2.md');
+    expect(index.stats().pendingEmbeddings).toBe(1);
+    const again = new CountingEmbedder();
+    const loaded = new VaultIndex({ vault, embedder: again, clock: fixedClock(), yieldNow: noYield });
+    const r = await loaded.open(index.snapshot());
+    expect(r).toMatchObject({ loaded: true, indexed: 0, embedded: 1 });
+    expect(loaded.stats()).toMatchObject({ pendingEmbeddings: 0, vectors: loaded.stats().chunks });
+  });
 });
