@@ -11,7 +11,7 @@ import { indexSimilarity } from '../../src/core/extract/dedup.js';
 import { VaultCatalog } from '../../src/core/extract/vault-catalog.js';
 import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
 import type { LlmBackend } from '../../src/core/extract/backends/types.js';
-import { describeBudget, usageSummary, type BudgetConfig, type UsageSummary } from '../../src/core/extract/usage.js';
+import { describeBudget, isPaidBackend, usageSummary, type BudgetConfig, type UsageSummary } from '../../src/core/extract/usage.js';
 import type { StateStore } from '../../src/core/extract/state-store.js';
 import type { EngramSourceKind } from '../../src/core/extract/note-writer.js';
 import { systemClock, type VaultFileInfo, type VaultPort } from '../../src/core/ports.js';
@@ -80,10 +80,18 @@ function faultyVault(vault: NodeVault, hit: (p: FaultPoint) => void): VaultPort 
   };
 }
 
-/** The day's budgets: the configured `budget.tokens_per_day` applies to the configured backend once the user sets it. */
+/**
+ * The day's budgets: `budget.tokens_per_day` applies to the configured backend once the user sets it; until then each
+ * backend's default applies (dailyLimit: the key's default for claude, nothing for a paid API, no limit for a local one).
+ */
 export function budgetsFrom(config: EffectiveConfig): BudgetConfig {
   if (config.source('budget.tokens_per_day') === 'default') return {};
   return { [config.get('backend')]: config.get('budget.tokens_per_day') };
+}
+
+/** Whether the configured backend is paid, decided as the backend itself decides it (openai: by its URL). */
+export function configuredBackendPaid(config: EffectiveConfig, backend: BackendName = config.get('backend')): boolean {
+  return isPaidBackend(backend, backend === 'openai' ? config.get('openai.url') : undefined);
 }
 
 export interface ExtractContext {
@@ -234,10 +242,13 @@ export function makeTranscriptExtractor(facts: HostFacts, vaultRoot: string, vau
   };
 }
 
-/** Usage in the last 24 hours and the budget left, per backend, with the configured budgets (for `engram status`). */
+/**
+ * Usage in the last 24 hours and the budget left, per backend, for `engram status`: the same budgets (budgetsFrom)
+ * and the same limit rule (dailyLimit) that background extraction applies.
+ */
 export async function extractionBudgetStatus(facts: HostFacts, now = Date.now()): Promise<UsageSummary & { backend: BackendName; lines: string[] }> {
   const { config } = loadConfig(facts);
   const backend = config.get('backend');
-  const summary = await usageSummary(new NodeStateStore(engramHome(facts)), now, budgetsFrom(config), {}, [backend]);
+  const summary = await usageSummary(new NodeStateStore(engramHome(facts)), now, budgetsFrom(config), { [backend]: configuredBackendPaid(config, backend) }, [backend]);
   return { ...summary, backend, lines: summary.backends.map((b) => describeBudget(b)) };
 }

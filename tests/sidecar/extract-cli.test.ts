@@ -7,7 +7,10 @@ import { runCli } from '../helpers/cli.js';
 import { installFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { repoRoot } from '../helpers/shared.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
-import { extractionBudgetStatus } from '../../sidecar/host/extract-runner.js';
+import { budgetsFrom, extractionBudgetStatus } from '../../sidecar/host/extract-runner.js';
+import { createBackend } from '../../sidecar/host/backends.js';
+import { loadConfig } from '../../sidecar/host/config-file.js';
+import { dailyLimit } from '../../src/core/extract/usage.js';
 import { hostFacts } from '../../sidecar/host/facts.js';
 
 const fixtures = path.join(repoRoot, 'tests/fixtures/extract');
@@ -173,4 +176,32 @@ describe('engram import', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/holds no Claude.ai or ChatGPT conversations/);
   });
+});
+
+describe('budget: engram status and background extraction apply the same limit', () => {
+  const cases: [string, Record<string, unknown>, number][] = [
+    ['claude by default', { backend: 'claude' }, 200_000],
+    ['anthropic until a budget is set', { backend: 'anthropic' }, 0],
+    ['a remote openai until a budget is set', { backend: 'openai' }, 0],
+    ['a local openai server', { backend: 'openai', openai: { url: 'http://127.0.0.1:1234/v1' } }, Number.POSITIVE_INFINITY],
+    ['ollama', { backend: 'ollama' }, Number.POSITIVE_INFINITY],
+    ['anthropic with a budget', { backend: 'anthropic', budget: { tokens_per_day: 40_000 } }, 40_000],
+    ['claude with a budget of 0', { backend: 'claude', budget: { tokens_per_day: 0 } }, 0],
+  ];
+  for (const [label, file, expected] of cases) {
+    it(label, async () => {
+      const c = fresh();
+      fs.writeFileSync(path.join(c.home, 'config.json'), JSON.stringify({ version: 1, ...file }));
+      const env = { ...process.env, ENGRAM_HOME: c.home, HOME: c.home, ANTHROPIC_API_KEY: 'test-key', OPENAI_API_KEY: 'test-key' };
+      const facts = hostFacts(env);
+      const status = await extractionBudgetStatus(facts);
+      const mine = status.backends.find((b) => b.backend === status.backend)!;
+      expect(mine.limit).toBe(expected);
+      // What the extraction run would apply: the real backend object's own `paid`, and the same budgets.
+      const { config } = loadConfig(facts);
+      const backend = createBackend(config.get('backend'), config, { env });
+      expect(dailyLimit(backend.name, backend.paid, budgetsFrom(config))).toBe(mine.limit);
+      if (expected === 0 && !file.budget) expect(status.lines[0]).toMatch(/no background budget set/);
+    });
+  }
 });

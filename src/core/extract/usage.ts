@@ -1,12 +1,26 @@
 // Every LLM call is recorded (backend, model, tokens, cost, duration) in $ENGRAM_HOME/logs, and a rolling-day
-// budget is computed from those records: 200,000 tokens a day by default for `claude`; paid API backends get
-// no background budget until the user sets one.
+// budget is computed from those records: `budget.tokens_per_day` once the user sets it; until then its default
+// (200,000) for `claude`, nothing for paid API backends, no limit for local ones (ollama, a local OpenAI server).
+import { CONFIG_KEYS } from '../config.js';
 import type { BackendName, CompletionResult } from './backends/types.js';
 import type { StateStore } from './state-store.js';
 
 export const CALLS_LOG = 'logs/llm-calls.jsonl';
 export const DAY_MS = 24 * 60 * 60 * 1000;
-export const DEFAULT_CLAUDE_DAILY_TOKENS = 200_000;
+/** The `claude` backend's default: the config key's own default, so `engram config` and extraction say the same. */
+export const DEFAULT_CLAUDE_DAILY_TOKENS: number = CONFIG_KEYS['budget.tokens_per_day'].default;
+
+/** A server on this machine (LM Studio, vLLM, llama.cpp on localhost) costs nothing per token. */
+export function isLocalUrl(url: string): boolean {
+  return /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(`${url}/`);
+}
+
+/** Whether a backend's calls cost money per token: anthropic always; openai unless its URL is local. */
+export function isPaidBackend(backend: BackendName, url?: string): boolean {
+  if (backend === 'anthropic') return true;
+  if (backend === 'openai') return url === undefined || !isLocalUrl(url);
+  return false;
+}
 
 export interface CallRecord {
   t: string;
@@ -27,6 +41,7 @@ export interface CallRecord {
 /** Daily token budgets per backend, from config; undefined = the default for that backend. */
 export type BudgetConfig = Partial<Record<BackendName, number>>;
 
+/** The rolling-day token limit for background extraction: the one rule extraction and `engram status` both apply. */
 export function dailyLimit(backend: BackendName, paid: boolean, config: BudgetConfig = {}): number {
   const set = config[backend];
   if (set !== undefined) return set;
@@ -106,7 +121,7 @@ export async function usageSummary(
     const mine = calls.filter((c) => c.backend === backend);
     const inputTokens = mine.reduce((s, c) => s + c.inputTokens, 0);
     const outputTokens = mine.reduce((s, c) => s + c.outputTokens, 0);
-    const isPaid = paid[backend] ?? (backend === 'anthropic' || backend === 'openai');
+    const isPaid = paid[backend] ?? isPaidBackend(backend);
     const limit = dailyLimit(backend, isPaid, budgets);
     const used = inputTokens + outputTokens;
     backends.push({

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStateStore } from '../../../src/core/extract/state-store.js';
-import { describeBudget, recordCall, usageSummary, type CallRecord } from '../../../src/core/extract/usage.js';
+import { dailyLimit, describeBudget, isPaidBackend, recordCall, usageSummary, type CallRecord } from '../../../src/core/extract/usage.js';
+import { CONFIG_KEYS } from '../../../src/core/config.js';
+import { OpenAiBackend } from '../../../src/core/extract/backends/openai.js';
 import { extractSession } from '../../../src/core/extract/extract.js';
 import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
 import { ScriptedBackend, beatsFor, session } from '../../helpers/extract.js';
@@ -28,6 +30,26 @@ describe('usage and budget', () => {
     const set = await usageSummary(store, NOW, { claude: 1_000_000, anthropic: 10_000 });
     expect(set.backends.find((b) => b.backend === 'claude')).toMatchObject({ spent: false, remaining: 790_000 });
     expect(describeBudget(set.backends.find((b) => b.backend === 'anthropic')!)).toMatch(/9,000 left/);
+  });
+
+  it('the default budgets: the config key\'s default for claude, nothing for paid APIs until set, no limit for local backends', () => {
+    expect(CONFIG_KEYS['budget.tokens_per_day'].default).toBe(200_000);
+    expect(dailyLimit('claude', false)).toBe(CONFIG_KEYS['budget.tokens_per_day'].default);
+    expect(dailyLimit('anthropic', isPaidBackend('anthropic'))).toBe(0);
+    expect(dailyLimit('openai', isPaidBackend('openai', 'https://api.openai.com/v1'))).toBe(0);
+    expect(dailyLimit('openai', isPaidBackend('openai', 'https://openrouter.ai/api/v1'))).toBe(0);
+    expect(dailyLimit('openai', isPaidBackend('openai', 'http://localhost:1234/v1'))).toBe(Number.POSITIVE_INFINITY);
+    expect(dailyLimit('ollama', isPaidBackend('ollama'))).toBe(Number.POSITIVE_INFINITY);
+    expect(dailyLimit('rules', false)).toBe(Number.POSITIVE_INFINITY);
+    // Once the user sets a budget, it is the limit, for every backend.
+    expect(dailyLimit('anthropic', true, { anthropic: 30_000 })).toBe(30_000);
+    expect(dailyLimit('claude', false, { claude: 0 })).toBe(0);
+  });
+
+  it('a backend says it is paid exactly as the budget rule decides it (openai by its URL)', () => {
+    for (const url of ['https://api.openai.com/v1', 'http://127.0.0.1:8080/v1', 'http://localhost:1234/v1', 'https://llm.example.com/v1']) {
+      expect(new OpenAiBackend({ baseUrl: url, apiKey: 'k' }).paid).toBe(isPaidBackend('openai', url));
+    }
   });
 
   it('the optional validate pass drops beats the model does not confirm', async () => {

@@ -5,6 +5,7 @@ import { joinUrl, parseJson, postJson, readSse, readText, type FetchLike } from 
 import { estimateCost, type Price } from './pricing.js';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry.js';
 import type { CompletionRequest, CompletionResult, LlmBackend } from './types.js';
+import { isPaidBackend } from '../usage.js';
 
 export interface OpenAiOptions {
   /** Optional: local servers often need none. */
@@ -41,7 +42,7 @@ export class OpenAiBackend implements LlmBackend {
   constructor(private readonly opts: OpenAiOptions = {}) {
     this.baseUrl = opts.baseUrl ?? OPENAI_DEFAULT_URL;
     this.model = opts.model ?? 'gpt-4o-mini';
-    this.paid = opts.paid ?? !/^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(`${this.baseUrl}/`);
+    this.paid = opts.paid ?? isPaidBackend('openai', this.baseUrl);
     if (/^https:\/\/api\.openai\.com(\/|$)/.test(this.baseUrl) && !opts.apiKey) {
       throw new BackendError('openai', 'auth', 'no API key', 'set OPENAI_API_KEY, or point openai_base_url at a local server');
     }
