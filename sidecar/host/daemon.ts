@@ -196,7 +196,14 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       void host.shutdown('internal error');
     });
 
-    void engine.start().then(() => drain(), (e) => log('error', `engine start failed: ${errorMessage(e)}`));
+    void engine.start().then(
+      () => {
+        drain();
+        // Save the freshly built index at once: a crash later must not cost a full rebuild.
+        void engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
+      },
+      (e) => log('error', `engine start failed: ${errorMessage(e)}`),
+    );
     const reason = await exited;
     return { kind: 'exited', reason };
   } catch (e) {
