@@ -148,20 +148,34 @@ export async function applyProposal(ctx: CurateContext, id: string): Promise<App
     if (isEngramError(e, 'conflict')) throw new EngramError('conflict', `a note changed while the proposal was applied; nothing was changed (${e.message})`, 'run the dry run again');
     throw e;
   }
-  // 4. Originals to the trash, then the notes that take their place, then moves.
-  for (const path of p.trash) {
-    const current = await readOrNull(ctx.vault, path);
-    if (current !== null && current !== sourceText.get(path)) {
-      throw new EngramError('conflict', `${path} changed while the proposal was applied: it was left in place, and the notes already written (${wrote.join(', ') || 'none'}) were kept`, 'compare the two and remove the one you do not want');
+  // 4. Originals to the trash, then the notes that take their place, then moves. From here on there is no undo:
+  // whatever happened is logged, even when a step fails.
+  let failure: unknown;
+  const trashedNow: string[] = [];
+  const movedNow: Array<[string, string]> = [];
+  try {
+    for (const path of p.trash) {
+      const current = await readOrNull(ctx.vault, path);
+      if (current !== null && current !== sourceText.get(path)) {
+        throw new EngramError('conflict', `${path} changed while the proposal was applied: it was left in place, and the notes already written (${wrote.join(', ') || 'none'}) were kept`, 'compare the two and remove the one you do not want');
+      }
+      if (current !== null) {
+        await ctx.vault.trash(path);
+        trashedNow.push(path);
+      }
     }
-    if (current !== null) await ctx.vault.trash(path);
+    for (const w of p.writes) {
+      if (!trashed.has(w.path) || w.replaces) continue;
+      await ctx.vault.create(w.path, w.text);
+      wrote.push(w.path);
+    }
+    for (const [from, to] of p.moves) {
+      await ctx.vault.rename(from, to);
+      movedNow.push([from, to]);
+    }
+  } catch (e) {
+    failure = e;
   }
-  for (const w of p.writes) {
-    if (!trashed.has(w.path) || w.replaces) continue;
-    await ctx.vault.create(w.path, w.text);
-    wrote.push(w.path);
-  }
-  for (const [from, to] of p.moves) await ctx.vault.rename(from, to);
 
   const logFile = await appendLog(ctx.vault, ctx.settings.folders.log, ctx.settings.device, {
     at: now,
@@ -170,12 +184,13 @@ export async function applyProposal(ctx: CurateContext, id: string): Promise<App
     proposal: p.id,
     wrote,
     from: p.sources.map((s) => s.path),
-    trashed: p.trash,
-    moved: p.moves,
+    trashed: trashedNow,
+    moved: movedNow,
     relinked: relinked.length,
-    note: p.title,
+    note: failure === undefined ? p.title : `${p.title} · INCOMPLETE: ${failure instanceof Error ? failure.message : String(failure)}`,
   });
+  if (failure !== undefined) throw failure;
   p.appliedAt = new Date(now).toISOString();
   await ctx.store.save(p);
-  return { proposal: p, wrote, trashed: p.trash, moved: p.moves, relinked, logPath: logFile };
+  return { proposal: p, wrote, trashed: trashedNow, moved: movedNow, relinked, logPath: logFile };
 }

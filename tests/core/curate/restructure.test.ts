@@ -183,4 +183,21 @@ describe('applying restructure proposals', () => {
     for (const w of split.writes.slice(1)) expect(after[w.path]).toBeUndefined();
     expect(Object.keys(after).filter((k) => k.startsWith('Engram/Log/'))).toEqual([]);
   });
+
+  it('a source edited after the new notes are written is left in place, and the log says the change is incomplete', async () => {
+    const { vault, plan, ctx } = await setup();
+    const split = plan.proposals.find((p) => p.kind === 'split')!;
+    const racing = Object.create(vault) as typeof vault;
+    racing.create = async (path, text) => {
+      const r = await vault.create(path, text);
+      if (path === split.writes[1].path) vault.externalWrite('Notes/Big guide.md', `${BIG}Edited during the apply.\n`);
+      return r;
+    };
+    const e = await errorOf(applyProposal({ ...ctx, vault: racing }, split.id));
+    expect(isEngramError(e, 'conflict')).toBe(true);
+    const f = vault.snapshot();
+    expect(f['Notes/Big guide.md']).toBe(`${BIG}Edited during the apply.\n`);
+    for (const w of split.writes.slice(1)) expect(f[w.path]).toBe(w.text);
+    expect(f['Engram/Log/test box 2026-03.md']).toMatch(/INCOMPLETE: Notes\/Big guide.md changed while the proposal was applied/);
+  });
 });
