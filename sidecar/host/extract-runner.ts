@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import type { EffectiveConfig, BackendName } from '../../src/core/config.js';
+import { CONFIG_KEYS, type EffectiveConfig, type BackendName } from '../../src/core/config.js';
 import { EngramError } from '../../src/core/errors.js';
 import { extractSession, type ExtractRun } from '../../src/core/extract/extract.js';
 import { indexSimilarity } from '../../src/core/extract/dedup.js';
@@ -92,6 +92,19 @@ export function budgetsFrom(config: EffectiveConfig): BudgetConfig {
 /** Whether the configured backend is paid, decided as the backend itself decides it (openai: by its URL). */
 export function configuredBackendPaid(config: EffectiveConfig, backend: BackendName = config.get('backend')): boolean {
   return isPaidBackend(backend, backend === 'openai' ? config.get('openai.url') : undefined);
+}
+
+/**
+ * Whether to run the optional second "validate" pass: `extract.validate` from the config, with ENGRAM_EXTRACT_VALIDATE
+ * (1/0, true/false) as an override even when the caller handed in a configuration built without the environment.
+ */
+export function validatePassFrom(config: EffectiveConfig, env: Record<string, string | undefined>): boolean {
+  const raw = env.ENGRAM_EXTRACT_VALIDATE;
+  if (raw !== undefined && raw.trim() !== '') {
+    const checked = CONFIG_KEYS['extract.validate'].check(raw);
+    if (checked.ok) return checked.value;
+  }
+  return config.get('extract.validate');
 }
 
 export interface ExtractContext {
@@ -189,7 +202,7 @@ export async function extractParsedSession(ctx: ExtractContext, host: ExtractHos
     budgets: budgetsFrom(host.config),
     waitForGit: gitWaiter(ctx.vaultRoot),
     // The optional second "validate" pass (one more call per window that has beats).
-    validatePass: ctx.facts.env.ENGRAM_EXTRACT_VALIDATE === '1',
+    validatePass: validatePassFrom(host.config, ctx.facts.env),
     fault: (point) => host.fault(point),
     onWindow: ctx.onWindow,
     ...(ctx.search ? { similar: indexSimilarity(ctx.search) } : {}),

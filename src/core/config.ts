@@ -109,6 +109,7 @@ export const CONFIG_KEYS = {
   'openai.model': textKey('gpt-4o-mini', 'Model for the OpenAI-compatible backend (key from OPENAI_API_KEY)'),
   'openai.url': urlKey('https://api.openai.com/v1', 'Base URL of the OpenAI-compatible server'),
   'budget.tokens_per_day': intKey(200_000, 'Rolling-day token budget of the configured backend for background extraction (the default is for claude; until set, paid APIs, anthropic and a remote openai, spend nothing in the background, and local ones, ollama or a local openai server, have no limit)'),
+  'extract.validate': boolKey(false, 'A second model call per window asks the model to confirm each grounded beat (more tokens, fewer wrong notes)'),
   'embedding.model_id': textKey('TaylorAI/bge-micro-v2', 'Embedding model (Hugging Face id); changing it rebuilds the vector index'),
   'embedding.model_path': pathKey(null, 'Local folder holding the embedding model (unset = download on first use)'),
   'folders.inbox': folderKey('Engram/Inbox', 'Vault folder for new durable notes'),

@@ -7,7 +7,8 @@ import { runCli } from '../helpers/cli.js';
 import { installFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { repoRoot } from '../helpers/shared.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
-import { budgetsFrom, extractionBudgetStatus } from '../../sidecar/host/extract-runner.js';
+import { budgetsFrom, extractionBudgetStatus, validatePassFrom } from '../../sidecar/host/extract-runner.js';
+import { effectiveConfig } from '../../src/core/config.js';
 import { createBackend } from '../../sidecar/host/backends.js';
 import { loadConfig } from '../../sidecar/host/config-file.js';
 import { dailyLimit } from '../../src/core/extract/usage.js';
@@ -204,4 +205,26 @@ describe('budget: engram status and background extraction apply the same limit',
       if (expected === 0 && !file.budget) expect(status.lines[0]).toMatch(/no background budget set/);
     });
   }
+});
+
+describe('the validate pass: config key extract.validate, ENGRAM_EXTRACT_VALIDATE overrides', () => {
+  it('reads the key (default off) and lets the environment override it either way', () => {
+    expect(validatePassFrom(effectiveConfig({ version: 1 }, {}), {})).toBe(false);
+    expect(validatePassFrom(effectiveConfig({ version: 1, extract: { validate: true } }, {}), {})).toBe(true);
+    expect(validatePassFrom(effectiveConfig({ version: 1, extract: { validate: true } }, {}), { ENGRAM_EXTRACT_VALIDATE: '0' })).toBe(false);
+    expect(validatePassFrom(effectiveConfig({ version: 1 }, {}), { ENGRAM_EXTRACT_VALIDATE: '1' })).toBe(true);
+    // A value that is not a boolean is ignored: the config decides.
+    expect(validatePassFrom(effectiveConfig({ version: 1, extract: { validate: true } }, {}), { ENGRAM_EXTRACT_VALIDATE: 'maybe' })).toBe(true);
+  });
+
+  it('engram extract makes the second call only when extract.validate is on, and not when the environment says 0', () => {
+    for (const [file, env, calls] of [[{}, {}, 1], [{ extract: { validate: true } }, {}, 2], [{ extract: { validate: true } }, { ENGRAM_EXTRACT_VALIDATE: '0' }, 1]] as const) {
+      fake.setScript([{ echo: true }]);
+      const c = fresh();
+      fs.writeFileSync(path.join(c.home, 'config.json'), JSON.stringify({ version: 1, ...file }));
+      const r = c.cli(['extract', transcript, '--backend', 'claude'], { ...env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(fake.calls(), JSON.stringify(file)).toHaveLength(calls);
+    }
+  });
 });
