@@ -150,7 +150,7 @@ export async function applyProposal(ctx: CurateContext, id: string): Promise<App
   }
   // 4. Originals to the trash, then the notes that take their place, then moves. From here on there is no undo:
   // whatever happened is logged, even when a step fails.
-  let failure: unknown;
+  let failure: Error | undefined;
   const trashedNow: string[] = [];
   const movedNow: Array<[string, string]> = [];
   try {
@@ -174,7 +174,7 @@ export async function applyProposal(ctx: CurateContext, id: string): Promise<App
       movedNow.push([from, to]);
     }
   } catch (e) {
-    failure = e;
+    failure = e instanceof Error ? e : new Error(String(e));
   }
 
   const logFile = await appendLog(ctx.vault, ctx.settings.folders.log, ctx.settings.device, {
@@ -187,7 +187,7 @@ export async function applyProposal(ctx: CurateContext, id: string): Promise<App
     trashed: trashedNow,
     moved: movedNow,
     relinked: relinked.length,
-    note: failure === undefined ? p.title : `${p.title} · INCOMPLETE: ${failure instanceof Error ? failure.message : String(failure)}`,
+    note: failure === undefined ? p.title : `${p.title} · INCOMPLETE: ${failure.message}`,
   });
   if (failure !== undefined) throw failure;
   p.appliedAt = new Date(now).toISOString();
