@@ -114,7 +114,12 @@ export function parseDecisions(reply: string, group: string[], types: readonly s
   }
   const raw = (value as { decisions?: unknown })?.decisions;
   if (!Array.isArray(raw)) return { decisions: [], problems: ['reply has no "decisions" list'] };
-  const byLower = new Map(group.map((p) => [p.toLowerCase(), p] as [string, string]));
+  // Models sometimes answer with titles or links instead of paths: accept all three.
+  const byLower = new Map<string, string>();
+  for (const p of group) {
+    const title = p.slice(p.lastIndexOf('/') + 1).replace(/\.md$/i, '').toLowerCase();
+    for (const k of [p.toLowerCase(), title, `[[${title}]]`]) if (!byLower.has(k)) byLower.set(k, p);
+  }
   const taken = new Set<string>();
   const decisions: ReviewDecision[] = [];
   for (const d of raw as Array<Record<string, unknown>>) {

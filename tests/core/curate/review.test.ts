@@ -32,7 +32,8 @@ function reply(user: string): string {
     }) + '\n```';
   }
   if (user.includes('Temp workaround')) return '{"decisions":[{"action":"extend","notes":["Engram/Working memory/Temp workaround.md"],"reason":"fix not released","weeks":2,}]}';
-  if (user.includes('Try bun')) return JSON.stringify({ decisions: [{ action: 'delete', notes: [`${WM}/Try bun.md`], reason: 'idle idea' }] });
+  // A title instead of a path is understood too.
+  if (user.includes('Try bun')) return JSON.stringify({ decisions: [{ action: 'delete', notes: ['Try bun'], reason: 'idle idea' }] });
   return 'no idea';
 }
 
