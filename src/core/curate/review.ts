@@ -171,9 +171,11 @@ export function decisionDraft(catalog: NoteCatalog, settings: CurateSettings, d:
   if (d.action === 'extend') {
     const weeks = d.weeks ?? settings.extendWeeks;
     const writes = [];
+    const dates = new Set<string>();
     for (const p of d.notes) {
       const current = catalog.get(p)!.meta!.reviewAfter ?? today;
       const next = addDays(current > today ? current : today, weeks * 7);
+      dates.add(next);
       let text: string;
       try {
         text = editFrontmatter(catalog.get(p)!.text, { set: { review_after: next } }, p).text;
@@ -182,7 +184,7 @@ export function decisionDraft(catalog: NoteCatalog, settings: CurateSettings, d:
       }
       writes.push({ path: p, text, replaces: true });
     }
-    return { family: 'review', kind: 'extend', title: `extend ${names} by ${weeks} week${weeks === 1 ? '' : 's'}`, reason: d.reason, sources, writes, trash: [], moves: [], redirect: null, linkRewrites: [], backend };
+    return { family: 'review', kind: 'extend', title: `extend ${names} by ${weeks} week${weeks === 1 ? '' : 's'}${dates.size === 1 ? ` (review_after ${[...dates][0]})` : ''}`, reason: d.reason, sources, writes, trash: [], moves: [], redirect: null, linkRewrites: [], backend };
   }
   const n = d.note!;
   const first = catalog.get(d.notes[0])!.meta!;
