@@ -43,3 +43,8 @@ export function allowList(notes: (IndexedNote | null)[], f: SearchFilters): Uint
   }
   return out;
 }
+
+/** A stable key of the filter fields (for caching an allow-list). */
+export function filterKey(f: SearchFilters): string {
+  return JSON.stringify([f.types, f.scope, f.projects, f.durability, f.folders, f.tags, f.since, f.until]);
+}

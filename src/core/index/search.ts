@@ -7,7 +7,7 @@ import { linkKey } from './note-doc.js';
 import { makeSnippet, priorFactor, rrf, type RankingConfig } from './rank.js';
 import { topK, type TextIndex } from './text-index.js';
 import { extractTimePhrase } from './time-phrases.js';
-import type { SearchHit, SearchOptions } from './types.js';
+import type { SearchFilters, SearchHit, SearchOptions } from './types.js';
 import type { VectorStore } from './vector-store.js';
 
 export interface IndexSearchOptions extends SearchOptions {
@@ -42,6 +42,8 @@ export interface SearchContext {
   clock: Clock;
   ranking: RankingConfig;
   graph: () => LinkGraph;
+  /** The allow-list for these filters (cached by the index); computed here when absent. */
+  allowed?: (f: SearchFilters) => Uint8Array | null;
 }
 
 export interface LinkGraph {
@@ -81,7 +83,7 @@ export async function runSearch(ctx: SearchContext, rawQuery: string, opts: Inde
     throw new EngramError('usage', 'The query is empty: nothing to search for.', 'Give some words, e.g. engram search "sidecar socket", or a filter such as --type decision.');
   }
   const { text, ranking } = ctx;
-  const allowed = allowList(text.notes, filters);
+  const allowed = ctx.allowed ? ctx.allowed(filters) : allowList(text.notes, filters);
   const terms = query ? text.queryTerms(query) : [];
   let mode: SearchResult['mode'] = opts.mode ?? 'hybrid';
   const canVector = ctx.vectors !== null && ctx.vectorsUsable && (opts.queryVector !== undefined || ctx.embedder !== undefined);

@@ -7,7 +7,7 @@ import { Posting, type FieldIndex } from './postings.js';
 import { FIELDS, type IndexedNote, type TextIndex } from './text-index.js';
 import { VectorStore } from './vector-store.js';
 
-export const SNAPSHOT_FORMAT_VERSION = 2;
+export const SNAPSHOT_FORMAT_VERSION = 3;
 const MAGIC = 'ENGRAMIX';
 const enc = new TextEncoder();
 const dec = new TextDecoder();

@@ -2,6 +2,7 @@
 import { EngramError, errorMessage } from '../errors.js';
 import { systemClock, yieldToEventLoop, type Clock, type Embedder, type VaultChange, type VaultFile, type VaultPort, type Yield } from '../ports.js';
 import { embeddingText, parseDoc, textHash } from './note-doc.js';
+import { allowList, filterKey } from './filters.js';
 import { DEFAULT_RANKING, type RankingConfig } from './rank.js';
 import { buildGraph, runSearch, type IndexSearchOptions, type LinkGraph, type SearchResult } from './search.js';
 import { decodeSnapshot, encodeSnapshot, runSync, runYielding, verifySnapshot, type SnapshotHeader } from './snapshot.js';
@@ -78,6 +79,8 @@ export class VaultIndex {
   private readonly ranking: RankingConfig;
   private readonly pending = new Set<string>();
   private graphCache: LinkGraph | null = null;
+  /** The last filter allow-list, reused while the index is unchanged (agents repeat the same filters). */
+  private allowCache: { key: string; list: Uint8Array | null } | null = null;
   /** Bumped when chunk ids are renumbered: embedding in flight must not write to stale rows. */
   private generation = 0;
   onProgress?: (p: IndexProgress) => void;
@@ -146,7 +149,7 @@ export class VaultIndex {
     this.vectors = vectors;
     this.vectorModel = header.modelId;
     this.pending.clear();
-    this.graphCache = null;
+    this.changed();
     this.generation++;
     this.setEmbedder(this.embedder);
     // A snapshot saved while embedding was under way lacks some vectors: those notes are pending again.
@@ -165,13 +168,19 @@ export class VaultIndex {
 
   /** The snapshot bytes; the host writes them atomically. Compacts the index first. */
   snapshot(): Uint8Array {
-    if (this.text.deadNotes > 0) this.generation++;
+    if (this.text.deadNotes > 0) {
+      this.generation++;
+      this.changed();
+    }
     return runSync(encodeSnapshot(this.text, this.vectors, this.vectorModel));
   }
 
   /** As `snapshot`, yielding to the host between sections. */
   async snapshotAsync(): Promise<Uint8Array> {
-    if (this.text.deadNotes > 0) this.generation++;
+    if (this.text.deadNotes > 0) {
+      this.generation++;
+      this.changed();
+    }
     return runYielding(encodeSnapshot(this.text, this.vectors, this.vectorModel), this.yieldNow);
   }
 
@@ -186,7 +195,7 @@ export class VaultIndex {
     this.vectors = null;
     this.vectorModel = null;
     this.pending.clear();
-    this.graphCache = null;
+    this.changed();
     this.generation++;
     this.setEmbedder(this.embedder);
   }
@@ -213,6 +222,7 @@ export class VaultIndex {
         report.removed++;
       }
     }
+    if (report.removed > 0) this.changed();
     let done = 0;
     // Reads run a few at a time ahead of the indexing (a host's file reads are slow one by one, fast together).
     const reads = new Map<string, Promise<VaultFile>>();
@@ -272,6 +282,13 @@ export class VaultIndex {
     const map = this.text.compact();
     this.vectors?.compact(map);
     this.generation++;
+    this.changed();
+  }
+
+  /** Drops what is derived from note slots (link graph, filter allow-list). */
+  private changed(): void {
+    this.graphCache = null;
+    this.allowCache = null;
   }
 
   private clearVectors(n: IndexedNote): void {
@@ -299,7 +316,7 @@ export class VaultIndex {
       this.clearVectors(this.text.notes[oldSlot]!);
     }
     const slot = this.text.add(doc.note, doc.chunks);
-    this.graphCache = null;
+    this.changed();
     if (this.vectors) {
       const n = this.text.notes[slot]!;
       let missing = false;
@@ -347,7 +364,7 @@ export class VaultIndex {
 
   remove(path: string): boolean {
     this.pending.delete(path);
-    this.graphCache = null;
+    this.changed();
     const slot = this.text.slotOf.get(path);
     if (slot !== undefined) this.clearVectors(this.text.notes[slot]!);
     return this.text.remove(path);
@@ -438,6 +455,11 @@ export class VaultIndex {
         clock: this.clock,
         ranking: this.ranking,
         graph: () => (this.graphCache ??= buildGraph(this.text)),
+        allowed: (f) => {
+          const key = filterKey(f);
+          if (this.allowCache?.key !== key) this.allowCache = { key, list: allowList(this.text.notes, f) };
+          return this.allowCache.list;
+        },
       },
       query,
       opts,

@@ -184,3 +184,20 @@ describe('VaultIndex: asking for a note by name', () => {
     expect(r.hits[0].why).toContain('exact title');
   });
 });
+
+describe('VaultIndex: caches follow changes', () => {
+  it('filters and link expansion stay right across updates, removals and compaction', async () => {
+    const files: Record<string, string> = { 'Hub.md': 'pelican [[Spoke]]', 'Spoke.md': 'wings', 'P/Other.md': 'pelican too' };
+    const vault = new MemoryVault({ files });
+    const index = new VaultIndex({ vault, clock: fixedClock(), yieldNow: noYield });
+    await index.build();
+    expect((await index.search('pelican', { folders: ['P'] })).hits.map((h) => h.path)).toEqual(['P/Other.md']);
+    expect((await index.search('pelican', { expandLinks: 1 })).hits.map((h) => h.path)).toContain('Spoke.md');
+    for (let i = 0; i < 300; i++) index.updateText(`P/N${i}.md`, `pelican number ${i}`);
+    for (let i = 0; i < 300; i++) index.remove(`P/N${i}.md`);
+    index.snapshot(); // compacts: every slot is renumbered
+    expect((await index.search('pelican', { folders: ['P'] })).hits.map((h) => h.path)).toEqual(['P/Other.md']);
+    const r = await index.search('pelican', { expandLinks: 1, limit: 5 });
+    expect(r.hits.find((h) => h.path === 'Spoke.md')?.via).toBe('Hub.md');
+  });
+});
