@@ -2,6 +2,7 @@
 // for one merge across the whole vault. Vectors: hashed TF-IDF word vectors (384-d, LexicalVectors), because
 // the corpus has no embeddings; random unit vectors are also run to show the pair count does not depend on them.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { applyProposal } from '../src/core/curate/apply.js';
@@ -135,4 +136,17 @@ export async function run(): Promise<void> {
   t = performance.now();
   const r = await applyProposal({ vault, store, settings, clock: { now: () => Date.now() } }, p.id);
   console.log(`  apply that merge end to end (fresh vault read + ${r.relinked.length} notes relinked + trash + log): ${ms(t)}`);
+
+  // And on disk, as `engram restructure --apply` does it (a temporary copy of the vault; ../shared is never written).
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-curate-bench-'));
+  try {
+    fs.cpSync(vaultDir, copy, { recursive: true });
+    const diskStore = new MemoryProposalStore();
+    await diskStore.save(p);
+    t = performance.now();
+    const d = await applyProposal({ vault: new NodeVault(copy), store: diskStore, settings, clock: { now: () => Date.now() } }, p.id);
+    console.log(`  the same on disk (NodeVault: read all ${catalog.notes.size} notes, ${d.relinked.length} rewritten atomically, trash, log): ${ms(t)}`);
+  } finally {
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
 }
