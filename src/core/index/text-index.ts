@@ -71,6 +71,10 @@ export class TextIndex {
   private bodyRest = new Float64Array(0);
   private bestChunkOf = new Int32Array(0);
   private chunkScore = new Float64Array(0);
+  // Lists of touched ids, reused across queries: a common term touches thousands, and fresh arrays mean GC pauses.
+  private touchedNotes = new Int32Array(0);
+  private touchedChunkIds = new Int32Array(0);
+  private bodyNoteIds = new Int32Array(0);
 
   constructor(opts: { stemming?: boolean } = {}) {
     this.tokenizer = new Tokenizer(opts);
@@ -196,8 +200,14 @@ export class TextIndex {
       this.bodyBest = new Float64Array(n);
       this.bodyRest = new Float64Array(n);
       this.bestChunkOf = new Int32Array(n).fill(-1);
+      this.touchedNotes = new Int32Array(n);
+      this.bodyNoteIds = new Int32Array(n);
     }
-    if (this.chunkScore.length < this.chunkCount) this.chunkScore = new Float64Array(Math.max(1024, this.chunkCount * 2));
+    if (this.chunkScore.length < this.chunkCount) {
+      const n = Math.max(1024, this.chunkCount * 2);
+      this.chunkScore = new Float64Array(n);
+      this.touchedChunkIds = new Int32Array(n);
+    }
   }
 
   /**
@@ -207,8 +217,10 @@ export class TextIndex {
    */
   score(terms: string[], allowed: Uint8Array | null, p: Bm25Params = DEFAULT_BM25, k = 100, termWeights?: number[]): TextCandidate[] {
     this.ensureScratch();
-    const touched: number[] = [];
-    const touchedChunks: number[] = [];
+    const touched = this.touchedNotes;
+    let nTouched = 0;
+    const touchedChunks = this.touchedChunkIds;
+    let nChunks = 0;
     const noteScore = this.noteScore;
     const chunkScore = this.chunkScore;
     const { k1, b } = p;
@@ -230,7 +242,7 @@ export class TextIndex {
           if (this.notes[slot] === null || (allowed !== null && allowed[slot] === 0)) continue;
           const tf = tfs[i];
           const s = (w * idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * fi.lengths[slot]) / avg));
-          if (noteScore[slot] === 0) touched.push(slot);
+          if (noteScore[slot] === 0) touched[nTouched++] = slot;
           noteScore[slot] += s;
         }
       }
@@ -249,20 +261,22 @@ export class TextIndex {
         if (slot < 0 || (allowed !== null && allowed[slot] === 0)) continue;
         const tf = tfs[i];
         const s = (wb * idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * bf.lengths[c]) / avg));
-        if (chunkScore[c] === 0) touchedChunks.push(c);
+        if (chunkScore[c] === 0) touchedChunks[nChunks++] = c;
         chunkScore[c] += s;
       }
     }
     const bodyBest = this.bodyBest;
     const bodyRest = this.bodyRest;
     const best = this.bestChunkOf;
-    const bodyNotes: number[] = [];
-    for (const c of touchedChunks) {
+    const bodyNotes = this.bodyNoteIds;
+    let nBody = 0;
+    for (let ci = 0; ci < nChunks; ci++) {
+      const c = touchedChunks[ci];
       const slot = this.chunkNote[c];
       const s = chunkScore[c];
       chunkScore[c] = 0;
       if (best[slot] < 0) {
-        bodyNotes.push(slot);
+        bodyNotes[nBody++] = slot;
         best[slot] = c;
         bodyBest[slot] = s;
       } else if (s > bodyBest[slot]) {
@@ -273,16 +287,19 @@ export class TextIndex {
         bodyRest[slot] += s;
       }
     }
-    for (const slot of bodyNotes) {
-      if (noteScore[slot] === 0) touched.push(slot);
+    for (let bi = 0; bi < nBody; bi++) {
+      const slot = bodyNotes[bi];
+      if (noteScore[slot] === 0) touched[nTouched++] = slot;
       noteScore[slot] += bodyBest[slot] + p.restChunks * bodyRest[slot];
     }
-    const heap = new TopK(Math.min(k, touched.length));
-    for (const slot of touched) {
+    const heap = new TopK(Math.min(k, nTouched));
+    for (let ti = 0; ti < nTouched; ti++) {
+      const slot = touched[ti];
       heap.offer(noteScore[slot], best[slot] >= 0 ? best[slot] : (this.notes[slot]?.firstChunk ?? 0), slot);
       noteScore[slot] = 0;
     }
-    for (const slot of bodyNotes) {
+    for (let bi = 0; bi < nBody; bi++) {
+      const slot = bodyNotes[bi];
       best[slot] = -1;
       bodyBest[slot] = 0;
       bodyRest[slot] = 0;
