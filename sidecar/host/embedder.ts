@@ -77,10 +77,11 @@ export async function loadEmbedder(dir: string, opts: { modelId?: string; batchS
   const { env, pipeline } = await import('@huggingface/transformers');
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
-  env.localModelPath = path.dirname(dir) + path.sep;
   let extractor: Extractor;
   try {
-    extractor = (await pipeline('feature-extraction', path.basename(dir), { dtype, device: 'cpu', local_files_only: true })) as unknown as Extractor;
+    // An absolute path is never a valid hub id, so transformers.js reads the files from that folder as they are
+    // (a folder name with spaces would otherwise be resolved against the working directory).
+    extractor = (await pipeline('feature-extraction', path.resolve(dir), { dtype, device: 'cpu', local_files_only: true })) as unknown as Extractor;
   } catch (e) {
     throw new EngramError('backend', `cannot load the embedding model in ${dir}: ${errorMessage(e)}`, 'check the folder holds config.json, tokenizer.json and onnx/, or run `engram model pull`');
   }

@@ -15,7 +15,8 @@ let embedder: TransformersEmbedder;
 
 beforeAll(async () => {
   tmp = makeTempDir();
-  model = makeTinyModel(path.join(tmp, 'models', 'tiny-bow'));
+  // A folder name with a space: user folders have them, and hub ids do not.
+  model = makeTinyModel(path.join(tmp, 'my models', 'tiny bow'));
   embedder = await loadEmbedder(model.dir, { modelId: 'test/tiny-bow' });
 });
 afterAll(() => removeDir(tmp));
@@ -26,6 +27,7 @@ describe('transformers.js embedder on the tiny model', () => {
   it('loads offline and reports the model dimension and an id tied to the files', () => {
     expect(embedder.dimension).toBe(384);
     expect(embedder.modelId).toMatch(/^test\/tiny-bow#\d+$/);
+    expect(model.dir).toContain(' ');
   });
 
   it('returns exactly the vectors the generated weights define (batched, unit length)', async () => {
