@@ -21,9 +21,6 @@ export interface ClientSettings {
   inject: boolean;
 }
 
-/** Hook keys that are not (yet) in core's CONFIG_KEYS table; read from config.json's `hooks` object. */
-export const EXTRA_DEFAULTS = { stop_min_new_turns: 6, stop_min_new_bytes: 16_384, inject: true };
-
 export function readRawConfig(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
   try {
     return readConfigFile(configPath(env)) ?? {};
@@ -32,15 +29,8 @@ export function readRawConfig(env: NodeJS.ProcessEnv = process.env): Record<stri
   }
 }
 
-function loadEffective(env: NodeJS.ProcessEnv): { cfg: EffectiveConfig; raw: Record<string, unknown> } {
-  const raw = readRawConfig(env);
-  return { cfg: effectiveConfig(raw, env), raw };
-}
-
 export function clientSettings(env: NodeJS.ProcessEnv = process.env): ClientSettings {
-  const { cfg, raw } = loadEffective(env);
-  const hooks = (typeof raw.hooks === 'object' && raw.hooks !== null ? raw.hooks : {}) as Record<string, unknown>;
-  const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : d);
+  const cfg: EffectiveConfig = effectiveConfig(readRawConfig(env), env);
   return {
     vault_path: cfg.get('vault_path') ?? undefined,
     session_start_deadline_ms: cfg.get('hooks.session_start_deadline_ms'),
@@ -49,9 +39,9 @@ export function clientSettings(env: NodeJS.ProcessEnv = process.env): ClientSett
     prompt_max_chars: cfg.get('recall.prompt_chars'),
     prompt_max_items: cfg.get('recall.prompt_items'),
     idle_minutes: cfg.get('idle_timeout_minutes'),
-    stop_min_new_turns: num(hooks.stop_min_new_turns, EXTRA_DEFAULTS.stop_min_new_turns),
-    stop_min_new_bytes: num(hooks.stop_min_new_bytes, EXTRA_DEFAULTS.stop_min_new_bytes),
-    inject: typeof hooks.inject === 'boolean' ? hooks.inject : EXTRA_DEFAULTS.inject,
+    stop_min_new_turns: cfg.get('hooks.stop_min_new_turns'),
+    stop_min_new_bytes: cfg.get('hooks.stop_min_new_bytes'),
+    inject: cfg.get('hooks.inject'),
   };
 }
 
