@@ -19,6 +19,8 @@ import { claimAll, deferEntries, ensureStateDirs, failEntries, returnClaimed, re
 import { CoverageStore } from './coverage.js';
 import { jobKey, makeSessionJobRunner, mergeJobs, type SessionJobData, type TranscriptExtractor } from './session-jobs.js';
 import { transcriptRoots } from './transcript-roots.js';
+import { loadConfig } from './config-file.js';
+import { hostFacts } from './facts.js';
 import { makeHandlers } from './handlers.js';
 
 export interface HostOptions {
@@ -70,7 +72,21 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       log('warn', `index unavailable, using the built-in BM25: ${errorMessage(e)}`);
       return undefined;
     })) ?? undefined;
-    const engine = new Engine({ ports, index, log, config: { ignore: ['.obsidian', '.trash', '.git', 'node_modules'] } });
+    const { config } = loadConfig(hostFacts(env));
+    const engine = new Engine({
+      ports,
+      index,
+      log,
+      config: {
+        ignore: ['.obsidian', '.trash', '.git', 'node_modules'],
+        folders: {
+          inbox: config.get('folders.inbox'),
+          projects: config.get('folders.projects'),
+          working: config.get('folders.working_memory'),
+          archive: config.get('folders.archive'),
+        },
+      },
+    });
     const coverage = new CoverageStore(`${state.dir}/sessions.json`);
     const injectedFile = `${state.dir}/injected.json`;
     try {
@@ -85,7 +101,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
     })) ?? (async () => ({ notes: 0, outcome: 'no extractor available in this build' }));
     const runner = makeSessionJobRunner({
       coverage,
-      roots: () => transcriptRoots(env, clientSettings(env).vault_path ? [] : []),
+      roots: () => transcriptRoots(env),
       extractor,
       thresholds: () => {
         const s = clientSettings(env);
