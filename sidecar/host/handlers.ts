@@ -52,6 +52,7 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
       });
     },
     recall: async (p) => {
+      await engine.whenReady();
       const q = p as Params<'recall'>;
       const result = await engine.recall(q.query, {
         limit: q.limit ?? 8,
@@ -66,10 +67,17 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
     read: async (p) => {
       const { ref } = p as Params<'read'>;
       checkReadRef(ref);
+      await engine.whenReady();
       return engine.read(ref);
     },
-    remember: async (p) => engine.remember(p as Params<'remember'>),
-    forget: async (p) => engine.forget((p as Params<'forget'>).ref),
+    remember: async (p) => {
+      await engine.whenReady();
+      return engine.remember(p as Params<'remember'>);
+    },
+    forget: async (p) => {
+      await engine.whenReady();
+      return engine.forget((p as Params<'forget'>).ref);
+    },
     extract: async (p) => {
       const q = p as Params<'extract'>;
       const file = allowedTranscript(q.path, transcriptRoots(env));
@@ -82,7 +90,10 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
     },
     review: async (p) => runCurationCommand('review', host.state.vault, env, (p as Params<'review'>).apply),
     restructure: async (p) => runCurationCommand('restructure', host.state.vault, env, (p as Params<'restructure'>).apply),
-    reindex: async () => engine.reindex(),
+    reindex: async () => {
+      await engine.whenReady();
+      return engine.reindex();
+    },
     configure: async (p) => {
       const q = p as Params<'configure'>;
       return setSafeKey(q.key, q.value, env);

@@ -81,6 +81,8 @@ export class Engine {
   private readonly pendingChanges = new Map<string, VaultChange>();
   private catchingUp: Promise<void> | null = null;
   ready = false;
+  private readyResolve!: () => void;
+  private readonly readyPromise = new Promise<void>((resolve) => (this.readyResolve = resolve));
 
   constructor(opts: EngineOptions) {
     this.ports = opts.ports;
@@ -91,6 +93,11 @@ export class Engine {
 
   isIgnored(path: string): boolean {
     return this.config.ignore.some((f) => path === f || path.startsWith(`${f}/`)) || !path.toLowerCase().endsWith('.md');
+  }
+
+  /** Resolves once the first full read of the vault is done (requests that need every note's metadata wait). */
+  whenReady(): Promise<void> {
+    return this.readyPromise;
   }
 
   /** Reads every note once (term statistics, metadata and, for the fallback, the index). */
@@ -105,6 +112,7 @@ export class Engine {
       if (++n % 200 === 0) await this.ports.yieldNow();
     }
     this.ready = true;
+    this.readyResolve();
     this.log('info', `engine ready: ${this.stats.size} notes, index ${this.index.mode}`);
   }
 
