@@ -13,8 +13,6 @@ import type { VectorStore } from './vector-store.js';
 export interface IndexSearchOptions extends SearchOptions {
   /** A query vector computed by the caller (benchmarks; clients that embed themselves). */
   queryVector?: Float32Array;
-  /** Turn "last week", "in March"… into date filters (default true). */
-  timePhrases?: boolean;
   /** Recency, confidence and type priors (default true). */
   priors?: boolean;
 }
@@ -64,6 +62,16 @@ interface Cand {
 }
 
 export async function runSearch(ctx: SearchContext, rawQuery: string, opts: IndexSearchOptions = {}): Promise<SearchResult> {
+  const first = await searchOnce(ctx, rawQuery, opts);
+  if (first.hits.length > 0 || !first.timeFilter || first.terms.length === 0) return first;
+  // "the socket bug from last week" when nothing is that recent: the words still matter more than the date.
+  const withoutPhrase = rawQuery.replace(first.timeFilter.phrase, ' ');
+  const again = await searchOnce(ctx, withoutPhrase, { ...opts, timePhrases: false });
+  again.notices.unshift(`nothing matched "${first.timeFilter.phrase}"; showing results from any date`);
+  return again;
+}
+
+async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearchOptions): Promise<SearchResult> {
   const limit = Math.max(1, Math.min(opts.limit ?? 10, 1000));
   const notices: string[] = [];
   let query = typeof rawQuery === 'string' ? rawQuery.trim() : '';

@@ -18,6 +18,11 @@ export interface SearchOptions extends SearchFilters {
   mode?: 'hybrid' | 'bm25' | 'vector';
   /** Follow wikilinks and backlinks this many hops (0 = off). */
   expandLinks?: 0 | 1 | 2;
+  /**
+   * Read time phrases in the query ("yesterday", "last week", "in March") as date filters (default true). When the
+   * phrase leaves nothing, results from any date come back with a notice.
+   */
+  timePhrases?: boolean;
 }
 
 export interface SearchHit {

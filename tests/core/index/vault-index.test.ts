@@ -74,6 +74,13 @@ describe('VaultIndex: build and BM25 search', () => {
     expect(onlyTime.hits).toEqual([]);
     const march = await index.search('in March');
     expect(march.hits.map((h) => h.path)).toContain('Engram/Working memory/Try chokidar polling.md');
+    // Nothing that old: the words still count, and the result says the date was dropped.
+    const dec = await index.search('unix socket in January');
+    expect(dec.hits[0].path).toBe('Engram/Inbox/Use a Unix socket for the sidecar.md');
+    expect(dec.notices[0]).toBe('nothing matched "in January"; showing results from any date');
+    const off = await index.search('socket yesterday', { timePhrases: false });
+    expect(off.timeFilter).toBeUndefined();
+    expect(off.hits[0].path).toBe('Engram/Inbox/Use a Unix socket for the sidecar.md');
   });
 
   it('chunks long notes by heading and quotes the best chunk', async () => {
