@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 const hookBundle = new URL('./engram-hook.mjs', import.meta.url);
 
 async function start(): Promise<number> {
+  // Engram's own nested LLM calls run with ENGRAM_NESTED: their hooks do nothing, at once.
+  if (process.argv[2] === 'hook' && process.env.ENGRAM_NESTED) return 0;
   if (process.argv[2] === 'hook' && fs.existsSync(fileURLToPath(hookBundle))) {
     await import(hookBundle.href);
     return (process.exitCode as number | undefined) ?? 0;
