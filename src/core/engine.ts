@@ -277,7 +277,8 @@ export class Engine {
     }
     const query = p.prompt ?? '';
     if (!query.trim()) return { items: [] };
-    const hits = await this.search(query, { limit: 12, projects: p.project ? [p.project] : undefined });
+    // Automatic injection reads the prompt as a topic: "last week" in a question must not filter notes by date.
+    const hits = await this.search(query, { limit: 12, projects: p.project ? [p.project] : undefined, timePhrases: false });
     for (const hit of hits) {
       if (items.length >= p.maxItems) break;
       if (seen.has(hit.path)) continue;
