@@ -134,6 +134,17 @@ describe('engram serve', () => {
     expect(byId['5'].result).toEqual({ ok: true });
   });
 
+  it('closes a connection that sends an endless frame, and keeps serving others', async () => {
+    const child = await startHost(sb);
+    const token = fs.readFileSync(path.join(sb.engramHome, 'token'), 'utf8').trim();
+    const hello = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'hello', params: { token, protocolVersion: '1.0' } });
+    const huge = await rawExchange(sockFile(sb)!, [hello, `{"jsonrpc":"2.0","id":2,"method":"recall","params":{"query":"${'x'.repeat(3_000_000)}`]);
+    expect(huge.closed).toBe(true);
+    expect(alive(child.pid!)).toBe(true);
+    const ok = await rawExchange(sockFile(sb)!, [hello, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping', params: {} })]);
+    expect(JSON.stringify(ok.replies)).toContain('"ok":true');
+  });
+
   it('--stop shuts the host down cleanly and releases lock and socket', async () => {
     const child = await startHost(sb);
     const r = runCli(['serve', '--stop', '--vault', sb.vault], { env: sb.env });
