@@ -9,10 +9,11 @@ import type { NoteCatalog } from '../../src/core/curate/catalog.js';
 import { LexicalVectors } from '../../src/core/curate/lexical-vectors.js';
 import { vectorsFromSnapshot } from '../../src/core/curate/index-vectors.js';
 import type { NoteVectors } from '../../src/core/curate/merge-candidates.js';
+import { Curation } from '../../src/core/curate/service.js';
 import { curateSettings, type CurateSettings } from '../../src/core/curate/settings.js';
 import { curateStateNames, RecallStatsStore, StateProposalStore } from '../../src/core/curate/stores.js';
 import type { LlmBackend } from '../../src/core/extract/backends/types.js';
-import { systemClock } from '../../src/core/ports.js';
+import { systemClock, yieldToEventLoop, type VaultPort } from '../../src/core/ports.js';
 import { foldersFromConfig } from '../../src/core/note/route.js';
 import { engramHome, type HostFacts } from '../../src/core/state.js';
 import { createBackend } from './backends.js';
@@ -83,4 +84,12 @@ export async function noteVectors(host: CurateHost, catalog: NoteCatalog, paths:
   }
   if (!fallback) return { vectors: undefined, kind: 'no embeddings in the index' };
   return { vectors: new LexicalVectors(catalog, paths), kind: 'word vectors (no embeddings in the index)' };
+}
+
+/**
+ * The daemon's curation service for its vault (MCP `forget`, recall statistics): the same proposals store, settings
+ * and vault log as the curation commands, with `actor` naming who acted in the log.
+ */
+export function hostCuration(facts: HostFacts, vault: VaultPort, vaultKey: string, config: EffectiveConfig, actor: string): Curation {
+  return new Curation({ vault, state: new NodeStateStore(engramHome(facts)), vaultKey, settings: settingsFromConfig(config, actor), clock: systemClock, yieldNow: yieldToEventLoop });
 }

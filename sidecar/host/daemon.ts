@@ -22,6 +22,8 @@ import { transcriptRoots } from './transcript-roots.js';
 import { loadConfig } from './config-file.js';
 import { hostFacts } from './facts.js';
 import { makeHandlers } from './handlers.js';
+import { hostCuration } from './curate-host.js';
+import type { Curation } from '../../src/core/curate/service.js';
 
 export interface HostOptions {
   vault: string;
@@ -40,6 +42,8 @@ export interface RunningHost {
   engine: Engine;
   queue: JobQueue<SessionJobData>;
   coverage: CoverageStore;
+  /** Curation for this vault: forget (archive, logged) and recall statistics. */
+  curation: Curation;
   startedAt: number;
   idleMs: number;
   log: Logger;
@@ -72,11 +76,15 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       log('warn', `index unavailable, using the built-in BM25: ${errorMessage(e)}`);
       return undefined;
     })) ?? undefined;
-    const { config } = loadConfig(hostFacts(env));
+    const facts = hostFacts(env);
+    const { config } = loadConfig(facts);
+    // Agents reach forget through MCP, so the vault's Engram log names `mcp` as the actor.
+    const curation = hostCuration(facts, vault, state.key, config, 'mcp');
     const engine = new Engine({
       ports,
       index,
       log,
+      curation,
       config: {
         ignore: ['.obsidian', '.trash', '.git', 'node_modules'],
         folders: {
@@ -155,7 +163,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
 
     let shuttingDown: Promise<void> | null = null;
     const host: RunningHost = {
-      state, engine, queue, coverage, startedAt: Date.now(), idleMs, log, drain,
+      state, engine, queue, coverage, curation, startedAt: Date.now(), idleMs, log, drain,
       shutdown(reason: string) {
         shuttingDown ??= (async () => {
           log('info', `host stopping: ${reason}`);

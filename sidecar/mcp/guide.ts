@@ -11,7 +11,7 @@ When to use the tools:
 - read: open one note in full by its title, [[wikilink]] or vault path.
 - remember: file something worth keeping that the user said or that you learned (a decision and its reason,
   a correction, a gotcha). One idea per call; say why it matters.
-- forget: move a wrong or obsolete note to the vault's trash (recoverable) so it leaves recall.
+- forget: move a wrong or obsolete note into the vault's archive folder (recoverable, logged) so it leaves recall.
 - extract: queue a transcript of this agent (inside its own transcript folder) for extraction.
 - review / restructure: list proposals (working-memory review, merges, splits); apply one by id only when the
   user asked for it.

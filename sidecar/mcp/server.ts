@@ -93,10 +93,10 @@ ${res.synthesis}` : res.text, { hits: res.hits.map(({ path, title, score, why, t
 
   server.registerTool('forget', {
     title: 'Forget a note',
-    description: 'Move a note to the vault\'s trash so it leaves recall (recoverable from the trash). Locked notes are refused.',
+    description: 'Move a wrong or obsolete note into the vault\'s archive folder so it leaves recall (recoverable: move it back; logged in the vault\'s Engram log). Locked notes are refused.',
     inputSchema: { ref: z.string().min(1).max(1024).describe('Note title, [[wikilink]] or vault path') },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  }, async (a) => call('forget', { ref: a.ref }, (r) => text(`Moved ${(r as { path: string }).path} to the vault's trash`, r as Record<string, unknown>)));
+  }, async (a) => call('forget', { ref: a.ref }, (r) => text(`Moved ${(r as { path: string }).path} to ${(r as { archivedTo: string }).archivedTo}: out of recall, logged in ${(r as { log: string }).log}`, r as Record<string, unknown>)));
 
   server.registerTool('review', {
     title: 'Review working memory',

@@ -42,11 +42,19 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
 
 export type EngineLog = (level: 'info' | 'warn' | 'error', message: string) => void;
 
+/** What the engine asks of curation (src/core/curate/service.ts `Curation` implements it). */
+export interface EngineCuration {
+  /** Moves a wrong note into the archive folder (out of recall, recoverable, logged in the vault). */
+  forget(ref: string): Promise<{ moved: Array<[string, string]>; relinked: string[]; logPath: string }>;
+}
+
 export interface EngineOptions {
   ports: Ports;
   config?: Partial<EngineConfig>;
   index?: EngineIndex;
   log?: EngineLog;
+  /** Curation for this vault: `forget` goes through it (archive, logged); without it forget is unavailable. */
+  curation?: EngineCuration;
 }
 
 class FallbackIndex implements EngineIndex {
@@ -75,9 +83,12 @@ export class Engine {
   private readonly stats = new TermStats();
   private readonly metas = new Map<string, NoteMeta>();
   private readonly mtimes = new Map<string, number>();
+  /** Notes in the archive folder (kept for `read`, left out of recall). */
+  private readonly archived = new Set<string>();
   private burstSize = 0;
   private readonly injected = new Map<string, Set<string>>();
   private readonly log: EngineLog;
+  private readonly curation?: EngineCuration;
   private readonly pendingChanges = new Map<string, VaultChange>();
   private catchingUp: Promise<void> | null = null;
   ready = false;
@@ -89,6 +100,7 @@ export class Engine {
     this.config = { ...DEFAULT_ENGINE_CONFIG, ...opts.config };
     this.index = opts.index ?? new FallbackIndex();
     this.log = opts.log ?? (() => {});
+    this.curation = opts.curation;
   }
 
   isIgnored(path: string): boolean {
@@ -123,6 +135,7 @@ export class Engine {
       const meta = readNoteMeta(path, parsed.data ?? {});
       this.metas.set(path, meta);
       this.mtimes.set(path, file.mtime);
+      if (path.startsWith(`${this.config.folders.archive}/`)) this.archived.add(path);
       this.stats.set(path, `${meta.title}\n${meta.summary ?? ''}\n${meta.tags.join(' ')}\n${parsed.body}`);
       if (feedIndex) await this.index.upsert(path, file.text, meta);
     } catch (e) {
@@ -134,6 +147,7 @@ export class Engine {
   private async drop(path: string): Promise<void> {
     this.metas.delete(path);
     this.mtimes.delete(path);
+    this.archived.delete(path);
     this.stats.remove(path);
     await this.index.remove(path);
   }
@@ -228,11 +242,16 @@ export class Engine {
    */
   async search(query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
     const projects = opts.projects;
-    if (!projects?.length) return this.index.search(query, opts);
+    const archive = `${this.config.folders.archive}/`;
+    // Archived notes (forgotten, or past forget_after) are out of recall; asked for with a folder filter, they come back.
+    const dropArchived = !opts.folders?.length && this.archived.size > 0;
+    if (!projects?.length && !dropArchived) return this.index.search(query, opts);
     const limit = opts.limit ?? 10;
     const hits = await this.index.search(query, { ...opts, projects: undefined, limit: Math.max(50, limit * 5) });
     return hits
       .filter((h) => {
+        if (dropArchived && h.path.startsWith(archive)) return false;
+        if (!projects?.length) return true;
         const m = this.metas.get(h.path);
         const project = m?.project ?? h.project;
         return !project || m?.scope === 'general' || projects.includes(project);
@@ -329,14 +348,22 @@ export class Engine {
     return { path };
   }
 
-  /** Soft delete: the note goes to the vault's trash, leaves recall, and can be restored from there. */
-  async forget(ref: string): Promise<{ path: string }> {
+  /**
+   * Forget (DESIGN/issue 6): the note moves into the archive folder through curation, which logs it in the vault;
+   * it leaves recall at once (the archive is never recalled) and can be moved back by hand.
+   */
+  async forget(ref: string): Promise<{ path: string; archivedTo: string; log: string }> {
+    if (!this.curation) throw new EngramError('refused', 'forget needs the curation service, which this host did not start');
     const path = this.resolveRef(ref);
     if (!path) throw new EngramError('not-found', `no note matches "${ref}"`);
     if (this.metas.get(path)?.locked) throw new EngramError('refused', `"${path}" is locked`, 'unlock it in Obsidian first');
-    await this.ports.vault.trash(path);
-    await this.drop(path);
-    return { path };
+    const r = await this.curation.forget(path);
+    // Applied now rather than when the watcher reports it: the next recall must already miss the note.
+    for (const [from, to] of r.moved) this.applyChange({ kind: 'rename', oldPath: from, path: to });
+    for (const p of r.relinked) this.applyChange({ kind: 'modify', path: p });
+    await this.settled();
+    const [from, to] = r.moved[0] ?? [path, path];
+    return { path: from, archivedTo: to, log: r.logPath };
   }
 
   async reindex(): Promise<{ notes: number }> {

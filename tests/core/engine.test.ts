@@ -3,10 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/core/engine.js';
 import { MemoryVault } from '../../src/core/ports/memory-vault.js';
 import { systemClock } from '../../src/core/ports.js';
+import { Curation } from '../../src/core/curate/service.js';
+import { curateSettings } from '../../src/core/curate/settings.js';
+import { MemoryStateStore } from '../../src/core/extract/state-store.js';
 
 async function engineWith(files: Record<string, string>): Promise<{ engine: Engine; vault: MemoryVault }> {
   const vault = new MemoryVault({ files });
-  const engine = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() } });
+  const curation = new Curation({ vault, state: new MemoryStateStore(), vaultKey: '0123456789abcdef', settings: curateSettings({ device: 'box', actor: 'test' }), clock: systemClock });
+  const engine = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() }, curation });
   await engine.start();
   return { engine, vault };
 }
@@ -42,15 +46,21 @@ describe('Engine', () => {
     expect(start.items.map((i) => i.path)).toEqual(['Engram/Projects/acme/Use pnpm.md']);
   });
 
-  it('remember writes a manual note that recall finds; forget moves it to the trash and out of recall', async () => {
+  it('remember writes a manual note that recall finds; forget moves it to the archive, out of recall, logged', async () => {
     const { engine, vault } = await engineWith(FILES);
     const { path } = await engine.remember({ text: 'Flaky test: the zorblax suite needs TZ=UTC.', type: 'problem', project: 'acme' });
     expect(path).toMatch(/^Engram\/Projects\/acme\//);
     expect((await vault.read(path)).text).toMatch(/engram_source: manual/);
     expect((await engine.recall('zorblax')).hits[0].path).toBe(path);
-    await engine.forget(path);
+    const r = await engine.forget(path);
     expect(await vault.exists(path)).toBe(false);
+    expect(r.archivedTo).toMatch(/^Engram\/Archive\//);
+    expect((await vault.read(r.archivedTo)).text).toContain('zorblax');
+    expect((await vault.read(r.log)).text).toMatch(/· test · .*zorblax/i);
     expect((await engine.recall('zorblax')).hits).toHaveLength(0);
+    // Still readable (recoverable), and a folder filter that asks for the archive finds it.
+    expect((await engine.read(r.archivedTo)).text).toContain('zorblax');
+    expect((await engine.search('zorblax', { folders: ['Engram/Archive'] })).map((h) => h.path)).toEqual([r.archivedTo]);
     await expect(engine.forget('no such note')).rejects.toThrow(/no note matches/);
   });
 

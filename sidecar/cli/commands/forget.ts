@@ -1,7 +1,6 @@
 // `engram forget <note>`: a note that is wrong leaves recall at once: it moves to the archive folder (recoverable),
 // and the change is logged. Locked notes are refused.
-import { loadCatalog } from '../../../src/core/curate/catalog.js';
-import { forgetNote } from '../../../src/core/curate/maintain.js';
+import { Curation } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
 import { hostFacts } from '../../host/facts.js';
 import { openCurateHost } from '../../host/curate-host.js';
@@ -14,9 +13,9 @@ export const command: CommandDefinition = {
     const ref = ctx.args.join(' ').trim();
     if (!ref) throw new EngramError('usage', 'which note? give its title or vault path');
     const host = openCurateHost(hostFacts(ctx.env), ctx.cwd, ctx.global.vault, 'cli');
-    const catalog = await loadCatalog(host.ctx.vault);
-    const r = await forgetNote(host.ctx, catalog, ref, host.ctx.clock.now());
-    for (const [from, to] of r.moved) await host.recallStats.move(from, to);
+    // The same service the host's MCP `forget` uses: archive move, log entry, recall statistics follow the note.
+    const curation = new Curation({ vault: host.ctx.vault, state: host.state, vaultKey: host.vaultKey, settings: host.ctx.settings, clock: host.ctx.clock });
+    const r = await curation.forget(ref);
     if (ctx.global.json) ctx.stdout(JSON.stringify({ moved: r.moved, relinked: r.relinked, log: r.logPath }, null, 2));
     else for (const [from, to] of r.moved) ctx.stdout(`Forgot ${from}: moved to ${to} (logged in ${r.logPath}).`);
     return 0;
