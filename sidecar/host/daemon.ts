@@ -177,6 +177,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
           returnClaimed(state);
           await watcher.close().catch(() => {});
           await engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
+          await engine.recallStatsWritten();
           try {
             fs.writeFileSync(injectedFile, JSON.stringify({ format: 1, sessions: engine.injectedState() }), { mode: 0o600 });
           } catch (e) {

@@ -46,6 +46,8 @@ export type EngineLog = (level: 'info' | 'warn' | 'error', message: string) => v
 export interface EngineCuration {
   /** Moves a wrong note into the archive folder (out of recall, recoverable, logged in the vault). */
   forget(ref: string): Promise<{ moved: Array<[string, string]>; relinked: string[]; logPath: string }>;
+  /** Recall statistics ($ENGRAM_HOME, never the notes): the notes each recall or injection returned. */
+  recordRecall(paths: string[]): Promise<void>;
 }
 
 export interface EngineOptions {
@@ -91,6 +93,8 @@ export class Engine {
   private readonly curation?: EngineCuration;
   private readonly pendingChanges = new Map<string, VaultChange>();
   private catchingUp: Promise<void> | null = null;
+  /** Recall statistics are written one after another (read-modify-write of one file), off the answer's path. */
+  private recording: Promise<void> = Promise.resolve();
   ready = false;
   private readyResolve!: () => void;
   private readonly readyPromise = new Promise<void>((resolve) => (this.readyResolve = resolve));
@@ -275,6 +279,7 @@ export class Engine {
       out.push(hit);
     }
     const lines = out.map((h) => `${renderItem({ ...h, why: h.why }, 300)}${h.body ? `\n\n${h.body.trim()}\n` : ''}`);
+    this.noteRecalled(out.map((h) => h.path));
     const text = out.length ? fenceRecalled(`Notes from the user's vault (${out.length}):\n${lines.join('\n')}`) : 'No notes matched.';
     return { hits: out, text, mode: this.index.mode };
   }
@@ -328,6 +333,7 @@ export class Engine {
     const heading = p.event === 'SessionStart' ? 'Notes from the user\'s Obsidian vault about this project (reference data):' : 'Possibly relevant notes from the user\'s Obsidian vault (reference data):';
     const { text, used } = renderContext(items, p.maxChars, heading);
     const kept = items.slice(0, used);
+    this.noteRecalled(kept.map((k) => k.path));
     if (p.sessionId && kept.length) {
       for (const k of kept) seen.add(k.path);
       this.injected.set(p.sessionId, seen);
@@ -364,6 +370,20 @@ export class Engine {
     await this.settled();
     const [from, to] = r.moved[0] ?? [path, path];
     return { path: from, archivedTo: to, log: r.logPath };
+  }
+
+  /** Tells curation which notes a recall returned (so `engram maintain` can list the stale ones); never blocks the answer. */
+  private noteRecalled(paths: string[]): void {
+    const curation = this.curation;
+    if (!curation || paths.length === 0) return;
+    this.recording = this.recording
+      .then(() => curation.recordRecall(paths))
+      .catch((e) => this.log('warn', `could not record recall statistics: ${errorMessage(e)}`));
+  }
+
+  /** Resolves when the recall statistics of every recall so far are written (before exit or handover). */
+  recallStatsWritten(): Promise<void> {
+    return this.recording;
   }
 
   async reindex(): Promise<{ notes: number }> {

@@ -7,12 +7,13 @@ import { Curation } from '../../src/core/curate/service.js';
 import { curateSettings } from '../../src/core/curate/settings.js';
 import { MemoryStateStore } from '../../src/core/extract/state-store.js';
 
-async function engineWith(files: Record<string, string>): Promise<{ engine: Engine; vault: MemoryVault }> {
+async function engineWith(files: Record<string, string>): Promise<{ engine: Engine; vault: MemoryVault; state: MemoryStateStore }> {
   const vault = new MemoryVault({ files });
-  const curation = new Curation({ vault, state: new MemoryStateStore(), vaultKey: '0123456789abcdef', settings: curateSettings({ device: 'box', actor: 'test' }), clock: systemClock });
+  const state = new MemoryStateStore();
+  const curation = new Curation({ vault, state, vaultKey: '0123456789abcdef', settings: curateSettings({ device: 'box', actor: 'test' }), clock: systemClock });
   const engine = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() }, curation });
   await engine.start();
-  return { engine, vault };
+  return { engine, vault, state };
 }
 
 const FILES = {
@@ -62,6 +63,24 @@ describe('Engine', () => {
     expect((await engine.read(r.archivedTo)).text).toContain('zorblax');
     expect((await engine.search('zorblax', { folders: ['Engram/Archive'] })).map((h) => h.path)).toEqual([r.archivedTo]);
     await expect(engine.forget('no such note')).rejects.toThrow(/no note matches/);
+  });
+
+  it('records what recall and injection returned in the recall statistics (state, not the notes)', async () => {
+    const { engine, vault, state } = await engineWith(FILES);
+    const stats = async () => (JSON.parse(state.files.get('vaults/0123456789abcdef/recall-stats.json') ?? '{"notes":{}}') as { notes: Record<string, { count: number }> }).notes;
+    const before = (await vault.read('Notes/Garden.md')).text;
+    const r = await engine.recall('tomatoes water garden');
+    await engine.recallStatsWritten();
+    expect(r.hits.map((h) => h.path)).toContain('Notes/Garden.md');
+    expect(Object.keys(await stats()).sort()).toEqual(r.hits.map((h) => h.path).sort());
+    const injected = await engine.context({ event: 'UserPromptSubmit', prompt: 'why does acme use pnpm workspaces in the monorepo', sessionId: 's1', project: 'acme', maxChars: 1500, maxItems: 5 });
+    await engine.recallStatsWritten();
+    expect(injected.items.length).toBeGreaterThan(0);
+    for (const item of injected.items) expect((await stats())[item.path]?.count).toBeGreaterThanOrEqual(1);
+    await engine.recall('nothing matches zzzqqq');
+    await engine.recallStatsWritten();
+    expect((await stats())['Notes/Garden.md'].count).toBe(1);
+    expect((await vault.read('Notes/Garden.md')).text).toBe(before);
   });
 
   it('a rescan picks up notes the watcher never reported and drops vanished ones', async () => {

@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import fs from 'node:fs';
 import path from 'node:path';
 import { cliPath } from '../helpers/cli.js';
-import { makeSandbox, type Sandbox } from '../helpers/host.js';
+import { makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 
 type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
 
@@ -79,6 +79,22 @@ describe('engram mcp (real client, real host)', () => {
     const status = (await client.callTool({ name: 'status', arguments: {} })) as TextResult;
     // The remembered note and the archived one (kept for `read`, out of recall); the log note once the watcher sees it.
     expect(JSON.parse(status.content[0].text).index.notes).toBeGreaterThanOrEqual(2);
+  });
+
+  it('records recalled notes in the recall statistics under ENGRAM_HOME, for engram maintain', async () => {
+    const r = (await client.callTool({ name: 'recall', arguments: { query: 'why pnpm workspaces monorepo' } })) as TextResult;
+    expect(r.content[0].text).toContain('Use pnpm workspaces');
+    const vaults = path.join(sb.engramHome, 'vaults');
+    const stats = await waitFor(() => {
+      for (const key of fs.readdirSync(vaults)) {
+        const file = path.join(vaults, key, 'recall-stats.json');
+        if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as { notes: Record<string, { count: number; last: number }> };
+      }
+      return undefined;
+    }, 5000, 'recall-stats.json');
+    expect(Object.keys(stats.notes)).toEqual(['Engram/Inbox/Use pnpm workspaces.md']);
+    expect(stats.notes['Engram/Inbox/Use pnpm workspaces.md'].count).toBe(1);
+    expect(Math.abs(stats.notes['Engram/Inbox/Use pnpm workspaces.md'].last - Date.now())).toBeLessThan(60_000);
   });
 
   it('refuses reads outside the vault and in its config folder', async () => {
