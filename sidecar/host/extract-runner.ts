@@ -1,5 +1,6 @@
 // Extraction on the Node host: reads a transcript file, wires the vault, the state files, the backend, git
 // awareness and fault injection, and runs the core pipeline. The CLI and the daemon's job queue call this.
+import type { ExtractWindowOptions } from '../../src/core/extract/window.js';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -121,6 +122,8 @@ export interface ExtractContext {
   search?: (query: string, opts: SearchOptions) => Promise<SearchHit[]>;
   /** Shared across the sessions of one import so that the vault is read once. */
   catalog?: VaultCatalog;
+  /** Window size (default DEFAULT_WINDOW, 15,000 tokens). */
+  window?: ExtractWindowOptions;
 }
 
 export interface ExtractHost {
@@ -193,6 +196,7 @@ export async function extractParsedSession(ctx: ExtractContext, host: ExtractHos
     source: ctx.source ?? 'hook-extraction',
     mode: ctx.mode ?? 'foreground',
     dryRun: ctx.dryRun,
+    window: ctx.window,
     folders: {
       inbox: host.config.get('folders.inbox'),
       projects: host.config.get('folders.projects'),

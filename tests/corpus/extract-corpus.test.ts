@@ -29,7 +29,8 @@ describe.skipIf(!hasCorpus)(`extraction on a real transcript (${hasCorpus ? 'cor
 
   it('writes one grounded note per scripted beat, and nothing on a second run', async () => {
     const session = await readTranscriptFile(file);
-    const run = await extractTranscript(ctx);
+    // A small window, so that this session (about 4,200 tokens of conversation) spans several windows.
+    const run = await extractTranscript({ ...ctx, window: { budgetTokens: 1500 } });
     // What the script proposes, computed from the requests the model actually saw: eligible user turns, at most 5 a window.
     const proposed = backend.requests.map((r) => Math.min(5, JSON.parse(beatsFor(r)).beats.length)).reduce((a, b) => a + b, 0);
     expect(run.windows.total).toBeGreaterThan(1);
@@ -43,7 +44,7 @@ describe.skipIf(!hasCorpus)(`extraction on a real transcript (${hasCorpus ? 'cor
       expect(text.replace(/\s+/g, ' ')).toContain(quote.slice(0, 30));
     }
     const calls = backend.calls;
-    const again = await extractTranscript(ctx);
+    const again = await extractTranscript({ ...ctx, window: { budgetTokens: 1500 } });
     expect(again.windows.total).toBe(0);
     expect(backend.calls).toBe(calls);
   });
