@@ -7,7 +7,8 @@ import { engramEntry } from '../client/start-host.js';
 export function runCurationCommand(kind: 'review' | 'restructure', vault: string, env: NodeJS.ProcessEnv, apply?: string): Promise<unknown> {
   const args = [engramEntry(), kind, '--json', '--vault', vault, ...(apply ? ['--apply', apply] : [])];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: { ...env, ENGRAM_NESTED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // ENGRAM_ACTOR: what the curation command writes as "who" in the vault's Engram log (an agent, through MCP).
+    const child = spawn(process.execPath, args, { env: { ...env, ENGRAM_NESTED: '1', ENGRAM_ACTOR: 'mcp' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

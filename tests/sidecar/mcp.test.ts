@@ -135,6 +135,22 @@ describe('engram mcp (real client, real host)', () => {
     expect(JSON.parse(re.content[0].text).notes).toBe(1);
   });
 
+  it('applies a restructure proposal by id and the vault\'s Engram log names mcp as the actor', async () => {
+    sb.writeNote('Notes/Deploy from root.md', '---\ntags: [deploy]\n---\nThe deploy script must run from the repository root directory, never from a package folder.\n');
+    sb.writeNote('Notes/Deploy from the root.md', '---\ntags: [deploy]\n---\nThe deploy script must run from the repository root directory, never from a package folder!\n');
+    const listed = (await client.callTool({ name: 'restructure', arguments: {} })) as TextResult;
+    expect(listed.isError, listed.content[0].text).toBeFalsy();
+    const merge = (JSON.parse(listed.content[0].text) as { proposals: Array<{ id: string; kind: string }> }).proposals.find((p) => p.kind === 'merge');
+    expect(merge, listed.content[0].text).toBeDefined();
+    const applied = (await client.callTool({ name: 'restructure', arguments: { apply: merge!.id } })) as TextResult;
+    expect(applied.isError, applied.content[0].text).toBeFalsy();
+    const logDir = path.join(sb.vault, 'Engram/Log');
+    const log = fs.readdirSync(logDir).map((f) => fs.readFileSync(path.join(logDir, f), 'utf8')).join('\n');
+    const line = log.split('\n').find((l) => l.includes(merge!.id));
+    expect(line, log).toMatch(/^- \S+ · mcp · /);
+    expect(log).not.toMatch(/· cli · /);
+  });
+
   it('gives clear tool errors for bad arguments and unsafe configure keys', async () => {
     const bad = (await client.callTool({ name: 'recall', arguments: { query: '' } })) as TextResult;
     expect(bad.isError).toBe(true);
