@@ -56,4 +56,20 @@ describe('engram setup', () => {
     expect(r.stdout).not.toContain('gone');
     expect(r.stderr).toMatch(/--vault|--yes/);
   });
+
+  it('on a machine where Obsidian knows no vault, --yes starts one in ~/Engram; without it, says how', async () => {
+    fs.rmSync(path.join(sb.home, '.config', 'obsidian'), { recursive: true });
+    const refused = runCli(['setup'], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Obsidian knows no vault');
+    expect(refused.stderr).toContain('--vault <path>');
+    expect(fs.existsSync(path.join(sb.home, 'Engram'))).toBe(false);
+
+    const r = runCli(['setup', '--yes'], { env: { ...env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' }, timeout: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const fresh = path.join(sb.home, 'Engram');
+    expect(r.stdout).toContain(`started a new vault at ${fresh}`);
+    expect(JSON.parse(fs.readFileSync(path.join(sb.engramHome, 'config.json'), 'utf8')).vault_path).toBe(fresh);
+    expect(r.stdout).toMatch(/Index: 0 notes/);
+  });
 });

@@ -18,7 +18,18 @@ import { ensureHost, queueTranscripts } from '../../install/queue-backlog.js';
 async function chooseVault(ctx: CommandContext): Promise<string> {
   if (ctx.global.vault) return path.resolve(ctx.cwd, ctx.global.vault);
   const vaults = knownVaults(ctx.env).filter((v) => v.exists);
-  if (!vaults.length) throw new EngramError('not-found', 'Obsidian knows no vault on this machine', 'pass the vault folder: `engram setup --vault <path>`');
+  if (!vaults.length) {
+    if (!ctx.options.yes) throw new EngramError('not-found', 'Obsidian knows no vault on this machine', 'pass the vault folder: `engram setup --vault <path>`, or --yes to start a new vault in ~/Engram');
+    // A fresh machine: start a new vault that Obsidian can open later ("Open folder as vault").
+    const home = ctx.env.HOME ?? ctx.env.USERPROFILE;
+    if (!home) throw new EngramError('not-found', 'Obsidian knows no vault and HOME is not set', 'pass the vault folder: `engram setup --vault <path>`');
+    const fresh = path.join(home, 'Engram');
+    if (fs.existsSync(fresh) && !fs.statSync(fresh).isDirectory()) throw new EngramError('conflict', `${fresh} exists and is not a folder`, 'pass the vault folder: `engram setup --vault <path>`');
+    const created = !fs.existsSync(fresh);
+    fs.mkdirSync(fresh, { recursive: true });
+    ctx.stdout(`Obsidian knows no vault on this machine: ${created ? 'started a new vault' : 'using the vault'} at ${fresh} (open it in Obsidian with "Open folder as vault").`);
+    return fresh;
+  }
   if (ctx.options.yes || vaults.length === 1) {
     if (vaults.length > 1) ctx.stdout(`Using the most recently opened vault: ${vaults[0].path}`);
     return vaults[0].path;
@@ -47,7 +58,7 @@ export const command: CommandDefinition = {
   usage: 'setup [--vault <path>] [--yes]',
   description: 'Set Engram up: choose the vault (from Obsidian\'s list), write the config, register hooks and MCP with Claude Code, build the index, and queue your existing Claude Code transcripts for an offline pass. Needs no API key and no network.',
   options: {
-    yes: { type: 'boolean', short: 'y', description: 'Take the only or most recently opened vault without asking' },
+    yes: { type: 'boolean', short: 'y', description: 'Take the only or most recently opened vault without asking (with none, start one in ~/Engram)' },
   },
   async run(ctx) {
     const vault = await chooseVault(ctx);
