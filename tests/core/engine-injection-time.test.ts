@@ -16,7 +16,10 @@ function adapter(index: VaultIndex, seen: SearchOptions[]): EngineIndex {
     size: () => index.stats().notes,
     open: async () => void (await index.open(null)),
     upsert: (p, text) => Promise.resolve(index.updateText(p, text)),
-    remove: (p) => Promise.resolve(index.remove(p)),
+    remove: (p) => {
+      index.remove(p);
+      return Promise.resolve();
+    },
     search: async (q: string, o: SearchOptions): Promise<SearchHit[]> => {
       seen.push(o);
       return (await index.search(q, o)).hits;
