@@ -85,15 +85,21 @@ export async function makeIndex(vault: VaultPort, state: VaultState, log: Logger
   return adapter;
 }
 
-export async function makeExtractor(_engine: Engine, state: VaultState, _log: Logger, env: NodeJS.ProcessEnv): Promise<TranscriptExtractor | undefined> {
+export async function makeExtractor(engine: Engine, state: VaultState, _log: Logger, env: NodeJS.ProcessEnv): Promise<TranscriptExtractor | undefined> {
   const runner = await import('./extract-runner.js');
   const facts = hostFacts(env);
+  // Dedup asks the vault index for candidates (BM25 and, with a model, meaning) across the whole vault; archived
+  // notes are out of it, so a beat never extends a note that was forgotten.
+  const search = async (query: string, opts: SearchOptions): Promise<SearchHit[]> => {
+    await engine.whenReady();
+    return engine.search(query, opts);
+  };
   return async (req) => {
     const session = await runner.readTranscriptFile(req.transcriptPath);
     if (req.project && !session.meta.project) session.meta.project = req.project;
     if (req.cwd && !session.meta.cwd) session.meta.cwd = req.cwd;
     // Background mode (the daily budget applies); a forced backend is setup's offline `rules` pass.
-    const ctx = { facts, vaultRoot: state.vault, vaultKey: state.key, mode: 'background' as const, ...(req.backend ? { backend: req.backend } : {}) };
+    const ctx = { facts, vaultRoot: state.vault, vaultKey: state.key, mode: 'background' as const, search, ...(req.backend ? { backend: req.backend } : {}) };
     const run = await runner.extractParsedSession(ctx, runner.extractHost(ctx), session);
     const notes = run.beats.created + run.beats.extended;
     // Stopped by the budget, or another process holds the session: keep the event for later, not "covered".
