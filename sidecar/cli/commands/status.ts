@@ -24,6 +24,42 @@ async function budget(env: NodeJS.ProcessEnv): Promise<unknown> {
   }
 }
 
+export interface SearchStatus {
+  /** What the host's index runs on now; without a host, what it would run on (hybrid when a model is present). */
+  mode: string;
+  model: { id: string; dir: string | null; source: string };
+  /** Set when search is keyword-only, with why and what to do about it. */
+  bm25Only?: { reason: string; fix: string };
+}
+
+/** Why search runs on BM25 only, if it does: the embedding model is missing (the usual case), or still loading. */
+async function searchStatus(env: NodeJS.ProcessEnv, hostMode: string | undefined): Promise<SearchStatus | undefined> {
+  try {
+    const { hostFacts } = await import('../../host/facts.js');
+    const { loadConfig } = await import('../../host/config-file.js');
+    const { locateModel } = await import('../../host/embedder.js');
+    const { engramHome } = await import('../../../src/core/state.js');
+    const facts = hostFacts(env);
+    const { config } = loadConfig(facts);
+    const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
+    const present = loc.dir !== null && fs.existsSync(loc.dir);
+    const mode = hostMode ?? (present ? 'hybrid' : 'bm25');
+    const out: SearchStatus = { mode, model: { id: loc.id, dir: present ? loc.dir : null, source: present ? loc.source : 'missing' } };
+    if (mode.startsWith('hybrid')) return out;
+    if (!present) {
+      out.bm25Only = {
+        reason: loc.source === 'embedding.model_path' ? `embedding.model_path is ${loc.dir ?? '?'}, which does not exist` : `no embedding model present (${loc.id} is not in ${loc.downloadDir})`,
+        fix: `run \`engram model pull\` (downloads ${loc.id}), or set embedding.model_path to a local model folder (\`engram configure embedding.model_path <folder>\`)`,
+      };
+    } else if (hostMode !== undefined) {
+      out.bm25Only = { reason: `the host has not loaded the embedding model in ${loc.dir} yet (or could not)`, fix: 'wait a few seconds; if it stays, see the host log in $ENGRAM_HOME/logs/' };
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
 export const command: CommandDefinition = {
   usage: 'status [--vault <path>] [--json]',
   description: 'Show the vault\'s host (daemon or Obsidian), queue depth, index size, recent extraction runs and the budget left today.',
@@ -41,8 +77,9 @@ export const command: CommandDefinition = {
     }
     const spooled = countJson(state.spool) + countJson(state.claimed);
     const usage = await budget(ctx.env);
+    const search = await searchStatus(ctx.env, host?.index.mode);
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, spooled, usage }, null, 2));
+      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, spooled, search, usage }, null, 2));
       return 0;
     }
     ctx.stdout(`vault     ${state.vault} (key ${state.key})`);
@@ -55,6 +92,8 @@ export const command: CommandDefinition = {
       ctx.stdout(`host      not running${hostError ? ` (${hostError})` : ''}; the next hook or \`engram serve\` starts one`);
       ctx.stdout(`queue     ${spooled} spooled`);
     }
+    if (search?.bm25Only) ctx.stdout(`search    BM25 only (keyword search, no meaning): ${search.bm25Only.reason}. Fix: ${search.bm25Only.fix}`);
+    else if (search) ctx.stdout(`search    ${search.mode} (BM25 + vectors from ${search.model.id})`);
     const lines = (usage as { lines?: string[] } | undefined)?.lines;
     if (lines?.length) for (const l of lines) ctx.stdout(`budget    ${l}`);
     return 0;
