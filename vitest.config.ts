@@ -15,7 +15,9 @@ const markdownAsText = {
 export default defineConfig({
   plugins: [markdownAsText],
   test: {
-    reporters: ['default'],
+    // The JSON report lets .ci/run list every skipped test with its reason (the reason is in the suite's title).
+    reporters: ['default', 'json'],
+    outputFile: { json: '.tmp/vitest-report.json' },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
