@@ -13,12 +13,13 @@ import { acquireHostLock, releaseHostLock, type LockInfo } from './election.js';
 import { HostServer, ensureToken } from './server.js';
 import { hostLogger, type Logger } from './logger.js';
 import { NodeVault } from './node-vault.js';
+import { registerHostedVault, unregisterHostedVault } from './hosted.js';
 import type { VaultPort } from '../../src/core/ports.js';
 import { startVaultWatcher } from './watcher.js';
 import { claimAll, deferEntries, ensureStateDirs, failEntries, returnClaimed, returnDeferred, spoolDepth, unclaim } from './spool.js';
 import { CoverageStore } from './coverage.js';
 import { jobKey, makeSessionJobRunner, mergeJobs, type SessionJobData, type TranscriptExtractor } from './session-jobs.js';
-import { transcriptRoots } from './transcript-roots.js';
+import { configuredTranscriptRoots } from './transcript-roots.js';
 import { loadConfig } from './config-file.js';
 import { hostFacts } from './facts.js';
 import { makeHandlers } from './handlers.js';
@@ -71,6 +72,8 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
   try {
     const token = ensureToken(env);
     const vault = new NodeVault(state.vault);
+    // Commands run inside this host for a client (host-commands.ts) write through this same port.
+    registerHostedVault(state.vault, vault);
     const ports = { vault, clock: systemClock, yieldNow: yieldToEventLoop };
     const index = (await opts.makeIndex?.(vault, state, log, env).catch((e) => {
       log('warn', `index unavailable, using the built-in BM25: ${errorMessage(e)}`);
@@ -109,7 +112,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
     })) ?? (async () => ({ notes: 0, outcome: 'no extractor available in this build' }));
     const runner = makeSessionJobRunner({
       coverage,
-      roots: () => transcriptRoots(env),
+      roots: () => configuredTranscriptRoots(env),
       extractor,
       thresholds: () => {
         const s = clientSettings(env);
@@ -122,7 +125,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
     });
     // A failing job is retried on the next sweeps; after three failures its entries are set aside in spool/failed/.
     const failures = new Map<string, number>();
-    const queue = new JobQueue<SessionJobData>(runner, mergeJobs, (job, e) => {
+    const queue = new JobQueue<SessionJobData>((job) => (job.data.task ? job.data.task() : runner(job)), mergeJobs, (job, e) => {
       const n = (failures.get(job.key) ?? 0) + 1;
       failures.set(job.key, n);
       if (n >= 3) {
@@ -183,6 +186,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
           } catch (e) {
             log('warn', `could not save injected-notes state: ${errorMessage(e)}`);
           }
+          unregisterHostedVault(state.vault);
           releaseHostLock(state.lock);
           exitResolve(reason);
         })();

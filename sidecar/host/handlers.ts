@@ -5,9 +5,10 @@ import { PROTOCOL_VERSION, type Params } from '../../src/core/protocol/index.js'
 import type { StatusResult } from '../../src/core/protocol/messages.js';
 import { clientSettings } from '../client/settings.js';
 import { setAsideCounts, spoolDepth } from './spool.js';
-import { allowedTranscript, transcriptRoots } from './transcript-roots.js';
+import { allowedTranscript, configuredTranscriptRoots } from './transcript-roots.js';
 import { setSafeKey } from './configure.js';
 import { runCurationCommand } from './curate-bridge.js';
+import { runHostCommand } from './host-commands.js';
 import { synthesize } from './synthesis.js';
 import type { Handler } from './server.js';
 import type { RunningHost } from './daemon.js';
@@ -80,16 +81,17 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
     },
     extract: async (p) => {
       const q = p as Params<'extract'>;
-      const file = allowedTranscript(q.path, transcriptRoots(env));
+      const file = allowedTranscript(q.path, configuredTranscriptRoots(env));
       if (!file) {
-        throw new EngramError('refused', `not an agent transcript: ${q.path}`, 'extract reads only files inside ~/.claude/projects, ~/.codex/sessions or configured transcript folders');
+        throw new EngramError('refused', `not an agent transcript: ${q.path}`, 'extract reads only files inside ~/.claude/projects, ~/.codex/sessions or the folders in transcripts.extra_folders (`engram configure transcripts.extra_folders <absolute paths>`)');
       }
       const sessionId = q.sessionId ?? path.basename(file).replace(/\.jsonl?$/, '');
       queue.push(sessionId, { sessionId, transcriptPath: file, minBytes: 0, force: true, files: [] });
       return { queued: true, sessionId, path: file };
     },
-    review: async (p) => runCurationCommand('review', host.state.vault, env, (p as Params<'review'>).apply),
-    restructure: async (p) => runCurationCommand('restructure', host.state.vault, env, (p as Params<'restructure'>).apply),
+    review: async (p) => runCurationCommand('review', host, env, (p as Params<'review'>).apply),
+    restructure: async (p) => runCurationCommand('restructure', host, env, (p as Params<'restructure'>).apply),
+    cli: async (p) => runHostCommand(host, env, p as Params<'cli'>),
     reindex: async () => {
       await engine.whenReady();
       return engine.reindex();

@@ -2,6 +2,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { loadConfig } from './config-file.js';
+import { hostFacts } from './facts.js';
 
 export function transcriptRoots(env: NodeJS.ProcessEnv, configured: string[] = []): string[] {
   const home = env.HOME ?? os.homedir();
@@ -17,6 +19,17 @@ export function transcriptRoots(env: NodeJS.ProcessEnv, configured: string[] = [
       return r;
     }
   });
+}
+
+/** The agents' folders plus `transcripts.extra_folders` from the configuration (read each time: it may change). */
+export function configuredTranscriptRoots(env: NodeJS.ProcessEnv): string[] {
+  let extra: string[] = [];
+  try {
+    extra = loadConfig(hostFacts(env)).config.get('transcripts.extra_folders');
+  } catch {
+    // An unreadable config.json: the agents' own folders only (doctor reports the file).
+  }
+  return transcriptRoots(env, extra);
 }
 
 /**

@@ -5,10 +5,10 @@ import { EngramError } from './errors.js';
 import { upgradeFormat, type FormatSpec } from './format-version.js';
 import { posixPath, vaultPath, win32Path } from './path.js';
 
-export type ConfigValue = string | number | boolean | null;
+export type ConfigValue = string | number | boolean | null | string[];
 
 export interface KeySpec<T extends ConfigValue = ConfigValue> {
-  type: 'text' | 'path' | 'folder' | 'url' | 'integer' | 'boolean' | 'choice';
+  type: 'text' | 'path' | 'paths' | 'folder' | 'url' | 'integer' | 'boolean' | 'choice';
   default: T;
   description: string;
   /** For `choice`. */
@@ -42,6 +42,29 @@ function pathKey(def: string | null, description: string, env?: string | null): 
     if (typeof v !== 'string' || v.includes('\0')) return fail('an absolute path');
     if (!(posixPath.isAbsolute(v) || win32Path.isAbsolute(v) || v === '~' || v.startsWith('~/') || v.startsWith('~\\'))) return fail('an absolute path');
     return { ok: true, value: v };
+  });
+}
+
+const isAbsoluteOrHome = (v: string) => posixPath.isAbsolute(v) || win32Path.isAbsolute(v) || v === '~' || v.startsWith('~/') || v.startsWith('~\\');
+
+/**
+ * A list of absolute paths: a JSON array in config.json; on the command line or in the environment one text with
+ * the paths separated by the platform's list separator (`:`, or `;` on Windows) or by newlines. Empty = none.
+ */
+function pathsKey(description: string): KeySpec<string[]> {
+  return spec({ type: 'paths', default: [], description }, (v) => {
+    const sep = typeof v === 'string' && /^[a-zA-Z]:[\\/]/.test(v.trim()) ? /[;\n]/ : /[:;\n]/;
+    const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(sep) : null;
+    if (list === null) return fail('a list of absolute paths');
+    const out: string[] = [];
+    for (const p of list) {
+      if (typeof p !== 'string' || p.includes('\0')) return fail('a list of absolute paths');
+      const t = p.trim();
+      if (t === '') continue;
+      if (!isAbsoluteOrHome(t)) return fail(`a list of absolute paths ("${t}" is relative)`);
+      out.push(t);
+    }
+    return { ok: true, value: out };
   });
 }
 
@@ -126,6 +149,7 @@ export const CONFIG_KEYS = {
   'hooks.inject': boolKey(true, 'Whether hooks inject recalled context into sessions'),
   'hooks.stop_min_new_turns': intKey(6, 'A Stop re-queues a session only when it grew by this many records (or bytes below)'),
   'hooks.stop_min_new_bytes': intKey(16_384, 'A Stop re-queues a session only when it grew by this many bytes (or records above)'),
+  'transcripts.extra_folders': pathsKey('More folders whose transcripts MCP `extract` may read, besides ~/.claude/projects and ~/.codex/sessions (absolute paths)'),
   idle_timeout_minutes: intKey(60, 'Minutes without clients after which the daemon exits', 1, 24 * 60),
 } satisfies Record<string, KeySpec>;
 

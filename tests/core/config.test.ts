@@ -85,6 +85,17 @@ describe('setting keys', () => {
     expect(serializeConfigFile(f).startsWith('{\n  "version": 1')).toBe(true);
   });
 
+  it('transcripts.extra_folders: a list of absolute paths, empty by default; text is split on the list separator', () => {
+    expect(effectiveConfig(null, {}).get('transcripts.extra_folders')).toEqual([]);
+    const f = setConfigValue(null, 'transcripts.extra_folders', '/data/agent-logs:~/exports');
+    expect(f).toEqual({ version: 1, transcripts: { extra_folders: ['/data/agent-logs', '~/exports'] } });
+    expect(effectiveConfig(f, {}).get('transcripts.extra_folders')).toEqual(['/data/agent-logs', '~/exports']);
+    expect(effectiveConfig(null, { ENGRAM_TRANSCRIPTS_EXTRA_FOLDERS: 'C:\\logs;D:\\more' }).get('transcripts.extra_folders')).toEqual(['C:\\logs', 'D:\\more']);
+    for (const bad of ['relative/logs', ['/ok', 'not/absolute'], 42, [7]]) {
+      expect(isEngramError(thrown(() => setConfigValue(null, 'transcripts.extra_folders', bad)), 'invalid-config'), JSON.stringify(bad)).toBe(true);
+    }
+  });
+
   it('refuses unknown keys with the list of valid keys', () => {
     const e = thrown(() => setConfigValue(null, 'colour', 'blue'));
     expect(isEngramError(e, 'usage')).toBe(true);

@@ -4,7 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cliPath } from '../helpers/cli.js';
+import { cliPath, runCli } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/shared.js';
 import { makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 
 type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
@@ -121,6 +122,33 @@ describe('engram mcp (real client, real host)', () => {
     const r = (await client.callTool({ name: 'extract', arguments: { path: ok } })) as TextResult;
     expect(r.isError).toBeFalsy();
     expect(r.content[0].text).toContain('"queued": true');
+  });
+
+  it('extract accepts a folder from transcripts.extra_folders (and extracts from it), still refusing symlinks and traversal out of it', async () => {
+    const extra = path.join(sb.root, 'exports', 'agent-logs');
+    fs.mkdirSync(extra, { recursive: true });
+    const ok = path.join(extra, '11111111-aaaa-4aaa-8aaa-000000000001.jsonl');
+    fs.copyFileSync(path.join(repoRoot, 'tests/fixtures/extract/markers-a.jsonl'), ok);
+    const outside = path.join(sb.root, 'exports', 'secret.jsonl');
+    fs.writeFileSync(outside, '{"type":"user","message":{"content":"not for you"}}\n');
+    fs.symlinkSync(outside, path.join(extra, 'link.jsonl'));
+
+    const before = (await client.callTool({ name: 'extract', arguments: { path: ok } })) as TextResult;
+    expect(before.isError).toBe(true);
+    expect(before.content[0].text).toMatch(/transcripts\.extra_folders/);
+
+    const set = runCli(['configure', 'transcripts.extra_folders', extra], { env: sb.env });
+    expect(set.code, set.stderr).toBe(0);
+    fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ ...JSON.parse(fs.readFileSync(path.join(sb.engramHome, 'config.json'), 'utf8')), backend: 'rules' }));
+    for (const p of [outside, path.join(extra, 'link.jsonl'), path.join(extra, '..', 'secret.jsonl'), path.join(sb.root, 'exports')]) {
+      const r = (await client.callTool({ name: 'extract', arguments: { path: p } })) as TextResult;
+      expect(r.isError, p).toBe(true);
+    }
+    const r = (await client.callTool({ name: 'extract', arguments: { path: ok } })) as TextResult;
+    expect(r.isError, r.content[0].text).toBeFalsy();
+    expect(r.content[0].text).toContain('"queued": true');
+    // The host's job runner honours the same folders: the session is extracted.
+    await waitFor(() => fs.existsSync(path.join(sb.vault, 'Engram/Projects/acme/We use pnpm workspaces not npm for the monorepo.md')), 20_000, 'the extracted note');
   });
 
   it('lists review and restructure proposals (dry run), reindexes, and refuses an unknown proposal id', async () => {
