@@ -1,8 +1,8 @@
 // Anthropic Messages API (POST /v1/messages), plain or streamed (server-sent events).
 import { BackendError } from './backend-error.js';
-import { joinUrl, parseJson, postJson, readSse, readText, type FetchLike } from './http.js';
+import { completeOverHttp, joinUrl, parseJson, readSse, readText, type ApiReply, type FetchLike, type PostOptions } from './http.js';
 import { estimateCost, type Price } from './pricing.js';
-import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry.js';
+import type { RetryPolicy } from './retry.js';
 import type { CompletionRequest, CompletionResult, LlmBackend } from './types.js';
 
 export interface AnthropicOptions {
@@ -37,8 +37,6 @@ export class AnthropicBackend implements LlmBackend {
   }
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {
-    const now = this.opts.now ?? Date.now;
-    const started = now();
     const timeoutMs = req.timeoutMs ?? this.opts.timeoutMs ?? 120_000;
     const stream = this.opts.stream ?? false;
     const body = {
@@ -48,15 +46,16 @@ export class AnthropicBackend implements LlmBackend {
       messages: [{ role: 'user', content: req.user }],
       ...(stream ? { stream: true } : {}),
     };
-    const { value, attempts } = await withRetry(async () => {
-      const open = await postJson({
-        backend: this.name,
-        url: joinUrl(this.opts.baseUrl ?? 'https://api.anthropic.com', '/v1/messages'),
-        headers: { 'x-api-key': this.opts.apiKey, 'anthropic-version': ANTHROPIC_VERSION, accept: stream ? 'text/event-stream' : 'application/json' },
-        body,
-        timeoutMs,
-        fetch: this.opts.fetch,
-      });
+    const post: PostOptions = {
+      backend: this.name,
+      url: joinUrl(this.opts.baseUrl ?? 'https://api.anthropic.com', '/v1/messages'),
+      headers: { 'x-api-key': this.opts.apiKey, 'anthropic-version': ANTHROPIC_VERSION, accept: stream ? 'text/event-stream' : 'application/json' },
+      body,
+      timeoutMs,
+      fetch: this.opts.fetch,
+    };
+    const cost = (r: ApiReply) => estimateCost(r.model, r.input, r.output, this.opts.price);
+    return completeOverHttp({ post, retry: this.opts.retry, now: this.opts.now, cost }, async (open) => {
       if (!stream) {
         const reply = parseJson(this.name, await readText(this.name, open, timeoutMs), 'reply') as MessageReply;
         const text = (reply.content ?? []).filter((b) => b.type === 'text').map((b) => b.text ?? '').join('');
@@ -91,14 +90,6 @@ export class AnthropicBackend implements LlmBackend {
       }
       if (!stopped) throw new BackendError(this.name, 'network', 'stream ended before message_stop');
       return { text, model, input, output };
-    }, this.opts.retry ?? DEFAULT_RETRY);
-    return {
-      text: value.text,
-      model: value.model,
-      usage: { inputTokens: value.input, outputTokens: value.output },
-      costUsd: estimateCost(value.model, value.input, value.output, this.opts.price),
-      durationMs: now() - started,
-      attempts,
-    };
+    });
   }
 }

@@ -1,7 +1,8 @@
 // HTTP for the API backends: global fetch (a web API, fine in core), a deadline, typed errors, and
 // line/SSE readers for streamed replies. Keys travel only in headers and never appear in messages.
 import { BackendError, failureForStatus } from './backend-error.js';
-import type { BackendName } from './types.js';
+import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry.js';
+import type { BackendName, CompletionResult } from './types.js';
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -151,4 +152,38 @@ export function parseJson(backend: BackendName, text: string, what: string): unk
 /** Joins a base URL and a path without doubling slashes. */
 export function joinUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+/** What one attempt read from an API server, before timing and cost are added. */
+export interface ApiReply {
+  text: string;
+  model: string;
+  input: number;
+  output: number;
+}
+
+export interface ApiCall {
+  post: PostOptions;
+  retry?: RetryPolicy;
+  now?: () => number;
+  /** Estimated dollars for the reply (0 for a free server). */
+  cost: (reply: ApiReply) => number;
+}
+
+/**
+ * One completion against an API backend: POSTs under the retry policy (a fresh request each attempt),
+ * lets `read` turn the open response into text and token counts, and shapes the result every API backend returns.
+ */
+export async function completeOverHttp(call: ApiCall, read: (open: OpenResponse) => Promise<ApiReply>): Promise<CompletionResult> {
+  const now = call.now ?? Date.now;
+  const started = now();
+  const { value, attempts } = await withRetry(async () => read(await postJson(call.post)), call.retry ?? DEFAULT_RETRY);
+  return {
+    text: value.text,
+    model: value.model,
+    usage: { inputTokens: value.input, outputTokens: value.output },
+    costUsd: call.cost(value),
+    durationMs: now() - started,
+    attempts,
+  };
 }

@@ -1,7 +1,7 @@
 // Ollama's /api/chat with `format: "json"`, plain or streamed (one JSON object per line).
 import { BackendError } from './backend-error.js';
-import { joinUrl, parseJson, postJson, readLines, readText, type FetchLike } from './http.js';
-import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry.js';
+import { completeOverHttp, joinUrl, parseJson, readLines, readText, type FetchLike, type PostOptions } from './http.js';
+import type { RetryPolicy } from './retry.js';
 import type { CompletionRequest, CompletionResult, LlmBackend } from './types.js';
 
 export interface OllamaOptions {
@@ -35,8 +35,6 @@ export class OllamaBackend implements LlmBackend {
   }
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {
-    const now = this.opts.now ?? Date.now;
-    const started = now();
     const timeoutMs = req.timeoutMs ?? this.opts.timeoutMs ?? 300_000;
     const stream = this.opts.stream ?? false;
     const body = {
@@ -49,15 +47,15 @@ export class OllamaBackend implements LlmBackend {
       ...(req.json === false ? {} : { format: 'json' }),
       options: { num_ctx: this.opts.numCtx ?? 32_768, ...(req.maxTokens ? { num_predict: req.maxTokens } : {}) },
     };
-    const { value, attempts } = await withRetry(async () => {
-      const open = await postJson({
-        backend: this.name,
-        url: joinUrl(this.opts.baseUrl ?? 'http://127.0.0.1:11434', '/api/chat'),
-        headers: {},
-        body,
-        timeoutMs,
-        fetch: this.opts.fetch,
-      });
+    const post: PostOptions = {
+      backend: this.name,
+      url: joinUrl(this.opts.baseUrl ?? 'http://127.0.0.1:11434', '/api/chat'),
+      headers: {},
+      body,
+      timeoutMs,
+      fetch: this.opts.fetch,
+    };
+    return completeOverHttp({ post, retry: this.opts.retry, now: this.opts.now, cost: () => 0 }, async (open) => {
       const chunks: ChatChunk[] = [];
       if (stream) {
         for await (const line of readLines(this.name, open, timeoutMs)) {
@@ -76,14 +74,6 @@ export class OllamaBackend implements LlmBackend {
         input: last.prompt_eval_count ?? 0,
         output: last.eval_count ?? 0,
       };
-    }, this.opts.retry ?? DEFAULT_RETRY);
-    return {
-      text: value.text,
-      model: value.model,
-      usage: { inputTokens: value.input, outputTokens: value.output },
-      costUsd: 0,
-      durationMs: now() - started,
-      attempts,
-    };
+    });
   }
 }

@@ -1,9 +1,9 @@
 // Any OpenAI-compatible /v1/chat/completions server (OpenAI, LM Studio, vLLM, llama.cpp server, OpenRouter…),
 // plain or streamed (server-sent events ending with `data: [DONE]`).
 import { BackendError } from './backend-error.js';
-import { joinUrl, parseJson, postJson, readSse, readText, type FetchLike } from './http.js';
+import { completeOverHttp, joinUrl, parseJson, readSse, readText, type ApiReply, type FetchLike, type PostOptions } from './http.js';
 import { estimateCost, type Price } from './pricing.js';
-import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry.js';
+import type { RetryPolicy } from './retry.js';
 import type { CompletionRequest, CompletionResult, LlmBackend } from './types.js';
 import { isPaidBackend } from '../usage.js';
 
@@ -49,8 +49,6 @@ export class OpenAiBackend implements LlmBackend {
   }
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {
-    const now = this.opts.now ?? Date.now;
-    const started = now();
     const timeoutMs = req.timeoutMs ?? this.opts.timeoutMs ?? 180_000;
     const stream = this.opts.stream ?? false;
     const body = {
@@ -66,15 +64,16 @@ export class OpenAiBackend implements LlmBackend {
     };
     // The base URL may or may not already end in /v1 (OpenRouter: …/api/v1; LM Studio: …:1234/v1).
     const path = /\/v1\/?$/.test(this.baseUrl) ? 'chat/completions' : 'v1/chat/completions';
-    const { value, attempts } = await withRetry(async () => {
-      const open = await postJson({
-        backend: this.name,
-        url: joinUrl(this.baseUrl, path),
-        headers: this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {},
-        body,
-        timeoutMs,
-        fetch: this.opts.fetch,
-      });
+    const post: PostOptions = {
+      backend: this.name,
+      url: joinUrl(this.baseUrl, path),
+      headers: this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {},
+      body,
+      timeoutMs,
+      fetch: this.opts.fetch,
+    };
+    const cost = (r: ApiReply) => (this.paid ? estimateCost(r.model, r.input, r.output, this.opts.price) : 0);
+    return completeOverHttp({ post, retry: this.opts.retry, now: this.opts.now, cost }, async (open) => {
       if (!stream) {
         const reply = parseJson(this.name, await readText(this.name, open, timeoutMs), 'reply') as ChatReply;
         if (reply.error) throw new BackendError(this.name, 'reply', reply.error.message ?? 'error');
@@ -106,14 +105,6 @@ export class OpenAiBackend implements LlmBackend {
       }
       if (!finished) throw new BackendError(this.name, 'network', 'stream ended before [DONE]');
       return { text, model, input, output };
-    }, this.opts.retry ?? DEFAULT_RETRY);
-    return {
-      text: value.text,
-      model: value.model,
-      usage: { inputTokens: value.input, outputTokens: value.output },
-      costUsd: this.paid ? estimateCost(value.model, value.input, value.output, this.opts.price) : 0,
-      durationMs: now() - started,
-      attempts,
-    };
+    });
   }
 }
