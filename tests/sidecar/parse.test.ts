@@ -23,7 +23,7 @@ describe('engram parse', () => {
     expect(r.stdout).toContain('compactions 1, compact summaries 1, legacy summaries 1, microcompactions 1');
     expect(r.stdout).toContain('redacted  1 (anthropic-key 1)');
     expect(r.stdout).toMatch(/turn 4 correction: no, use pnpm instead of npm/);
-    expect(r.stdout).toMatch(/windows   1 \(budget 24000 tokens/);
+    expect(r.stdout).toMatch(/windows   1 \(budget 15000 tokens, overlap 0 turns/);
     expect(r.stdout).not.toContain('sk-ant-api03-Q');
   });
 

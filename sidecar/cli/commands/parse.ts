@@ -2,7 +2,9 @@
 // turns by role, signal moments, the windows that would be sent, redactions, and damage.
 import path from 'node:path';
 import { EngramError } from '../../../src/core/errors.js';
-import { buildWindows, findSignals, renderTurn, DEFAULT_BUDGET_TOKENS, type Session, type SignalMoment, type TranscriptWindow } from '../../../src/core/transcript/index.js';
+import { buildWindows, findSignals, renderTurn, type Session, type SignalMoment, type TranscriptWindow } from '../../../src/core/transcript/index.js';
+// The windows shown by default are exactly the ones extraction sends: its budget, its (zero) overlap.
+import { DEFAULT_WINDOW, EXTRACT_OVERLAP_TURNS } from '../../../src/core/extract/window.js';
 import { readTranscriptFile } from '../../host/transcript-files.js';
 import type { CommandDefinition } from '../types.js';
 
@@ -13,6 +15,8 @@ interface SessionReport {
   turns: { user: number; assistant: number; sidechain: number };
   stats: Session['stats'];
   signals: SignalMoment[];
+  /** The budget and overlap the windows were cut with (extraction's unless --budget/--overlap said otherwise). */
+  window: { budgetTokens: number; overlapTurns: number };
   windows: ReportWindow[];
   redactions: { total: number; byKind: Record<string, number> };
   damage: { tornLines: number; recoveredRecords: number; lostFragments: number; oversizedLines: number; malformedRecords: number; at: NonNullable<Session['stats']>['damage'] };
@@ -30,6 +34,7 @@ function report(s: Session, budget: number, overlap: number): SessionReport {
     turns: { user: st?.turnsByRole.user ?? 0, assistant: st?.turnsByRole.assistant ?? 0, sidechain: st?.sidechainTurns ?? 0 },
     stats: st,
     signals: findSignals(s),
+    window: { budgetTokens: budget, overlapTurns: overlap },
     windows,
     redactions: { total: Object.values(byKind).reduce((a, b) => a + b, 0), byKind },
     damage: {
@@ -91,8 +96,8 @@ export const command: CommandDefinition = {
   description:
     'Read a transcript (Claude Code session, Codex rollout, Claude.ai or ChatGPT export) the way extraction will, and print its metadata, turns by role, signal moments, the windows that would be sent, redactions made, and torn or skipped lines. Nothing is sent anywhere.',
   options: {
-    budget: { type: 'number', valueName: '<tokens>', description: `Token budget per window (default ${DEFAULT_BUDGET_TOKENS})` },
-    overlap: { type: 'number', valueName: '<turns>', description: 'Turns repeated between windows (default 2)' },
+    budget: { type: 'number', valueName: '<tokens>', description: `Token budget per window (default ${DEFAULT_WINDOW.budgetTokens}, what extraction sends)` },
+    overlap: { type: 'number', valueName: '<turns>', description: `Turns repeated between windows (default ${EXTRACT_OVERLAP_TURNS}, what extraction sends)` },
     turns: { type: 'boolean', description: 'Also print every turn as extraction sees it (one line each)' },
   },
   details: 'Examples:\n  engram parse ~/.claude/projects/-home-me-app/1234.jsonl\n  engram parse ~/Downloads/chatgpt-export/conversations.json --json',
@@ -100,8 +105,8 @@ export const command: CommandDefinition = {
     const file = ctx.args[0];
     if (!file) throw new EngramError('usage', 'parse needs a transcript file', 'e.g. `engram parse ~/.claude/projects/<project>/<session>.jsonl`');
     if (ctx.args.length > 1) throw new EngramError('usage', `parse takes one file, got ${ctx.args.length}`);
-    const budget = ctx.options.budget === undefined ? DEFAULT_BUDGET_TOKENS : Number(ctx.options.budget);
-    const overlap = ctx.options.overlap === undefined ? 2 : Number(ctx.options.overlap);
+    const budget = ctx.options.budget === undefined ? DEFAULT_WINDOW.budgetTokens : Number(ctx.options.budget);
+    const overlap = ctx.options.overlap === undefined ? EXTRACT_OVERLAP_TURNS : Number(ctx.options.overlap);
     if (!Number.isFinite(budget) || budget < 64) throw new EngramError('usage', `--budget must be a number of tokens ≥ 64, got ${String(ctx.options.budget)}`);
     if (!Number.isInteger(overlap) || overlap < 0) throw new EngramError('usage', `--overlap must be a whole number ≥ 0, got ${String(ctx.options.overlap)}`);
     const abs = path.resolve(ctx.cwd, file);

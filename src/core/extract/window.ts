@@ -35,6 +35,9 @@ export interface ExtractWindowOptions {
 /** 15,000 tokens (about 60,000 characters) of transcript per call: room for the prompt and the reply in small models. */
 export const DEFAULT_WINDOW: ExtractWindowOptions = { budgetTokens: 15_000 };
 
+/** Turns repeated between extraction windows: none, so that no beat is extracted twice (`engram parse` shows the same). */
+export const EXTRACT_OVERLAP_TURNS = 0;
+
 export function windowId(sessionId: string, firstUuid: string, lastUuid: string, part?: WindowPart): string {
   // A whole-turn window keeps the id it always had; only parts add their number.
   return stableId(part ? ['window', sessionId, firstUuid, lastUuid, `part ${part.index}/${part.count}`] : ['window', sessionId, firstUuid, lastUuid], 24);
@@ -90,7 +93,7 @@ function fromTranscriptWindow(sessionId: string, w: TranscriptWindow, byIndex: M
  */
 export function extractWindows(sessionId: string, turns: Turn[], opts: ExtractWindowOptions = DEFAULT_WINDOW): ExtractWindow[] {
   const byIndex = new Map(turns.map((t) => [t.index, t]));
-  return buildWindows(turns, { budgetTokens: opts.budgetTokens, overlapTurns: 0 })
+  return buildWindows(turns, { budgetTokens: opts.budgetTokens, overlapTurns: EXTRACT_OVERLAP_TURNS })
     .map((w) => fromTranscriptWindow(sessionId, w, byIndex))
     .reverse();
 }
