@@ -20,6 +20,7 @@ import { createBackend } from './backends.js';
 import { loadConfig } from './config-file.js';
 import { NodeStateStore } from './node-state-store.js';
 import { NodeVault } from './node-vault.js';
+import { hostedVault } from './hosted.js';
 import { requireVault } from './resolve.js';
 
 export interface CurateHost {
@@ -50,7 +51,8 @@ export function openCurateHost(facts: HostFacts, cwd: string, vaultOption: strin
   const state = new NodeStateStore(engramHome(facts));
   const names = curateStateNames(v.key);
   const ctx: CurateContext = {
-    vault: new NodeVault(v.realPath),
+    // Inside the host (a command a client forwarded): the host's own vault port, so it stays the one writer.
+    vault: hostedVault(v.realPath) ?? new NodeVault(v.realPath),
     store: new StateProposalStore(state, names.proposals),
     // The MCP bridge runs these commands for an agent: it sets ENGRAM_ACTOR=mcp so the log says who.
     settings: settingsFromConfig(config, facts.env.ENGRAM_ACTOR?.trim() || actor, overrides),

@@ -19,6 +19,8 @@ export interface SessionJobData {
   cwd?: string;
   /** A forced backend (setup's `rules` backlog pass); coverage is kept apart from the configured backend's. */
   backend?: 'rules';
+  /** A command a client asked the host to run in turn with extraction jobs (`engram extract`); settles itself. */
+  task?: () => Promise<void>;
 }
 
 /** Queue and coverage key: a forced-backend pass never counts as the configured backend's extraction. */

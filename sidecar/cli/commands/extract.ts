@@ -6,6 +6,7 @@ import type { ExtractRun } from '../../../src/core/extract/extract.js';
 import { hostFacts } from '../../host/facts.js';
 import { extractTranscript } from '../../host/extract-runner.js';
 import { requireVault } from '../../host/resolve.js';
+import { forwardToHost } from '../../client/forward.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
 export function backendOption(ctx: CommandContext): BackendName | undefined {
@@ -49,6 +50,12 @@ export const command: CommandDefinition = {
   async run(ctx) {
     const file = ctx.args[0];
     if (!file) throw new EngramError('usage', 'which transcript? give its path');
+    // A live host is the vault's one writer: the extraction runs there, queued with the hooks' jobs. A dry run writes
+    // nothing, so it runs here.
+    if (!ctx.options['dry-run']) {
+      const forwarded = await forwardToHost(ctx, 'extract');
+      if (forwarded !== undefined) return forwarded;
+    }
     const facts = hostFacts(ctx.env);
     const vault = requireVault(facts, ctx.cwd, ctx.global.vault);
     const run = await extractTranscript({

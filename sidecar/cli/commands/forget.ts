@@ -4,6 +4,7 @@ import { Curation } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
 import { hostFacts } from '../../host/facts.js';
 import { openCurateHost } from '../../host/curate-host.js';
+import { forwardToHost } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';
 
 export const command: CommandDefinition = {
@@ -12,6 +13,9 @@ export const command: CommandDefinition = {
   async run(ctx) {
     const ref = ctx.args.join(' ').trim();
     if (!ref) throw new EngramError('usage', 'which note? give its title or vault path');
+    // A live host is the vault's one writer: it archives the note and its index drops it at once.
+    const forwarded = await forwardToHost(ctx, 'forget');
+    if (forwarded !== undefined) return forwarded;
     const host = openCurateHost(hostFacts(ctx.env), ctx.cwd, ctx.global.vault, 'cli');
     // The same service the host's MCP `forget` uses: archive move, log entry, recall statistics follow the note.
     const curation = new Curation({ vault: host.ctx.vault, state: host.state, vaultKey: host.vaultKey, settings: host.ctx.settings, clock: host.ctx.clock });

@@ -1,6 +1,7 @@
 // `engram index`: builds or brings up to date the vault's index and its snapshot, with a progress bar on a terminal.
 import type { IndexProgress } from '../../../src/core/index/vault-index.js';
 import { openVaultIndex } from '../../host/index-host.js';
+import { forwardToHost } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';
 
 export function progressBar(write: (s: string) => void, now: () => number = Date.now): (p: IndexProgress) => void {
@@ -33,6 +34,9 @@ export const command: CommandDefinition = {
     rebuild: { type: 'boolean', description: 'Ignore the saved snapshot and index every note again' },
   },
   async run(ctx) {
+    // A live host owns the index and its snapshot: it brings them up to date (or rebuilds them) and saves.
+    const forwarded = await forwardToHost(ctx, 'index');
+    if (forwarded !== undefined) return forwarded;
     const opened = await openVaultIndex({
       env: ctx.env,
       cwd: ctx.cwd,

@@ -6,6 +6,7 @@ import { archiveProposals, orphanNotes, possibleDuplicates, staleNotes } from '.
 import { EngramError } from '../../../src/core/errors.js';
 import { hostFacts } from '../../host/facts.js';
 import { openCurateHost } from '../../host/curate-host.js';
+import { forwardToHost } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';
 
 const SHOWN = 20;
@@ -23,6 +24,11 @@ export const command: CommandDefinition = {
     if (ctx.options.apply && ctx.options['dry-run']) throw new EngramError('usage', '--dry-run and --apply cannot be used together');
     const staleDays = ctx.options['stale-days'] as number | undefined;
     if (staleDays !== undefined && !(staleDays >= 0)) throw new EngramError('usage', '--stale-days must be 0 or more');
+    // --apply moves notes: a live host (the vault's one writer) does it. The dry run only reads, so it runs here.
+    if (ctx.options.apply) {
+      const forwarded = await forwardToHost(ctx, 'maintain');
+      if (forwarded !== undefined) return forwarded;
+    }
     const host = openCurateHost(hostFacts(ctx.env), ctx.cwd, ctx.global.vault, 'cli', staleDays !== undefined ? { staleDays } : {});
     const now = host.ctx.clock.now();
     const catalog = await loadCatalog(host.ctx.vault);

@@ -9,6 +9,7 @@ import { EngramError } from '../../../src/core/errors.js';
 import { hostFacts } from '../../host/facts.js';
 import { noteVectors, openCurateHost } from '../../host/curate-host.js';
 import { applyAll, applyIds, describeProposal } from '../curate-output.js';
+import { forwardToHost } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';
 
 export const command: CommandDefinition = {
@@ -27,6 +28,11 @@ export const command: CommandDefinition = {
     const facts = hostFacts(ctx.env);
     const threshold = ctx.options.threshold as number | undefined;
     if (threshold !== undefined && !(threshold > 0 && threshold <= 1)) throw new EngramError('usage', '--threshold must be between 0 and 1');
+    // Applying writes the vault: a live host (its one writer) does it. Listing only reads, so it runs here.
+    if (applyIds(ctx).length) {
+      const forwarded = await forwardToHost(ctx, 'restructure');
+      if (forwarded !== undefined) return forwarded;
+    }
     const host = openCurateHost(facts, ctx.cwd, ctx.global.vault, 'cli', threshold !== undefined ? { mergeThreshold: threshold } : {});
     const ids = applyIds(ctx);
     if (ids.length) {

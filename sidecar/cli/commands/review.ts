@@ -9,6 +9,7 @@ import { curatable } from '../../../src/core/curate/merge-candidates.js';
 import { loadVocabulary } from '../../../src/core/note/vocabulary.js';
 import { backendOption } from './extract.js';
 import { applyAll, applyIds, describeProposal, parseDays } from '../curate-output.js';
+import { forwardToHost } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';
 
 export const command: CommandDefinition = {
@@ -24,6 +25,11 @@ export const command: CommandDefinition = {
   details: 'Examples:\n  engram review\n  engram review --due-within 14d --json\n  engram review --apply 1a2b3c4d5e6f',
   async run(ctx) {
     const facts = hostFacts(ctx.env);
+    // Applying writes the vault: a live host (its one writer) does it. Listing only reads, so it runs here.
+    if (applyIds(ctx).length) {
+      const forwarded = await forwardToHost(ctx, 'review');
+      if (forwarded !== undefined) return forwarded;
+    }
     const host = openCurateHost(facts, ctx.cwd, ctx.global.vault, 'cli');
     const ids = applyIds(ctx);
     if (ids.length) return applyAll(ctx, host.ctx, ids);

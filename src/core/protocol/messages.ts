@@ -5,6 +5,18 @@ import type { SearchHit } from '../index/types.js';
 const ref = v.string({ min: 1, max: 1024 });
 const limit = v.optional(v.int({ min: 1, max: 50 }));
 
+/** The CLI commands that write the vault or its index: with a live host, the host runs them. */
+export const HOST_COMMANDS = ['forget', 'review', 'restructure', 'maintain', 'extract', 'index'] as const;
+export type HostCommand = (typeof HOST_COMMANDS)[number];
+
+export interface CliResult {
+  stdout: string[];
+  stderr: string[];
+  exitCode: number;
+  /** The command's error, as it would have been printed by the CLI. */
+  error?: { code: string; message: string; hint?: string };
+}
+
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
@@ -53,6 +65,18 @@ export const methodParams = {
   review: v.object({ apply: v.optional(v.string({ max: 128 })), action: v.optional(v.string({ max: 32 })) }),
   restructure: v.object({ apply: v.optional(v.string({ max: 128 })) }),
   reindex: v.object({}),
+  /**
+   * A write command of the `engram` CLI run by the host (the one writer of the vault) for a client that found it
+   * live: same arguments, same output, so the user sees no difference.
+   */
+  cli: v.object({
+    command: v.oneOf(HOST_COMMANDS),
+    args: v.array(v.string({ max: 4096 }), 64),
+    options: v.json(),
+    json: v.optional(v.boolean()),
+    cwd: v.string({ min: 1, max: 4096 }),
+    actor: v.optional(v.string({ max: 64 })),
+  }),
   status: v.object({}),
   configure: v.object({ key: v.string({ min: 1, max: 64 }), value: v.json() }),
   'host.release': v.object({ reason: v.optional(v.string({ max: 200 })) }),

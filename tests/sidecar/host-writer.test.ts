@@ -1,0 +1,162 @@
+// The host is the vault's one writer (DESIGN invariant 3): with `engram serve` live, `engram forget`,
+// `restructure --apply`, `extract` and `index --rebuild` are run by the host (its log says so) and its index answers
+// for the change at once; the files are the same as without a host; without a host the CLI works alone and starts none.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HostConnection } from '../../sidecar/client/connection.js';
+import { runCli } from '../helpers/cli.js';
+import { makeSandbox, pidsFromLocks, waitFor, type Sandbox } from '../helpers/host.js';
+import { repoRoot } from '../helpers/shared.js';
+
+const transcript = path.join(repoRoot, 'tests/fixtures/extract/markers-c.jsonl');
+const notes: Record<string, string> = {
+  'Notes/Use pnpm.md': '---\ntags: [tooling]\n---\nWe use pnpm, not npm, for every install in this repository.\n',
+  'Notes/Use pnpm please.md': '---\ntags: [tooling]\n---\nWe use pnpm, not npm, for every install in this repository!\n',
+  'Notes/Index.md': 'See [[Use pnpm please|the rule]].\n',
+  'Engram/Inbox/Wrong claim.md': '---\nengram_id: w1\n---\nZebra migrations happen every Tuesday, a claim that turned out wrong.\n',
+};
+
+/** Every file of the vault with its text; times of day masked (a log line or a note stamped a second later). */
+function vaultFiles(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(r);
+      else out[r] = fs.readFileSync(path.join(dir, r), 'utf8').replace(/\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?/g, 'hh:mm');
+    }
+  };
+  walk('');
+  return out;
+}
+
+function hostLog(sb: Sandbox): string {
+  const dir = path.join(sb.engramHome, 'logs');
+  const file = fs.existsSync(dir) ? fs.readdirSync(dir).find((n) => n.startsWith('host-')) : undefined;
+  return file ? fs.readFileSync(path.join(dir, file), 'utf8') : '';
+}
+
+async function ask(sb: Sandbox, method: string, params: unknown): Promise<unknown> {
+  const socket = await waitFor(() => {
+    const d = path.join(sb.env.XDG_RUNTIME_DIR!, 'engram');
+    const f = fs.existsSync(d) ? fs.readdirSync(d).find((n) => n.endsWith('.sock')) : undefined;
+    return f && path.join(d, f);
+  }, 10_000, 'the socket');
+  const conn = await HostConnection.open({ socket, env: sb.env, deadline: Date.now() + 10_000, client: 'test' });
+  try {
+    return await conn.call(method, params, Date.now() + 10_000);
+  } finally {
+    conn.close();
+  }
+}
+
+async function recallPaths(sb: Sandbox, query: string): Promise<string[]> {
+  const r = (await ask(sb, 'recall', { query, limit: 20 })) as { hits: Array<{ path: string }> };
+  return r.hits.map((h) => h.path);
+}
+
+function sandbox(): Sandbox {
+  const sb = makeSandbox();
+  for (const [rel, text] of Object.entries(notes)) sb.writeNote(rel, text);
+  return sb;
+}
+
+async function startHost(sb: Sandbox): Promise<number> {
+  const child = sb.serve({ ENGRAM_NO_EMBEDDINGS: '1' });
+  await waitFor(() => (JSON.parse(runCli(['status', '--json'], { env: sb.env }).stdout || '{}') as { host?: { index?: { ready?: boolean } } }).host?.index?.ready, 15_000, 'the host index');
+  return child.pid!;
+}
+
+describe('CLI write commands with a live host', () => {
+  const boxes: Sandbox[] = [];
+  const box = () => {
+    const sb = sandbox();
+    boxes.push(sb);
+    return sb;
+  };
+  afterEach(async () => {
+    for (const sb of boxes.splice(0)) await sb.cleanup();
+  });
+
+  it('engram forget: the host archives the note, recall drops it at once, same files and output as without a host', async () => {
+    const direct = box();
+    const alone = runCli(['forget', 'Wrong claim'], { env: direct.env });
+    expect(alone.code).toBe(0);
+    // No host was started for it.
+    expect(pidsFromLocks(direct.engramHome)).toEqual([]);
+    expect(hostLog(direct)).toBe('');
+
+    const hosted = box();
+    await startHost(hosted);
+    expect(await recallPaths(hosted, 'zebra migrations Tuesday')).toContain('Engram/Inbox/Wrong claim.md');
+    const r = runCli(['forget', 'Wrong claim'], { env: hosted.env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(alone.stdout);
+    expect(hostLog(hosted)).toContain('ran `engram forget Wrong claim` for cli (exit 0)');
+    expect(await recallPaths(hosted, 'zebra migrations Tuesday')).not.toContain('Engram/Inbox/Wrong claim.md');
+    expect(vaultFiles(hosted.vault)).toEqual(vaultFiles(direct.vault));
+    // An error is the CLI's own one line, exit 1.
+    const missing = runCli(['forget', 'Nothing like this'], { env: hosted.env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.split('\n')[0]).toMatch(/^engram forget: /);
+  });
+
+  it('engram restructure --apply: the host applies the merge; recall sees only the kept note; same files as without a host', async () => {
+    const mergeId = (sb: Sandbox) => {
+      const list = runCli(['restructure', '--json'], { env: sb.env });
+      return (JSON.parse(list.stdout) as { proposals: Array<{ id: string; kind: string }> }).proposals.find((p) => p.kind === 'merge')!.id;
+    };
+    const direct = box();
+    const alone = runCli(['restructure', '--apply', mergeId(direct)], { env: direct.env });
+    expect(alone.code).toBe(0);
+    expect(pidsFromLocks(direct.engramHome)).toEqual([]);
+
+    const hosted = box();
+    await startHost(hosted);
+    const id = mergeId(hosted);
+    const r = runCli(['restructure', '--apply', id, '--json'], { env: hosted.env });
+    expect(r.code).toBe(0);
+    const applied = (JSON.parse(r.stdout) as { applied: Array<{ id: string; ok: boolean; result: { trashed: string[] } }> }).applied;
+    expect(applied[0]).toMatchObject({ id, ok: true });
+    expect(hostLog(hosted)).toContain(`ran \`engram restructure\` for cli (exit 0)`);
+    const hits = await recallPaths(hosted, 'pnpm install repository');
+    const present = Object.keys(notes).filter((p) => p.startsWith('Notes/Use') && fs.existsSync(path.join(hosted.vault, p)));
+    expect(present).toHaveLength(1);
+    expect(hits.filter((p) => p.startsWith('Notes/Use'))).toEqual(present);
+    expect(vaultFiles(hosted.vault)).toEqual(vaultFiles(direct.vault));
+  });
+
+  it('engram extract (rules backend): run as a host job; the new notes are found at once; same files and output as without a host', async () => {
+    const direct = box();
+    const alone = runCli(['extract', transcript, '--backend', 'rules'], { env: direct.env });
+    expect(alone.code).toBe(0);
+    expect(pidsFromLocks(direct.engramHome)).toEqual([]);
+
+    const hosted = box();
+    await startHost(hosted);
+    expect(await recallPaths(hosted, 'deploys release branch')).toEqual([]);
+    const r = runCli(['extract', transcript, '--backend', 'rules'], { env: hosted.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(alone.stdout);
+    expect(hostLog(hosted)).toContain(`ran \`engram extract ${transcript}\` for cli (exit 0)`);
+    expect((await recallPaths(hosted, 'deploys release branch')).length).toBeGreaterThan(0);
+    expect(vaultFiles(hosted.vault)).toEqual(vaultFiles(direct.vault));
+    // Nothing new the second time, through the host too.
+    expect(runCli(['extract', transcript, '--backend', 'rules'], { env: hosted.env }).stdout).toMatch(/nothing new to extract/);
+  });
+
+  it('engram index --rebuild: the host rebuilds and saves its snapshot (no second writer)', async () => {
+    const hosted = box();
+    const pid = await startHost(hosted);
+    hosted.writeNote('Notes/Quokka.md', 'Quokkas live on Rottnest Island.\n');
+    const r = runCli(['index', '--rebuild', '--json'], { env: hosted.env });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { host: { pid: number }; rebuilt: boolean; notes: number; snapshot: string; snapshotBytes: number };
+    expect(out).toMatchObject({ host: { pid }, rebuilt: true, notes: Object.keys(notes).length + 1 });
+    expect(fs.statSync(out.snapshot).size).toBe(out.snapshotBytes);
+    expect(await recallPaths(hosted, 'quokka Rottnest')).toContain('Notes/Quokka.md');
+    expect(hostLog(hosted)).toContain('ran `engram index` for cli (exit 0)');
+  });
+});
