@@ -21,11 +21,17 @@ export async function forwardToHost(ctx: CommandContext, command: HostCommand): 
   if (hostedVault(vault.realPath)) return undefined;
   let conn: HostConnection;
   try {
-    conn = await HostConnection.open({ socket: vaultState(vault.realPath, ctx.env).socket, env: ctx.env, deadline: Date.now() + 3000, client: 'cli' });
+    conn = await HostConnection.open({ socket: vaultState(vault.realPath, ctx.env).socket, env: ctx.env, deadline: Date.now() + 10_000, client: 'cli' });
   } catch (e) {
-    // No host, a stale socket, or a host too busy to say hello: the direct path (the lock still guards extraction).
-    if (isNoHost(e) || (e instanceof EngramError && e.code === 'timeout')) return undefined;
-    if (e instanceof RpcError) return undefined;
+    // No host (or a stale socket): the direct path.
+    if (isNoHost(e)) return undefined;
+    // A host that holds the vault but does not answer: writing beside it is what this avoids.
+    if (e instanceof EngramError && e.code === 'timeout') throw new EngramError('timeout', 'the host for this vault did not answer', 'try again, or stop it with `engram serve --stop`');
+    // A host of another protocol version refused the hello: it cannot run the command, so it runs here as before.
+    if (e instanceof RpcError) {
+      ctx.stderr(`note: the running host did not accept this client (${e.message}); running ${command} here`);
+      return undefined;
+    }
     throw e;
   }
   let r: CliResult;

@@ -79,7 +79,7 @@ describe('CLI write commands with a live host', () => {
     for (const sb of boxes.splice(0)) await sb.cleanup();
   });
 
-  it('engram forget: the host archives the note, recall drops it at once, same files and output as without a host', async () => {
+  it('engram forget and maintain --apply: the host archives the notes, recall drops them at once, same files and output as without a host', async () => {
     const direct = box();
     const alone = runCli(['forget', 'Wrong claim'], { env: direct.env });
     expect(alone.code).toBe(0);
@@ -97,6 +97,24 @@ describe('CLI write commands with a live host', () => {
     expect(hostLog(hosted)).toContain('ran `engram forget Wrong claim` for cli (exit 0)');
     expect(await recallPaths(hosted, 'zebra migrations Tuesday')).not.toContain('Engram/Inbox/Wrong claim.md');
     expect(vaultFiles(hosted.vault)).toEqual(vaultFiles(direct.vault));
+
+    // maintain --apply too: the expired note is archived by the host and leaves recall at once.
+    const expired = '---\nforget_after: 2020-01-01\nengram_id: x1\n---\nOkapi sightings are logged in the wiki.\n';
+    for (const sb of [direct, hosted]) sb.writeNote('Engram/Inbox/Expired.md', expired);
+    const maintainAlone = runCli(['maintain', '--apply'], { env: direct.env });
+    expect(maintainAlone.code).toBe(0);
+    await waitFor(async () => (await recallPaths(hosted, 'okapi sightings wiki')).includes('Engram/Inbox/Expired.md'), 10_000, 'the host to see the new note');
+    const maintained = runCli(['maintain', '--apply'], { env: hosted.env });
+    expect(maintained.code).toBe(0);
+    // (The stale list differs by design: the host's recall above counts as a recall of that note.)
+    const archivedPart = (out: string) => out.split('\nStale')[0];
+    expect(archivedPart(maintained.stdout)).toBe(archivedPart(maintainAlone.stdout));
+    expect(maintained.stdout).toContain('Archived 1 note.');
+    expect(hostLog(hosted)).toContain('ran `engram maintain` for cli (exit 0)');
+    expect(await recallPaths(hosted, 'okapi sightings wiki')).not.toContain('Engram/Inbox/Expired.md');
+    expect(vaultFiles(hosted.vault)).toEqual(vaultFiles(direct.vault));
+    expect(pidsFromLocks(direct.engramHome)).toEqual([]);
+
     // An error is the CLI's own one line, exit 1.
     const missing = runCli(['forget', 'Nothing like this'], { env: hosted.env });
     expect(missing.code).toBe(1);
