@@ -1,70 +1,43 @@
 // Claude Code session JSONL (~/.claude/projects/<project>/<session>.jsonl and subagents/agent-*.jsonl).
 // The format is internal and changes between versions (FACTS §5.6): key on `type`, tolerate any
 // shape, group the lines of one API message by message.id, and never throw on bad input.
-import { emptyStats, countType, type ParseStats } from './parse-stats.js';
-import { RecordStream, str, obj, arr, type SourceRecord, type StreamOptions } from './record-stream.js';
-import { TurnFinisher, newDraft, baseName, type DraftTurn, type FinishOptions } from './turn-builder.js';
+import { countType } from './parse-stats.js';
+import { str, obj, arr, type SourceRecord } from './record-stream.js';
+import { newDraft, baseName, type DraftTurn } from './turn-builder.js';
 import { errorSummary } from './noise.js';
 import { PromptQueue, type QueuedPrompt } from './claude-queue.js';
-import type { Session, SessionMeta, Turn } from './types.js';
+import { JsonlSessionReader, readSession, type ReaderOptions } from './jsonl-reader.js';
+import type { Session } from './types.js';
 
-export interface ReaderOptions extends StreamOptions, FinishOptions {
-  /** The file path, for the session's metadata and to recognise subagent files. */
-  source?: string;
-}
+export type { ReaderOptions } from './jsonl-reader.js';
 
 const COMPACT_SUMMARY_RE = /^This session is being continued from a previous conversation that ran out of context/;
 
-export class ClaudeCodeReader {
-  readonly stats: ParseStats = emptyStats();
-  readonly meta: SessionMeta;
-  private readonly finisher: TurnFinisher;
+export class ClaudeCodeReader extends JsonlSessionReader {
   private readonly seen = new Set<string>();
   /** The open turn of each conversation chain (main, or one per subagent inlined in the file). */
   private readonly open = new Map<string, DraftTurn>();
-  private readonly toolOwner = new Map<string, DraftTurn>();
-  private readonly out: Turn[] = [];
   private readonly promptQueue = new PromptQueue();
   private mainRecords = 0;
   private sideRecords = 0;
   private firstAgentId: string | undefined;
 
-  constructor(private readonly opts: ReaderOptions = {}) {
-    this.meta = { sessionId: '', agent: 'claude-code' };
+  constructor(opts: ReaderOptions = {}) {
+    super('claude-code', opts);
     if (opts.source) {
-      this.meta.source = opts.source;
       const norm = opts.source.replace(/\\/g, '/');
       if (/\/subagents\/agent-acompact[^/]*$/.test(norm)) this.meta.subagent = 'compact';
       else if (/\/subagents\/agent-[^/]*$/.test(norm)) this.meta.subagent = 'task';
     }
-    this.finisher = new TurnFinisher(this.stats, this.meta, opts);
   }
 
-  /** Streams the finished turns in reading order; meta and stats are complete when the loop ends. */
-  async *turns(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<Turn> {
-    const stream = new RecordStream(this.stats, this.opts);
-    for await (const chunk of chunks) {
-      for (const rec of stream.push(chunk)) this.safeRecord(rec);
-      if (this.out.length) yield* this.out.splice(0);
-    }
-    for (const rec of stream.finish()) this.safeRecord(rec);
+  protected closeAll(): void {
     // Close what is still open in the order the turns started.
     const rest = [...this.open.entries()].sort((a, b) => a[1].offset - b[1].offset);
     for (const [key] of rest) this.close(key);
-    yield* this.out.splice(0);
-    this.finishMeta();
   }
 
-  private safeRecord(rec: SourceRecord): void {
-    try {
-      this.record(rec);
-    } catch {
-      // A record of a shape nobody anticipated: count it, keep reading.
-      this.stats.malformedRecords++;
-    }
-  }
-
-  private record(rec: SourceRecord): void {
+  protected record(rec: SourceRecord): void {
     const r = rec.value;
     const type = str(r.type) ?? '(none)';
     const subtype = str(r.subtype);
@@ -224,13 +197,7 @@ export class ClaudeCodeReader {
         case 'tool_use':
         case 'server_tool_use': {
           this.stats.toolUses++;
-          const name = str(block.name) ?? 'tool';
-          if (!d.tools.includes(name)) d.tools.push(name);
-          const toolId = str(block.id);
-          if (toolId) {
-            d.toolIds.push(toolId);
-            this.toolOwner.set(toolId, d);
-          }
+          this.addToolCall(d, str(block.name) ?? 'tool', str(block.id));
           break;
         }
         case 'image':
@@ -246,16 +213,10 @@ export class ClaudeCodeReader {
     const d = this.open.get(key);
     if (!d) return;
     this.open.delete(key);
-    for (const id of d.toolIds) this.toolOwner.delete(id);
-    this.emit(d);
+    this.closeDraft(d);
   }
 
-  private emit(d: DraftTurn): void {
-    const t = this.finisher.finish(d);
-    if (t) this.out.push(t);
-  }
-
-  private finishMeta(): void {
+  protected finishMeta(): void {
     const m = this.meta;
     // A subagent file holds only sidechain records; a main file may hold a few inline (older versions).
     if (this.sideRecords > 0 && this.mainRecords === 0) {
@@ -277,8 +238,5 @@ export class ClaudeCodeReader {
 
 /** Reads a whole Claude Code transcript into a Session (turns kept in memory; use the reader to stream). */
 export async function readClaudeCode(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: ReaderOptions = {}): Promise<Session> {
-  const reader = new ClaudeCodeReader(opts);
-  const turns: Turn[] = [];
-  for await (const t of reader.turns(chunks)) turns.push(t);
-  return { meta: reader.meta, turns, stats: reader.stats };
+  return readSession(new ClaudeCodeReader(opts), chunks);
 }

@@ -2,12 +2,12 @@
 // Records are {timestamp, type, payload}: session_meta, turn_context, response_item (messages,
 // function calls and their output, reasoning), event_msg (UI echoes), compacted.
 import { stableId } from '../hash.js';
-import { emptyStats, countType, type ParseStats } from './parse-stats.js';
-import { RecordStream, str, obj, arr, type SourceRecord } from './record-stream.js';
-import { TurnFinisher, newDraft, baseName, type DraftTurn } from './turn-builder.js';
+import { countType } from './parse-stats.js';
+import { str, obj, arr, type SourceRecord } from './record-stream.js';
+import { newDraft, baseName, type DraftTurn } from './turn-builder.js';
 import { errorSummary } from './noise.js';
-import type { ReaderOptions } from './claude-code.js';
-import type { Session, SessionMeta, Turn } from './types.js';
+import { JsonlSessionReader, readSession, type ReaderOptions } from './jsonl-reader.js';
+import type { Session } from './types.js';
 
 // User-role messages Codex injects itself (instructions, environment), not typed by the user.
 const INJECTED_USER_RE = /^\s*(?:<environment_context>|<user_instructions>|<INSTRUCTIONS>|# AGENTS\.md instructions|<permissions instructions>|<turn_aborted>|<user_shell_command>|<subagent_notification>)/;
@@ -15,32 +15,21 @@ const INJECTED_USER_RE = /^\s*(?:<environment_context>|<user_instructions>|<INST
 /** How many records apart a prompt's response item and its event may be. */
 const ECHO_DISTANCE = 4;
 
-export class CodexReader {
-  readonly stats: ParseStats = emptyStats();
-  readonly meta: SessionMeta;
-  private readonly finisher: TurnFinisher;
+export class CodexReader extends JsonlSessionReader {
   private open: DraftTurn | undefined;
-  private readonly toolOwner = new Map<string, DraftTurn>();
-  private readonly out: Turn[] = [];
   private readonly seen = new Set<string>();
   private recordNo = 0;
   private lastPrompt: { source: 'item' | 'event'; recordNo: number } | undefined;
 
-  constructor(private readonly opts: ReaderOptions = {}) {
-    this.meta = { sessionId: '', agent: 'codex' };
-    if (opts.source) this.meta.source = opts.source;
-    this.finisher = new TurnFinisher(this.stats, this.meta, opts);
+  constructor(opts: ReaderOptions = {}) {
+    super('codex', opts);
   }
 
-  async *turns(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<Turn> {
-    const stream = new RecordStream(this.stats, this.opts);
-    for await (const chunk of chunks) {
-      for (const rec of stream.push(chunk)) this.safeRecord(rec);
-      if (this.out.length) yield* this.out.splice(0);
-    }
-    for (const rec of stream.finish()) this.safeRecord(rec);
+  protected closeAll(): void {
     this.close();
-    yield* this.out.splice(0);
+  }
+
+  protected finishMeta(): void {
     if (!this.meta.sessionId && this.meta.source) {
       const m = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(this.meta.source);
       this.meta.sessionId = m?.[1] ?? baseName(this.meta.source);
@@ -48,16 +37,7 @@ export class CodexReader {
     if (this.meta.cwd && !this.meta.project) this.meta.project = baseName(this.meta.cwd);
   }
 
-  private safeRecord(rec: SourceRecord): void {
-    try {
-      this.record(rec);
-    } catch {
-      // A record of a shape nobody anticipated: count it, keep reading.
-      this.stats.malformedRecords++;
-    }
-  }
-
-  private record(rec: SourceRecord): void {
+  protected record(rec: SourceRecord): void {
     this.recordNo++;
     const r = rec.value;
     const type = str(r.type) ?? '(none)';
@@ -148,13 +128,7 @@ export class CodexReader {
         const d = this.open ?? this.draft(rec, ts);
         d.lastUuid = this.uuidFor(rec);
         d.endOffset = rec.end;
-        const name = str(p.name) ?? str(p.type)!.replace(/_call$/, '');
-        if (!d.tools.includes(name)) d.tools.push(name);
-        const callId = str(p.call_id);
-        if (callId) {
-          d.toolIds.push(callId);
-          this.toolOwner.set(callId, d);
-        }
+        this.addToolCall(d, str(p.name) ?? str(p.type)!.replace(/_call$/, ''), str(p.call_id));
         break;
       }
       case 'function_call_output':
@@ -190,14 +164,8 @@ export class CodexReader {
 
   private close(): void {
     if (!this.open) return;
-    for (const id of this.open.toolIds) this.toolOwner.delete(id);
-    this.emit(this.open);
+    this.closeDraft(this.open);
     this.open = undefined;
-  }
-
-  private emit(d: DraftTurn): void {
-    const t = this.finisher.finish(d);
-    if (t) this.out.push(t);
   }
 }
 
@@ -227,8 +195,5 @@ function codexError(output: unknown): string | undefined {
 }
 
 export async function readCodex(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: ReaderOptions = {}): Promise<Session> {
-  const reader = new CodexReader(opts);
-  const turns: Turn[] = [];
-  for await (const t of reader.turns(chunks)) turns.push(t);
-  return { meta: reader.meta, turns, stats: reader.stats };
+  return readSession(new CodexReader(opts), chunks);
 }
