@@ -4,25 +4,17 @@ import type { Turn } from '../transcript/types.js';
 import type { Beat } from './beat.js';
 import { parseVersioned, type StateStore } from './state-store.js';
 import type { Rejection } from './validate.js';
-import { rangeKey, type ExtractWindow, type WindowPart } from './window.js';
+import { rangeKey, type ExtractWindow, type TurnRange } from './window.js';
 
 export const JOURNAL_VERSION = 1;
 export const LEDGER_VERSION = 1;
 
-export interface JournalEntry {
+export interface JournalEntry extends TurnRange {
   version: number;
   windowId: string;
   sessionKey: string;
   sessionId: string;
   source?: string;
-  firstUuid: string;
-  lastUuid: string;
-  firstIndex: number;
-  lastIndex: number;
-  endOffset?: number;
-  lastTimestamp?: string;
-  /** Set for one part of a turn too large for one window. */
-  part?: WindowPart;
   backend: string;
   model: string;
   createdAt: string;
@@ -34,18 +26,8 @@ export interface JournalEntry {
   fallback?: string;
 }
 
-export interface LedgerRange {
-  firstUuid: string;
-  /** Uuid of the last record of the window's last turn (Turn.lastUuid ?? Turn.uuid). */
-  lastUuid: string;
-  firstIndex: number;
-  lastIndex: number;
-  endOffset?: number;
-  /** Timestamp of the last covered turn: bounds a copied range (resume, fork) whose last record was not copied. */
-  lastTimestamp?: string;
+export interface LedgerRange extends TurnRange {
   sessionId?: string;
-  /** One part of a split turn: the turn counts as covered only once every part is in the ledger. */
-  part?: WindowPart;
   beats: number;
   at: string;
 }

@@ -11,20 +11,27 @@ export interface WindowPart {
   count: number;
 }
 
-export interface ExtractWindow {
-  /** hash(session, first uuid, last uuid[, part]): the journal's key. */
-  id: string;
-  sessionId: string;
-  /** The turns the model sees; for a part window, one turn whose text is that part. */
-  turns: Turn[];
+/** The turns a window covers: carried from the window into its journal entry and then its ledger range. */
+export interface TurnRange {
   firstUuid: string;
+  /** Uuid of the last record of the window's last turn (Turn.lastUuid ?? Turn.uuid). */
   lastUuid: string;
   firstIndex: number;
   lastIndex: number;
   /** Byte offset just past the window's last record (a hint for incremental reads). */
   endOffset?: number;
+  /** Timestamp of the last covered turn: bounds a copied range (resume, fork) whose last record was not copied. */
   lastTimestamp?: string;
+  /** Set for one part of a turn too large for one window: the turn counts as covered only once every part is in the ledger. */
   part?: WindowPart;
+}
+
+export interface ExtractWindow extends TurnRange {
+  /** hash(session, first uuid, last uuid[, part]): the journal's key. */
+  id: string;
+  sessionId: string;
+  /** The turns the model sees; for a part window, one turn whose text is that part. */
+  turns: Turn[];
 }
 
 export interface ExtractWindowOptions {
