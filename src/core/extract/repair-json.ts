@@ -16,44 +16,56 @@ export function stripFences(text: string): string {
   return body.trim();
 }
 
+/**
+ * Follows string literals through a left-to-right scan of JSON text, so the repairs below touch only
+ * what lies outside strings (or, for raw controls, only what lies inside).
+ */
+class StringScan {
+  private inString = false;
+  private escaped = false;
+
+  /**
+   * Reads one character: 'escaped' right after a backslash in a string, 'string' for the rest of a string
+   * (its closing quote included), 'code' outside strings (an opening quote included).
+   */
+  read(ch: string): 'code' | 'string' | 'escaped' {
+    if (!this.inString) {
+      if (ch === '"') this.inString = true;
+      return 'code';
+    }
+    if (this.escaped) {
+      this.escaped = false;
+      return 'escaped';
+    }
+    if (ch === '\\') this.escaped = true;
+    else if (ch === '"') this.inString = false;
+    return 'string';
+  }
+}
+
 /** Escapes control characters that appear raw inside JSON strings (models often emit real newlines). */
 function escapeRawControls(text: string): { text: string; changed: boolean } {
+  const scan = new StringScan();
   let out = '';
-  let inString = false;
-  let escaped = false;
   let changed = false;
   for (const ch of text) {
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (ch === '\\') escaped = true;
-      else if (ch === '"') inString = false;
-      else if (ch === '\n' || ch === '\r' || ch === '\t') {
-        out += ch === '\n' ? '\\n' : ch === '\r' ? '\\r' : '\\t';
-        changed = true;
-        continue;
-      }
-    } else if (ch === '"') inString = true;
+    if (scan.read(ch) === 'string' && (ch === '\n' || ch === '\r' || ch === '\t')) {
+      out += ch === '\n' ? '\\n' : ch === '\r' ? '\\r' : '\\t';
+      changed = true;
+      continue;
+    }
     out += ch;
   }
   return { text: out, changed };
 }
 
 function removeTrailingCommas(text: string): { text: string; changed: boolean } {
+  const scan = new StringScan();
   let out = '';
-  let inString = false;
-  let escaped = false;
   let changed = false;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (ch === '\\') escaped = true;
-      else if (ch === '"') inString = false;
-      out += ch;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    if (ch === ',') {
+    if (scan.read(ch) === 'code' && ch === ',') {
       const next = /^\s*([\]}])/.exec(text.slice(i + 1, i + 64));
       if (next) {
         changed = true;
@@ -70,21 +82,14 @@ function removeTrailingCommas(text: string): { text: string; changed: boolean } 
  * drops the partial tail, and appends the closing brackets.
  */
 function closeTruncated(text: string): { text: string; changed: boolean } {
+  const scan = new StringScan();
   const stack: string[] = [];
-  let inString = false;
-  let escaped = false;
   let safeEnd = -1;
   let safeStack: string[] = [];
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (ch === '\\') escaped = true;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    else if (ch === '{' || ch === '[') stack.push(ch === '{' ? '}' : ']');
+    if (scan.read(ch) !== 'code') continue;
+    if (ch === '{' || ch === '[') stack.push(ch === '{' ? '}' : ']');
     else if (ch === '}' || ch === ']') {
       stack.pop();
       safeEnd = i + 1;
