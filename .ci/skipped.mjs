@@ -11,14 +11,14 @@ const skipped = [];
 for (const suite of report.testResults ?? []) {
   for (const t of suite.assertionResults ?? []) {
     if (t.status === 'skipped' || t.status === 'pending' || t.status === 'todo') {
-      skipped.push({ file: suite.name.replace(process.cwd() + '/', ''), title: [...(t.ancestorTitles ?? []), t.title].join(' > ') });
+      skipped.push({ file: suite.name.replace(process.cwd() + '/', ''), suite: (t.ancestorTitles ?? []).join(' > ') || t.title });
     }
   }
 }
 console.log(`ci: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped.length} skipped`);
 const reasons = new Map();
 for (const s of skipped) {
-  const key = `${s.file}: ${s.title.split(' > ')[0]}`;
+  const key = `${s.file}: ${s.suite}`;
   reasons.set(key, (reasons.get(key) ?? 0) + 1);
 }
 for (const [reason, n] of reasons) console.log(`  skipped ${n}: ${reason}`);
