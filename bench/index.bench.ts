@@ -11,6 +11,7 @@ import type { Embedder, VaultFile, VaultFileInfo, VaultPort } from '../src/core/
 import { VaultIndex } from '../src/core/index/vault-index.js';
 import { buildEvalIndex, evaluate, parseJsonl, parseQrels, type EvalDoc, type EvalQuery, type EvalResult } from '../src/core/index/eval.js';
 import { STOP_WORDS } from '../src/core/index/tokenize.js';
+import { rng } from '../src/core/rng.js';
 import { NodeVault } from '../sidecar/host/node-vault.js';
 import { loadEmbedder } from '../sidecar/host/embedder.js';
 import { makeTinyModel } from '../tests/helpers/tiny-model.js';
@@ -27,16 +28,6 @@ const heapMB = (): number => {
 const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const ms = (x: number): string => `${x.toFixed(2)} ms`;
 const s = (x: number): string => `${(x / 1000).toFixed(2)} s`;
-
-function rng(seed: number): () => number {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(t ^ (t >>> 15), 1 | t);
-    r ^= r + Math.imul(r ^ (r >>> 7), 61 | r);
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random unit vectors: what hybrid latency is measured with (no model needed, same arithmetic as real vectors). */
 class RandomEmbedder implements Embedder {

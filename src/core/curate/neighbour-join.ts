@@ -1,6 +1,7 @@
 // Nearest neighbours for every note at once, without an all-pairs scan: vectors are bucketed around
 // k-means centroids (each vector in its two nearest buckets) and only pairs within a bucket are compared.
 // Near-duplicates are what curation looks for, and those land in a shared bucket.
+import { rng } from '../rng.js';
 
 export interface VectorMatrix {
   /** Row-major, `count * dim`, rows unit length. */
@@ -33,17 +34,6 @@ function dot(m: Float32Array, i: number, c: Float32Array, j: number, dim: number
   }
   for (; d < dim; d++) s0 += m[oi + d] * c[oj + d];
   return s0 + s1 + s2 + s3;
-}
-
-/** A small deterministic PRNG (mulberry32), so runs are repeatable. */
-function rng(seed: number): () => number {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(t ^ (t >>> 15), 1 | t);
-    r ^= r + Math.imul(r ^ (r >>> 7), 61 | r);
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function trainCentroids(m: VectorMatrix, lists: number, iterations: number): Float32Array {

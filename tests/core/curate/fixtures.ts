@@ -3,22 +3,15 @@
 import { MemoryVault } from '../../../src/core/ports/memory-vault';
 import type { NoteVectors } from '../../../src/core/curate/merge-candidates';
 import { curateSettings } from '../../../src/core/curate/settings';
+import { rng } from '../../../src/core/rng';
 
 export const DAY = 86_400_000;
 export const NOW = Date.parse('2026-03-10T12:00:00Z');
 
-function rng(seed: number): () => number {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(t ^ (t >>> 15), 1 | t);
-    r ^= r + Math.imul(r ^ (r >>> 7), 61 | r);
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
-}
-
 export function unit(seed: number, dim = 32, base?: Float32Array, noise = 0.05): Float32Array {
-  const r = rng(seed);
+  const next = rng(seed);
+  // Centred on zero: components in [-0.5, 0.5).
+  const r = () => next() - 0.5;
   const v = new Float32Array(dim);
   for (let i = 0; i < dim; i++) v[i] = base ? base[i] + noise * r() : r();
   let n = 0;
