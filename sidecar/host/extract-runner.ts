@@ -242,24 +242,6 @@ export async function extractTranscript(ctx: ExtractContext & { transcriptPath: 
 }
 
 /**
- * The daemon's TranscriptExtractor (sidecar/host/session-jobs.ts): background mode, so the budget applies.
- * A run that stopped early (budget, backend failure) reports it in `outcome`; the ledger keeps what was done.
- */
-export function makeTranscriptExtractor(facts: HostFacts, vaultRoot: string, vaultKey: string, search?: ExtractContext['search']) {
-  return async (req: { sessionId: string; transcriptPath: string; project?: string; cwd?: string }): Promise<{ notes: number; outcome?: string }> => {
-    const session = await readTranscriptFile(req.transcriptPath);
-    if (req.project && !session.meta.project) session.meta.project = req.project;
-    if (req.cwd && !session.meta.cwd) session.meta.cwd = req.cwd;
-    const ctx: ExtractContext = { facts, vaultRoot, vaultKey, mode: 'background', search };
-    const run = await extractParsedSession(ctx, extractHost(ctx), session);
-    const notes = run.beats.created + run.beats.extended;
-    const outcome = run.skipped ?? run.budgetStopped ?? (run.errors.length ? `extracted with errors: ${run.errors[0]}` : `extracted ${notes} notes`);
-    if (run.windows.notDone > 0 && !run.budgetStopped) throw new EngramError('backend', outcome);
-    return { notes, outcome };
-  };
-}
-
-/**
  * Usage in the last 24 hours and the budget left, per backend, for `engram status`: the same budgets (budgetsFrom)
  * and the same limit rule (dailyLimit) that background extraction applies.
  */
