@@ -1,5 +1,9 @@
 // Helpers for extraction tests: turns and sessions, a scripted LLM backend, an in-memory engine setup.
 import type { CompletionRequest, CompletionResult, LlmBackend, BackendName } from '../../src/core/extract/backends/types.js';
+import type { ExtractSessionOptions } from '../../src/core/extract/extract.js';
+import { MemoryStateStore } from '../../src/core/extract/state-store.js';
+import { MemoryVault } from '../../src/core/ports/memory-vault.js';
+import type { Clock } from '../../src/core/ports.js';
 import type { Session, Turn } from '../../src/core/transcript/types.js';
 
 export function turn(index: number, role: Turn['role'], text: string, uuid = `u${index}`): Turn {
@@ -52,4 +56,27 @@ export function beatsFor(req: CompletionRequest, keyword = ''): string {
       quote: t.text.slice(0, 40),
     }));
   return JSON.stringify({ beats });
+}
+
+/** An in-memory vault holding `files` and an empty state store, both on `clock`. */
+export interface ExtractEnv {
+  vault: MemoryVault;
+  state: MemoryStateStore;
+  clock: Clock;
+}
+
+export function extractEnv(clock: Clock, files: Record<string, string> = {}): ExtractEnv {
+  return { vault: new MemoryVault({ files, clock }), state: new MemoryStateStore(), clock };
+}
+
+/** extractSession's options for one session against `env` (state in vaults/k). */
+export function extractOptions(env: ExtractEnv, backend: LlmBackend, s: Session, extra: Partial<ExtractSessionOptions> = {}): ExtractSessionOptions {
+  return { ports: { vault: env.vault, clock: env.clock }, state: env.state, vaultDir: 'vaults/k', backend, session: s, ...extra };
+}
+
+/** Every file of the vault, path to text: to compare whole vaults. */
+export async function vaultSnapshot(vault: MemoryVault): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const f of await vault.list()) out[f.path] = (await vault.read(f.path)).text;
+  return out;
 }

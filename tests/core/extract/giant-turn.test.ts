@@ -1,11 +1,9 @@
 // A turn larger than a window is sent whole, in numbered parts, never shortened; and its parts are extracted
 // exactly once, even across a crash between parts.
 import { describe, expect, it } from 'vitest';
-import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
-import { MemoryStateStore } from '../../../src/core/extract/state-store.js';
-import { extractSession, type ExtractSessionOptions } from '../../../src/core/extract/extract.js';
+import { extractSession } from '../../../src/core/extract/extract.js';
 import { parseNote } from '../../../src/core/note/frontmatter.js';
-import { ScriptedBackend, beatsFor, session } from '../../helpers/extract.js';
+import { ScriptedBackend, beatsFor, extractEnv, extractOptions, session, vaultSnapshot } from '../../helpers/extract.js';
 import type { CompletionRequest } from '../../../src/core/extract/backends/types.js';
 import type { Session } from '../../../src/core/transcript/types.js';
 
@@ -26,17 +24,7 @@ function giantSession(): Session {
 }
 
 function setup() {
-  return { vault: new MemoryVault({ files: {}, clock }), state: new MemoryStateStore() };
-}
-
-function opts(env: ReturnType<typeof setup>, backend: ScriptedBackend, s: Session, extra: Partial<ExtractSessionOptions> = {}): ExtractSessionOptions {
-  return { ports: { vault: env.vault, clock }, state: env.state, vaultDir: 'vaults/k', backend, session: s, ...extra };
-}
-
-async function snapshot(vault: MemoryVault): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const f of await vault.list()) out[f.path] = (await vault.read(f.path)).text;
-  return out;
+  return extractEnv(clock);
 }
 
 const sent = (reqs: CompletionRequest[]) => reqs.map((r) => r.user).join('\n');
@@ -49,7 +37,7 @@ describe('a turn larger than a window', () => {
   it('with the default window: the whole turn reaches the model, nothing omitted', async () => {
     const env = setup();
     const backend = new ScriptedBackend(() => '{"beats":[]}');
-    await extractSession(opts(env, backend, giantSession()));
+    await extractSession(extractOptions(env, backend, giantSession()));
     const text = sent(backend.requests);
     for (const s of sentences) expect(text).toContain(s);
     expect(text).not.toMatch(/characters omitted/);
@@ -58,7 +46,7 @@ describe('a turn larger than a window', () => {
   it('with a small window: split into numbered parts that together carry all of its text; a rerun adds nothing', async () => {
     const env = setup();
     const backend = new ScriptedBackend((req) => beatsFor(req));
-    const run = await extractSession(opts(env, backend, giantSession(), { window: { budgetTokens: 4_000 } }));
+    const run = await extractSession(extractOptions(env, backend, giantSession(), { window: { budgetTokens: 4_000 } }));
     const partReqs = backend.requests.filter((r) => /part \d+ of \d+/.test(r.user));
     expect(partReqs.length).toBeGreaterThanOrEqual(3);
     // Every part is one turn (index 2) and the parts, in order, are the turn's text exactly.
@@ -67,24 +55,24 @@ describe('a turn larger than a window', () => {
     expect(partReqs.map((r) => /part (\d+) of (\d+)/.exec(r.user)!.slice(1).join('/'))).toEqual(partReqs.map((_, i) => `${i + 1}/${partReqs.length}`));
     for (const s of sentences) expect(sent(backend.requests)).toContain(s);
     // Each part's beat is its own note with its own engram_id.
-    const files = await snapshot(env.vault);
+    const files = await vaultSnapshot(env.vault);
     const ids = Object.values(files).map((t) => parseNote(t).data?.engram_id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(run.beats.created).toBe(ids.length);
     expect(run.beats.created).toBeGreaterThanOrEqual(partReqs.length + 1);
 
     const calls = backend.calls;
-    const again = await extractSession(opts(env, backend, giantSession(), { window: { budgetTokens: 4_000 } }));
+    const again = await extractSession(extractOptions(env, backend, giantSession(), { window: { budgetTokens: 4_000 } }));
     expect(again.windows.total).toBe(0);
     expect(backend.calls).toBe(calls);
-    expect(await snapshot(env.vault)).toEqual(files);
+    expect(await vaultSnapshot(env.vault)).toEqual(files);
   });
 
   it('a crash between two parts, then a rerun: exactly the notes of an uninterrupted run, no part asked twice', async () => {
     const clean = setup();
     const cleanBackend = new ScriptedBackend((req) => beatsFor(req));
-    await extractSession(opts(clean, cleanBackend, giantSession(), { window: { budgetTokens: 4_000 } }));
-    const expected = await snapshot(clean.vault);
+    await extractSession(extractOptions(clean, cleanBackend, giantSession(), { window: { budgetTokens: 4_000 } }));
+    const expected = await vaultSnapshot(clean.vault);
 
     const env = setup();
     const first = new ScriptedBackend((req) => beatsFor(req));
@@ -92,14 +80,14 @@ describe('a turn larger than a window', () => {
     const crash = (p: string, n: number) => {
       if (p === 'after-journal' && n === 3) throw new Error('simulated crash');
     };
-    await expect(extractSession(opts(env, first, giantSession(), { window: { budgetTokens: 4_000 }, fault: crash }))).rejects.toThrow('simulated crash');
+    await expect(extractSession(extractOptions(env, first, giantSession(), { window: { budgetTokens: 4_000 }, fault: crash }))).rejects.toThrow('simulated crash');
     expect(first.calls).toBe(3);
     const second = new ScriptedBackend((req) => beatsFor(req));
-    const rerun = await extractSession(opts(env, second, giantSession(), { window: { budgetTokens: 4_000 } }));
+    const rerun = await extractSession(extractOptions(env, second, giantSession(), { window: { budgetTokens: 4_000 } }));
     expect(rerun.windows.replayed).toBe(1);
     // Only the parts never asked before (and the last turn's window) go to the model.
     expect(second.calls).toBe(cleanBackend.calls - 3);
     expect(second.requests.some((r) => /part [12] of/.test(r.user))).toBe(false);
-    expect(await snapshot(env.vault)).toEqual(expected);
+    expect(await vaultSnapshot(env.vault)).toEqual(expected);
   });
 });

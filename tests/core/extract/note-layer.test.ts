@@ -1,23 +1,16 @@
 // Extraction writes notes through the foundation's note layer: DESIGN's note format, file names that never make a
 // case or Unicode twin, project routing, and splice-only frontmatter edits when it extends a note.
 import { describe, expect, it } from 'vitest';
-import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
-import { MemoryStateStore } from '../../../src/core/extract/state-store.js';
-import { extractSession, type ExtractSessionOptions } from '../../../src/core/extract/extract.js';
+import { extractSession } from '../../../src/core/extract/extract.js';
 import { parseNote } from '../../../src/core/note/frontmatter.js';
-import { ScriptedBackend, beatsFor, session } from '../../helpers/extract.js';
-import type { Session } from '../../../src/core/transcript/types.js';
+import { ScriptedBackend, beatsFor, extractEnv, extractOptions, session } from '../../helpers/extract.js';
 
 const T0 = Date.parse('2026-11-20T10:00:00Z');
 const clock = { now: () => T0 };
 const PNPM = 'We decided to use pnpm workspaces for the monorepo because installs are faster.';
 
 function setup(files: Record<string, string> = {}) {
-  return { vault: new MemoryVault({ files, clock }), state: new MemoryStateStore() };
-}
-
-function opts(env: ReturnType<typeof setup>, backend: ScriptedBackend, s: Session, extra: Partial<ExtractSessionOptions> = {}): ExtractSessionOptions {
-  return { ports: { vault: env.vault, clock }, state: env.state, vaultDir: 'vaults/k', backend, session: s, ...extra };
+  return extractEnv(clock, files);
 }
 
 function oneBeat(title: string, scope: 'project' | 'general', text: string) {
@@ -27,7 +20,7 @@ function oneBeat(title: string, scope: 'project' | 'general', text: string) {
 describe('notes written by extraction', () => {
   it("follow DESIGN's note format: keys in the documented order, then a blank line and the body with its source", async () => {
     const env = setup();
-    const run = await extractSession(opts(env, new ScriptedBackend((req) => beatsFor(req)), session('s1', [['user', 'For now the payments service stays on Node 18 until the SDK supports Node 20.']])));
+    const run = await extractSession(extractOptions(env, new ScriptedBackend((req) => beatsFor(req)), session('s1', [['user', 'For now the payments service stays on Node 18 until the SDK supports Node 20.']])));
     const text = (await env.vault.read(run.notes[0].path)).text;
     const note = parseNote(text);
     expect(Object.keys(note.data ?? {})).toEqual(['type', 'scope', 'project', 'summary', 'tags', 'related', 'created', 'updated', 'review_after', 'confidence', 'engram_id', 'engram_source', 'engram_session', 'engram_agent']);
@@ -40,7 +33,7 @@ describe('notes written by extraction', () => {
   it('never makes a twin that differs only in case from an existing file name', async () => {
     const other = '---\ntype: reference\n---\nGroceries: milk, eggs, flour.\n';
     const env = setup({ 'Engram/Projects/acme/WE DECIDED TO USE PNPM WORKSPACES.md': other });
-    const run = await extractSession(opts(env, new ScriptedBackend((req) => beatsFor(req)), session('s1', [['user', PNPM]])));
+    const run = await extractSession(extractOptions(env, new ScriptedBackend((req) => beatsFor(req)), session('s1', [['user', PNPM]])));
     expect(run.notes[0].path).toBe('Engram/Projects/acme/We decided to use pnpm workspaces 1.md');
     expect((await env.vault.read('Engram/Projects/acme/WE DECIDED TO USE PNPM WORKSPACES.md')).text).toBe(other);
   });
@@ -50,14 +43,14 @@ describe('notes written by extraction', () => {
     const nfd = 'Engram/Inbox/Cafe\u0301 cache policy.md';
     const env = setup({ [nfd]: other });
     const text = 'The café cache keeps rendered pages for ten minutes only.';
-    const run = await extractSession(opts(env, new ScriptedBackend(oneBeat('Caf\u00e9 cache policy', 'general', text)), session('s1', [['user', text]])));
+    const run = await extractSession(extractOptions(env, new ScriptedBackend(oneBeat('Caf\u00e9 cache policy', 'general', text)), session('s1', [['user', text]])));
     expect(run.notes[0].path).toBe('Engram/Inbox/Caf\u00e9 cache policy 1.md');
     expect((await env.vault.read(nfd)).text).toBe(other);
   });
 
   it('files a project beat under a safe folder name for the project', async () => {
     const env = setup();
-    const run = await extractSession(opts(env, new ScriptedBackend((req) => beatsFor(req)), session('s1', [['user', PNPM]], 'web: app|v2')));
+    const run = await extractSession(extractOptions(env, new ScriptedBackend((req) => beatsFor(req)), session('s1', [['user', PNPM]], 'web: app|v2')));
     expect(run.notes[0].path).toBe('Engram/Projects/web app v2/We decided to use pnpm workspaces.md');
   });
 
@@ -66,7 +59,7 @@ describe('notes written by extraction', () => {
     const original = `${fm.join('\n')}\n${PNPM}\n`;
     const env = setup({ 'Engram/Inbox/Pnpm.md': original });
     const similar = () => ({ findSimilar: () => Promise.resolve([{ path: 'Engram/Inbox/Pnpm.md', score: 0.95 }]) });
-    const run = await extractSession(opts(env, new ScriptedBackend(oneBeat('Pnpm again', 'general', `${PNPM} Confirmed again today.`)), session('s1', [['user', `${PNPM} Confirmed again today.`]]), { similar }));
+    const run = await extractSession(extractOptions(env, new ScriptedBackend(oneBeat('Pnpm again', 'general', `${PNPM} Confirmed again today.`)), session('s1', [['user', `${PNPM} Confirmed again today.`]]), { similar }));
     expect(run.beats.extended).toBe(1);
     const text = (await env.vault.read('Engram/Inbox/Pnpm.md')).text;
     const lines = text.split('\n');
