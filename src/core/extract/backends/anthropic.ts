@@ -1,20 +1,12 @@
 // Anthropic Messages API (POST /v1/messages), plain or streamed (server-sent events).
 import { BackendError } from './backend-error.js';
-import { completeOverHttp, joinUrl, parseJson, readSse, readText, type ApiReply, type FetchLike, type PostOptions } from './http.js';
+import { completeOverHttp, joinUrl, parseJson, readSse, readText, type ApiReply, type HttpBackendOptions, type PostOptions } from './http.js';
 import { estimateCost, type Price } from './pricing.js';
-import type { RetryPolicy } from './retry.js';
 import type { CompletionRequest, CompletionResult, LlmBackend } from './types.js';
 
-export interface AnthropicOptions {
+export interface AnthropicOptions extends HttpBackendOptions {
   apiKey: string;
-  model?: string;
-  baseUrl?: string;
-  stream?: boolean;
-  timeoutMs?: number;
-  retry?: RetryPolicy;
   price?: Price;
-  fetch?: FetchLike;
-  now?: () => number;
 }
 
 export const ANTHROPIC_VERSION = '2023-06-01';

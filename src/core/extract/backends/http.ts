@@ -6,6 +6,17 @@ import type { BackendName, CompletionResult } from './types.js';
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
+/** The options every API backend takes; each backend adds its own (keys, price, JSON mode…). */
+export interface HttpBackendOptions {
+  model?: string;
+  baseUrl?: string;
+  stream?: boolean;
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  fetch?: FetchLike;
+  now?: () => number;
+}
+
 export interface PostOptions {
   backend: BackendName;
   url: string;

@@ -1,17 +1,9 @@
 // Ollama's /api/chat with `format: "json"`, plain or streamed (one JSON object per line).
 import { BackendError } from './backend-error.js';
-import { completeOverHttp, joinUrl, parseJson, readLines, readText, type FetchLike, type PostOptions } from './http.js';
-import type { RetryPolicy } from './retry.js';
+import { completeOverHttp, joinUrl, parseJson, readLines, readText, type HttpBackendOptions, type PostOptions } from './http.js';
 import type { CompletionRequest, CompletionResult, LlmBackend } from './types.js';
 
-export interface OllamaOptions {
-  model?: string;
-  baseUrl?: string;
-  stream?: boolean;
-  timeoutMs?: number;
-  retry?: RetryPolicy;
-  fetch?: FetchLike;
-  now?: () => number;
+export interface OllamaOptions extends HttpBackendOptions {
   /** Context window to ask for (Ollama's default of 2k–4k tokens truncates transcripts silently). */
   numCtx?: number;
 }

@@ -1,27 +1,19 @@
 // Any OpenAI-compatible /v1/chat/completions server (OpenAI, LM Studio, vLLM, llama.cpp server, OpenRouter…),
 // plain or streamed (server-sent events ending with `data: [DONE]`).
 import { BackendError } from './backend-error.js';
-import { completeOverHttp, joinUrl, parseJson, readSse, readText, type ApiReply, type FetchLike, type PostOptions } from './http.js';
+import { completeOverHttp, joinUrl, parseJson, readSse, readText, type ApiReply, type HttpBackendOptions, type PostOptions } from './http.js';
 import { estimateCost, type Price } from './pricing.js';
-import type { RetryPolicy } from './retry.js';
 import type { CompletionRequest, CompletionResult, LlmBackend } from './types.js';
 import { isPaidBackend } from '../usage.js';
 
-export interface OpenAiOptions {
+export interface OpenAiOptions extends HttpBackendOptions {
   /** Optional: local servers often need none. */
   apiKey?: string;
-  model?: string;
-  baseUrl?: string;
-  stream?: boolean;
-  timeoutMs?: number;
-  retry?: RetryPolicy;
   price?: Price;
   /** Local servers are free; a remote one (the default URL) is paid. */
   paid?: boolean;
   /** Send `response_format: json_object` (not every server supports it). */
   jsonMode?: boolean;
-  fetch?: FetchLike;
-  now?: () => number;
 }
 
 interface ChatReply {
