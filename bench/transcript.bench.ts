@@ -101,7 +101,14 @@ if (mode === 'stream') {
   turns = (await readClaudeCode(src)).turns.length;
 }
 const s = (performance.now() - t0) / 1000;
-process.stdout.write(JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS, seconds: s, turns }));
+// VmHWM is this process's own peak; getrusage's maxRSS on Linux starts from the parent's peak at fork, so a large
+// parent (the other benchmarks) would be counted in it.
+let peakKb = process.resourceUsage().maxRSS;
+try {
+  const hwm = /VmHWM:\\s+(\\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+  if (hwm) peakKb = Number(hwm[1]);
+} catch {}
+process.stdout.write(JSON.stringify({ maxRssKb: peakKb, seconds: s, turns }));
 `;
 
 function child(bundle: string, file: string, mode: string): { maxRssKb: number; seconds: number; turns: number } {
