@@ -101,10 +101,46 @@ describe('Claude Code plugin manifest', () => {
     const { repoRoot } = await import('../helpers/shared.js');
     const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, '.claude-plugin', 'plugin.json'), 'utf8'));
     expect(manifest.name).toBe('engram');
-    expect(manifest.mcpServers.engram.args).toEqual(['${CLAUDE_PLUGIN_ROOT}/dist/engram.mjs', 'mcp']);
+    expect(manifest.mcpServers.engram.args).toEqual(['${CLAUDE_PLUGIN_ROOT}/bin/engram-plugin.mjs', 'mcp']);
     const hooks = JSON.parse(fs.readFileSync(path.join(repoRoot, manifest.hooks), 'utf8')).hooks;
     for (const e of ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd']) {
-      expect(hooks[e][0].hooks[0].args).toEqual(['${CLAUDE_PLUGIN_ROOT}/dist/engram.mjs', 'hook', e]);
+      expect(hooks[e][0].hooks[0].args).toEqual(['${CLAUDE_PLUGIN_ROOT}/bin/engram-plugin.mjs', 'hook', e]);
     }
   });
+});
+
+describe('Claude Code plugin install from the repository', () => {
+  it('builds the CLI on first use (dist/ is not committed), then runs it; parallel first hooks all exit 0', async () => {
+    const { repoRoot } = await import('../helpers/shared.js');
+    const { execFileSync, spawn } = await import('node:child_process');
+    const os = await import('node:os');
+    // What `/plugin install` has: the committed files plus `npm ci --ignore-scripts` (node_modules linked here).
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-plugin-'));
+    try {
+      const files = execFileSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' }).split('\0').filter(Boolean);
+      for (const f of files) {
+        if (!fs.existsSync(path.join(repoRoot, f))) continue;
+        fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+        fs.copyFileSync(path.join(repoRoot, f), path.join(root, f));
+      }
+      fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'));
+      expect(fs.existsSync(path.join(root, 'dist'))).toBe(false);
+      const launcher = path.join(root, 'bin', 'engram-plugin.mjs');
+      const home = path.join(root, '.home');
+      const env = { ...process.env, HOME: home, ENGRAM_HOME: path.join(home, '.engram'), ENGRAM_VAULT: '', ENGRAM_NESTED: '' };
+      // Three hooks at once on a fresh install: all exit 0, and the CLI ends up built.
+      const runs = await Promise.all(['SessionStart', 'UserPromptSubmit', 'Stop'].map((event) => new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, [launcher, 'hook', event], { env, stdio: ['pipe', 'ignore', 'ignore'] });
+        child.stdin.end(JSON.stringify({ session_id: 's1', hook_event_name: event, cwd: root, prompt: 'hello' }));
+        child.on('exit', (code) => resolve(code));
+      })));
+      expect(runs).toEqual([0, 0, 0]);
+      expect(fs.existsSync(path.join(root, 'dist', 'engram.mjs'))).toBe(true);
+      expect(fs.existsSync(path.join(root, '.engram-build.lock'))).toBe(false);
+      const version = execFileSync(process.execPath, [launcher, '--version'], { env, encoding: 'utf8' }).trim();
+      expect(version).toBe(JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// Entry point for the Claude Code plugin (`/plugin install`). Claude Code copies the repository and runs
+// `npm ci --ignore-scripts`, so the built CLI (dist/, not committed) may be missing on first use: build it once,
+// under a lock so that parallel hooks do not build twice, then run it. Plain JavaScript with no dependencies.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const entry = path.join(root, 'dist', 'engram.mjs');
+const isHook = process.argv[2] === 'hook';
+
+function sleep(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function build() {
+  const lock = path.join(root, '.engram-build.lock');
+  let fd;
+  try {
+    fd = fs.openSync(lock, 'wx');
+  } catch {
+    // Another hook is building: wait for it (a lock older than a minute is left over from a killed build).
+    for (let i = 0; i < 100 && !fs.existsSync(entry); i++) sleep(100);
+    if (fs.existsSync(entry)) return true;
+    if (Date.now() - fs.statSync(lock).mtimeMs < 60_000) return false;
+    fs.rmSync(lock, { force: true });
+    fd = fs.openSync(lock, 'wx');
+  }
+  try {
+    const r = spawnSync(process.execPath, ['esbuild.config.mjs', 'production'], { cwd: root, encoding: 'utf8' });
+    if (r.status !== 0) process.stderr.write(`engram: building the CLI failed: ${(r.stderr || r.stdout || '').split('\n')[0]}\n`);
+    return r.status === 0 && fs.existsSync(entry);
+  } finally {
+    fs.closeSync(fd);
+    fs.rmSync(lock, { force: true });
+  }
+}
+
+if (isHook && process.env.ENGRAM_NESTED) process.exit(0);
+if (!fs.existsSync(entry) && !build()) {
+  // A hook never fails the session (never exit 2); the CLI and MCP server say how to fix it.
+  if (isHook) process.exit(0);
+  process.stderr.write(`engram: the CLI is not built in ${root}; run \`npm ci && npm run build\` there\n`);
+  process.exit(1);
+}
+await import(pathToFileURL(entry).href);
