@@ -9,8 +9,8 @@ import { requireVault } from '../host/resolve.js';
 import { HostConnection, RpcError, isNoHost } from './connection.js';
 import { vaultState } from './paths.js';
 
-/** How long a forwarded command may take: extraction calls an LLM window by window. */
-const DEADLINE_MS: Partial<Record<HostCommand, number>> = { extract: 60 * 60_000, index: 60 * 60_000 };
+/** How long a forwarded command may take: extraction calls an LLM window by window, an import does so per conversation. */
+const DEADLINE_MS: Partial<Record<HostCommand, number>> = { extract: 60 * 60_000, import: 24 * 60 * 60_000, index: 60 * 60_000 };
 
 /**
  * Runs `command` on the vault's live host and returns its exit code, or undefined when no host is live (or this process

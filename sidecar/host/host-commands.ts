@@ -1,5 +1,5 @@
 // The host is the one writer of its vault (DESIGN invariant 3): the CLI's write commands (forget, review/restructure/
-// maintain --apply, extract, index) and the MCP curation tools run here, in the host process, through its vault port,
+// maintain --apply, extract, import, index) and the MCP curation tools run here, in the host process, through its vault port,
 // and the engine takes in what they wrote before the caller hears back (a search right after sees the change).
 import fs from 'node:fs';
 import { EngramError } from '../../src/core/errors.js';
@@ -33,10 +33,11 @@ function serialized(fn: () => Promise<void>): Promise<void> {
 }
 
 let seq = 0;
-/** An explicit `engram extract` is a job like the hooks' ones: it waits its turn behind (never beside) them. */
-function viaQueue(host: RunningHost, task: () => Promise<void>): Promise<void> {
+/** An explicit `engram extract` or `engram import` is a job like the hooks' ones: it waits its turn behind (never beside) them. */
+function viaQueue(host: RunningHost, kind: string, task: () => Promise<void>): Promise<void> {
   return new Promise((resolve, reject) => {
-    host.queue.push(`cli-extract:${++seq}`, { sessionId: `cli-extract:${seq}`, minBytes: 0, force: true, files: [], task: () => task().then(resolve, reject) });
+    const id = `cli-${kind}:${++seq}`;
+    host.queue.push(id, { sessionId: id, minBytes: 0, force: true, files: [], task: () => task().then(resolve, reject) });
   });
 }
 
@@ -104,7 +105,7 @@ export async function runHostCommand(host: RunningHost, env: NodeJS.ProcessEnv, 
       await host.engine.reconcile();
     }
   };
-  if (req.command === 'extract') await viaQueue(host, run);
+  if (req.command === 'extract' || req.command === 'import') await viaQueue(host, req.command, run);
   else await serialized(run);
   host.log('info', `ran \`engram ${req.command}${req.args.length ? ` ${req.args.join(' ')}` : ''}\` for ${req.actor ?? 'cli'} (exit ${out.exitCode})`);
   return out;

@@ -1,5 +1,5 @@
 // The host is the vault's one writer (DESIGN invariant 3): with `engram serve` live, `engram forget`,
-// `restructure --apply`, `extract` and `index --rebuild` are run by the host (its log says so) and its index answers
+// `restructure --apply`, `extract`, `import` and `index --rebuild` are run by the host (its log says so) and its index answers
 // for the change at once; the files are the same as without a host; without a host the CLI works alone and starts none.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +10,8 @@ import { makeSandbox, pidsFromLocks, waitFor, type Sandbox } from '../helpers/ho
 import { repoRoot } from '../helpers/shared.js';
 
 const transcript = path.join(repoRoot, 'tests/fixtures/extract/markers-c.jsonl');
+const claudeExport = path.join(repoRoot, 'tests/fixtures/extract/claude-ai-export.json');
+const chatgptExport = path.join(repoRoot, 'tests/fixtures/extract/chatgpt-export.json');
 const notes: Record<string, string> = {
   'Notes/Use pnpm.md': '---\ntags: [tooling]\n---\nWe use pnpm, not npm, for every install in this repository.\n',
   'Notes/Use pnpm please.md': '---\ntags: [tooling]\n---\nWe use pnpm, not npm, for every install in this repository!\n',
@@ -163,6 +165,50 @@ describe('CLI write commands with a live host', () => {
     expect(vaultFiles(hosted.vault)).toEqual(vaultFiles(direct.vault));
     // Nothing new the second time, through the host too.
     expect(runCli(['extract', transcript, '--backend', 'rules'], { env: hosted.env }).stdout).toMatch(/nothing new to extract/);
+  });
+
+  it('engram import (Claude.ai and ChatGPT exports): run as one host job; the notes are found at once; same output and files as without a host; a second import adds nothing', async () => {
+    const imports = (sb: Sandbox) => [
+      runCli(['import', claudeExport, '--backend', 'rules'], { env: sb.env }),
+      runCli(['import', chatgptExport, '--backend', 'rules', '--json'], { env: sb.env }),
+    ];
+    // Durations differ between two runs; everything else must not.
+    const masked = (out: string) => out.replace(/"(ms|durationMs|elapsedMs)": \d+/g, '"$1": 0');
+    const direct = box();
+    const alone = imports(direct);
+    for (const r of alone) expect(r.code).toBe(0);
+    expect(pidsFromLocks(direct.engramHome)).toEqual([]);
+
+    const hosted = box();
+    await startHost(hosted);
+    expect(await recallPaths(hosted, 'passport expires renew')).toEqual([]);
+    const [claude, gpt] = imports(hosted);
+    expect(claude.code).toBe(0);
+    expect(claude.stdout).toBe(alone[0].stdout);
+    expect(claude.stdout).toMatch(/3 conversations \(0 already done\), wrote 3 notes/);
+    // The progress lines of a run without a terminal, printed when the host's run ends.
+    expect(claude.stderr).toBe(alone[0].stderr);
+    expect(claude.stderr).toMatch(/\[#+\] 3\/3 conversations/);
+    expect(gpt.code).toBe(0);
+    expect(masked(gpt.stdout)).toBe(masked(alone[1].stdout));
+    expect((JSON.parse(gpt.stdout) as { conversations: number; created: number }).created).toBe(1);
+    expect(hostLog(hosted)).toContain(`ran \`engram import ${claudeExport}\` for cli (exit 0)`);
+    expect(hostLog(hosted)).toContain(`ran \`engram import ${chatgptExport}\` for cli (exit 0)`);
+    const claudeNote = (await recallPaths(hosted, 'passport expires renew')).find((p) => fs.readFileSync(path.join(hosted.vault, p), 'utf8').includes('engram_source: import-claude'));
+    expect(claudeNote).toBeDefined();
+    const gptNote = (await recallPaths(hosted, 'home server backups NAS')).find((p) => fs.readFileSync(path.join(hosted.vault, p), 'utf8').includes('engram_source: import-chatgpt'));
+    expect(gptNote).toBeDefined();
+    expect(vaultFiles(hosted.vault)).toEqual(vaultFiles(direct.vault));
+    // Nothing new the second time, through the host too.
+    const before = vaultFiles(hosted.vault);
+    const again = runCli(['import', claudeExport, '--backend', 'rules'], { env: hosted.env });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/3 conversations \(3 already done\), wrote 0 notes/);
+    expect(vaultFiles(hosted.vault)).toEqual(before);
+    // A missing file is refused by the CLI itself, as without a host.
+    const missing = runCli(['import', path.join(hosted.root, 'nope.json')], { env: hosted.env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no such file/);
   });
 
   it('engram index --rebuild: the host rebuilds and saves its snapshot (no second writer)', async () => {

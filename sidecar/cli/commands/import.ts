@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError } from '../../../src/core/errors.js';
+import { forwardToHost } from '../../client/forward.js';
 import { readChatExport, type ExportSummary } from '../../../src/core/transcript/chat-export.js';
 import { VaultCatalog } from '../../../src/core/extract/vault-catalog.js';
 import { hostFacts } from '../../host/facts.js';
@@ -29,6 +30,12 @@ export const command: CommandDefinition = {
     if (!file) throw new EngramError('usage', 'which export? give the path of its conversations.json');
     const abs = path.resolve(ctx.cwd, file);
     if (!fs.existsSync(abs)) throw new EngramError('not-found', `no such file: ${abs}`);
+    // A live host is the vault's one writer: the import runs there as one queued job (a dry run writes nothing, so it
+    // runs here). Its progress lines and summary are printed when it ends, as the direct run prints them.
+    if (!ctx.options['dry-run']) {
+      const forwarded = await forwardToHost(ctx, 'import');
+      if (forwarded !== undefined) return forwarded;
+    }
     const facts = hostFacts(ctx.env);
     const vault = requireVault(facts, ctx.cwd, ctx.global.vault);
     const base = { facts, vaultRoot: vault.realPath, vaultKey: vault.key, backend: backendOption(ctx), dryRun: Boolean(ctx.options['dry-run']), mode: 'foreground' as const };

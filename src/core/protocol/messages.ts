@@ -6,7 +6,7 @@ const ref = v.string({ min: 1, max: 1024 });
 const limit = v.optional(v.int({ min: 1, max: 50 }));
 
 /** The CLI commands that write the vault or its index: with a live host, the host runs them. */
-export const HOST_COMMANDS = ['forget', 'review', 'restructure', 'maintain', 'extract', 'index'] as const;
+export const HOST_COMMANDS = ['forget', 'review', 'restructure', 'maintain', 'extract', 'import', 'index'] as const;
 export type HostCommand = (typeof HOST_COMMANDS)[number];
 
 export interface CliResult {
