@@ -34,6 +34,8 @@ export class HostConnection {
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private closed = false;
   hello!: HelloResult;
+  /** Called with each notification the host sends (progress of a long call). */
+  onNotification?: (method: string, params: unknown) => void;
 
   private constructor(private readonly sock: net.Socket) {
     const decoder = new LineDecoder();
@@ -47,7 +49,11 @@ export class HostConnection {
       }
       for (const line of lines) {
         const parsed = parseFrame(line);
-        if (!parsed.ok || 'method' in parsed.message) continue;
+        if (!parsed.ok) continue;
+        if ('method' in parsed.message) {
+          if (!('id' in parsed.message)) this.onNotification?.(parsed.message.method, parsed.message.params);
+          continue;
+        }
         const msg = parsed.message as RpcResponse;
         const waiter = typeof msg.id === 'number' ? this.pending.get(msg.id) : undefined;
         if (!waiter) continue;

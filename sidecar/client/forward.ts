@@ -1,7 +1,7 @@
 // The CLI's write commands, when a host is live for the vault, are sent to it (the one writer of the vault, DESIGN
 // invariant 3) and print what the host's run printed; with no host they run here as before. Never starts a host.
 import { EngramError, type ErrorCode } from '../../src/core/errors.js';
-import { RpcCode, type CliResult, type HostCommand } from '../../src/core/protocol/index.js';
+import { CLI_OUTPUT, RpcCode, type CliOutput, type CliResult, type HostCommand } from '../../src/core/protocol/index.js';
 import type { CommandContext } from '../cli/types.js';
 import { hostFacts } from '../host/facts.js';
 import { hostedVault } from '../host/hosted.js';
@@ -35,9 +35,14 @@ export async function forwardToHost(ctx: CommandContext, command: HostCommand): 
     throw e;
   }
   let r: CliResult;
+  // Progress lines arrive while the host runs the command; they are printed as they come.
+  conn.onNotification = (method, params) => {
+    const p = params as Partial<CliOutput> | undefined;
+    if (method === CLI_OUTPUT && p?.stream === 'stderr' && typeof p.line === 'string') ctx.stderr(p.line);
+  };
   try {
     const { vault: _v, json: _j, help: _h, ...options } = ctx.options;
-    r = (await conn.call('cli', { command, args: ctx.args, options, json: ctx.global.json, cwd: ctx.cwd, actor: ctx.env.ENGRAM_ACTOR?.trim() || undefined }, Date.now() + (DEADLINE_MS[command] ?? 15 * 60_000))) as CliResult;
+    r = (await conn.call('cli', { command, args: ctx.args, options, json: ctx.global.json, cwd: ctx.cwd, actor: ctx.env.ENGRAM_ACTOR?.trim() || undefined, stream: true }, Date.now() + (DEADLINE_MS[command] ?? 15 * 60_000))) as CliResult;
   } catch (e) {
     // A host that predates this request (or the plugin, which does not take CLI commands): the direct path.
     if (e instanceof RpcError && e.code === RpcCode.methodNotFound) return undefined;

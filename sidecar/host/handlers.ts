@@ -91,7 +91,7 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
     },
     review: async (p) => runCurationCommand('review', host, env, (p as Params<'review'>).apply),
     restructure: async (p) => runCurationCommand('restructure', host, env, (p as Params<'restructure'>).apply),
-    cli: async (p) => runHostCommand(host, env, p as Params<'cli'>),
+    cli: async (p, _req, notify) => runHostCommand(host, env, p as Params<'cli'>, notify),
     reindex: async () => {
       await engine.whenReady();
       return engine.reindex();

@@ -3,10 +3,11 @@
 // and the engine takes in what they wrote before the caller hears back (a search right after sees the change).
 import fs from 'node:fs';
 import { EngramError } from '../../src/core/errors.js';
-import type { CliResult, Params } from '../../src/core/protocol/index.js';
+import { CLI_OUTPUT, type CliOutput, type CliResult, type Params } from '../../src/core/protocol/index.js';
 import { commands } from '../cli/commands.js';
 import type { CommandContext } from '../cli/types.js';
 import type { RunningHost } from './daemon.js';
+import type { Notify } from './server.js';
 
 type Options = CommandContext['options'];
 
@@ -69,7 +70,7 @@ async function indexInHost(host: RunningHost, options: Options, json: boolean, o
 }
 
 /** Runs one CLI write command in the host and returns what the CLI would have printed. */
-export async function runHostCommand(host: RunningHost, env: NodeJS.ProcessEnv, req: Params<'cli'>): Promise<CliResult> {
+export async function runHostCommand(host: RunningHost, env: NodeJS.ProcessEnv, req: Params<'cli'>, notify?: Notify): Promise<CliResult> {
   await host.engine.whenReady();
   const options = checkOptions(req.options);
   const json = Boolean(req.json);
@@ -91,7 +92,12 @@ export async function runHostCommand(host: RunningHost, env: NodeJS.ProcessEnv, 
         env: { ...env, ENGRAM_ACTOR: req.actor ?? 'cli' },
         cwd: req.cwd,
         stdout: (t) => out.stdout.push(t.replace(/\n$/, '')),
-        stderr: (t) => out.stderr.push(t.replace(/\n$/, '')),
+        // A streamed request sees progress as it happens (an import's conversation count), not all at the end.
+        stderr: (t) => {
+          const line = t.replace(/\n$/, '');
+          if (req.stream && notify) notify(CLI_OUTPUT, { stream: 'stderr', line } satisfies CliOutput);
+          else out.stderr.push(line);
+        },
         isTTY: false,
         readStdin: () => Promise.resolve(''),
       };

@@ -6,12 +6,14 @@ import net from 'node:net';
 import path from 'node:path';
 import {
   LineDecoder, PROTOCOL_VERSION, RpcCode, compareProtocol, encodeFrame, failure, parseFrame, success,
-  checkParams, isMethod, ParamError, mismatchAdvice, type RpcRequest,
+  checkParams, isMethod, ParamError, mismatchAdvice, type RpcNotification, type RpcRequest,
 } from '../../src/core/protocol/index.js';
 import { EngramError } from '../../src/core/errors.js';
 import { ensurePrivateDir, tokenPath } from '../client/paths.js';
 
-export type Handler = (params: unknown, req: RpcRequest) => Promise<unknown>;
+/** Sends a notification to the client that made the request (progress of a long call), before its answer. */
+export type Notify = (method: string, params: unknown) => void;
+export type Handler = (params: unknown, req: RpcRequest, notify: Notify) => Promise<unknown>;
 
 /** Creates the per-user token (256 random bits, 0600) if it does not exist; returns it. */
 export function ensureToken(env: NodeJS.ProcessEnv = process.env): string {
@@ -85,6 +87,9 @@ export class HostServer {
     let authed = false;
     // A client that never says hello is dropped.
     const helloTimer = setTimeout(() => !authed && s.destroy(), 5000);
+    const notify: Notify = (method, params) => {
+      if (!s.destroyed) s.write(encodeFrame({ jsonrpc: '2.0', method, params } satisfies RpcNotification));
+    };
     s.on('data', (chunk: Buffer) => {
       let lines: string[];
       try {
@@ -115,10 +120,10 @@ export class HostServer {
         if (!('method' in msg)) continue;
         this.opts.onActivity();
         if (!('id' in msg)) {
-          void this.dispatch(msg as RpcRequest).catch(() => {});
+          void this.dispatch(msg as RpcRequest, notify).catch(() => {});
           continue;
         }
-        void this.dispatch(msg).then((reply) => {
+        void this.dispatch(msg, notify).then((reply) => {
           if (!s.destroyed) s.write(encodeFrame(reply));
         });
       }
@@ -156,7 +161,7 @@ export class HostServer {
     return true;
   }
 
-  private async dispatch(req: RpcRequest): Promise<ReturnType<typeof success> | ReturnType<typeof failure>> {
+  private async dispatch(req: RpcRequest, notify: Notify): Promise<ReturnType<typeof success> | ReturnType<typeof failure>> {
     const handler = this.opts.handlers[req.method];
     if (!handler || !isMethod(req.method)) return failure(req.id, RpcCode.methodNotFound, `unknown method ${req.method}`);
     let params: unknown;
@@ -167,7 +172,7 @@ export class HostServer {
       throw e;
     }
     try {
-      return success(req.id, await handler(params, req));
+      return success(req.id, await handler(params, req, notify));
     } catch (e) {
       if (e instanceof EngramError) {
         const code = e.code === 'not-found' ? RpcCode.notFound : e.code === 'conflict' ? RpcCode.conflict

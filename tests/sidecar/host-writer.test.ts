@@ -39,18 +39,36 @@ function hostLog(sb: Sandbox): string {
   return file ? fs.readFileSync(path.join(dir, file), 'utf8') : '';
 }
 
-async function ask(sb: Sandbox, method: string, params: unknown): Promise<unknown> {
-  const socket = await waitFor(() => {
+function hostSocket(sb: Sandbox): Promise<string> {
+  return waitFor(() => {
     const d = path.join(sb.env.XDG_RUNTIME_DIR!, 'engram');
     const f = fs.existsSync(d) ? fs.readdirSync(d).find((n) => n.endsWith('.sock')) : undefined;
     return f && path.join(d, f);
   }, 10_000, 'the socket');
+}
+
+async function ask(sb: Sandbox, method: string, params: unknown): Promise<unknown> {
+  const socket = await hostSocket(sb);
   const conn = await HostConnection.open({ socket, env: sb.env, deadline: Date.now() + 10_000, client: 'test' });
   try {
     return await conn.call(method, params, Date.now() + 10_000);
   } finally {
     conn.close();
   }
+}
+
+/** A `cli` request with stream on: the notifications received, then the result, in the order they came. */
+async function streamed(sb: Sandbox, params: Record<string, unknown>): Promise<{ events: Array<{ method: string; params: unknown } | { result: unknown }> }> {
+  const socket = await hostSocket(sb);
+  const conn = await HostConnection.open({ socket, env: sb.env, deadline: Date.now() + 10_000, client: 'test' });
+  const events: Array<{ method: string; params: unknown } | { result: unknown }> = [];
+  conn.onNotification = (method, p) => events.push({ method, params: p });
+  try {
+    events.push({ result: await conn.call('cli', params, Date.now() + 30_000) });
+  } finally {
+    conn.close();
+  }
+  return { events };
 }
 
 async function recallPaths(sb: Sandbox, query: string): Promise<string[]> {
@@ -205,6 +223,12 @@ describe('CLI write commands with a live host', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/3 conversations \(3 already done\), wrote 0 notes/);
     expect(vaultFiles(hosted.vault)).toEqual(before);
+    // Streamed, the progress lines come as notifications before the answer, not in it.
+    const { events } = await streamed(hosted, { command: 'import', args: [chatgptExport], options: { backend: 'rules' }, cwd: hosted.root, stream: true });
+    const last = events.at(-1) as { result: { stdout: string[]; stderr: string[]; exitCode: number } };
+    expect(last.result).toMatchObject({ exitCode: 0, stderr: [] });
+    expect(last.result.stdout.join('\n')).toMatch(/1 conversations \(1 already done\), wrote 0 notes/);
+    expect(events.slice(0, -1)).toEqual([{ method: 'cli.output', params: { stream: 'stderr', line: expect.stringMatching(/\[#+\] 1\/1 conversations/) as unknown } }]);
     // A missing file is refused by the CLI itself, as without a host.
     const missing = runCli(['import', path.join(hosted.root, 'nope.json')], { env: hosted.env });
     expect(missing.code).toBe(1);

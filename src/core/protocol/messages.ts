@@ -17,6 +17,13 @@ export interface CliResult {
   error?: { code: string; message: string; hint?: string };
 }
 
+/** The notification a host sends while a streamed `cli` request runs: one line the command printed to stderr. */
+export const CLI_OUTPUT = 'cli.output';
+export interface CliOutput {
+  stream: 'stderr';
+  line: string;
+}
+
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
@@ -76,6 +83,8 @@ export const methodParams = {
     json: v.optional(v.boolean()),
     cwd: v.string({ min: 1, max: 4096 }),
     actor: v.optional(v.string({ max: 64 })),
+    /** Send the command's stderr lines (progress) as `cli.output` notifications while it runs, not in the result. */
+    stream: v.optional(v.boolean()),
   }),
   status: v.object({}),
   configure: v.object({ key: v.string({ min: 1, max: 64 }), value: v.json() }),
