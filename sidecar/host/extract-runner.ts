@@ -1,6 +1,7 @@
 // Extraction on the Node host: reads a transcript file, wires the vault, the state files, the backend, git
 // awareness and fault injection, and runs the core pipeline. The CLI and the daemon's job queue call this.
 import type { ExtractWindowOptions } from '../../src/core/extract/window.js';
+import { processAlive } from './election.js';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -145,15 +146,6 @@ export function extractHost(ctx: ExtractContext): ExtractHost {
   return { state, vault, backend, config, fault: hit };
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes temp files a crashed writer left (`.<note>.<pid>.<hex>.tmp`, `<state>.<pid>.<hex>.tmp`) whose process is gone. */
 export function removeCrashLeftovers(dirs: string[]): number {
   let removed = 0;
@@ -168,7 +160,7 @@ export function removeCrashLeftovers(dirs: string[]): number {
       const full = path.join(dir, e.name);
       if (e.isDirectory() && depth < 4 && !e.name.startsWith('.')) walk(full, depth + 1);
       const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(e.name);
-      if (e.isFile() && m && !pidAlive(Number(m[1]))) {
+      if (e.isFile() && m && !processAlive(Number(m[1]))) {
         fs.rmSync(full, { force: true });
         removed++;
       }

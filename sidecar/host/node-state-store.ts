@@ -4,15 +4,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import type { StateStore } from '../../src/core/extract/state-store.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { processAlive } from './election.js';
 
 export class NodeStateStore implements StateStore {
   constructor(
@@ -76,7 +68,7 @@ export class NodeStateStore implements StateStore {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         const pid = Number((await fsp.readFile(file, 'utf8').catch(() => '')).trim());
-        if (pid > 0 && pidAlive(pid)) return undefined;
+        if (pid > 0 && processAlive(pid)) return undefined;
         // The holder died (a crash): the lock is stale.
         await fsp.rm(file, { force: true });
       }
