@@ -148,7 +148,11 @@ export async function runYielding<T>(steps: Generator<void, T>, pause: () => Pro
 
 /** Encodes in steps (one per section), so a UI thread gets turns while a large snapshot is written. */
 export function* encodeSnapshot(text: TextIndex, vectors: VectorStore | null, modelId: string | null): Generator<void, Uint8Array> {
-  if (text.deadNotes > 0) vectors?.compact(text.compact());
+  // The file holds live slots only, so dead ones must go first, vectors or not (the postings name slot numbers).
+  if (text.deadNotes > 0) {
+    const chunkMap = text.compact();
+    vectors?.compact(chunkMap);
+  }
   const w = new Writer();
   w.raw(MAGIC);
   w.u32(SNAPSHOT_FORMAT_VERSION);
