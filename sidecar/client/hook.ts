@@ -116,6 +116,7 @@ export async function runHook(io: HookIo): Promise<void> {
   try {
     const result = (await conn.call('context', {
       event,
+      source: start ? str(payload.source)?.slice(0, 32) : undefined,
       sessionId,
       prompt: start ? undefined : str(payload.prompt),
       cwd,

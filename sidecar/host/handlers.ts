@@ -45,6 +45,7 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
       const start = q.event === 'SessionStart';
       return engine.context({
         event: q.event,
+        source: q.source,
         prompt: q.prompt,
         sessionId: q.sessionId,
         project: q.project,

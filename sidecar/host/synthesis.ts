@@ -1,8 +1,7 @@
 // Optional recall synthesis: when an LLM backend is configured, a short answer written from the recalled notes only.
 import { errorMessage } from '../../src/core/errors.js';
 import type { RecallResult } from '../../src/core/protocol/messages.js';
-import { fenceRecalled } from '../../src/core/recall/fence.js';
-import { ENGRAM_PROMPT_MARKER } from '../../src/core/transcript/fence.js';
+import { ENGRAM_PROMPT_MARKER, fenceRecalled } from '../../src/core/transcript/fence.js';
 import { loadConfig } from './config-file.js';
 import { hostFacts } from './facts.js';
 

@@ -2,7 +2,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RpcError } from '../client/connection.js';
-import { fenceRecalled } from '../../src/core/recall/fence.js';
+import { fenceRecalled } from '../../src/core/transcript/fence.js';
 import type { RecallResult } from '../../src/core/protocol/messages.js';
 import { HostLink } from './host-link.js';
 import { USAGE_GUIDE } from './guide.js';

@@ -9,7 +9,7 @@ import { KeywordIndex } from './recall/keyword-index.js';
 import { TermStats } from './recall/term-stats.js';
 import { DEFAULT_GATE, judge, type GateConfig } from './recall/gate.js';
 import { renderContext, renderItem } from './recall/render.js';
-import { fenceRecalled } from './recall/fence.js';
+import { fenceRecalled } from './transcript/fence.js';
 import { rememberNote, type RememberInput } from './memory/remember.js';
 import type { ContextItem, ContextResult, RecallResult } from './protocol/messages.js';
 
@@ -284,8 +284,21 @@ export class Engine {
     return { hits: out, text, mode: this.index.mode };
   }
 
-  /** Context for a hook: only notes that clear the relevance bar, never one already injected in this session. */
-  async context(p: { event: 'SessionStart' | 'UserPromptSubmit'; prompt?: string; sessionId?: string; project?: string; maxChars: number; maxItems: number }): Promise<ContextResult> {
+  /**
+   * Context for a hook: only notes that clear the relevance bar, never one already in this session's context. A
+   * SessionStart after `/compact` or `/clear` (`source`) starts that context afresh: what was injected before is gone
+   * from the model's view, so the project's notes come back.
+   */
+  async context(p: {
+    event: 'SessionStart' | 'UserPromptSubmit';
+    source?: string;
+    prompt?: string;
+    sessionId?: string;
+    project?: string;
+    maxChars: number;
+    maxItems: number;
+  }): Promise<ContextResult> {
+    if (p.event === 'SessionStart' && p.sessionId && (p.source === 'compact' || p.source === 'clear')) this.injected.delete(p.sessionId);
     const seen = p.sessionId ? (this.injected.get(p.sessionId) ?? new Set<string>()) : new Set<string>();
     const items: (ContextItem & { summary?: string; snippet?: string; type?: string })[] = [];
     if (p.event === 'SessionStart') {

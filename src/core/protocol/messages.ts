@@ -40,6 +40,8 @@ export const methodParams = {
   'spool.notify': v.object({}),
   context: v.object({
     event: v.oneOf(['SessionStart', 'UserPromptSubmit'] as const),
+    /** SessionStart's `source` as the agent gave it (startup, resume, clear, compact). */
+    source: v.optional(v.string({ max: 32 })),
     sessionId: v.optional(v.string({ max: 256 })),
     prompt: v.optional(v.string({ max: 100_000 })),
     cwd: v.optional(v.string({ max: 4096 })),

@@ -1,5 +1,5 @@
 // Renders injected context and recall results: title, why it matched, a [[wikilink]]; fenced; within a budget.
-import { fenceRecalled } from './fence.js';
+import { fenceRecalled } from '../transcript/fence.js';
 
 export interface RenderItem {
   title: string;
