@@ -7,6 +7,7 @@ import { parseNote } from './note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from './note/meta.js';
 import { KeywordIndex } from './recall/keyword-index.js';
 import { TermStats } from './recall/term-stats.js';
+import { wordsByTerm } from './recall/terms.js';
 import { DEFAULT_GATE, judge, type GateConfig } from './recall/gate.js';
 import { renderContext, renderItem } from './recall/render.js';
 import { fenceRecalled } from './transcript/fence.js';
@@ -316,6 +317,7 @@ export class Engine {
     if (!query.trim()) return { items: [] };
     // Automatic injection reads the prompt as a topic: "last week" in a question must not filter notes by date.
     const hits = await this.search(query, { limit: 12, projects: p.project ? [p.project] : undefined, timePhrases: false });
+    const said = wordsByTerm(query);
     for (const hit of hits) {
       if (items.length >= p.maxItems) break;
       if (seen.has(hit.path)) continue;
@@ -323,7 +325,7 @@ export class Engine {
       if (!terms) continue;
       const verdict = judge(query, terms, this.stats, this.config.gate);
       if (!verdict.pass) continue;
-      const why = [...hit.why.filter((w) => !w.startsWith('words:')), `shares: ${verdict.matched.slice(0, 6).join(', ')}`];
+      const why = [...hit.why.filter((w) => !w.startsWith('words:')), `shares: ${verdict.matched.slice(0, 6).map((t) => said.get(t) ?? t).join(', ')}`];
       items.push({ path: hit.path, title: hit.title, why, score: hit.score, summary: hit.summary, snippet: hit.snippet, type: hit.type });
     }
     return this.finishContext(p, items, seen);

@@ -110,6 +110,26 @@ describe('context injection', () => {
     expect(ctx.trimEnd().endsWith('</engram-memory>')).toBe(true);
   });
 
+  it('says why in the user\'s words, not stems, and shows snippets without embeds or markup', async () => {
+    sb.writeNote(
+      'Engram/Projects/acme/Signing.md',
+      '---\ntype: decision\nproject: acme\n---\n## Signing\n![[signing-diagram.png]]\nThe **materials** team rotates the signing key of every package <img src="keys.png" width="300"> each quarter, see [[Release checklist|the checklist]] and [the docs](https://example.com/keys).\n',
+    );
+    let n = 0;
+    const out = await waitFor(() => {
+      const r = hook('UserPromptSubmit', { session_id: `s-words-${n++}`, prompt: 'which packages need new signing keys from the materials team?' }).stdout;
+      return r.includes('Signing') && r;
+    }, 15_000, 'the signing note injected');
+    const ctx = (JSON.parse(out) as HookOut).hookSpecificOutput.additionalContext;
+    const line = ctx.split('\n').find((l) => l.includes('Signing'))!;
+    expect(line).toMatch(/matched: .*materials/);
+    expect(line).toMatch(/keys/);
+    expect(line).toMatch(/packages/);
+    for (const stem of ['materi', 'kei', 'packag', 'sign']) expect(line).not.toMatch(new RegExp(`[ :,]${stem}(?=[,;)])`));
+    expect(line).toContain('The materials team rotates the signing key of every package each quarter, see the checklist and the docs.');
+    for (const markup of ['![[', '.png', '<img', '**', '](http', '[[Release']) expect(line).not.toContain(markup);
+  });
+
   it('prints nothing when the host does not answer in time', () => {
     fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, hooks: { prompt_deadline_ms: 100 } }));
     const r = runCli(['hook', 'UserPromptSubmit'], { env: { ...sb.env, XDG_RUNTIME_DIR: path.join(sb.root, 'nowhere') }, input: JSON.stringify({ session_id: 'x', cwd, prompt: 'pnpm workspaces monorepo' }) });

@@ -53,9 +53,32 @@ export function rrf(rank: number, k: number): number {
   return 1 / (k + rank + 1);
 }
 
-/** A window of the chunk around the first query word it contains, whitespace collapsed. */
+// HTML an editor leaves in notes (not `<T>` of code): removed from snippets with its attributes.
+const HTML_TAG = /<\/?(?:a|img|br|hr|div|span|p|b|i|u|s|em|strong|small|sup|sub|mark|kbd|font|center|iframe|video|audio|source|picture|figure|figcaption|details|summary|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|blockquote|pre|code|style|script)\b[^>]*>/gi;
+
+/**
+ * A note's text as a reader sees it: no image or file embeds, no HTML or comments, wikilinks and Markdown links by
+ * their text, no heading, quote, list or emphasis markers. For snippets and injected context.
+ */
+export function readableText(md: string): string {
+  return md
+    .replace(/%%[\s\S]*?%%/g, ' ')
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/!\[\[[^\]\n]*\]\]/g, ' ')
+    .replace(/!\[[^\]\n]*\]\([^)\n]*\)/g, ' ')
+    .replace(/<(?:style|script)\b[\s\S]*?<\/(?:style|script)>/gi, ' ')
+    .replace(HTML_TAG, ' ')
+    .replace(/\[\[([^\]|\n]*)\|([^\]\n]*)\]\]/g, '$2')
+    .replace(/\[\[([^\]\n]*)\]\]/g, (_m, t: string) => t.replace(/#\^?/, ' > '))
+    .replace(/\[([^\]\n]*)\]\((?:[^)\s]*)(?:\s+"[^"]*")?\)/g, '$1')
+    .replace(/^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+\[[ xX]\]\s+|```.*$|~~~.*$)/gm, '')
+    .replace(/(\*\*|__|~~|==)(?=\S)([\s\S]*?\S)\1/g, '$2')
+    .replace(/(^|\s)#(?=[\p{L}_][\p{L}\p{N}_/-]*)/gmu, '$1');
+}
+
+/** A window of the chunk around the first query word it contains, markup out and whitespace collapsed. */
 export function makeSnippet(text: string, words: string[], max = 240): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = readableText(text).replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;
   const lower = flat.toLowerCase();
   let at = -1;

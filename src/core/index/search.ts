@@ -158,7 +158,8 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   const kept = collapse(ctx, list, limit);
   if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit);
   const words = query.split(/\s+/).filter(Boolean);
-  return { hits: kept.slice(0, limit).map((c) => toHit(ctx, c, terms, words)), mode, notices, timeFilter, terms };
+  const said = text.tokenizer.wordsByTerm(query);
+  return { hits: kept.slice(0, limit).map((c) => toHit(ctx, c, terms, words, said)), mode, notices, timeFilter, terms };
 }
 
 /** Keeps the best of each group of near-duplicates (same normalised text, or nearly the same vector). */
@@ -224,12 +225,13 @@ function expand(ctx: SearchContext, hits: Cand[], hops: 1 | 2, allowed: Uint8Arr
   hits.sort((a, b) => b.score - a.score);
 }
 
-function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[]): SearchHit {
+function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], said: Map<string, string>): SearchHit {
   const t = ctx.text;
   const n = t.notes[c.slot]!;
   const why: string[] = [];
   if (c.bm25 !== undefined) {
-    for (const [field, ts] of t.matchedFields(c.slot, c.chunk, terms)) why.push(`${field}: ${ts.join(', ')}`);
+    // The user's words ("materials"), not the index's stems ("materi").
+    for (const [field, ts] of t.matchedFields(c.slot, c.chunk, terms)) why.push(`${field}: ${ts.map((x) => said.get(x) ?? x).join(', ')}`);
   }
   if (c.cos !== undefined) why.push(`meaning (cosine ${c.cos.toFixed(2)})`);
   why.push(...c.why);

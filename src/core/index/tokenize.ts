@@ -65,6 +65,17 @@ export class Tokenizer {
     return t;
   }
 
+  /** The text's own words by the term each gives (the first word wins), so a "why" can show words, not stems. */
+  wordsByTerm(text: string): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const m of text.matchAll(/[\p{L}\p{N}_]+/gu)) {
+      if (m[0].length > MAX_TOKEN) continue;
+      const t = this.normalize(m[0].toLowerCase());
+      if (t && !out.has(t)) out.set(t, m[0]);
+    }
+    return out;
+  }
+
   /** Counts term frequencies; returns [term, tf] pairs and the token count (the field length). */
   frequencies(text: string): { tf: Map<string, number>; length: number } {
     const tf = new Map<string, number>();

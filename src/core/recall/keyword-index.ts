@@ -1,6 +1,7 @@
 // A small BM25 index over whole notes: the engine's fallback when no VaultIndex is plugged in (and in tests).
 import type { SearchHit, SearchOptions } from '../index/types.js';
-import { tokenize, isStopWord } from './terms.js';
+import { makeSnippet } from '../index/rank.js';
+import { tokenize, isStopWord, wordsByTerm } from './terms.js';
 
 interface Doc {
   path: string;
@@ -87,6 +88,7 @@ export class KeywordIndex {
         scores.set(path, cur);
       }
     }
+    const said = wordsByTerm(query);
     return [...scores.entries()]
       .sort((a, b2) => b2[1].score - a[1].score)
       .slice(0, opts.limit ?? 10)
@@ -96,8 +98,8 @@ export class KeywordIndex {
           path,
           title: doc.title,
           score: s.score,
-          snippet: doc.text.slice(0, 300),
-          why: [`words: ${s.matched.slice(0, 5).join(', ')}`],
+          snippet: makeSnippet(doc.text, query.split(/\s+/), 300),
+          why: [`words: ${s.matched.slice(0, 5).map((t) => said.get(t) ?? t).join(', ')}`],
           type: doc.type,
           project: doc.project,
           summary: doc.summary,

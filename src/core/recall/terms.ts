@@ -34,6 +34,17 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
+/** The text's own words by the content term each gives (the first wins), to show people words rather than terms. */
+export function wordsByTerm(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'_-]*/gu)) {
+    const word = m[0].replace(/^[-_]+|[-_']+$/g, '').replace(/'s$/i, '');
+    const [t] = tokenize(word);
+    if (t && t.length > 1 && !STOP.has(t) && !out.has(t)) out.set(t, word);
+  }
+  return out;
+}
+
 /** Distinct content terms: no stop words, no single characters. */
 export function contentTerms(text: string): string[] {
   const seen = new Set<string>();
