@@ -7,7 +7,9 @@ import { Posting, type FieldIndex } from './postings.js';
 import { FIELDS, type IndexedNote, type TextIndex } from './text-index.js';
 import { VectorStore } from './vector-store.js';
 
-export const SNAPSHOT_FORMAT_VERSION = 3;
+// 4: snapshots of format 3 written without a vector store may hold postings of the wrong notes (encodeSnapshot did not
+// compact them), and note times now read date keys and file-name dates: every older snapshot is rebuilt once.
+export const SNAPSHOT_FORMAT_VERSION = 4;
 const MAGIC = 'ENGRAMIX';
 const enc = new TextEncoder();
 const dec = new TextDecoder();

@@ -70,6 +70,21 @@ function time(v: unknown): number | undefined {
   return Number.isNaN(t) ? undefined : t;
 }
 
+/**
+ * A date at the start of a file name, as daily notes and Zettelkasten ids carry it: `2024-03-01.md`,
+ * `2024-03-01 Standup.md`, `20240301.md`, `202211141513 - Title.md` (yyyymmddHHmm, read as UTC). Epoch ms.
+ */
+export function dateFromFileName(path: string): number | undefined {
+  const base = titleFromPath(path);
+  const m = /^(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?:[T _-]?(\d{2})[:.]?(\d{2})(?:[:.]?(\d{2}))?)?(?!\d)/.exec(base);
+  if (!m) return undefined;
+  const [y, mo, d, h = 0, mi = 0, se = 0] = m.slice(1).map((x) => (x === undefined ? undefined : Number(x))) as number[];
+  if (y < 1970 || y > 2200 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 59) return undefined;
+  const t = Date.UTC(y, mo - 1, d, h, mi, se);
+  // 2023-02-30 is no date: Date.UTC would roll it into March.
+  return new Date(t).getUTCDate() === d ? t : undefined;
+}
+
 function date(v: unknown): string | undefined {
   if (v instanceof Date) return v.toISOString().slice(0, 10);
   const s = str(v);
@@ -96,8 +111,9 @@ export function readNoteMeta(path: string, data: Record<string, unknown>): NoteM
     summary: str(d.summary) ?? str(d.description),
     tags: list(d.tags ?? d.tag),
     related: listRaw(d.related),
-    created: time(d.created ?? d.cb_created),
-    updated: time(d.updated ?? d.cb_modified),
+    // The date keys people write, before the file's own time (a copied or synced vault has fresh file times).
+    created: time(d.created) ?? time(d.cb_created) ?? time(d.date_created) ?? time(d.date) ?? dateFromFileName(path),
+    updated: time(d.updated) ?? time(d.cb_modified) ?? time(d.modified) ?? time(d.date_modified),
     reviewAfter: date(d.review_after) ?? (ephemeral ? date(d.cb_review_after) : undefined),
     forgetAfter: date(d.forget_after),
     supersededBy: str(d.superseded_by),
