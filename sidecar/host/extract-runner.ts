@@ -176,8 +176,9 @@ export async function extractParsedSession(ctx: ExtractContext, host: ExtractHos
     const folders = ['folders.inbox', 'folders.projects', 'folders.working_memory'] as const;
     removeCrashLeftovers([...folders.map((k) => path.join(ctx.vaultRoot, host.config.get(k))), path.join(engramHome(ctx.facts), 'vaults', ctx.vaultKey)]);
   }
-  if (!session.meta.project && session.meta.cwd && fs.existsSync(session.meta.cwd)) session.meta.project = projectFor(session.meta.cwd).name;
-  if (!session.meta.project && session.meta.cwd) session.meta.project = path.basename(session.meta.cwd);
+  // The one project resolver recall uses too (engram.local.json, git top level, the cwd's name), also for a cwd
+  // that is gone since: its parent folders still name the repository.
+  if (!session.meta.project && session.meta.cwd) session.meta.project = projectFor(session.meta.cwd).name;
   return extractSession({
     ports: { vault: host.vault, clock: systemClock },
     state: host.state,

@@ -2,6 +2,7 @@
 // byte offset, format detection from the file's head, and one call that reads a whole file.
 import fs from 'node:fs';
 import { EngramError } from '../../src/core/errors.js';
+import { projectFor } from './resolve.js';
 import {
   detectFormat,
   readChatExport,
@@ -53,6 +54,7 @@ export async function readTranscriptFile(file: string, opts: ReaderOptions & { f
   const readerOpts: ReaderOptions = { ...opts, source: opts.source ?? file };
   if (format === 'claude-code' || format === 'codex') {
     const session = await readSession(openChunks(file, opts.startOffset ?? 0), format, readerOpts);
+    if (!session.meta.project && session.meta.cwd) session.meta.project = projectFor(session.meta.cwd).name;
     return { format, sessions: [session] };
   }
   if (format === 'chat-export') {

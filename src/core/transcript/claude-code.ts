@@ -232,7 +232,6 @@ export class ClaudeCodeReader extends JsonlSessionReader {
       m.sessionId = `${m.sessionId}:agent-${m.agentId}`;
     }
     if (!m.sessionId && m.source) m.sessionId = baseName(m.source).replace(/\.jsonl?$/, '');
-    if (m.cwd && !m.project) m.project = baseName(m.cwd);
   }
 }
 

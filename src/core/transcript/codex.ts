@@ -34,7 +34,6 @@ export class CodexReader extends JsonlSessionReader {
       const m = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(this.meta.source);
       this.meta.sessionId = m?.[1] ?? baseName(this.meta.source);
     }
-    if (this.meta.cwd && !this.meta.project) this.meta.project = baseName(this.meta.cwd);
   }
 
   protected record(rec: SourceRecord): void {

@@ -9,7 +9,7 @@ const SID = '5f1c2b9e-0d4a-4c8e-9a57-1b2c3d4e5f60';
 describe('Claude Code reader: every record type', () => {
   it('reads metadata from the envelope', async () => {
     const s = await readClaudeCode(chunked(fixtureBytes('claude-all-types.jsonl'), [4096]), { source: fixture('claude-all-types.jsonl') });
-    expect(s.meta).toMatchObject({ sessionId: SID, agent: 'claude-code', cwd: '/home/dev/projects/orbit', project: 'orbit', gitBranch: 'main', version: '2.1.39' });
+    expect(s.meta).toMatchObject({ sessionId: SID, agent: 'claude-code', cwd: '/home/dev/projects/orbit', gitBranch: 'main', version: '2.1.39' });
     expect(s.meta.subagent).toBeUndefined();
     expect(s.meta.startedAt! <= s.meta.endedAt!).toBe(true);
   });

@@ -45,7 +45,7 @@ describe("Engram's own calls", () => {
 describe('Codex rollout reader', () => {
   it('reads metadata, user prompts and assistant messages; drops injected context and tool output', async () => {
     const s = await readCodex(chunked(fixtureBytes(ROLLOUT), [13, 200]), { source: fixture(ROLLOUT) });
-    expect(s.meta).toMatchObject({ agent: 'codex', sessionId: '019c0000-1111-7222-8333-444455556666', cwd: '/home/dev/projects/orbit', gitBranch: 'feature/cache', version: '0.125.0', project: 'orbit' });
+    expect(s.meta).toMatchObject({ agent: 'codex', sessionId: '019c0000-1111-7222-8333-444455556666', cwd: '/home/dev/projects/orbit', gitBranch: 'feature/cache', version: '0.125.0' });
     expect(s.turns.map((t) => `${t.role}: ${t.text}`)).toEqual([
       'user: Add a cache to the HTTP client. #decision cache entries expire after 5 minutes',
       "assistant: I'll read the client first.",
