@@ -56,8 +56,9 @@ export async function buildEvalIndex(docs: EvalDoc[], opts: { ranking?: Partial<
   for (const d of docs) {
     const path = docPath(d._id);
     idOf.set(path, d._id);
-    // A title line makes the title field carry it; BEIR titles are often empty.
-    index.updateText(path, d.title ? `# ${d.title}\n\n${d.text}` : d.text, 0);
+    // The document's own title, or none: its id is no title (ids such as "D1:3" would match numbers in questions at
+    // title weight).
+    index.updateText(path, d.text, 0, undefined, d.title ?? '');
     if (++i % 500 === 0) await opts.yieldNow?.();
   }
   return { index, idOf };

@@ -47,11 +47,11 @@ export function wikilinks(text: string): string[] {
 
 const BEAT_TYPES = new Set<string>(DEFAULT_TYPES);
 
-export function parseDoc(path: string, text: string, mtime: number, size: number): ParsedDoc {
+/** `title` replaces the file name as the note's title (a document without a name, such as a BEIR passage, has ''). */
+export function parseDoc(path: string, text: string, mtime: number, size: number, title = titleFromPath(path)): ParsedDoc {
   const parsed = parseNote(text);
   const meta = readNoteMeta(path, parsed.data ?? {});
   const body = parsed.data === null ? text : parsed.body;
-  const title = titleFromPath(path);
   const aliases = meta.aliases.filter((a) => a.toLowerCase() !== title.toLowerCase());
   const links = new Set(wikilinks(body));
   for (const r of meta.related) for (const k of wikilinks(r.includes('[[') ? r : `[[${r}]]`)) links.add(k);
@@ -59,7 +59,7 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
   const note: NoteDoc = {
     path,
     // Aliases are names of the note too: a search for one should find it by title.
-    title: aliases.length ? `${title} ${aliases.join(' ')}` : title,
+    title: aliases.length ? `${title} ${aliases.join(' ')}`.trim() : title,
     folder: slash >= 0 ? path.slice(0, slash) : '',
     hash: textHash(text),
     mtime,

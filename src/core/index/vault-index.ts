@@ -307,8 +307,8 @@ export class VaultIndex {
   }
 
   /** Indexes one note's text now (synchronous: searchable on return); returns a frontmatter problem, if any. */
-  private indexText(path: string, text: string, mtime: number, size: number, carried?: Map<string, Float32Array>): string | undefined {
-    const doc = parseDoc(path, text, mtime, size);
+  private indexText(path: string, text: string, mtime: number, size: number, carried?: Map<string, Float32Array>, title?: string): string | undefined {
+    const doc = parseDoc(path, text, mtime, size, title);
     const cache = carried ?? new Map<string, Float32Array>();
     const oldSlot = this.text.slotOf.get(path);
     if (oldSlot !== undefined) {
@@ -347,8 +347,11 @@ export class VaultIndex {
     return true;
   }
 
-  /** Indexes a note from text the caller already has. Searchable (BM25) on return; vectors follow in `embedPending`. */
-  updateText(path: string, text: string, mtime = this.clock.now(), size = text.length): void {
+  /**
+   * Indexes a note from text the caller already has. Searchable (BM25) on return; vectors follow in `embedPending`.
+   * `title` replaces the file name as the title (documents that are not notes: evaluation sets).
+   */
+  updateText(path: string, text: string, mtime = this.clock.now(), size = text.length, title?: string): void {
     const slot = this.text.slotOf.get(path);
     const old = slot === undefined ? null : this.text.notes[slot];
     // Hosts replay every note at start-up: a note the snapshot already holds costs one hash, not a re-index.
@@ -357,7 +360,7 @@ export class VaultIndex {
       old.size = size;
       return;
     }
-    this.indexText(path, text, mtime, size);
+    this.indexText(path, text, mtime, size, undefined, title);
     if (this.autoEmbed && this.pending.has(path)) this.embedSoon();
     if (this.text.deadNotes > 1024 && this.text.deadNotes > this.text.notes.length / 2) this.compact();
   }
