@@ -2,11 +2,11 @@
 // the questions as prompts (does a relevant note get injected?) and off-topic prompts (is nothing injected?).
 import fs from 'node:fs';
 import path from 'node:path';
-import { Engine, type EngineIndex } from '../../src/core/engine.js';
+import { Engine, type EngineIndex, type QueryAnswer } from '../../src/core/engine.js';
 import { MemoryVault } from '../../src/core/ports/memory-vault.js';
 import { systemClock } from '../../src/core/ports.js';
 import { VaultIndex } from '../../src/core/index/vault-index.js';
-import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
+import type { SearchOptions } from '../../src/core/index/types.js';
 import type { GateConfig } from '../../src/core/recall/gate.js';
 
 export interface BarResult {
@@ -45,8 +45,8 @@ class IndexAdapter implements EngineIndex {
     this.index.remove(p);
     return Promise.resolve();
   }
-  async search(q: string, o: SearchOptions): Promise<SearchHit[]> {
-    return (await this.index.search(q, o)).hits;
+  search(q: string, o: SearchOptions): Promise<QueryAnswer> {
+    return this.index.search(q, o);
   }
 }
 

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HOOK_EVENTS, type HookEvent, type ContextResult } from '../../src/core/protocol/messages.js';
+import { hostSupports } from '../../src/core/protocol/version.js';
 import { HostConnection, isNoHost } from './connection.js';
 import { vaultState } from './paths.js';
 import { appendLog } from './log.js';
@@ -116,7 +117,8 @@ export async function runHook(io: HookIo): Promise<void> {
   try {
     const result = (await conn.call('context', {
       event,
-      source: start ? str(payload.source)?.slice(0, 32) : undefined,
+      // A host older than protocol 1.1 refuses fields it does not know.
+      source: start && hostSupports(conn.hello.protocolVersion, 1) ? str(payload.source)?.slice(0, 32) : undefined,
       sessionId,
       prompt: start ? undefined : str(payload.prompt),
       cwd,

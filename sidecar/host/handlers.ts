@@ -66,6 +66,11 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
       if (q.synthesize) result.synthesis = await synthesize(q.query, result, env);
       return result;
     },
+    search: async (p) => {
+      await engine.whenReady();
+      const { query, expandLinks, ...filters } = p as Params<'search'>;
+      return engine.query(query, { ...filters, expandLinks: expandLinks as 0 | 1 | 2 | undefined });
+    },
     read: async (p) => {
       const { ref } = p as Params<'read'>;
       checkReadRef(ref);

@@ -2,7 +2,7 @@
 // present) and the transcript extractor. The engine falls back to its built-in BM25 when the index cannot load.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EngineIndex, Engine } from '../../src/core/engine.js';
+import type { EngineIndex, Engine, QueryAnswer } from '../../src/core/engine.js';
 import type { NoteMeta } from '../../src/core/note/meta.js';
 import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
 import { VaultIndex } from '../../src/core/index/vault-index.js';
@@ -42,8 +42,9 @@ class VaultIndexAdapter implements EngineIndex {
     this.index.remove(p);
     return Promise.resolve();
   }
-  async search(query: string, opts: SearchOptions): Promise<SearchHit[]> {
-    return (await this.index.search(query, opts)).hits;
+  async search(query: string, opts: SearchOptions): Promise<QueryAnswer> {
+    const { hits, notices, mode, timeFilter } = await this.index.search(query, opts);
+    return { hits, notices, mode, timeFilter };
   }
   async save(): Promise<void> {
     const bytes = this.index.snapshot();

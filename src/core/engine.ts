@@ -14,6 +14,27 @@ import { fenceRecalled } from './transcript/fence.js';
 import { rememberNote, type RememberInput } from './memory/remember.js';
 import type { ContextItem, ContextResult, RecallResult } from './protocol/messages.js';
 
+/** One query's answer: the hits, and what the user should know (BM25 only, a time phrase read as a date…). */
+export interface QueryAnswer {
+  hits: SearchHit[];
+  notices: string[];
+  mode: string;
+  timeFilter?: { phrase: string; since?: number; until?: number };
+}
+
+/**
+ * The one reading of a query's filters, for `engram search`, `recall`, the hooks and the panes alike: the archive is
+ * out unless folders are asked for, and a project means that project plus general notes and notes of no project
+ * (DESIGN "Which project").
+ */
+export function recallScope(opts: SearchOptions, archiveFolder: string): SearchOptions {
+  return {
+    ...opts,
+    excludeFolders: opts.folders?.length ? opts.excludeFolders : [...(opts.excludeFolders ?? []), archiveFolder],
+    generalToo: opts.projects?.length ? true : opts.generalToo,
+  };
+}
+
 /** What the engine needs of a search index (the VaultIndex implements it; KeywordIndex is the fallback). */
 export interface EngineIndex {
   readonly mode: string;
@@ -21,7 +42,7 @@ export interface EngineIndex {
   /** Called with every note's text at start and on each change. */
   upsert(path: string, text: string, meta: NoteMeta): Promise<void>;
   remove(path: string): Promise<void>;
-  search(query: string, opts: SearchOptions): Promise<SearchHit[]>;
+  search(query: string, opts: SearchOptions): Promise<QueryAnswer>;
   /** Persist (snapshot) before exit or handover. */
   save?(): Promise<void>;
   /** An index that loads and syncs itself (snapshot + catch-up) instead of being fed every note at start. */
@@ -74,8 +95,8 @@ class FallbackIndex implements EngineIndex {
     this.kw.remove(path);
     return Promise.resolve();
   }
-  search(query: string, opts: SearchOptions): Promise<SearchHit[]> {
-    return Promise.resolve(this.kw.search(query, opts));
+  search(query: string, opts: SearchOptions): Promise<QueryAnswer> {
+    return Promise.resolve({ hits: this.kw.search(query, opts), notices: [], mode: this.mode });
   }
 }
 
@@ -86,8 +107,6 @@ export class Engine {
   private readonly stats = new TermStats();
   private readonly metas = new Map<string, NoteMeta>();
   private readonly mtimes = new Map<string, number>();
-  /** Notes in the archive folder (kept for `read`, left out of recall). */
-  private readonly archived = new Set<string>();
   private burstSize = 0;
   private readonly injected = new Map<string, Set<string>>();
   private readonly log: EngineLog;
@@ -140,7 +159,6 @@ export class Engine {
       const meta = readNoteMeta(path, parsed.data ?? {});
       this.metas.set(path, meta);
       this.mtimes.set(path, file.mtime);
-      if (path.startsWith(`${this.config.folders.archive}/`)) this.archived.add(path);
       this.stats.set(path, `${meta.title}\n${meta.summary ?? ''}\n${meta.tags.join(' ')}\n${parsed.body}`);
       if (feedIndex) await this.index.upsert(path, file.text, meta);
     } catch (e) {
@@ -152,7 +170,6 @@ export class Engine {
   private async drop(path: string): Promise<void> {
     this.metas.delete(path);
     this.mtimes.delete(path);
-    this.archived.delete(path);
     this.stats.remove(path);
     await this.index.remove(path);
   }
@@ -242,26 +259,16 @@ export class Engine {
   }
 
   /**
-   * Searches the index. A project filter means "this project plus general notes" (DESIGN "Which project"): notes
-   * with scope general or with no project at all (the user's own notes) stay; other projects' notes go.
+   * The one road for a query (`engram search`, recall, the hooks): the index under `recallScope`. Archived notes
+   * (forgotten, or past forget_after) are out; asked for with a folder filter, they come back. A project filter means
+   * "this project plus general notes": notes with scope general or no project at all (the user's own) stay.
    */
+  async query(query: string, opts: SearchOptions = {}): Promise<QueryAnswer> {
+    return this.index.search(query, recallScope(opts, this.config.folders.archive));
+  }
+
   async search(query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
-    const projects = opts.projects;
-    const archive = `${this.config.folders.archive}/`;
-    // Archived notes (forgotten, or past forget_after) are out of recall; asked for with a folder filter, they come back.
-    const dropArchived = !opts.folders?.length && this.archived.size > 0;
-    if (!projects?.length && !dropArchived) return this.index.search(query, opts);
-    const limit = opts.limit ?? 10;
-    const hits = await this.index.search(query, { ...opts, projects: undefined, limit: Math.max(50, limit * 5) });
-    return hits
-      .filter((h) => {
-        if (dropArchived && h.path.startsWith(archive)) return false;
-        if (!projects?.length) return true;
-        const m = this.metas.get(h.path);
-        const project = m?.project ?? h.project;
-        return !project || m?.scope === 'general' || projects.includes(project);
-      })
-      .slice(0, limit);
+    return (await this.query(query, opts)).hits;
   }
 
   async recall(query: string, opts: SearchOptions & { full?: number } = {}): Promise<RecallResult> {

@@ -1,9 +1,9 @@
 // Automatic injection reads a prompt as a topic: "today" or "last week" in it must not become a date filter
 // (SearchOptions.timePhrases: false), while an explicit recall still reads them as dates. Real VaultIndex.
 import { describe, expect, it } from 'vitest';
-import { Engine, type EngineIndex } from '../../src/core/engine.js';
+import { Engine, type EngineIndex, type QueryAnswer } from '../../src/core/engine.js';
 import { VaultIndex } from '../../src/core/index/vault-index.js';
-import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
+import type { SearchOptions } from '../../src/core/index/types.js';
 import { MemoryVault } from '../../src/core/ports/memory-vault.js';
 import { systemClock } from '../../src/core/ports.js';
 
@@ -20,9 +20,9 @@ function adapter(index: VaultIndex, seen: SearchOptions[]): EngineIndex {
       index.remove(p);
       return Promise.resolve();
     },
-    search: async (q: string, o: SearchOptions): Promise<SearchHit[]> => {
+    search: (q: string, o: SearchOptions): Promise<QueryAnswer> => {
       seen.push(o);
-      return (await index.search(q, o)).hits;
+      return index.search(q, o);
     },
   };
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { cliPath, runCli } from '../helpers/cli.js';
 import { alive, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
+import { PROTOCOL_VERSION } from '../../src/core/protocol/version.js';
 
 function sockDir(sb: Sandbox): string {
   return path.join(sb.env.XDG_RUNTIME_DIR!, 'engram');
@@ -127,7 +128,7 @@ describe('engram serve', () => {
     expect(JSON.stringify(major.replies)).toMatch(/update the host/);
     const ok = await rawExchange(sock, [hello(token), 'not json', JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'nope' }), JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'recall', params: { query: 5 } }), JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping', params: {} })]);
     const byId = Object.fromEntries((ok.replies as { id: number | null; result?: unknown; error?: { code: number } }[]).map((r) => [String(r.id), r]));
-    expect(byId['1'].result).toMatchObject({ protocolVersion: '1.0', host: 'daemon' });
+    expect(byId['1'].result).toMatchObject({ protocolVersion: PROTOCOL_VERSION, host: 'daemon' });
     expect(byId.null.error?.code).toBe(-32700);
     expect(byId['3'].error?.code).toBe(-32601);
     expect(byId['4'].error?.code).toBe(-32602);

@@ -1,8 +1,17 @@
 // `engram search`: ranked notes with scores, snippets and why they matched.
+import { recallScope, type QueryAnswer } from '../../../src/core/engine.js';
 import { EngramError } from '../../../src/core/errors.js';
 import type { IndexSearchOptions } from '../../../src/core/index/search.js';
+import { RpcCode } from '../../../src/core/protocol/index.js';
+import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
+import { vaultState } from '../../client/paths.js';
+import { loadConfig } from '../../host/config-file.js';
+import { lockIsLive, readLock } from '../../host/election.js';
+import { hostFacts } from '../../host/facts.js';
+import { hostedVault } from '../../host/hosted.js';
 import { openVaultIndex } from '../../host/index-host.js';
-import type { CommandDefinition } from '../types.js';
+import { requireVault } from '../../host/resolve.js';
+import type { CommandContext, CommandDefinition } from '../types.js';
 
 const list = (v: unknown): string[] | undefined => {
   const xs = (Array.isArray(v) ? v : v === undefined ? [] : [v]).flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean);
@@ -18,13 +27,59 @@ export function parseSince(v: string, now = Date.now()): number {
   return t;
 }
 
+/**
+ * The query answered by the vault's live host, through the engine's one road (what recall and the hooks search), or
+ * undefined when no host is live or it predates the `search` request. Never starts a host.
+ */
+async function searchOnHost(ctx: CommandContext, query: string, opts: IndexSearchOptions): Promise<QueryAnswer | undefined> {
+  const vault = requireVault(hostFacts(ctx.env), ctx.cwd, ctx.global.vault);
+  if (hostedVault(vault.realPath)) return undefined;
+  let conn: HostConnection;
+  try {
+    conn = await HostConnection.open({ socket: vaultState(vault.realPath, ctx.env).socket, env: ctx.env, deadline: Date.now() + 10_000, client: 'cli' });
+  } catch (e) {
+    if (isNoHost(e)) return undefined;
+    if (e instanceof EngramError && e.code === 'timeout') throw new EngramError('timeout', 'the host for this vault did not answer', 'try again, or stop it with `engram serve --stop`');
+    if (e instanceof RpcError) {
+      ctx.stderr(`note: the running host did not accept this client (${e.message}); searching here`);
+      return undefined;
+    }
+    throw e;
+  }
+  try {
+    const { expandLinks, ...rest } = opts;
+    // A large vault's host may still be reading its notes: the answer waits for it, as recall does.
+    return (await conn.call('search', { query, ...rest, expandLinks: expandLinks || undefined }, Date.now() + 120_000)) as QueryAnswer;
+  } catch (e) {
+    if (e instanceof RpcError && e.code === RpcCode.methodNotFound) return undefined;
+    if (e instanceof RpcError) throw new EngramError('protocol', `the host refused the search: ${e.message}`);
+    throw e;
+  } finally {
+    conn.close();
+  }
+}
+
+/** No host: the same query path on an index opened here; its snapshot is saved only while no host owns the vault. */
+async function searchHere(ctx: CommandContext, query: string, opts: IndexSearchOptions): Promise<QueryAnswer> {
+  const opened = await openVaultIndex({ env: ctx.env, cwd: ctx.cwd, vault: ctx.global.vault, noModel: opts.mode === 'bm25' });
+  const archive = loadConfig(hostFacts(ctx.env)).config.get('folders.archive');
+  const result = await opened.index.search(query, recallScope(opts, archive));
+  const stale = opened.report.indexed > 0 || opened.report.removed > 0 || !opened.report.loaded;
+  if (stale && !lockIsLive(readLock(opened.vault.state.hostLock))) await opened.save();
+  if (result.mode === 'bm25' && opened.model.problem && opts.mode !== 'bm25') {
+    result.notices = result.notices.map((n) => (/BM25/.test(n) ? `keyword (BM25) search only: ${opened.model.problem}` : n));
+  }
+  const { hits, notices, mode, timeFilter } = result;
+  return { hits, notices, mode, timeFilter };
+}
+
 export const command: CommandDefinition = {
   usage: 'search "<query>" [-n 10] [--type <type>] [--project <name>] [--since <date|7d>] [--mode hybrid|bm25] [--links 1|2] [--json]',
   description: 'Search the vault\'s memory: BM25 on title, summary, tags and text, plus meaning when an embedding model is available.',
   options: {
     limit: { type: 'number', short: 'n', valueName: '<count>', description: 'How many results (default 10)' },
     type: { type: 'string', multiple: true, valueName: '<type>', description: 'Only notes of this type (repeatable)' },
-    project: { type: 'string', multiple: true, valueName: '<name>', description: 'Only notes of this project (repeatable)' },
+    project: { type: 'string', multiple: true, valueName: '<name>', description: 'Notes of this project plus general notes and notes of no project, as recall (repeatable)' },
     scope: { type: 'string', valueName: 'project|general', description: 'Only notes of this scope' },
     folder: { type: 'string', multiple: true, valueName: '<folder>', description: 'Only notes in this vault folder' },
     tag: { type: 'string', multiple: true, valueName: '<tag>', description: 'Only notes with this tag' },
@@ -58,16 +113,13 @@ export const command: CommandDefinition = {
     if (!query.trim() && !opts.types && !opts.projects && !opts.folders && !opts.tags && !scope && opts.since === undefined && !opts.durability) {
       throw new EngramError('usage', 'The query is empty: nothing to search for.', 'e.g. engram search "sidecar socket", or give a filter such as --type decision');
     }
-    const opened = await openVaultIndex({ env: ctx.env, cwd: ctx.cwd, vault: ctx.global.vault, noModel: mode === 'bm25' });
     const t0 = performance.now();
-    const result = await opened.index.search(query, opts);
+    const onHost = await searchOnHost(ctx, query, opts);
+    const result = onHost ?? (await searchHere(ctx, query, opts));
     const ms = performance.now() - t0;
-    if (opened.report.indexed > 0 || opened.report.removed > 0 || !opened.report.loaded) await opened.save();
-    if (result.mode === 'bm25' && opened.model.problem && mode !== 'bm25') {
-      result.notices = result.notices.map((n) => (/BM25/.test(n) ? `keyword (BM25) search only: ${opened.model.problem}` : n));
-    }
+    const answeredBy = onHost ? 'host' : 'here';
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ query, ...result, ms: Number(ms.toFixed(2)) }, null, 2));
+      ctx.stdout(JSON.stringify({ query, ...result, answeredBy, ms: Number(ms.toFixed(2)) }, null, 2));
       return 0;
     }
     for (const n of result.notices) ctx.stdout(`note: ${n}`);
@@ -82,7 +134,7 @@ export const command: CommandDefinition = {
       if (h.snippet) ctx.stdout(`   "${h.snippet}"`);
       ctx.stdout(`   why: ${h.why.join('; ')}`);
     });
-    ctx.stdout(`${result.hits.length} notes, ${result.mode}, ${ms.toFixed(1)} ms`);
+    ctx.stdout(`${result.hits.length} notes, ${result.mode}, ${ms.toFixed(1)} ms${onHost ? ', by the running host' : ''}`);
     return 0;
   },
 };

@@ -16,10 +16,15 @@ export function makeMatcher(f: SearchFilters): (n: IndexedNote) => boolean {
   const projects = lower(f.projects);
   const tags = lower(f.tags);
   const folders = f.folders?.map((x) => x.replace(/^\/+|\/+$/g, '').toLowerCase());
+  const excluded = f.excludeFolders?.map((x) => x.replace(/^\/+|\/+$/g, '').toLowerCase()).filter(Boolean);
   return (n) => {
     if (types?.length && !types.includes((n.type ?? '').toLowerCase())) return false;
     if (f.scope && n.scope !== f.scope) return false;
-    if (projects?.length && !projects.includes((n.project ?? '').toLowerCase())) return false;
+    if (projects?.length && !projects.includes((n.project ?? '').toLowerCase()) && !(f.generalToo && (!n.project || n.scope === 'general'))) return false;
+    if (excluded?.length) {
+      const folder = n.folder.toLowerCase();
+      if (excluded.some((x) => folder === x || folder.startsWith(`${x}/`))) return false;
+    }
     if (f.durability && (f.durability === 'working') !== n.working) return false;
     if (folders?.length) {
       const folder = n.folder.toLowerCase();
@@ -34,7 +39,7 @@ export function makeMatcher(f: SearchFilters): (n: IndexedNote) => boolean {
 }
 
 export function allowList(notes: (IndexedNote | null)[], f: SearchFilters): Uint8Array | null {
-  if (!hasFilters(f)) return null;
+  if (!hasFilters(f) && !f.excludeFolders?.length) return null;
   const match = makeMatcher(f);
   const out = new Uint8Array(notes.length);
   for (let i = 0; i < notes.length; i++) {
@@ -46,5 +51,5 @@ export function allowList(notes: (IndexedNote | null)[], f: SearchFilters): Uint
 
 /** A stable key of the filter fields (for caching an allow-list). */
 export function filterKey(f: SearchFilters): string {
-  return JSON.stringify([f.types, f.scope, f.projects, f.durability, f.folders, f.tags, f.since, f.until]);
+  return JSON.stringify([f.types, f.scope, f.projects, f.durability, f.folders, f.tags, f.since, f.until, f.excludeFolders, f.generalToo]);
 }

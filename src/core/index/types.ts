@@ -11,6 +11,10 @@ export interface SearchFilters {
   /** Epoch ms bounds on the note's created/updated time. */
   since?: number;
   until?: number;
+  /** Notes in these folders (and below) are left out: recall's archive. Not a filter of its own for an empty query. */
+  excludeFolders?: string[];
+  /** With `projects`: notes of scope general and notes of no project stay too (DESIGN "Which project"). */
+  generalToo?: boolean;
 }
 
 export interface SearchOptions extends SearchFilters {

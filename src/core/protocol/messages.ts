@@ -60,6 +60,21 @@ export const methodParams = {
     /** Ask the configured LLM backend for a short answer from the recalled notes. */
     synthesize: v.optional(v.boolean()),
   }),
+  /** One query through the engine's one road (as recall and the hooks see it), answered as `engram search` shows it. */
+  search: v.object({
+    query: v.string({ max: 4000 }),
+    limit: v.optional(v.int({ min: 1, max: 1000 })),
+    types: v.optional(v.array(v.string({ max: 64 }), 20)),
+    projects: v.optional(v.array(v.string({ max: 256 }), 20)),
+    scope: v.optional(v.oneOf(['project', 'general'] as const)),
+    folders: v.optional(v.array(v.string({ max: 1024 }), 20)),
+    tags: v.optional(v.array(v.string({ max: 256 }), 20)),
+    since: v.optional(v.int({})),
+    until: v.optional(v.int({})),
+    durability: v.optional(v.oneOf(['durable', 'working'] as const)),
+    mode: v.optional(v.oneOf(['hybrid', 'bm25', 'vector'] as const)),
+    expandLinks: v.optional(v.int({ min: 0, max: 2 })),
+  }),
   read: v.object({ ref }),
   remember: v.object({
     text: v.string({ min: 1, max: 50_000 }),

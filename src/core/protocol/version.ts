@@ -1,6 +1,12 @@
 // The host/client protocol version. A different major means the two sides cannot talk; a newer minor only adds.
 
-export const PROTOCOL_VERSION = '1.0';
+// 1.1: `context` takes SessionStart's `source`; `search` answers a query as `engram search` shows it.
+export const PROTOCOL_VERSION = '1.1';
+
+/** True when a host of `hostVersion` knows what minor version `minor` added (same major assumed). */
+export function hostSupports(hostVersion: unknown, minor: number): boolean {
+  return (parseProtocolVersion(hostVersion)?.minor ?? 0) >= minor;
+}
 
 export interface ParsedVersion {
   major: number;

@@ -78,7 +78,8 @@ export class KeywordIndex {
       const idf = Math.log(1 + (n - posting.size + 0.5) / (posting.size + 0.5));
       for (const path of posting) {
         const doc = this.docs.get(path)!;
-        if (opts.projects?.length && doc.scope !== 'general' && !opts.projects.includes(doc.project ?? '')) continue;
+        if (opts.projects?.length && !opts.projects.includes(doc.project ?? '') && !(opts.generalToo && (!doc.project || doc.scope === 'general'))) continue;
+        if (opts.excludeFolders?.some((f) => path.startsWith(`${f}/`))) continue;
         if (opts.types?.length && !opts.types.includes(doc.type ?? '')) continue;
         const f = doc.tf.get(t) ?? 0;
         const s = (idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * doc.len) / avg));
