@@ -29,6 +29,11 @@ export default defineConfig({
       },
       { extends: true, test: { name: 'sidecar', include: ['tests/sidecar/**/*.test.ts'], environment: 'node', globalSetup: ['tests/helpers/global-setup.ts'] } },
       { extends: true, test: { name: 'corpus', include: ['tests/corpus/**/*.test.ts'], environment: 'node' } },
+      // The real Claude Code and Codex CLIs against fake model servers (tests/helpers/real-cli.ts).
+      {
+        extends: true,
+        test: { name: 'real', include: ['tests/real/**/*.test.ts'], environment: 'node', globalSetup: ['tests/helpers/global-setup.ts', 'tests/real/global-setup.ts'], testTimeout: 180_000, hookTimeout: 400_000 },
+      },
     ],
   },
 });
