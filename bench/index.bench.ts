@@ -13,6 +13,7 @@ import { buildEvalIndex, evaluate, parseJsonl, parseQrels, type EvalDoc, type Ev
 import { STOP_WORDS } from '../src/core/index/tokenize.js';
 import { rng } from '../src/core/rng.js';
 import { NodeVault } from '../sidecar/host/node-vault.js';
+import { MemoryVault } from '../src/core/ports/memory-vault.js';
 import { loadEmbedder } from '../sidecar/host/embedder.js';
 import { makeTinyModel } from '../tests/helpers/tiny-model.js';
 
@@ -290,6 +291,89 @@ async function locomo(): Promise<void> {
   console.log(`all-terms-must-match (FTS5-style AND of every question word): no result for ${emptyAll}/${queries.length} questions (${((100 * emptyAll) / queries.length).toFixed(1)}%); even without stop words: ${((100 * emptyContent) / queries.length).toFixed(1)}%. Engram's BM25 returned results for all of them.`);
 }
 
+/**
+ * A check, not a speed figure: the 13,415-note vault in memory, 1,000 random edits (rewrite, delete, rename, new note)
+ * followed by the index as a host follows them, then its snapshot loaded into a new index must answer every query
+ * exactly as a fresh build of the edited vault does (BM25, scores and why included; equal scores ordered by path).
+ */
+async function snapshotAfterEdits(): Promise<void> {
+  console.log('\n-- snapshot after 1,000 random edits vs a fresh build (13,415-note vault, BM25) --');
+  const dir = path.join(corpus, 'vaults', 'digitalyoshixi-zettelkasten');
+  const files: Record<string, string> = {};
+  for (const f of await new NodeVault(dir).list()) files[f.path] = fs.readFileSync(path.join(dir, f.path), 'utf8');
+  const vault = new MemoryVault({ files });
+  const index = new VaultIndex({ vault });
+  await index.build();
+  const r = rng(1000);
+  const paths = Object.keys(files);
+  const pick = (): string => paths[Math.floor(r() * paths.length)];
+  const kinds = { rewrite: 0, delete: 0, rename: 0, add: 0 };
+  for (let i = 0; i < 1000; i++) {
+    const x = r();
+    let p = pick();
+    while (!(await vault.exists(p))) p = pick();
+    if (x < 0.4) {
+      const other = (await vault.read(pick()).catch(() => ({ text: 'empty' }))).text;
+      vault.externalWrite(p, `${other.slice(0, 400)}\n\nEdited ${i}: snapshot check edit${i}.\n`);
+      await index.update(p);
+      kinds.rewrite++;
+    } else if (x < 0.6) {
+      vault.externalDelete(p);
+      index.remove(p);
+      kinds.delete++;
+    } else if (x < 0.8) {
+      const to = `Renamed/${i} ${p.slice(p.lastIndexOf('/') + 1)}`;
+      await vault.rename(p, to);
+      await index.rename(p, to);
+      paths.push(to);
+      kinds.rename++;
+    } else {
+      const to = `New/Added ${i}.md`;
+      vault.externalWrite(to, `# Added ${i}\nA new note about ${(await vault.read(pick()).catch(() => ({ text: 'nothing' }))).text.slice(0, 200)}`);
+      await index.update(to);
+      paths.push(to);
+      kinds.add++;
+    }
+  }
+  let t = performance.now();
+  const bytes = index.snapshot();
+  const saveMs = performance.now() - t;
+  t = performance.now();
+  const loaded = new VaultIndex({ vault });
+  const report = await loaded.open(bytes);
+  const loadMs = performance.now() - t;
+  const fresh = new VaultIndex({ vault });
+  await fresh.build();
+  const queries = [...fs.readFileSync(path.join(corpus, 'bench', 'zettel-queries.txt'), 'utf8').split('\n').filter(Boolean), 'edit17', 'snapshot check', 'Added 400'];
+  // Scores may differ in the last bits (a note's other chunks are summed in chunk order, which a fresh build numbers
+  // differently), so they are compared to 1e-5, and notes tied with the last one kept at the cut-off are left out.
+  const answer = async (i: VaultIndex, q: string): Promise<Map<string, { score: number; rest: string }>> => {
+    const hits = (await i.search(q, { mode: 'bm25', limit: 1000 })).hits;
+    const floor = hits.length === 1000 ? hits[hits.length - 1].score + 1e-5 : -Infinity;
+    return new Map(hits.filter((h) => h.score > floor).map((h) => [h.path, { score: h.score, rest: `${h.why.join('; ')} | ${h.snippet}` }]));
+  };
+  let differ = 0;
+  for (const q of queries) {
+    const a = await answer(loaded, q);
+    const b = await answer(fresh, q);
+    const bad = [...a.keys(), ...b.keys()].filter((p) => {
+      const x = a.get(p);
+      const y = b.get(p);
+      return !x || !y || Math.abs(x.score - y.score) > 1e-5 || x.rest !== y.rest;
+    });
+    if (bad.length) {
+      differ++;
+      if (process.env.ENGRAM_BENCH_DEBUG) console.log(`DIFF ${q}:`, bad.slice(0, 3).map((p) => [p, a.get(p), b.get(p)]));
+    }
+  }
+  const same = JSON.stringify(loaded.stats()) === JSON.stringify(fresh.stats());
+  console.log(
+    `edits: ${kinds.rewrite} rewrites, ${kinds.delete} deletes, ${kinds.rename} renames, ${kinds.add} new; snapshot saved in ${ms(saveMs)}, loaded in ${ms(loadMs)} (${report.loaded ? 'used' : `not used: ${report.reason}`}, ${report.indexed} re-read)`,
+  );
+  console.log(`loaded snapshot vs fresh build: ${queries.length - differ}/${queries.length} queries answered identically; stats ${same ? 'equal' : 'differ'} => ${differ === 0 && same && report.loaded && report.indexed === 0 ? 'PASS' : 'FAIL'}`);
+  if (differ > 0 || !same) process.exitCode = 1;
+}
+
 export async function run(): Promise<void> {
   if (!fs.existsSync(corpus)) {
     console.log(`  skipped: ../shared/corpus not found at ${corpus}`);
@@ -301,4 +385,5 @@ export async function run(): Promise<void> {
   if (!only || only.includes('zettel')) await zettel();
   if (!only || only.includes('gen')) await generated();
   if (!only || only.includes('locomo')) await locomo();
+  if (!only || only.includes('snapshot')) await snapshotAfterEdits();
 }

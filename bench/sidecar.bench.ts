@@ -80,13 +80,32 @@ async function promptFigures(): Promise<void> {
     console.log(`13,415-note vault: host ready in ${((performance.now() - t0) / 1000).toFixed(1)} s, ${status.index.notes} notes (${status.index.mode})`);
     const queries = fs.readFileSync(corpusPath('bench', 'zettel-queries.txt'), 'utf8').split('\n').filter(Boolean);
     const times: number[] = [];
+    const bare: number[] = [];
+    const over: number[] = [];
     let injected = 0;
     for (const [i, q] of queries.slice(0, 40).entries()) {
+      // A bare `node -e 0` right before each hook: the overhead is measured against the same moment's machine.
+      const t = performance.now();
+      spawnSync(process.execPath, ['-e', '0']);
+      bare.push(performance.now() - t);
       const r = timeCli(['hook', 'UserPromptSubmit'], env, JSON.stringify({ session_id: `b${i}`, cwd: sb.root, prompt: `what do my notes say about ${q}?` }));
       times.push(r.ms);
+      over.push(r.ms - bare[bare.length - 1]);
       if (r.stdout) injected++;
     }
     console.log(`hook UserPromptSubmit, warm host: ${fmt(times)} (target p95 < 250 ms); injected for ${injected}/${times.length}`);
+    console.log(`  bare node -e 0 in the same run: ${fmt(bare)}; hook overhead over it: p50 +${pct(over, 50).toFixed(0)} ms, p95 +${pct(over, 95).toFixed(0)} ms`);
+    // MCP recall through `engram mcp` (the SDK's real client) against the same warm host.
+    const client = new Client({ name: 'bench', version: '0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp'], env: env as Record<string, string>, stderr: 'ignore' }));
+    const rt: number[] = [];
+    for (const q of [...queries, ...queries].slice(0, 70)) {
+      const t = performance.now();
+      await client.callTool({ name: 'recall', arguments: { query: q, all_projects: true } });
+      rt.push(performance.now() - t);
+    }
+    console.log(`MCP recall round trip, warm host (13,415 notes): ${fmt(rt.slice(10))}`);
+    await client.close();
     conn.close();
   } finally {
     await sb.cleanup();

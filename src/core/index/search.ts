@@ -153,13 +153,20 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
         c.why.push(...p.why);
       }
     }
-    list.sort((a, b) => b.score - a.score);
+    // Equal scores in path order: slot numbers differ between a fresh build and a loaded snapshot, answers must not.
+    list.sort((a, b) => b.score - a.score || byPath(ctx, a, b));
   }
   const kept = collapse(ctx, list, limit);
   if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit);
   const words = query.split(/\s+/).filter(Boolean);
   const said = text.tokenizer.wordsByTerm(query);
   return { hits: kept.slice(0, limit).map((c) => toHit(ctx, c, terms, words, said)), mode, notices, timeFilter, terms };
+}
+
+function byPath(ctx: SearchContext, a: Cand, b: Cand): number {
+  const x = ctx.text.notes[a.slot]!.path;
+  const y = ctx.text.notes[b.slot]!.path;
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** Keeps the best of each group of near-duplicates (same normalised text, or nearly the same vector). */
@@ -222,7 +229,7 @@ function expand(ctx: SearchContext, hits: Cand[], hops: 1 | 2, allowed: Uint8Arr
     hits.push(...next.slice(0, limit));
     frontier = next.slice(0, 5);
   }
-  hits.sort((a, b) => b.score - a.score);
+  hits.sort((a, b) => b.score - a.score || byPath(ctx, a, b));
 }
 
 function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], said: Map<string, string>): SearchHit {
