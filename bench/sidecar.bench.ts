@@ -99,12 +99,14 @@ async function promptFigures(): Promise<void> {
     const client = new Client({ name: 'bench', version: '0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp'], env: env as Record<string, string>, stderr: 'ignore' }));
     const rt: number[] = [];
+    let withNotes = 0;
     for (const q of [...queries, ...queries].slice(0, 70)) {
       const t = performance.now();
-      await client.callTool({ name: 'recall', arguments: { query: q, all_projects: true } });
+      const r = (await client.callTool({ name: 'recall', arguments: { query: q, all_projects: true } })) as { content: { text?: string }[] };
       rt.push(performance.now() - t);
+      if (r.content.some((c) => c.text?.includes('<engram-memory'))) withNotes++;
     }
-    console.log(`MCP recall round trip, warm host (13,415 notes): ${fmt(rt.slice(10))}`);
+    console.log(`MCP recall round trip, warm host (13,415 notes): ${fmt(rt.slice(10))}; notes returned for ${withNotes}/${rt.length}`);
     await client.close();
     conn.close();
   } finally {
