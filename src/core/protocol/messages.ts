@@ -62,7 +62,7 @@ export const methodParams = {
   }),
   /** One query through the engine's one road (as recall and the hooks see it), answered as `engram search` shows it. */
   search: v.object({
-    query: v.string({ max: 4000 }),
+    query: v.string({ max: 100_000 }),
     limit: v.optional(v.int({ min: 1, max: 1000 })),
     types: v.optional(v.array(v.string({ max: 64 }), 20)),
     projects: v.optional(v.array(v.string({ max: 256 }), 20)),
