@@ -2,14 +2,12 @@
 import { applyProposal, type ApplyResult, type CurateContext } from '../../src/core/curate/apply.js';
 import type { Proposal } from '../../src/core/curate/proposals.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
+import { parseDays as parseDaysText } from '../../src/core/duration.js';
 import type { CommandContext } from './types.js';
 
 /** `7d`, `2w`, `0`, `10` (days) → days. */
 export function parseDays(value: unknown, option: string): number {
-  if (value === undefined) return 7;
-  const m = /^(\d+)\s*([dw]?)$/i.exec(String(value).trim());
-  if (!m) throw new EngramError('usage', `--${option} takes a number of days such as 7d or 2w, got "${String(value)}"`);
-  return Number(m[1]) * (m[2].toLowerCase() === 'w' ? 7 : 1);
+  return value === undefined ? 7 : parseDaysText(String(value), `--${option}`);
 }
 
 /** Ids given with `--apply <id>` (repeatable) plus any positionals after it. */

@@ -1,6 +1,7 @@
 // What the host answers on its socket: each protocol method mapped onto the engine, the queue and the spool.
 import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
+import { parseSince } from '../../src/core/duration.js';
 import { PROTOCOL_VERSION, type Params } from '../../src/core/protocol/index.js';
 import type { StatusResult } from '../../src/core/protocol/messages.js';
 import { clientSettings } from '../client/settings.js';
@@ -12,15 +13,6 @@ import { runHostCommand } from './host-commands.js';
 import { synthesize } from './synthesis.js';
 import type { Handler } from './server.js';
 import type { RunningHost } from './daemon.js';
-
-function sinceMs(s: string | undefined, now: number): number | undefined {
-  if (!s) return undefined;
-  const m = /^(\d+)\s*([dhw])$/i.exec(s.trim());
-  if (m) return now - Number(m[1]) * { d: 86_400_000, h: 3_600_000, w: 604_800_000 }[m[2].toLowerCase() as 'd' | 'h' | 'w'];
-  const t = Date.parse(s);
-  if (Number.isNaN(t)) throw new EngramError('usage', `since: use 7d, 12h, 2w or a date, not "${s}"`);
-  return t;
-}
 
 /** `read` refuses traversal and the vault's config folder (other plugins keep secrets there). */
 export function checkReadRef(ref: string): void {
@@ -60,7 +52,7 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
         limit: q.limit ?? 8,
         types: q.types,
         projects: q.allProjects || !q.project ? undefined : [q.project],
-        since: sinceMs(q.since, Date.now()),
+        since: q.since === undefined ? undefined : parseSince(q.since, Date.now()),
         full: q.full,
       });
       if (q.synthesize) result.synthesis = await synthesize(q.query, result, env);

@@ -86,6 +86,9 @@ export class NodeVault implements VaultPort {
   private readonly listeners = new Set<(change: VaultChange) => void>();
   /** Per-path queue: two writes from this process never interleave their compare and rename (no lost update). */
   private readonly locks = new Map<string, Promise<unknown>>();
+  /** The vault's real path, and folders already checked to lie inside it (a symlink must never lead out). */
+  private realRoot: Promise<string> | undefined;
+  private readonly insideDirs = new Map<string, Promise<boolean>>();
 
   constructor(root: string, options: NodeVaultOptions = {}) {
     this.root = path.resolve(root);
@@ -116,6 +119,28 @@ export class NodeVault implements VaultPort {
     }
   }
 
+  /** Whether `real` (a resolved path) lies inside the vault's real folder. */
+  private async within(real: string): Promise<boolean> {
+    const root = await (this.realRoot ??= fsp.realpath(this.root).catch(() => this.root));
+    const rel = path.relative(root, real);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  }
+
+  /**
+   * Whether the file at `full` really lies inside the vault: a symbolic link (the file itself, or a folder on its way)
+   * that resolves outside it is never read or listed, so a link in a vault cannot leak `~/.ssh` into recall.
+   */
+  private async staysInside(full: string, isLink: boolean): Promise<boolean> {
+    if (isLink) return this.within(await fsp.realpath(full));
+    const dir = path.dirname(full);
+    let inside = this.insideDirs.get(dir);
+    if (!inside) {
+      inside = fsp.realpath(dir).then((real) => this.within(real), () => true);
+      this.insideDirs.set(dir, inside);
+    }
+    return inside;
+  }
+
   private emit(change: VaultChange): void {
     for (const l of [...this.listeners]) l(change);
   }
@@ -126,6 +151,7 @@ export class NodeVault implements VaultPort {
     await this.walk(this.root, '', (rel) => {
       out.push(rel);
     });
+    await this.linksSettled();
     return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
@@ -144,6 +170,7 @@ export class NodeVault implements VaultPort {
       );
     });
     await Promise.all(stats);
+    await this.linksSettled();
     out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return out;
   }
@@ -173,16 +200,31 @@ export class NodeVault implements VaultPort {
       const relPath = rel ? `${rel}/${d.name}` : d.name;
       const full = path.join(dirAbs, d.name);
       if (d.isDirectory()) subdirs.push(this.walk(full, relPath, onNote));
-      else if ((d.isFile() || d.isSymbolicLink()) && isListedNote(relPath, this.configDir)) onNote(relPath, full);
+      else if (d.isFile() && isListedNote(relPath, this.configDir)) onNote(relPath, full);
+      else if (d.isSymbolicLink() && isListedNote(relPath, this.configDir)) {
+        // A linked note is listed only when it resolves inside the vault.
+        this.pendingLinks.push(fsp.realpath(full).then((real) => this.within(real)).then((ok) => (ok ? onNote(relPath, full) : undefined), () => undefined));
+      }
     }
     await Promise.all(subdirs);
+  }
+
+  private pendingLinks: Promise<void>[] = [];
+
+  private async linksSettled(): Promise<void> {
+    while (this.pendingLinks.length) await Promise.all(this.pendingLinks.splice(0));
   }
 
   async read(p: VaultPath): Promise<VaultFile> {
     const full = this.abs(p);
     try {
-      const [text, st] = await Promise.all([fsp.readFile(full, 'utf8'), fsp.stat(full)]);
-      return { path: vaultPath(p), text, mtime: st.mtimeMs, size: st.size };
+      const link = await fsp.lstat(full);
+      const isLink = link.isSymbolicLink();
+      if (!(await this.staysInside(full, isLink))) {
+        throw new EngramError('refused', `${vaultPath(p)} is a link to a file outside the vault; Engram never reads it`);
+      }
+      const [text, st] = await Promise.all([fsp.readFile(full, 'utf8'), isLink ? fsp.stat(full) : Promise.resolve(link)]);
+      return { path: vaultPath(p), text, mtime: st.mtimeMs, size: st.size, ...(isLink ? { symlink: true } : {}) };
     } catch (e) {
       throw this.ioError('read', p, e);
     }

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { claudeDir } from './installer.js';
+import { parseSince as parseSinceText } from '../../src/core/duration.js';
 
 export interface TranscriptFile {
   path: string;
@@ -71,11 +72,7 @@ export async function estimateBacklog(files: TranscriptFile[], readChars: (file:
   return { transcripts: files.length, bytes, chars, tokens: Math.round(chars / 4) + windows * PROMPT_TOKENS_PER_WINDOW, sampled };
 }
 
+/** `--since` for transcript listing: 0 (everything) when absent; the forms of core's one duration reader. */
 export function parseSince(s: string | undefined): number {
-  if (!s) return 0;
-  const m = /^(\d+)\s*([dhw])$/i.exec(s.trim());
-  if (m) return Date.now() - Number(m[1]) * { d: 86_400_000, h: 3_600_000, w: 604_800_000 }[m[2].toLowerCase() as 'd' | 'h' | 'w'];
-  const t = Date.parse(s);
-  if (Number.isNaN(t)) throw new Error(`--since takes 30d, 12h, 2w or a date, not "${s}"`);
-  return t;
+  return s ? parseSinceText(s, Date.now(), '--since') : 0;
 }

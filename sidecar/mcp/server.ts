@@ -2,19 +2,26 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RpcError } from '../client/connection.js';
+import { describeAgentConfigKeys } from '../../src/core/config.js';
+import { DURATION_FORMS } from '../../src/core/duration.js';
+import { EngramError } from '../../src/core/errors.js';
 import { fenceRecalled } from '../../src/core/transcript/fence.js';
-import type { RecallResult } from '../../src/core/protocol/messages.js';
+import type { RecallResult, StatusResult } from '../../src/core/protocol/messages.js';
 import { HostLink } from './host-link.js';
 import { USAGE_GUIDE } from './guide.js';
+import { capText, MAX_TOOL_CHARS, renderCuration, renderStatus } from './render.js';
 
-type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean; structuredContent?: Record<string, unknown> };
+// Results carry text only, never `structuredContent`: Claude Code and Codex give the model the structured part and
+// drop the text when both are present (FACTS §10), so a note's body must be in the one part they forward.
+type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
 
-function text(t: string, structured?: Record<string, unknown>): ToolResult {
-  return structured ? { content: [{ type: 'text', text: t }], structuredContent: structured } : { content: [{ type: 'text', text: t }] };
+function text(t: string): ToolResult {
+  return { content: [{ type: 'text', text: capText(t, MAX_TOOL_CHARS, 'cut to fit a tool answer') }] };
 }
 
 function toolError(e: unknown): ToolResult {
-  const msg = e instanceof RpcError ? `${e.message}${(e.data as { hint?: string } | undefined)?.hint ? ` (${(e.data as { hint: string }).hint})` : ''}` : `Engram host unavailable: ${(e as Error)?.message ?? String(e)}`;
+  const hint = e instanceof RpcError ? (e.data as { hint?: string } | undefined)?.hint : e instanceof EngramError ? e.hint : undefined;
+  const msg = e instanceof RpcError || e instanceof EngramError ? `${e.message}${hint ? `. ${hint}` : ''}` : `Engram host unavailable: ${(e as Error)?.message ?? String(e)}`;
   return { content: [{ type: 'text', text: msg }], isError: true };
 }
 
@@ -33,7 +40,6 @@ export function buildMcpServer(deps: McpDeps): McpServer {
       return toolError(e);
     }
   };
-  const json = (r: unknown) => text(JSON.stringify(r, null, 2));
 
   server.registerTool('recall', {
     title: 'Recall from memory',
@@ -44,7 +50,7 @@ export function buildMcpServer(deps: McpDeps): McpServer {
       types: z.array(z.string().min(1).max(64)).max(20).optional().describe('Only these note types, e.g. decision, correction'),
       project: z.string().max(256).optional().describe('Project to search (default: the current one)'),
       all_projects: z.boolean().optional().describe('Search every project\'s notes'),
-      since: z.string().max(64).optional().describe('Only notes newer than this: 7d, 12h, 2w or a date'),
+      since: z.string().max(64).optional().describe(`Only notes newer than this: ${DURATION_FORMS}`),
       synthesize: z.boolean().optional().describe('Also ask the configured LLM backend for a short answer from these notes (slower; off by default)'),
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -52,9 +58,7 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     query: a.query, limit: a.limit, types: a.types, project: a.project ?? deps.project, allProjects: a.all_projects, since: a.since, synthesize: a.synthesize,
   }, (r) => {
     const res = r as RecallResult;
-    return text(res.synthesis ? `${res.text}
-
-${res.synthesis}` : res.text, { hits: res.hits.map(({ path, title, score, why, type, project }) => ({ path, title, score, why, type, project })), mode: res.mode });
+    return text(res.synthesis ? `${res.text}\n\n${res.synthesis}` : res.text);
   }));
 
   server.registerTool('read', {
@@ -64,7 +68,7 @@ ${res.synthesis}` : res.text, { hits: res.hits.map(({ path, title, score, why, t
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   }, async (a) => call('read', { ref: a.ref }, (r) => {
     const note = r as { path: string; title: string; text: string };
-    return text(fenceRecalled(`[[${note.path.replace(/\.md$/, '')}|${note.title}]] (${note.path})\n\n${note.text}`), { path: note.path, title: note.title });
+    return text(fenceRecalled(`[[${note.path.replace(/\.md$/, '')}|${note.title}]] (${note.path})\n\n${capText(note.text, MAX_TOOL_CHARS - 500, 'the note is longer; open it in Obsidian')}`));
   }));
 
   server.registerTool('remember', {
@@ -82,56 +86,68 @@ ${res.synthesis}` : res.text, { hits: res.hits.map(({ path, title, score, why, t
   }, async (a) => call('remember', {
     text: a.text, title: a.title, type: a.type, scope: a.scope, tags: a.tags,
     project: a.scope === 'general' ? undefined : (a.project ?? deps.project),
-  }, (r) => text(`Saved as ${(r as { path: string }).path}`, r as Record<string, unknown>)));
+  }, (r) => {
+    const res = r as { path: string; existed?: boolean };
+    return text(res.existed ? `Already remembered in ${res.path}: nothing was written.` : `Saved as ${res.path}`);
+  }));
 
   server.registerTool('extract', {
     title: 'Extract a transcript',
     description: 'Queue an agent transcript for extraction into notes. Only files inside the agent\'s own transcript folders (or folders the user configured) are accepted.',
     inputSchema: { path: z.string().min(1).max(4096).describe('Path of a .jsonl transcript') },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  }, async (a) => call('extract', { path: a.path }, json));
+  }, async (a) => call('extract', { path: a.path }, (r) => {
+    const res = r as { sessionId: string; path: string };
+    return text(`Queued ${res.path} (session ${res.sessionId}) for extraction; its notes appear in the vault when the host has run it (see status).`);
+  }));
 
   server.registerTool('forget', {
     title: 'Forget a note',
-    description: 'Move a wrong or obsolete note into the vault\'s archive folder so it leaves recall (recoverable: move it back; logged in the vault\'s Engram log). Locked notes are refused.',
+    description: 'Move a wrong or obsolete note that Engram created into the vault\'s archive folder so it leaves recall (recoverable: move it back; logged in the vault\'s Engram log). Refused for the user\'s own notes, locked notes, links, and a title several notes share (the candidates are listed).',
     inputSchema: { ref: z.string().min(1).max(1024).describe('Note title, [[wikilink]] or vault path') },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  }, async (a) => call('forget', { ref: a.ref }, (r) => text(`Moved ${(r as { path: string }).path} to ${(r as { archivedTo: string }).archivedTo}: out of recall, logged in ${(r as { log: string }).log}`, r as Record<string, unknown>)));
+  }, async (a) => call('forget', { ref: a.ref }, (r) => text(`Moved ${(r as { path: string }).path} to ${(r as { archivedTo: string }).archivedTo}: out of recall, logged in ${(r as { log: string }).log}`)));
 
   server.registerTool('review', {
     title: 'Review working memory',
-    description: 'List working-memory notes due for review with a proposal each (dry run). Apply one proposal by id only when the user asked.',
-    inputSchema: { apply: z.string().max(128).optional().describe('Proposal id to apply'), action: z.string().max(32).optional() },
+    description: 'List working-memory notes due for review with a proposal each (dry run): id, kind, titles, reason. `show` gives one proposal in full (the exact text it would write). Apply one by id only when the user asked.',
+    inputSchema: {
+      show: z.string().max(128).optional().describe('Proposal id to show in full'),
+      apply: z.string().max(128).optional().describe('Proposal id to apply (only when the user asked)'),
+    },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  }, async (a) => call('review', { apply: a.apply, action: a.action }, json));
+  }, async (a) => call('review', { apply: a.apply }, (r) => text(renderCuration('review', r, a.apply ? undefined : a.show))));
 
   server.registerTool('restructure', {
     title: 'Restructure notes',
-    description: 'List proposed merges and splits (dry run). Apply one by id only when the user asked.',
-    inputSchema: { apply: z.string().max(128).optional().describe('Proposal id to apply') },
+    description: 'List proposed merges and splits (dry run): id, kind, titles, reason. `show` gives one proposal in full (the text it would write, the links it rewrites). Apply one by id only when the user asked.',
+    inputSchema: {
+      show: z.string().max(128).optional().describe('Proposal id to show in full'),
+      apply: z.string().max(128).optional().describe('Proposal id to apply (only when the user asked)'),
+    },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  }, async (a) => call('restructure', { apply: a.apply }, json));
+  }, async (a) => call('restructure', { apply: a.apply }, (r) => text(renderCuration('restructure', r, a.apply ? undefined : a.show))));
 
   server.registerTool('reindex', {
     title: 'Rebuild the index',
     description: 'Re-read every note of the vault into the search index. Changes no note.',
     inputSchema: {},
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  }, async () => call('reindex', {}, json));
+  }, async () => call('reindex', {}, (r) => text(`Re-indexed ${(r as { notes: number }).notes} notes.`)));
 
   server.registerTool('status', {
     title: 'Engram status',
     description: 'The host, its queue, the index and recent extraction runs.',
     inputSchema: {},
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  }, async () => call('status', {}, (r) => text(JSON.stringify(r, null, 2), r as Record<string, unknown>)));
+  }, async () => call('status', {}, (r) => text(renderStatus(r as StatusResult))));
 
   server.registerTool('configure', {
     title: 'Change a safe setting',
-    description: 'Change one of a few safe settings: inject, prompt_max_items, prompt_max_chars, session_start_max_chars, stop_min_new_turns, stop_min_new_bytes, idle_minutes. Backends, paths, keys and budgets can only be changed in a terminal.',
+    description: `Change one of a few safe settings, by the names \`engram configure\` uses: ${describeAgentConfigKeys()}. Backends, paths, keys and budgets can only be changed in a terminal.`,
     inputSchema: { key: z.string().min(1).max(64), value: z.union([z.boolean(), z.number()]) },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  }, async (a) => call('configure', { key: a.key, value: a.value }, json));
+  }, async (a) => call('configure', { key: a.key, value: a.value }, (r) => text(`Set ${(r as { key: string }).key} = ${JSON.stringify((r as { value: unknown }).value)}.`)));
 
   server.registerResource('guide', 'engram://guide', { title: 'How to use Engram\'s memory', mimeType: 'text/markdown' },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: USAGE_GUIDE }] }));

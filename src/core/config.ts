@@ -167,6 +167,28 @@ export function keySpec(k: ConfigKey): KeySpec {
 }
 
 /** ENGRAM_<KEY> with dots as underscores (`recall.prompt_chars` → `ENGRAM_RECALL_PROMPT_CHARS`), or null. */
+/**
+ * The keys an agent may change through MCP `configure`: nothing that points at a backend, a path, a key or a budget,
+ * which a prompt injection could abuse. Same names and ranges as `engram configure`.
+ */
+export const AGENT_CONFIG_KEYS: readonly ConfigKey[] = [
+  'hooks.inject',
+  'recall.prompt_items',
+  'recall.prompt_chars',
+  'recall.session_start_chars',
+  'hooks.stop_min_new_turns',
+  'hooks.stop_min_new_bytes',
+  'idle_timeout_minutes',
+];
+
+/** The agent-facing keys with their ranges, e.g. `recall.prompt_items (0–50)`. */
+export function describeAgentConfigKeys(): string {
+  return AGENT_CONFIG_KEYS.map((k) => {
+    const s = keySpec(k);
+    return s.type === 'integer' ? `${k} (${s.min}–${s.max})` : `${k} (true/false)`;
+  }).join(', ');
+}
+
 export function envNameOf(k: ConfigKey): string | null {
   const s = keySpec(k);
   if (s.env === null) return null;

@@ -11,7 +11,7 @@ import { wordsByTerm } from './recall/terms.js';
 import { DEFAULT_GATE, judge, type GateConfig } from './recall/gate.js';
 import { renderContext, renderItem } from './recall/render.js';
 import { fenceRecalled } from './transcript/fence.js';
-import { rememberNote, type RememberInput } from './memory/remember.js';
+import { rememberNote, type RememberInput, type RememberResult } from './memory/remember.js';
 import type { ContextItem, ContextResult, RecallResult } from './protocol/messages.js';
 
 /** One query's answer: the hits, and what the user should know (BM25 only, a time phrase read as a date…). */
@@ -67,9 +67,19 @@ export type EngineLog = (level: 'info' | 'warn' | 'error', message: string) => v
 /** What the engine asks of curation (src/core/curate/service.ts `Curation` implements it). */
 export interface EngineCuration {
   /** Moves a wrong note into the archive folder (out of recall, recoverable, logged in the vault). */
-  forget(ref: string): Promise<{ moved: Array<[string, string]>; relinked: string[]; logPath: string }>;
+  forget(ref: string, opts?: { byUser?: boolean }): Promise<{ moved: Array<[string, string]>; relinked: string[]; logPath: string }>;
   /** Recall statistics ($ENGRAM_HOME, never the notes): the notes each recall or injection returned. */
   recordRecall(paths: string[]): Promise<void>;
+}
+
+/** A title compared as a person reads it: case, punctuation and spacing aside. */
+function titleKey(t: string): string {
+  return t.normalize('NFC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/** A title without a leading Zettelkasten id or date (`202211141287 - `, `2024-03-01 `). */
+function stripTitlePrefix(t: string): string {
+  return t.replace(/^(?:\d{8,14}|\d{4}-\d{2}-\d{2}(?:[ T_]\d{2}[-:.]?\d{2}(?:[-:.]?\d{2})?)?)\s*(?:[-–—_:]\s*)?/, '') || t;
 }
 
 export interface EngineOptions {
@@ -247,15 +257,64 @@ export class Engine {
     return this.metas.get(path);
   }
 
-  /** Resolves a title, a path or a [[wikilink]] to a note in the vault. */
+  /** Whether any note belongs to `project` (case aside). */
+  hasProject(project: string): boolean {
+    const p = project.toLowerCase();
+    for (const m of this.metas.values()) if (m.project?.toLowerCase() === p) return true;
+    return false;
+  }
+
+  /** Resolves a title, a path or a [[wikilink]] to one note of the vault; undefined when none or several match. */
   resolveRef(ref: string): string | undefined {
+    const r = this.lookUp(ref);
+    return r.path;
+  }
+
+  /**
+   * A note reference as a user would say it: an exact vault path (`exact`), a [[wikilink]], a title in any case, an
+   * alias, or a title without its Zettelkasten or date prefix ("Go JSON Parsing" for `202211141287 - Go JSON
+   * Parsing.md`). Several notes matching equally is ambiguous: `candidates` lists them and `path` is unset.
+   */
+  lookUp(ref: string): { path?: string; exact: boolean; candidates: string[] } {
     let r = ref.trim().replace(/^\[\[|\]\]$/g, '').split('|')[0].split('#')[0].trim().replace(/\\/g, '/');
     if (r.startsWith('/')) r = r.slice(1);
-    if (this.metas.has(r)) return r;
-    if (this.metas.has(`${r}.md`)) return `${r}.md`;
-    const lower = r.toLowerCase().replace(/\.md$/, '');
-    for (const [path, meta] of this.metas) if (meta.title.toLowerCase() === lower || path.toLowerCase() === `${lower}.md`) return path;
-    return undefined;
+    if (this.metas.has(r)) return { path: r, exact: true, candidates: [r] };
+    if (this.metas.has(`${r}.md`)) return { path: `${r}.md`, exact: true, candidates: [`${r}.md`] };
+    const wanted = titleKey(r.replace(/\.md$/i, ''));
+    if (!wanted) return { exact: false, candidates: [] };
+    const tiers: string[][] = [[], [], []];
+    for (const [path, meta] of this.metas) {
+      if (path.toLowerCase() === `${r.toLowerCase().replace(/\.md$/, '')}.md`) tiers[0].push(path);
+      else if (titleKey(meta.title) === wanted || meta.aliases.some((a) => titleKey(a) === wanted)) tiers[1].push(path);
+      else if (titleKey(stripTitlePrefix(meta.title)) === wanted) tiers[2].push(path);
+    }
+    const hit = tiers.find((t) => t.length > 0) ?? [];
+    hit.sort();
+    return hit.length === 1 ? { path: hit[0], exact: false, candidates: hit } : { exact: false, candidates: hit };
+  }
+
+  /** The titles closest to `ref`, for a "did you mean" (shared words first, then shared prefix). */
+  closestTitles(ref: string, n = 5): string[] {
+    const words = new Set(titleKey(ref).split(' ').filter((w) => w.length > 1));
+    if (words.size === 0) return [];
+    const scored: { path: string; score: number }[] = [];
+    for (const [path, meta] of this.metas) {
+      const t = titleKey(stripTitlePrefix(meta.title)).split(' ');
+      const shared = t.filter((w) => words.has(w)).length;
+      if (shared > 0) scored.push({ path, score: shared / Math.max(words.size, t.length) });
+    }
+    return scored.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, n).map((s) => s.path);
+  }
+
+  /** The one note `ref` names, or a not-found / ambiguous error that lists what the user may have meant. */
+  private noteFor(ref: string, verb: string): { path: string; exact: boolean } {
+    const r = this.lookUp(ref);
+    if (r.path) return { path: r.path, exact: r.exact };
+    if (r.candidates.length > 1) {
+      throw new EngramError('conflict', `"${ref}" matches ${r.candidates.length} notes: ${r.candidates.slice(0, 10).join(', ')}${r.candidates.length > 10 ? ', …' : ''}`, `${verb} one of them by its vault path`);
+    }
+    const close = this.closestTitles(ref);
+    throw new EngramError('not-found', `no note matches "${ref}"`, close.length ? `closest: ${close.join(', ')}` : 'check the title, or give the vault path');
   }
 
   /**
@@ -288,7 +347,10 @@ export class Engine {
     }
     const lines = out.map((h) => `${renderItem({ ...h, why: h.why }, 300)}${h.body ? `\n\n${h.body.trim()}\n` : ''}`);
     this.noteRecalled(out.map((h) => h.path));
-    const text = out.length ? fenceRecalled(`Notes from the user's vault (${out.length}):\n${lines.join('\n')}`) : 'No notes matched.';
+    // A project with no notes of its own gets general notes at most, and is told so (never other projects' notes).
+    const unknown = (opts.projects ?? []).filter((p) => !this.hasProject(p));
+    const preface = unknown.length ? `No notes are filed under project ${unknown.map((p) => `"${p}"`).join(', ')} yet${out.length ? '; these are general notes' : ''}. Search every project with all_projects.\n` : '';
+    const text = out.length ? `${preface}${fenceRecalled(`Notes from the user's vault (${out.length}):\n${lines.join('\n')}`)}` : `${preface}No notes matched.`;
     return { hits: out, text, mode: this.index.mode };
   }
 
@@ -364,33 +426,31 @@ export class Engine {
   }
 
   async read(ref: string): Promise<{ path: string; title: string; text: string }> {
-    const path = this.resolveRef(ref);
-    if (!path) throw new EngramError('not-found', `no note matches "${ref}"`);
+    const { path } = this.noteFor(ref, 'read');
     const file = await this.ports.vault.read(path);
     return { path, title: this.metas.get(path)?.title ?? path, text: file.text };
   }
 
-  async remember(input: RememberInput): Promise<{ path: string }> {
-    const path = await rememberNote(this.ports.vault, this.config.folders, input, this.ports.clock.now());
-    await this.load(path);
-    return { path };
+  /** Files a note (or finds the one this text already made: then nothing is written and `existed` is true). */
+  async remember(input: RememberInput): Promise<RememberResult> {
+    const byId = (id: string) => [...this.metas.values()].find((m) => m.engramId === id)?.path;
+    const r = await rememberNote(this.ports.vault, this.config.folders, input, this.ports.clock.now(), byId);
+    if (!r.existed) await this.load(r.path);
+    return r;
   }
 
   /**
    * Forget (DESIGN/issue 6): the note moves into the archive folder through curation, which logs it in the vault;
    * it leaves recall at once (the archive is never recalled) and can be moved back by hand.
    */
-  async forget(ref: string): Promise<{ path: string; archivedTo: string; log: string }> {
+  async forget(ref: string, opts: { byUser?: boolean } = {}): Promise<{ path: string; archivedTo: string; log: string }> {
     if (!this.curation) throw new EngramError('refused', 'forget needs the curation service, which this host did not start');
-    const path = this.resolveRef(ref);
-    if (!path) throw new EngramError('not-found', `no note matches "${ref}"`);
-    if (this.metas.get(path)?.locked) throw new EngramError('refused', `"${path}" is locked`, 'unlock it in Obsidian first');
-    const r = await this.curation.forget(path);
+    const r = await this.curation.forget(ref, opts);
     // Applied now rather than when the watcher reports it: the next recall must already miss the note.
     for (const [from, to] of r.moved) this.applyChange({ kind: 'rename', oldPath: from, path: to });
     for (const p of r.relinked) this.applyChange({ kind: 'modify', path: p });
     await this.settled();
-    const [from, to] = r.moved[0] ?? [path, path];
+    const [from, to] = r.moved[0] ?? [ref, ref];
     return { path: from, archivedTo: to, log: r.logPath };
   }
 

@@ -8,6 +8,8 @@ export interface VaultFileInfo {
   /** Modification time, epoch ms. */
   mtime: number;
   size: number;
+  /** Set when the note is a symbolic link (to a file inside the vault; links leading out are never listed or read). */
+  symlink?: boolean;
 }
 
 export interface VaultFile extends VaultFileInfo {

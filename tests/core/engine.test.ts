@@ -62,7 +62,7 @@ describe('Engine', () => {
     // Still readable (recoverable), and a folder filter that asks for the archive finds it.
     expect((await engine.read(r.archivedTo)).text).toContain('zorblax');
     expect((await engine.search('zorblax', { folders: ['Engram/Archive'] })).map((h) => h.path)).toEqual([r.archivedTo]);
-    await expect(engine.forget('no such note')).rejects.toThrow(/no note matches/);
+    await expect(engine.forget('no such note')).rejects.toThrow(/no note named no such note/);
   });
 
   it('records what recall and injection returned in the recall statistics (state, not the notes)', async () => {

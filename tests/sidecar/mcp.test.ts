@@ -16,7 +16,7 @@ describe('engram mcp (real client, real host)', () => {
 
   beforeEach(async () => {
     sb = makeSandbox();
-    sb.writeNote('Engram/Inbox/Use pnpm workspaces.md', '---\ntype: decision\nscope: general\nsummary: The monorepo uses pnpm workspaces because npm installs were slow\n---\nWe moved the monorepo from npm to pnpm workspaces; installs went from 4 minutes to 40 seconds.\n');
+    sb.writeNote('Engram/Inbox/Use pnpm workspaces.md', '---\ntype: decision\nscope: general\nsummary: The monorepo uses pnpm workspaces because npm installs were slow\nengram_id: e-pnpm-1\nengram_source: hook-extraction\n---\nWe moved the monorepo from npm to pnpm workspaces; installs went from 4 minutes to 40 seconds.\n');
     sb.writeNote('.obsidian/plugins/secret/data.json', '{"apiKey":"sk-secret"}');
     sb.writeNote('.obsidian/notes.md', 'secret config note');
     client = new Client({ name: 'vitest', version: '0.0.0' });
@@ -79,7 +79,7 @@ describe('engram mcp (real client, real host)', () => {
 
     const status = (await client.callTool({ name: 'status', arguments: {} })) as TextResult;
     // The remembered note and the archived one (kept for `read`, out of recall); the log note once the watcher sees it.
-    expect(JSON.parse(status.content[0].text).index.notes).toBeGreaterThanOrEqual(2);
+    expect(Number(/Index: (\d+) notes/.exec(status.content[0].text)?.[1])).toBeGreaterThanOrEqual(2);
   });
 
   it('records recalled notes in the recall statistics under ENGRAM_HOME, for engram maintain', async () => {
@@ -121,7 +121,7 @@ describe('engram mcp (real client, real host)', () => {
     fs.writeFileSync(ok, '{"type":"user","message":{"content":"hi"}}\n');
     const r = (await client.callTool({ name: 'extract', arguments: { path: ok } })) as TextResult;
     expect(r.isError).toBeFalsy();
-    expect(r.content[0].text).toContain('"queued": true');
+    expect(r.content[0].text).toMatch(/^Queued .*for extraction/);
   });
 
   it('extract accepts a folder from transcripts.extra_folders (and extracts from it), still refusing symlinks and traversal out of it', async () => {
@@ -146,7 +146,7 @@ describe('engram mcp (real client, real host)', () => {
     }
     const r = (await client.callTool({ name: 'extract', arguments: { path: ok } })) as TextResult;
     expect(r.isError, r.content[0].text).toBeFalsy();
-    expect(r.content[0].text).toContain('"queued": true');
+    expect(r.content[0].text).toMatch(/^Queued .*for extraction/);
     // The host's job runner honours the same folders: the session is extracted.
     await waitFor(() => fs.existsSync(path.join(sb.vault, 'Engram/Projects/acme/We use pnpm workspaces not npm for the monorepo.md')), 20_000, 'the extracted note');
   });
@@ -154,13 +154,13 @@ describe('engram mcp (real client, real host)', () => {
   it('lists review and restructure proposals (dry run), reindexes, and refuses an unknown proposal id', async () => {
     const review = (await client.callTool({ name: 'review', arguments: {} })) as TextResult;
     expect(review.isError, review.content[0].text).toBeFalsy();
-    expect(JSON.parse(review.content[0].text)).toHaveProperty('proposals');
+    expect(review.content[0].text).toMatch(/No working-memory notes are due|due, \d+ proposal/);
     const restructure = (await client.callTool({ name: 'restructure', arguments: {} })) as TextResult;
     expect(restructure.isError, restructure.content[0].text).toBeFalsy();
     const bad = (await client.callTool({ name: 'review', arguments: { apply: 'nope-not-an-id' } })) as TextResult;
     expect(bad.isError).toBe(true);
     const re = (await client.callTool({ name: 'reindex', arguments: {} })) as TextResult;
-    expect(JSON.parse(re.content[0].text).notes).toBe(1);
+    expect(re.content[0].text).toBe('Re-indexed 1 notes.');
   });
 
   it('applies a restructure proposal by id and the vault\'s Engram log names mcp as the actor', async () => {
@@ -168,13 +168,13 @@ describe('engram mcp (real client, real host)', () => {
     sb.writeNote('Notes/Deploy from the root.md', '---\ntags: [deploy]\n---\nThe deploy script must run from the repository root directory, never from a package folder!\n');
     const listed = (await client.callTool({ name: 'restructure', arguments: {} })) as TextResult;
     expect(listed.isError, listed.content[0].text).toBeFalsy();
-    const merge = (JSON.parse(listed.content[0].text) as { proposals: Array<{ id: string; kind: string }> }).proposals.find((p) => p.kind === 'merge');
+    const merge = /^- (\w+) · merge · /m.exec(listed.content[0].text)?.[1];
     expect(merge, listed.content[0].text).toBeDefined();
-    const applied = (await client.callTool({ name: 'restructure', arguments: { apply: merge!.id } })) as TextResult;
+    const applied = (await client.callTool({ name: 'restructure', arguments: { apply: merge! } })) as TextResult;
     expect(applied.isError, applied.content[0].text).toBeFalsy();
     const logDir = path.join(sb.vault, 'Engram/Log');
     const log = fs.readdirSync(logDir).map((f) => fs.readFileSync(path.join(logDir, f), 'utf8')).join('\n');
-    const line = log.split('\n').find((l) => l.includes(merge!.id));
+    const line = log.split('\n').find((l) => l.includes(merge!));
     expect(line, log).toMatch(/^- \S+ · mcp · /);
     expect(log).not.toMatch(/· cli · /);
   });
@@ -187,7 +187,7 @@ describe('engram mcp (real client, real host)', () => {
     const unsafe = (await client.callTool({ name: 'configure', arguments: { key: 'backend', value: true } })) as TextResult;
     expect(unsafe.isError).toBe(true);
     expect(unsafe.content[0].text).toMatch(/cannot be changed/);
-    const safe = (await client.callTool({ name: 'configure', arguments: { key: 'prompt_max_items', value: 3 } })) as TextResult;
+    const safe = (await client.callTool({ name: 'configure', arguments: { key: 'recall.prompt_items', value: 3 } })) as TextResult;
     expect(safe.isError).toBeFalsy();
     const missing = (await client.callTool({ name: 'read', arguments: { ref: 'No such note anywhere' } })) as TextResult;
     expect(missing.isError).toBe(true);

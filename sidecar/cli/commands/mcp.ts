@@ -1,7 +1,8 @@
 // `engram mcp`: the MCP server over stdio (stdout is the JSON-RPC channel: nothing else may print there).
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { EngramError } from '../../../src/core/errors.js';
 import type { CommandDefinition } from '../types.js';
-import { buildMcpServer } from '../../mcp/server.js';
+import { buildMcpServer, type McpDeps } from '../../mcp/server.js';
 import { HostLink } from '../../mcp/host-link.js';
 import { vaultState } from '../../client/paths.js';
 import { resolveProject } from '../../client/settings.js';
@@ -12,16 +13,26 @@ export const command: CommandDefinition = {
   usage: 'mcp [--vault <path>]',
   description: 'Serve Engram\'s tools (recall, read, remember, …) to an agent over MCP stdio. Registered by `engram install`.',
   async run(ctx) {
-    const vault = requireVault(ctx);
-    const link = new HostLink(vaultState(vault, ctx.env), ctx.env);
-    const server = buildMcpServer({ link, project: resolveProject(ctx.cwd), version });
+    // Without a usable vault the server still completes the handshake and answers every tool with the problem and
+    // its fix: an MCP client shows a server that exits first only as "failed".
+    let link: HostLink | undefined;
+    let broken: McpDeps['link'] | undefined;
+    try {
+      link = new HostLink(vaultState(requireVault(ctx), ctx.env), ctx.env);
+    } catch (e) {
+      if (!(e instanceof EngramError)) throw e;
+      const problem = new EngramError(e.code, `Engram cannot work yet: ${e.message}`, e.hint);
+      broken = { call: () => Promise.reject(problem) };
+      ctx.stderr(`engram mcp: ${e.message}${e.hint ? ` (${e.hint})` : ''}`);
+    }
+    const server = buildMcpServer({ link: link ?? broken!, project: resolveProject(ctx.cwd), version });
     const transport = new StdioServerTransport();
     await server.connect(transport);
     await new Promise<void>((resolve) => {
       transport.onclose = () => resolve();
       process.stdin.once('end', () => resolve());
     });
-    link.close();
+    link?.close();
     return 0;
   },
 };

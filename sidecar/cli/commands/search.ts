@@ -1,6 +1,7 @@
 // `engram search`: ranked notes with scores, snippets and why they matched.
 import { recallScope, type QueryAnswer } from '../../../src/core/engine.js';
 import { EngramError } from '../../../src/core/errors.js';
+import { parseSince } from '../../../src/core/duration.js';
 import type { IndexSearchOptions } from '../../../src/core/index/search.js';
 import { RpcCode } from '../../../src/core/protocol/index.js';
 import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
@@ -18,14 +19,6 @@ const list = (v: unknown): string[] | undefined => {
   return xs.length ? xs : undefined;
 };
 
-/** `7d`, `2w`, `3m`, `1y` ago, or a date (`2026-03-01`). */
-export function parseSince(v: string, now = Date.now()): number {
-  const rel = /^(\d+)\s*([dwmy])$/i.exec(v.trim());
-  if (rel) return now - Number(rel[1]) * { d: 1, w: 7, m: 30, y: 365 }[rel[2].toLowerCase() as 'd']! * 86_400_000;
-  const t = Date.parse(v);
-  if (Number.isNaN(t)) throw new EngramError('usage', `--since: not a date or a span: ${v}`, 'use e.g. --since 2026-03-01 or --since 7d');
-  return t;
-}
 
 /**
  * The query answered by the vault's live host, through the engine's one road (what recall and the hooks search), or
@@ -104,8 +97,8 @@ export const command: CommandDefinition = {
       folders: list(ctx.options.folder),
       tags: list(ctx.options.tag),
       scope,
-      since: ctx.options.since === undefined ? undefined : parseSince(String(ctx.options.since)),
-      until: ctx.options.until === undefined ? undefined : parseSince(String(ctx.options.until)),
+      since: ctx.options.since === undefined ? undefined : parseSince(String(ctx.options.since), Date.now(), '--since'),
+      until: ctx.options.until === undefined ? undefined : parseSince(String(ctx.options.until), Date.now(), '--until'),
       durability: ctx.options.working ? 'working' : undefined,
       mode: mode as IndexSearchOptions['mode'],
       expandLinks: links as 0 | 1 | 2,

@@ -54,20 +54,49 @@ export function archiveProposals(catalog: NoteCatalog, settings: CurateSettings,
 }
 
 /** Finds the note a user or agent means: a vault path, or a title / link text resolved like a wikilink. */
-export function findNote(catalog: NoteCatalog, ref: string): string | null {
-  const clean = ref.trim().replace(/^\[\[|\]\]$/g, '').split('|')[0].split('#')[0];
-  if (catalog.get(clean)) return clean;
-  return catalog.resolver.resolve(clean, '');
+/**
+ * The note `ref` names: an exact vault path, or a title (file name or alias, case aside) that exactly one note has.
+ * `exact` says whether the user gave the path itself; `candidates` lists every note an ambiguous title matches.
+ */
+export function findNote(catalog: NoteCatalog, ref: string): { path: string | null; exact: boolean; candidates: string[] } {
+  let clean = ref.trim().replace(/^\[\[|\]\]$/g, '').split('|')[0].split('#')[0].trim().replace(/\\/g, '/');
+  if (clean.startsWith('/')) clean = clean.slice(1);
+  for (const p of [clean, `${clean}.md`]) if (catalog.get(p)) return { path: p, exact: true, candidates: [p] };
+  const key = clean.replace(/\.md$/i, '').normalize('NFC').toLowerCase();
+  const candidates: string[] = [];
+  for (const n of catalog.notes.values()) {
+    const title = n.path.slice(n.path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+    const names = [title, n.path.replace(/\.md$/i, ''), ...(n.meta?.aliases ?? [])];
+    if (names.some((x) => x.normalize('NFC').toLowerCase() === key)) candidates.push(n.path);
+  }
+  candidates.sort();
+  return { path: candidates.length === 1 ? candidates[0] : null, exact: false, candidates };
 }
 
-/** `forget`: the archive move, applied at once (and logged); locked notes are refused. */
-export async function forgetNote(ctx: CurateContext, catalog: NoteCatalog, ref: string, now: number): Promise<ApplyResult> {
-  const path = findNote(catalog, ref);
+/**
+ * `forget`: the archive move, applied at once (and logged). Refused for a locked note, a symbolic link, a title that
+ * matches several notes (the candidates are listed), and a note Engram did not create unless the user (`byUser`) named
+ * its exact vault path: an agent can never archive the user's own notes.
+ */
+export async function forgetNote(ctx: CurateContext, catalog: NoteCatalog, ref: string, now: number, opts: { byUser?: boolean } = {}): Promise<ApplyResult> {
+  const found = findNote(catalog, ref);
+  if (found.candidates.length > 1) {
+    throw new EngramError('conflict', `"${ref}" matches ${found.candidates.length} notes: ${found.candidates.slice(0, 10).join(', ')}${found.candidates.length > 10 ? ', …' : ''}`, 'forget one of them by its vault path');
+  }
+  const path = found.path;
   if (path === null) throw new EngramError('not-found', `no note named ${ref} in the vault`);
   const n = catalog.get(path)!;
   if (n.meta === null) throw new EngramError('refused', `${path} has invalid frontmatter; fix it first (Engram never rewrites such notes)`);
   if (n.meta.locked) throw new EngramError('refused', `${path} is locked; curation never touches it`, 'remove `locked: true` first if you really mean it');
+  if (!isEngramNote(catalog, path) && !(opts.byUser && found.exact)) {
+    throw new EngramError(
+      'refused',
+      `${path} is not a note Engram created`,
+      opts.byUser ? `to archive your own note, name its exact vault path: engram forget "${path}"` : 'only the user can archive their own notes, with `engram forget "<exact vault path>"` in a terminal',
+    );
+  }
   if (inFolder(path, ctx.settings.folders.archive)) throw new EngramError('refused', `${path} is already in the archive`);
+  if ((await ctx.vault.read(path)).symlink) throw new EngramError('refused', `${path} is a symbolic link; Engram never moves links`, 'move or delete it by hand');
   const p = finish(catalog, ctx.settings, archiveDraft(catalog, ctx.settings, path, 'forgotten on request', new Set()), now);
   p.kind = 'archive';
   p.title = `forget ${wikilink(path)}`;

@@ -111,9 +111,9 @@ export class Curation {
   }
 
   /** Moves a wrong note into the archive at once (out of recall, recoverable, logged). */
-  async forget(ref: string): Promise<ApplyResult> {
+  async forget(ref: string, opts: { byUser?: boolean } = {}): Promise<ApplyResult> {
     const catalog = await loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow });
-    const r = await forgetNote(this.ctx, catalog, ref, this.opts.clock.now());
+    const r = await forgetNote(this.ctx, catalog, ref, this.opts.clock.now(), opts);
     for (const [from, to] of r.moved) await this.recallStats.move(from, to);
     return r;
   }

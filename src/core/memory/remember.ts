@@ -1,8 +1,11 @@
-// Files text given by an agent or the user as a note (engram_source: manual), and soft-deletes notes on request.
-import { stringify } from 'yaml';
-import { EngramError, isEngramError } from '../errors.js';
+// Files text given by an agent or the user as a note (engram_source: manual), through the note layer's one writer
+// (file names, key order, collision rules). The same text twice is one note: its engram_id is derived from the text.
+import { EngramError } from '../errors.js';
 import { stableId } from '../hash.js';
 import type { VaultPort } from '../ports.js';
+import { DEFAULT_FOLDERS, routeFolder, type Folders } from '../note/route.js';
+import { loadVocabulary } from '../note/vocabulary.js';
+import { writeBeatNote } from '../note/write-beat.js';
 
 export interface RememberInput {
   text: string;
@@ -13,58 +16,57 @@ export interface RememberInput {
   tags?: string[];
 }
 
-export interface MemoryFolders {
-  inbox: string;
-  projects: string;
+export interface RememberResult {
+  path: string;
+  /** True when this text was already remembered: nothing was written. */
+  existed: boolean;
 }
 
-// eslint-disable-next-line no-control-regex -- control characters are exactly what a file name must not contain
-const UNSAFE = /[\\/:*?"<>|#^[\]\u0000-\u001f]/g;
-
-/** A file name Obsidian and every OS accept, from the first words of a text. */
-export function safeTitle(text: string, max = 80): string {
-  const first = text.split(/\r?\n/).find((l) => l.trim()) ?? 'Note';
-  let t = first.replace(/^#+\s*/, '').replace(UNSAFE, ' ').replace(/\s+/g, ' ').trim();
-  if (t.length > max) t = `${t.slice(0, max).replace(/\s+\S*$/, '')}`;
-  t = t.replace(/^\.+/, '').trim();
-  return t || 'Note';
+/** The first line of a text, without Markdown heading marks, cut at a word under `max` characters. */
+export function titleFromText(text: string, max = 80): string {
+  const first = (text.split(/\r?\n/).find((l) => l.trim()) ?? '').replace(/^#+\s*/, '').replace(/\s+/g, ' ').trim();
+  if (first.length <= max) return first;
+  const cut = first.slice(0, max);
+  const sentence = /^(.{20,}?[.!?])\s/.exec(cut);
+  return sentence ? sentence[1] : cut.replace(/\s+\S*$/, '');
 }
 
-export function isoWithOffset(ms: number): string {
-  const d = new Date(ms);
-  const off = -d.getTimezoneOffset();
-  const sign = off >= 0 ? '+' : '-';
-  const pad = (n: number) => String(Math.floor(Math.abs(n))).padStart(2, '0');
-  const local = new Date(ms + off * 60_000).toISOString().slice(0, 19);
-  return `${local}${sign}${pad(off / 60)}:${pad(off % 60)}`;
+/** The engram_id of remembered text: the same words (whitespace aside) in the same project are the same note. */
+export function rememberId(text: string, project: string | undefined): string {
+  return stableId(['manual', project ?? '', text.replace(/\s+/g, ' ').trim()]);
 }
 
-export async function rememberNote(vault: VaultPort, folders: MemoryFolders, input: RememberInput, now: number): Promise<string> {
-  const scope = input.scope ?? (input.project ? 'project' : 'general');
-  const folder = scope === 'project' && input.project ? `${folders.projects}/${safeTitle(input.project, 60)}` : folders.inbox;
-  const title = safeTitle(input.title ?? input.text);
-  const created = isoWithOffset(now);
-  const summary = input.text.replace(/\s+/g, ' ').trim().slice(0, 200);
-  const data: Record<string, unknown> = {
-    type: input.type ?? 'insight',
-    scope,
-    ...(input.project ? { project: input.project } : {}),
-    summary,
-    tags: input.tags ?? [],
-    created,
-    updated: created,
-    engram_id: stableId(['manual', input.text, now]),
-    engram_source: 'manual',
-  };
-  const text = `---\n${stringify(data, { lineWidth: 0 })}---\n\n${input.text.trim()}\n`;
-  for (let n = 1; n < 100; n++) {
-    const path = `${folder}/${n === 1 ? title : `${title} ${n}`}.md`;
-    try {
-      await vault.create(path, text);
-      return path;
-    } catch (e) {
-      if (!isEngramError(e, 'conflict')) throw e;
-    }
+export async function rememberNote(
+  vault: VaultPort,
+  folders: Pick<Folders, 'inbox' | 'projects'>,
+  input: RememberInput,
+  now: number,
+  existing: (engramId: string) => string | undefined,
+): Promise<RememberResult> {
+  const body = input.text.replace(/\r\n/g, '\n').trim();
+  if (!body) throw new EngramError('usage', 'remember needs some text: it was empty or only whitespace');
+  const vocabulary = await loadVocabulary(vault);
+  const names = vocabulary.types.map((t) => t.name);
+  const type = (input.type ?? 'insight').trim().toLowerCase();
+  if (!names.includes(type)) {
+    throw new EngramError('usage', `unknown note type "${input.type}"`, `use one of: ${names.join(', ')}${vocabulary.source === 'defaults' ? '' : ' (from ENGRAM.md)'}`);
   }
-  throw new EngramError('conflict', `too many notes named "${title}"`);
+  const scope = input.scope ?? (input.project ? 'project' : 'general');
+  const project = scope === 'project' ? input.project : undefined;
+  const engramId = rememberId(body, project);
+  const already = existing(engramId);
+  if (already) return { path: already, existed: true };
+  const path = await writeBeatNote(vault, routeFolder({ scope, project }, { ...DEFAULT_FOLDERS, ...folders }), {
+    title: (input.title?.trim() ? titleFromText(input.title) : titleFromText(body)) || 'Note',
+    type,
+    scope,
+    project,
+    summary: body.slice(0, 200),
+    tags: input.tags,
+    created: now,
+    engramId,
+    engramSource: 'manual',
+    body,
+  });
+  return { path, existed: false };
 }
