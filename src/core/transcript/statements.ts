@@ -178,11 +178,12 @@ const RULES: Rule[] = [
   { kind: 'correction', re: /^(?:please\s+)?stop\s+[a-z]+ing\b/i },
   { kind: 'correction', re: /\b(?:is|are|it'?s|that'?s|this is) not (?:acce?p?t?able|allowed|an option|valid)\b|\b(?:is|are) unacceptable\b|\b(?:it'?s|that'?s|is) (?:a )?bad idea\b/i },
   { kind: 'correction', re: /^there(?:'s| is) no need (?:to|for) (?!worry|apologi[sz]e|thank|rush|hurry)/i },
-  { kind: 'correction', re: /\buse [\w@./+-]+ instead(?: of [\w@./+-]+)?\b|\binstead of [\w@./+-]+,? use\b|\buse [\w@./+-]+,? not [\w@./+-]+/i },
   { kind: 'decision', re: /\blet'?s (?:go with|use|stick with|stay with|switch to|keep using|not use|not)\b|\blet us (?:go with|use|stick with|switch to)\b/i },
   { kind: 'decision', re: /\bwe(?:'ll| will| shall|'re going to| are going to) (?:go with|use|stick with|stay with|switch to|keep using)\b|\bwe(?:'re| are) going with\b/i },
   { kind: 'decision', re: /\b(?:we|i) (?:have )?(?:explicitly |deliberately |already )?(?:chose|chosen|choosed|picked|decided (?:to|on|that|against)|settled on|agreed (?:to|on|that))\b|\bthe decision (?:is|was)\b/i },
   { kind: 'decision', re: /\bfrom now on\b|\bgoing forward\b/i },
+  // After the decisions: "let's use X instead of Y" is a decision, a bare "use X instead" a correction.
+  { kind: 'correction', re: /\buse [\w@./+-]+ instead(?: of [\w@./+-]+)?\b|\binstead of [\w@./+-]+,? use\b|\buse [\w@./+-]+,? not [\w@./+-]+/i },
   { kind: 'decision', re: /^(?:please\s+)?always\s+[a-z]/i },
   { kind: 'decision', re: /\bmust (?:not|never|always)\b|\b(?:we|i) (?:don'?t|do not|never) (?:use|commit|deploy|push|run|want)\b/i },
   { kind: 'decision', re: /^(?:it'?s\s+)?(?:very\s+)?important\s+(?:not\s+)?to\s+[a-z]/i },
