@@ -20,6 +20,8 @@ export interface TranscriptResult {
   /** Path relative to the corpus transcripts folder. */
   file: string;
   turns: { user: number; assistant: number };
+  /** User turns a person typed: not a subagent's prompt, not replaced by the corpus's redaction placeholder. */
+  humanTurns: number;
   skipped?: string;
   notes: FiledNote[];
   rejected: string[];
@@ -41,9 +43,12 @@ export function corpusTranscripts(dir: string): string[] {
 
 export async function rulesOnTranscript(dir: string, file: string): Promise<TranscriptResult> {
   const { sessions } = await readTranscriptFile(file);
-  const result: TranscriptResult = { file: path.relative(dir, file), turns: { user: 0, assistant: 0 }, notes: [], rejected: [] };
+  const result: TranscriptResult = { file: path.relative(dir, file), turns: { user: 0, assistant: 0 }, humanTurns: 0, notes: [], rejected: [] };
   for (const session of sessions) {
-    for (const t of session.turns) result.turns[t.role]++;
+    for (const t of session.turns) {
+      result.turns[t.role]++;
+      if (t.role === 'user' && !t.sidechain && !/^\[REDACTED_TEXT len=/.test(t.text)) result.humanTurns++;
+    }
     const vault = new MemoryVault();
     const run = await extractSession({ ports: { vault, clock: { now: () => Date.UTC(2026, 0, 1) } }, state: new MemoryStateStore(), vaultDir: 'vaults/bench', backend: new RulesBackend(), session });
     if (run.skipped) result.skipped = run.skipped;

@@ -32,7 +32,7 @@ const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|no|fig|mr|mrs|dr|st)\
 /** True when a title stops in the middle of a clause: on a connecting word, or on a comma, colon or dash. */
 export function endsMidClause(title: string): boolean {
   const t = title.trim();
-  if (/[,;:(\[{–—-]$/.test(t) || /\s[&+/]$/.test(t)) return true;
+  if (/[,;:([{–—-]$/.test(t) || /\s[&+/]$/.test(t)) return true;
   const last = /(\S+)$/.exec(t)?.[1]?.toLowerCase().replace(/[’‘]/g, "'") ?? '';
   return DANGLING.has(last);
 }
@@ -90,7 +90,7 @@ function tidyEnd(s: string): string {
   let t = s.trim();
   for (let guard = 0; guard < 12; guard++) {
     const before = t;
-    t = t.replace(/[\s,;:.…!?–—\-(\[{"'“‘`*_]+$/u, '');
+    t = t.replace(/[\s,;:.…!?–—\-([{"'“‘`*_]+$/u, '');
     // Drop words that leave the phrase hanging ("… the migration note in").
     while (endsMidClause(t) && /\s/.test(t)) t = t.replace(/\s*\S+$/, '');
     if (t === before) break;
