@@ -39,7 +39,7 @@ const HASHTAG_KIND: Record<string, StatementKind> = {
 
 // `#decision …` after whitespace or an opening bracket; `remember: …` anywhere; `note to self:` and `for the record:`
 // at a line start. Hashtags are deliberate from either side; the words only count from the user.
-const HASHTAG_RE = /(?<=^|[\s([*_>])#(cor|correction|decision|insight|remember|problem|failed|reference)\b[ \t]*[:–—-]?[ \t]*/gim;
+const HASHTAG_RE = /(?<=^|[\s([*_>])#(cor|correction|decision|insight|remember|problem|failed|reference)\b(?![-/]\w)[ \t]*[:–—-]?[ \t]*/gim;
 const WORD_MARKER_RE = /(?<=^|[\s([*_>])(remember):[ \t]*|^[ \t>*-]*(note to self|for the record)[ \t]*:[ \t]*/gim;
 
 /** Statements shorter than this are noise ("#decision ok"). */
