@@ -136,6 +136,21 @@ describe('what the rules do not file', () => {
     expect(ruleBeats(turns)).toEqual([]);
   });
 
+  it('ignores approvals, task reminders and everyday words that only look like a rule', () => {
+    const turns = talk(
+      "No, that's fine, go ahead with the plan",
+      'No, just continue with the next step please',
+      'Actually, that works for me',
+      'Always the same error when I run the build',
+      'It always fails on the second run of the suite',
+      'We will use the results later in the report',
+      "let's use the debugger to find out what happens",
+      "Don't forget to update the changelog before the release",
+      "let's keep going forward with step two of the plan",
+    );
+    expect(ruleBeats(turns)).toEqual([]);
+  });
+
   it("ignores the assistant's words, even when they read like a correction or decision", () => {
     expect(ruleBeats([turn(0, 'assistant', "No, that's wrong: I misread the stack trace. Let's use vitest instead of jest. Always run the linter before pushing.")])).toEqual([]);
   });
