@@ -10,8 +10,7 @@ const DANGLING = new Set(
   (
     'a an the and or but nor so yet because since as if when whenever while where which who whom whose than unless until ' +
     'though although whether to of for with without in on at by from into onto about over under via per between after before during ' +
-    'like not no is are was were be been being am will would shall should can could may might must do does did has have had ' +
-    "need needs don't doesn't didn't won't can't isn't aren't shouldn't mustn't its it's their our your my his her " +
+    "like am its it's their our your my his her " +
     'such e.g. i.e. vs either neither each every let let\'s we i they'
   ).split(' '),
 );
@@ -23,7 +22,7 @@ const FILLER = [
   /^(?:no|nope|nah|wrong|not quite)\s*[,.!:;–—-]+\s*/i,
   /^no\s+(?=(?:that'?s|it'?s|this|you|we|i|don'?t|do not|use|add|put|remove|keep|set|make|change|revert|stop|just|instead)\b)/i,
   /^(?:that'?s|this is|it'?s|you'?re) (?:wrong|incorrect|not (?:right|correct|it|what i (?:meant|asked|wanted)))\b\s*[,.!:;–—-]*\s*/i,
-  /^(?:ok(?:ay)?|so|well|hm+|um+|yeah|yes|yep|right|alright|sure|great|cool|thanks|thank you|ah|oh|also|and|but|then|wait|hey|please|just|actually|honestly|basically|i mean|one more thing|one more)\b\s*[,.!:;–—-]*\s*/i,
+  /^(?:ok(?:ay)?|so|well|hm+|um+|yeah|yes|yep|right|alright|sure|great|cool|thanks|thank you|ah|oh|also|and|but|then|wait|hey|please|just|actually|honestly|basically|i mean|one more thing|one more|fyi|btw|heads up)\b\s*[,.!:;–—-]*\s*/i,
   /^(?:the )?(?:main )?(?:idea|plan|approach|proposal|it|that|this)(?:'s| is| looks| seems)? (?:good|fine|ok(?:ay)?|great|nice|correct|right)\s*[,.;]?\s*(?:however|but)\s*,?\s+/i,
 ];
 

@@ -164,14 +164,20 @@ interface Rule {
   re: RegExp;
   /** Only as the opening of the turn ("No, …", "Actually, …" answer what the agent just did). */
   opener?: boolean;
+  /** A sentence that matches this is not the statement after all. */
+  unless?: RegExp;
 }
 
 const NO_THEN = String.raw`(?:\s*[,.!:;–—-]+\s*|\s+(?=(?:use|add|put|remove|keep|set|make|change|revert|do|don'?t|it'?s|that'?s|this|not|just|instead|we|you|stop|wait)\b))`;
 const IMPERATIVE_NOT = /^(?:please\s+)?(?:don'?t|do not|never)\s+(?:ever\s+)?(?!know|think|remember|see|understand|get\b|worry|mind|care|need|have|want|like|recall|believe|forget|stop|hesitate|bother)[a-z]/i;
 // "use X" as a choice: "let's use pnpm.", "we'll use X instead", "use X for all …", not "let's use the debugger to see".
-const USE_CHOICE = String.raw`[\w@./+-]+(?:\s+[\w@./+-]+)?(?=\s*(?:[.!;]|,|$)|\s+(?:instead|for (?:the|all|this|every|our|new)|as (?:the|our)|from now|going forward|everywhere|throughout|here\b|across|in (?:all|every|this)|because|since))`;
+const USE_CHOICE = String.raw`(?!(?:this|that|it|them|these|those|the|a|an|my|your|our|some|any)\b)[\w@./+-]+(?:\s+[\w@./+-]+)?(?=\s*(?:[.!;]|,|$)|\s+(?:instead|for (?:the|all|this|every|our|new)|as (?:the|our)|from now|going forward|everywhere|throughout|here\b|across|in (?:all|every|this)|because|since))`;
 // What follows "No," or "Actually," when it approves rather than corrects ("No, that's fine, go ahead").
-const APPROVAL = /^(?:that'?s|it'?s|this is|all)\s+(?:fine|ok|okay|good|great|perfect|correct|right|works|done)\b|^(?:go ahead|proceed|continue|carry on|keep going|just continue|thanks|thank you|looks good|lgtm|all good|problem|worries|that works|it works|works)\b/i;
+// A choice that names nothing a note could keep: "let's go with option 2", "let's go with the simpler one".
+const BARE_CHOICE = /(?:go with|stick with|stay with|switch to|use)\s+(?:(?:option|approach|solution|variant|choice|plan|version|number)\s*)?(?:#?\d+|[a-d]|one|two|three|the (?:first|second|third|last|simpler|simplest|other|latter|former|new|old)(?: one| approach| option| solution| version)?|that(?: one)?|this(?: one)?|it|both|yours|mine)\s*[.!]*$/i;
+// Said for today only ("let's look at it tomorrow", "for now"): not a lasting decision.
+const TRANSIENT = /\b(?:tomorrow|later|tonight|for now|right now|at the moment|for the moment|next week|this week|this time|for today)\b/i;
+const APPROVAL = /^(?:i (?:meant|mean|was talking|am talking)\b)|^(?:that'?s|it'?s|this is|all)\s+(?:fine|ok|okay|good|great|perfect|correct|right|works|done)\b|^(?:go ahead|proceed|continue|carry on|keep going|just continue|thanks|thank you|looks good|lgtm|all good|problem|worries|that works|it works|works)\b/i;
 
 const RULES: Rule[] = [
   { kind: 'correction', opener: true, re: new RegExp(String.raw`^(?:no|nope|nah)\b${NO_THEN}`, 'i') },
@@ -182,16 +188,17 @@ const RULES: Rule[] = [
   { kind: 'correction', re: /^(?:please\s+)?stop\s+[a-z]+ing\b/i },
   { kind: 'correction', re: /\b(?:is|are|it'?s|that'?s|this is) not (?:acce?p?t?able|allowed|an option|valid)\b|\b(?:is|are) unacceptable\b|\b(?:it'?s|that'?s|is) (?:a )?bad idea\b/i },
   { kind: 'correction', re: /^there(?:'s| is) no need (?:to|for) (?!worry|apologi[sz]e|thank|rush|hurry)/i },
-  { kind: 'decision', re: new RegExp(String.raw`\b(?:let'?s|let us|we(?:'ll| will| shall|'re going to| are going to)) (?:go with|stick with|stay with|switch to|keep using|not use|use ${USE_CHOICE})|\blet'?s not\b|\bwe(?:'re| are) going with\b`, 'i') },
+  { kind: 'decision', re: new RegExp(String.raw`\b(?:let'?s|let us|we(?:'ll| will| shall|'re going to| are going to)) (?:go with|stick with|stay with|switch to|keep using|not use|use ${USE_CHOICE})|\blet'?s not\b|\bwe(?:'re| are) going with\b`, 'i'), unless: BARE_CHOICE },
   { kind: 'decision', re: /\b(?:we|i) (?:have )?(?:explicitly |deliberately |already )?(?:chose|chosen|choosed|picked|decided (?:to|on|that|against)|settled on|agreed (?:to|on|that))\b|\bthe decision (?:is|was)\b/i },
   { kind: 'decision', re: /\bfrom now on\b|^going forward\b|,\s*going forward\b|\bgoing forward,/i },
   // After the decisions: "let's use X instead of Y" is a decision, a bare "use X instead" a correction.
   { kind: 'correction', re: /\buse [\w@./+-]+ instead(?: of [\w@./+-]+)?\b|\binstead of [\w@./+-]+,? use\b|\buse [\w@./+-]+,? not [\w@./+-]+/i },
   // "Always run …", not "Always the same error" or "always fails".
   { kind: 'decision', re: /^(?:please\s+)?(?:make sure to\s+)?always\s+(?!the\b|a\b|an\b|this\b|that\b|same\b|it\b|been\b|getting\b|happens?\b)[a-z]+(?<!ing|[^s]s)\b/i },
-  { kind: 'decision', re: /\bmust (?:not|never|always)\b|\b(?:we|i) (?:don'?t|do not|never) (?:use|commit|deploy|push|run)\b/i },
+  // "X must not return null, but it does" describes a bug, not a rule.
+  { kind: 'decision', unless: /\bbut\b/i, re: /\bmust (?:not|never|always)\b|\b(?:we|i) (?:don'?t|do not|never) (?:use|commit|deploy|push|run)\b/i },
   { kind: 'decision', re: /^(?:it'?s\s+)?(?:very\s+)?important\s+(?:not\s+)?to\s+[a-z]/i },
-  { kind: 'insight', re: /^(?:note|fyi|for the record|just so you know|heads up)\b[,:]?\s+(?:that\s+)?\S+\s+\S+\s+\S+|\b(?:keep|bear) in mind(?: that)?\s+\S+\s+\S+\s+\S+/i },
+  { kind: 'insight', re: /^(?:note|fyi|for the record|just so you know|heads up|important)\s*:\s*\S+\s+\S+\s+\S+|^(?:note|fyi|for the record|just so you know|heads up)\b[,:]?\s+(?:that\s+)?\S+\s+\S+\s+\S+|\b(?:keep|bear) in mind(?: that)?\s+\S+\s+\S+\s+\S+/i },
 ];
 
 // A question, a hypothesis or a hedge is not a decision ("should we use Redis?", "if we used X…", "maybe use X").
@@ -262,8 +269,10 @@ export function plainStatements(text: string): Statement[] {
       if (inside(skip, s.start + m.index) || inQuotes(s.text, m.index)) continue;
       // An opener may lead into a question ("No, why would it …?") or an approval ("No, that's fine"): judge what follows.
       const rest = s.text.slice(m.index + m[0].length);
-      if (isQuestionOrHedge(rule.opener ? rest : s.text)) break;
-      if (rule.opener && (APPROVAL.test(rest.trim()) || words(rest) < 3)) break;
+      if (isQuestionOrHedge(rule.opener ? rest : s.text) || TRANSIENT.test(s.text)) break;
+      // Not a correction after all ("No, that's fine", "Actually, let's …"): the sentence may still state a decision.
+      if (rule.opener && (APPROVAL.test(rest.trim()) || /^let'?s\b/i.test(rest.trim()) || words(rest) < 3)) continue;
+      if (rule.unless?.test(s.text)) continue;
       if (words(s.text) < 4) {
         // "… is already present in metrics. don't overcomplicate": a short order takes the sentence before it.
         const prev = all[idx - 1];

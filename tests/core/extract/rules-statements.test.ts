@@ -111,6 +111,11 @@ describe('plain-words corrections and decisions from the user', () => {
     expectWholeTitle(beats[0].title);
   });
 
+  it('reads a decision after an opener that is not a correction ("Actually, let\'s …")', () => {
+    const beats = ruleBeats(talk("Actually, let's go with Postgres for the reporting database."));
+    expect(beats.map((b) => [b.type, b.title])).toEqual([['decision', "Let's go with Postgres for the reporting database"]]);
+  });
+
   it('keeps the reason that follows a correction in the note body', () => {
     const beats = ruleBeats(talk("it's bad idea, since the entire conversation is processed every time. performance is crucial, track the last synced message id."));
     expect(beats).toHaveLength(1);
@@ -147,6 +152,12 @@ describe('what the rules do not file', () => {
       "let's use the debugger to find out what happens",
       "Don't forget to update the changelog before the release",
       "let's keep going forward with step two of the plan",
+      'No, I meant the login page, not the signup page',
+      "ok let's go with option 2",
+      "let's go with the simpler approach",
+      'We decided to look into it tomorrow',
+      'The function must not return null here but it does',
+      'we will use this later in the report',
     );
     expect(ruleBeats(turns)).toEqual([]);
   });
