@@ -121,6 +121,7 @@ function capitalise(s: string): string {
 /** The first sentence-ish stretch of a statement: one line, markdown emphasis and quote marks removed. */
 function flatten(text: string): string {
   return text
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
     .replace(/```[\s\S]*?(?:```|$)/g, ' ')
     .replace(/^[ \t]*(?:[>*+-]|\d+[.)])[ \t]+/gm, '')
     .replace(/^#{1,6}\s+/gm, '')

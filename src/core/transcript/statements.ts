@@ -254,7 +254,9 @@ function isQuestionOrHedge(s: string): boolean {
 }
 
 /** Statements in a user's own words: corrections, decisions, and facts the user points out ("keep in mind that …"). */
-export function plainStatements(text: string): Statement[] {
+export function plainStatements(original: string): Statement[] {
+  // Typographic apostrophes ("don’t", "let’s") read as plain ones; same length, so spans index the original.
+  const text = original.replace(/[\u2018\u2019\u02bc]/g, "'");
   if (text.length > MAX_PLAIN_TURN_CHARS || /^\s*(?:implement the following plan|here is the plan|# )/i.test(text)) return [];
   const skip = nonProse(text);
   const all = sentences(text, skip);
@@ -296,7 +298,7 @@ export function plainStatements(text: string): Statement[] {
     }
     if (end - f.s.start > MAX_PLAIN_STATEMENT_CHARS) end = f.s.end;
     if (end - f.s.start > MAX_PLAIN_STATEMENT_CHARS) return;
-    out.push({ kind: f.rule.kind, start: f.s.start, end, text: text.slice(f.s.start, end) });
+    out.push({ kind: f.rule.kind, start: f.s.start, end, text: original.slice(f.s.start, end) });
   });
   return out;
 }

@@ -101,6 +101,7 @@ describe('plain-words corrections and decisions from the user', () => {
     ['TODO is not acceptable, the implementation must be complete', 'correction', 'TODO is not acceptable, the implementation must be complete'],
     ['great, but keep in mind that the new session file lands in the same folder as the old one', 'insight', 'Keep in mind that the new session file lands in the same folder as the old one'],
     ['We explicitly chose Haiku as the default model for the e2e tests, the prompts are small.', 'decision', 'We explicitly chose Haiku as the default model for the e2e tests'],
+    ['don’t ever run the migrations by hand on staging', 'correction', "Don't ever run the migrations by hand on staging"],
   ];
 
   it.each(said)('files "%s" as a %s', (text, type, title) => {
