@@ -48,6 +48,10 @@ const MIN_STATEMENT_CHARS = 8;
 const MAX_PLAIN_TURN_CHARS = 1500;
 const MAX_PLAIN_STATEMENT_CHARS = 320;
 
+// A user turn that a person did not type: a pasted plan, or text the agent's harness puts in the user's place (hook
+// feedback, background task results, session continuations).
+const PASTED_OR_HARNESS = /^\s*(?:implement the following plan|here is the plan|# |stop hook feedback|\w+ hook (?:feedback|error|blocking error)|<user-prompt-submit-hook>|caveat: the messages below|this session is being continued|read the output file to retrieve the result|\[request interrupted)/i;
+
 /** Spans of text that are not prose: fenced code, inline code, quoted blocks, pasted output. */
 function nonProse(text: string): [number, number][] {
   const out: [number, number][] = [];
@@ -257,7 +261,7 @@ function isQuestionOrHedge(s: string): boolean {
 export function plainStatements(original: string): Statement[] {
   // Typographic apostrophes ("don’t", "let’s") read as plain ones; same length, so spans index the original.
   const text = original.replace(/[\u2018\u2019\u02bc]/g, "'");
-  if (text.length > MAX_PLAIN_TURN_CHARS || /^\s*(?:implement the following plan|here is the plan|# )/i.test(text)) return [];
+  if (text.length > MAX_PLAIN_TURN_CHARS || PASTED_OR_HARNESS.test(text)) return [];
   const skip = nonProse(text);
   const all = sentences(text, skip);
   const found: { rule: Rule; s: Sentence; idx: number }[] = [];

@@ -189,6 +189,14 @@ describe('what the rules do not file', () => {
     expect(ruleBeats(talk(plan))).toEqual([]);
   });
 
+  it('ignores what the harness writes in the user\'s place', () => {
+    const turns = talk(
+      'Stop hook feedback:\nDon\'t stop until every test passes; always run the full suite before you finish.',
+      'Read the output file to retrieve the result: /tmp/tasks/b7.output. Never delete it before reading.',
+    );
+    expect(ruleBeats(turns)).toEqual([]);
+  });
+
   it("ignores Engram's own injected memory", () => {
     const injected = fenceRecalled('#decision We use MySQL for everything.\nNo, use npm, not pnpm.\nremember: deploys happen on Fridays');
     expect(ruleBeats(talk(`${injected}\nplease continue with the parser`))).toEqual([]);
