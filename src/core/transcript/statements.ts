@@ -176,11 +176,11 @@ const NO_THEN = String.raw`(?:\s*[,.!:;–—-]+\s*|\s+(?=(?:use|add|put|remove|
 const IMPERATIVE_NOT = /^(?:please\s+)?(?:don'?t|do not|never)\s+(?:ever\s+)?(?!know|think|remember|see|understand|get\b|worry|mind|care|need|have|want|like|recall|believe|forget|stop|hesitate|bother)[a-z]/i;
 // "use X" as a choice: "let's use pnpm.", "we'll use X instead", "use X for all …", not "let's use the debugger to see".
 const USE_CHOICE = String.raw`(?!(?:this|that|it|them|these|those|the|a|an|my|your|our|some|any)\b)[\w@./+-]+(?:\s+[\w@./+-]+)?(?=\s*(?:[.!;]|,|$)|\s+(?:instead|for (?:the|all|this|every|our|new)|as (?:the|our)|from now|going forward|everywhere|throughout|here\b|across|in (?:all|every|this)|because|since))`;
-// What follows "No," or "Actually," when it approves rather than corrects ("No, that's fine, go ahead").
 // A choice that names nothing a note could keep: "let's go with option 2", "let's go with the simpler one".
 const BARE_CHOICE = /(?:go with|stick with|stay with|switch to|use)\s+(?:(?:option|approach|solution|variant|choice|plan|version|number)\s*)?(?:#?\d+|[a-d]|one|two|three|the (?:first|second|third|last|simpler|simplest|other|latter|former|new|old)(?: one| approach| option| solution| version)?|that(?: one)?|this(?: one)?|it|both|yours|mine)\s*[.!]*$/i;
 // Said for today only ("let's look at it tomorrow", "for now"): not a lasting decision.
 const TRANSIENT = /\b(?:tomorrow|later|tonight|for now|right now|at the moment|for the moment|next week|this week|this time|for today)\b/i;
+// What follows "No," or "Actually," when it approves or clarifies rather than corrects ("No, that's fine, go ahead").
 const APPROVAL = /^(?:i (?:meant|mean|was talking|am talking)\b)|^(?:that'?s|it'?s|this is|all)\s+(?:fine|ok|okay|good|great|perfect|correct|right|works|done)\b|^(?:go ahead|proceed|continue|carry on|keep going|just continue|thanks|thank you|looks good|lgtm|all good|problem|worries|that works|it works|works)\b/i;
 
 const RULES: Rule[] = [
