@@ -10,8 +10,8 @@ import { processAlive } from './election.js';
 const TEMP_RE = /^\..+\.engram-tmp-(\d+)-[0-9a-f]{8}$/;
 /** Names earlier versions used, removed in $ENGRAM_HOME only: `snapshot.<pid>.tmp`, `<state>.<pid>.<hex>.tmp`. */
 const LEGACY_STATE_RE = /^.+\.(\d+)(?:\.[0-9a-f]{8})?\.tmp$/;
-/** ... and beside notes: `.<note>.<pid>.<hex>.tmp` (and state files' `<name>.<pid>.<hex>.tmp`). */
-const LEGACY_NOTE_RE = /^.+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+/** ... and beside notes (hidden files only: the user's own files are never matched): `.<note>.<pid>.<hex>.tmp`. */
+const LEGACY_NOTE_RE = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 /** A temp file older than this is a leftover even when its pid now belongs to some other live process. */
 const STALE_MS = 24 * 3600_000;
 
