@@ -102,6 +102,15 @@ export class NodeVault implements VaultPort {
   }
 
   private ioError(what: string, p: string, e: unknown): EngramError {
+    if (code(e) === 'ENOENT' && what === 'create') {
+      // A folder that could not be made (a read-only vault reports ENOENT from a recursive mkdir): say why.
+      try {
+        fs.accessSync(this.root, fs.constants.W_OK);
+      } catch (denied) {
+        return new EngramError('io', `cannot create ${p}: ${errorMessage(denied)}`);
+      }
+      return new EngramError('io', `cannot create ${p}: ${errorMessage(e)}`);
+    }
     if (code(e) === 'ENOENT') return new EngramError('not-found', `no such note: ${p}`);
     if (e instanceof EngramError) return e;
     return new EngramError('io', `cannot ${what} ${p}: ${errorMessage(e)}`);

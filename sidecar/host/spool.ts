@@ -121,7 +121,8 @@ export interface SetAsideRecord {
 /** Reads the cause of a failure from its error message (the errno text survives every wrapping). */
 export function classifyFailure(message: string, engramHomeDir: string): FailureCause {
   const quoted = /'(\/[^']+)'/.exec(message)?.[1];
-  const where = quoted ? path.dirname(quoted) : undefined;
+  // The path an errno message quotes: a folder (access, mkdir) or a file in one (open of a temp file).
+  const where = quoted ? (fs.statSync(quoted, { throwIfNoEntry: false })?.isDirectory() ? quoted : path.dirname(quoted)) : undefined;
   const retry = 'retried by itself once that is done, or now with `engram doctor --fix`';
   if (/ENOSPC|EDQUOT|no space left|quota exceeded/i.test(message)) {
     return { kind: 'disk-full', message, where, fix: `free space on the disk holding ${where ?? 'the vault and $ENGRAM_HOME'} (\`df -h ${where ?? '.'}\`); ${retry}` };
