@@ -1,7 +1,6 @@
 // Plugs the real pieces into the daemon: the VaultIndex (snapshot, hybrid search, local embeddings when a model is
 // present) and the transcript extractor. The engine falls back to its built-in BM25 when the index cannot load.
 import fs from 'node:fs';
-import path from 'node:path';
 import type { EngineIndex, Engine, QueryAnswer } from '../../src/core/engine.js';
 import type { NoteMeta } from '../../src/core/note/meta.js';
 import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
