@@ -1,6 +1,7 @@
 // `engram serve`: hosts the engine for one vault, headless. Wins the election or leaves; serves the socket; drains
 // the spool; follows the vault; exits when idle, on --stop, or on handover (host.release).
 import fs from 'node:fs';
+import path from 'node:path';
 import { Engine, type EngineIndex } from '../../src/core/engine.js';
 import { JobQueue } from '../../src/core/jobs/queue.js';
 import { systemClock, yieldToEventLoop } from '../../src/core/ports.js';
@@ -133,7 +134,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       const n = (failures.get(job.key) ?? 0) + 1;
       failures.set(job.key, n);
       if (n >= 3) {
-        const cause = classifyFailure(errorMessage(e), homeOf(env));
+        const cause = classifyFailure(errorMessage(e), homeOf(env), state.vault);
         failEntries(state, job.data.files, cause);
         failures.delete(job.key);
         log('error', `job ${job.key} failed ${n} times (${errorMessage(e)}); its events are in ${state.spool}/failed/ (${cause.kind}; fix: ${cause.fix})`);
@@ -219,7 +220,9 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
     if (retried) log('info', `retrying ${retried} events set aside in spool/failed/`);
     // Crash cleanup: temp files a killed writer left, in $ENGRAM_HOME and in the vault's folders.
     void removeTempLeftovers([
-      { dir: homeOf(env), legacy: 'state', skip: ['models', 'bin'] },
+      { dir: homeOf(env), legacy: 'state', maxDepth: 0 },
+      { dir: path.join(homeOf(env), 'vaults'), legacy: 'state' },
+      { dir: path.join(homeOf(env), 'logs'), legacy: 'state' },
       { dir: state.vault, legacy: 'vault' },
     ]).then(
       (gone) => {

@@ -108,6 +108,8 @@ export interface FailureCause {
   where?: string;
   /** What a person does about it. */
   fix: string;
+  /** Where to look to tell whether the cause is gone, when `where` is not known (a full disk: the vault and home). */
+  probe?: string[];
 }
 
 /** Stored beside a set-aside entry as `<entry>.cause` (not `.json`: never claimed, never counted). */
@@ -119,13 +121,14 @@ export interface SetAsideRecord {
 }
 
 /** Reads the cause of a failure from its error message (the errno text survives every wrapping). */
-export function classifyFailure(message: string, engramHomeDir: string): FailureCause {
+export function classifyFailure(message: string, engramHomeDir: string, vaultDir?: string): FailureCause {
   const quoted = /'(\/[^']+)'/.exec(message)?.[1];
   // The path an errno message quotes: a folder (access, mkdir) or a file in one (open of a temp file).
   const where = quoted ? (fs.statSync(quoted, { throwIfNoEntry: false })?.isDirectory() ? quoted : path.dirname(quoted)) : undefined;
   const retry = 'retried by itself once that is done, or now with `engram doctor --fix`';
   if (/ENOSPC|EDQUOT|no space left|quota exceeded/i.test(message)) {
-    return { kind: 'disk-full', message, where, fix: `free space on the disk holding ${where ?? 'the vault and $ENGRAM_HOME'} (\`df -h ${where ?? '.'}\`); ${retry}` };
+    const probe = where ? [where] : [vaultDir, engramHomeDir].filter((d): d is string => Boolean(d));
+    return { kind: 'disk-full', message, where, probe, fix: `free space on the disk holding ${where ?? probe.join(' and ')} (\`df -h ${where ?? probe.join(' ')}\`); ${retry}` };
   }
   if (/EROFS|read-only file system|EACCES|EPERM|permission denied/i.test(message)) {
     return { kind: 'read-only', message, where, fix: `make ${where ?? 'the vault'} writable (it is read-only or not yours); ${retry}` };
@@ -190,6 +193,17 @@ export function retryBackoffMs(rounds: number): number {
 
 /** Whether the cause of a failure is gone, as far as one can tell without running the job again. */
 export function causeGone(cause: FailureCause): boolean {
+  if (cause.kind === 'disk-full') {
+    const dirs = cause.probe?.length ? cause.probe : cause.where ? [cause.where] : [];
+    return dirs.length > 0 && dirs.every((d) => {
+      try {
+        const st = fs.statfsSync(d);
+        return st.bavail * st.bsize > 4 * 1024 * 1024;
+      } catch {
+        return false;
+      }
+    });
+  }
   const where = cause.where;
   if (!where) return false;
   try {
@@ -197,10 +211,6 @@ export function causeGone(cause: FailureCause): boolean {
       if (!fs.existsSync(where)) return true;
       JSON.parse(fs.readFileSync(where, 'utf8'));
       return true;
-    }
-    if (cause.kind === 'disk-full') {
-      const st = fs.statfsSync(where);
-      return st.bavail * st.bsize > 4 * 1024 * 1024;
     }
     if (cause.kind === 'read-only') {
       // Probe with a file named like every Engram temp file (the crash cleanup removes it if we die here).

@@ -41,8 +41,8 @@ export interface CleanupTarget {
   dir: string;
   /** Which older names count as ours here. */
   legacy: 'state' | 'vault';
-  /** Folder names not to enter (e.g. `models` under $ENGRAM_HOME). */
-  skip?: string[];
+  /** How deep to go (0: this folder's files only). */
+  maxDepth?: number;
 }
 
 /**
@@ -62,7 +62,7 @@ export async function removeTempLeftovers(targets: CleanupTarget[]): Promise<str
     for (const e of entries) {
       const full = path.join(dir, e.name);
       if (e.isDirectory()) {
-        if (!e.name.startsWith('.') && depth < 32 && !t.skip?.includes(e.name)) await walk(full, t, depth + 1);
+        if (!e.name.startsWith('.') && depth < (t.maxDepth ?? 32)) await walk(full, t, depth + 1);
         continue;
       }
       if (!e.isFile()) continue;

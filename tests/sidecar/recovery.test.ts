@@ -185,6 +185,25 @@ describe('recovers by itself', () => {
     expect(walk(sb.vault).filter((f) => f.endsWith('.md')).length).toBeGreaterThan(1);
   });
 
+  it.skipIf(!canMount)('a full disk under the vault: set aside as disk-full, retried by itself once there is room', async () => {
+    mountTmpfs(sb.vault, '8m');
+    mounts.push(sb.vault);
+    sb.writeNote('Existing.md', '# Existing\n\nA note.\n');
+    const filler = fill(sb.vault);
+    sb.serve({ ENGRAM_SWEEP_MS: '300' });
+    expect(hook(sb, 'SessionEnd', payload('SessionEnd')).code).toBe(0);
+    const state = vaultState(sb.vault, sb.env);
+    await waitFor(() => jsonIn(path.join(state.spool, 'failed')).length === 1, 40_000, 'the event set aside');
+    const aside = check(doctor(sb).checks, 'set-aside events');
+    expect(aside.detail).toMatch(/1 disk-full/);
+    expect(aside.fix).toContain(`df -h ${sb.vault}`);
+    // Nothing half-written stays in the vault.
+    expect(walk(sb.vault).filter((f) => /engram-tmp/.test(f))).toEqual([]);
+    fs.rmSync(filler);
+    await waitFor(() => runs(sb).some((r) => r.sessionId === SESSION && /extracted/.test(r.outcome)), 40_000, 'the retried extraction');
+    expect(jsonIn(path.join(state.spool, 'failed'))).toEqual([]);
+  });
+
   it.skipIf(!canMount)('a full $ENGRAM_HOME: the hook loses its event loudly, leaves no temp file, and status/doctor say so', () => {
     // State and logs on a 64 KB file system, filled to the last byte.
     const config = fs.readFileSync(path.join(sb.engramHome, 'config.json'));
