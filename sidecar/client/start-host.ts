@@ -61,6 +61,11 @@ export function startHostDetached(vault: string, env: NodeJS.ProcessEnv = proces
   fs.mkdirSync(state.dir, { recursive: true, mode: 0o700 });
   const claimFile = startClaimPath(state.dir);
   if (!claimStart(claimFile)) return undefined;
+  // A host that took host.lock (and dropped its claim) between our first look and our claim: nothing to start.
+  if (lockIsLive(readLock(state.lock))) {
+    fs.rmSync(claimFile, { force: true });
+    return undefined;
+  }
   const dir = logsDir(env);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const childEnv: NodeJS.ProcessEnv = { ...env, ENGRAM_DAEMON: '1' };
