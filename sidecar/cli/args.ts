@@ -9,7 +9,12 @@ export interface ParsedArgs {
   options: OptionValues;
 }
 
-export function parseArgs(argv: string[], specs: Record<string, OptionSpec>): ParsedArgs {
+/**
+ * `explain` words the refusal of an option the command does not take but others do (e.g. `--json` where there is no
+ * JSON output); anything else is "unknown option".
+ */
+export function parseArgs(argv: string[], specs: Record<string, OptionSpec>, explain?: (name: string) => string | undefined): ParsedArgs {
+  const refuse = (name: string, shown: string) => new EngramError('usage', explain?.(name) ?? `unknown option: ${shown}`);
   const byShort = new Map<string, string>();
   for (const [name, spec] of Object.entries(specs)) if (spec.short) byShort.set(spec.short, name);
   const positionals: string[] = [];
@@ -32,13 +37,13 @@ export function parseArgs(argv: string[], specs: Record<string, OptionSpec>): Pa
       }
     } else if (arg.startsWith('-') && arg.length > 1 && !/^-\d/.test(arg)) {
       name = byShort.get(arg.slice(1));
-      if (!name) throw new EngramError('usage', `unknown option: ${arg}`);
+      if (!name) throw refuse(arg.slice(1), arg);
     } else {
       positionals.push(arg);
       continue;
     }
     const spec = specs[name];
-    if (!spec) throw new EngramError('usage', `unknown option: --${name}`);
+    if (!spec) throw refuse(name, `--${name}`);
     let value: string | number | boolean;
     if (spec.type === 'boolean') {
       if (inline !== undefined && !['true', 'false'].includes(inline)) {
