@@ -11,16 +11,22 @@ import type { CommandDefinition } from '../types.js';
 /** Bar, notes/s and ETA per phase; `target` is a progress line, or a raw terminal writer (redrawn in place). */
 export function progressBar(target: ProgressLine | ((s: string) => void), now: () => number = Date.now): (p: IndexProgress) => void {
   const line = typeof target === 'function' ? terminalProgress({ write: target, columns: () => 200 }) : target;
-  let start = 0;
+  // A phase's rate counts from the end of the one before (or from now): its first report already has a batch done.
+  let start = now();
+  let seen = start;
   let phase = '';
   let last = 0;
+  let ended = false;
   return (p) => {
     const t = now();
     if (p.phase !== phase) {
       phase = p.phase;
-      start = t;
+      start = seen;
+      ended = false;
     }
-    if (p.total === 0 || (t - last < 100 && p.done < p.total)) return;
+    seen = t;
+    // The last batch and the end of the phase can both report the total: the line ends once.
+    if (p.total === 0 || ended || (t - last < 100 && p.done < p.total)) return;
     last = t;
     const secs = Math.max(0.001, (t - start) / 1000);
     const rate = p.done / secs;
@@ -29,7 +35,10 @@ export function progressBar(target: ProgressLine | ((s: string) => void), now: (
     const fill = Math.round((width * p.done) / p.total);
     const label = p.phase === 'embed' ? 'embedding' : p.phase === 'load' ? 'loading' : 'indexing';
     line.show(`${label} [${'#'.repeat(fill)}${'-'.repeat(width - fill)}] ${p.done}/${p.total} notes  ${rate.toFixed(0)} notes/s  ETA ${eta.toFixed(0)} s`);
-    if (p.done >= p.total) line.done();
+    if (p.done >= p.total) {
+      ended = true;
+      line.done();
+    }
   };
 }
 
