@@ -31,7 +31,7 @@ export function parseArgs(argv: string[], specs: Record<string, OptionSpec>, exp
       const eq = arg.indexOf('=');
       name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
       inline = eq >= 0 ? arg.slice(eq + 1) : undefined;
-      if (!(name in specs) && name.startsWith('no-') && specs[name.slice(3)]?.type === 'boolean') {
+      if (!Object.hasOwn(specs, name) && name.startsWith('no-') && Object.hasOwn(specs, name.slice(3)) && specs[name.slice(3)].type === 'boolean') {
         options[name.slice(3)] = false;
         continue;
       }
@@ -42,7 +42,7 @@ export function parseArgs(argv: string[], specs: Record<string, OptionSpec>, exp
       positionals.push(arg);
       continue;
     }
-    const spec = specs[name];
+    const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
     if (!spec) throw refuse(name, `--${name}`);
     let value: string | number | boolean;
     if (spec.type === 'boolean') {

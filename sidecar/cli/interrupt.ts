@@ -27,8 +27,13 @@ export interface InterruptHandler extends InterruptControl {
   dispose(): void;
 }
 
+interface SignalSource {
+  on(signal: 'SIGINT', listener: () => void): unknown;
+  off(signal: 'SIGINT', listener: () => void): unknown;
+}
+
 /** Handles SIGINT for the command `name` until disposed; `say` prints a line on stderr, `exit` ends the process. */
-export function handleInterrupts(name: string, say: (line: string) => void, exit: (code: number) => void = (c) => process.exit(c)): InterruptHandler {
+export function handleInterrupts(name: string, say: (line: string) => void, exit: (code: number) => void = (c) => process.exit(c), signals: SignalSource = process): InterruptHandler {
   let state: string | (() => string) | undefined;
   let shielded: { what: string } | undefined;
   let interrupted = false;
@@ -47,7 +52,7 @@ export function handleInterrupts(name: string, say: (line: string) => void, exit
     interrupted = true;
     say(`engram ${name}: interrupted; finishing ${shielded.what} first (Ctrl-C again to stop at once)`);
   };
-  process.on('SIGINT', onSignal);
+  signals.on('SIGINT', onSignal);
   return {
     leaves(s) {
       state = s;
@@ -74,7 +79,7 @@ export function handleInterrupts(name: string, say: (line: string) => void, exit
       return `engram ${name}: cancelled${leftText()}`;
     },
     dispose() {
-      process.off('SIGINT', onSignal);
+      signals.off('SIGINT', onSignal);
     },
   };
 }
