@@ -15,8 +15,9 @@ export const INTERRUPTED_EXIT = 130;
 export interface InterruptControl {
   /** What an interruption at this point leaves behind, e.g. "nothing changed" (computed when it happens). */
   leaves(state: string | (() => string)): void;
-  /** Runs `work` to its end even when Ctrl-C comes meanwhile; then the command stops, saying `after`. */
-  shield<T>(what: string, work: () => Promise<T>, after: string): Promise<T>;
+  /** Runs `work` to its end even when Ctrl-C comes meanwhile; then the command stops, saying `after` (given whether
+   *  the work succeeded). */
+  shield<T>(what: string, work: () => Promise<T>, after: string | ((ok: boolean) => string)): Promise<T>;
   /** Called first on an interruption (ending a progress line); returns its removal. */
   onInterrupt(cleanup: () => void): () => void;
 }
@@ -59,12 +60,15 @@ export function handleInterrupts(name: string, say: (line: string) => void, exit
     },
     async shield(what, work, after) {
       shielded = { what };
+      let ok = false;
       try {
-        return await work();
+        const result = await work();
+        ok = true;
+        return result;
       } finally {
         shielded = undefined;
         if (interrupted) {
-          state = after;
+          state = typeof after === 'string' ? after : after(ok);
           say(`engram ${name}: stopped${leftText()}`);
           exit(INTERRUPTED_EXIT);
         }

@@ -185,6 +185,17 @@ describe('Ctrl-C handling (in-process)', () => {
     expect(exits).toEqual([130]);
   });
 
+  it('shielded work that fails says so when the command stops', async () => {
+    const { said, exits, h, ctrlC } = setup();
+    let fail!: () => void;
+    const applying = h.shield('applying a1', () => new Promise((_, reject) => (fail = () => reject(new Error('stale')))), (ok) => `a1 ${ok ? 'was applied' : 'was not applied'}; not applied: b2`);
+    ctrlC();
+    fail();
+    await expect(applying).rejects.toThrow('stale');
+    expect(said.at(-1)).toBe('engram index: stopped; a1 was not applied; not applied: b2');
+    expect(exits).toEqual([130]);
+  });
+
   it('a second Ctrl-C during shielded work stops at once', () => {
     const { said, exits, h, ctrlC } = setup();
     void h.shield('saving the snapshot', () => new Promise(() => undefined), 'the snapshot is saved');
