@@ -11,7 +11,7 @@ const hookBundle = new URL('./engram-hook.mjs', import.meta.url);
 let outputError: NodeJS.ErrnoException | undefined;
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE') outputError ??= e;
+    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') outputError ??= e;
   });
 }
 

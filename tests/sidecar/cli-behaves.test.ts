@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, runCli } from '../helpers/cli.js';
+import { installFakeClaude } from '../helpers/fake-claude.js';
 import { makeSandbox, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
 
@@ -195,6 +196,33 @@ describe.skipIf(!hasScript)('Ctrl-C at setup\'s question', () => {
     expect(w.out).toMatch(/engram setup: interrupted; nothing changed\r?\n/);
     noStack(w.out);
     expect(state()).toEqual(before);
+  });
+});
+
+describe('Ctrl-C in `engram import`', () => {
+  let sb: Sandbox;
+  beforeAll(() => (sb = makeSandbox()));
+  afterAll(() => sb.cleanup());
+
+  it('after the first conversation: "interrupted", what is kept and how to resume, exit 130', async () => {
+    // The model answers the first conversation at once and takes its time over the second.
+    const fake = installFakeClaude(path.join(sb.root, 'fake'), [{ echo: true }, { sleep: 30_000 }]);
+    const exportFile = path.join(repoRoot, 'tests/fixtures/extract/claude-ai-export.json');
+    const child = spawn(process.execPath, [cliPath, 'import', exportFile, '--backend', 'claude'], {
+      cwd: repoRoot,
+      env: { ...sb.env, ...fake.env, ENGRAM_FAULT: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const w = watch(child);
+    await w.until((all) => /\] 1\/3 conversations/.test(all), 'the first conversation');
+    // As a terminal's Ctrl-C does: SIGINT to the whole foreground process group (engram and the model's CLI).
+    process.kill(-child.pid!, 'SIGINT');
+    expect(await w.exited).toEqual({ code: 130, signal: null });
+    expect(w.err).toMatch(new RegExp(`^engram import: interrupted; the conversations imported so far are kept; \`engram import ${exportFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\` again resumes after them$`, 'm'));
+    noStack(w.err);
+    const notes = files(sb.vault).filter((f) => f.endsWith('.md') && fs.readFileSync(path.join(sb.vault, f), 'utf8').includes('engram_source: import-claude'));
+    expect(notes.length).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -49,6 +49,7 @@ export const command: CommandDefinition = {
     const totals = { conversations: 0, resumed: 0, created: 0, extended: 0, rejected: 0, errors: 0, tokens: 0 };
     const runs = [];
     let lastShown = -1;
+    ctx.interrupt?.leaves(base.dryRun ? 'nothing was written (--dry-run)' : `the conversations imported so far are kept; \`engram import ${file}\` again resumes after them`);
     // On a terminal one line redrawn in place; elsewhere a line every 10%.
     const drawn = ctx.terminal ? terminalProgress(ctx.terminal) : undefined;
     if (drawn) ctx.interrupt?.onInterrupt(drawn.end);
