@@ -36,10 +36,11 @@ export const NESTED_SESSION_VARIABLES = [
 ] as const;
 
 /**
- * Where the nested CLI sends its requests is Engram's setting (`claude.base_url`), never a value inherited from the
- * process that started the host: a session's own base URL (a local proxy, a gateway it was started with) and the
- * bearer token that goes with it are stripped. Credentials the user set up stay: ANTHROPIC_API_KEY and
- * CLAUDE_CODE_OAUTH_TOKEN from the host's environment, and the CLI's own login and settings (~/.claude).
+ * Where the nested CLI sends its requests is Engram's setting (`claude.base_url`) or the CLI's own settings
+ * (`~/.claude/settings.json` `env`, `apiKeyHelper`), never a value inherited from the process that started the host:
+ * a session's base URL (a local proxy, a gateway it was started with) and the bearer token that goes with it are
+ * stripped. Credentials the user set up stay: ANTHROPIC_API_KEY and CLAUDE_CODE_OAUTH_TOKEN from the host's
+ * environment, and the CLI's own login.
  */
 export const SESSION_ENDPOINT_VARIABLES = ['ANTHROPIC_BASE_URL', 'ANTHROPIC_AUTH_TOKEN'] as const;
 
@@ -96,11 +97,7 @@ export function nestedEnv(
   const env: Record<string, string | undefined> = { ...base };
   for (const key of NESTED_SESSION_VARIABLES) env[key] = undefined;
   for (const key of SESSION_ENDPOINT_VARIABLES) env[key] = undefined;
-  if (opts.baseUrl) {
-    env.ANTHROPIC_BASE_URL = opts.baseUrl;
-    // A gateway the user configured for Engram may take a bearer token from the user's own environment.
-    if (base.ANTHROPIC_AUTH_TOKEN) env.ANTHROPIC_AUTH_TOKEN = base.ANTHROPIC_AUTH_TOKEN;
-  }
+  if (opts.baseUrl) env.ANTHROPIC_BASE_URL = opts.baseUrl;
   env.ENGRAM_NESTED = '1';
   // 2.1.197 thinks with a 31,999-token budget unless MAX_THINKING_TOKENS=0; 2.1.330's adaptive thinking ignores
   // that and needs CLAUDE_CODE_DISABLE_THINKING (FACTS §10).
