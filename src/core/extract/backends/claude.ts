@@ -153,7 +153,7 @@ export const NOT_INSTALLED_HINT = 'install Claude Code (npm install -g @anthropi
 function parseResult(stdout: string): ClaudeResultJson | undefined {
   try {
     const parsed = JSON.parse(stdout) as unknown;
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as ClaudeResultJson) : undefined;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed) : undefined;
   } catch {
     return undefined;
   }
