@@ -16,6 +16,7 @@ import { NodeVault } from './node-vault.js';
 import { registerHostedVault, unregisterHostedVault } from './hosted.js';
 import type { VaultPort } from '../../src/core/ports.js';
 import { startVaultWatcher } from './watcher.js';
+import { startCodexFollower } from './codex-follow.js';
 import { claimAll, deferEntries, ensureStateDirs, failEntries, returnClaimed, returnDeferred, spoolDepth, unclaim } from './spool.js';
 import { CoverageStore } from './coverage.js';
 import { jobKey, makeSessionJobRunner, mergeJobs, type SessionJobData, type TranscriptExtractor } from './session-jobs.js';
@@ -179,6 +180,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
           if (!finished && current) unclaim(state, current.files);
           returnClaimed(state);
           await watcher.close().catch(() => {});
+          await codex.close().catch(() => {});
           await engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
           await engine.recallStatsWritten();
           try {
@@ -210,6 +212,8 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
     const returned = returnClaimed(state);
     if (returned) log('info', `returned ${returned} entries claimed by a previous host`);
     const watcher = startVaultWatcher(state.vault, (c) => engine.applyChange(c), (e) => log('warn', `vault watcher: ${errorMessage(e)}${(e as NodeJS.ErrnoException).code === 'ENOSPC' ? ' (out of inotify watches: raise fs.inotify.max_user_watches)' : ''}`));
+    // Codex runs no hooks: once registered (`engram install --agent codex`), its rollouts are followed from disk.
+    const codex = startCodexFollower({ state, env, coverage, log, notify: () => drain() });
     let sweeps = 0;
     const sweep = setInterval(() => {
       // Deferred events (budget spent, session busy elsewhere) are retried hourly.
