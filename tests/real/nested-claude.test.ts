@@ -13,6 +13,7 @@ import { backendCredentials, createBackend } from '../../sidecar/host/backends.j
 import { listClaudeTranscripts } from '../../sidecar/install/transcripts.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 import { runCli } from '../helpers/cli.js';
+import { makeSandbox } from '../helpers/host.js';
 import { allText, cleanEnv, realCli, realSuiteTitle, runProcess, startFakeAnthropic, type FakeServer } from '../helpers/real-cli.js';
 
 const claude = realCli('claude');
@@ -202,12 +203,15 @@ describe.skipIf('skip' in claude)(realSuiteTitle('claude', 'transcripts of Engra
     const listed = await listClaudeTranscripts({ HOME: home });
     expect(listed.map((f) => f.sessionId)).toEqual([own.json.session_id]);
 
-    // `engram backfill` counts only the user's session.
-    const engramHome = path.join(root, 'engram');
-    const vault = path.join(root, 'vault');
-    fs.mkdirSync(vault);
-    const cli = runCli(['backfill'], { env: { ...cleanEnv(home), ENGRAM_HOME: engramHome, ENGRAM_VAULT: vault, XDG_RUNTIME_DIR: path.join(root, 'run') } });
-    expect(cli.code, cli.stderr).toBe(0);
-    expect(cli.stdout).toMatch(/^1 transcripts,/);
+    // `engram backfill` counts only the user's session, and `engram setup` queues only it for the rules pass.
+    const sb = makeSandbox();
+    cleanups.push(() => sb.cleanup());
+    const engramEnv = { ...sb.env, HOME: home, USERPROFILE: home, CLAUDE_CONFIG_DIR: path.join(home, '.claude') };
+    const backfill = runCli(['backfill'], { env: engramEnv });
+    expect(backfill.code, backfill.stderr).toBe(0);
+    expect(backfill.stdout).toMatch(/^1 transcripts,/);
+    const setup = runCli(['setup', '--yes', '--vault', sb.vault], { env: engramEnv, timeout: 120_000 });
+    expect(setup.code, setup.stderr).toBe(0);
+    expect(setup.stdout).toMatch(/4\. Transcripts: 1 existing Claude Code sessions/);
   });
 });
