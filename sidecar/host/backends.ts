@@ -1,5 +1,6 @@
 // Creates the configured LLM backend on the Node host: API keys from the environment (never written anywhere),
-// the `claude` CLI found on PATH or in its usual install folders, a fresh empty directory per nested call.
+// the `claude` CLI found on PATH or in its usual install folders, a fresh empty directory per nested call; and says
+// where each backend's credentials come from (status, doctor).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';

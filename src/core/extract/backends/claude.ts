@@ -1,6 +1,8 @@
 // The `claude` CLI as a backend (the default: it uses the user's subscription, no API key).
-// Runs as DESIGN "Nested LLM calls" says: empty temporary cwd, no MCP servers, no tools, ENGRAM_NESTED=1,
-// and without the variables that make a nested `claude` hang or attach to the parent session.
+// Runs as DESIGN "Nested LLM calls" says: empty temporary cwd, no MCP servers, no tools, ENGRAM_NESTED=1, no
+// transcript (--no-session-persistence) and Engram's marker opening the user message, no thinking, no retries of its
+// own, Engram's output cap, and an environment Engram defines (nestedEnv): no session variables, no inherited
+// endpoint. Failures are read from the CLI's result object (FACTS §10).
 import type { SpawnPort } from '../../ports.js';
 import { ENGRAM_PROMPT_MARKER, startsWithPromptMarker } from '../../transcript/fence.js';
 import { BackendError, failureForStatus, type BackendFailure } from './backend-error.js';
