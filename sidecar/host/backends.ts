@@ -149,7 +149,8 @@ export function createBackend(name: BackendName, config: EffectiveConfig, deps: 
     case 'claude':
       return new ClaudeBackend({
         ...common,
-        spawn: new NodeSpawn(),
+        // The child's environment is nestedEnv(env) and nothing else (not whatever process.env holds besides).
+        spawn: new NodeSpawn({ baseEnv: {} }),
         command: findClaude(config.get('claude.command'), env),
         model: config.get('claude.model'),
         env: { ...env },
