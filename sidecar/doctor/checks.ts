@@ -109,15 +109,21 @@ export const CHECKS: [string, Check][] = [
       const { findClaude } = await import('../host/backends.js');
       const exe = findClaude(config.get('claude.command'), c.env);
       const found = exe.includes(path.sep) && fs.existsSync(exe);
-      return found ? { status: 'ok', detail: `claude CLI at ${exe}` } : { status: 'fail', detail: `the claude CLI (${exe}) is not on PATH`, fix: 'install Claude Code, set `engram configure claude.command <path>`, or `engram configure backend rules`' };
+      if (!found) return { status: 'fail', detail: `the claude CLI (${exe}) is not on PATH`, fix: 'install Claude Code, set `engram configure claude.command <path>`, or `engram configure backend rules`' };
     }
-    if (backend === 'anthropic' && !c.env.ANTHROPIC_API_KEY) return { status: 'fail', detail: 'backend anthropic but ANTHROPIC_API_KEY is not set', fix: 'export ANTHROPIC_API_KEY, or choose another backend with `engram configure backend …`' };
-    if (backend === 'openai' && !c.env.OPENAI_API_KEY && !String(config.get('openai.url')).match(/localhost|127\.0\.0\.1/)) return { status: 'fail', detail: 'backend openai but OPENAI_API_KEY is not set', fix: 'export OPENAI_API_KEY, or choose another backend' };
+    // Where the backend's credentials come from (never the secret itself).
+    const { backendCredentials } = await import('../host/backends.js');
+    const cred = backendCredentials(backend, config, c.env);
+    if (cred.source === 'none') return { status: 'fail', detail: cred.detail, fix: cred.fix };
+    if (backend === 'claude') {
+      const { findClaude } = await import('../host/backends.js');
+      return { status: 'ok', detail: `claude CLI at ${findClaude(config.get('claude.command'), c.env)}; credentials: ${cred.detail}` };
+    }
     const url = backend === 'ollama' ? `${String(config.get('ollama.url'))}/api/tags` : backend === 'openai' ? `${String(config.get('openai.url'))}/models` : String(config.get('anthropic.url'));
     try {
       const ctrl = AbortSignal.timeout(2000);
       await fetch(url, { signal: ctrl, headers: backend === 'openai' && c.env.OPENAI_API_KEY ? { authorization: `Bearer ${c.env.OPENAI_API_KEY}` } : {} });
-      return { status: 'ok', detail: `${backend} at ${url} reachable` };
+      return { status: 'ok', detail: `${backend} at ${url} reachable; credentials: ${cred.detail}` };
     } catch (e) {
       return { status: 'fail', detail: `${backend} at ${url} unreachable (${(e as Error).message})`, fix: backend === 'ollama' ? 'start Ollama (`ollama serve`) or fix ollama.url' : `check the network or ${backend}.url` };
     }

@@ -21,6 +21,7 @@ import { claimAll, classifyFailure, deferEntries, ensureStateDirs, failEntries, 
 import { releaseStartClaim } from '../client/start-host.js';
 import { removeTempLeftovers } from './temp-files.js';
 import { engramHome as homeOf } from '../client/paths.js';
+import { startCodexFollower } from './codex-follow.js';
 import { CoverageStore } from './coverage.js';
 import { jobKey, makeSessionJobRunner, mergeJobs, type SessionJobData, type TranscriptExtractor } from './session-jobs.js';
 import { configuredTranscriptRoots } from './transcript-roots.js';
@@ -185,6 +186,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
           if (!finished && current) unclaim(state, current.files);
           returnClaimed(state);
           await watcher.close().catch(() => {});
+          await codex.close().catch(() => {});
           await engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
           await engine.recallStatsWritten();
           try {
@@ -231,6 +233,8 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       (e) => log('warn', `crash cleanup: ${errorMessage(e)}`),
     );
     const watcher = startVaultWatcher(state.vault, (c) => engine.applyChange(c), (e) => log('warn', `vault watcher: ${errorMessage(e)}${(e as NodeJS.ErrnoException).code === 'ENOSPC' ? ' (out of inotify watches: raise fs.inotify.max_user_watches)' : ''}`));
+    // Codex runs no hooks: once registered (`engram install --agent codex`), its rollouts are followed from disk.
+    const codex = startCodexFollower({ state, env, coverage, log, notify: () => drain() });
     let sweeps = 0;
     const sweep = setInterval(() => {
       // Deferred events (budget spent, session busy elsewhere) are retried hourly.

@@ -88,7 +88,7 @@ export const command: CommandDefinition = {
     }
     ctx.stdout(`3. Index: ${status.index.notes} notes (${status.index.mode}), kept up to date by the host (pid ${status.pid})`);
 
-    const files = listClaudeTranscripts(ctx.env);
+    const files = await listClaudeTranscripts(ctx.env);
     queueTranscripts(state, files, 'Setup', 'rules');
     await conn.call('spool.notify', {}, Date.now() + 5000).catch(() => undefined);
     conn.close();

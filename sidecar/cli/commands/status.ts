@@ -62,6 +62,19 @@ async function searchStatus(env: NodeJS.ProcessEnv, hostMode: string | undefined
   }
 }
 
+/** The configured backend and where its credentials come from (as a host started from this environment sees them). */
+async function credentialsStatus(env: NodeJS.ProcessEnv): Promise<{ backend: string; source: string; detail: string; fix?: string } | undefined> {
+  try {
+    const { hostFacts } = await import('../../host/facts.js');
+    const { loadConfig } = await import('../../host/config-file.js');
+    const { backendCredentials } = await import('../../host/backends.js');
+    const { config } = loadConfig(hostFacts(env));
+    return backendCredentials(config.get('backend'), config, env);
+  } catch {
+    return undefined;
+  }
+}
+
 export const command: CommandDefinition = {
   usage: 'status [--vault <path>] [--json]',
   description: 'Show the vault\'s host (daemon or Obsidian), queue depth, index size, recent extraction runs and the budget left today.',
@@ -83,8 +96,9 @@ export const command: CommandDefinition = {
     // Events that did not make it: lost by a hook (a full disk), or set aside after repeated failures, with why.
     const lost = listLostEvents([state.dir, logsDir(ctx.env), engramHome(ctx.env)]).map(({ at, event, code, sessionId }) => ({ at, event, code, cause: lossCause(code), sessionId }));
     const setAside = listSetAside(state).map((a) => ({ entry: a.name, kind: a.record?.cause.kind ?? 'unknown', where: a.record?.cause.where, fix: a.record?.cause.fix }));
+    const credentials = await credentialsStatus(ctx.env);
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, spooled, lost, setAside, search, usage }, null, 2));
+      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, spooled, lost, setAside, search, usage, credentials }, null, 2));
       return 0;
     }
     ctx.stdout(`vault     ${state.vault} (key ${state.key})`);
@@ -104,6 +118,7 @@ export const command: CommandDefinition = {
     }
     if (search?.bm25Only) ctx.stdout(`search    BM25 only (keyword search, no meaning): ${search.bm25Only.reason}. Fix: ${search.bm25Only.fix}`);
     else if (search) ctx.stdout(`search    ${search.mode} (BM25 + vectors from ${search.model.id})`);
+    if (credentials) ctx.stdout(`backend   ${credentials.backend}, credentials: ${credentials.detail}${credentials.fix ? `. Fix: ${credentials.fix}` : ''}`);
     const lines = (usage as { lines?: string[] } | undefined)?.lines;
     if (lines?.length) for (const l of lines) ctx.stdout(`budget    ${l}`);
     return 0;
