@@ -181,10 +181,14 @@ describe('applying restructure proposals', () => {
     expect(after['Notes/Big guide.md']).toBe(BIG);
     expect(after['Notes/Index.md']).toBe(`${before['Notes/Index.md']}typed meanwhile\n`);
     for (const w of split.writes.slice(1)) expect(after[w.path]).toBeUndefined();
-    expect(Object.keys(after).filter((k) => k.startsWith('Engram/Log/'))).toEqual([]);
+    // Logged before and after: started, then rolled back.
+    const log = after['Engram/Log/test box 2026-03.md'].split('\n').filter((l) => l.startsWith('- '));
+    expect(log).toHaveLength(2);
+    expect(log[0]).toContain(`proposal \`${split.id}\` · started:`);
+    expect(log[1]).toContain(`proposal \`${split.id}\` · rolled back, nothing changed:`);
   });
 
-  it('a source edited after the new notes are written is left in place, and the log says the change is incomplete', async () => {
+  it('a source edited after the new notes are written is left in place, the new notes are undone, and the log says so', async () => {
     const { vault, plan, ctx } = await setup();
     const split = plan.proposals.find((p) => p.kind === 'split')!;
     const racing = Object.create(vault) as typeof vault;
@@ -197,7 +201,8 @@ describe('applying restructure proposals', () => {
     expect(isEngramError(e, 'conflict')).toBe(true);
     const f = vault.snapshot();
     expect(f['Notes/Big guide.md']).toBe(`${BIG}Edited during the apply.\n`);
-    for (const w of split.writes.slice(1)) expect(f[w.path]).toBe(w.text);
-    expect(f['Engram/Log/test box 2026-03.md']).toMatch(/INCOMPLETE: Notes\/Big guide.md changed while the proposal was applied/);
+    for (const w of split.writes.slice(1)) expect(f[w.path]).toBeUndefined();
+    expect(f['Engram/Log/test box 2026-03.md']).toMatch(/rolled back, nothing changed: .*Notes\/Big guide.md changed while the proposal was applied/);
+    expect((await ctx.store.load(split.id))!.applying).toBeUndefined();
   });
 });

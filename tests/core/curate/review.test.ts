@@ -98,7 +98,9 @@ describe('working-memory review', () => {
     expect(f[`.trash/${WM}/Try bun.md`]).toBe(files[`${WM}/Try bun.md`]);
     expect(plan.proposals.find((p) => p.kind === 'delete')!.reason).toBe('idle idea (1 note links here; those links will point at a note in the trash)');
     expect(f[`${WM}/Locked wm.md`]).toBe(files[`${WM}/Locked wm.md`]);
-    expect(f['Engram/Log/test box 2026-03.md'].split('\n').filter((l) => l.startsWith('- '))).toHaveLength(2);
+    const log = f['Engram/Log/test box 2026-03.md'].split('\n').filter((l) => l.startsWith('- '));
+    expect(log.filter((l) => l.includes(' · started: '))).toHaveLength(2);
+    expect(log).toHaveLength(4);
   });
 
   it('the rules backend proposes extend only and calls no model', async () => {
