@@ -10,7 +10,7 @@ import { readNoteMeta } from '../note/meta';
 import type { Clock, VaultPort, Yield } from '../ports';
 import { appendLogOnce, type LogEntry } from './change-log';
 import { loadCatalog, type NoteCatalog } from './catalog';
-import { moveRedirect, rewriteLinks, splitRedirect, type Redirect } from './link-rewrite';
+import { moveRedirect, rewriteLinks, splitRedirect, type LinkEdit, type Redirect } from './link-rewrite';
 import type { LinkResolver } from './link-resolver';
 import { isExpired, type ApplyJournal, type ApplyStep, type FileRewrite, type Proposal, type ProposalStore, type RedirectSpec } from './proposals';
 import type { CurateSettings } from './settings';
@@ -112,7 +112,7 @@ export function planSteps(p: Proposal, sourceText: Map<string, string>, rewrites
   }
   for (const w of p.writes) if (w.replaces && !trashed.has(w.path)) steps.push({ op: 'write', path: w.path, before: source(w.path), after: w.text });
   for (const [from, to] of p.moves) steps.push({ op: 'rename', from, to, text: source(from) });
-  for (const r of rewrites) steps.push({ op: 'write', path: r.path, before: r.before, after: r.after, relink: true });
+  for (const r of rewrites) steps.push({ op: 'write', path: r.path, before: r.before, after: r.after, relink: r.edits });
   const written = new Set(p.writes.map((w) => w.path));
   for (const path of p.trash) if (!written.has(path)) steps.push({ op: 'trash', path, before: source(path) });
   return steps;
@@ -120,8 +120,8 @@ export function planSteps(p: Proposal, sourceText: Map<string, string>, rewrites
 
 type StepState = 'done' | 'pending' | 'conflict';
 
-/** Whether a step happened, judged from the vault alone (`next` is the step after it). */
-async function stepState(vault: VaultPort, step: ApplyStep, next: ApplyStep | undefined): Promise<StepState> {
+/** Whether a step happened, judged from the vault alone (`prev` and `next` are the steps around it). */
+async function stepState(vault: VaultPort, step: ApplyStep, next: ApplyStep | undefined, prev?: ApplyStep): Promise<StepState> {
   if (step.op === 'rename') {
     const [from, to] = [await readOrNull(vault, step.from), await readOrNull(vault, step.to)];
     if (from === null && to === step.text) return 'done';
@@ -129,7 +129,12 @@ async function stepState(vault: VaultPort, step: ApplyStep, next: ApplyStep | un
     return 'conflict';
   }
   const current = await readOrNull(vault, step.path);
-  if (step.op === 'create') return current === null ? 'pending' : current === step.text ? 'done' : 'conflict';
+  if (step.op === 'create') {
+    if (current === null) return 'pending';
+    if (current === step.text) return 'done';
+    // Written in place after its original goes to the trash: the original still there means not yet.
+    return prev?.op === 'trash' && prev.path === step.path && current === prev.before ? 'pending' : 'conflict';
+  }
   if (step.op === 'write') return current === step.after ? 'done' : current === step.before ? 'pending' : 'conflict';
   if (current === null) return 'done';
   if (current === step.before) return 'pending';
@@ -154,6 +159,36 @@ async function undoStep(vault: VaultPort, step: ApplyStep): Promise<void> {
   else if (step.op === 'rename') await vault.rename(step.to, step.from);
   // The trashed original is written back from the journal (its copy stays in the trash).
   else await vault.create(step.path, step.before);
+}
+
+/**
+ * Undoes link edits (offsets into the text before them) on a text the user changed since: each edited link is
+ * found where it was written, shifted by the user's change when that lies before it; null when the user's change
+ * touches an edited link.
+ */
+export function unrelink(after: string, current: string, edits: LinkEdit[]): string | null {
+  let prefix = 0;
+  const max = Math.min(after.length, current.length);
+  while (prefix < max && after[prefix] === current[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < max - prefix && after[after.length - 1 - suffix] === current[current.length - 1 - suffix]) suffix++;
+  const shift = current.length - after.length;
+  let delta = 0;
+  const located: Array<{ at: number; e: LinkEdit }> = [];
+  for (const e of edits) {
+    const start = e.start + delta;
+    delta += e.after.length - e.before.length;
+    const end = start + e.after.length;
+    if (end <= prefix) located.push({ at: start, e });
+    else if (start >= after.length - suffix) located.push({ at: start + shift, e });
+    else return null;
+  }
+  let out = current;
+  for (const { at, e } of located.reverse()) {
+    if (out.slice(at, at + e.after.length) !== e.after) return null;
+    out = out.slice(0, at) + e.before + out.slice(at + e.after.length);
+  }
+  return out;
 }
 
 function plain(title: string): string {
@@ -182,11 +217,15 @@ async function rollBack(ctx: CurateContext, p: Proposal, j: ApplyJournal, why: s
   const left: string[] = [];
   for (let i = j.steps.length - 1; i >= 0; i--) {
     const step = j.steps[i];
-    const state = await stepState(ctx.vault, step, j.steps[i + 1]);
+    const state = await stepState(ctx.vault, step, j.steps[i + 1], j.steps[i - 1]);
     if (state === 'pending') continue;
     const name = step.op === 'rename' ? step.from : step.path;
     if (state === 'conflict') {
-      left.push(name);
+      // A relinked note the user edited since: its links are put back when the edit lies elsewhere.
+      const current = step.op === 'write' && step.relink ? await readOrNull(ctx.vault, step.path) : null;
+      const back = current !== null && step.op === 'write' && step.relink ? unrelink(step.after, current, step.relink) : null;
+      if (back !== null && current !== null) await ctx.vault.writeIfUnchanged(name, current, back).catch(() => left.push(name));
+      else left.push(name);
       continue;
     }
     try {
@@ -213,7 +252,7 @@ async function runJournal(ctx: CurateContext, p: Proposal, resumed: boolean): Pr
   try {
     await appendLogOnce(ctx.vault, folder, device, logEntry(ctx, p, j, 'start'));
     fault();
-    states = resumed ? await Promise.all(j.steps.map((s, i) => stepState(ctx.vault, s, j.steps[i + 1]))) : j.steps.map(() => 'pending' as const);
+    states = resumed ? await Promise.all(j.steps.map((s, i) => stepState(ctx.vault, s, j.steps[i + 1], j.steps[i - 1]))) : j.steps.map(() => 'pending' as const);
   } catch (e) {
     if (!resumed) {
       delete p.applying;
@@ -222,13 +261,14 @@ async function runJournal(ctx: CurateContext, p: Proposal, resumed: boolean): Pr
     }
     throw new EngramError('conflict', `proposal ${p.id} could not start: ${(e as Error).message}; it is recorded as interrupted`, `apply it again: engram ${p.family} --apply ${p.id}`);
   }
+  // A note changed since the crash: undo, unless only the end was left (then the change stands, and so do the edits).
   const conflict = states.findIndex((s) => s === 'conflict');
-  if (conflict >= 0) {
+  if (conflict >= 0 && states.includes('pending')) {
     const s = j.steps[conflict];
     return rollBack(ctx, p, j, `${s.op === 'rename' ? s.from : s.path} changed after the apply was interrupted`);
   }
   for (let i = 0; i < j.steps.length; i++) {
-    if (states[i] === 'done') continue;
+    if (states[i] !== 'pending') continue;
     try {
       await doStep(ctx.vault, j.steps[i]);
     } catch (e) {

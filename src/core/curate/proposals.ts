@@ -66,7 +66,7 @@ export interface Proposal {
  */
 export type ApplyStep =
   | { op: 'create'; path: string; text: string }
-  | { op: 'write'; path: string; before: string; after: string; relink?: boolean }
+  | { op: 'write'; path: string; before: string; after: string; relink?: LinkEdit[] }
   | { op: 'trash'; path: string; before: string }
   | { op: 'rename'; from: string; to: string; text: string };
 
