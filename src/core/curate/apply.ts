@@ -10,7 +10,7 @@ import { readNoteMeta } from '../note/meta';
 import type { Clock, VaultPort, Yield } from '../ports';
 import { appendLogOnce, type LogEntry } from './change-log';
 import { loadCatalog, type NoteCatalog } from './catalog';
-import { moveRedirect, rewriteLinks, splitRedirect, type LinkEdit, type Redirect } from './link-rewrite';
+import { headingKey, moveRedirect, rewriteLinks, splitRedirect, type LinkEdit, type Redirect } from './link-rewrite';
 import type { LinkResolver } from './link-resolver';
 import { isExpired, type ApplyJournal, type ApplyStep, type FileRewrite, type Proposal, type ProposalStore, type RedirectSpec } from './proposals';
 import type { CurateSettings } from './settings';
@@ -42,7 +42,9 @@ export interface ApplyResult {
 }
 
 export function redirectFrom(spec: RedirectSpec): Redirect {
-  return spec.kind === 'move' ? moveRedirect(new Map(spec.moves)) : splitRedirect(spec.original, spec.rest, spec.parts);
+  if (spec.kind === 'split') return splitRedirect(spec.original, spec.rest, spec.parts);
+  const renames = new Map((spec.renames ?? []).map((r) => [r.path, { headings: new Map(r.headings.map(([a, b]) => [headingKey(a), b])), blocks: new Map(r.blocks) }]));
+  return moveRedirect(new Map(spec.moves), renames);
 }
 
 function redirectedPaths(spec: RedirectSpec): string[] {

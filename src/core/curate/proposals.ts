@@ -25,8 +25,17 @@ export interface FileWrite {
 
 /** How links across the vault follow the change; recomputed when applied so links added since are caught. */
 export type RedirectSpec =
-  | { kind: 'move'; moves: Array<[string, string]> }
+  | { kind: 'move'; moves: Array<[string, string]>; renames?: MergeRename[] }
   | { kind: 'split'; original: string; rest: string; parts: SplitPart[] };
+
+/** Headings and block ids of a merged note renamed in the merged text (they clashed): links to them follow. */
+export interface MergeRename {
+  path: string;
+  /** [heading as written, new heading]. */
+  headings: Array<[string, string]>;
+  /** [block id, new block id]. */
+  blocks: Array<[string, string]>;
+}
 
 export interface FileRewrite {
   path: string;

@@ -81,7 +81,7 @@ describe('working-memory review', () => {
     expect(f[`${WM}/Flaky test in CI.md`]).toBeUndefined();
     expect(f[`.trash/${WM}/Flaky test in CI.md`]).toBe(files[`${WM}/Flaky test in CI.md`]);
     expect(f[`.trash/${WM}/CI cache key.md`]).toBe(files[`${WM}/CI cache key.md`]);
-    expect(f['Notes/Refs.md']).toBe('See [[CI flakiness cache key ignores the lockfile]], [[CI flakiness cache key ignores the lockfile#Seen|seen]], ![[CI flakiness cache key ignores the lockfile]], [[Temp workaround]], [[Try bun]].\n');
+    expect(f['Notes/Refs.md']).toBe('See [[CI flakiness cache key ignores the lockfile|Flaky test in CI]], [[CI flakiness cache key ignores the lockfile#Seen|seen]], ![[CI flakiness cache key ignores the lockfile]], [[Temp workaround]], [[Try bun]].\n');
     const log = f['Engram/Log/test box 2026-03.md'];
     expect(log).toContain('test · review promote (openai)');
     expect(log).toContain('wrote [[Engram/Projects/engram/CI flakiness cache key ignores the lockfile]]');
