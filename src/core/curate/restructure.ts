@@ -96,10 +96,11 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: num
   const aliases = union([meta.aliases, ...others.map((o) => [catalog.get(o)!.meta!.title, ...catalog.get(o)!.meta!.aliases])]);
   const related = union(cluster.members.map((m) => catalog.get(m)!.meta!.related)).filter((r) => !memberLinks.has(r.toLowerCase()));
   // Only the keys the merge changes are touched; the rest of the frontmatter stays byte for byte.
-  const set: Record<string, FrontmatterValue> = { updated: isoWithOffset(now) };
+  const set: Record<string, FrontmatterValue> = {};
   if (!sameList(tags, meta.tags)) set.tags = tags;
   if (!sameList(aliases, meta.aliases)) set.aliases = aliases;
   if (!sameList(related, meta.related)) set.related = related;
+  set.updated = isoWithOffset(now);
 
   // Headings and block ids: the kept note's stay; a merged note's that clash are renamed, and links follow.
   const headings = new Set(headingsIn(p.body).map(headingKey));
