@@ -16,6 +16,11 @@ export function parseFault(value: string | undefined): Fault | undefined {
   return { point: m[1] as FaultPoint, at: m[2] ? Number(m[2]) : 1 };
 }
 
+/** The crash switch as the environment sets it (`ENGRAM_FAULT`); the one place a host reads it. */
+export function faultFromEnv(env: Record<string, string | undefined>): Fault | undefined {
+  return parseFault(env.ENGRAM_FAULT);
+}
+
 export function crashNow(point: string): never {
   process.stderr.write(`engram: injected fault at ${point}: exiting hard\n`);
   process.kill(process.pid, 'SIGKILL');
