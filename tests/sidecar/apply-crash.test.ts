@@ -101,8 +101,8 @@ function danglingLinks(all: Record<string, string>): string[] {
 function logOutcome(id: string): 'applied' | 'rolled back' {
   const dir = path.join(vault, 'Engram', 'Log');
   const lines = fs.readdirSync(dir).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n')).filter((l) => l.includes(`proposal \`${id}\``));
-  expect(lines.filter((l) => l.includes(' · started: '))).toHaveLength(1);
-  const ends = lines.filter((l) => !l.includes(' · started: '));
+  expect(lines.filter((l) => l.endsWith(' · started'))).toHaveLength(1);
+  const ends = lines.filter((l) => !l.endsWith(' · started'));
   expect(ends).toHaveLength(1);
   return ends[0].includes('rolled back') ? 'rolled back' : 'applied';
 }

@@ -200,8 +200,9 @@ function plain(title: string): string {
 
 function logEntry(ctx: CurateContext, p: Proposal, j: ApplyJournal, end: 'start' | 'applied' | { rolledBack: string }): LogEntry {
   const base = { at: j.startedAt, actor: ctx.settings.actor, action: `${p.family} ${p.kind}${p.backend ? ` (${p.backend})` : ''}`, proposal: p.id };
-  if (end === 'start') return { ...base, wrote: [], from: [], trashed: [], moved: [], relinked: 0, note: `started: ${plain(p.title)}` };
-  if (end !== 'applied') return { ...base, wrote: [], from: [], trashed: [], moved: [], relinked: 0, note: `rolled back, nothing changed: ${plain(p.title)} (${end.rolledBack})` };
+  // The start line names only the proposal (its end line says what changed), so the log adds no second copy of titles.
+  if (end === 'start') return { ...base, wrote: [], from: [], trashed: [], moved: [], relinked: 0, note: 'started' };
+  if (end !== 'applied') return { ...base, wrote: [], from: [], trashed: [], moved: [], relinked: 0, note: `rolled back, nothing changed (${end.rolledBack})` };
   const r = outcome(p, j);
   return { ...base, wrote: r.wrote, from: p.sources.map((s) => s.path), trashed: r.trashed, moved: r.moved, relinked: r.relinked.length, note: plain(p.title) };
 }

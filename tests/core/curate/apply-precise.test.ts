@@ -237,7 +237,7 @@ describe('apply after a crash at any step', () => {
         // No link misses that an uninterrupted apply does not also leave (the fixture's own: a locked note, a missing heading).
         expect(misses(notLog(vault.snapshot()))).toEqual(misses(expected));
         const log = Object.entries(vault.snapshot()).filter(([p]) => p.startsWith('Engram/Log/')).flatMap(([, t]) => t.split('\n')).filter((l) => l.includes(id));
-        expect(log.filter((l) => l.includes('· started:'))).toHaveLength(1);
+        expect(log.filter((l) => l.endsWith(' · started'))).toHaveLength(1);
         expect(log).toHaveLength(2);
         counts[kind] = n;
       }

@@ -99,7 +99,7 @@ describe('working-memory review', () => {
     expect(plan.proposals.find((p) => p.kind === 'delete')!.reason).toBe('idle idea (1 note links here; those links will point at a note in the trash)');
     expect(f[`${WM}/Locked wm.md`]).toBe(files[`${WM}/Locked wm.md`]);
     const log = f['Engram/Log/test box 2026-03.md'].split('\n').filter((l) => l.startsWith('- '));
-    expect(log.filter((l) => l.includes(' · started: '))).toHaveLength(2);
+    expect(log.filter((l) => l.endsWith(' · started'))).toHaveLength(2);
     expect(log).toHaveLength(4);
   });
 
