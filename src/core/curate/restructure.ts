@@ -32,8 +32,8 @@ function union(lists: string[][]): string[] {
   return [...new Set(lists.flat())];
 }
 
-const HEADING_LINE = /^(#{1,6}[ \t]+)(.+?)([ \t#]*)$/gm;
-const BLOCK_ID = /(\s\^)([A-Za-z0-9-]+)([ \t]*)$/gm;
+const HEADING_LINE = /^(#{1,6}[ \t]+)([^\r\n]+?)([ \t#]*\r?)$/gm;
+const BLOCK_ID = /([ \t]\^)([A-Za-z0-9-]+)([ \t]*\r?)$/gm;
 
 /** Heading texts of a note body, outside code. */
 function headingsIn(body: string): string[] {
@@ -60,20 +60,24 @@ function renameClashes(body: string, title: string, headings: Set<string>, block
   let out = body.replace(HEADING_LINE, (line: string, hashes: string, text: string, tail: string, at: number) => {
     if (code.some(([a, b]) => at >= a && at < b)) return line;
     const key = headingKey(text);
-    let next = text.trim();
-    if (headings.has(key)) {
-      next = unique(`${next} (${title})`, (h) => headings.has(headingKey(h)));
-      if (!renames.headings.has(key)) renames.headings.set(key, next);
+    if (!headings.has(key)) {
+      headings.add(key);
+      return line;
     }
+    const next = unique(`${text.trim()} (${title})`, (h) => headings.has(headingKey(h)));
+    if (!renames.headings.has(key)) renames.headings.set(key, next);
     headings.add(headingKey(next));
     return `${hashes}${next}${tail}`;
   });
-  out = out.replace(BLOCK_ID, (m: string, lead: string, id: string, tail: string) => {
-    let next = id;
-    if (blocks.has(id)) {
-      next = unique(id, (b) => blocks.has(b.replace(/ /g, '-'))).replace(/ /g, '-');
-      renames.blocks.set(id, next);
+  const codeAfter = codeRanges(out, 0).filter(([a, b]) => out.slice(a, b).includes('\n'));
+  out = out.replace(BLOCK_ID, (m: string, lead: string, id: string, tail: string, at: number) => {
+    if (codeAfter.some(([a, b]) => at >= a && at < b)) return m;
+    if (!blocks.has(id)) {
+      blocks.add(id);
+      return m;
     }
+    const next = unique(id, (b) => blocks.has(b.replace(/ /g, '-'))).replace(/ /g, '-');
+    renames.blocks.set(id, next);
     blocks.add(next);
     return `${lead}${next}${tail}`;
   });

@@ -123,6 +123,20 @@ describe('merge: links land on the text they pointed at', () => {
     expect(merged).toContain('Use the script. ^install-2\n');
   });
 
+  it('CRLF notes and code blocks: renamed headings and block ids keep their line breaks; code is left alone', async () => {
+    const files = {
+      'Tools/Wapply.md': '---\ntags: [tools]\n---\nKept.\n\n## Install\n\nRun it. ^install\n',
+      'Tools/greasycat.md': '---\r\ntags: [tools]\r\n---\r\nOther.\r\n\r\n## Install\r\n\r\nUse the script. ^install\r\n\r\n```\r\n## Install\r\nx ^install\r\n```\r\n',
+      'Notes/Links.md': '[[greasycat#Install]] [[greasycat#^install]] [[Wapply]] [[Wapply#Install]]\n',
+      'Notes/More.md': '[[Wapply]]\n',
+    };
+    const { files: f } = await merge(files, ['Tools/Wapply.md', 'Tools/greasycat.md']);
+    const merged = f['Tools/Wapply.md'];
+    expect(merged).toContain('## Install (greasycat)\r\n\r\nUse the script. ^install-2\r\n');
+    expect(merged).toContain('```\r\n## Install\r\nx ^install\r\n```');
+    expect(f['Notes/Links.md']).toBe('[[Wapply#Install (greasycat)|greasycat > Install]] [[Wapply#^install-2|greasycat > ^install]] [[Wapply]] [[Wapply#Install]]\n');
+  });
+
   it('display text never changes: [[Moore machine]]s becomes [[Mealy machine|Moore machine]]s', async () => {
     const files = {
       'M/Mealy machine.md': '---\ntags: [automata]\n---\nOutputs depend on state and input.\n\n### With [[Moore machine]]s\n\nA Mealy machine reacts faster than [[Moore machine|a Moore one]].\n',
