@@ -67,8 +67,8 @@ function notTemplate(v: string): boolean {
 const NAME_CORE = 'SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CLIENT_?SECRET|AUTH_?KEY|CREDENTIALS?|_PWD|PGPASS|DSN';
 const SECRET_NAME = `(?:[A-Z0-9_]{0,48}(?:${NAME_CORE})[A-Z0-9_]{0,48})`;
 const secret_name = SECRET_NAME.toLowerCase();
-// Keys of config files (YAML, TOML, properties, JSON without quotes): db_password, apiKey, client-secret.
-const CONFIG_KEY = '(?:[A-Za-z0-9]{0,32}[_.-]?)?(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|access[_-]?token|refresh[_-]?token|credentials?)';
+// Keys of config files (YAML, TOML, properties, JSON): db_password, apiKey, client-secret, spring.datasource.password.
+const CONFIG_KEY = '(?:[A-Za-z0-9]{1,32}[_.-]){0,4}[A-Za-z0-9]{0,16}(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|access[_-]?token|refresh[_-]?token|credentials?)';
 // What follows a shell flag or assignment value: an unquoted word or a quoted one.
 const SHELL_VALUE = `(?:"([^"\\s]{3,256})"|'([^'\\s]{3,256})'|([^\\s"'\`|;&)]{3,256}))`;
 

@@ -5,11 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redactTexts } from '../../../src/core/transcript/redact.js';
+import { detectFormat, readSession } from '../../../src/core/transcript/detect.js';
 import { repoRoot, hasCorpus, corpusPath, corpusSkipReason } from '../../helpers/shared.js';
 
 const MAX_RATE = 1 / 10_000;
 // Files that hold secret samples on purpose.
-const SAMPLE_FILES = [/tests\/core\/transcript\/redact[^/]*\.ts$/, /tests\/fixtures\/transcripts\//];
+const SAMPLE_FILES = [/tests\/core\/transcript\/redact[^/]*\.ts$/, /tests\/fixtures\/transcripts\//, /tests\/fixtures\/redact-secrets\.ts$/, /tests\/sidecar\/redact[^/]*\.ts$/];
 
 function walk(dir: string, ext: RegExp, out: string[] = []): string[] {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -60,6 +61,21 @@ describe('redaction false positives', () => {
         }
       }
       console.log(`redaction false positives, corpus code: ${hits.length} in ${lines} lines`, hits);
+      expect(lines).toBeGreaterThan(10_000);
+      expect(hits.length / lines, JSON.stringify(hits, null, 1)).toBeLessThanOrEqual(MAX_RATE);
+    });
+
+    it("the sessions' own prose (user and assistant turns, as parsed): at most 1 per 10,000 lines", async () => {
+      const files = walk(corpusPath('transcripts'), /\.jsonl$/);
+      const hits: Hit[] = [];
+      let lines = 0;
+      for (const f of files) {
+        const head = fs.readFileSync(f, 'utf8').slice(0, 4000);
+        const s = await readSession(fs.createReadStream(f), detectFormat(head, f), { source: f, redact: false });
+        const name = path.relative(corpusPath('transcripts'), f);
+        for (const t of s.turns) lines += await scan(`${name}#${t.index}`, t.text, hits);
+      }
+      console.log(`redaction false positives, corpus prose: ${hits.length} in ${lines} lines`, hits);
       expect(lines).toBeGreaterThan(10_000);
       expect(hits.length / lines, JSON.stringify(hits, null, 1)).toBeLessThanOrEqual(MAX_RATE);
     });
