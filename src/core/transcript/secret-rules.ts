@@ -149,9 +149,9 @@ export const RULES: Rule[] = [
     keyword: true,
   },
   {
-    // YAML / TOML / properties lines with an unquoted value: `password: hunter2Xq9`, `api_key = X`
+    // YAML / TOML / properties with an unquoted value, on its own line or quoted in a sentence: `password: hunter2Xq9`, `api_key = X`
     kind: 'config-secret',
-    re: new RegExp(`^([ \\t]*(?:- )?${CONFIG_KEY}[ \\t]*[:=][ \\t]*)([^\\s"'#]{6,256})[ \\t]*(?:#.*)?$`, 'gim'),
+    re: new RegExp(`(?:^|(?<=\\s))((?:- )?${CONFIG_KEY}[ \\t]*[:=][ \\t]*)([^\\s"'#]{6,256})(?=\\s|$)`, 'gim'),
     group: 2,
     check: looksLikePassword,
     keyword: true,
