@@ -72,7 +72,7 @@ describe('redaction false positives', () => {
       for (const f of files) {
         const head = fs.readFileSync(f, 'utf8').slice(0, 4000);
         const format = detectFormat(head, f);
-        if (format === 'unknown') continue;
+        if (format !== 'claude-code' && format !== 'codex') continue;
         const s = await readSession(fs.createReadStream(f), format, { source: f, redact: false });
         const name = path.relative(corpusPath('transcripts'), f);
         for (const t of s.turns) lines += await scan(`${name}#${t.index}`, t.text, hits);
