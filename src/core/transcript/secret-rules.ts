@@ -23,6 +23,8 @@ interface Rule {
   keyword?: boolean;
   /** Run only when this occurs somewhere in the text. */
   hint?: RegExp;
+  /** Run only when one of these strings occurs in the text (a provider's fixed prefix). */
+  lit?: string[];
 }
 
 const PLACEHOLDER_RE =
@@ -73,9 +75,9 @@ const CONFIG_KEY = '(?:[A-Za-z0-9]{1,32}[_.-]){0,4}[A-Za-z0-9]{0,16}(?:password|
 const SHELL_VALUE = `(?:"([^"\\s]{3,256})"|'([^'\\s]{3,256})'|([^\\s"'\`|;&)]{3,256}))`;
 
 export const RULES: Rule[] = [
-  { kind: 'anthropic-key', re: /\bsk-ant-[a-z0-9]{2,12}-[A-Za-z0-9_-]{32,}/g },
-  { kind: 'openai-key', re: /\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b|\bsk-[A-Za-z0-9]{40,64}\b/g },
-  { kind: 'aws-access-key', re: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z2-7]{16}\b/g },
+  { kind: 'anthropic-key', lit: ['sk-ant-'], re: /\bsk-ant-[a-z0-9]{2,12}-[A-Za-z0-9_-]{32,}/g },
+  { kind: 'openai-key', lit: ['sk-'], re: /\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b|\bsk-[A-Za-z0-9]{40,64}\b/g },
+  { kind: 'aws-access-key', lit: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'APKA'], re: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z2-7]{16}\b/g },
   {
     kind: 'aws-secret-key',
     // `aws_secret_access_key = X`, `"SecretAccessKey": "X"`, and as a CLI argument: `aws configure set aws_secret_access_key X`.
@@ -83,36 +85,38 @@ export const RULES: Rule[] = [
     group: 3,
     keyword: true,
   },
-  { kind: 'github-token', re: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b|\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
-  { kind: 'gitlab-token', re: /\bgl(?:pat|ptt|dt|rt|cbt|oas|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}/g },
-  { kind: 'slack-token', re: /\bxox[abposre]-[A-Za-z0-9-]{10,}|https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]+\/B[A-Z0-9]+\/[A-Za-z0-9]{16,}|\bxapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{32,}/g },
-  { kind: 'stripe-key', re: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b|\bwhsec_[A-Za-z0-9]{24,}\b/g },
-  { kind: 'google-key', re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])|\bGOCSPX-[A-Za-z0-9_-]{28}\b|\bya29\.[0-9A-Za-z_-]{20,}|\b1\/\/0[A-Za-z0-9_-]{40,}/g },
-  { kind: 'npm-token', re: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  { kind: 'huggingface-token', re: /\bhf_[A-Za-z0-9]{30,}\b/g },
-  { kind: 'sendgrid-key', re: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g },
-  { kind: 'digitalocean-token', re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
-  { kind: 'shopify-token', re: /\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b/g },
-  { kind: 'pypi-token', re: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
-  { kind: 'groq-key', re: /\bgsk_[A-Za-z0-9]{48,}\b/g },
-  { kind: 'xai-key', re: /\bxai-[A-Za-z0-9]{60,}\b/g },
-  { kind: 'linear-key', re: /\blin_api_[A-Za-z0-9]{40}\b/g },
-  { kind: 'databricks-token', re: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g },
-  { kind: 'telegram-token', re: /\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b/g },
-  { kind: 'twilio-key', re: /\bSK[0-9a-f]{32}\b/g },
-  { kind: 'mailgun-key', re: /\bkey-[0-9a-f]{32}\b/g },
-  { kind: 'doppler-token', re: /\bdp\.(?:st|ct|sa|scim|audit)\.[A-Za-z0-9_-]{40,}/g },
-  { kind: 'vault-token', re: /\bhv[sb]\.[A-Za-z0-9_-]{24,}/g },
-  { kind: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g },
+  { kind: 'github-token', lit: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'], re: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b|\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
+  { kind: 'gitlab-token', lit: ['glpat-', 'glptt-', 'gldt-', 'glrt-', 'glcbt-', 'gloas-', 'glsoat-', 'glft-', 'glimt-', 'glagent-'], re: /\bgl(?:pat|ptt|dt|rt|cbt|oas|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}/g },
+  { kind: 'slack-token', lit: ['xox', 'hooks.slack.com', 'xapp-'], re: /\bxox[abposre]-[A-Za-z0-9-]{10,}|https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]+\/B[A-Z0-9]+\/[A-Za-z0-9]{16,}|\bxapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{32,}/g },
+  { kind: 'stripe-key', lit: ['_live_', '_test_', 'whsec_'], re: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b|\bwhsec_[A-Za-z0-9]{24,}\b/g },
+  { kind: 'google-key', lit: ['AIza', 'GOCSPX-', 'ya29.', '1//0'], re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])|\bGOCSPX-[A-Za-z0-9_-]{28}\b|\bya29\.[0-9A-Za-z_-]{20,}|\b1\/\/0[A-Za-z0-9_-]{40,}/g },
+  { kind: 'npm-token', lit: ['npm_'], re: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { kind: 'huggingface-token', lit: ['hf_'], re: /\bhf_[A-Za-z0-9]{30,}\b/g },
+  { kind: 'sendgrid-key', lit: ['SG.'], re: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g },
+  { kind: 'digitalocean-token', lit: ['_v1_'], re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
+  { kind: 'shopify-token', lit: ['shpat_', 'shpss_', 'shpca_', 'shppa_'], re: /\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b/g },
+  { kind: 'pypi-token', lit: ['pypi-AgE'], re: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
+  { kind: 'groq-key', lit: ['gsk_'], re: /\bgsk_[A-Za-z0-9]{48,}\b/g },
+  { kind: 'xai-key', lit: ['xai-'], re: /\bxai-[A-Za-z0-9]{60,}\b/g },
+  { kind: 'linear-key', lit: ['lin_api_'], re: /\blin_api_[A-Za-z0-9]{40}\b/g },
+  { kind: 'databricks-token', lit: ['dapi'], re: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g },
+  { kind: 'telegram-token', lit: [':AA'], re: /\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b/g },
+  { kind: 'twilio-key', lit: ['SK'], re: /\bSK[0-9a-f]{32}\b/g },
+  { kind: 'mailgun-key', lit: ['key-'], re: /\bkey-[0-9a-f]{32}\b/g },
+  { kind: 'doppler-token', lit: ['dp.'], re: /\bdp\.(?:st|ct|sa|scim|audit)\.[A-Za-z0-9_-]{40,}/g },
+  { kind: 'vault-token', lit: ['hvs.', 'hvb.'], re: /\bhv[sb]\.[A-Za-z0-9_-]{24,}/g },
+  { kind: 'jwt', lit: ['eyJ'], re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g },
   {
     kind: 'azure-key',
+    lit: ['AccountKey=', 'SharedAccessKey=', 'SharedSecret=', 'Password='],
     re: /\b(AccountKey|SharedAccessKey|SharedSecret|Password)(=)([A-Za-z0-9+/]{20,}={0,2})(?![A-Za-z0-9+/=])/g,
     group: 3,
   },
-  { kind: 'azure-key', re: /([?&]sig=)([A-Za-z0-9%+/]{20,}(?:%3D|=){0,2})/g, group: 2 },
+  { kind: 'azure-key', lit: ['sig='], re: /([?&]sig=)([A-Za-z0-9%+/]{20,}(?:%3D|=){0,2})/g, group: 2 },
   {
     // scheme://user:password@host, including an empty user (redis://:pw@host)
     kind: 'url-password',
+    lit: ['://'],
     re: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)([^\s:/@"'`]{0,64}):([^\s/@"'`]{3,128})@(?=[A-Za-z0-9.[-])/g,
     group: 3,
     check: notTemplate,
@@ -170,7 +174,7 @@ export const RULES: Rule[] = [
     check: looksLikePassword,
     hint: /mysql|mariadb|login|sshpass/i,
   },
-  { kind: 'cli-password', re: /(?<![\w-])-p(?:"([^"\s]{6,256})"|'([^'\s]{6,256})')/g, check: looksLikePassword },
+  { kind: 'cli-password', lit: ['-p"', "-p'"], re: /(?<![\w-])-p(?:"([^"\s]{6,256})"|'([^'\s]{6,256})')/g, check: looksLikePassword },
   {
     // curl -u user:password, curl --user user:password
     kind: 'cli-password',
@@ -189,17 +193,19 @@ export const RULES: Rule[] = [
   },
   {
     kind: 'authorization-header',
+    hint: /authoriz/i,
     re: /(\b(?:Authorization|Proxy-Authorization)["']?\s*[:=]\s*["']?(?:Bearer|Basic|Token|Digest)\s+)([A-Za-z0-9_\-.=+/~]{8,})/gi,
     group: 2,
     check: notTemplate,
   },
   {
     kind: 'api-key-header',
+    hint: /-key|-token/i,
     re: /(\b(?:x-api-key|api-key|x-auth-token|x-access-token|private-token|x-goog-api-key)["']?\s*:\s*["']?)([A-Za-z0-9_\-.=+/]{16,})/gi,
     group: 2,
     check: looksRandom,
   },
-  { kind: 'bearer-token', re: /\b(Bearer|Basic|token)(\s+)([A-Za-z0-9_\-.=+/]{20,})/g, group: 3, check: looksRandom },
+  { kind: 'bearer-token', lit: ['Bearer', 'Basic', 'token'], re: /\b(Bearer|Basic|token)(\s+)([A-Za-z0-9_\-.=+/]{20,})/g, group: 3, check: looksRandom },
   {
     // A password written in prose: "my password is X", "the pw is X", "changed the password to X"
     kind: 'prose-password',
@@ -224,6 +230,7 @@ export function findEngramSecrets(text: string): SecretFinding[] {
   if (text.includes('-----BEGIN')) findPrivateKeys(text, found);
   let segments: [number, number][] | undefined;
   for (const rule of RULES) {
+    if (rule.lit && !rule.lit.some((l) => text.includes(l))) continue;
     if (rule.hint && !rule.hint.test(text)) continue;
     if (rule.keyword) {
       segments ??= keywordSegments(text);

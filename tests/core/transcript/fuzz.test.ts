@@ -146,6 +146,15 @@ describe('fuzz line parser and redactor', () => {
       `a://${'b:'.repeat(50_000)}`,
       `${'glpat-'.repeat(30_000)}`,
       randomString(r, 200_000, `${ALNUM}=:_-./+ \n"'`),
+      `mysql ${' -p'.repeat(60_000)}`,
+      `curl ${' -u a:'.repeat(40_000)}`,
+      'password is '.repeat(20_000),
+      `${'--password '.repeat(20_000)}x`,
+      `${'a.b.c.d.'.repeat(20_000)}password: x`,
+      `${'db_password='.repeat(20_000)}`,
+      `?${'&password='.repeat(20_000)}`,
+      `${'password\n'.repeat(50_000)}`,
+      `-----BEGIN PRIVATE KEY-----${'\\n'.repeat(50_000)}`,
     ];
     for (const t of nasty) {
       const t0 = performance.now();
