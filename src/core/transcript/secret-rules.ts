@@ -31,7 +31,13 @@ const PLACEHOLDER_RE =
   /^(?:x+|\*+|\.+|-+|_+|•+)$|your|example|placeholder|dummy|redacted|changeme|replace|xxxx|\*\*\*|\$\{|\{\{|<[a-z_-]+>|^(?:password|passwd|secret|token|null|undefined|none|true|false|string|required|optional)$/i;
 
 /** A value that looks like a generated secret rather than a word, a path or a reference. */
-export function looksRandom(v: string, min = 8): boolean {
+export function looksRandom(v: string): boolean {
+  // Lowercase words with a digit or two stuck on, joined: 1password-token, utf8-bom, v2-api (names, not keys).
+  if (/^\d{0,2}[a-z]+\d{0,2}(?:[-_.]\d{0,2}[a-z]+\d{0,2}){0,4}$/.test(v)) return false;
+  return notAWord(v, 8);
+}
+
+function notAWord(v: string, min: number): boolean {
   if (v.length < min || PLACEHOLDER_RE.test(v)) return false;
   if (/^[a-z]+(?:[-_.][a-z]+)*$/i.test(v)) return false; // words and identifiers: some-name, my_value
   if (/^(?:\/|\.\/|~\/|https?:)/.test(v)) return false; // paths and URLs
@@ -58,7 +64,7 @@ export function looksLikePassword(v: string): boolean {
   if (/[()[\]{};,<>]/.test(v) || !/[A-Za-z]/.test(v)) return false;
   if (/^[a-z]+(?:[A-Z][a-z]*)+$/.test(v)) return false; // camelCase identifiers: hashedPassword
   if (/^(?:\d+\.){1,3}\d+/.test(v) || /^\d+[a-z]{1,3}$/i.test(v)) return false; // versions, sizes: 1.2.3, 512mb
-  return looksRandom(v, 6);
+  return notAWord(v, 6);
 }
 
 function notTemplate(v: string): boolean {
@@ -132,14 +138,14 @@ export const RULES: Rule[] = [
   {
     // .env lines and inline shell assignments: export FOO_SECRET=X, PGPASSWORD=X psql, db_password=X
     kind: 'env-assignment',
-    re: new RegExp(`(?:^|(?<=[\\s;&|(]))((?:export[ \\t]+)?${SECRET_NAME}[ \\t]*=[ \\t]*)(["']?)([^\\s"'#]{6,512})\\2`, 'gm'),
+    re: new RegExp(`(?:^|(?<=[\\s;&|(]))((?:export[ \\t]+)?${SECRET_NAME}[ \\t]*=[ \\t]*)(["']?)([^\\s"'#][^\\s"']{5,511})\\2`, 'gm'),
     group: 3,
     check: looksRandom,
     keyword: true,
   },
   {
     kind: 'env-assignment',
-    re: new RegExp(`(?:^|(?<=[\\s;&|(]))((?:export[ \\t]+)?${secret_name}=)(["']?)([^\\s"'#]{6,512})\\2`, 'gm'),
+    re: new RegExp(`(?:^|(?<=[\\s;&|(]))((?:export[ \\t]+)?${secret_name}=)(["']?)([^\\s"'#][^\\s"']{5,511})\\2`, 'gm'),
     group: 3,
     check: looksLikePassword,
     keyword: true,
@@ -155,7 +161,7 @@ export const RULES: Rule[] = [
   {
     // YAML / TOML / properties with an unquoted value, on its own line or quoted in a sentence: `password: hunter2Xq9`, `api_key = X`
     kind: 'config-secret',
-    re: new RegExp(`(?:^|(?<=\\s))((?:- )?${CONFIG_KEY}[ \\t]*[:=][ \\t]*)([^\\s"'#]{6,256})(?=\\s|$)`, 'gim'),
+    re: new RegExp(`(?:^|(?<=\\s))((?:- )?${CONFIG_KEY}[ \\t]*[:=][ \\t]*)([^\\s"'#][^\\s"']{5,255})(?=\\s|$)`, 'gim'),
     group: 2,
     check: looksLikePassword,
     keyword: true,

@@ -2,9 +2,7 @@
 // to date, run over a batch of texts in one call. The preset imports `node:path` at its top for
 // message formatting and loads `node:fs` only for a file path, which Engram never passes: it runs on
 // text alone, so it works in both hosts.
-import { lintSource } from '@secretlint/core';
-import { secretLintProfiler } from '@secretlint/profiler';
-import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import type { lintSource as LintSource } from '@secretlint/core';
 import type { SecretFinding } from './secret-rules.js';
 
 /** A secretlint finding whose span is a whole URL: Engram's url rules name the password inside. */
@@ -12,12 +10,23 @@ export interface DetectorFinding extends SecretFinding {
   coarse?: boolean;
 }
 
-// @secretlint/core marks every rule run on the global performance timeline, and its profiler keeps every
-// mark (and searches them linearly) for the life of the process: measured, a long session's parse got
-// 15x slower and the marks grew without bound. Engram never reads the profile: marking is switched off.
-secretLintProfiler.mark = () => undefined;
+interface Loaded {
+  lintSource: typeof LintSource;
+  config: Parameters<typeof LintSource>[0]['options']['config'];
+}
+let loading: Promise<Loaded> | undefined;
 
-const config = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
+// Loaded on first use (about 0.3 s of module loading): commands that never redact do not pay for it.
+function load(): Promise<Loaded> {
+  loading ??= Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend'), import('@secretlint/profiler')]).then(([core, preset, profiler]) => {
+    // @secretlint/core marks every rule run on the global performance timeline, and its profiler keeps every
+    // mark (and searches them linearly) for the life of the process: measured, a long session's parse got
+    // 15x slower and the marks grew without bound. Engram never reads the profile: marking is switched off.
+    profiler.secretLintProfiler.mark = () => undefined;
+    return { lintSource: core.lintSource, config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: preset.creator }] } };
+  });
+  return loading;
+}
 
 // Kind names shared with Engram's rules where the secret is the same.
 const KIND_BY_MESSAGE: Record<string, string> = {
@@ -33,6 +42,7 @@ const KIND_BY_MESSAGE: Record<string, string> = {
   BasicAuth: 'url-password',
 };
 const KIND_BY_RULE: Record<string, string> = {
+  '1password': '1password-token',
   openai: 'openai-key',
   anthropic: 'anthropic-key',
   linear: 'linear-key',
@@ -63,6 +73,7 @@ export async function findSecretlintSecrets(texts: string[]): Promise<DetectorFi
   }
   const content = texts.join(SEP);
   if (!content.trim()) return out;
+  const { lintSource, config } = await load();
   const result = await lintSource({
     source: { content, filePath: '', ext: '.txt', contentType: 'text' },
     options: { config, noPhysicFilePath: true, locale: 'en' },

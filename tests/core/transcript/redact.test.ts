@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { redactText, redactTexts, looksRandom } from '../../../src/core/transcript/redact.js';
 import { samples } from './redact-samples.js';
+import { opsToken } from '../../fixtures/redact-secrets.js';
+import { findEngramSecrets } from '../../../src/core/transcript/secret-rules.js';
+import { randomString, rng } from './helpers.js';
 
 const all = samples();
 const kinds = [...new Set(all.map((s) => s.kind))];
@@ -90,5 +93,22 @@ describe('redaction: private key headers in code', () => {
   it('redacts an encrypted PEM with its Proc-Type headers', async () => {
     const pem = '-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\nMIIEpAIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgwMbRvI0MBZhpF\n-----END RSA PRIVATE KEY-----\nafter';
     expect((await redactText(pem)).text).toBe('[REDACTED:private-key]\nafter');
+  });
+});
+
+describe('redaction: the secretlint detector', () => {
+  it('catches what only its preset knows, in a batch, in each text’s own offsets', async () => {
+    // A 1Password service-account token: secretlint's preset has it, Engram's rules do not.
+    const r = rng(7);
+    const token = opsToken((n, alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789') => randomString(r, n, alphabet));
+    expect(findEngramSecrets(`the token ${token}`).filter((f) => f.kind !== 'bearer-token')).toEqual([]);
+    const [a, b] = await redactTexts(['nothing here', `use ${token} in CI`]);
+    expect(a).toEqual({ text: 'nothing here', counts: {} });
+    expect(b).toEqual({ text: 'use [REDACTED:1password-token] in CI', counts: { '1password-token': 1 } });
+  });
+
+  it('leaves no marks on the global performance timeline (they grew without bound)', async () => {
+    for (let i = 0; i < 50; i++) await redactTexts([`line ${i}`, 'AWS_SECRET_ACCESS_KEY=Zq3x9Lm2Pw8Rt5Yv1Nb7Kc4Hd6Jf0Gs2Aq9We3Rt']);
+    expect(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('@core')).length).toBe(0);
   });
 });
