@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { redactText, redactTexts, looksRandom } from '../../../src/core/transcript/redact.js';
 import { samples } from './redact-samples.js';
 import { opsToken } from '../../fixtures/redact-secrets.js';
+import { readClaudeCode } from '../../../src/core/transcript/claude-code.js';
 import { findEngramSecrets } from '../../../src/core/transcript/secret-rules.js';
 import { randomString, rng } from './helpers.js';
 
@@ -110,5 +111,18 @@ describe('redaction: the secretlint detector', () => {
   it('leaves no marks on the global performance timeline (they grew without bound)', async () => {
     for (let i = 0; i < 50; i++) await redactTexts([`line ${i}`, 'AWS_SECRET_ACCESS_KEY=Zq3x9Lm2Pw8Rt5Yv1Nb7Kc4Hd6Jf0Gs2Aq9We3Rt']);
     expect(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('@core')).length).toBe(0);
+  });
+});
+
+describe('redaction: what the readers hand out', () => {
+  it('a Claude Code session title (custom title or summary) is redacted like its turns', async () => {
+    const key = `sk-ant-api03-${'Zq3x9Lm2Pw8Rt5Yv1Nb7Kc4Hd6Jf0Gs2A'.repeat(2)}AA`;
+    const lines = [
+      { type: 'user', uuid: 'u1', sessionId: 's1', timestamp: '2026-11-20T09:00:00.000Z', message: { role: 'user', content: 'deploy it' } },
+      { type: 'custom-title', customTitle: `deploy with ${key}`, sessionId: 's1' },
+    ];
+    const s = await readClaudeCode([new TextEncoder().encode(lines.map((l) => JSON.stringify(l)).join('\n'))]);
+    expect(s.meta.title).toBe('deploy with [REDACTED:anthropic-key]');
+    expect(s.stats!.redactions).toEqual({ 'anthropic-key': 1 });
   });
 });
