@@ -80,7 +80,7 @@ const CONFIG_KEY = '(?:[A-Za-z0-9]{1,32}[_.-]){0,4}[A-Za-z0-9]{0,16}(?:password|
 // What follows a shell flag or assignment value: an unquoted word or a quoted one.
 const SHELL_VALUE = `(?:"([^"\\s]{3,256})"|'([^'\\s]{3,256})'|([^\\s"'\`|;&)]{3,256}))`;
 
-export const RULES: Rule[] = [
+const RULES: Rule[] = [
   { kind: 'anthropic-key', lit: ['sk-ant-'], re: /\bsk-ant-[a-z0-9]{2,12}-[A-Za-z0-9_-]{32,}/g },
   { kind: 'openai-key', lit: ['sk-'], re: /\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b|\bsk-[A-Za-z0-9]{40,64}\b/g },
   { kind: 'aws-access-key', lit: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'APKA'], re: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z2-7]{16}\b/g },
