@@ -142,7 +142,7 @@ export function extractHost(ctx: ExtractContext): ExtractHost {
   const state = new NodeStateStore(engramHome(ctx.facts), () => hit('before-rename'));
   const nodeVault = new NodeVault(ctx.vaultRoot);
   const vault = ctx.facts.env.ENGRAM_FAULT?.startsWith('before-rename') ? faultyVault(nodeVault, hit) : nodeVault;
-  const backend = typeof ctx.backend === 'object' ? ctx.backend : createBackend(ctx.backend ?? config.get('backend'), config, { env: ctx.facts.env as NodeJS.ProcessEnv });
+  const backend = typeof ctx.backend === 'object' ? ctx.backend : createBackend(ctx.backend ?? config.get('backend'), config, { env: ctx.facts.env as NodeJS.ProcessEnv, timeoutMs: config.get('extract.timeout_ms') });
   return { state, vault, backend, config, fault: hit };
 }
 
