@@ -24,6 +24,17 @@ async function budget(env: NodeJS.ProcessEnv): Promise<unknown> {
   }
 }
 
+/** Sessions with windows that failed and wait for a retry (empty when the ledger cannot be read). */
+async function pendingWindows(env: NodeJS.ProcessEnv, key: string): Promise<import('../../host/extract-runner.js').PendingSession[]> {
+  try {
+    const { hostFacts } = await import('../../host/facts.js');
+    const { pendingExtraction } = await import('../../host/extract-runner.js');
+    return await pendingExtraction(hostFacts(env), key);
+  } catch {
+    return [];
+  }
+}
+
 export interface SearchStatus {
   /** What the host's index runs on now; without a host, what it would run on (hybrid when a model is present). */
   mode: string;
@@ -78,8 +89,9 @@ export const command: CommandDefinition = {
     const spooled = countJson(state.spool) + countJson(state.claimed);
     const usage = await budget(ctx.env);
     const search = await searchStatus(ctx.env, host?.index.mode);
+    const pending = await pendingWindows(ctx.env, state.key);
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, spooled, search, usage }, null, 2));
+      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, spooled, search, usage, pending }, null, 2));
       return 0;
     }
     ctx.stdout(`vault     ${state.vault} (key ${state.key})`);
@@ -94,6 +106,9 @@ export const command: CommandDefinition = {
     }
     if (search?.bm25Only) ctx.stdout(`search    BM25 only (keyword search, no meaning): ${search.bm25Only.reason}. Fix: ${search.bm25Only.fix}`);
     else if (search) ctx.stdout(`search    ${search.mode} (BM25 + vectors from ${search.model.id})`);
+    for (const p of pending) {
+      ctx.stdout(`pending   ${p.session}: ${p.windows} window${p.windows === 1 ? '' : 's'} not extracted by ${p.backend} (${p.failure}: ${p.reason}); ${p.failures} failed run${p.failures === 1 ? '' : 's'}, next background try after ${p.retryAt} (\`engram extract ${p.source ?? '<transcript>'}\` tries now)`);
+    }
     const lines = (usage as { lines?: string[] } | undefined)?.lines;
     if (lines?.length) for (const l of lines) ctx.stdout(`budget    ${l}`);
     return 0;
