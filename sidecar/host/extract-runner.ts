@@ -214,6 +214,7 @@ export async function extractParsedSession(ctx: ExtractContext, host: ExtractHos
     waitForGit: gitWaiter(ctx.vaultRoot),
     // The optional second "validate" pass (one more call per window that has beats).
     validatePass: validatePassFrom(host.config, ctx.facts.env),
+    retryBaseMs: host.config.get('extract.retry_after_minutes') * 60_000,
     fault: (point) => host.fault(point),
     onWindow: ctx.onWindow,
     ...(ctx.search ? { similar: indexSimilarity(ctx.search) } : {}),

@@ -33,8 +33,11 @@ beforeAll(async () => {
         res.end('{"type":"error","error":{"type":"api_error","message":"Internal server error"}}');
         return;
       }
+      const beats = [];
       const m = /\[turn (\d+) · user[^\]]*\]\n(No, don't use moment[^\n]*)/.exec(prompt);
-      const beats = m ? [{ type: 'correction', title: 'Use date-fns instead of moment.js', summary: "Use date-fns, not moment.js, for the invoice dates: it tree-shakes and moment is in maintenance mode.", body: m[2], turns: [Number(m[1])], quote: m[2].slice(0, 45), confidence: 0.9 }] : [];
+      if (m) beats.push({ type: 'correction', title: 'Use date-fns instead of moment.js', summary: 'Use date-fns, not moment.js, for the invoice dates: it tree-shakes and moment is in maintenance mode.', body: m[2], turns: [Number(m[1])], quote: m[2].slice(0, 45), confidence: 0.9 });
+      const p = /\[turn (\d+) · user[^\]]*\]\n#decision (We use pnpm workspaces[^\n]*)/.exec(prompt);
+      if (p) beats.push({ type: 'decision', title: 'pnpm workspaces for the monorepo', summary: 'The monorepo uses pnpm workspaces, not npm: installs are three times faster.', body: p[2], turns: [Number(p[1])], quote: p[2].slice(0, 40), confidence: 0.9 });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ model: 'claude-haiku-4-5', content: [{ type: 'text', text: JSON.stringify({ beats }) }], usage: { input_tokens: 2000, output_tokens: 100 } }));
     });
@@ -109,6 +112,30 @@ describe('failed windows on a running host', () => {
     expect(ledger.sessions[`claude-code:${A}`]).toMatchObject({ ranges: [], pending: { failure: 'server' } });
     const st = runCli(['status'], { env: sb.env });
     expect(st.stdout).toMatch(new RegExp(`pending\\s+claude-code:${A}: 1 window not extracted by anthropic \\(server: .*HTTP 500.*next background try after`));
+  }, 90_000);
+
+  it('the host retries a failed session after its backoff and files its notes exactly once', async () => {
+    failWhen = 'pnpm workspaces';
+    // No backoff beyond the host's sweep of deferred events (every second here).
+    sb.serve({ ENGRAM_EXTRACT_RETRY_AFTER_MINUTES: '0', ENGRAM_DEFER_RETRY_MS: '1000', ENGRAM_SWEEP_MS: '300' });
+    await waitFor(() => fs.existsSync(path.join(sb.env.XDG_RUNTIME_DIR!, 'engram')) && fs.readdirSync(path.join(sb.env.XDG_RUNTIME_DIR!, 'engram')).length > 0, 10_000, 'socket');
+    const end = () => runCli(['hook', 'SessionEnd'], { env: sb.env, input: JSON.stringify({ session_id: A, transcript_path: path.join(proj, `${A}.jsonl`), cwd: sb.root, hook_event_name: 'SessionEnd', reason: 'other' }) });
+    expect(end().code).toBe(0);
+    const runs = () => readJson<{ runs: { sessionId: string; outcome: string }[] }>(path.join(stateDir(sb), 'sessions.json'))?.runs.filter((r) => r.sessionId === A) ?? [];
+    await waitFor(() => runs().some((r) => r.outcome.startsWith('deferred: 1 window pending')), 30_000, 'the failed run');
+    expect([...vaultNotes(sb.vault).values()].some((t) => t.includes('pnpm'))).toBe(false);
+    failWhen = undefined;
+    await waitFor(() => runs().some((r) => /extracted 1 notes/.test(r.outcome)), 30_000, 'the retry');
+    const ledger = readJson<Ledger>(path.join(stateDir(sb), 'ledger.json'))!;
+    expect(ledger.sessions[`claude-code:${A}`].pending).toBeUndefined();
+    expect(ledger.sessions[`claude-code:${A}`].ranges.map((r) => r.backend)).toEqual(['anthropic']);
+    const sent = prompts.length;
+    // Another event for the same session adds nothing: the window is covered once.
+    const before = runs().length;
+    expect(end().code).toBe(0);
+    await waitFor(() => runs().length > before, 20_000, 'the next run');
+    expect(prompts.length).toBe(sent);
+    expect([...vaultNotes(sb.vault).values()].filter((t) => t.includes('pnpm workspaces'))).toHaveLength(1);
   }, 90_000);
 
   it("setup's rules pass, then backfill with an LLM backend: the LLM reads the turns rules covered, no note is duplicated", async () => {

@@ -36,6 +36,8 @@ export interface ExtractSessionOptions {
   reviewDays?: number;
   budgets?: BudgetConfig;
   validatePass?: boolean;
+  /** First wait before a background run retries a session whose windows failed (doubles per failure; 5 min). */
+  retryBaseMs?: number;
   window?: ExtractWindowOptions;
   /** Dedup's similarity source; a word-overlap search over the vault by default. */
   similar?: (catalog: VaultCatalog) => SimilarNotes & { add?(path: string, text: string): void };
@@ -300,7 +302,7 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
   if (!o.dryRun) {
     const first = run.failed[0];
     if (first) {
-      run.pending = await jobs.markPending(key, session.meta.source, { backend: backendName, failure: first.failure, reason: first.reason, windows: run.windows.notDone, at: new Date(clock.now()).toISOString() }, clock.now());
+      run.pending = await jobs.markPending(key, session.meta.source, { backend: backendName, failure: first.failure, reason: first.reason, windows: run.windows.notDone, at: new Date(clock.now()).toISOString() }, clock.now(), o.retryBaseMs);
     } else if (failedBefore && run.windows.notDone === 0) await jobs.clearPending(key);
   }
   return finish();

@@ -76,9 +76,11 @@ export function rangeCountsFor(range: Pick<LedgerRange, 'backend'>, backend: str
   return backend === 'rules' || range.backend !== 'rules';
 }
 
-/** Backoff after the n-th failed run in a row: 5 min, 10, 20, 40 … at most 6 h. */
-export function retryBackoffMs(failures: number): number {
-  return Math.min(6 * 3_600_000, 5 * 60_000 * 2 ** Math.max(0, failures - 1));
+export const DEFAULT_RETRY_BASE_MS = 5 * 60_000;
+
+/** Backoff after the n-th failed run in a row: 5 min, 10, 20, 40 … (from `baseMs`), at most 6 h. */
+export function retryBackoffMs(failures: number, baseMs = DEFAULT_RETRY_BASE_MS): number {
+  return Math.min(6 * 3_600_000, baseMs * 2 ** Math.max(0, failures - 1));
 }
 
 /**
@@ -152,12 +154,12 @@ export class JobStore {
   }
 
   /** Records that windows of a session failed (they stay uncovered) and when a background run may try again. */
-  async markPending(key: string, source: string | undefined, failed: Omit<PendingWindows, 'failures' | 'retryAt'>, now: number): Promise<PendingWindows> {
+  async markPending(key: string, source: string | undefined, failed: Omit<PendingWindows, 'failures' | 'retryAt'>, now: number, baseMs?: number): Promise<PendingWindows> {
     const ledger = await this.readLedger();
     const entry = (ledger.sessions[key] ??= { ranges: [] });
     if (source) entry.source = source;
     const failures = (entry.pending?.failures ?? 0) + 1;
-    const pending: PendingWindows = { ...failed, failures, retryAt: new Date(now + retryBackoffMs(failures)).toISOString() };
+    const pending: PendingWindows = { ...failed, failures, retryAt: new Date(now + retryBackoffMs(failures, baseMs)).toISOString() };
     entry.pending = pending;
     await this.writeLedger(ledger);
     return pending;
