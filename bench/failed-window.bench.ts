@@ -29,6 +29,8 @@ export async function run(): Promise<void> {
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
+      // The claude CLI sends `HEAD /` first: only the model requests count.
+      if (req.method !== 'POST') return void res.writeHead(404).end();
       requests++;
       if (mode === 'hang') return;
       if (mode === '429-long') return void res.writeHead(429, { 'retry-after': '3600', 'content-type': 'application/json' }).end('{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}');
@@ -39,13 +41,21 @@ export async function run(): Promise<void> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-bench-failed-'));
   try {
-    const cases: [string, Mode, 'anthropic' | 'openai', string, Record<string, string>][] = [
+    const cases: [string, Mode, 'anthropic' | 'openai' | 'claude', string, Record<string, string>][] = [
       ['HTTP 500 forever, anthropic, 1-window session', '500', 'anthropic', fixture, {}],
       ['HTTP 500 forever, openai, 1-window session', '500', 'openai', fixture, {}],
       ['429 with Retry-After: 3600, anthropic', '429-long', 'anthropic', fixture, {}],
       ['never answers, anthropic, extract.timeout_ms=10000', 'hang', 'anthropic', fixture, { ENGRAM_EXTRACT_TIMEOUT_MS: '10000' }],
     ];
     if (real) cases.push(['HTTP 500 forever, anthropic, real 3 MB session cut in 2,000-token windows', '500', 'anthropic', real, { window: '2000' }]);
+    // The real Claude Code CLI as the claude backend (installed by tests/real/global-setup.ts), pointed at the server.
+    const claudeBin = path.join(os.homedir(), '.cache', 'engram-test-clis', '@anthropic-ai+claude-code@2.1.330', 'node_modules', '.bin', 'claude');
+    if (fs.existsSync(claudeBin)) {
+      const cli = { ENGRAM_CLAUDE_COMMAND: claudeBin, ANTHROPIC_BASE_URL: url, DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
+      // The CLI retries about 10 times on its own unless CLAUDE_CODE_MAX_RETRIES caps it (FACTS §10).
+      cases.push(['HTTP 500 forever, claude (real CLI 2.1.330, CLAUDE_CODE_MAX_RETRIES=2)', '500', 'claude', fixture, { ...cli, CLAUDE_CODE_MAX_RETRIES: '2' }]);
+      if (process.env.ENGRAM_BENCH_SLOW) cases.push(['HTTP 500 forever, claude (real CLI 2.1.330, its own retries uncapped)', '500', 'claude', fixture, cli]);
+    }
     let n = 0;
     for (const [label, m, backend, transcript, extra] of cases) {
       mode = m;
