@@ -46,6 +46,18 @@ describe('retry policy', () => {
     expect(err.attempts).toBe(3);
     expect(waits.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(3000);
   });
+
+  it('an attempt that already took long (a CLI retrying on its own until its deadline) is not started again', async () => {
+    let t = 0;
+    let calls = 0;
+    const err = await withRetry(() => {
+      calls++;
+      t += 70_000;
+      return Promise.reject(server);
+    }, { ...DEFAULT_RETRY, now: () => t, sleep: () => Promise.resolve() }).catch((e: unknown) => e as BackendError);
+    expect(calls).toBe(1);
+    expect(err.attempts).toBe(1);
+  });
 });
 
 describe('pending windows', () => {
