@@ -8,6 +8,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CONFIG_KEYS, type EffectiveConfig, type BackendName } from '../../src/core/config.js';
 import { EngramError } from '../../src/core/errors.js';
+import { BackendError } from '../../src/core/extract/backends/backend-error.js';
 import { extractSession, type ExtractRun } from '../../src/core/extract/extract.js';
 import { indexSimilarity } from '../../src/core/extract/dedup.js';
 import { VaultCatalog } from '../../src/core/extract/vault-catalog.js';
@@ -135,6 +136,19 @@ export interface ExtractHost {
   fault: (p: FaultPoint) => void;
 }
 
+/**
+ * The backend an extraction run calls. One that cannot be built (no API key) fails each call with that error, so its
+ * windows stay pending with the reason (status shows it) instead of the run dying before it records anything.
+ */
+function configuredBackend(name: BackendName, config: EffectiveConfig, env: NodeJS.ProcessEnv): LlmBackend {
+  try {
+    return createBackend(name, config, { env, timeoutMs: config.get('extract.timeout_ms') });
+  } catch (e) {
+    if (!(e instanceof BackendError)) throw e;
+    return { name, model: '(unavailable)', paid: false, complete: () => Promise.reject(e) };
+  }
+}
+
 /** Builds the ports one extraction run uses (shared by the transcript and import paths). */
 export function extractHost(ctx: ExtractContext): ExtractHost {
   const config = ctx.config ?? loadConfig(ctx.facts).config;
@@ -142,7 +156,7 @@ export function extractHost(ctx: ExtractContext): ExtractHost {
   const state = new NodeStateStore(engramHome(ctx.facts), () => hit('before-rename'));
   const nodeVault = new NodeVault(ctx.vaultRoot);
   const vault = ctx.facts.env.ENGRAM_FAULT?.startsWith('before-rename') ? faultyVault(nodeVault, hit) : nodeVault;
-  const backend = typeof ctx.backend === 'object' ? ctx.backend : createBackend(ctx.backend ?? config.get('backend'), config, { env: ctx.facts.env as NodeJS.ProcessEnv });
+  const backend = typeof ctx.backend === 'object' ? ctx.backend : configuredBackend(ctx.backend ?? config.get('backend'), config, ctx.facts.env as NodeJS.ProcessEnv);
   return { state, vault, backend, config, fault: hit };
 }
 
@@ -200,6 +214,7 @@ export async function extractParsedSession(ctx: ExtractContext, host: ExtractHos
     waitForGit: gitWaiter(ctx.vaultRoot),
     // The optional second "validate" pass (one more call per window that has beats).
     validatePass: validatePassFrom(host.config, ctx.facts.env),
+    retryBaseMs: host.config.get('extract.retry_after_minutes') * 60_000,
     fault: (point) => host.fault(point),
     onWindow: ctx.onWindow,
     ...(ctx.search ? { similar: indexSimilarity(ctx.search) } : {}),
@@ -243,4 +258,26 @@ export async function extractionBudgetStatus(facts: HostFacts, now = Date.now())
   const backend = config.get('backend');
   const summary = await usageSummary(new NodeStateStore(engramHome(facts)), now, budgetsFrom(config), { [backend]: configuredBackendPaid(config, backend) }, [backend]);
   return { ...summary, backend, lines: summary.backends.map((b) => describeBudget(b)) };
+}
+
+export interface PendingSession {
+  session: string;
+  source?: string;
+  backend: string;
+  failure: string;
+  reason: string;
+  windows: number;
+  failures: number;
+  at: string;
+  retryAt: string;
+}
+
+/** Sessions whose windows failed and wait for a retry (from the vault's ledger), for `engram status`. */
+export async function pendingExtraction(facts: HostFacts, vaultKey: string): Promise<PendingSession[]> {
+  const { JobStore } = await import('../../src/core/extract/journal.js');
+  const ledger = await new JobStore(new NodeStateStore(engramHome(facts)), `vaults/${vaultKey}`).readLedger();
+  return Object.entries(ledger.sessions)
+    .filter(([, s]) => s.pending)
+    .map(([key, s]) => ({ session: key, ...(s.source ? { source: s.source } : {}), ...s.pending! }))
+    .sort((a, b) => a.at.localeCompare(b.at));
 }

@@ -79,14 +79,19 @@ describe('engram extract', () => {
     expect(status.lines[0]).toMatch(new RegExp(`^claude: ${(calls[0].inputTokens + calls[0].outputTokens).toLocaleString('en-US')} of 200,000 tokens in the last 24 h \\(1 calls\\); [\\d,]+ left$`));
   });
 
-  it('--dry-run writes nothing; --json prints the run', () => {
+  it('--dry-run writes nothing and calls no LLM; --json prints the run', () => {
     fake.setScript([{ echo: true }]);
     const c = fresh();
+    const before = fake.calls().length;
     const r = c.cli(['extract', transcript, '--backend', 'claude', '--dry-run', '--json']);
     expect(r.code).toBe(0);
     const run = JSON.parse(r.stdout);
     expect(run.dryRun).toBe(true);
-    expect(run.notes.filter((x: { action: string }) => x.action === 'created')).toHaveLength(5);
+    expect(fake.calls().length).toBe(before);
+    expect(run.wouldSend).toMatchObject({ windows: 1 });
+    expect(run.notes).toEqual([]);
+    const rules = JSON.parse(c.cli(['extract', transcript, '--backend', 'rules', '--dry-run', '--json']).stdout);
+    expect(rules.notes.filter((x: { action: string }) => x.action === 'created').length).toBeGreaterThan(0);
     expect(vaultFiles(c.vault)).toEqual({});
     expect(fs.existsSync(path.join(c.home, 'vaults'))).toBe(false);
   });

@@ -21,9 +21,20 @@ export const command: CommandDefinition = {
     } catch (e) {
       throw new EngramError('usage', (e as Error).message);
     }
+    // Said before anything is counted or queued: a backend that cannot run would only leave every window pending.
+    const { hostFacts } = await import('../../host/facts.js');
+    const { loadConfig } = await import('../../host/config-file.js');
+    const { checkBackend, describeBackendProblem } = await import('../../host/backend-check.js');
+    const check = checkBackend(loadConfig(hostFacts(ctx.env)).config, ctx.env);
+    if (!check.ok) {
+      for (const line of describeBackendProblem(check)) ctx.stdout(line);
+      ctx.stdout('Nothing queued.');
+      return 1;
+    }
     const files = await listClaudeTranscripts(ctx.env, since);
     const { readTranscriptFile } = await import('../../host/extract-runner.js');
     const est = await estimateBacklog(files, async (f) => (await readTranscriptFile(f)).turns.reduce((n, t) => n + t.text.length, 0));
+    ctx.stdout(`Backend: ${check.detail}.`);
     ctx.stdout(`${files.length} transcripts, ${(est.bytes / 1e6).toFixed(1)} MB, about ${est.tokens.toLocaleString('en-US')} input tokens for an LLM pass${est.sampled ? ' (estimated from a sample)' : ''}.`);
     if (!ctx.options.yes) {
       ctx.stdout('Nothing queued. Run again with --yes to extract them in the background.');

@@ -69,6 +69,15 @@ export const command: CommandDefinition = {
     const vault = await chooseVault(ctx);
     if (!fs.existsSync(vault) || !fs.statSync(vault).isDirectory()) throw new EngramError('not-found', `vault path does not exist: ${vault}`);
     const facts = hostFacts(ctx.env);
+    // The LLM pass setup advertises needs a backend that runs: say up front when it cannot, with the ways out.
+    const { loadConfig } = await import('../../host/config-file.js');
+    const { checkBackend, describeBackendProblem } = await import('../../host/backend-check.js');
+    const backendCheck = checkBackend(loadConfig(facts).config, ctx.env);
+    if (!backendCheck.ok) {
+      for (const line of describeBackendProblem(backendCheck)) ctx.stdout(line);
+      ctx.stdout('Setup goes on (the offline rules pass needs no backend); sessions are extracted by the LLM once one of these is done.');
+      ctx.stdout('');
+    }
     const saved = await saveConfigKey(facts, 'vault_path', vault);
     ctx.stdout(`1. Vault: ${vault} (saved in ${saved.file})`);
     ctx.interrupt?.leaves(`the vault is saved in ${saved.file}; run \`engram setup\` again to finish`);
@@ -96,7 +105,7 @@ export const command: CommandDefinition = {
     ctx.stdout(`4. Transcripts: ${files.length} existing Claude Code sessions (${(est.bytes / 1e6).toFixed(1)} MB) queued for the offline rules pass (explicit #decision, #cor, remember: markers and clear corrections).`);
     if (files.length) {
       ctx.stdout(`   An LLM pass over them would read about ${est.tokens.toLocaleString('en-US')} input tokens${est.sampled ? ' (estimated from a sample)' : ''}.`);
-      ctx.stdout('   It runs only when you ask: `engram backfill --since 30d` (uses your configured backend and daily budget).');
+      ctx.stdout('   It runs only when you ask: `engram backfill --since 30d` (uses your configured backend and daily budget; it also reads the turns the rules pass has seen).');
     }
     ctx.stdout('');
     ctx.stdout('In the background: a host process keeps the index current, drains the hook spool and extracts sessions when they');

@@ -26,6 +26,17 @@ async function budget(env: NodeJS.ProcessEnv): Promise<unknown> {
   }
 }
 
+/** Sessions with windows that failed and wait for a retry (empty when the ledger cannot be read). */
+async function pendingWindows(env: NodeJS.ProcessEnv, key: string): Promise<import('../../host/extract-runner.js').PendingSession[]> {
+  try {
+    const { hostFacts } = await import('../../host/facts.js');
+    const { pendingExtraction } = await import('../../host/extract-runner.js');
+    return await pendingExtraction(hostFacts(env), key);
+  } catch {
+    return [];
+  }
+}
+
 export interface SearchStatus {
   /** What the host's index runs on now; without a host, what it would run on (hybrid when a model is present). */
   mode: string;
@@ -97,15 +108,16 @@ export const command: CommandDefinition = {
     const lost = listLostEvents([state.dir, logsDir(ctx.env), engramHome(ctx.env)]).map(({ at, event, code, sessionId }) => ({ at, event, code, cause: lossCause(code), sessionId }));
     const setAside = listSetAside(state).map((a) => ({ entry: a.name, kind: a.record?.cause.kind ?? 'unknown', where: a.record?.cause.where, fix: a.record?.cause.fix }));
     const credentials = await credentialsStatus(ctx.env);
+    const pending = await pendingWindows(ctx.env, state.key);
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, spooled, lost, setAside, search, usage, credentials }, null, 2));
+      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, spooled, lost, setAside, search, usage, credentials, pending }, null, 2));
       return 0;
     }
     ctx.stdout(`vault     ${state.vault} (key ${state.key})`);
     if (host) {
       ctx.stdout(`host      ${host.host}, pid ${host.pid}, up ${Math.round(host.uptimeMs / 1000)} s, protocol ${host.protocolVersion}`);
       ctx.stdout(`index     ${host.index.notes} notes, ${host.index.mode}${host.index.ready ? '' : ' (loading)'}`);
-      ctx.stdout(`queue     ${host.queue.pending} pending${host.queue.running ? `, running ${host.queue.running}` : ''}, ${host.queue.spooled} spooled, ${host.queue.done} done, ${host.queue.failed} failed${host.queue.deferred ? `, ${host.queue.deferred} deferred (budget)` : ''}${host.queue.failedEvents ? `, ${host.queue.failedEvents} events set aside in spool/failed/` : ''}`);
+      ctx.stdout(`queue     ${host.queue.pending} pending${host.queue.running ? `, running ${host.queue.running}` : ''}, ${host.queue.spooled} spooled, ${host.queue.done} done, ${host.queue.failed} failed${host.queue.deferred ? `, ${host.queue.deferred} deferred (budget, or failed windows waiting for their retry)` : ''}${host.queue.failedEvents ? `, ${host.queue.failedEvents} events set aside in spool/failed/` : ''}`);
       for (const r of host.lastRuns.slice(-5)) ctx.stdout(`  ${r.at}  ${r.sessionId.slice(0, 12)}  ${r.outcome}`);
     } else {
       ctx.stdout(`host      not running${hostError ? ` (${hostError})` : ''}; the next hook or \`engram serve\` starts one`);
@@ -119,6 +131,9 @@ export const command: CommandDefinition = {
     if (search?.bm25Only) ctx.stdout(`search    BM25 only (keyword search, no meaning): ${search.bm25Only.reason}. Fix: ${search.bm25Only.fix}`);
     else if (search) ctx.stdout(`search    ${search.mode} (BM25 + vectors from ${search.model.id})`);
     if (credentials) ctx.stdout(`backend   ${credentials.backend}, credentials: ${credentials.detail}${credentials.fix ? `. Fix: ${credentials.fix}` : ''}`);
+    for (const p of pending) {
+      ctx.stdout(`pending   ${p.session}: ${p.windows} window${p.windows === 1 ? '' : 's'} not extracted by ${p.backend} (${p.failure}: ${p.reason}); ${p.failures} failed run${p.failures === 1 ? '' : 's'}, next background try after ${p.retryAt} (\`engram extract ${p.source ?? '<transcript>'}\` tries now)`);
+    }
     const lines = (usage as { lines?: string[] } | undefined)?.lines;
     if (lines?.length) for (const l of lines) ctx.stdout(`budget    ${l}`);
     return 0;

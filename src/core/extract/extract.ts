@@ -7,7 +7,7 @@ import { coveredMask, type CoveredRange } from '../transcript/incremental.js';
 import type { Session } from '../transcript/types.js';
 import type { LlmBackend } from './backends/types.js';
 import { catalogSimilarity, type DedupThresholds, type SimilarNotes } from './dedup.js';
-import { JobStore, journalWindow, sessionKey, uncoveredRuns, type JournalEntry } from './journal.js';
+import { JobStore, journalWindow, rangeCountsFor, RUNS_LOG, sessionKey, uncoveredRuns, type JournalEntry, type PendingWindows } from './journal.js';
 import { DEFAULT_FOLDERS, DEFAULT_REVIEW_DAYS, type EngramSourceKind, type FolderConfig } from './note-writer.js';
 import type { Vocabulary } from './prompt.js';
 import type { StateStore } from './state-store.js';
@@ -15,7 +15,7 @@ import { dailyLimit, usageSummary, type BudgetConfig } from './usage.js';
 import { VaultCatalog } from './vault-catalog.js';
 import type { Rejection } from './validate.js';
 import { DEFAULT_WINDOW, extractWindows, rangeKey, windowTokens, type ExtractWindow, type ExtractWindowOptions } from './window.js';
-import { callWindow } from './window-call.js';
+import { callWindow, type WindowFailure } from './window-call.js';
 import { writeBeats, type FaultHook, type NoteOutcome } from './write-beats.js';
 import { DEFAULT_TYPES } from '../note/meta.js';
 
@@ -36,8 +36,8 @@ export interface ExtractSessionOptions {
   reviewDays?: number;
   budgets?: BudgetConfig;
   validatePass?: boolean;
-  /** When the backend fails after its retries, the rules backend extracts the window instead (default true). */
-  fallbackToRules?: boolean;
+  /** First wait before a background run retries a session whose windows failed (doubles per failure; 5 min). */
+  retryBaseMs?: number;
   window?: ExtractWindowOptions;
   /** Dedup's similarity source; a word-overlap search over the vault by default. */
   similar?: (catalog: VaultCatalog) => SimilarNotes & { add?(path: string, text: string): void };
@@ -68,9 +68,17 @@ export interface ExtractRun {
   durationMs: number;
   budgetStopped?: string;
   errors: string[];
+  /** Windows whose call failed: they stay pending (not in the ledger) and are retried by a later run. */
+  failed: WindowFailure[];
+  /** The session's failure record after this run (set while windows are pending). */
+  pending?: PendingWindows;
+  /** A background run that did not call: the session's failed windows wait for their retry time. */
+  waiting?: string;
+  /** A dry run with an LLM backend calls nothing: what a real run would send. */
+  wouldSend?: { windows: number; inputTokens: number };
 }
 
-export const RUNS_LOG = 'logs/extract-runs.jsonl';
+export { RUNS_LOG };
 
 function emptyRun(o: ExtractSessionOptions): ExtractRun {
   return {
@@ -88,6 +96,7 @@ function emptyRun(o: ExtractSessionOptions): ExtractRun {
     llmMs: 0,
     durationMs: 0,
     errors: [],
+    failed: [],
   };
 }
 
@@ -119,7 +128,8 @@ export async function extractSession(o: ExtractSessionOptions): Promise<ExtractR
     run.durationMs = clock.now() - started;
     if (!o.dryRun) {
       const { notes: _n, rejected: _r, ...summary } = run;
-      await o.state.append(RUNS_LOG, JSON.stringify({ t: new Date(started).toISOString(), vault: o.vaultName, mode, ...summary, rejectedReasons: run.rejected.slice(0, 50).map((r) => r.reason) })).catch(() => undefined);
+      const rejectedBeats = run.rejected.slice(0, 50).map((r) => ({ ...(r.title ? { title: r.title } : {}), reason: r.reason }));
+      await o.state.append(RUNS_LOG, JSON.stringify({ t: new Date(started).toISOString(), vault: o.vaultName, mode, source: o.source ?? 'hook-extraction', ...summary, rejectedReasons: rejectedBeats.map((r) => r.reason), rejectedBeats })).catch(() => undefined);
     }
     return run;
   };
@@ -148,7 +158,16 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
   const mode = o.mode ?? 'foreground';
   const { session } = o;
   const ledger = await jobs.readLedger();
-  const done = ledger.sessions[key]?.ranges ?? [];
+  const backendName = o.backend.name;
+  // A range counts as done only when its backend's kind does the work this one would (rules never spares an LLM).
+  const counts = (r: { backend?: string }) => rangeCountsFor(r, backendName);
+  const failedBefore = ledger.sessions[key]?.pending;
+  if (mode === 'background' && failedBefore && failedBefore.backend === backendName && Date.parse(failedBefore.retryAt) > clock.now()) {
+    run.waiting = `${failedBefore.windows} window${failedBefore.windows === 1 ? '' : 's'} pending after ${failedBefore.failures} failed run${failedBefore.failures === 1 ? '' : 's'} (${failedBefore.reason}); next try after ${failedBefore.retryAt}`;
+    run.pending = failedBefore;
+    return finish();
+  }
+  const done = (ledger.sessions[key]?.ranges ?? []).filter(counts);
   const doneIds = new Set(done.map(rangeKey));
   const pending = (await jobs.pendingJournals(key)).filter((j) => {
     if (!doneIds.has(rangeKey(j))) return true;
@@ -168,7 +187,7 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
     parts.set(k, p);
   };
   for (const [k, entry] of Object.entries(ledger.sessions)) {
-    for (const r of entry.ranges) add({ firstUuid: r.firstUuid, lastUuid: r.lastUuid, endOffset: r.endOffset ?? 0, lastTimestamp: r.lastTimestamp, sessionId: k === key ? session.meta.sessionId : r.sessionId }, r.part);
+    for (const r of entry.ranges.filter(counts)) add({ firstUuid: r.firstUuid, lastUuid: r.lastUuid, endOffset: r.endOffset ?? 0, lastTimestamp: r.lastTimestamp, sessionId: k === key ? session.meta.sessionId : r.sessionId }, r.part);
   }
   for (const j of pending) add({ firstUuid: j.firstUuid, lastUuid: j.lastUuid, endOffset: j.endOffset ?? 0, sessionId: session.meta.sessionId }, j.part);
   for (const p of parts.values()) if (p.seen.size >= p.count) ranges.push(p.range);
@@ -183,7 +202,17 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
     ...fresh.map((w) => ({ window: w })),
   ].sort((a, b) => a.window.firstIndex - b.window.firstIndex || (a.window.part?.index ?? 0) - (b.window.part?.index ?? 0));
   run.windows.total = work.length;
-  if (work.length === 0) return finish();
+  if (work.length === 0) {
+    if (!o.dryRun && failedBefore) await jobs.clearPending(key);
+    return finish();
+  }
+  // A dry run never calls an LLM: it says what a real run would send (journalled windows replay for free).
+  if (o.dryRun && backendName !== 'rules') {
+    const fresh = work.filter((w) => !w.journal);
+    run.wouldSend = { windows: fresh.length, inputTokens: fresh.reduce((n, w) => n + windowTokens(w.window) + 3000, 0) };
+    run.windows.notDone = 0;
+    return finish();
+  }
 
   const catalog = o.catalog ?? (await VaultCatalog.load(o.ports.vault));
   const vocab: Vocabulary = { types: o.types ?? DEFAULT_TYPES, tags: catalog.tags(), titles: catalog.titles(), preferences: catalog.preferences };
@@ -223,8 +252,15 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
           break;
         }
       }
-      entry = await callWindow(o, item.window, vocab, run, mode);
-      if (!entry) continue;
+      const result = await callWindow(o, item.window, vocab, run, mode);
+      if ('failed' in result) {
+        run.failed.push(result.failed);
+        // An unreadable reply is this window's; anything else (server down, timeout, no backend) would fail the next
+        // window too: stop, and leave the rest of the session pending for a later run.
+        if (result.failed.failure !== 'reply') break;
+        continue;
+      }
+      entry = result.entry;
       if (!o.dryRun) {
         await jobs.writeJournal(entry);
         o.fault?.('after-journal', doneCount + 1);
@@ -252,6 +288,7 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
         ...(entry.lastTimestamp ? { lastTimestamp: entry.lastTimestamp } : {}),
         sessionId: entry.sessionId,
         ...(entry.part ? { part: entry.part } : {}),
+        backend: entry.backend,
         beats: entry.beats.length,
         at: new Date(clock.now()).toISOString(),
       });
@@ -262,5 +299,11 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
   }
   run.beats.rejected = run.rejected.length;
   run.windows.notDone = work.length - doneCount;
+  if (!o.dryRun) {
+    const first = run.failed[0];
+    if (first) {
+      run.pending = await jobs.markPending(key, session.meta.source, { backend: backendName, failure: first.failure, reason: first.reason, windows: run.windows.notDone, at: new Date(clock.now()).toISOString() }, clock.now(), o.retryBaseMs);
+    } else if (failedBefore && run.windows.notDone === 0) await jobs.clearPending(key);
+  }
   return finish();
 }

@@ -7,7 +7,10 @@ import type { Rejection } from './validate.js';
 import { rangeKey, type ExtractWindow, type TurnRange } from './window.js';
 
 export const JOURNAL_VERSION = 1;
-export const LEDGER_VERSION = 1;
+/** 2: each range names the backend that covered it; a session may carry the windows that failed (`pending`). */
+export const LEDGER_VERSION = 2;
+/** One line per extraction run (also read to migrate a version-1 ledger). */
+export const RUNS_LOG = 'logs/extract-runs.jsonl';
 
 export interface JournalEntry extends TurnRange {
   version: number;
@@ -22,7 +25,7 @@ export interface JournalEntry extends TurnRange {
   rejected: Rejection[];
   /** JSON damage that was repaired in the reply. */
   repairs?: string[];
-  /** Set when the configured backend failed and the rules backend stood in. */
+  /** Written by older versions when the rules backend stood in for a failed one (no longer done). */
   fallback?: string;
 }
 
@@ -30,11 +33,33 @@ export interface LedgerRange extends TurnRange {
   sessionId?: string;
   beats: number;
   at: string;
+  /**
+   * The backend that extracted the range. A range only `rules` has seen is still to do for an LLM backend; any range
+   * counts as done for `rules`. 'unknown' (migrated, no record of the backend) counts as done for every backend.
+   */
+  backend?: string;
+}
+
+/** Windows of a session whose LLM call failed: not covered, retried by a later run after `retryAt`. */
+export interface PendingWindows {
+  /** The backend that failed. */
+  backend: string;
+  /** BackendError failure kind (server, timeout, reply, not-installed…), or 'error'. */
+  failure: string;
+  reason: string;
+  /** Windows left to do when the run stopped. */
+  windows: number;
+  /** Failed runs in a row (the backoff grows with it). */
+  failures: number;
+  at: string;
+  /** Background runs leave the session alone until then; a command the user types tries at once. */
+  retryAt: string;
 }
 
 export interface LedgerSession {
   source?: string;
   ranges: LedgerRange[];
+  pending?: PendingWindows;
 }
 
 export interface Ledger {
@@ -44,6 +69,46 @@ export interface Ledger {
 
 export function sessionKey(agent: string, sessionId: string): string {
   return `${agent}:${sessionId}`;
+}
+
+/** Whether a range a backend wrote spares `backend` the work: rules covers nothing an LLM backend still has to see. */
+export function rangeCountsFor(range: Pick<LedgerRange, 'backend'>, backend: string): boolean {
+  return backend === 'rules' || range.backend !== 'rules';
+}
+
+export const DEFAULT_RETRY_BASE_MS = 5 * 60_000;
+
+/** Backoff after the n-th failed run in a row: 5 min, 10, 20, 40 … (from `baseMs`), at most 6 h. */
+export function retryBackoffMs(failures: number, baseMs = DEFAULT_RETRY_BASE_MS): number {
+  return Math.min(6 * 3_600_000, baseMs * 2 ** Math.max(0, failures - 1));
+}
+
+/**
+ * Version 1 → 2: ranges did not say which backend covered them. The runs log does: a session whose recorded runs all
+ * used `rules` (setup's offline pass) was covered by rules; anything else, or no record, is 'unknown' (never re-sent).
+ */
+export async function migrateLedger(state: StateStore, ledger: Ledger): Promise<Ledger> {
+  if (ledger.version >= LEDGER_VERSION) return ledger;
+  const backends = new Map<string, Set<string>>();
+  for (const line of ((await state.read(RUNS_LOG).catch(() => undefined)) ?? '').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const r = JSON.parse(line) as { sessionId?: string; backend?: string; windows?: { called?: number } };
+      if (!r.sessionId || !r.backend || !r.windows?.called) continue;
+      const set = backends.get(r.sessionId) ?? new Set<string>();
+      set.add(r.backend);
+      backends.set(r.sessionId, set);
+    } catch {
+      // a torn line
+    }
+  }
+  for (const [key, entry] of Object.entries(ledger.sessions)) {
+    const id = key.slice(key.indexOf(':') + 1);
+    const used = backends.get(id);
+    const backend = used && used.size === 1 && used.has('rules') ? 'rules' : 'unknown';
+    for (const r of entry.ranges) r.backend ??= backend;
+  }
+  return { ...ledger, version: LEDGER_VERSION };
 }
 
 export class JobStore {
@@ -61,19 +126,51 @@ export class JobStore {
     return `${this.vaultDir}/jobs/${windowId}.json`;
   }
 
+  /** The ledger, an older format migrated in memory (it is written in the current format by the next change). */
   async readLedger(): Promise<Ledger> {
-    return parseVersioned<Ledger>(await this.state.read(this.ledgerName), this.ledgerName, LEDGER_VERSION, () => ({ version: LEDGER_VERSION, sessions: {} }));
+    const ledger = parseVersioned<Ledger>(await this.state.read(this.ledgerName), this.ledgerName, LEDGER_VERSION, () => ({ version: LEDGER_VERSION, sessions: {} }));
+    ledger.sessions ??= {};
+    return migrateLedger(this.state, ledger);
   }
 
-  /** Adds a completed range; re-reads first so that another writer's ranges are kept. */
+  private async writeLedger(ledger: Ledger): Promise<void> {
+    ledger.version = LEDGER_VERSION;
+    await this.state.write(this.ledgerName, `${JSON.stringify(ledger, null, 1)}\n`);
+  }
+
+  /**
+   * Adds a completed range; re-reads first so that another writer's ranges are kept. An LLM backend's range replaces
+   * the same range done by rules (rules counts any range as done, an LLM backend only its own kind).
+   */
   async commitRange(key: string, source: string | undefined, range: LedgerRange): Promise<void> {
     const ledger = await this.readLedger();
     const entry = (ledger.sessions[key] ??= { ranges: [] });
     if (source) entry.source = source;
-    if (!entry.ranges.some((r) => rangeKey(r) === rangeKey(range))) entry.ranges.push(range);
+    const same = entry.ranges.findIndex((r) => rangeKey(r) === rangeKey(range));
+    if (same < 0) entry.ranges.push(range);
+    else if (entry.ranges[same].backend === 'rules' && range.backend !== undefined && range.backend !== 'rules') entry.ranges[same] = range;
     entry.ranges.sort((a, b) => a.firstIndex - b.firstIndex || (a.part?.index ?? 0) - (b.part?.index ?? 0));
-    ledger.version = LEDGER_VERSION;
-    await this.state.write(this.ledgerName, `${JSON.stringify(ledger, null, 1)}\n`);
+    await this.writeLedger(ledger);
+  }
+
+  /** Records that windows of a session failed (they stay uncovered) and when a background run may try again. */
+  async markPending(key: string, source: string | undefined, failed: Omit<PendingWindows, 'failures' | 'retryAt'>, now: number, baseMs?: number): Promise<PendingWindows> {
+    const ledger = await this.readLedger();
+    const entry = (ledger.sessions[key] ??= { ranges: [] });
+    if (source) entry.source = source;
+    const failures = (entry.pending?.failures ?? 0) + 1;
+    const pending: PendingWindows = { ...failed, failures, retryAt: new Date(now + retryBackoffMs(failures, baseMs)).toISOString() };
+    entry.pending = pending;
+    await this.writeLedger(ledger);
+    return pending;
+  }
+
+  /** Clears a session's failure record once a run got through every window. */
+  async clearPending(key: string): Promise<void> {
+    const ledger = await this.readLedger();
+    if (!ledger.sessions[key]?.pending) return;
+    delete ledger.sessions[key].pending;
+    await this.writeLedger(ledger);
   }
 
   async writeJournal(entry: JournalEntry): Promise<void> {

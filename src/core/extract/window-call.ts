@@ -1,8 +1,8 @@
-// One window's model call inside an extraction run: the backend (with the rules backend standing in when it
-// fails), usage recorded per call, and the journal entry that must be written before any note.
+// One window's model call inside an extraction run: the backend, usage recorded per call (failed ones too), and the
+// journal entry that must be written before any note. A failed call leaves the window pending: no journal, no
+// ledger range, and no stand-in (the rules backend never silently replaces the backend the user chose).
 import { errorMessage } from '../errors.js';
 import { BackendError } from './backends/backend-error.js';
-import { RulesBackend } from './backends/rules.js';
 import type { CompletionResult, LlmBackend } from './backends/types.js';
 import { DEFAULT_MAX_BEATS } from './beat.js';
 import type { ExtractRun, ExtractSessionOptions } from './extract.js';
@@ -10,29 +10,48 @@ import { JOURNAL_VERSION, sessionKey, type JournalEntry } from './journal.js';
 import type { Vocabulary } from './prompt.js';
 import { callRecord, recordCall } from './usage.js';
 import type { ExtractWindow } from './window.js';
-import { replyForWindow } from './window-reply.js';
+import { replyForWindow, UnreadableReply } from './window-reply.js';
 
-/** Calls the backend for one window (with the rules fallback), records usage, and returns the journal entry. */
-export async function callWindow(o: ExtractSessionOptions, window: ExtractWindow, vocab: Vocabulary, run: ExtractRun, mode: 'background' | 'foreground'): Promise<JournalEntry | undefined> {
+/** Why a window's call failed, as the runs log, the ledger and `engram status` say it. */
+export interface WindowFailure {
+  window: string;
+  /** BackendError failure kind, or 'error' for anything else. */
+  failure: string;
+  reason: string;
+  hint?: string;
+  /** Requests the call made. */
+  attempts: number;
+  ms: number;
+}
+
+export type WindowCallResult = { entry: JournalEntry } | { failed: WindowFailure };
+
+/** Calls the backend for one window, records usage, and returns the journal entry or why the window failed. */
+export async function callWindow(o: ExtractSessionOptions, window: ExtractWindow, vocab: Vocabulary, run: ExtractRun, mode: 'background' | 'foreground'): Promise<WindowCallResult> {
   const now = () => o.ports.clock.now();
-  const record = async (backend: LlmBackend, calls: CompletionResult[]) => {
+  const backend: LlmBackend = o.backend;
+  const record = async (calls: CompletionResult[], failed?: string) => {
     for (const c of calls) {
       run.tokens.input += c.usage.inputTokens;
       run.tokens.output += c.usage.outputTokens;
       run.costUsd += c.costUsd;
       run.llmMs += c.durationMs;
-      if (backend.name !== 'rules') await recordCall(o.state, { ...callRecord(backend.name, c, mode, now()), vault: o.vaultName });
+      if (backend.name !== 'rules') await recordCall(o.state, { ...callRecord(backend.name, c, mode, now()), ...(failed ? { ok: false, error: failed.slice(0, 200) } : {}), vault: o.vaultName });
     }
   };
-  let backend = o.backend;
-  let fallback: string | undefined;
+  const started = now();
   let reply;
   try {
     reply = await replyForWindow(backend, window, o.session.meta, vocab, { maxBeats: o.maxBeats ?? DEFAULT_MAX_BEATS, validatePass: o.validatePass });
   } catch (e) {
     const msg = errorMessage(e);
-    run.errors.push(`window ${window.firstIndex}–${window.lastIndex}: ${msg}`);
-    if (backend.name !== 'rules') {
+    const ms = now() - started;
+    const label = `turns ${window.firstIndex}–${window.lastIndex}${window.part ? ` (part ${window.part.index}/${window.part.count})` : ''}`;
+    run.errors.push(`window ${label}: ${msg}`);
+    if (e instanceof UnreadableReply) {
+      run.windows.called++;
+      await record(e.calls, msg);
+    } else if (backend.name !== 'rules') {
       await recordCall(o.state, {
         t: new Date(now()).toISOString(),
         backend: backend.name,
@@ -40,43 +59,48 @@ export async function callWindow(o: ExtractSessionOptions, window: ExtractWindow
         inputTokens: 0,
         outputTokens: 0,
         costUsd: 0,
-        durationMs: 0,
-        attempts: 0,
+        durationMs: ms,
+        attempts: e instanceof BackendError ? (e.attempts ?? 1) : 1,
         ok: false,
         error: msg.slice(0, 200),
         mode,
         vault: o.vaultName,
       });
     }
-    if (!(e instanceof BackendError) || o.fallbackToRules === false || backend.name === 'rules') {
-      run.windows.notDone++;
-      return undefined;
-    }
-    fallback = `${backend.name} failed (${e.failure}); rules extracted this window`;
-    backend = new RulesBackend();
-    reply = await replyForWindow(backend, window, o.session.meta, vocab, {});
+    const hint = e instanceof BackendError ? e.hint : undefined;
+    return {
+      failed: {
+        window: label,
+        failure: e instanceof BackendError ? e.failure : 'error',
+        reason: msg,
+        ...(hint ? { hint } : {}),
+        attempts: e instanceof UnreadableReply ? 1 : e instanceof BackendError ? (e.attempts ?? 1) : 1,
+        ms,
+      },
+    };
   }
   run.windows.called++;
-  await record(backend, reply.calls);
+  await record(reply.calls);
   return {
-    version: JOURNAL_VERSION,
-    windowId: window.id,
-    sessionKey: sessionKey(o.session.meta.agent, o.session.meta.sessionId),
-    sessionId: o.session.meta.sessionId,
-    source: o.session.meta.source,
-    firstUuid: window.firstUuid,
-    lastUuid: window.lastUuid,
-    firstIndex: window.firstIndex,
-    lastIndex: window.lastIndex,
-    endOffset: window.endOffset,
-    ...(window.lastTimestamp ? { lastTimestamp: window.lastTimestamp } : {}),
-    ...(window.part ? { part: window.part } : {}),
-    backend: backend.name,
-    model: reply.calls[0]?.model ?? backend.model,
-    createdAt: new Date(now()).toISOString(),
-    beats: reply.beats,
-    rejected: reply.rejected,
-    ...(reply.repairs.length ? { repairs: reply.repairs } : {}),
-    ...(fallback ? { fallback } : {}),
+    entry: {
+      version: JOURNAL_VERSION,
+      windowId: window.id,
+      sessionKey: sessionKey(o.session.meta.agent, o.session.meta.sessionId),
+      sessionId: o.session.meta.sessionId,
+      source: o.session.meta.source,
+      firstUuid: window.firstUuid,
+      lastUuid: window.lastUuid,
+      firstIndex: window.firstIndex,
+      lastIndex: window.lastIndex,
+      endOffset: window.endOffset,
+      ...(window.lastTimestamp ? { lastTimestamp: window.lastTimestamp } : {}),
+      ...(window.part ? { part: window.part } : {}),
+      backend: backend.name,
+      model: reply.calls[0]?.model ?? backend.model,
+      createdAt: new Date(now()).toISOString(),
+      beats: reply.beats,
+      rejected: reply.rejected,
+      ...(reply.repairs.length ? { repairs: reply.repairs } : {}),
+    },
   };
 }

@@ -1,6 +1,7 @@
 // One window through the model: build the prompt, call the backend, repair and validate the reply, reject
 // ungrounded beats, keep at most N, and optionally ask the model to confirm the rest.
 import type { SessionMeta, Turn } from '../transcript/types.js';
+import { BackendError } from './backends/backend-error.js';
 import type { CompletionResult, LlmBackend } from './backends/types.js';
 import { DEFAULT_MAX_BEATS, type Beat } from './beat.js';
 import { groundingProblem } from './grounding.js';
@@ -48,6 +49,17 @@ export function checkReply(text: string, window: ExtractWindow, types: readonly 
   return { beats: kept, rejected, repairs: parsed.repairs };
 }
 
+/** A reply that is not the JSON asked for: the window is not done (it stays pending), and the call's usage counts. */
+export class UnreadableReply extends BackendError {
+  constructor(
+    backend: LlmBackend['name'],
+    detail: string,
+    readonly calls: CompletionResult[],
+  ) {
+    super(backend, 'reply', `the reply is not the JSON asked for (${detail})`, 'a later run asks again; if it keeps happening, try another model');
+  }
+}
+
 export async function replyForWindow(
   backend: LlmBackend,
   window: ExtractWindow,
@@ -58,6 +70,11 @@ export async function replyForWindow(
   const maxBeats = opts.maxBeats ?? DEFAULT_MAX_BEATS;
   const request = buildExtractionRequest(window, meta, vocab, maxBeats);
   const first = await backend.complete(request);
+  try {
+    parseModelJson(first.text);
+  } catch (e) {
+    throw new UnreadableReply(backend.name, (e as Error).message.slice(0, 160), [first]);
+  }
   // The rules backend files every explicit marker: the per-window limit is for model judgement only.
   const checked = checkReply(first.text, window, vocab.types, backend.name === 'rules' ? undefined : maxBeats);
   const calls = [first];

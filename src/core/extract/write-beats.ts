@@ -47,10 +47,15 @@ export interface WriteContext {
   notesWritten: number;
 }
 
-/** engram_id = hash(session id, window range, beat index); a part of a split turn adds its part number to the range. */
-export function beatId(entry: Pick<JournalEntry, 'sessionId' | 'firstUuid' | 'lastUuid' | 'part'>, index: number): string {
+/**
+ * engram_id = hash(session id, window range, beat index); a part of a split turn adds its part number to the range.
+ * An LLM backend's beats add 'llm', so that they never pass for the `rules` beats of the same window (setup's offline
+ * pass) and are written or deduplicated on their own merits.
+ */
+export function beatId(entry: Pick<JournalEntry, 'sessionId' | 'firstUuid' | 'lastUuid' | 'part'> & { backend?: string }, index: number): string {
   const range = entry.part ? [entry.firstUuid, entry.lastUuid, `part ${entry.part.index}/${entry.part.count}`] : [entry.firstUuid, entry.lastUuid];
-  return stableId(['beat', entry.sessionId, ...range, index], 16);
+  const kind = entry.backend !== undefined && entry.backend !== 'rules' ? ['llm'] : [];
+  return stableId(['beat', entry.sessionId, ...range, index, ...kind], 16);
 }
 
 /** Creates the note under a name no note of the vault takes (case- and NFC/NFD-insensitive, as Obsidian counts). */

@@ -188,13 +188,14 @@ describe('extraction pipeline', () => {
     expect(nearRun.budgetStopped).toMatch(/1,500 left, the next window needs about 3,\d{3}/);
   });
 
-  it('falls back to the rules backend when the model fails, and never extracts its own calls', async () => {
+  it('never lets rules stand in when the model fails (the window stays pending), and never extracts its own calls', async () => {
     const env = setup();
     const failing = new ScriptedBackend(() => new BackendError('claude', 'auth', 'not logged in'));
     const run = await extractSession(extractOptions(env, failing, session('s1', [['user', '#decision Releases are cut every second Tuesday.']])));
     expect(run.errors[0]).toMatch(/not logged in/);
-    expect(run.beats.created).toBe(1);
-    expect(run.notes[0].type).toBe('decision');
+    expect(run.beats.created).toBe(0);
+    expect(run.failed).toMatchObject([{ failure: 'auth' }]);
+    expect(run.windows.notDone).toBe(1);
     const own = await extractSession(extractOptions(env, failing, session('s9', [['user', `${ENGRAM_PROMPT_MARKER}\nYou extract…`]])));
     expect(own.skipped).toMatch(/own extraction call/);
   });
@@ -214,9 +215,14 @@ describe('extraction pipeline', () => {
     expect((await extractSession(extractOptions(env, slow, session('s1', TEXTS)))).windows.total).toBe(0);
   });
 
-  it('a dry run writes nothing', async () => {
+  it('a dry run writes nothing and calls no LLM (rules, offline, shows what it would file)', async () => {
     const env = setup();
-    const run = await extractSession(extractOptions(env, new ScriptedBackend((req) => beatsFor(req)), session('s1', TEXTS), { dryRun: true }));
+    const llm = new ScriptedBackend((req) => beatsFor(req));
+    const dry = await extractSession(extractOptions(env, llm, session('s1', TEXTS), { dryRun: true }));
+    expect(llm.calls).toBe(0);
+    expect(dry.wouldSend?.windows).toBe(dry.windows.total);
+    expect(dry.wouldSend?.inputTokens).toBeGreaterThan(0);
+    const run = await extractSession(extractOptions(env, new ScriptedBackend((req) => beatsFor(req), 'rules'), session('s1', TEXTS), { dryRun: true }));
     expect(run.notes.filter((n) => n.action === 'created')).toHaveLength(3);
     expect((await env.vault.list()).length).toBe(1);
     expect(await env.state.read('vaults/k/ledger.json')).toBeUndefined();

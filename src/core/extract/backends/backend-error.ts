@@ -5,6 +5,9 @@ import type { BackendName } from './types.js';
 export type BackendFailure = 'rate-limit' | 'server' | 'network' | 'timeout' | 'auth' | 'request' | 'reply' | 'not-installed';
 
 export class BackendError extends EngramError {
+  /** Requests the call made before it gave up (set by the retry loop). */
+  attempts?: number;
+
   constructor(
     readonly backend: BackendName,
     readonly failure: BackendFailure,
