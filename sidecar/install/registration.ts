@@ -104,8 +104,9 @@ function sortKeys(v: unknown): unknown {
   return v;
 }
 
-export function codexBlock(shim: string): string {
-  return `\n[mcp_servers.${MCP_NAME}]\ncommand = ${JSON.stringify(shim)}\nargs = ["mcp"]\n`;
+export function codexBlock(shim: string, env: Record<string, string> = {}): string {
+  const vars = Object.entries(env).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ');
+  return `\n[mcp_servers.${MCP_NAME}]\ncommand = ${JSON.stringify(shim)}\nargs = ["mcp"]\n${vars ? `env = { ${vars} }\n` : ''}`;
 }
 
 export function removeCodexBlock(toml: string): string {

@@ -6,6 +6,7 @@ import { uninstall, targets } from '../../install/installer.js';
 import { engramHome, shimPath } from '../../client/paths.js';
 import { lockIsLive, readLock } from '../../host/election.js';
 import { parseAgent, parseScope, printReports } from './install.js';
+import { unlinkFromPath } from '../../install/bin-link.js';
 
 async function stopAllHosts(home: string): Promise<number> {
   const vaults = path.join(home, 'vaults');
@@ -40,6 +41,8 @@ export const command: CommandDefinition = {
     const reports = uninstall(targets({ scope: parseScope(ctx.options.scope), agent: parseAgent(ctx.options.agent), cwd: ctx.cwd, env: ctx.env, shim }), ctx.env, dryRun);
     printReports(ctx.stdout, reports);
     if (dryRun) return 0;
+    const link = unlinkFromPath(ctx.env, shim);
+    if (link) ctx.stdout(`\`engram\` command: removed ${link}`);
     fs.rmSync(shim, { force: true });
     if (ctx.options.purge) {
       const home = engramHome(ctx.env);
