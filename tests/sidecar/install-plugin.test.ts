@@ -1,0 +1,95 @@
+// One Engram per Claude Code: a plugin install (`/plugin install`) is recognised by doctor, and `engram install` /
+// `engram setup` never register the hooks and MCP server a second time beside it.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { makeSandbox, type Sandbox } from '../helpers/host.js';
+
+type Result = { name: string; status: 'ok' | 'warn' | 'fail'; detail: string; fix?: string };
+const PLUGIN = 'engram@engram-marketplace';
+
+describe('the Claude Code plugin and `engram install`', () => {
+  let sb: Sandbox;
+  let env: NodeJS.ProcessEnv;
+  let settings: string;
+  const hooksCheck = () => {
+    const r = runCli(['doctor', '--json'], { env });
+    return (JSON.parse(r.stdout) as Result[]).find((c) => c.name === 'hooks')!;
+  };
+  /** What `/plugin install engram@…` leaves in ~/.claude (installed_plugins.json, enabledPlugins). */
+  const installPlugin = () => {
+    const dir = path.join(sb.home, '.claude', 'plugins');
+    fs.mkdirSync(dir, { recursive: true });
+    const installPath = path.join(dir, 'cache', 'engram-marketplace', 'engram', '0.1.0');
+    fs.writeFileSync(path.join(dir, 'installed_plugins.json'), JSON.stringify({ version: 2, plugins: { [PLUGIN]: [{ scope: 'user', installPath, version: '0.1.0', installedAt: '2026-11-01T00:00:00.000Z' }] } }));
+    const current = fs.existsSync(settings) ? JSON.parse(fs.readFileSync(settings, 'utf8')) : {};
+    fs.mkdirSync(path.dirname(settings), { recursive: true });
+    fs.writeFileSync(settings, JSON.stringify({ ...current, enabledPlugins: { [PLUGIN]: true } }, null, 2));
+  };
+
+  beforeEach(() => {
+    sb = makeSandbox();
+    env = { ...sb.env };
+    delete env.CLAUDE_CONFIG_DIR;
+    settings = path.join(sb.home, '.claude', 'settings.json');
+    fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, vault_path: sb.vault, backend: 'rules' }));
+  });
+  afterEach(async () => sb.cleanup());
+
+  it('doctor passes a plugin-only install', () => {
+    installPlugin();
+    const c = hooksCheck();
+    expect(c.status, c.detail).toBe('ok');
+    expect(c.detail).toContain(`the Claude Code plugin ${PLUGIN}`);
+  });
+
+  it('install refuses to register a second time beside the plugin, says how to switch, and changes nothing', () => {
+    installPlugin();
+    const before = fs.readFileSync(settings, 'utf8');
+    const r = runCli(['install'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/plugin \(engram@engram-marketplace\) already registers/);
+    expect(r.stderr).toContain(`claude plugin uninstall ${PLUGIN}`);
+    expect(fs.readFileSync(settings, 'utf8')).toBe(before);
+    expect(fs.existsSync(path.join(sb.home, '.claude.json'))).toBe(false);
+    // Codex has no plugin: its registration is unaffected.
+    expect(runCli(['install', '--agent', 'codex'], { env }).code).toBe(0);
+  });
+
+  it('setup beside the plugin registers nothing in settings.json and says why', () => {
+    installPlugin();
+    const r = runCli(['setup', '--vault', sb.vault], { env: { ...env, ENGRAM_VAULT: '' }, timeout: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`the Engram plugin (${PLUGIN}) registers the hooks and the MCP server; not registering them again`);
+    expect(fs.readFileSync(settings, 'utf8')).not.toContain('hook SessionStart');
+    expect(fs.existsSync(path.join(sb.home, '.claude.json'))).toBe(false);
+  });
+
+  it('doctor fails a double registration (install, then the plugin) with the two ways out', () => {
+    expect(runCli(['install'], { env }).code).toBe(0);
+    installPlugin();
+    const c = hooksCheck();
+    expect(c.status).toBe('fail');
+    expect(c.detail).toMatch(/registered twice/);
+    expect(c.fix).toContain('engram uninstall');
+    expect(c.fix).toContain(`claude plugin uninstall ${PLUGIN}`);
+    // A plugin disabled in settings is not a registration.
+    fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, 'utf8')), enabledPlugins: { [PLUGIN]: false } }));
+    expect(hooksCheck().status).toBe('ok');
+  });
+
+  it('doctor checks the Claude Code version the hooks format needs (2.1.197 or newer)', () => {
+    const bin = path.join(sb.root, 'fake-bin');
+    fs.mkdirSync(bin);
+    const fake = (version: string) => fs.writeFileSync(path.join(bin, 'claude'), `#!/bin/sh\necho "${version} (Claude Code)"\n`, { mode: 0o755 });
+    const check = () => (JSON.parse(runCli(['doctor', '--json'], { env: { ...env, PATH: `${bin}:${env.PATH}` } }).stdout) as Result[]).find((c) => c.name === 'claude code')!;
+    fake('2.0.14');
+    const old = check();
+    expect(old.status).toBe('fail');
+    expect(old.detail).toContain('older than 2.1.197');
+    expect(old.fix).toContain('claude update');
+    fake('2.1.330');
+    expect(check()).toMatchObject({ status: 'ok', detail: expect.stringContaining('Claude Code 2.1.330') });
+  });
+});
