@@ -155,7 +155,7 @@ describe('a command that stays', () => {
     // On a teammate's machine (another HOME, engram on PATH through its own link), the hook commands run as written.
     const mate = makeSandbox();
     try {
-      const mateEnv = { ...mate.env, SHELL: '/bin/bash' };
+      const mateEnv: NodeJS.ProcessEnv = { ...mate.env, SHELL: '/bin/bash' };
       delete mateEnv.CLAUDE_CONFIG_DIR;
       expect(runCli(['install'], { env: mateEnv }).code).toBe(0);
       const matePath = { ...mateEnv, PATH: `${path.join(mate.home, '.local', 'bin')}:${mateEnv.PATH}` };

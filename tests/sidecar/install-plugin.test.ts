@@ -93,3 +93,23 @@ describe('the Claude Code plugin and `engram install`', () => {
     expect(check()).toMatchObject({ status: 'ok', detail: expect.stringContaining('Claude Code 2.1.330') });
   });
 });
+
+describe('what a plugin install pulls', () => {
+  // Claude Code runs `npm ci --ignore-scripts --workspaces=false` in the plugin copy, with no --omit=dev: the root
+  // package's dependencies and devDependencies are what it installs (bench/plugin-install.bench.ts measures it).
+  it('the root package carries only runtime dependencies; dev tools and the embedding runtime are in the tools/dev workspace', async () => {
+    const { repoRoot } = await import('../helpers/shared.js');
+    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+    expect(pkg.devDependencies ?? {}).toEqual({});
+    expect(Object.keys(pkg.dependencies)).toContain('esbuild'); // the first hook builds dist/
+    expect(Object.keys(pkg.dependencies)).not.toContain('@huggingface/transformers');
+    expect(pkg.workspaces).toEqual(['tools/dev']);
+    const dev = JSON.parse(fs.readFileSync(path.join(repoRoot, 'tools', 'dev', 'package.json'), 'utf8'));
+    for (const name of ['@huggingface/transformers', 'vitest', 'typescript', 'eslint']) expect(Object.keys(dev.devDependencies)).toContain(name);
+    // The lockfile agrees: nothing heavy is reachable from the root package.
+    const lock = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+    const installed = Object.entries(lock.packages).filter(([k, v]) => k.startsWith('node_modules/') && !v.dev).map(([k]) => k);
+    expect(installed.filter((k) => /onnxruntime|@huggingface|typescript|vitest|eslint|playwright|sharp/.test(k))).toEqual([]);
+  });
+});
+
