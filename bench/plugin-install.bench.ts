@@ -34,7 +34,7 @@ export async function run(): Promise<void> {
     console.log(`  npm ${PLUGIN_NPM_CI.join(' ')}: ${(ciMs / 1000).toFixed(1)} s, node_modules ${duMb(path.join(root, 'node_modules')).toFixed(0)} MB, ${packages.length} packages`);
     console.log(`  embedding runtime present: ${fs.existsSync(path.join(root, 'node_modules', '@huggingface', 'transformers')) ? 'yes' : 'no (arrives with `engram model pull`)'}`);
     const home = path.join(root, '.home');
-    const env = { ...process.env, HOME: home, ENGRAM_HOME: path.join(home, '.engram'), ENGRAM_VAULT: '' };
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, ENGRAM_HOME: path.join(home, '.engram'), ENGRAM_VAULT: '' };
     delete env.ENGRAM_NESTED;
     t = performance.now();
     const first = spawnSync(process.execPath, [path.join(root, 'bin', 'engram-plugin.mjs'), 'hook', 'SessionStart'], { env, input: '{}', encoding: 'utf8' });

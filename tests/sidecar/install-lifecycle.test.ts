@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cliPath, runCli } from '../helpers/cli.js';
-import { makeSandbox, type Sandbox } from '../helpers/host.js';
+import { alive, makeSandbox, pidsFromLocks, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
 
 /** Runs a command line through a shell, as a user types it (or as Claude Code runs a hook command). */
@@ -186,4 +186,39 @@ describe('a command that stays', () => {
     const log = path.join(sb.engramHome, 'logs', 'hook.log');
     expect(fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '').not.toMatch(/started|refused/);
   });
+
+  it('a rebuild under a running host: hooks keep exiting 0, the host stops cleanly, the next hook starts the new build', async () => {
+    const entry = copyOfCli(sb.root);
+    const dist = path.dirname(entry);
+    const venv = { ...env, ENGRAM_VAULT: sb.vault };
+    expect(run(entry, ['install'], venv).code).toBe(0);
+    const shim = path.join(sb.engramHome, 'bin', 'engram');
+    const started = run(entry, ['serve'], venv);
+    expect(started.code, started.stderr).toBe(0);
+    const [oldPid] = pidsFromLocks(sb.engramHome);
+    expect(alive(oldPid)).toBe(true);
+
+    // `npm run build`: dist/ deleted, then written again. A hook in between exits 0 and prints nothing.
+    fs.rmSync(dist, { recursive: true });
+    const prompt = JSON.stringify({ session_id: 's1', hook_event_name: 'UserPromptSubmit', cwd: sb.root, prompt: 'pnpm zebrafinch' });
+    expect(sh(`${shim} hook UserPromptSubmit`, venv, { input: prompt })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    fs.cpSync(path.join(repoRoot, 'dist'), dist, { recursive: true });
+    fs.writeFileSync(path.join(dist, 'chunks', 'rebuilt-0000.mjs'), 'export {};\n'); // the new build differs
+
+    // The host notices and stops cleanly (its lock released), saying why in its log.
+    await waitFor(() => !alive(oldPid), 20_000, 'the old host to stop');
+    expect(pidsFromLocks(sb.engramHome).filter(alive)).toEqual([]);
+    const logs = path.join(sb.engramHome, 'logs');
+    expect(fs.readdirSync(logs).filter((f) => f.startsWith('host-')).map((f) => fs.readFileSync(path.join(logs, f), 'utf8')).join('')).toContain('the CLI was rebuilt');
+
+    // The next hook starts a host from the new build, which answers.
+    expect(sh(`${shim} hook UserPromptSubmit`, venv, { input: prompt })).toMatchObject({ code: 0, stderr: '' });
+    const status = await waitFor(() => {
+      const r = sh(`${shim} status --json`, venv);
+      const pid = r.code === 0 ? (JSON.parse(r.stdout) as { host?: { pid?: number } | null }).host?.pid : undefined;
+      return pid && pid !== oldPid ? pid : undefined;
+    }, 20_000, 'a host from the new build');
+    expect(alive(status)).toBe(true);
+  }, 90_000);
 });
+
