@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
-import { allText, claudeEnv, realCli, realSuiteTitle, runClaude, runProcess, startFakeAnthropic } from '../helpers/real-cli.js';
+import { allText, claudeEnv, cliCacheDir, realCli, realSuiteTitle, runClaude, runProcess, startFakeAnthropic } from '../helpers/real-cli.js';
 
 const claude = realCli('claude');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -38,6 +38,36 @@ function sandbox(): Sandbox {
   delete sb.env.CLAUDE_CONFIG_DIR;
   return sb;
 }
+
+// 2.1.197 is the version that marks a plugin naming hooks/hooks.json in its manifest hook-load-failed; the harness
+// pins 2.1.330, so 2.1.197 runs here when it is in the CLI cache beside it (`npm install @anthropic-ai/claude-code@2.1.197`
+// in ${cliCacheDir()}/@anthropic-ai+claude-code@2.1.197), and skips with that reason otherwise.
+const OLDEST = '2.1.197';
+const oldestBin = path.join(cliCacheDir(), `@anthropic-ai+claude-code@${OLDEST}`, 'node_modules', '.bin', 'claude');
+
+describe.skipIf(!fs.existsSync(oldestBin))(`Engram as a plugin in Claude Code ${OLDEST}${fs.existsSync(oldestBin) ? '' : `: skipped, not installed at ${oldestBin}`}`, () => {
+  it('validate --strict passes and a session loads the hooks (no "Duplicate hooks file", no hook-load-failed)', async () => {
+    const sb = sandbox();
+    const server = await startFakeAnthropic(() => ({ text: 'ok' }));
+    cleanups.push(() => server.close());
+    const v = await runProcess(oldestBin, ['plugin', 'validate', repoRoot, '--strict'], { cwd: sb.root, env: claudeEnv(sb.home, server) });
+    expect(v.code, v.stdout + v.stderr).toBe(0);
+    expect(v.stdout).toContain('Validation passed');
+    sb.writeNote('Engram/Inbox/Pnpm strict modules.md', '---\ntype: insight\nscope: general\nsummary: pnpm workspaces keep node_modules strict (platypode)\n---\nWhy monorepos pick pnpm workspaces over npm: strict node_modules.\n');
+    sb.serve();
+    await waitFor(() => {
+      const r = runCli(['status', '--json'], { env: sb.env });
+      return r.code === 0 && (JSON.parse(r.stdout) as { host?: { index?: { ready?: boolean } } | null }).host?.index?.ready;
+    }, 20_000, 'a ready host');
+    const cwd = path.join(sb.root, 'work');
+    fs.mkdirSync(cwd);
+    const env = { ENGRAM_HOME: sb.engramHome, ENGRAM_VAULT: sb.vault, XDG_RUNTIME_DIR: sb.env.XDG_RUNTIME_DIR };
+    const r = await runClaude({ bin: oldestBin, home: sb.home, cwd, prompt: 'why do monorepos pick pnpm workspaces over npm?', server, env, args: ['--plugin-dir', pluginCopy(sb.root), '--debug'] });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).not.toMatch(/Duplicate hooks file|hook-load-failed/);
+    expect(server.mainRequests().map((q) => allText(q.body)).join('\n')).toMatch(/UserPromptSubmit hook additional context:[\s\S]*platypode/);
+  });
+});
 
 describe.skipIf('skip' in claude)(realSuiteTitle('claude', 'Engram as a Claude Code plugin'), () => {
   const bin = (claude as { bin: string }).bin;
