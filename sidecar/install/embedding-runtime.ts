@@ -22,7 +22,7 @@ export async function loadTransformers(): Promise<Transformers> {
     return await import('@huggingface/transformers');
   } catch (e) {
     if (!isMissing(e)) throw e;
-    throw new EngramError('not-found', `the embedding runtime (${EMBEDDING_RUNTIME}) is not installed: this install carries only what runs without a model`, 'run `engram model pull`, which installs it, then downloads the model');
+    throw new EngramError('not-found', `the embedding runtime (${EMBEDDING_RUNTIME}) is not installed (this install carries only what runs without a model); \`engram model pull\` installs it`, 'run `engram model pull`, which installs it, then downloads the model');
   }
 }
 

@@ -1,6 +1,7 @@
 // One Engram per Claude Code: a plugin install (`/plugin install`) is recognised by doctor, and `engram install` /
 // `engram setup` never register the hooks and MCP server a second time beside it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
@@ -110,6 +111,60 @@ describe('what a plugin install pulls', () => {
     const lock = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
     const installed = Object.entries(lock.packages).filter(([k, v]) => k.startsWith('node_modules/') && !v.dev).map(([k]) => k);
     expect(installed.filter((k) => /onnxruntime|@huggingface|typescript|vitest|eslint|playwright|sharp/.test(k))).toEqual([]);
+  });
+
+  describe('without the embedding runtime (a plugin install)', () => {
+    let root: string;
+    let env: NodeJS.ProcessEnv;
+    beforeEach(async () => {
+      const { repoRoot } = await import('../helpers/shared.js');
+      const { makeTempDir } = await import('../helpers/temp.js');
+      // The CLI as the plugin install has it: dist/, package.json and every runtime package, but no @huggingface.
+      root = makeTempDir('engram-noruntime-');
+      fs.cpSync(path.join(repoRoot, 'dist'), path.join(root, 'dist'), { recursive: true });
+      fs.copyFileSync(path.join(repoRoot, 'package.json'), path.join(root, 'package.json'));
+      fs.mkdirSync(path.join(root, 'node_modules'));
+      for (const name of fs.readdirSync(path.join(repoRoot, 'node_modules'))) {
+        if (name === '@huggingface' || name.startsWith('.')) continue;
+        fs.symlinkSync(path.join(repoRoot, 'node_modules', name), path.join(root, 'node_modules', name));
+      }
+      const model = path.join(root, 'model');
+      fs.mkdirSync(path.join(model, 'onnx'), { recursive: true });
+      fs.writeFileSync(path.join(model, 'config.json'), '{}');
+      fs.writeFileSync(path.join(model, 'onnx', 'model_quantized.onnx'), 'x');
+      env = { ...process.env, HOME: path.join(root, 'home'), ENGRAM_HOME: path.join(root, 'engram'), ENGRAM_EMBEDDING_MODEL_PATH: model };
+    });
+    afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+    const cli = (args: string[], e: NodeJS.ProcessEnv) => spawnSync(process.execPath, [path.join(root, 'dist', 'engram.mjs'), ...args], { env: e, cwd: root, encoding: 'utf8', timeout: 60_000 });
+
+    it('search says the runtime is missing and that `engram model pull` installs it', () => {
+      const r = cli(['model', 'status', '--json'], env);
+      expect(r.status, r.stderr).toBe(0);
+      const status = JSON.parse(r.stdout) as { searchMode: string; problem: string };
+      expect(status.searchMode).toBe('bm25');
+      expect(status.problem).toMatch(/embedding runtime \(@huggingface\/transformers\) is not installed.*engram model pull/);
+    });
+
+    it('`engram model pull` installs the runtime beside the CLI with npm first, and says so', () => {
+      // npm stands in for the registry: it records how it was called and installs a stub of the package.
+      const bin = path.join(root, 'fake-bin');
+      fs.mkdirSync(bin);
+      const calls = path.join(root, 'npm-calls.txt');
+      fs.writeFileSync(path.join(bin, 'npm'), [
+        '#!/bin/sh',
+        `echo "$PWD $*" >> '${calls}'`,
+        'mkdir -p node_modules/@huggingface/transformers',
+        'echo \'{"name":"@huggingface/transformers","type":"module","exports":"./index.js"}\' > node_modules/@huggingface/transformers/package.json',
+        'echo \'export const env = {}; export async function pipeline() { throw new Error("stub runtime"); }\' > node_modules/@huggingface/transformers/index.js',
+        '',
+      ].join('\n'), { mode: 0o755 });
+      const r = cli(['model', 'pull'], { ...env, PATH: `${bin}:${env.PATH}` });
+      expect(r.stdout).toMatch(/Installing the embedding runtime @huggingface\/transformers@\^?[\d.]+ .* into .*node_modules/);
+      const call = fs.readFileSync(calls, 'utf8').trim();
+      expect(call).toMatch(new RegExp(`^${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} install --no-save .*--ignore-scripts --workspaces=false @huggingface/transformers@`));
+      // The stub is then what loads (the download itself fails on the stub, as it should).
+      expect(r.stderr).toContain('stub runtime');
+    });
   });
 });
 
