@@ -123,7 +123,8 @@ async function mcpFigures(): Promise<void> {
     await client.callTool({ name: 'status', arguments: {} });
     await waitFor(async () => {
       const r = (await client.callTool({ name: 'status', arguments: {} })) as { content: { text: string }[] };
-      return (JSON.parse(r.content[0].text) as { index: { ready: boolean } }).index.ready;
+      // The status tool answers in readable lines (what the model sees): "Index: N notes, ready, …".
+      return /^Index: .*\bready\b/m.test(r.content[0].text);
     }, 30_000, 'index');
     const times: number[] = [];
     for (let i = 0; i < 60; i++) {

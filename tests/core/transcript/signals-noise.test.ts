@@ -53,6 +53,24 @@ describe('findSignals', () => {
     ]);
   });
 
+  it('hints the same statements the rules backend files: plain-words decisions, not a subagent prompt', () => {
+    const sig = findSignals(
+      s(
+        ['user', 'set up the database layer'],
+        ['assistant', 'Which database should I use?'],
+        ['user', "we'll go with Postgres because we need transactional DDL"],
+        ['user', "Don't summarize anything, we'll go with the full content of each file.", { sidechain: true }],
+        ['assistant', 'Done.'],
+        ['user', '#decision Deploys go out from the release branch only. remember: purge the CDN cache by hand after a logo change'],
+      ),
+    );
+    expect(sig.map((x) => [x.kind, x.turn, x.marker, x.text])).toEqual([
+      ['decision', 2, undefined, "we'll go with Postgres because we need transactional DDL"],
+      ['marker', 5, 'decision', 'Deploys go out from the release branch only.'],
+      ['marker', 5, 'remember', 'purge the CDN cache by hand after a logo change'],
+    ]);
+  });
+
   it('finds the signal moments of the fixture session', async () => {
     const session = await readClaudeCode(chunksOf(fixtureBytes('claude-all-types.jsonl')));
     const kinds = findSignals(session).map((x) => x.kind);

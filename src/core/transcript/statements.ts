@@ -1,0 +1,333 @@
+// Statements worth keeping that a turn states outright, found without an LLM: what the user or agent marked
+// (`#decision …`, `#cor …`, `remember: …`), and what the user said in plain words that anyone would call a
+// correction or a decision ("no, use pnpm not npm", "don't ever commit the .env", "we'll go with Postgres because …").
+// Conservative on purpose: a memory full of junk is worse than an empty one, so questions, hypotheticals, hedges,
+// pasted text (code, logs, quotes, plans) and Engram's own injected context never count. The `rules` backend files
+// these statements as notes; `findSignals` passes them to the LLM backends as hints.
+import { stripEngramFences } from './fence.js';
+import type { Turn } from './types.js';
+
+export type StatementKind = 'correction' | 'decision' | 'insight' | 'problem' | 'failed-approach' | 'reference';
+
+export interface Statement {
+  kind: StatementKind;
+  /** The marker as typed (`cor`, `decision`, `remember`, …); absent for a statement in plain words. */
+  marker?: string;
+  /** The span of the statement in `source` (the turn's text without Engram's fenced context). */
+  start: number;
+  end: number;
+  /** The statement itself: only its own text, never the text of another marker on the same line. */
+  text: string;
+}
+
+export interface TurnStatements {
+  /** The turn's text with Engram's injected context removed: what the spans index. */
+  source: string;
+  statements: Statement[];
+}
+
+const HASHTAG_KIND: Record<string, StatementKind> = {
+  cor: 'correction',
+  correction: 'correction',
+  decision: 'decision',
+  insight: 'insight',
+  remember: 'insight',
+  problem: 'problem',
+  failed: 'failed-approach',
+  reference: 'reference',
+};
+
+// `#decision …` after whitespace or an opening bracket; `remember: …` anywhere; `note to self:` and `for the record:`
+// at a line start. Hashtags are deliberate from either side; the words only count from the user.
+const HASHTAG_RE = /(?<=^|[\s([*_>])#(cor|correction|decision|insight|remember|problem|failed|reference)\b(?![-/]\w)[ \t]*[:–—-]?[ \t]*/gim;
+const WORD_MARKER_RE = /(?<=^|[\s([*_>])(remember):[ \t]*|^[ \t>*-]*(note to self|for the record)[ \t]*:[ \t]*/gim;
+
+/** Statements shorter than this are noise ("#decision ok"). */
+const MIN_STATEMENT_CHARS = 8;
+/** Plain words are looked for only in turns a person plausibly typed: longer ones are pasted plans, logs, reviews. */
+const MAX_PLAIN_TURN_CHARS = 1500;
+const MAX_PLAIN_STATEMENT_CHARS = 320;
+
+// A user turn that a person did not type: a pasted plan, or text the agent's harness puts in the user's place (hook
+// feedback, background task results, session continuations).
+const PASTED_OR_HARNESS = /^\s*(?:implement the following plan|here is the plan|# |stop hook feedback|\w+ hook (?:feedback|error|blocking error)|<user-prompt-submit-hook>|caveat: the messages below|this session is being continued|read the output file to retrieve the result|\[request interrupted)/i;
+
+/** Spans of text that are not prose: fenced code, inline code, quoted blocks, pasted output. */
+function nonProse(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (const m of text.matchAll(/```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)|"""[\s\S]*?(?:"""|$)|`[^`\n]*`/g)) out.push([m.index, m.index + m[0].length]);
+  let at = 0;
+  for (const line of text.split('\n')) {
+    // Quoted lines, indented code, and lines that look like program output (logs, JSON, stack frames, prompts).
+    if (/^\s*>|^(?: {4}|\t)\S|^\s*[{[]["{[]|^\s*(?:at |Error:|error:|warning:|fatal:|npm ERR!|Traceback|\$ |[│├└┌╭╰⨯•]|\d{4}-\d\d-\d\dT)/.test(line)) out.push([at, at + line.length]);
+    at += line.length + 1;
+  }
+  return out;
+}
+
+function inside(spans: [number, number][], i: number): boolean {
+  return spans.some(([a, b]) => i >= a && i < b);
+}
+
+/** Trims a span to its text: no surrounding whitespace, no trailing connective left by the next marker ("… and #decision"). */
+function trimSpan(text: string, start: number, end: number): { start: number; end: number } {
+  let s = start;
+  let e = end;
+  while (s < e && /\s/.test(text[s])) s++;
+  for (;;) {
+    while (e > s && /\s/.test(text[e - 1])) e--;
+    const tail = /(?:^|\s)(?:and|also|plus|&|one more|another)$/i.exec(text.slice(s, e));
+    if (!tail) break;
+    e -= tail[0].length;
+  }
+  return { start: s, end: e };
+}
+
+function paragraphStart(text: string, at: number): number {
+  const i = text.lastIndexOf('\n\n', at - 1);
+  return i < 0 ? 0 : i + 2;
+}
+
+function paragraphEnd(text: string, from: number): number {
+  const i = text.indexOf('\n\n', from);
+  return i < 0 ? text.length : i;
+}
+
+/** Start of the last sentence in text[from, to). */
+function lastSentenceStart(text: string, from: number, to: number): number {
+  const seg = text.slice(from, to).trimEnd();
+  let best = from;
+  for (const m of seg.matchAll(/[.!?](?:\s+)(?=\S)/g)) if (m.index + m[0].length < seg.length) best = from + m.index + m[0].length;
+  return best;
+}
+
+interface Hit {
+  marker: string;
+  kind: StatementKind;
+  at: number;
+  after: number;
+}
+
+function markerHits(text: string, role: Turn['role'], code: [number, number][]): Hit[] {
+  const hits: Hit[] = [];
+  HASHTAG_RE.lastIndex = 0;
+  for (let m = HASHTAG_RE.exec(text); m; m = HASHTAG_RE.exec(text)) {
+    if (inside(code, m.index)) continue;
+    const word = m[1].toLowerCase();
+    hits.push({ marker: word === 'correction' ? 'cor' : word, kind: HASHTAG_KIND[word], at: m.index, after: m.index + m[0].length });
+  }
+  if (role === 'user') {
+    WORD_MARKER_RE.lastIndex = 0;
+    for (let m = WORD_MARKER_RE.exec(text); m; m = WORD_MARKER_RE.exec(text)) {
+      if (inside(code, m.index) || hits.some((h) => m.index >= h.at && m.index < h.after)) continue;
+      const word = (m[1] ?? m[2]).toLowerCase();
+      hits.push({ marker: word, kind: 'insight', at: m.index, after: m.index + m[0].length });
+    }
+  }
+  return hits.sort((a, b) => a.at - b.at);
+}
+
+/** Each marker's own statement: the text after it up to the next marker or the paragraph's end; a marker closing its statement ("… at 3 attempts. #decision") takes the text before it. */
+export function markerStatements(text: string, role: Turn['role']): Statement[] {
+  const code = nonProse(text).filter(([a, b]) => text[a] === '`' || text.slice(a, b).startsWith('"""'));
+  const hits = markerHits(text, role, code);
+  const spans: ({ start: number; end: number } | null)[] = hits.map((h, i) => {
+    const stop = Math.min(paragraphEnd(text, h.after), hits[i + 1]?.at ?? text.length);
+    const s = trimSpan(text, h.after, stop);
+    return s.end - s.start >= MIN_STATEMENT_CHARS ? s : null;
+  });
+  hits.forEach((h, i) => {
+    if (spans[i]) return;
+    // A closing marker: the text before it, back to the previous marker or the paragraph's start.
+    const para = paragraphStart(text, h.at);
+    const prev = i > 0 && hits[i - 1].at >= para ? hits[i - 1] : undefined;
+    let from = prev ? prev.after : para;
+    const prevSpan = prev ? spans[i - 1] : null;
+    if (prev && prevSpan && prevSpan.end <= h.at && prevSpan.end > from) {
+      // The previous marker opened a statement that runs up to this one: this one closes only the last sentence.
+      const last = lastSentenceStart(text, prevSpan.start, h.at);
+      if (last <= prevSpan.start) return;
+      spans[i - 1] = trimSpan(text, prevSpan.start, last);
+      from = last;
+    }
+    const s = trimSpan(text, from, h.at);
+    if (s.end - s.start >= MIN_STATEMENT_CHARS) spans[i] = s;
+  });
+  const out: Statement[] = [];
+  hits.forEach((h, i) => {
+    const s = spans[i];
+    if (s) out.push({ kind: h.kind, marker: h.marker, start: s.start, end: s.end, text: text.slice(s.start, s.end) });
+  });
+  return out;
+}
+
+// ---- plain words -------------------------------------------------------------------------------------------------
+
+interface Rule {
+  kind: StatementKind;
+  re: RegExp;
+  /** Only as the opening of the turn ("No, …", "Actually, …" answer what the agent just did). */
+  opener?: boolean;
+  /** A sentence that matches this is not the statement after all. */
+  unless?: RegExp;
+}
+
+const NO_THEN = String.raw`(?:\s*[,.!:;–—-]+\s*|\s+(?=(?:use|add|put|remove|keep|set|make|change|revert|do|don'?t|it'?s|that'?s|this|not|just|instead|we|you|stop|wait)\b))`;
+const IMPERATIVE_NOT = /^(?:please\s+)?(?:don'?t|do not|never)\s+(?:ever\s+)?(?!know|think|remember|see|understand|get\b|worry|mind|care|need|have|want|like|recall|believe|forget|stop|hesitate|bother)[a-z]/i;
+// "use X" as a choice: "let's use pnpm.", "we'll use X instead", "use X for all …", not "let's use the debugger to see".
+const USE_CHOICE = String.raw`(?!(?:this|that|it|them|these|those|the|a|an|my|your|our|some|any)\b)[\w@./+-]+(?:\s+[\w@./+-]+)?(?=\s*(?:[.!;]|,|$)|\s+(?:instead|for (?:the|all|this|every|our|new)|as (?:the|our)|from now|going forward|everywhere|throughout|here\b|across|in (?:all|every|this)|because|since))`;
+// A choice that names nothing a note could keep: "let's go with option 2", "let's go with the simpler one".
+const BARE_CHOICE = /(?:go with|stick with|stay with|switch to|use)\s+(?:(?:option|approach|solution|variant|choice|plan|version|number)\s*)?(?:#?\d+|[a-d]|one|two|three|the (?:first|second|third|last|simpler|simplest|other|latter|former|new|old)(?: one| approach| option| solution| version)?|that(?: one)?|this(?: one)?|it|both|yours|mine)\s*[.!]*$/i;
+// Said for today only ("let's look at it tomorrow", "for now"): not a lasting decision.
+const TRANSIENT = /\b(?:tomorrow|later|tonight|for now|right now|at the moment|for the moment|next week|this week|this time|for today)\b/i;
+// What follows "No," or "Actually," when it approves or clarifies rather than corrects ("No, that's fine, go ahead").
+const APPROVAL = /^(?:i (?:meant|mean|was talking|am talking)\b)|^(?:that'?s|it'?s|this is|all)\s+(?:fine|ok|okay|good|great|perfect|correct|right|works|done)\b|^(?:go ahead|proceed|continue|carry on|keep going|just continue|thanks|thank you|looks good|lgtm|all good|problem|worries|that works|it works|works)\b/i;
+
+const RULES: Rule[] = [
+  { kind: 'correction', opener: true, re: new RegExp(String.raw`^(?:no|nope|nah)\b${NO_THEN}`, 'i') },
+  { kind: 'correction', opener: true, re: /^actually\b[,:]?\s+(?!I\b|i'm\b|nevermind|never mind)/i },
+  { kind: 'correction', opener: true, re: /^(?:that'?s|this is|it'?s|you'?re) (?:wrong|incorrect|not (?:right|correct|how|what i (?:meant|asked|wanted)))\b/i },
+  { kind: 'correction', opener: true, re: /^(?:wrong|not quite)\s*[,.!:;–—-]/i },
+  { kind: 'correction', re: IMPERATIVE_NOT },
+  { kind: 'correction', re: /^(?:please\s+)?stop\s+[a-z]+ing\b/i },
+  { kind: 'correction', re: /\b(?:is|are|it'?s|that'?s|this is) not (?:acce?p?t?able|allowed|an option|valid)\b|\b(?:is|are) unacceptable\b|\b(?:it'?s|that'?s|is) (?:a )?bad idea\b/i },
+  { kind: 'correction', re: /^there(?:'s| is) no need (?:to|for) (?!worry|apologi[sz]e|thank|rush|hurry)/i },
+  { kind: 'decision', re: new RegExp(String.raw`\b(?:let'?s|let us|we(?:'ll| will| shall|'re going to| are going to)) (?:go with|stick with|stay with|switch to|keep using|not use|use ${USE_CHOICE})|\blet'?s not\b|\bwe(?:'re| are) going with\b`, 'i'), unless: BARE_CHOICE },
+  { kind: 'decision', re: /\b(?:we|i) (?:have )?(?:explicitly |deliberately |already )?(?:chose|chosen|choosed|picked|decided (?:to|on|that|against)|settled on|agreed (?:to|on|that))\b|\bthe decision (?:is|was)\b/i },
+  { kind: 'decision', re: /\bfrom now on\b|^going forward\b|,\s*going forward\b|\bgoing forward,/i },
+  // After the decisions: "let's use X instead of Y" is a decision, a bare "use X instead" a correction.
+  { kind: 'correction', re: /\buse [\w@./+-]+ instead(?: of [\w@./+-]+)?\b|\binstead of [\w@./+-]+,? use\b|\buse [\w@./+-]+,? not [\w@./+-]+/i },
+  // "Always run …", not "Always the same error" or "always fails".
+  { kind: 'decision', re: /^(?:please\s+)?(?:make sure to\s+)?always\s+(?!the\b|a\b|an\b|this\b|that\b|same\b|it\b|been\b|getting\b|happens?\b)[a-z]+(?<!ing|[^s]s)\b/i },
+  // "X must not return null, but it does" describes a bug, not a rule.
+  { kind: 'decision', unless: /\bbut\b/i, re: /\bmust (?:not|never|always)\b|\b(?:we|i) (?:don'?t|do not|never) (?:use|commit|deploy|push|run)\b/i },
+  { kind: 'decision', re: /^(?:it'?s\s+)?(?:very\s+)?important\s+(?:not\s+)?to\s+[a-z]/i },
+  { kind: 'insight', re: /^(?:note|fyi|for the record|just so you know|heads up|important)\s*:\s*\S+\s+\S+\s+\S+|^(?:note|fyi|for the record|just so you know|heads up)\b[,:]?\s+(?:that\s+)?\S+\s+\S+\s+\S+|\b(?:keep|bear) in mind(?: that)?\s+\S+\s+\S+\s+\S+/i },
+];
+
+// A question, a hypothesis or a hedge is not a decision ("should we use Redis?", "if we used X…", "maybe use X").
+const QUESTION_START = /^(?:can|could|would|should|shall|do(?!\s+not\b)|does|did|is|are|was|were|will|what|why|how|where|when|which|who|have|has|any idea|wdyt)\b/i;
+const HYPOTHETICAL = /\b(?:if|what if|suppose|supposing|imagine|let'?s say|say we|assuming|in case|would|could|might|maybe|perhaps|probably|possibly|i wonder|wondering|not sure|i guess|i think|i'?d think|i believe|i feel|seems?|feels? like|or not)\b/i;
+const TAG_QUESTION = /(?:,\s*(?:right|or|no|yes|correct|ok|okay|true)|\bor)\s*[.!]*$/i;
+
+interface Sentence {
+  start: number;
+  end: number;
+  text: string;
+  /** First sentence of the turn's prose. */
+  first: boolean;
+  /** Sentence start of a new line/paragraph. */
+  paragraph: number;
+}
+
+function sentences(text: string, skip: [number, number][]): Sentence[] {
+  const out: Sentence[] = [];
+  let first = true;
+  let para = 0;
+  for (const p of text.matchAll(/[^\n]+/g)) {
+    const lineStart = p.index;
+    const line = p[0];
+    if (inside(skip, lineStart) && skip.some(([a, b]) => a <= lineStart && b >= lineStart + line.length)) continue;
+    para = lineStart;
+    let from = 0;
+    // Sentence ends: . ! ? followed by a space, except in abbreviations and inside code (`a.b`).
+    const ends: number[] = [];
+    for (const m of line.matchAll(/[.!?]+(?=\s+\S|\s*$)/g)) {
+      const before = line.slice(Math.max(0, m.index - 5), m.index + 1);
+      if (/\b(?:e\.g|i\.e|etc|vs|cf)\.$/i.test(before) || inside(skip, lineStart + m.index)) continue;
+      ends.push(m.index + m[0].length);
+    }
+    if (!ends.length || ends[ends.length - 1] < line.length) ends.push(line.length);
+    for (const e of ends) {
+      const seg = line.slice(from, e);
+      const lead = seg.length - seg.trimStart().length;
+      const t = seg.trim();
+      if (t) {
+        out.push({ start: lineStart + from + lead, end: lineStart + from + lead + t.length, text: t, first, paragraph: para });
+        first = false;
+      }
+      from = e;
+    }
+  }
+  return out;
+}
+
+function isQuestionOrHedge(s: string): boolean {
+  const t = s.trim();
+  return /\?/.test(t) || QUESTION_START.test(t) || HYPOTHETICAL.test(t) || TAG_QUESTION.test(t);
+}
+
+/** Statements in a user's own words: corrections, decisions, and facts the user points out ("keep in mind that …"). */
+export function plainStatements(original: string): Statement[] {
+  // Typographic apostrophes ("don’t", "let’s") read as plain ones; same length, so spans index the original.
+  const text = original.replace(/[\u2018\u2019\u02bc]/g, "'");
+  if (text.length > MAX_PLAIN_TURN_CHARS || PASTED_OR_HARNESS.test(text)) return [];
+  const skip = nonProse(text);
+  const all = sentences(text, skip);
+  const found: { rule: Rule; s: Sentence; idx: number }[] = [];
+  all.forEach((s, idx) => {
+    if (inside(skip, s.start)) return;
+    // The sentence as the person typed it, with the filler of a reply removed for the opener tests.
+    for (const rule of RULES) {
+      if (rule.opener && !s.first) continue;
+      const m = rule.re.exec(s.text);
+      if (!m) continue;
+      if (inside(skip, s.start + m.index) || inQuotes(s.text, m.index)) continue;
+      // An opener may lead into a question ("No, why would it …?") or an approval ("No, that's fine"): judge what follows.
+      const rest = s.text.slice(m.index + m[0].length);
+      if (isQuestionOrHedge(rule.opener ? rest : s.text) || TRANSIENT.test(s.text)) break;
+      // Not a correction after all ("No, that's fine", "Actually, let's …"): the sentence may still state a decision.
+      if (rule.opener && (APPROVAL.test(rest.trim()) || /^let'?s\b/i.test(rest.trim()) || words(rest) < 3)) continue;
+      if (rule.unless?.test(s.text)) continue;
+      if (words(s.text) < 4) {
+        // "… is already present in metrics. don't overcomplicate": a short order takes the sentence before it.
+        const prev = all[idx - 1];
+        if (!prev || prev.paragraph !== s.paragraph || isQuestionOrHedge(prev.text) || words(prev.text) + words(s.text) < 5 || found.some((f) => f.idx === idx - 1)) break;
+        found.push({ rule, s: { ...s, start: prev.start, first: prev.first }, idx });
+        break;
+      }
+      found.push({ rule, s, idx });
+      break;
+    }
+  });
+  const out: Statement[] = [];
+  found.forEach((f, k) => {
+    // The statement runs on through the sentences that explain it (same line or paragraph), up to the next statement.
+    let end = f.s.end;
+    const next = found[k + 1]?.idx ?? all.length;
+    for (let j = f.idx + 1; j < next; j++) {
+      const s = all[j];
+      if (s.paragraph !== f.s.paragraph || s.end - f.s.start > MAX_PLAIN_STATEMENT_CHARS || isQuestionOrHedge(s.text)) break;
+      end = s.end;
+    }
+    if (end - f.s.start > MAX_PLAIN_STATEMENT_CHARS) end = f.s.end;
+    if (end - f.s.start > MAX_PLAIN_STATEMENT_CHARS) return;
+    out.push({ kind: f.rule.kind, start: f.s.start, end, text: original.slice(f.s.start, end) });
+  });
+  return out;
+}
+
+function words(s: string): number {
+  return s.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+}
+
+/** True when position `i` of `s` is inside a quoted passage ("…" or “…”). */
+function inQuotes(s: string, i: number): boolean {
+  let open = false;
+  for (let k = 0; k < i; k++) if (s[k] === '"' || s[k] === '“' || s[k] === '”') open = !open;
+  return open;
+}
+
+/**
+ * The statements of one turn: its markers (hashtags from either side, `remember:` from the user), and for a person's
+ * own turn (user, not a subagent prompt) the corrections and decisions said in plain words. Engram's fenced context is
+ * removed first: memory is never extracted back out of memory.
+ */
+export function turnStatements(turn: Pick<Turn, 'role' | 'text' | 'sidechain'>): TurnStatements {
+  const source = stripEngramFences(turn.text).text;
+  // A subagent's "user" is the agent that started it: only its hashtags are deliberate.
+  const marked = markerStatements(source, turn.sidechain ? 'assistant' : turn.role);
+  const statements = [...marked];
+  if (turn.role === 'user' && !turn.sidechain && marked.length === 0) statements.push(...plainStatements(source));
+  return { source, statements: statements.sort((a, b) => a.start - b.start) };
+}
