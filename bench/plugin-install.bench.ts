@@ -31,6 +31,7 @@ export async function run(): Promise<void> {
     const ciMs = performance.now() - t;
     if (ci.status !== 0) throw new Error(`npm ci failed: ${ci.stderr.trim().split('\n').slice(-3).join(' ')}`);
     const packages = fs.readdirSync(path.join(root, 'node_modules')).flatMap((n) => (n.startsWith('@') ? fs.readdirSync(path.join(root, 'node_modules', n)).map((m) => `${n}/${m}`) : [n])).filter((n) => !n.startsWith('.'));
+    console.log(`  load average during the run: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} on ${os.cpus().length} cores (wall times scale with it)`);
     console.log(`  npm ${PLUGIN_NPM_CI.join(' ')}: ${(ciMs / 1000).toFixed(1)} s, node_modules ${duMb(path.join(root, 'node_modules')).toFixed(0)} MB, ${packages.length} packages`);
     console.log(`  embedding runtime present: ${fs.existsSync(path.join(root, 'node_modules', '@huggingface', 'transformers')) ? 'yes' : 'no (arrives with `engram model pull`)'}`);
     const home = path.join(root, '.home');
