@@ -1,15 +1,25 @@
-// The `engram` command line: global options, dispatch, and errors as one line (never a stack trace).
+// The `engram` command line: options, dispatch, Ctrl-C, and errors as one line (never a stack trace).
 import { commands } from './commands.js';
 import { formatOptions, parseArgs } from './args.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
-import type { CommandContext, CommandDefinition, OptionSpec } from './types.js';
+import { handleInterrupts, Interrupted, INTERRUPTED_EXIT, type InterruptHandler } from './interrupt.js';
+import type { CommandContext, CommandDefinition, CommandEntry, GlobalOption, OptionSpec } from './types.js';
 import { version } from '../../package.json';
 
-const globalOptions: Record<string, OptionSpec> = {
+/** Options some commands take: each command's help lists, and its parser accepts, only those it declares. */
+const globalOptions: Record<GlobalOption, OptionSpec> = {
   vault: { type: 'string', valueName: '<path>', description: 'Vault to use (else ENGRAM_VAULT, .claude/engram.local.json, config)' },
   json: { type: 'boolean', description: 'Print machine-readable JSON' },
-  help: { type: 'boolean', short: 'h', description: 'Show help' },
 };
+const helpOption: OptionSpec = { type: 'boolean', short: 'h', description: 'Show this help' };
+
+const globalsOf = (entry: CommandEntry): GlobalOption[] => entry.globals ?? ['vault', 'json'];
+
+/** Every option `engram <command>` accepts: its own, the global ones it declares, and --help. */
+export function acceptedOptions(entry: CommandEntry, def: CommandDefinition): Record<string, OptionSpec> {
+  const globals = Object.fromEntries(globalsOf(entry).map((g) => [g, globalOptions[g]]));
+  return { ...(def.options ?? {}), ...globals, help: helpOption };
+}
 
 function mainHelp(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -21,18 +31,16 @@ function mainHelp(): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Global options:',
-    formatOptions({ ...globalOptions, version: { type: 'boolean', description: 'Print the version' } }),
+    'Options:',
+    formatOptions({ help: { type: 'boolean', short: 'h', description: 'Show this help' }, version: { type: 'boolean', short: 'v', description: 'Print the version' } }),
     '',
-    'Run `engram <command> --help` for a command\'s options.',
+    'Run `engram <command> --help` for a command\'s options (most take --vault <path> and --json).',
     'State lives in $ENGRAM_HOME (default ~/.engram).',
   ].join('\n');
 }
 
-function commandHelp(name: string, def: CommandDefinition): string {
-  const parts = [`Usage: engram ${def.usage}`, '', def.description];
-  if (def.options && Object.keys(def.options).length) parts.push('', 'Options:', formatOptions(def.options));
-  parts.push('', 'Global options:', formatOptions(globalOptions));
+export function commandHelp(entry: CommandEntry, def: CommandDefinition): string {
+  const parts = [`Usage: engram ${def.usage}`, '', def.description, '', 'Options:', formatOptions(acceptedOptions(entry, def))];
   if (def.details) parts.push('', def.details);
   return parts.join('\n');
 }
@@ -44,13 +52,25 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Writes a line; once the reader has gone (`| head` closed the pipe: main.ts drops the EPIPE), nothing. */
+function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
+  return (t) => {
+    if (!stream.writable) return;
+    stream.write(t.endsWith('\n') ? t : `${t}\n`);
+  };
+}
+
 export async function main(argv: string[]): Promise<number> {
-  const out = (t: string) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`);
-  const err = (t: string) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`);
+  const out = lineWriter(process.stdout);
+  const err = lineWriter(process.stderr);
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     const target = name === 'help' ? commands.find((c) => c.name === rest[0]) : undefined;
-    if (target) out(commandHelp(target.name, (await target.load()).command));
+    if (name === 'help' && rest[0] !== undefined && !target) {
+      err(`engram help: unknown command "${rest[0]}". Run \`engram --help\` for the list.`);
+      return 1;
+    }
+    if (target) out(commandHelp(target, (await target.load()).command));
     else out(mainHelp());
     return 0;
   }
@@ -64,13 +84,17 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   let def: CommandDefinition | undefined;
+  let interrupts: InterruptHandler | undefined;
   try {
     def = (await entry.load()).command;
-    const parsed = parseArgs(rest, { ...globalOptions, ...(def.options ?? {}) });
+    const accepted = acceptedOptions(entry, def);
+    const parsed = parseArgs(rest, accepted, (option) => (Object.hasOwn(globalOptions, option) ? `--${option} does not apply to \`engram ${name}\`` : undefined));
     if (parsed.options.help) {
-      out(commandHelp(entry.name, def));
+      out(commandHelp(entry, def));
       return 0;
     }
+    if (!entry.ownSignals) interrupts = handleInterrupts(name, err);
+    const stderr = process.stderr;
     const ctx: CommandContext = {
       args: parsed.positionals,
       options: parsed.options,
@@ -81,9 +105,15 @@ export async function main(argv: string[]): Promise<number> {
       stderr: err,
       isTTY: Boolean(process.stdout.isTTY),
       readStdin,
+      terminal: stderr.isTTY ? { write: (raw) => void (stderr.writable && stderr.write(raw)), columns: () => stderr.columns || 80 } : undefined,
+      interrupt: interrupts,
     };
     return await def.run(ctx);
   } catch (e) {
+    if (e instanceof Interrupted && interrupts) {
+      err(interrupts.cancelled());
+      return INTERRUPTED_EXIT;
+    }
     if (e instanceof EngramError) {
       err(`engram ${name}: ${e.message}${e.hint ? `\n  ${e.hint}` : ''}`);
       if (e.code === 'usage' && def) err(`Usage: engram ${def.usage}`);
@@ -92,5 +122,7 @@ export async function main(argv: string[]): Promise<number> {
       if (process.env.ENGRAM_DEBUG) err(String((e as Error)?.stack));
     }
     return 1;
+  } finally {
+    interrupts?.dispose();
   }
 }

@@ -9,7 +9,12 @@ export interface ParsedArgs {
   options: OptionValues;
 }
 
-export function parseArgs(argv: string[], specs: Record<string, OptionSpec>): ParsedArgs {
+/**
+ * `explain` words the refusal of an option the command does not take but others do (e.g. `--json` where there is no
+ * JSON output); anything else is "unknown option".
+ */
+export function parseArgs(argv: string[], specs: Record<string, OptionSpec>, explain?: (name: string) => string | undefined): ParsedArgs {
+  const refuse = (name: string, shown: string) => new EngramError('usage', explain?.(name) ?? `unknown option: ${shown}`);
   const byShort = new Map<string, string>();
   for (const [name, spec] of Object.entries(specs)) if (spec.short) byShort.set(spec.short, name);
   const positionals: string[] = [];
@@ -26,19 +31,19 @@ export function parseArgs(argv: string[], specs: Record<string, OptionSpec>): Pa
       const eq = arg.indexOf('=');
       name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
       inline = eq >= 0 ? arg.slice(eq + 1) : undefined;
-      if (!(name in specs) && name.startsWith('no-') && specs[name.slice(3)]?.type === 'boolean') {
+      if (!Object.hasOwn(specs, name) && name.startsWith('no-') && Object.hasOwn(specs, name.slice(3)) && specs[name.slice(3)].type === 'boolean') {
         options[name.slice(3)] = false;
         continue;
       }
     } else if (arg.startsWith('-') && arg.length > 1 && !/^-\d/.test(arg)) {
       name = byShort.get(arg.slice(1));
-      if (!name) throw new EngramError('usage', `unknown option: ${arg}`);
+      if (!name) throw refuse(arg.slice(1), arg);
     } else {
       positionals.push(arg);
       continue;
     }
-    const spec = specs[name];
-    if (!spec) throw new EngramError('usage', `unknown option: --${name}`);
+    const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
+    if (!spec) throw refuse(name, `--${name}`);
     let value: string | number | boolean;
     if (spec.type === 'boolean') {
       if (inline !== undefined && !['true', 'false'].includes(inline)) {

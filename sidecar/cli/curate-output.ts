@@ -39,11 +39,14 @@ export interface ApplyOutcome {
 /** Applies each id in turn; one refused proposal does not stop the others. Exit code 1 if any failed. */
 export async function applyAll(cc: CommandContext, ctx: CurateContext, ids: string[], resolve?: (id: string) => Promise<string>): Promise<number> {
   const outcomes: ApplyOutcome[] = [];
-  for (const id of ids) {
+  for (const [i, id] of ids.entries()) {
     try {
       // Some ids name records that become a proposal only now (extraction's possible duplicates).
       const real = resolve ? await resolve(id) : id;
-      const r = await applyProposal(ctx, real);
+      // Ctrl-C during an apply lets it finish (a note half merged helps no one); the ids after it are not applied.
+      const later = ids.slice(i + 1);
+      const after = (ok: boolean) => `${id} ${ok ? 'was applied' : 'was not applied'}${later.length ? `; not applied: ${later.join(', ')}` : ''}`;
+      const r = await (cc.interrupt ? cc.interrupt.shield(`applying ${id}`, () => applyProposal(ctx, real), after) : applyProposal(ctx, real));
       const { proposal, ...rest } = r;
       outcomes.push({ id, ok: true, result: { ...rest, kind: proposal.kind, title: proposal.title } });
     } catch (e) {

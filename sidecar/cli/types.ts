@@ -1,4 +1,6 @@
 // The shape every `engram` subcommand has.
+import type { InterruptControl } from './interrupt.js';
+import type { Terminal } from './progress.js';
 
 export interface OptionSpec {
   type: 'string' | 'boolean' | 'number';
@@ -29,6 +31,10 @@ export interface CommandContext {
   isTTY: boolean;
   /** Standard input as text (for hooks); only read when a command asks. */
   readStdin: () => Promise<string>;
+  /** Raw stderr when it is a terminal (progress redrawn in place); absent elsewhere (a pipe, the host). */
+  terminal?: Terminal;
+  /** Ctrl-C: what an interruption leaves behind, and work it must not cut (absent in the host). */
+  interrupt?: InterruptControl;
 }
 
 export interface CommandDefinition {
@@ -40,8 +46,15 @@ export interface CommandDefinition {
   run(ctx: CommandContext): Promise<number>;
 }
 
+/** The options every command may take, each where it means something. */
+export type GlobalOption = 'vault' | 'json';
+
 export interface CommandEntry {
   name: string;
   summary: string;
+  /** Which of --vault and --json the command takes (help lists only these; others are refused). Default: both. */
+  globals?: GlobalOption[];
+  /** The command handles Ctrl-C itself (a server shutting down cleanly), or must keep Node's default. */
+  ownSignals?: boolean;
   load: () => Promise<{ command: CommandDefinition }>;
 }

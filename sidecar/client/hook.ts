@@ -6,11 +6,11 @@ import path from 'node:path';
 import { HOOK_EVENTS, type HookEvent, type ContextResult } from '../../src/core/protocol/messages.js';
 import { hostSupports } from '../../src/core/protocol/version.js';
 import { HostConnection, isNoHost } from './connection.js';
-import { vaultState } from './paths.js';
+import { engramHome, logsDir, vaultState } from './paths.js';
 import { appendLog } from './log.js';
 import { captureEnabled, clientSettings, resolveProject, resolveVault } from './settings.js';
 import { startHostDetached } from './start-host.js';
-import { SPOOL_FORMAT, writeSpoolEntry } from './spool-writer.js';
+import { SPOOL_FORMAT, lossCause, recordLostEvent, writeSpoolEntry } from './spool-writer.js';
 
 export interface HookIo {
   event: string;
@@ -86,17 +86,27 @@ export async function runHook(io: HookIo): Promise<void> {
         return;
       }
     }
-    writeSpoolEntry(state.spool, {
-      format: SPOOL_FORMAT,
-      event,
-      sessionId,
-      transcriptPath,
-      transcriptBytes,
-      cwd,
-      project: resolveProject(cwd),
-      spooledAt: new Date().toISOString(),
-      payload,
-    });
+    try {
+      writeSpoolEntry(state.spool, {
+        format: SPOOL_FORMAT,
+        event,
+        sessionId,
+        transcriptPath,
+        transcriptBytes,
+        cwd,
+        project: resolveProject(cwd),
+        spooledAt: new Date().toISOString(),
+        payload,
+      });
+    } catch (e) {
+      // Lost (a full disk, a read-only $ENGRAM_HOME): say so where `engram status` and `engram doctor` look, even
+      // when the log cannot grow. The session's next Stop covers its transcript up to then.
+      const code = (e as NodeJS.ErrnoException).code ?? 'ERROR';
+      const marker = recordLostEvent([state.dir, logsDir(env), engramHome(env)], { event, sessionId, error: e });
+      const logged = appendLog('hook.log', `${event}: event LOST for session ${sessionId}: ${lossCause(code)} (${(e as Error).message})`, env);
+      if (!marker && !logged) process.stderr.write(`engram: hook event ${event} lost: ${lossCause(code)} (${(e as Error).message})\n`);
+      return;
+    }
     await nudgeHost(state.socket, state.vault, env);
     return;
   }
@@ -111,8 +121,8 @@ export async function runHook(io: HookIo): Promise<void> {
   } catch (e) {
     if (isNoHost(e)) {
       // Start one for the next prompt; this one goes without context rather than wait.
-      startHostDetached(state.vault, env);
-      log(`no host running (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); started one`);
+      const pid = startHostDetached(state.vault, env);
+      log(`no host running (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); ${pid ? `started one (pid ${pid})` : 'one is starting'}`);
     } else log(`no context: ${(e as Error).message}`);
     return;
   }

@@ -2,7 +2,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HostConnection, RpcError, isNoHost } from '../client/connection.js';
-import { engramHome, shimPath, tokenPath, vaultState } from '../client/paths.js';
+import { engramHome, logsDir, shimPath, tokenPath, vaultState } from '../client/paths.js';
+import { appendLog } from '../client/log.js';
+import { LOST_PREFIX, listLostEvents, lossCause } from '../client/spool-writer.js';
+import { startHostDetached } from '../client/start-host.js';
+import { listSetAside, retrySetAside } from '../host/spool.js';
 import { resolveVault } from '../client/settings.js';
 import { hostFacts } from '../host/facts.js';
 import { loadConfig } from '../host/config-file.js';
@@ -107,15 +111,21 @@ export const CHECKS: [string, Check][] = [
       const { findClaude } = await import('../host/backends.js');
       const exe = findClaude(config.get('claude.command'), c.env);
       const found = exe.includes(path.sep) && fs.existsSync(exe);
-      return found ? { status: 'ok', detail: `claude CLI at ${exe}` } : { status: 'fail', detail: `the claude CLI (${exe}) is not on PATH`, fix: 'install Claude Code, set `engram configure claude.command <path>`, or `engram configure backend rules`' };
+      if (!found) return { status: 'fail', detail: `the claude CLI (${exe}) is not on PATH`, fix: 'install Claude Code, set `engram configure claude.command <path>`, or `engram configure backend rules`' };
     }
-    if (backend === 'anthropic' && !c.env.ANTHROPIC_API_KEY) return { status: 'fail', detail: 'backend anthropic but ANTHROPIC_API_KEY is not set', fix: 'export ANTHROPIC_API_KEY, or choose another backend with `engram configure backend …`' };
-    if (backend === 'openai' && !c.env.OPENAI_API_KEY && !String(config.get('openai.url')).match(/localhost|127\.0\.0\.1/)) return { status: 'fail', detail: 'backend openai but OPENAI_API_KEY is not set', fix: 'export OPENAI_API_KEY, or choose another backend' };
+    // Where the backend's credentials come from (never the secret itself).
+    const { backendCredentials } = await import('../host/backends.js');
+    const cred = backendCredentials(backend, config, c.env);
+    if (cred.source === 'none') return { status: 'fail', detail: cred.detail, fix: cred.fix };
+    if (backend === 'claude') {
+      const { findClaude } = await import('../host/backends.js');
+      return { status: 'ok', detail: `claude CLI at ${findClaude(config.get('claude.command'), c.env)}; credentials: ${cred.detail}` };
+    }
     const url = backend === 'ollama' ? `${String(config.get('ollama.url'))}/api/tags` : backend === 'openai' ? `${String(config.get('openai.url'))}/models` : String(config.get('anthropic.url'));
     try {
       const ctrl = AbortSignal.timeout(2000);
       await fetch(url, { signal: ctrl, headers: backend === 'openai' && c.env.OPENAI_API_KEY ? { authorization: `Bearer ${c.env.OPENAI_API_KEY}` } : {} });
-      return { status: 'ok', detail: `${backend} at ${url} reachable` };
+      return { status: 'ok', detail: `${backend} at ${url} reachable; credentials: ${cred.detail}` };
     } catch (e) {
       return { status: 'fail', detail: `${backend} at ${url} unreachable (${(e as Error).message})`, fix: backend === 'ollama' ? 'start Ollama (`ollama serve`) or fix ollama.url' : `check the network or ${backend}.url` };
     }
@@ -167,6 +177,62 @@ export const CHECKS: [string, Check][] = [
     }
     return { status: 'ok', detail: `agrees (${mine})` };
   }],
+  ['set-aside events', (c) => {
+    const v = vaultOf(c);
+    if (!v) return { status: 'warn', detail: 'no vault' };
+    const state = vaultState(v, c.env);
+    const aside = listSetAside(state);
+    if (!aside.length) return { status: 'ok', detail: 'none in spool/failed/' };
+    const byKind = new Map<string, { n: number; fix: string; where?: string }>();
+    for (const a of aside) {
+      const cause = a.record?.cause ?? { kind: 'error' as const, message: 'unknown', fix: 'see the host log in $ENGRAM_HOME/logs/' };
+      const k = `${cause.kind}${cause.where ? ` (${cause.where})` : ''}`;
+      const e = byKind.get(k) ?? { n: 0, fix: cause.fix, where: cause.where };
+      e.n++;
+      byKind.set(k, e);
+    }
+    const detail = `${aside.length} hook event${aside.length === 1 ? '' : 's'} set aside in ${path.join(state.spool, 'failed')} after repeated failures: ${[...byKind].map(([k, e]) => `${e.n} ${k}`).join(', ')}`;
+    return { status: 'fail', detail, fix: [...new Set([...byKind.values()].map((e) => e.fix))].join('; and ') };
+  }],
+  ['lost hook events', (c) => {
+    const v = vaultOf(c);
+    const dirs = [...(v ? [vaultState(v, c.env).dir] : []), logsDir(c.env), engramHome(c.env)];
+    const lost = listLostEvents(dirs);
+    if (!lost.length) return { status: 'ok', detail: 'none' };
+    const last = lost[lost.length - 1];
+    return {
+      status: 'fail',
+      detail: `${lost.length} hook event${lost.length === 1 ? ' was' : 's were'} lost, not spooled (last ${last.at}, ${last.event}): ${lossCause(last.code)}`,
+      fix: `free space on the disk holding ${engramHome(c.env)} (\`df -h ${engramHome(c.env)}\`); each session's next Stop catches up its transcript; \`engram doctor --fix\` clears this notice once there is room`,
+    };
+  }],
+  ['state files', (c) => {
+    const v = vaultOf(c);
+    if (!v) return { status: 'warn', detail: 'no vault' };
+    const dir = vaultState(v, c.env).dir;
+    const damaged: string[] = [];
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith(LOST_PREFIX));
+    } catch {
+      return { status: 'ok', detail: 'none yet' };
+    }
+    for (const n of names) {
+      const file = path.join(dir, n);
+      try {
+        JSON.parse(fs.readFileSync(file, 'utf8'));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        damaged.push(file);
+      }
+    }
+    if (!damaged.length) return { status: 'ok', detail: `${names.length} readable in ${dir}` };
+    return {
+      status: 'fail',
+      detail: `damaged (not valid JSON): ${damaged.join(', ')}`,
+      fix: `move ${damaged.length === 1 ? 'it' : 'each'} aside (${damaged.map((f) => `\`mv '${f}' '${f}.damaged'\``).join(', ')}); Engram starts it afresh (notes already written stay; dedup skips what was extracted before); then \`engram doctor --fix\` retries any set-aside events`,
+    };
+  }],
   ['claude code', (c) => {
     const found = claudeCodeVersion(c.env);
     if (!found) return { status: 'warn', detail: `no \`claude\` on PATH to check (Engram's hooks need Claude Code ${MIN_CLAUDE_CODE} or newer)` };
@@ -186,4 +252,38 @@ export async function runChecks(c: DoctorContext): Promise<CheckResult[]> {
     }
   }
   return out;
+}
+
+/**
+ * `engram doctor --fix`: what can be repaired without a person's judgement. Set-aside events go back to the spool
+ * (and a host is asked to take them); lost-event notices are cleared once $ENGRAM_HOME has room again.
+ */
+export async function runFixes(c: DoctorContext): Promise<string[]> {
+  const done: string[] = [];
+  const v = vaultOf(c);
+  if (v) {
+    const state = vaultState(v, c.env);
+    const n = retrySetAside(state, { force: true });
+    if (n) {
+      done.push(`put ${n} set-aside event${n === 1 ? '' : 's'} back in the spool`);
+      try {
+        const conn = await HostConnection.open({ socket: state.socket, env: c.env, deadline: Date.now() + 2000, client: 'doctor' });
+        await conn.send('spool.notify', {});
+        conn.close();
+        done.push('the host is retrying them');
+      } catch {
+        const pid = startHostDetached(state.vault, c.env);
+        done.push(pid ? `started a host (pid ${pid}) to retry them` : 'a host is starting and will retry them');
+      }
+    }
+  }
+  const lost = listLostEvents([...(v ? [vaultState(v, c.env).dir] : []), logsDir(c.env), engramHome(c.env)]);
+  if (lost.length) {
+    const logged = appendLog('hook.log', `doctor --fix: ${lost.length} lost hook events acknowledged: ${lost.map((l) => `${l.at} ${l.event} ${l.code}${l.sessionId ? ` session ${l.sessionId}` : ''}`).join('; ')}`, c.env);
+    if (logged) {
+      for (const l of lost) fs.rmSync(l.file, { force: true });
+      done.push(`cleared ${lost.length} lost-event notice${lost.length === 1 ? '' : 's'} (listed in ${path.join(logsDir(c.env), 'hook.log')})`);
+    } else done.push(`kept ${lost.length} lost-event notices: ${engramHome(c.env)} still has no room`);
+  }
+  return done;
 }

@@ -1,5 +1,6 @@
 // Creates the configured LLM backend on the Node host: API keys from the environment (never written anywhere),
-// the `claude` CLI found on PATH or in its usual install folders, a fresh empty directory per nested call.
+// the `claude` CLI found on PATH or in its usual install folders, a fresh empty directory per nested call; and says
+// where each backend's credentials come from (status, doctor).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -63,6 +64,76 @@ async function emptyTempDir(): Promise<TempDir> {
   return { path: dir, remove: () => fsp.rm(dir, { recursive: true, force: true }) };
 }
 
+export type CredentialSource = 'subscription login' | 'ANTHROPIC_API_KEY from env' | 'CLAUDE_CODE_OAUTH_TOKEN from env' | 'Claude Code settings' | 'secret store' | 'OPENAI_API_KEY from env' | 'not needed' | 'none';
+
+export interface BackendCredentials {
+  backend: BackendName;
+  source: CredentialSource;
+  /** One line for status and doctor: where the credentials come from, or what to do. */
+  detail: string;
+  fix?: string;
+}
+
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A Claude Code login: its credentials file (Linux, Windows), or the account it records (macOS keeps the token in the Keychain). */
+function claudeLogin(env: NodeJS.ProcessEnv): string | undefined {
+  const home = env.HOME || os.homedir();
+  const dir = env.CLAUDE_CONFIG_DIR ?? path.join(home, '.claude');
+  const creds = readJson(path.join(dir, '.credentials.json'));
+  if (creds && creds.claudeAiOauth) return path.join(dir, '.credentials.json');
+  const state = path.join(env.CLAUDE_CONFIG_DIR ?? home, '.claude.json');
+  if (readJson(state)?.oauthAccount) return state;
+  return undefined;
+}
+
+/**
+ * Where the configured backend's credentials come from, as a host started from `env` would see them. For `claude`
+ * the nested CLI keeps the user's own: ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN from the environment (these
+ * win over a login in print mode), an apiKeyHelper or key in Claude Code's settings, else its subscription login.
+ * A session's ANTHROPIC_BASE_URL and ANTHROPIC_AUTH_TOKEN are never passed on (claude.ts nestedEnv).
+ * Never returns a secret, only its source.
+ */
+export function backendCredentials(name: BackendName, config: EffectiveConfig, env: NodeJS.ProcessEnv): BackendCredentials {
+  const none = (detail: string, fix: string): BackendCredentials => ({ backend: name, source: 'none', detail, fix });
+  switch (name) {
+    case 'rules':
+      return { backend: name, source: 'not needed', detail: 'none needed (no LLM)' };
+    case 'ollama':
+      return { backend: name, source: 'not needed', detail: `none needed (local server ${config.get('ollama.url')})` };
+    case 'claude': {
+      if (env.ANTHROPIC_API_KEY?.trim()) return { backend: name, source: 'ANTHROPIC_API_KEY from env', detail: 'ANTHROPIC_API_KEY from the environment (billed to that API account, not the subscription)' };
+      if (env.CLAUDE_CODE_OAUTH_TOKEN?.trim()) return { backend: name, source: 'CLAUDE_CODE_OAUTH_TOKEN from env', detail: 'CLAUDE_CODE_OAUTH_TOKEN from the environment (subscription token)' };
+      const settings = readJson(path.join(env.CLAUDE_CONFIG_DIR ?? path.join(env.HOME || os.homedir(), '.claude'), 'settings.json'));
+      const settingsEnv = settings?.env as Record<string, unknown> | undefined;
+      if (settings?.apiKeyHelper || settingsEnv?.ANTHROPIC_API_KEY || settingsEnv?.ANTHROPIC_AUTH_TOKEN) {
+        return { backend: name, source: 'Claude Code settings', detail: 'Claude Code settings (apiKeyHelper or env in ~/.claude/settings.json)' };
+      }
+      const login = claudeLogin(env);
+      if (login) return { backend: name, source: 'subscription login', detail: `Claude Code subscription login (${login})` };
+      if (process.platform === 'darwin') return { backend: name, source: 'subscription login', detail: 'Claude Code login in the macOS Keychain, if you ran /login (not checked)' };
+      return none('claude: not logged in and no ANTHROPIC_API_KEY', 'run `claude` once and log in with /login, or set ANTHROPIC_API_KEY, or `engram configure backend rules`');
+    }
+    case 'anthropic':
+    case 'openai': {
+      const variable = name === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
+      if (env[variable]?.trim()) return { backend: name, source: name === 'anthropic' ? 'ANTHROPIC_API_KEY from env' : 'OPENAI_API_KEY from env', detail: `${variable} from the environment` };
+      if (apiKey(variable, env)) return { backend: name, source: 'secret store', detail: `${variable} from the OS secret store (service "engram")` };
+      if (name === 'openai' && /localhost|127\.0\.0\.1|\[::1\]/.test(String(config.get('openai.url')))) return { backend: name, source: 'not needed', detail: `none needed (local server ${config.get('openai.url')})` };
+      return none(`${name}: ${variable} is not set`, `export ${variable}, or store it: ${process.platform === 'darwin' ? `security add-generic-password -s engram -a ${variable} -w` : `secret-tool store --label engram service engram key ${variable}`}`);
+    }
+    default:
+      return none(`unknown backend "${String(name)}"`, 'choose claude, anthropic, ollama, openai or rules');
+  }
+}
+
 export interface BackendDeps {
   env: NodeJS.ProcessEnv;
   retry?: RetryPolicy;
@@ -78,10 +149,12 @@ export function createBackend(name: BackendName, config: EffectiveConfig, deps: 
     case 'claude':
       return new ClaudeBackend({
         ...common,
-        spawn: new NodeSpawn(),
+        // The child's environment is nestedEnv(env) and nothing else (not whatever process.env holds besides).
+        spawn: new NodeSpawn({ baseEnv: {} }),
         command: findClaude(config.get('claude.command'), env),
         model: config.get('claude.model'),
         env: { ...env },
+        baseUrl: config.get('claude.base_url') ?? undefined,
         makeTempDir: emptyTempDir,
       });
     case 'anthropic':

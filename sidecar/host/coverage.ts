@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
+import { tempPathFor } from './temp-files.js';
 
 export const COVERAGE_FORMAT = 1;
 
@@ -59,16 +60,21 @@ export class CoverageStore {
   }
 
   private save(): void {
-    const tmp = `${this.file}.${process.pid}.tmp`;
+    const tmp = tempPathFor(this.file);
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    const fd = fs.openSync(tmp, 'w', 0o600);
+    const fd = fs.openSync(tmp, 'wx', 0o600);
     try {
-      fs.writeSync(fd, JSON.stringify(this.data));
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
+      try {
+        fs.writeSync(fd, JSON.stringify(this.data));
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(tmp, this.file);
+    } catch (e) {
+      fs.rmSync(tmp, { force: true });
+      throw e;
     }
-    fs.renameSync(tmp, this.file);
   }
 }
 

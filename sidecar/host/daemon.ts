@@ -1,6 +1,7 @@
 // `engram serve`: hosts the engine for one vault, headless. Wins the election or leaves; serves the socket; drains
 // the spool; follows the vault; exits when idle, on --stop, or on handover (host.release).
 import fs from 'node:fs';
+import path from 'node:path';
 import { Engine, type EngineIndex } from '../../src/core/engine.js';
 import { JobQueue } from '../../src/core/jobs/queue.js';
 import { systemClock, yieldToEventLoop } from '../../src/core/ports.js';
@@ -16,7 +17,11 @@ import { NodeVault } from './node-vault.js';
 import { registerHostedVault, unregisterHostedVault } from './hosted.js';
 import type { VaultPort } from '../../src/core/ports.js';
 import { startVaultWatcher } from './watcher.js';
-import { claimAll, deferEntries, ensureStateDirs, failEntries, returnClaimed, returnDeferred, spoolDepth, unclaim } from './spool.js';
+import { claimAll, classifyFailure, deferEntries, ensureStateDirs, failEntries, retrySetAside, returnClaimed, returnDeferred, spoolDepth, unclaim } from './spool.js';
+import { releaseStartClaim } from '../client/start-host.js';
+import { removeTempLeftovers } from './temp-files.js';
+import { engramHome as homeOf } from '../client/paths.js';
+import { startCodexFollower } from './codex-follow.js';
 import { CoverageStore } from './coverage.js';
 import { jobKey, makeSessionJobRunner, mergeJobs, type SessionJobData, type TranscriptExtractor } from './session-jobs.js';
 import { configuredTranscriptRoots } from './transcript-roots.js';
@@ -61,6 +66,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
   ensureStateDirs(state);
   const election = acquireHostLock(state.lock, 'daemon');
   if (!election.won) return { kind: 'already-running', owner: election.owner };
+  releaseStartClaim(state.dir);
 
   const { log } = hostLogger(state.key, opts.foreground, env);
   const settings = clientSettings(env);
@@ -129,9 +135,10 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       const n = (failures.get(job.key) ?? 0) + 1;
       failures.set(job.key, n);
       if (n >= 3) {
-        failEntries(state, job.data.files);
+        const cause = classifyFailure(errorMessage(e), homeOf(env), state.vault);
+        failEntries(state, job.data.files, cause);
         failures.delete(job.key);
-        log('error', `job ${job.key} failed ${n} times (${errorMessage(e)}); its events are in ${state.spool}/failed/`);
+        log('error', `job ${job.key} failed ${n} times (${errorMessage(e)}); its events are in ${state.spool}/failed/ (${cause.kind}; fix: ${cause.fix})`);
       } else {
         unclaim(state, job.data.files);
         log('error', `job ${job.key} failed: ${errorMessage(e)}; retried on the next sweep`);
@@ -179,6 +186,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
           if (!finished && current) unclaim(state, current.files);
           returnClaimed(state);
           await watcher.close().catch(() => {});
+          await codex.close().catch(() => {});
           await engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
           await engine.recallStatsWritten();
           try {
@@ -209,11 +217,30 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
 
     const returned = returnClaimed(state);
     if (returned) log('info', `returned ${returned} entries claimed by a previous host`);
+    // Set-aside events whose cause is gone (or whose wait is over) come back now and on every sweep.
+    const retried = retrySetAside(state);
+    if (retried) log('info', `retrying ${retried} events set aside in spool/failed/`);
+    // Crash cleanup: temp files a killed writer left, in $ENGRAM_HOME and in the vault's folders.
+    void removeTempLeftovers([
+      { dir: homeOf(env), legacy: 'state', maxDepth: 0 },
+      { dir: path.join(homeOf(env), 'vaults'), legacy: 'state' },
+      { dir: path.join(homeOf(env), 'logs'), legacy: 'state' },
+      { dir: state.vault, legacy: 'vault' },
+    ]).then(
+      (gone) => {
+        if (gone.length) log('info', `removed ${gone.length} temp files left by a crash: ${gone.slice(0, 5).join(', ')}${gone.length > 5 ? ', …' : ''}`);
+      },
+      (e) => log('warn', `crash cleanup: ${errorMessage(e)}`),
+    );
     const watcher = startVaultWatcher(state.vault, (c) => engine.applyChange(c), (e) => log('warn', `vault watcher: ${errorMessage(e)}${(e as NodeJS.ErrnoException).code === 'ENOSPC' ? ' (out of inotify watches: raise fs.inotify.max_user_watches)' : ''}`));
+    // Codex runs no hooks: once registered (`engram install --agent codex`), its rollouts are followed from disk.
+    const codex = startCodexFollower({ state, env, coverage, log, notify: () => drain() });
     let sweeps = 0;
     const sweep = setInterval(() => {
       // Deferred events (budget spent, session busy elsewhere) are retried hourly.
       returnDeferred(state, Number(env.ENGRAM_DEFER_RETRY_MS) || 3_600_000);
+      const again = retrySetAside(state);
+      if (again) log('info', `retrying ${again} events set aside in spool/failed/ (their cause looks gone, or their wait is over)`);
       if (spoolDepth(state)) drain();
       // Every 10 minutes, a rescan catches anything the watcher missed.
       if (++sweeps % 20 === 0 && engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));

@@ -16,24 +16,35 @@ export interface LockInfo {
   since: string;
 }
 
-export function processStartTime(pid: number): string | undefined {
+/** The fields of /proc/<pid>/stat after the command name (which is in parentheses and may contain spaces). */
+function procStat(pid: number): string[] | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Field 22, counted after the command name, which is in parentheses and may contain spaces.
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return rest[19];
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
 }
 
+export function processStartTime(pid: number): string | undefined {
+  // Field 22 of stat.
+  return procStat(pid)?.[19];
+}
+
+/**
+ * Whether a process is running. A zombie (killed, not yet reaped by its parent: in a container whose PID 1 never
+ * reaps, for ever) still answers kill(pid, 0) but runs nothing: it is dead. So is a pid we may not signal only when
+ * /proc says so.
+ */
 export function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const state = procStat(pid)?.[0];
+  return state !== 'Z' && state !== 'X' && state !== 'x';
 }
 
 export function readLock(file: string): LockInfo | undefined {

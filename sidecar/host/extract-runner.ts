@@ -2,10 +2,10 @@
 // awareness and fault injection, and runs the core pipeline. The CLI and the daemon's job queue call this.
 import type { ExtractWindowOptions } from '../../src/core/extract/window.js';
 import { processAlive } from './election.js';
+import { tempOwner, tempPathFor } from './temp-files.js';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import crypto from 'node:crypto';
 import { CONFIG_KEYS, type EffectiveConfig, type BackendName } from '../../src/core/config.js';
 import { EngramError } from '../../src/core/errors.js';
 import { extractSession, type ExtractRun } from '../../src/core/extract/extract.js';
@@ -59,7 +59,7 @@ function faultyVault(vault: NodeVault, hit: (p: FaultPoint) => void): VaultPort 
     const target = vault.abs(rel);
     await fsp.mkdir(path.dirname(target), { recursive: true });
     // The same temp file NodeVault writes; left behind exactly as a crash would leave it.
-    const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+    const tmp = tempPathFor(target);
     await fsp.writeFile(tmp, text);
     hit('before-rename');
     await fsp.rm(tmp, { force: true });
@@ -146,7 +146,7 @@ export function extractHost(ctx: ExtractContext): ExtractHost {
   return { state, vault, backend, config, fault: hit };
 }
 
-/** Removes temp files a crashed writer left (`.<note>.<pid>.<hex>.tmp`, `<state>.<pid>.<hex>.tmp`) whose process is gone. */
+/** Removes temp files a crashed writer left (temp-files.ts names, current and older) whose process is gone. */
 export function removeCrashLeftovers(dirs: string[]): number {
   let removed = 0;
   const walk = (dir: string, depth: number) => {
@@ -159,8 +159,8 @@ export function removeCrashLeftovers(dirs: string[]): number {
     for (const e of entries) {
       const full = path.join(dir, e.name);
       if (e.isDirectory() && depth < 4 && !e.name.startsWith('.')) walk(full, depth + 1);
-      const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(e.name);
-      if (e.isFile() && m && !processAlive(Number(m[1]))) {
+      const owner = tempOwner(e.name, 'vault');
+      if (e.isFile() && owner !== undefined && !processAlive(owner)) {
         fs.rmSync(full, { force: true });
         removed++;
       }

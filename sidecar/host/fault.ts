@@ -1,6 +1,7 @@
-// Fault injection for the exactly-once tests: `ENGRAM_FAULT=after-journal|after-note:N|before-rename[:N]|before-ledger[:N]`
+// Fault injection for the exactly-once and crash-cleanup tests:
+// `ENGRAM_FAULT=after-journal|after-note:N|before-rename[:N]|before-ledger[:N]|before-snapshot-rename[:N]`
 // makes the process exit hard (SIGKILL, no cleanup) at that point, as a crash or power loss would.
-export type FaultPoint = 'after-journal' | 'after-note' | 'before-rename' | 'before-ledger';
+export type FaultPoint = 'after-journal' | 'after-note' | 'before-rename' | 'before-ledger' | 'before-snapshot-rename';
 
 export interface Fault {
   point: FaultPoint;
@@ -10,7 +11,7 @@ export interface Fault {
 
 export function parseFault(value: string | undefined): Fault | undefined {
   if (!value) return undefined;
-  const m = /^(after-journal|after-note|before-rename|before-ledger)(?::(\d+))?$/.exec(value.trim());
+  const m = /^(after-journal|after-note|before-rename|before-ledger|before-snapshot-rename)(?::(\d+))?$/.exec(value.trim());
   if (!m) return undefined;
   return { point: m[1] as FaultPoint, at: m[2] ? Number(m[2]) : 1 };
 }

@@ -3,7 +3,6 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import crypto from 'node:crypto';
 import { errorMessage } from '../../src/core/errors.js';
 import type { Embedder } from '../../src/core/ports.js';
 import { engramHome } from '../../src/core/state.js';
@@ -13,6 +12,7 @@ import { loadEmbedder, locateModel, type ModelLocation } from './embedder.js';
 import { hostFacts } from './facts.js';
 import { NodeVault } from './node-vault.js';
 import { requireVault, type VaultContext } from './resolve.js';
+import { tempPathFor } from './temp-files.js';
 
 export interface ModelState {
   location: ModelLocation;
@@ -42,18 +42,23 @@ export async function readSnapshot(file: string): Promise<Uint8Array | null> {
   }
 }
 
-/** Temp file in the same folder, fsync, rename over, fsync the folder: a reader sees the old or the new file, whole. */
-export async function writeSnapshot(file: string, bytes: Uint8Array): Promise<void> {
+/**
+ * Temp file in the same folder (the one temp name, temp-files.ts), fsync, rename over, fsync the folder: a reader sees
+ * the old or the new file, whole. A failed write (a full disk) removes its temp file; one a kill left is removed by
+ * the next host's crash cleanup. `beforeRename` is the fault point `before-snapshot-rename`.
+ */
+export async function writeSnapshot(file: string, bytes: Uint8Array, beforeRename?: () => void): Promise<void> {
   await fsp.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  const tmp = tempPathFor(file);
   const h = await fsp.open(tmp, 'wx', 0o600);
   try {
-    await h.writeFile(bytes);
-    await h.sync();
-  } finally {
-    await h.close();
-  }
-  try {
+    try {
+      await h.writeFile(bytes);
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+    beforeRename?.();
     await fsp.rename(tmp, file);
   } catch (e) {
     await fsp.rm(tmp, { force: true });

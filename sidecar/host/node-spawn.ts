@@ -9,6 +9,11 @@ export interface NodeSpawnOptions {
   killGraceMs?: number;
   /** Output beyond this many characters per stream is dropped (default 16 MiB) so a runaway child cannot exhaust memory. */
   maxOutputChars?: number;
+  /**
+   * The environment the request's variables apply to (default process.env). `{}` makes the request's `env` the
+   * child's whole environment: the claude backend's nested call runs in exactly the environment Engram built.
+   */
+  baseEnv?: NodeJS.ProcessEnv;
 }
 
 /** process.env with the request's variables applied; `undefined` removes a variable (e.g. to un-nest `claude`). */
@@ -24,8 +29,10 @@ export function childEnv(base: NodeJS.ProcessEnv, overrides: Record<string, stri
 export class NodeSpawn implements SpawnPort {
   private readonly killGraceMs: number;
   private readonly maxOutputChars: number;
+  private readonly baseEnv: NodeJS.ProcessEnv | undefined;
 
   constructor(options: NodeSpawnOptions = {}) {
+    this.baseEnv = options.baseEnv;
     this.killGraceMs = options.killGraceMs ?? 3000;
     this.maxOutputChars = options.maxOutputChars ?? 16 * 1024 * 1024;
   }
@@ -36,7 +43,7 @@ export class NodeSpawn implements SpawnPort {
       try {
         child = spawn(request.command, request.args, {
           cwd: request.cwd,
-          env: childEnv(process.env, request.env),
+          env: childEnv(this.baseEnv ?? process.env, request.env),
           stdio: ['pipe', 'pipe', 'pipe'],
           windowsHide: true,
         });

@@ -1,10 +1,11 @@
-// The StateStore of the Node host: files under $ENGRAM_HOME, replaced atomically (temp file, fsync, rename).
+// The StateStore of the Node host: files under $ENGRAM_HOME, replaced atomically (temp file named by temp-files.ts,
+// fsync, rename).
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import crypto from 'node:crypto';
 import type { StateStore } from '../../src/core/extract/state-store.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
 import { processAlive } from './election.js';
+import { isTempName, tempPathFor } from './temp-files.js';
 
 export class NodeStateStore implements StateStore {
   constructor(
@@ -30,16 +31,22 @@ export class NodeStateStore implements StateStore {
   async write(name: string, text: string): Promise<void> {
     const target = this.abs(name);
     await fsp.mkdir(path.dirname(target), { recursive: true });
-    const tmp = `${target}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+    const tmp = tempPathFor(target);
     const h = await fsp.open(tmp, 'wx', 0o600);
     try {
-      await h.writeFile(text, 'utf8');
-      await h.sync();
-    } finally {
-      await h.close();
+      try {
+        await h.writeFile(text, 'utf8');
+        await h.sync();
+      } finally {
+        await h.close();
+      }
+      this.beforeRename?.();
+      await fsp.rename(tmp, target);
+    } catch (e) {
+      // A full disk must not leave a half temp file behind.
+      await fsp.rm(tmp, { force: true });
+      throw e;
     }
-    this.beforeRename?.();
-    await fsp.rename(tmp, target);
     if (process.platform !== 'win32') {
       const d = await fsp.open(path.dirname(target), 'r');
       await d.sync().finally(() => d.close());
@@ -78,7 +85,7 @@ export class NodeStateStore implements StateStore {
 
   async list(dir: string): Promise<string[]> {
     try {
-      return (await fsp.readdir(this.abs(dir))).filter((n) => !n.endsWith('.tmp')).sort();
+      return (await fsp.readdir(this.abs(dir))).filter((n) => !isTempName(n) && !n.endsWith('.tmp')).sort();
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw e;

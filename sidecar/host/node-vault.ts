@@ -3,11 +3,11 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import crypto from 'node:crypto';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
 import { vaultPath } from '../../src/core/path.js';
 import { isListedNote, TRASH_DIR } from '../../src/core/ports/vault-listing.js';
 import type { VaultChange, VaultFile, VaultFileInfo, VaultPath, VaultPort } from '../../src/core/ports.js';
+import { tempPathFor } from './temp-files.js';
 
 export interface NodeVaultOptions {
   /** Obsidian's config folder if it is not a dot folder (dot folders are never listed anyway). */
@@ -43,7 +43,8 @@ async function modeOf(file: string): Promise<number | undefined> {
  * when given (e.g. 0600 for secrets), else the mode of the file it will replace, else 0644 under the umask.
  */
 async function writeTemp(target: string, text: string, mode?: number): Promise<string> {
-  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+  // One temp name everywhere (`.<name>.engram-tmp-<pid>-<hex>`): the host's crash cleanup removes what a kill left.
+  const tmp = tempPathFor(target);
   const keep = mode ?? (await modeOf(target));
   const h = await fsp.open(tmp, 'wx', keep ?? 0o644);
   try {
@@ -101,6 +102,15 @@ export class NodeVault implements VaultPort {
   }
 
   private ioError(what: string, p: string, e: unknown): EngramError {
+    if (code(e) === 'ENOENT' && what === 'create') {
+      // A folder that could not be made (a read-only vault reports ENOENT from a recursive mkdir): say why.
+      try {
+        fs.accessSync(this.root, fs.constants.W_OK);
+      } catch (denied) {
+        return new EngramError('io', `cannot create ${p}: ${errorMessage(denied)}`);
+      }
+      return new EngramError('io', `cannot create ${p}: ${errorMessage(e)}`);
+    }
     if (code(e) === 'ENOENT') return new EngramError('not-found', `no such note: ${p}`);
     if (e instanceof EngramError) return e;
     return new EngramError('io', `cannot ${what} ${p}: ${errorMessage(e)}`);

@@ -21,6 +21,38 @@ export function openChunks(file: string, start = 0): AsyncIterable<Uint8Array> {
   return fs.createReadStream(file, { start, highWaterMark: CHUNK }) as AsyncIterable<Uint8Array>;
 }
 
+/**
+ * Claude Code's project folder for the temporary working directory of one of Engram's nested `claude` calls
+ * (`<tmp>/engram-nested-XXXXXX` becomes `-tmp-engram-nested-XXXXXX`, or `-private-var-…-T-engram-nested-XXXXXX` on
+ * macOS). Such folders hold Engram's own calls, never a user's session.
+ */
+export function isNestedCallFolder(name: string): boolean {
+  return /(?:^|-)engram-nested-[A-Za-z0-9]{6}$/.test(name);
+}
+
+/**
+ * True when a Claude Code or Codex transcript is one of Engram's own LLM calls: its first user message starts with
+ * ENGRAM_PROMPT_MARKER (read from the file's first 64 KiB by the same reader extraction uses).
+ */
+export async function isEngramOwnTranscript(file: string): Promise<boolean> {
+  let head: Buffer;
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(HEAD);
+      head = buf.subarray(0, fs.readSync(fd, buf, 0, HEAD, 0));
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+  const format = detectFormat(head.toString('utf8'), file);
+  if (format !== 'claude-code' && format !== 'codex') return false;
+  const session = await readSession([new Uint8Array(head)], format, { source: file });
+  return session.meta.engramInternal === true;
+}
+
 export function detectFileFormat(file: string): TranscriptFormat {
   let fd: number;
   try {

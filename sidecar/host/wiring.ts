@@ -1,7 +1,6 @@
 // Plugs the real pieces into the daemon: the VaultIndex (snapshot, hybrid search, local embeddings when a model is
 // present) and the transcript extractor. The engine falls back to its built-in BM25 when the index cannot load.
 import fs from 'node:fs';
-import path from 'node:path';
 import type { EngineIndex, Engine, QueryAnswer } from '../../src/core/engine.js';
 import type { NoteMeta } from '../../src/core/note/meta.js';
 import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
@@ -14,9 +13,11 @@ import { loadConfig } from './config-file.js';
 import { hostFacts } from './facts.js';
 import type { Logger } from './logger.js';
 import type { TranscriptExtractor } from './session-jobs.js';
+import { faultTrigger, parseFault } from './fault.js';
+import { writeSnapshot } from './index-host.js';
 
 class VaultIndexAdapter implements EngineIndex {
-  constructor(private readonly index: VaultIndex, private readonly snapshotFile: string, private readonly log: Logger) {}
+  constructor(private readonly index: VaultIndex, private readonly snapshotFile: string, private readonly log: Logger, private readonly beforeSnapshotRename?: () => void) {}
 
   get mode(): string {
     return this.index.stats().mode;
@@ -47,17 +48,8 @@ class VaultIndexAdapter implements EngineIndex {
     return { hits, notices, mode, timeFilter };
   }
   async save(): Promise<void> {
-    const bytes = this.index.snapshot();
-    fs.mkdirSync(path.dirname(this.snapshotFile), { recursive: true });
-    const tmp = `${this.snapshotFile}.${process.pid}.tmp`;
-    const fd = fs.openSync(tmp, 'w', 0o600);
-    try {
-      fs.writeSync(fd, bytes);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, this.snapshotFile);
+    // The one snapshot writer (index-host.ts): the one temp name, removed on failure and by the crash cleanup.
+    await writeSnapshot(this.snapshotFile, this.index.snapshot(), this.beforeSnapshotRename);
   }
   /** Loads the local embedding model (never the network) and embeds what is missing, in the background. */
   async attachEmbedder(env: NodeJS.ProcessEnv): Promise<void> {
@@ -78,7 +70,8 @@ class VaultIndexAdapter implements EngineIndex {
 
 export async function makeIndex(vault: VaultPort, state: VaultState, log: Logger, env: NodeJS.ProcessEnv): Promise<EngineIndex | undefined> {
   const index = new VaultIndex({ vault });
-  const adapter = new VaultIndexAdapter(index, state.snapshot, log);
+  const hit = faultTrigger(parseFault(env.ENGRAM_FAULT));
+  const adapter = new VaultIndexAdapter(index, state.snapshot, log, () => hit('before-snapshot-rename'));
   if (!env.ENGRAM_NO_EMBEDDINGS) {
     // After the text index is up: recall works on BM25 at once, and turns hybrid when the vectors are ready.
     setTimeout(() => void adapter.attachEmbedder(env).catch((e) => log('warn', `embeddings unavailable: ${errorMessage(e)}`)), 2000).unref();

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { claudeDir } from './installer.js';
+import { isEngramOwnTranscript, isNestedCallFolder } from '../host/transcript-files.js';
 import { parseSince as parseSinceText } from '../../src/core/duration.js';
 
 export interface TranscriptFile {
@@ -11,8 +12,12 @@ export interface TranscriptFile {
   mtime: number;
 }
 
-/** `<claude dir>/projects/<project>/<session>.jsonl`, subagent files left out (they belong to their session). */
-export function listClaudeTranscripts(env: NodeJS.ProcessEnv, sinceMs = 0): TranscriptFile[] {
+/**
+ * `<claude dir>/projects/<project>/<session>.jsonl`, subagent files left out (they belong to their session), and
+ * Engram's own nested calls left out (DESIGN invariant 7): their `…-engram-nested-XXXXXX` project folders, and any
+ * transcript whose first user message starts with Engram's prompt marker.
+ */
+export async function listClaudeTranscripts(env: NodeJS.ProcessEnv, sinceMs = 0): Promise<TranscriptFile[]> {
   const root = path.join(claudeDir(env), 'projects');
   const out: TranscriptFile[] = [];
   let projects: string[];
@@ -22,6 +27,7 @@ export function listClaudeTranscripts(env: NodeJS.ProcessEnv, sinceMs = 0): Tran
     return out;
   }
   for (const p of projects) {
+    if (isNestedCallFolder(p)) continue;
     let names: string[];
     try {
       names = fs.readdirSync(path.join(root, p));
@@ -33,6 +39,7 @@ export function listClaudeTranscripts(env: NodeJS.ProcessEnv, sinceMs = 0): Tran
       const file = path.join(root, p, n);
       const st = fs.statSync(file, { throwIfNoEntry: false });
       if (!st?.isFile() || st.mtimeMs < sinceMs) continue;
+      if (await isEngramOwnTranscript(file)) continue;
       out.push({ path: file, sessionId: n.slice(0, -'.jsonl'.length), bytes: st.size, mtime: st.mtimeMs });
     }
   }

@@ -92,6 +92,15 @@ function urlKey(def: string, description: string): KeySpec<string> {
   });
 }
 
+/** An http(s) URL, or null (unset). */
+function optionalUrlKey(description: string): KeySpec<string | null> {
+  return spec({ type: 'url', default: null, description }, (v) => {
+    if (v === null || v === '') return { ok: true, value: null };
+    const checked = urlKey('', description).check(v);
+    return checked.ok ? { ok: true, value: checked.value } : checked;
+  });
+}
+
 function intKey(def: number, description: string, min = 0, max = Number.MAX_SAFE_INTEGER): KeySpec<number> {
   return spec({ type: 'integer', default: def, description, min, max }, (v) => {
     const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
@@ -125,6 +134,7 @@ export const CONFIG_KEYS = {
   backend: choiceKey(BACKENDS, 'claude', 'LLM backend for extraction: claude (CLI, your subscription), anthropic, ollama, openai (compatible), rules (no LLM)'),
   'claude.command': textKey('claude', 'The Claude Code CLI to run for the claude backend'),
   'claude.model': textKey('haiku', 'Model the claude backend asks for'),
+  'claude.base_url': optionalUrlKey('Anthropic API endpoint for the claude backend\'s nested CLI (unset: the CLI\'s own default or ~/.claude settings; a base URL inherited from a session is never used)'),
   'anthropic.model': textKey('claude-haiku-4-5', 'Model for the Anthropic Messages API (key from ANTHROPIC_API_KEY)'),
   'anthropic.url': urlKey('https://api.anthropic.com', 'Base URL of the Anthropic API'),
   'ollama.model': textKey('qwen2.5:7b', 'Model for the Ollama backend'),
@@ -151,6 +161,7 @@ export const CONFIG_KEYS = {
   'hooks.stop_min_new_bytes': intKey(16_384, 'A Stop re-queues a session only when it grew by this many bytes (or records above)'),
   'transcripts.extra_folders': pathsKey('More folders whose transcripts MCP `extract` may read, besides ~/.claude/projects and ~/.codex/sessions (absolute paths)'),
   idle_timeout_minutes: intKey(60, 'Minutes without clients after which the daemon exits', 1, 24 * 60),
+  'codex.finished_after_seconds': intKey(300, 'A Codex rollout quiet this long counts as finished: the host extracts what is left of it (followed once `engram install --agent codex` ran)', 1, 24 * 3600),
 } satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

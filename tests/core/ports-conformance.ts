@@ -144,7 +144,7 @@ export function vaultPortConformance(name: string, factory: VaultFactory): void 
         await rejection(vault.writeIfUnchanged('A.md', 'stale', 'c'));
         await rejection(vault.create('A.md', 'again'));
         const files = Object.keys(await allFiles());
-        expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+        expect(files.filter((f) => f.endsWith('.tmp') || /\.engram-tmp-/.test(f))).toEqual([]);
       });
     });
 

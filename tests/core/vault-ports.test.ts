@@ -82,7 +82,7 @@ describe('NodeVault specifics', () => {
       expect(fs.statSync(file).ino).not.toBe(before);
       await atomicWriteFile(path.join(root, 'state', 'deep', 'x.json'), '{}');
       expect(fs.readFileSync(path.join(root, 'state', 'deep', 'x.json'), 'utf8')).toBe('{}');
-      expect(walk(root).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      expect(walk(root).filter((f) => f.endsWith('.tmp') || /\.engram-tmp-/.test(f))).toEqual([]);
     } finally {
       removeDir(root);
     }

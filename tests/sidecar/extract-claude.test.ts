@@ -70,18 +70,18 @@ describe('claude backend (CLI) with a fake claude on PATH', () => {
   });
 
   it('retries a 429 and a 500, then succeeds', async () => {
-    fake.setScript([{ exit: 1, stderr: 'API Error: 429 rate_limit_error' }, { exit: 1, stderr: 'API Error: 500 Internal server error' }, { echo: true }]);
+    fake.setScript([{ apiError: { status: 429, result: 'API Error: Request rejected (429) · rate_limit_error' } }, { apiError: { status: 500, result: 'API Error: 500 Internal server error' } }, { echo: true }]);
     const r = await backend().complete(request);
     expect(r.attempts).toBe(3);
   });
 
   it('gives a typed error for persistent failures, auth problems and a missing executable', async () => {
-    fake.setScript([{ exit: 1, stderr: 'API Error: 500 Internal server error' }]);
+    fake.setScript([{ apiError: { status: 500, result: 'API Error: 500 Internal server error' } }]);
     const e1 = (await backend().complete(request).catch((e: unknown) => e)) as BackendError;
     expect(e1).toBeInstanceOf(BackendError);
     expect(e1.failure).toBe('server');
     expect(fake.calls()).toHaveLength(3);
-    fake.setScript([{ exit: 1, stderr: 'Invalid API key · Please run /login' }]);
+    fake.setScript([{ apiError: { result: 'Not logged in · Please run /login' } }]);
     const e2 = (await backend().complete(request).catch((e: unknown) => e)) as BackendError;
     expect(e2.failure).toBe('auth');
     expect(fake.calls()).toHaveLength(1);

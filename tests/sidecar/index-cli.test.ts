@@ -62,7 +62,7 @@ describe('engram index / search', () => {
   it('uses the configured local model for hybrid search (synonyms found by meaning)', () => {
     const model = makeTinyModel(path.join(sb.root, 'models', 'tiny'));
     const env = { ENGRAM_EMBEDDING_MODEL_PATH: model.dir };
-    const status = JSON.parse(cli(['model', 'status', '--json'], env).stdout) as { loaded: boolean; dimension: number; searchMode: string };
+    const status = JSON.parse(runCli(['model', 'status', '--json'], { env: { ...sb.env, ...env } }).stdout) as { loaded: boolean; dimension: number; searchMode: string };
     expect(status).toMatchObject({ loaded: true, dimension: 384, searchMode: 'hybrid' });
     const idx = cli(['index'], env);
     expect(idx.stdout).toMatch(/search mode: hybrid/);

@@ -21,7 +21,7 @@ export const command: CommandDefinition = {
     } catch (e) {
       throw new EngramError('usage', (e as Error).message);
     }
-    const files = listClaudeTranscripts(ctx.env, since);
+    const files = await listClaudeTranscripts(ctx.env, since);
     const { readTranscriptFile } = await import('../../host/extract-runner.js');
     const est = await estimateBacklog(files, async (f) => (await readTranscriptFile(f)).turns.reduce((n, t) => n + t.text.length, 0));
     ctx.stdout(`${files.length} transcripts, ${(est.bytes / 1e6).toFixed(1)} MB, about ${est.tokens.toLocaleString('en-US')} input tokens for an LLM pass${est.sampled ? ' (estimated from a sample)' : ''}.`);

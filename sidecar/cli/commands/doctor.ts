@@ -1,11 +1,19 @@
 // `engram doctor`: one line per check, each problem with its fix. Exit 1 when any check fails.
 import type { CommandDefinition } from '../types.js';
-import { runChecks } from '../../doctor/checks.js';
+import { runChecks, runFixes } from '../../doctor/checks.js';
 
 export const command: CommandDefinition = {
-  usage: 'doctor [--vault <path>] [--json]',
+  usage: 'doctor [--fix] [--vault <path>] [--json]',
   description: 'Check Node, the vault, the state folder, the socket, the host, the LLM backend, the embedding model, the hook registration and the plugin\'s ENGRAM_HOME; print a fix for each problem.',
+  options: {
+    fix: { type: 'boolean', description: 'Repair what needs no judgement first: retry events set aside in spool/failed/, clear lost-event notices once there is room' },
+  },
   async run(ctx) {
+    if (ctx.options.fix) {
+      const done = await runFixes({ env: ctx.env, cwd: ctx.cwd, vaultOption: ctx.global.vault, nodeVersion: process.version });
+      for (const d of done) (ctx.global.json ? ctx.stderr : ctx.stdout)(`fixed: ${d}`);
+      if (!done.length) (ctx.global.json ? ctx.stderr : ctx.stdout)('fixed: nothing to repair');
+    }
     const results = await runChecks({ env: ctx.env, cwd: ctx.cwd, vaultOption: ctx.global.vault, nodeVersion: ctx.env.ENGRAM_DOCTOR_NODE_VERSION ?? process.version });
     if (ctx.global.json) ctx.stdout(JSON.stringify(results, null, 2));
     else {

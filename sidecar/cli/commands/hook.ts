@@ -5,7 +5,15 @@ import { appendLog } from '../../client/log.js';
 
 export const command: CommandDefinition = {
   usage: 'hook <SessionStart|UserPromptSubmit|Stop|PreCompact|SessionEnd>',
-  description: 'Handle a Claude Code hook event (JSON payload on stdin). Registered by `engram install`; always exits 0.',
+  description: 'Handle a Claude Code hook event (JSON payload on stdin). Registered by `engram install`; always exits 0. Prints nothing but the context it injects; problems go to $ENGRAM_HOME/logs/hook.log.',
+  details: [
+    'Events:',
+    '  SessionStart      inject the notes relevant to the project at the start of a session',
+    '  UserPromptSubmit  inject the notes relevant to the prompt',
+    '  Stop              spool the turn for the host (it extracts when a session ends or compacts)',
+    '  PreCompact        queue the transcript before Claude Code compacts it',
+    '  SessionEnd        queue the finished session for extraction',
+  ].join('\n'),
   async run(ctx) {
     if (ctx.env.ENGRAM_NESTED) return 0;
     try {

@@ -10,6 +10,7 @@ import { hostFacts } from '../../host/facts.js';
 import { extractHost, extractParsedSession } from '../../host/extract-runner.js';
 import { requireVault } from '../../host/resolve.js';
 import type { CommandDefinition } from '../types.js';
+import { terminalProgress } from '../progress.js';
 import { backendOption, describeRun } from './extract.js';
 
 function bar(done: number, total: number, width = 24): string {
@@ -48,6 +49,10 @@ export const command: CommandDefinition = {
     const totals = { conversations: 0, resumed: 0, created: 0, extended: 0, rejected: 0, errors: 0, tokens: 0 };
     const runs = [];
     let lastShown = -1;
+    ctx.interrupt?.leaves(base.dryRun ? 'nothing was written (--dry-run)' : `the conversations imported so far are kept; \`engram import ${file}\` again resumes after them`);
+    // On a terminal one line redrawn in place; elsewhere a line every 10%.
+    const drawn = ctx.terminal ? terminalProgress(ctx.terminal) : undefined;
+    if (drawn) ctx.interrupt?.onInterrupt(drawn.end);
     for await (const session of readChatExport(fs.createReadStream(abs), { source: abs })) {
       const source = session.meta.agent === 'chatgpt' ? 'import-chatgpt' : 'import-claude';
       const run = await extractParsedSession({ ...base, source, catalog }, host, session);
@@ -62,13 +67,13 @@ export const command: CommandDefinition = {
       else if (ctx.options.verbose && run.notes.length) for (const l of describeRun(run, session.meta.title ?? session.meta.sessionId)) ctx.stdout(l);
       const pct = Math.floor((totals.conversations / counted.conversations) * 100);
       const line = `${bar(totals.conversations, counted.conversations)} ${totals.conversations}/${counted.conversations} conversations, ${totals.created} notes`;
-      if (ctx.isTTY) process.stderr.write(`\r${line}`);
+      if (drawn) drawn.show(line);
       else if (pct >= lastShown + 10 || totals.conversations === counted.conversations) {
         ctx.stderr(line);
         lastShown = pct;
       }
     }
-    if (ctx.isTTY) process.stderr.write('\n');
+    drawn?.done();
     if (ctx.global.json) ctx.stdout(JSON.stringify({ file: abs, ...totals, skippedElements: counted.skipped, runs }, null, 2));
     else {
       ctx.stdout(

@@ -1,20 +1,32 @@
-// `engram index`: builds or brings up to date the vault's index and its snapshot, with a progress bar on a terminal.
+// `engram index`: builds or brings up to date the vault's index and its snapshot, with a progress bar on a terminal
+// (sparse progress lines elsewhere). Ctrl-C says what is kept: the snapshot is saved whole or not at all.
 import type { IndexProgress } from '../../../src/core/index/vault-index.js';
-import { openVaultIndex } from '../../host/index-host.js';
+import { openVaultIndex, snapshotExists } from '../../host/index-host.js';
+import { hostFacts } from '../../host/facts.js';
+import { requireVault } from '../../host/resolve.js';
 import { forwardToHost } from '../../client/forward.js';
+import { progressFor, terminalProgress, type ProgressLine } from '../progress.js';
 import type { CommandDefinition } from '../types.js';
 
-export function progressBar(write: (s: string) => void, now: () => number = Date.now): (p: IndexProgress) => void {
-  let start = 0;
+/** Bar, notes/s and ETA per phase; `target` is a progress line, or a raw terminal writer (redrawn in place). */
+export function progressBar(target: ProgressLine | ((s: string) => void), now: () => number = Date.now): (p: IndexProgress) => void {
+  const line = typeof target === 'function' ? terminalProgress({ write: target, columns: () => 200 }) : target;
+  // A phase's rate counts from the end of the one before (or from now): its first report already has a batch done.
+  let start = now();
+  let seen = start;
   let phase = '';
   let last = 0;
+  let ended = false;
   return (p) => {
     const t = now();
     if (p.phase !== phase) {
       phase = p.phase;
-      start = t;
+      start = seen;
+      ended = false;
     }
-    if (p.total === 0 || (t - last < 100 && p.done < p.total)) return;
+    seen = t;
+    // The last batch and the end of the phase can both report the total: the line ends once.
+    if (p.total === 0 || ended || (t - last < 100 && p.done < p.total)) return;
     last = t;
     const secs = Math.max(0.001, (t - start) / 1000);
     const rate = p.done / secs;
@@ -22,8 +34,11 @@ export function progressBar(write: (s: string) => void, now: () => number = Date
     const width = 30;
     const fill = Math.round((width * p.done) / p.total);
     const label = p.phase === 'embed' ? 'embedding' : p.phase === 'load' ? 'loading' : 'indexing';
-    write(`\r${label} [${'#'.repeat(fill)}${'-'.repeat(width - fill)}] ${p.done}/${p.total} notes  ${rate.toFixed(0)} notes/s  ETA ${eta.toFixed(0)} s   `);
-    if (p.done >= p.total) write('\n');
+    line.show(`${label} [${'#'.repeat(fill)}${'-'.repeat(width - fill)}] ${p.done}/${p.total} notes  ${rate.toFixed(0)} notes/s  ETA ${eta.toFixed(0)} s`);
+    if (p.done >= p.total) {
+      ended = true;
+      line.done();
+    }
   };
 }
 
@@ -35,16 +50,28 @@ export const command: CommandDefinition = {
   },
   async run(ctx) {
     // A live host owns the index and its snapshot: it brings them up to date (or rebuilds them) and saves.
+    ctx.interrupt?.leaves('if the vault\'s host had started the index, it finishes it and saves the snapshot');
     const forwarded = await forwardToHost(ctx, 'index');
     if (forwarded !== undefined) return forwarded;
+    const snapshot = requireVault(hostFacts(ctx.env), ctx.cwd, ctx.global.vault).state.snapshot;
+    // Nothing of this run is on disk until the snapshot is written (whole, by rename), after the last note.
+    ctx.interrupt?.leaves(() =>
+      snapshotExists(snapshot)
+        ? `nothing of this run was saved: the snapshot from before is kept (${snapshot}); \`engram index\` again reads what changed since it`
+        : 'no snapshot was saved; `engram index` again starts from the beginning',
+    );
+    const progress = progressFor(ctx);
     const opened = await openVaultIndex({
       env: ctx.env,
       cwd: ctx.cwd,
       vault: ctx.global.vault,
       rebuild: Boolean(ctx.options.rebuild),
-      onProgress: ctx.isTTY && !ctx.global.json ? progressBar(ctx.stdout) : undefined,
+      onProgress: progress ? progressBar(progress) : undefined,
     });
-    const bytes = await opened.save();
+    progress?.done();
+    const bytes = ctx.interrupt
+      ? await ctx.interrupt.shield('saving the snapshot', () => opened.save(), `the index is complete and its snapshot saved (${snapshot})`)
+      : await opened.save();
     const { report, index, model, vault } = opened;
     const stats = index.stats();
     if (ctx.global.json) {

@@ -16,6 +16,7 @@ import { claudePlugin } from '../../install/claude-plugin.js';
 import { knownVaults } from '../../install/obsidian-vaults.js';
 import { estimateBacklog, listClaudeTranscripts } from '../../install/transcripts.js';
 import { ensureHost, queueTranscripts } from '../../install/queue-backlog.js';
+import { Interrupted } from '../interrupt.js';
 
 async function chooseVault(ctx: CommandContext): Promise<string> {
   if (ctx.global.vault) return path.resolve(ctx.cwd, ctx.global.vault);
@@ -41,7 +42,10 @@ async function chooseVault(ctx: CommandContext): Promise<string> {
   if (!process.stdin.isTTY) throw new EngramError('usage', 'several vaults and no terminal to ask in', 'pass --vault <path>, or --yes for the most recent one');
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
   try {
-    const answer = (await rl.question(`Which one? [1-${vaults.length}, Enter = 1] `)).trim();
+    // Ctrl-C at the question (readline reads it as a key): "cancelled", and what it leaves (nothing yet).
+    const answer = (await rl.question(`Which one? [1-${vaults.length}, Enter = 1] `).catch((e: unknown) => {
+      throw (e as Error)?.name === 'AbortError' ? new Interrupted() : e;
+    })).trim();
     const n = answer ? Number(answer) : 1;
     if (!Number.isInteger(n) || n < 1 || n > vaults.length) throw new EngramError('usage', `not a choice: ${answer}`);
     return vaults[n - 1].path;
@@ -63,11 +67,13 @@ export const command: CommandDefinition = {
     yes: { type: 'boolean', short: 'y', description: 'Take the only or most recently opened vault without asking (with none, start one in ~/Engram)' },
   },
   async run(ctx) {
+    ctx.interrupt?.leaves('nothing changed');
     const vault = await chooseVault(ctx);
     if (!fs.existsSync(vault) || !fs.statSync(vault).isDirectory()) throw new EngramError('not-found', `vault path does not exist: ${vault}`);
     const facts = hostFacts(ctx.env);
     const saved = await saveConfigKey(facts, 'vault_path', vault);
     ctx.stdout(`1. Vault: ${vault} (saved in ${saved.file})`);
+    ctx.interrupt?.leaves(`the vault is saved in ${saved.file}; run \`engram setup\` again to finish`);
 
     const shim = writeShim(ctx.env, engramEntry());
     const plugin = claudePlugin(ctx.env, ctx.cwd);
@@ -80,6 +86,7 @@ export const command: CommandDefinition = {
     }
     const link = linkOnPath(ctx.env, shim);
     for (const line of describeLink(link)) ctx.stdout(`   ${line}`);
+    ctx.interrupt?.leaves(`the vault is saved in ${saved.file} and Claude Code's hooks and MCP server are registered; run \`engram setup\` again to finish (\`engram uninstall\` undoes it)`);
 
     const state = vaultState(vault, ctx.env);
     const conn = await ensureHost(state, ctx.env);
@@ -91,7 +98,7 @@ export const command: CommandDefinition = {
     }
     ctx.stdout(`3. Index: ${status.index.notes} notes (${status.index.mode}), kept up to date by the host (pid ${status.pid})`);
 
-    const files = listClaudeTranscripts(ctx.env);
+    const files = await listClaudeTranscripts(ctx.env);
     queueTranscripts(state, files, 'Setup', 'rules');
     await conn.call('spool.notify', {}, Date.now() + 5000).catch(() => undefined);
     conn.close();

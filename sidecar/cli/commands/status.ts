@@ -2,7 +2,9 @@
 import fs from 'node:fs';
 import type { CommandDefinition } from '../types.js';
 import type { StatusResult } from '../../../src/core/protocol/messages.js';
-import { vaultState } from '../../client/paths.js';
+import { engramHome, logsDir, vaultState } from '../../client/paths.js';
+import { listLostEvents, lossCause } from '../../client/spool-writer.js';
+import { listSetAside } from '../../host/spool.js';
 import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
 import { requireVault } from './serve.js';
 
@@ -60,6 +62,19 @@ async function searchStatus(env: NodeJS.ProcessEnv, hostMode: string | undefined
   }
 }
 
+/** The configured backend and where its credentials come from (as a host started from this environment sees them). */
+async function credentialsStatus(env: NodeJS.ProcessEnv): Promise<{ backend: string; source: string; detail: string; fix?: string } | undefined> {
+  try {
+    const { hostFacts } = await import('../../host/facts.js');
+    const { loadConfig } = await import('../../host/config-file.js');
+    const { backendCredentials } = await import('../../host/backends.js');
+    const { config } = loadConfig(hostFacts(env));
+    return backendCredentials(config.get('backend'), config, env);
+  } catch {
+    return undefined;
+  }
+}
+
 export const command: CommandDefinition = {
   usage: 'status [--vault <path>] [--json]',
   description: 'Show the vault\'s host (daemon or Obsidian), queue depth, index size, recent extraction runs and the budget left today.',
@@ -78,8 +93,12 @@ export const command: CommandDefinition = {
     const spooled = countJson(state.spool) + countJson(state.claimed);
     const usage = await budget(ctx.env);
     const search = await searchStatus(ctx.env, host?.index.mode);
+    // Events that did not make it: lost by a hook (a full disk), or set aside after repeated failures, with why.
+    const lost = listLostEvents([state.dir, logsDir(ctx.env), engramHome(ctx.env)]).map(({ at, event, code, sessionId }) => ({ at, event, code, cause: lossCause(code), sessionId }));
+    const setAside = listSetAside(state).map((a) => ({ entry: a.name, kind: a.record?.cause.kind ?? 'unknown', where: a.record?.cause.where, fix: a.record?.cause.fix }));
+    const credentials = await credentialsStatus(ctx.env);
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, spooled, search, usage }, null, 2));
+      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, spooled, lost, setAside, search, usage, credentials }, null, 2));
       return 0;
     }
     ctx.stdout(`vault     ${state.vault} (key ${state.key})`);
@@ -92,8 +111,14 @@ export const command: CommandDefinition = {
       ctx.stdout(`host      not running${hostError ? ` (${hostError})` : ''}; the next hook or \`engram serve\` starts one`);
       ctx.stdout(`queue     ${spooled} spooled`);
     }
+    if (lost.length) ctx.stdout(`lost      ${lost.length} hook event${lost.length === 1 ? '' : 's'} not saved (last ${lost[lost.length - 1].at}, ${lost[lost.length - 1].event}: ${lost[lost.length - 1].cause}); see \`engram doctor\``);
+    if (setAside.length) {
+      const kinds = [...new Set(setAside.map((a) => `${a.kind}${a.where ? ` at ${a.where}` : ''}`))].join(', ');
+      ctx.stdout(`set aside ${setAside.length} event${setAside.length === 1 ? '' : 's'} in spool/failed/ (${kinds}); retried by itself when the cause is gone; see \`engram doctor\``);
+    }
     if (search?.bm25Only) ctx.stdout(`search    BM25 only (keyword search, no meaning): ${search.bm25Only.reason}. Fix: ${search.bm25Only.fix}`);
     else if (search) ctx.stdout(`search    ${search.mode} (BM25 + vectors from ${search.model.id})`);
+    if (credentials) ctx.stdout(`backend   ${credentials.backend}, credentials: ${credentials.detail}${credentials.fix ? `. Fix: ${credentials.fix}` : ''}`);
     const lines = (usage as { lines?: string[] } | undefined)?.lines;
     if (lines?.length) for (const l of lines) ctx.stdout(`budget    ${l}`);
     return 0;

@@ -146,8 +146,20 @@ export function possibleDuplicates(catalog: NoteCatalog, settings: CurateSetting
     const t = n.meta!.title.normalize('NFC').toLowerCase();
     byTitle.set(t, [...(byTitle.get(t) ?? []), path]);
   }
+  // Notes alike in both text and title form one entry, not one per reason.
   const out: Array<{ why: string; notes: string[] }> = [];
-  for (const g of byBody.values()) if (g.length > 1) out.push({ why: 'same text', notes: g });
-  for (const g of byTitle.values()) if (g.length > 1) out.push({ why: 'same title', notes: g });
+  const bySet = new Map<string, { why: string; notes: string[] }>();
+  const add = (why: string, notes: string[]) => {
+    const key = [...notes].sort().join('\n');
+    const seen = bySet.get(key);
+    if (seen) seen.why = `${seen.why} and ${why.replace(/^same /, '')}`;
+    else {
+      const entry = { why, notes };
+      bySet.set(key, entry);
+      out.push(entry);
+    }
+  };
+  for (const g of byBody.values()) if (g.length > 1) add('same text', g);
+  for (const g of byTitle.values()) if (g.length > 1) add('same title', g);
   return out;
 }

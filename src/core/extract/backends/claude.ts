@@ -1,26 +1,55 @@
 // The `claude` CLI as a backend (the default: it uses the user's subscription, no API key).
-// Runs as DESIGN "Nested LLM calls" says: empty temporary cwd, no MCP servers, no tools, ENGRAM_NESTED=1,
-// and without the variables that make a nested `claude` hang or attach to the parent session.
+// Runs as DESIGN "Nested LLM calls" says: empty temporary cwd, no MCP servers, no tools, ENGRAM_NESTED=1, no
+// transcript (--no-session-persistence) and Engram's marker opening the user message, no thinking, no retries of its
+// own, Engram's output cap, and an environment Engram defines (nestedEnv): no session variables, no inherited
+// endpoint. Failures are read from the CLI's result object (FACTS §10).
 import type { SpawnPort } from '../../ports.js';
-import { BackendError } from './backend-error.js';
+import { ENGRAM_PROMPT_MARKER, startsWithPromptMarker } from '../../transcript/fence.js';
+import { BackendError, failureForStatus, type BackendFailure } from './backend-error.js';
 import { approxTokens } from './pricing.js';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry.js';
 import type { CompletionRequest, CompletionResult, LlmBackend } from './types.js';
 
-/** Variables a parent Claude Code session sets for its children; a nested `claude` that sees them hangs or misbehaves. */
+/**
+ * Variables a Claude Code session sets for the processes it starts (hooks, and so a host a hook started): a nested
+ * `claude` that sees them attaches to that session, hangs, or reports itself as its child. Never passed on.
+ */
 export const NESTED_SESSION_VARIABLES = [
   'CLAUDECODE',
   'CLAUDE_CODE_ENTRYPOINT',
   'CLAUDE_CODE_SSE_PORT',
   'CLAUDE_CODE_SESSION_ID',
+  'CLAUDE_CODE_CHILD_SESSION',
+  'CLAUDE_CODE_SESSION_ATTENDED',
+  'CLAUDE_CODE_STARTER_MAY_HOLD_CONNECTOR_FILE',
+  'CLAUDE_CODE_REMOTE_SESSION_ID',
   'CLAUDE_CODE_IDE_PORT',
   'CLAUDE_AGENT_SDK_VERSION',
+  'CLAUDE_PID',
+  'CLAUDE_EFFORT',
   'CLAUDE_PROJECT_DIR',
   'CLAUDE_PLUGIN_ROOT',
   'CLAUDE_PLUGIN_DATA',
   'CLAUDE_ENV_FILE',
   'MCP_CONNECTION_NONBLOCKING',
+  'AI_AGENT',
+  'TRACEPARENT',
+  'TRACESTATE',
 ] as const;
+
+/**
+ * Where the nested CLI sends its requests is Engram's setting (`claude.base_url`) or the CLI's own settings
+ * (`~/.claude/settings.json` `env`, `apiKeyHelper`), never a value inherited from the process that started the host:
+ * a session's base URL (a local proxy, a gateway it was started with) and the bearer token that goes with it are
+ * stripped. Credentials the user set up stay: ANTHROPIC_API_KEY and CLAUDE_CODE_OAUTH_TOKEN from the host's
+ * environment, and the CLI's own login.
+ */
+export const SESSION_ENDPOINT_VARIABLES = ['ANTHROPIC_BASE_URL', 'ANTHROPIC_AUTH_TOKEN'] as const;
+
+/** API retries the CLI makes on its own: none, Engram's retry policy (with backoff) decides. */
+export const NESTED_CLI_MAX_RETRIES = 0;
+/** Output cap when a request names none (the extraction prompts ask for 4096 or less). */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
 export interface TempDir {
   path: string;
@@ -34,6 +63,8 @@ export interface ClaudeOptions {
   model?: string;
   /** The host's environment, as a base for the child's. */
   env: Record<string, string | undefined>;
+  /** `claude.base_url`: the Anthropic API endpoint the nested CLI uses (unset: the CLI's own default or settings). */
+  baseUrl?: string;
   /** Creates a fresh empty directory for each call (the host owns the file system). */
   makeTempDir: () => Promise<TempDir>;
   timeoutMs?: number;
@@ -41,19 +72,43 @@ export interface ClaudeOptions {
   now?: () => number;
 }
 
-interface ResultJson {
+/** The result object `claude -p --output-format json` prints (on success and on failure alike). */
+export interface ClaudeResultJson {
   type?: string;
   subtype?: string;
   is_error?: boolean;
   result?: string;
+  /** The HTTP status of the failed API call, null when the call never got an answer (not logged in, no network). */
+  api_error_status?: number | null;
+  /** A failure without a status, e.g. `connection_failed`. */
+  api_error?: string | null;
+  duration_ms?: number;
   usage?: { input_tokens?: number; output_tokens?: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number };
   modelUsage?: Record<string, unknown>;
 }
 
-export function nestedEnv(base: Record<string, string | undefined>): Record<string, string | undefined> {
+/**
+ * The child's environment, as Engram defines it: the host's environment without any session's variables or
+ * endpoint, plus the limits of a nested call (no thinking, no retries of its own, Engram's output cap).
+ * `undefined` removes a variable.
+ */
+export function nestedEnv(
+  base: Record<string, string | undefined>,
+  opts: { baseUrl?: string; maxOutputTokens?: number } = {},
+): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...base };
   for (const key of NESTED_SESSION_VARIABLES) env[key] = undefined;
+  for (const key of SESSION_ENDPOINT_VARIABLES) env[key] = undefined;
+  if (opts.baseUrl) env.ANTHROPIC_BASE_URL = opts.baseUrl;
   env.ENGRAM_NESTED = '1';
+  // 2.1.197 thinks with a 31,999-token budget unless MAX_THINKING_TOKENS=0; 2.1.330's adaptive thinking ignores
+  // that and needs CLAUDE_CODE_DISABLE_THINKING (FACTS §10).
+  env.MAX_THINKING_TOKENS = '0';
+  env.CLAUDE_CODE_DISABLE_THINKING = '1';
+  env.CLAUDE_CODE_MAX_RETRIES = String(NESTED_CLI_MAX_RETRIES);
+  env.CLAUDE_CODE_MAX_OUTPUT_TOKENS = String(opts.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS);
+  // A background one-shot call: no auto-update check, telemetry or error reports of its own.
+  env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = '1';
   return env;
 }
 
@@ -66,16 +121,44 @@ export function claudeArgs(model: string, system: string): string[] {
     '--tools', '',
     '--strict-mcp-config',
     '--mcp-config', '{"mcpServers":{}}',
+    // No transcript under ~/.claude/projects: Engram's own call must never be listed as a session to extract.
+    '--no-session-persistence',
     '--system-prompt', system,
   ];
 }
 
-function classify(stderr: string, stdout: string): 'rate-limit' | 'server' | 'auth' | 'request' {
-  const text = `${stderr}\n${stdout}`.toLowerCase();
-  if (/\b429\b|rate.?limit|overloaded|\b529\b|usage limit/.test(text)) return 'rate-limit';
-  if (/\b5\d\d\b|internal server error|api error|econnreset|network/.test(text)) return 'server';
-  if (/not logged in|invalid api key|please run \/login|authentication|unauthori[sz]ed/.test(text)) return 'auth';
-  return 'request';
+/**
+ * The prompt as the CLI reads it from stdin: it starts with Engram's marker, because the user message is what a
+ * transcript keeps (the system prompt never is), so a transcript that still gets written is known as Engram's own.
+ */
+export function nestedPrompt(user: string): string {
+  return startsWithPromptMarker(user) ? user : `${ENGRAM_PROMPT_MARKER}\n${user}`;
+}
+
+const AUTH_RESULT_RE = /not logged in|\/login\b|invalid api key|oauth token|authenticat|unauthori[sz]ed/i;
+
+/**
+ * Classifies a failed run from the CLI's result object: the API status when it has one, a connection failure,
+ * a login problem, else a request error. Never from numbers elsewhere in the output (its `duration_ms` is not a status).
+ */
+export function classifyResult(r: ClaudeResultJson): { failure: BackendFailure; status?: number } {
+  const status = typeof r.api_error_status === 'number' ? r.api_error_status : undefined;
+  if (status !== undefined) return { failure: failureForStatus(status), status };
+  if (typeof r.api_error === 'string' && r.api_error) return { failure: 'network' };
+  if (AUTH_RESULT_RE.test(r.result ?? '')) return { failure: 'auth' };
+  return { failure: 'request' };
+}
+
+export const AUTH_HINT = 'run `claude` once and log in with /login (or set ANTHROPIC_API_KEY where the host starts), or extract without an LLM: `engram configure backend rules`';
+export const NOT_INSTALLED_HINT = 'install Claude Code (npm install -g @anthropic-ai/claude-code), or set its path with `engram configure claude.command /path/to/claude`, or extract without an LLM: `engram configure backend rules`';
+
+function parseResult(stdout: string): ClaudeResultJson | undefined {
+  try {
+    const parsed = JSON.parse(stdout) as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export class ClaudeBackend implements LlmBackend {
@@ -102,30 +185,27 @@ export class ClaudeBackend implements LlmBackend {
             command: this.command,
             args: claudeArgs(this.model, req.system),
             cwd: dir.path,
-            env: nestedEnv(this.opts.env),
-            stdin: req.user,
+            env: nestedEnv(this.opts.env, { baseUrl: this.opts.baseUrl, maxOutputTokens: req.maxTokens }),
+            stdin: nestedPrompt(req.user),
             timeoutMs,
           });
         } catch (e) {
           const code = (e as { code?: string }).code;
           // Node reports ENOENT; the Node SpawnPort turns it into a not-found EngramError.
           if (code === 'ENOENT' || code === 'not-found') {
-            throw new BackendError(this.name, 'not-installed', `cannot run ${this.command}: not found`, 'install Claude Code, set claude_path with `engram configure claude_path …`, or use --backend rules');
+            throw new BackendError(this.name, 'not-installed', `cannot run ${this.command}: not found`, NOT_INSTALLED_HINT);
           }
           throw new BackendError(this.name, 'request', `cannot run ${this.command}: ${(e as Error).message}`);
         }
         if (result.timedOut) throw new BackendError(this.name, 'timeout', `no reply within ${timeoutMs} ms (killed)`);
+        const parsed = parseResult(result.stdout);
+        if (parsed?.is_error || (result.exitCode !== 0 && parsed && typeof parsed.result === 'string')) throw this.failed(parsed, result.exitCode ?? result.signal);
         if (result.exitCode !== 0) {
-          const failure = classify(result.stderr, result.stdout);
+          // No result object: the CLI could not start the call (an unknown flag, a crash). Not worth retrying.
           const firstLine = (result.stderr.trim() || result.stdout.trim()).split('\n')[0]?.slice(0, 200) ?? '';
-          throw new BackendError(
-            this.name,
-            failure,
-            `exited with ${result.exitCode ?? result.signal ?? 'unknown'}${firstLine ? `: ${firstLine}` : ''}`,
-            failure === 'auth' ? 'run `claude` once and log in, or choose another backend' : undefined,
-          );
+          throw new BackendError(this.name, 'request', `exited with ${result.exitCode ?? result.signal ?? 'unknown'}${firstLine ? `: ${firstLine}` : ''}`);
         }
-        return this.parse(result.stdout, req);
+        return this.parse(parsed, result.stdout, req);
       } finally {
         await dir.remove().catch(() => undefined);
       }
@@ -133,14 +213,15 @@ export class ClaudeBackend implements LlmBackend {
     return { ...value, durationMs: now() - started, attempts };
   }
 
-  private parse(stdout: string, req: CompletionRequest): Omit<CompletionResult, 'durationMs'> {
-    let parsed: ResultJson | undefined;
-    try {
-      parsed = JSON.parse(stdout) as ResultJson;
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || typeof parsed !== 'object' || typeof parsed.result !== 'string') {
+  private failed(r: ClaudeResultJson, exit: number | string | null): BackendError {
+    const { failure, status } = classifyResult(r);
+    const text = (r.result ?? '').trim().split('\n')[0]?.slice(0, 200) || 'no message';
+    const hint = failure === 'auth' ? AUTH_HINT : undefined;
+    return new BackendError(this.name, failure, `reported an error${exit !== null && exit !== 0 ? ` (exit ${exit})` : ''}: ${text}`, hint, undefined, status);
+  }
+
+  private parse(parsed: ClaudeResultJson | undefined, stdout: string, req: CompletionRequest): Omit<CompletionResult, 'durationMs'> {
+    if (!parsed || typeof parsed.result !== 'string') {
       // Not the result object (an older CLI or a text reply): take the text, estimate tokens.
       return {
         text: stdout,
@@ -148,10 +229,6 @@ export class ClaudeBackend implements LlmBackend {
         usage: { inputTokens: approxTokens(req.system + req.user), outputTokens: approxTokens(stdout) },
         costUsd: 0,
       };
-    }
-    if (parsed.is_error) {
-      const failure = classify(parsed.result, '');
-      throw new BackendError(this.name, failure, `reported an error: ${parsed.result.slice(0, 200)}`);
     }
     const u = parsed.usage ?? {};
     const model = Object.keys(parsed.modelUsage ?? {})[0] ?? this.model;
