@@ -256,6 +256,11 @@ export function install(ts: Target[], env: NodeJS.ProcessEnv, dryRun: boolean): 
   return out;
 }
 
+/** The files that still hold registrations `engram install` wrote (and `uninstall` has not taken out). */
+export function remainingRegistrations(env: NodeJS.ProcessEnv): string[] {
+  return Object.keys(readRecord(env).files).filter((f) => fs.existsSync(f));
+}
+
 export function uninstall(ts: Target[], env: NodeJS.ProcessEnv, dryRun: boolean): ChangeReport[] {
   const rec = readRecord(env);
   const out: ChangeReport[] = [];
@@ -280,6 +285,11 @@ export function uninstall(ts: Target[], env: NodeJS.ProcessEnv, dryRun: boolean)
       }
     }
     if (next === current) {
+      // Nothing of ours left in it (taken out by hand): it no longer counts as a registration.
+      if (!dryRun && orig) {
+        if (orig.backup) fs.rmSync(orig.backup, { force: true });
+        delete rec.files[t.file];
+      }
       out.push({ file: t.file, label: t.label, status: 'unchanged' });
       continue;
     }

@@ -77,6 +77,21 @@ describe('a command that stays', () => {
     expect(u.stdout).toContain(`removed ${link}`);
   }, 90_000);
 
+  it('uninstalling one registration keeps the shim and the link while another still runs them', () => {
+    expect(runCli(['install'], { env }).code).toBe(0);
+    expect(runCli(['install', '--agent', 'codex'], { env }).code).toBe(0);
+    const shim = path.join(sb.engramHome, 'bin', 'engram');
+    const link = path.join(sb.home, '.local', 'bin', 'engram');
+    const u = runCli(['uninstall', '--agent', 'codex'], { env });
+    expect(u.code, u.stderr).toBe(0);
+    expect(u.stdout).toContain(`still registered in ${path.join(sb.home, '.claude', 'settings.json')}`);
+    expect(fs.existsSync(shim)).toBe(true);
+    expect(sh('engram --version', { ...env, PATH: `${path.dirname(link)}:${env.PATH}` }).code).toBe(0);
+    expect(runCli(['uninstall'], { env }).code).toBe(0);
+    expect(fs.existsSync(shim)).toBe(false);
+    expect(fs.existsSync(link)).toBe(false);
+  });
+
   it('never replaces someone else\'s `engram` in ~/.local/bin, and uninstall leaves it alone', () => {
     const link = path.join(sb.home, '.local', 'bin', 'engram');
     fs.mkdirSync(path.dirname(link), { recursive: true });
