@@ -66,7 +66,7 @@ export async function applyAll(cc: CommandContext, ctx: CurateContext, ids: stri
         continue;
       }
       const r = o.result!;
-      cc.stdout(`${o.id}: applied ${r.title}`);
+      cc.stdout(`${o.id}: applied ${r.title}${r.resumed ? ' (finished an apply that was interrupted)' : ''}`);
       for (const w of r.wrote) cc.stdout(`    wrote   ${w}`);
       for (const t of r.trashed) cc.stdout(`    trashed ${t}`);
       for (const [a, b] of r.moved) cc.stdout(`    moved   ${a} → ${b}`);

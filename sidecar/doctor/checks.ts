@@ -233,6 +233,7 @@ export const CHECKS: [string, Check][] = [
       fix: `move ${damaged.length === 1 ? 'it' : 'each'} aside (${damaged.map((f) => `\`mv '${f}' '${f}.damaged'\``).join(', ')}); Engram starts it afresh (notes already written stay; dedup skips what was extracted before); then \`engram doctor --fix\` retries any set-aside events`,
     };
   }],
+  ['curation applies', (c) => interruptedApplies(engramHome(c.env))],
   ['claude code', (c) => {
     const found = claudeCodeVersion(c.env);
     if (!found) return { status: 'warn', detail: `no \`claude\` on PATH to check (Engram's hooks need Claude Code ${MIN_CLAUDE_CODE} or newer)` };
@@ -241,6 +242,30 @@ export const CHECKS: [string, Check][] = [
     return { status: 'ok', detail: `Claude Code ${found.version} (${MIN_CLAUDE_CODE} or newer needed)` };
   }],
 ];
+
+/** Proposals whose apply was interrupted (a crash left the journal): each is finished or rolled back by applying it again. */
+function interruptedApplies(home: string): Omit<CheckResult, 'name'> {
+  const found: Array<{ id: string; family: string; title: string; startedAt: number; file: string }> = [];
+  const vaults = path.join(home, 'vaults');
+  const keys = fs.existsSync(vaults) ? fs.readdirSync(vaults) : [];
+  for (const key of keys) {
+    const dir = path.join(vaults, key, 'proposals');
+    if (!fs.existsSync(dir)) continue;
+    for (const f of fs.readdirSync(dir)) {
+      if (!f.endsWith('.json')) continue;
+      try {
+        const p = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { id?: string; family?: string; title?: string; applying?: { startedAt?: number } };
+        if (p.applying && typeof p.id === 'string') found.push({ id: p.id, family: p.family ?? 'restructure', title: p.title ?? '', startedAt: Number(p.applying.startedAt), file: path.join(dir, f) });
+      } catch {
+        // A damaged proposal is reported when it is applied by id.
+      }
+    }
+  }
+  if (found.length === 0) return { status: 'ok', detail: 'no interrupted apply' };
+  const cmd = (x: (typeof found)[number]) => `engram ${x.family === 'review' ? 'review' : 'restructure'} --apply ${x.id}`;
+  const detail = found.map((x) => `proposal ${x.id} (${x.title}) was interrupted while being applied at ${Number.isFinite(x.startedAt) ? new Date(x.startedAt).toISOString() : 'an unknown time'}; the vault may be half-changed`).join('; ');
+  return { status: 'fail', detail, fix: `run ${found.map(cmd).map((s) => `\`${s}\``).join(', then ')}: it finishes the change, or rolls it back if notes changed since` };
+}
 
 export async function runChecks(c: DoctorContext): Promise<CheckResult[]> {
   const out: CheckResult[] = [];

@@ -17,6 +17,7 @@ import { systemClock, yieldToEventLoop, type VaultPort } from '../../src/core/po
 import { foldersFromConfig } from '../../src/core/note/route.js';
 import { engramHome, type HostFacts } from '../../src/core/state.js';
 import { createBackend } from './backends.js';
+import { faultFromEnv, faultTrigger } from './fault.js';
 import { loadConfig } from './config-file.js';
 import { NodeStateStore } from './node-state-store.js';
 import { NodeVault } from './node-vault.js';
@@ -58,6 +59,8 @@ export function openCurateHost(facts: HostFacts, cwd: string, vaultOption: strin
     settings: settingsFromConfig(config, facts.env.ENGRAM_ACTOR?.trim() || actor, overrides),
     clock: systemClock,
   };
+  const hit = faultTrigger(faultFromEnv(facts.env));
+  ctx.fault = () => hit('apply-step');
   return {
     ctx,
     config,

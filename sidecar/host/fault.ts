@@ -1,7 +1,8 @@
 // Fault injection for the exactly-once and crash-cleanup tests:
 // `ENGRAM_FAULT=after-journal|after-note:N|before-rename[:N]|before-ledger[:N]|before-snapshot-rename[:N]`
 // makes the process exit hard (SIGKILL, no cleanup) at that point, as a crash or power loss would.
-export type FaultPoint = 'after-journal' | 'after-note' | 'before-rename' | 'before-ledger' | 'before-snapshot-rename';
+// `apply-step:N` crashes a curation apply after its N-th durable step (journal, log lines, each vault change).
+export type FaultPoint = 'after-journal' | 'after-note' | 'before-rename' | 'before-ledger' | 'before-snapshot-rename' | 'apply-step';
 
 export interface Fault {
   point: FaultPoint;
@@ -11,9 +12,14 @@ export interface Fault {
 
 export function parseFault(value: string | undefined): Fault | undefined {
   if (!value) return undefined;
-  const m = /^(after-journal|after-note|before-rename|before-ledger|before-snapshot-rename)(?::(\d+))?$/.exec(value.trim());
+  const m = /^(after-journal|after-note|before-rename|before-ledger|before-snapshot-rename|apply-step)(?::(\d+))?$/.exec(value.trim());
   if (!m) return undefined;
   return { point: m[1] as FaultPoint, at: m[2] ? Number(m[2]) : 1 };
+}
+
+/** The crash switch as the environment sets it (`ENGRAM_FAULT`); the one place a host reads it. */
+export function faultFromEnv(env: Record<string, string | undefined>): Fault | undefined {
+  return parseFault(env.ENGRAM_FAULT);
 }
 
 export function crashNow(point: string): never {

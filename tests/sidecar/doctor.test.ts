@@ -43,10 +43,10 @@ describe('engram doctor', () => {
     const { code, results } = doctor();
     expect(failing(results)).toEqual([]);
     expect(code).toBe(0);
-    expect(results.map((r) => r.name)).toEqual(['node', 'vault', 'state directory', 'socket', 'host', 'backend', 'embedding model', 'hooks', 'plugin ENGRAM_HOME', 'set-aside events', 'lost hook events', 'state files', 'claude code']);
+    expect(results.map((r) => r.name)).toEqual(['node', 'vault', 'state directory', 'socket', 'host', 'backend', 'embedding model', 'hooks', 'plugin ENGRAM_HOME', 'set-aside events', 'lost hook events', 'state files', 'curation applies', 'claude code']);
     expect(results.find((r) => r.name === 'embedding model')!.status).toBe('warn');
     const text = runCli(['doctor'], { env });
-    expect(text.stdout.trim().split('\n')).toHaveLength(13);
+    expect(text.stdout.trim().split('\n')).toHaveLength(14);
     expect(text.stdout).toMatch(/warn {2}embedding model: .* -> fix: run `engram model pull`/);
   });
 
@@ -67,6 +67,11 @@ describe('engram doctor', () => {
     ['plugin ENGRAM_HOME', 'the plugin using another ENGRAM_HOME', () => {
       fs.mkdirSync(path.join(sb.vault, '.obsidian', 'plugins', 'engram'), { recursive: true });
       fs.writeFileSync(path.join(sb.vault, '.obsidian', 'plugins', 'engram', 'data.json'), JSON.stringify({ engramHome: '/elsewhere/.engram' }));
+    }],
+    ['curation applies', 'an apply interrupted by a crash (its journal left)', () => {
+      const dir = path.join(sb.engramHome, 'vaults', vaultKey(sb.vault), 'proposals');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'abcdef123456.json'), JSON.stringify({ format: 1, id: 'abcdef123456', family: 'restructure', kind: 'merge', title: 'merge [[A]] into [[B]]', sources: [], writes: [], trash: [], applying: { startedAt: 0, steps: [] } }));
     }],
   ];
 

@@ -48,8 +48,15 @@ export function formatEntry(e: LogEntry): string {
 
 /** Appends an entry, creating the month's note when needed; retries when someone else wrote in between. */
 export async function appendLog(vault: VaultPort, folder: string, device: string, entry: LogEntry): Promise<string> {
-  const path = logPath(folder, device, entry.at);
-  const line = formatEntry(entry);
+  return appendLine(vault, logPath(folder, device, entry.at), formatEntry(entry), false);
+}
+
+/** Like appendLog, but does nothing when the exact line is already there (a re-run after a crash logs once). */
+export async function appendLogOnce(vault: VaultPort, folder: string, device: string, entry: LogEntry): Promise<string> {
+  return appendLine(vault, logPath(folder, device, entry.at), formatEntry(entry), true);
+}
+
+async function appendLine(vault: VaultPort, path: string, line: string, once: boolean): Promise<string> {
   for (let attempt = 0; attempt < 5; attempt++) {
     let current: string | null = null;
     try {
@@ -57,6 +64,7 @@ export async function appendLog(vault: VaultPort, folder: string, device: string
     } catch (e) {
       if (!isEngramError(e, 'not-found')) throw e;
     }
+    if (once && current !== null && current.split(/\r?\n/).includes(line)) return path;
     try {
       if (current === null) {
         const title = path.slice(path.lastIndexOf('/') + 1, -3);

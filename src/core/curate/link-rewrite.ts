@@ -48,6 +48,12 @@ function newLinkpath(link: NoteLink, target: LinkTarget, filePath: string, ctx: 
   return link.form === 'markdown' ? `${path}.md` : path;
 }
 
+/** What Obsidian shows for a wikilink without display text: `Note`, `Note > Heading`, `Heading` for `#Heading`. */
+function displayed(l: Pick<NoteLink, 'linkpath' | 'heading' | 'block'>): string {
+  const sub = l.block !== undefined ? [`^${l.block}`] : l.heading !== undefined ? l.heading.split('#') : [];
+  return [l.linkpath.trim(), ...sub].filter((x) => x !== '').join(' > ');
+}
+
 /**
  * Rewrites the links of one file. `sourcePath` is where the text lives now (used to resolve its links),
  * `filePath` where it will live after the change (a split part, or the same path).
@@ -62,7 +68,17 @@ export function rewriteLinks(text: string, sourcePath: string, filePath: string,
     const linkpath = newLinkpath(link, target, filePath, ctx);
     // Unchanged in substance: leave the text exactly as written (encoding, spacing).
     if (linkpath === link.linkpath && target.heading === link.heading && target.block === link.block) continue;
-    const after = formatLink({ ...link, linkpath, heading: target.heading, block: target.block });
+    const next = { ...link, linkpath, heading: target.heading, block: target.block };
+    // The reader sees the same words: a wikilink shown by its path gets the old text as its display text.
+    if (link.form === 'wiki' && !link.embed && !link.inFrontmatter && link.alias === undefined) {
+      const shown = displayed(link);
+      if (displayed(next) !== shown) {
+        next.alias = shown;
+        const lineStart = text.lastIndexOf('\n', link.start - 1) + 1;
+        if (/^\s*\|/.test(text.slice(lineStart, link.start))) next.escapedPipe = true;
+      }
+    }
+    const after = formatLink(next);
     const before = text.slice(link.start, link.end);
     if (after !== before) edits.push({ start: link.start, end: link.end, before, after });
   }
@@ -76,11 +92,24 @@ export function rewriteLinks(text: string, sourcePath: string, filePath: string,
   return { text: out + text.slice(at), edits };
 }
 
-/** Redirect for notes that moved or were merged: every link to `from` goes to `to`, headings and blocks kept. */
-export function moveRedirect(moves: Map<string, string>): Redirect {
+/** Headings and block ids a merge renamed inside the merged note, per merged note. */
+export interface Renames {
+  headings: Map<string, string>;
+  blocks: Map<string, string>;
+}
+
+/**
+ * Redirect for notes that moved or were merged: every link to `from` goes to `to`, headings and blocks kept,
+ * or renamed where the merge renamed them (two merged notes had the same heading).
+ */
+export function moveRedirect(moves: Map<string, string>, renames: Map<string, Renames> = new Map()): Redirect {
   return (t) => {
     const to = moves.get(t.path);
-    return to === undefined ? null : { path: to, heading: t.heading, block: t.block };
+    if (to === undefined) return null;
+    const r = renames.get(t.path);
+    const heading = t.heading === undefined || !r ? t.heading : t.heading.split('#').map((seg) => r.headings.get(headingKey(seg)) ?? seg).join('#');
+    const block = t.block === undefined || !r ? t.block : (r.blocks.get(t.block.trim()) ?? t.block);
+    return { path: to, heading, block };
   };
 }
 

@@ -25,8 +25,17 @@ export interface FileWrite {
 
 /** How links across the vault follow the change; recomputed when applied so links added since are caught. */
 export type RedirectSpec =
-  | { kind: 'move'; moves: Array<[string, string]> }
+  | { kind: 'move'; moves: Array<[string, string]>; renames?: MergeRename[] }
   | { kind: 'split'; original: string; rest: string; parts: SplitPart[] };
+
+/** Headings and block ids of a merged note renamed in the merged text (they clashed): links to them follow. */
+export interface MergeRename {
+  path: string;
+  /** [heading as written, new heading]. */
+  headings: Array<[string, string]>;
+  /** [block id, new block id]. */
+  blocks: Array<[string, string]>;
+}
 
 export interface FileRewrite {
   path: string;
@@ -56,6 +65,24 @@ export interface Proposal {
   /** Backend that produced it (review), for the log. */
   backend?: string;
   appliedAt?: string;
+  /** Set while the proposal is being applied (the journal); a crash leaves it, and the next apply finishes or undoes it. */
+  applying?: ApplyJournal;
+}
+
+/**
+ * One vault change of an apply, with the texts that tell whether it happened: every step can be checked,
+ * redone and undone from the vault alone, so a crash at any point can be completed or rolled back.
+ */
+export type ApplyStep =
+  | { op: 'create'; path: string; text: string }
+  | { op: 'write'; path: string; before: string; after: string; relink?: LinkEdit[] }
+  | { op: 'trash'; path: string; before: string }
+  | { op: 'rename'; from: string; to: string; text: string };
+
+export interface ApplyJournal {
+  /** Epoch ms when the apply started; both log entries carry it, so a re-run writes the same lines. */
+  startedAt: number;
+  steps: ApplyStep[];
 }
 
 export type ProposalDraft = Omit<Proposal, 'format' | 'id' | 'createdAt' | 'expiresAt'>;
@@ -121,7 +148,8 @@ export function isExpired(p: Proposal, now: number): boolean {
 export async function pruneExpired(store: ProposalStore, now: number): Promise<number> {
   let n = 0;
   for (const p of await store.list()) {
-    if (isExpired(p, now) || p.appliedAt !== undefined) {
+    // An interrupted apply stays until it is finished or rolled back.
+    if (p.applying === undefined && (isExpired(p, now) || p.appliedAt !== undefined)) {
       await store.remove(p.id);
       n++;
     }

@@ -3,13 +3,15 @@
 import { isoWithOffset } from '../note/write-beat';
 import type { NoteCatalog } from './catalog';
 import { planLinkRewrites } from './apply';
-import { rewriteLinks, moveRedirect } from './link-rewrite';
+import { headingKey, rewriteLinks, moveRedirect, type Renames } from './link-rewrite';
+import { codeRanges } from './links';
+import { editFrontmatter, type FrontmatterValue } from '../note/frontmatter-edit';
 import { findMergeCandidates, curatable, type MergeCluster, type NeighbourSource, type NoteVectors } from './merge-candidates';
 import { folderOf, freePath, renderNote, wikilink } from './note-text';
-import { makeProposal, type Proposal, type ProposalDraft, type ProposalStore } from './proposals';
+import { makeProposal, type MergeRename, type Proposal, type ProposalDraft, type ProposalStore } from './proposals';
 import type { CurateSettings } from './settings';
 import { isSplitCandidate, splitDraft } from './split';
-import { parseNote } from '../note/frontmatter';
+import { findFrontmatter, parseNote } from '../note/frontmatter';
 
 export const MAX_MERGE = 5;
 
@@ -30,26 +32,113 @@ function union(lists: string[][]): string[] {
   return [...new Set(lists.flat())];
 }
 
+const HEADING_LINE = /^(#{1,6}[ \t]+)([^\r\n]+?)([ \t#]*\r?)$/gm;
+const BLOCK_ID = /([ \t]\^)([A-Za-z0-9-]+)([ \t]*\r?)$/gm;
+
+/** Heading texts of a note body, outside code. */
+function headingsIn(body: string): string[] {
+  const code = codeRanges(body, 0).filter(([a, b]) => body.slice(a, b).includes('\n'));
+  return [...body.matchAll(HEADING_LINE)].filter((m) => !code.some(([a, b]) => m.index >= a && m.index < b)).map((m) => m[2].trim());
+}
+
+function blocksIn(body: string): string[] {
+  return [...body.matchAll(BLOCK_ID)].map((m) => m[2]);
+}
+
+function unique(wanted: string, taken: (s: string) => boolean): string {
+  if (!taken(wanted)) return wanted;
+  for (let n = 2; ; n++) if (!taken(`${wanted} ${n}`)) return `${wanted} ${n}`;
+}
+
+/**
+ * A merged note's body with its headings and block ids renamed where they clash with what the merged note already
+ * has (`## Why` becomes `## Why (Other note)`, `^why` becomes `^why-2`), so that links to them land on their own text.
+ */
+function renameClashes(body: string, title: string, headings: Set<string>, blocks: Set<string>): { body: string; renames: Renames } {
+  const renames: Renames = { headings: new Map(), blocks: new Map() };
+  const code = codeRanges(body, 0).filter(([a, b]) => body.slice(a, b).includes('\n'));
+  let out = body.replace(HEADING_LINE, (line: string, hashes: string, text: string, tail: string, at: number) => {
+    if (code.some(([a, b]) => at >= a && at < b)) return line;
+    const key = headingKey(text);
+    if (!headings.has(key)) {
+      headings.add(key);
+      return line;
+    }
+    const next = unique(`${text.trim()} (${title})`, (h) => headings.has(headingKey(h)));
+    if (!renames.headings.has(key)) renames.headings.set(key, next);
+    headings.add(headingKey(next));
+    return `${hashes}${next}${tail}`;
+  });
+  const codeAfter = codeRanges(out, 0).filter(([a, b]) => out.slice(a, b).includes('\n'));
+  out = out.replace(BLOCK_ID, (m: string, lead: string, id: string, tail: string, at: number) => {
+    if (codeAfter.some(([a, b]) => at >= a && at < b)) return m;
+    if (!blocks.has(id)) {
+      blocks.add(id);
+      return m;
+    }
+    const next = unique(id, (b) => blocks.has(b.replace(/ /g, '-'))).replace(/ /g, '-');
+    renames.blocks.set(id, next);
+    blocks.add(next);
+    return `${lead}${next}${tail}`;
+  });
+  return { body: out, renames };
+}
+
+function sameList(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: number): ProposalDraft {
   const primary = primaryOf(catalog, cluster.members);
   const others = cluster.members.filter((m) => m !== primary);
   const p = catalog.get(primary)!;
   const moves: Array<[string, string]> = others.map((o) => [o, primary]);
-  const after = catalog.resolver.with({ remove: others });
-  const ctx = { before: catalog.resolver, after, redirect: moveRedirect(new Map(moves)) };
-  const data = { ...(parseNote(p.text).data ?? {}) };
   const memberLinks = new Set(cluster.members.map((m) => wikilink(m).toLowerCase()));
-  data.tags = union(cluster.members.map((m) => catalog.get(m)!.meta!.tags));
+  const meta = p.meta!;
+  const tags = union(cluster.members.map((m) => catalog.get(m)!.meta!.tags));
   // Old titles become aliases, so searches and the link suggester still find them.
-  data.aliases = union([p.meta!.aliases, ...others.map((o) => [catalog.get(o)!.meta!.title, ...catalog.get(o)!.meta!.aliases])]);
-  data.related = union(cluster.members.map((m) => catalog.get(m)!.meta!.related)).filter((r) => !memberLinks.has(r.toLowerCase()));
-  data.updated = isoWithOffset(now);
-  const sections = [rewriteLinks(p.body, primary, primary, ctx).text.replace(/\s+$/, '')];
+  const aliases = union([meta.aliases, ...others.map((o) => [catalog.get(o)!.meta!.title, ...catalog.get(o)!.meta!.aliases])]);
+  const related = union(cluster.members.map((m) => catalog.get(m)!.meta!.related)).filter((r) => !memberLinks.has(r.toLowerCase()));
+  // Only the keys the merge changes are touched; the rest of the frontmatter stays byte for byte.
+  const set: Record<string, FrontmatterValue> = {};
+  if (!sameList(tags, meta.tags)) set.tags = tags;
+  if (!sameList(aliases, meta.aliases)) set.aliases = aliases;
+  if (!sameList(related, meta.related)) set.related = related;
+  set.updated = isoWithOffset(now);
+
+  // Headings and block ids: the kept note's stay; a merged note's that clash are renamed, and links follow.
+  const headings = new Set(headingsIn(p.body).map(headingKey));
+  const blocks = new Set(blocksIn(p.body));
+  const bodies: Array<{ path: string; title: string; body: string }> = [];
+  const renames: MergeRename[] = [];
+  const renameMaps = new Map<string, Renames>();
   for (const o of others) {
     const n = catalog.get(o)!;
-    sections.push(`## ${n.meta!.title}\n\n${rewriteLinks(n.body, o, primary, ctx).text.trim()}`);
+    const title = unique(n.meta!.title, (h) => headings.has(headingKey(h)));
+    headings.add(headingKey(title));
+    const r = renameClashes(n.body.trim(), n.meta!.title, headings, blocks);
+    bodies.push({ path: o, title, body: r.body });
+    renameMaps.set(o, r.renames);
+    if (r.renames.headings.size || r.renames.blocks.size) {
+      const written = new Map(headingsIn(n.body).map((h) => [headingKey(h), h]));
+      renames.push({ path: o, headings: [...r.renames.headings].map(([k, v]) => [written.get(k) ?? k, v]), blocks: [...r.renames.blocks] });
+    }
   }
-  const text = renderNote(data, sections.join('\n\n'));
+  const after = catalog.resolver.with({ remove: others });
+  const ctx = { before: catalog.resolver, after, redirect: moveRedirect(new Map(moves), renameMaps) };
+  const sections = [rewriteLinks(p.body, primary, primary, ctx).text.replace(/\s+$/, '')];
+  for (const b of bodies) sections.push(`## ${b.title}\n\n${rewriteLinks(b.body, b.path, primary, ctx).text}`);
+  const body = `${sections.join('\n\n')}\n`;
+  let text: string;
+  try {
+    const edited = editFrontmatter(p.text, { set }, primary).text;
+    const fm = findFrontmatter(edited);
+    const bodyStart = fm && 'bodyStart' in fm ? fm.bodyStart : 0;
+    text = edited.slice(0, bodyStart) + body;
+  } catch {
+    // Frontmatter the splice editor declines (one flow map): written afresh.
+    text = renderNote({ ...(parseNote(p.text).data ?? {}), ...set }, body);
+  }
   return {
     family: 'restructure',
     kind: 'merge',
@@ -59,7 +148,7 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: num
     writes: [{ path: primary, text }],
     trash: [...cluster.members],
     moves: [],
-    redirect: { kind: 'move', moves },
+    redirect: { kind: 'move', moves, ...(renames.length ? { renames } : {}) },
     linkRewrites: [],
   };
 }

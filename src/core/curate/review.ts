@@ -159,6 +159,20 @@ function durableFolder(settings: CurateSettings, scope: 'project' | 'general' | 
   return routeFolder({ scope: scope ?? (project ? 'project' : undefined), project }, settings.folders);
 }
 
+/** The `> [!quote]- Source` callouts of a note body (Engram's provenance footer), each as written. */
+export function sourceCallouts(body: string): string[] {
+  const out: string[] = [];
+  const lines = body.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^>\s*\[!quote\][-+]?\s+Source\b/i.test(lines[i])) continue;
+    let j = i + 1;
+    while (j < lines.length && lines[j].startsWith('>')) j++;
+    out.push(lines.slice(i, j).join('\n'));
+    i = j - 1;
+  }
+  return out;
+}
+
 export function decisionDraft(catalog: NoteCatalog, settings: CurateSettings, d: ReviewDecision, today: string, now: number, backend: string): ProposalDraft | null {
   const sources = d.notes.map((p) => ({ path: p, hash: catalog.hash(p) }));
   const names = d.notes.map(wikilink).join(', ');
@@ -195,6 +209,9 @@ export function decisionDraft(catalog: NoteCatalog, settings: CurateSettings, d:
     .filter((p): p is string => p !== null && !removed.has(p));
   const created = isoWithOffset(now);
   const tags = [...new Set([...n.tags, ...d.notes.flatMap((p) => catalog.get(p)!.meta!.tags)])];
+  // Provenance survives the promotion: the source-quote callouts of the notes it came from, after the new body.
+  const callouts = d.notes.flatMap((p) => sourceCallouts(catalog.get(p)!.body)).filter((c) => !n.body.includes(c));
+  const body = [n.body.replace(/\s+$/, ''), ...new Set(callouts)].join('\n\n');
   const text = renderNote(
     {
       type: n.type ?? first.type ?? 'insight',
@@ -210,7 +227,7 @@ export function decisionDraft(catalog: NoteCatalog, settings: CurateSettings, d:
       engram_session: first.engramSession,
       engram_agent: first.engramAgent,
     },
-    n.body,
+    body,
   );
   return {
     family: 'review',

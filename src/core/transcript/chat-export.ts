@@ -3,8 +3,7 @@
 import { emptyStats, countType, type ParseStats } from './parse-stats.js';
 import { jsonArrayElements, type ArrayOptions } from './json-array.js';
 import { str, obj, arr } from './record-stream.js';
-import { TurnFinisher, newDraft, type DraftTurn, type FinishOptions } from './turn-builder.js';
-import { redactSecrets } from './redact.js';
+import { TurnFinisher, newDraft, redactTurns, type DraftTurn, type FinishOptions } from './turn-builder.js';
 import type { AgentName, Session, SessionMeta, Turn } from './types.js';
 
 export interface ExportOptions extends ArrayOptions, FinishOptions {
@@ -51,6 +50,7 @@ export async function* readChatExport(
       continue;
     }
     summary.conversations++;
+    await redactTurns(session.turns, session.stats!, opts, session.meta);
     yield session;
   }
 }
@@ -68,7 +68,7 @@ function start(agent: AgentName, opts: ExportOptions, bytes: number): { stats: P
 function claudeAiConversation(c: Record<string, unknown>, offset: number, bytes: number, opts: ExportOptions): Session {
   const { stats, meta, finisher } = start('claude-ai', opts, bytes);
   meta.sessionId = str(c.uuid) ?? `claude-ai:${offset}`;
-  if (str(c.name)) meta.title = redactSecrets(str(c.name)!).text;
+  if (str(c.name)) meta.title = str(c.name);
   meta.startedAt = str(c.created_at);
   meta.endedAt = str(c.updated_at);
   const turns: Turn[] = [];
@@ -128,7 +128,7 @@ function chatGptConversation(c: Record<string, unknown>, offset: number, bytes: 
   const { stats, meta, finisher } = start('chatgpt', opts, bytes);
   const mapping = obj(c.mapping) ?? {};
   meta.sessionId = str(c.conversation_id) ?? str(c.id) ?? `chatgpt:${offset}`;
-  if (str(c.title)) meta.title = redactSecrets(str(c.title)!).text;
+  if (str(c.title)) meta.title = str(c.title);
   meta.startedAt = isoFromEpoch(c.create_time);
   meta.endedAt = isoFromEpoch(c.update_time);
   // The conversation is a tree (edits, regenerations); the shown branch ends at current_node.

@@ -3,7 +3,7 @@
 // later result can be matched back to the turn that made it. Each reader supplies the record logic.
 import { emptyStats, type ParseStats } from './parse-stats.js';
 import { RecordStream, type SourceRecord, type StreamOptions } from './record-stream.js';
-import { TurnFinisher, type DraftTurn, type FinishOptions } from './turn-builder.js';
+import { TurnFinisher, redactTurns, type DraftTurn, type FinishOptions } from './turn-builder.js';
 import type { AgentName, Session, SessionMeta, Turn } from './types.js';
 
 export interface ReaderOptions extends StreamOptions, FinishOptions {
@@ -33,12 +33,13 @@ export abstract class JsonlSessionReader {
     const stream = new RecordStream(this.stats, this.opts);
     for await (const chunk of chunks) {
       for (const rec of stream.push(chunk)) this.safeRecord(rec);
-      if (this.out.length) yield* this.out.splice(0);
+      if (this.out.length) yield* await redactTurns(this.out.splice(0), this.stats, this.opts);
     }
     for (const rec of stream.finish()) this.safeRecord(rec);
     this.closeAll();
-    yield* this.out.splice(0);
     this.finishMeta();
+    // The title (a summary or custom title) is the user's text too: redacted with the last turns.
+    yield* await redactTurns(this.out.splice(0), this.stats, this.opts, this.meta);
   }
 
   /** Reads one record into the open turns. */

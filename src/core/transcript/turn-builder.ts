@@ -1,7 +1,8 @@
-// Shared last step of every reader: a draft turn becomes a Turn (noise removed, secrets redacted,
-// counted), or is dropped when nothing is left for extraction to see.
+// Shared last step of every reader: a draft turn becomes a Turn (noise removed), or is dropped when
+// nothing is left for extraction to see; finished turns are then redacted in batches (secrets
+// replaced, counted by kind) before a reader hands them out.
 import { cleanText } from './noise.js';
-import { addCounts, redactSecrets } from './redact.js';
+import { addCounts, redactTexts } from './redact.js';
 import { startsWithPromptMarker } from './fence.js';
 import type { ParseStats } from './parse-stats.js';
 import type { SessionMeta, Turn, TurnRole } from './types.js';
@@ -57,18 +58,8 @@ export class TurnFinisher {
       this.stats.engramFences += c.engramFences;
       if (c.text) cleaned.push(c.text);
     }
-    let text = cleaned.join('\n\n');
-    let errors = d.errors;
-    if (this.opts.redact !== false) {
-      const r = redactSecrets(text);
-      text = r.text;
-      addCounts(this.stats.redactions, r.counts);
-      errors = errors.map((e) => {
-        const er = redactSecrets(e);
-        addCounts(this.stats.redactions, er.counts);
-        return er.text;
-      });
-    }
+    const text = cleaned.join('\n\n');
+    const errors = d.errors;
     if (!text && d.tools.length === 0 && errors.length === 0) return undefined;
     // A user record whose only text was harness noise is not a user turn.
     if (d.role === 'user' && !text) return undefined;
@@ -89,6 +80,28 @@ export class TurnFinisher {
     if (d.sidechain) this.stats.sidechainTurns++;
     return turn;
   }
+}
+
+/**
+ * Redacts finished turns (their text and errors) and the session title in one batch, in place, and
+ * counts what was replaced in `stats`. Every reader calls this before a turn leaves it.
+ */
+export async function redactTurns(turns: Turn[], stats: ParseStats, opts: FinishOptions, meta?: SessionMeta): Promise<Turn[]> {
+  if (opts.redact === false) return turns;
+  const texts: string[] = [];
+  for (const t of turns) texts.push(t.text, ...t.errors);
+  const withTitle = meta?.title !== undefined;
+  if (withTitle) texts.push(meta.title!);
+  if (!texts.length) return turns;
+  const results = await redactTexts(texts);
+  let i = 0;
+  for (const t of turns) {
+    t.text = results[i++].text;
+    t.errors = t.errors.map(() => results[i++].text);
+  }
+  if (withTitle) meta.title = results[i].text;
+  for (const r of results) addCounts(stats.redactions, r.counts);
+  return turns;
 }
 
 export function baseName(path: string): string {

@@ -51,7 +51,7 @@ describe('possible duplicates from extraction', () => {
     expect(f['Engram/Inbox/Staging reset.md']).toContain('## Staging\n\nStaging resets every Sunday night.');
     expect(f['Notes/Staging.md']).toBeUndefined();
     expect(f['.trash/Notes/Staging.md']).toBe(existing);
-    expect(f['Notes/Ops.md']).toBe('See [[Staging reset]] and [[Staging reset]].\n');
+    expect(f['Notes/Ops.md']).toBe('See [[Staging reset]] and [[Staging reset|Staging]].\n');
   });
 
   it('are refused as stale when a note changed since extraction, and expire', async () => {

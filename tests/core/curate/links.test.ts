@@ -76,13 +76,14 @@ describe('rewriteLinks', () => {
     const after = before.with({ remove: ['Alpha.md'] });
     const r = rewriteLinks(note, 'n.md', 'n.md', { before, after, redirect: moveRedirect(new Map([['Alpha.md', 'Merged.md']])) });
     expect(r.text).toContain('related: ["[[Merged]]", "[[Beta|b]]"]');
-    expect(r.text).toContain('See [[Merged]], [[Merged|the alpha]], [[Merged#Usage]], [[Merged#^blk1]], ![[Merged]], ![[Beta#Setup|x]].');
+    expect(r.text).toContain('See [[Merged|Alpha]], [[Merged|the alpha]], [[Merged#Usage|Alpha > Usage]], [[Merged#^blk1|Alpha > ^blk1]], ![[Merged]], ![[Beta#Setup|x]].');
     expect(r.text).toContain('| [[Merged\\|aliased]] |');
     expect(r.text).toContain('[text](Merged.md)');
     expect(r.text).toContain('`[[Not a link]]`');
     expect(r.edits).toHaveLength(8);
     // Nothing but the links changed.
-    expect(r.text.replace(/Merged/g, 'Alpha').replace('[[Alpha|the alpha]]', '[[alpha|the alpha]]')).toBe(note);
+    // Nothing but the link targets changed; what a reader sees (the display text) is the same.
+    expect(r.text.replace(/\|Alpha( > [^\]]+)?\]\]/g, ']]').replace(/Merged/g, 'Alpha').replace('[[Alpha|the alpha]]', '[[alpha|the alpha]]')).toBe(note);
   });
 
   it('sends heading and block links of a split note to the part that now holds them', () => {
@@ -94,7 +95,7 @@ describe('rewriteLinks', () => {
     const after = before.with({ add: parts.map((p) => p.path) });
     const text = '[[Big]] [[Big#Setup]] [[Big#Setup#Linux|on linux]] [[big#linux]] [[Big#^b7]] ![[Big#Usage]] [[Big#Intro]]';
     const r = rewriteLinks(text, 'n.md', 'n.md', { before, after, redirect: splitRedirect('Big.md', 'Big.md', parts) });
-    expect(r.text).toBe('[[Big]] [[Big - Setup]] [[Big - Setup#Linux|on linux]] [[Big - Setup#linux]] [[Big - Usage#^b7]] ![[Big - Usage]] [[Big#Intro]]');
+    expect(r.text).toBe('[[Big]] [[Big - Setup|Big > Setup]] [[Big - Setup#Linux|on linux]] [[Big - Setup#linux|big > linux]] [[Big - Usage#^b7|Big > ^b7]] ![[Big - Usage]] [[Big#Intro]]');
   });
 
   it('keeps a link that still resolves after a move (archive by the same name)', () => {

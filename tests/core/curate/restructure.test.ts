@@ -61,7 +61,8 @@ describe('restructure planning', () => {
     expect(text).toContain('## Prefer pnpm\n\nPrefer pnpm over npm in this repo.');
     expect(text).toContain('## pnpm only\n\nOnly pnpm: npm breaks the workspace.');
     expect(text).toMatch(/aliases:\n {2}- Prefer pnpm\n {2}- pnpm only/);
-    expect(text).toMatch(/tags:\n {2}- tooling\n {2}- node/);
+    // The kept note's frontmatter keeps its style: the flow list grows in place.
+    expect(text.startsWith('---\ntags: [tooling, node]\nsummary: Use pnpm for installs.\n')).toBe(true);
     expect(merge.linkRewrites.map((r) => r.path)).toEqual(['Notes/Index.md']);
     expect(merge.linkRewrites[0].edits.length).toBe(9);
   });
@@ -83,7 +84,7 @@ describe('applying restructure proposals', () => {
     expect(files['.trash/Notes/Use pnpm.md']).toContain('We use pnpm, not npm.');
     const index = files['Notes/Index.md'];
     expect(index).toContain('related: ["[[Use pnpm]]", "[[Big guide#Usage]]"]');
-    expect(index).toContain('Links: [[Use pnpm]], [[Use pnpm|pref]], [[Use pnpm#Intro]], ![[Use pnpm]], [[Use pnpm#^blk|blk]],');
+    expect(index).toContain('Links: [[Use pnpm|Prefer pnpm]], [[Use pnpm|pref]], [[Use pnpm#Intro|Prefer pnpm > Intro]], ![[Use pnpm]], [[Use pnpm#^blk|blk]],');
     expect(index).toContain('[[Notes/Use pnpm|by path]], [md](Use%20pnpm.md), | [[Use pnpm\\|table]] |,');
     expect(index).toContain('[[Locked pnpm]].');
     expect(files['Notes/Locked pnpm.md']).toBe(locked);
@@ -104,17 +105,17 @@ describe('applying restructure proposals', () => {
     const files = vault.snapshot();
     expect(files['.trash/Notes/Big guide.md']).toBe(BIG);
     const hub = files['Notes/Big guide.md'];
-    expect(hub.startsWith('---\ntags: [guide]\naliases: [The big one]\n# a comment the hub keeps\n---\nOpening words of the guide, see [[Big guide - Usage]].')).toBe(true);
+    expect(hub.startsWith('---\ntags: [guide]\naliases: [The big one]\n# a comment the hub keeps\n---\nOpening words of the guide, see [[Big guide - Usage|Usage]].')).toBe(true);
     // The short "See also" section stays in the hub, its heading link pointed at the part.
-    expect(hub.endsWith('# Parts\n\n- [[Big guide - Setup]]\n- [[Big guide - Usage]]\n- [[Big guide - Troubleshooting]]\n\n# See also\n\n- [[Index]] and [[Big guide - Usage]]\n')).toBe(true);
+    expect(hub.endsWith('# Parts\n\n- [[Big guide - Setup]]\n- [[Big guide - Usage]]\n- [[Big guide - Troubleshooting]]\n\n# See also\n\n- [[Index]] and [[Big guide - Usage|Usage]]\n')).toBe(true);
     expect(split.reason).toMatch(/4 top-level sections \(1 short ones? stays? in the hub\)/);
     expect(files['Notes/Big guide - Setup.md']).toContain('## Linux\n\nInstall it on Linux.');
     expect(files['Notes/Big guide - Usage.md']).toContain('A paragraph worth citing. ^cite1');
-    expect(files['Notes/Big guide - Troubleshooting.md']).toContain('See [[Big guide - Setup]] again.');
+    expect(files['Notes/Big guide - Troubleshooting.md']).toContain('See [[Big guide - Setup|Setup]] again.');
     expect(files['Notes/Big guide - Setup.md']).toContain('engram_source: restructure');
     const index = files['Notes/Index.md'];
     expect(index).toContain('"[[Big guide - Usage]]"');
-    expect(index).toContain('[[Big guide]], [[Big guide - Setup]], [[Big guide - Setup#Linux|linux]], [[Big guide - Usage#^cite1]], ![[Big guide - Troubleshooting]],');
+    expect(index).toContain('[[Big guide]], [[Big guide - Setup|Big guide > Setup]], [[Big guide - Setup#Linux|linux]], [[Big guide - Usage#^cite1|Big guide > ^cite1]], ![[Big guide - Troubleshooting]],');
   });
 
   it('hub: a new note linking the six similar notes, nothing removed', async () => {
@@ -162,7 +163,7 @@ describe('applying restructure proposals', () => {
     // The user edits the linking note after the proposal was made: rewrites are recomputed, so this still applies.
     vault.externalWrite('Notes/Index.md', `${vault.snapshot()['Notes/Index.md']}New [[Prefer pnpm#Later]] link.\n`);
     await applyProposal(ctx, merge.id);
-    expect(vault.snapshot()['Notes/Index.md']).toContain('New [[Use pnpm#Later]] link.');
+    expect(vault.snapshot()['Notes/Index.md']).toContain('New [[Use pnpm#Later|Prefer pnpm > Later]] link.');
   });
 
   it('is atomic: when a linking note changes during the apply, the new notes are undone and nothing is removed', async () => {
@@ -181,10 +182,14 @@ describe('applying restructure proposals', () => {
     expect(after['Notes/Big guide.md']).toBe(BIG);
     expect(after['Notes/Index.md']).toBe(`${before['Notes/Index.md']}typed meanwhile\n`);
     for (const w of split.writes.slice(1)) expect(after[w.path]).toBeUndefined();
-    expect(Object.keys(after).filter((k) => k.startsWith('Engram/Log/'))).toEqual([]);
+    // Logged before and after: started, then rolled back.
+    const log = after['Engram/Log/test box 2026-03.md'].split('\n').filter((l) => l.startsWith('- '));
+    expect(log).toHaveLength(2);
+    expect(log[0].endsWith(`proposal \`${split.id}\` · started`)).toBe(true);
+    expect(log[1]).toContain(`proposal \`${split.id}\` · rolled back, nothing changed (`);
   });
 
-  it('a source edited after the new notes are written is left in place, and the log says the change is incomplete', async () => {
+  it('a source edited after the new notes are written is left in place, the new notes are undone, and the log says so', async () => {
     const { vault, plan, ctx } = await setup();
     const split = plan.proposals.find((p) => p.kind === 'split')!;
     const racing = Object.create(vault) as typeof vault;
@@ -197,7 +202,8 @@ describe('applying restructure proposals', () => {
     expect(isEngramError(e, 'conflict')).toBe(true);
     const f = vault.snapshot();
     expect(f['Notes/Big guide.md']).toBe(`${BIG}Edited during the apply.\n`);
-    for (const w of split.writes.slice(1)) expect(f[w.path]).toBe(w.text);
-    expect(f['Engram/Log/test box 2026-03.md']).toMatch(/INCOMPLETE: Notes\/Big guide.md changed while the proposal was applied/);
+    for (const w of split.writes.slice(1)) expect(f[w.path]).toBeUndefined();
+    expect(f['Engram/Log/test box 2026-03.md']).toMatch(/rolled back, nothing changed \(.*Notes\/Big guide.md changed while the proposal was applied/);
+    expect((await ctx.store.load(split.id))!.applying).toBeUndefined();
   });
 });

@@ -81,7 +81,7 @@ describe('working-memory review', () => {
     expect(f[`${WM}/Flaky test in CI.md`]).toBeUndefined();
     expect(f[`.trash/${WM}/Flaky test in CI.md`]).toBe(files[`${WM}/Flaky test in CI.md`]);
     expect(f[`.trash/${WM}/CI cache key.md`]).toBe(files[`${WM}/CI cache key.md`]);
-    expect(f['Notes/Refs.md']).toBe('See [[CI flakiness cache key ignores the lockfile]], [[CI flakiness cache key ignores the lockfile#Seen|seen]], ![[CI flakiness cache key ignores the lockfile]], [[Temp workaround]], [[Try bun]].\n');
+    expect(f['Notes/Refs.md']).toBe('See [[CI flakiness cache key ignores the lockfile|Flaky test in CI]], [[CI flakiness cache key ignores the lockfile#Seen|seen]], ![[CI flakiness cache key ignores the lockfile]], [[Temp workaround]], [[Try bun]].\n');
     const log = f['Engram/Log/test box 2026-03.md'];
     expect(log).toContain('test · review promote (openai)');
     expect(log).toContain('wrote [[Engram/Projects/engram/CI flakiness cache key ignores the lockfile]]');
@@ -98,7 +98,9 @@ describe('working-memory review', () => {
     expect(f[`.trash/${WM}/Try bun.md`]).toBe(files[`${WM}/Try bun.md`]);
     expect(plan.proposals.find((p) => p.kind === 'delete')!.reason).toBe('idle idea (1 note links here; those links will point at a note in the trash)');
     expect(f[`${WM}/Locked wm.md`]).toBe(files[`${WM}/Locked wm.md`]);
-    expect(f['Engram/Log/test box 2026-03.md'].split('\n').filter((l) => l.startsWith('- '))).toHaveLength(2);
+    const log = f['Engram/Log/test box 2026-03.md'].split('\n').filter((l) => l.startsWith('- '));
+    expect(log.filter((l) => l.endsWith(' · started'))).toHaveLength(2);
+    expect(log).toHaveLength(4);
   });
 
   it('the rules backend proposes extend only and calls no model', async () => {
