@@ -81,7 +81,9 @@ export async function runHook(io: HookIo): Promise<void> {
       try {
         transcriptBytes = fs.statSync(transcriptPath).size;
       } catch {
-        // Claude Code writes transcripts asynchronously; the host re-checks.
+        // A session that never wrote a transcript (`claude mcp list`/`get` fire SessionEnd for one that never
+        // exists): nothing to capture, so nothing is spooled and no host is started.
+        return;
       }
     }
     try {

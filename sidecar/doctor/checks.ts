@@ -11,7 +11,9 @@ import { resolveVault } from '../client/settings.js';
 import { hostFacts } from '../host/facts.js';
 import { loadConfig } from '../host/config-file.js';
 import { lockIsLive, readLock } from '../host/election.js';
-import { claudeDir } from '../install/installer.js';
+import { claudeDir, inNpxCache, shimTarget } from '../install/installer.js';
+import { claudePlugin } from '../install/claude-plugin.js';
+import { claudeCodeVersion, MIN_CLAUDE_CODE, versionAtLeast } from '../install/claude-version.js';
 import { hasOurHooks } from '../install/registration.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -146,11 +148,17 @@ export const CHECKS: [string, Check][] = [
       // absent or invalid: no hooks
     }
     const have = hasOurHooks(settings);
+    const plugin = claudePlugin(c.env, c.cwd);
+    if (plugin?.enabled) {
+      if (have.length) return { status: 'fail', detail: `registered twice: by the Claude Code plugin ${plugin.id} and by \`engram install\` in ${file} (every hook runs twice)`, fix: `keep one: \`engram uninstall\` (keeps the plugin), or \`claude plugin uninstall ${plugin.id}\` (keeps \`engram install\`)` };
+      return { status: 'ok', detail: `5/5 hooks from the Claude Code plugin ${plugin.id}${plugin.version ? ` ${plugin.version}` : ''}` };
+    }
     if (have.length < 5) return { status: 'fail', detail: `${have.length}/5 hooks registered in ${file}`, fix: 'run `engram install` (or install the Claude Code plugin)' };
     const shim = shimPath(c.env);
     if (!fs.existsSync(shim)) return { status: 'fail', detail: `hooks point at ${shim}, which is missing`, fix: 'run `engram install` again' };
-    const target = /exec "[^"]+" "([^"]+)"/.exec(fs.readFileSync(shim, 'utf8'))?.[1];
+    const target = shimTarget(fs.readFileSync(shim, 'utf8'));
     if (target && !fs.existsSync(target)) return { status: 'fail', detail: `the shim runs ${target}, which is gone (checkout moved?)`, fix: 'run `engram install` from the new location' };
+    if (target && inNpxCache(target)) return { status: 'fail', detail: `the shim runs ${target}, inside npm's npx cache, which npm cleans`, fix: 'run `npx engram setup` inside a checkout (after `npm ci && npm run build`)' };
     return { status: 'ok', detail: `5/5 hooks in ${file}` };
   }],
   ['plugin ENGRAM_HOME', (c) => {
@@ -226,6 +234,13 @@ export const CHECKS: [string, Check][] = [
     };
   }],
   ['curation applies', (c) => interruptedApplies(engramHome(c.env))],
+  ['claude code', (c) => {
+    const found = claudeCodeVersion(c.env);
+    if (!found) return { status: 'warn', detail: `no \`claude\` on PATH to check (Engram's hooks need Claude Code ${MIN_CLAUDE_CODE} or newer)` };
+    if (!found.version) return { status: 'warn', detail: `${found.bin} did not say its version (Engram's hooks need ${MIN_CLAUDE_CODE} or newer)` };
+    if (!versionAtLeast(found.version, MIN_CLAUDE_CODE)) return { status: 'fail', detail: `Claude Code ${found.version} is older than ${MIN_CLAUDE_CODE}, which Engram's hooks need (exec-form plugin hooks, hook context)`, fix: 'run `claude update`' };
+    return { status: 'ok', detail: `Claude Code ${found.version} (${MIN_CLAUDE_CODE} or newer needed)` };
+  }],
 ];
 
 /** Proposals whose apply was interrupted (a crash left the journal): each is finished or rolled back by applying it again. */

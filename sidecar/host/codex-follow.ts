@@ -232,8 +232,11 @@ export function startCodexFollower(o: CodexFollowerOptions): CodexFollower {
   };
 
   const start = async () => {
-    if (watcher || closed || !fs.existsSync(dir)) return;
+    if (watcher || closed) return;
+    // From the moment Codex is registered, even before its sessions folder exists: a first rollout written before the
+    // watcher is ready is then still picked up by the listing below.
     since ??= followSince(o.state, now());
+    if (!fs.existsSync(dir)) return;
     const w = watch(dir, { ignoreInitial: true, persistent: true, depth: 5 });
     watcher = w;
     w.on('add', debounced);

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
 import type { Embedder } from '../../src/core/ports.js';
+import { loadTransformers } from '../install/embedding-runtime.js';
 
 export const HUB = 'https://huggingface.co';
 
@@ -74,7 +75,7 @@ export async function loadEmbedder(dir: string, opts: { modelId?: string; batchS
   }
   const dtype = pickDtype(dir);
   const onnxFile = path.join(dir, 'onnx', dtype === 'fp32' ? 'model.onnx' : 'model_quantized.onnx');
-  const { env, pipeline } = await import('@huggingface/transformers');
+  const { env, pipeline } = await loadTransformers();
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
   let extractor: Extractor;
@@ -102,7 +103,7 @@ export async function pullModel(loc: ModelLocation, say: (line: string) => void,
   say(`Downloading the embedding model ${loc.id}`);
   say(`  from ${remoteHost.replace(/\/$/, '')}/${loc.id} (files: ${MODEL_FILES.join(', ')}; about 20-90 MB)`);
   say(`  into ${loc.downloadDir}`);
-  const { env, pipeline } = await import('@huggingface/transformers');
+  const { env, pipeline } = await loadTransformers();
   env.allowRemoteModels = true;
   env.remoteHost = remoteHost.endsWith('/') ? remoteHost : `${remoteHost}/`;
   env.useFSCache = true;

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
-import { engramHome, shimPath } from '../client/paths.js';
+import { engramHome, logsDir, shimPath } from '../client/paths.js';
 import { addHooks, addMcp, codexBlock, deepEqual, detectIndent, lineDiff, removeCodexBlock, removeHooks, removeMcp } from './registration.js';
 
 export type Scope = 'user' | 'project';
@@ -72,6 +72,22 @@ export function claudeDir(env: NodeJS.ProcessEnv): string {
   return env.CLAUDE_CONFIG_DIR ?? path.join(env.HOME ?? os.homedir(), '.claude');
 }
 
+/** What project-scope registrations run: the `engram` on each machine's PATH (`engram setup` links it). */
+export const PORTABLE_COMMAND = 'engram';
+
+/**
+ * The variables `engram mcp` needs under Codex, which starts MCP servers with only HOME, PATH, TERM, LANG, SHELL (and
+ * PWD and CA variables): where the state is (ENGRAM_HOME) and what places the host's socket (XDG_RUNTIME_DIR, else
+ * TMPDIR), as this install sees them, so the server finds the same host a Claude Code hook started.
+ */
+export function codexEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = { ENGRAM_HOME: engramHome(env) };
+  if (env.XDG_RUNTIME_DIR?.startsWith('/')) out.XDG_RUNTIME_DIR = env.XDG_RUNTIME_DIR;
+  else if (env.TMPDIR) out.TMPDIR = env.TMPDIR;
+  if (env.ENGRAM_VAULT) out.ENGRAM_VAULT = path.resolve(env.ENGRAM_VAULT);
+  return out;
+}
+
 export function targets(opts: { scope: Scope; agent: 'claude' | 'codex'; cwd: string; env: NodeJS.ProcessEnv; shim: string }): Target[] {
   const { env, shim } = opts;
   if (opts.agent === 'codex') {
@@ -80,7 +96,7 @@ export function targets(opts: { scope: Scope; agent: 'claude' | 'codex'; cwd: st
       file,
       kind: 'toml',
       label: 'Codex MCP server',
-      add: (text) => `${removeCodexBlock(text ?? '')}${codexBlock(shim)}`,
+      add: (text) => `${removeCodexBlock(text ?? '')}${codexBlock(shim, codexEnv(env))}`,
       remove: (text) => removeCodexBlock(text),
     }];
   }
@@ -88,9 +104,12 @@ export function targets(opts: { scope: Scope; agent: 'claude' | 'codex'; cwd: st
   const mcp = opts.scope === 'user'
     ? (env.CLAUDE_CONFIG_DIR ? path.join(env.CLAUDE_CONFIG_DIR, '.claude.json') : path.join(env.HOME ?? os.homedir(), '.claude.json'))
     : path.join(opts.cwd, '.mcp.json');
+  // Project files are committed and shared: they run `engram` from PATH (each teammate's own install), never this
+  // machine's absolute paths.
+  const command = opts.scope === 'project' ? PORTABLE_COMMAND : shim;
   return [
-    jsonTarget(settings, 'Claude Code hooks', (j) => addHooks(j, shim), removeHooks),
-    jsonTarget(mcp, 'Claude Code MCP server', (j) => addMcp(j, shim), removeMcp),
+    jsonTarget(settings, 'Claude Code hooks', (j) => addHooks(j, command), removeHooks),
+    jsonTarget(mcp, 'Claude Code MCP server', (j) => addMcp(j, command), removeMcp),
   ];
 }
 
@@ -109,13 +128,90 @@ function writeAtomic(file: string, text: string): void {
   fs.renameSync(tmp, file);
 }
 
+function shq(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** npm's npx cache (`~/.npm/_npx/<hash>/…`): npm cleans it, so nothing may point into it for good. */
+export function inNpxCache(file: string): boolean {
+  return /[\\/]_npx[\\/]/.test(file);
+}
+
+/**
+ * The install the shim runs: the real path of the running CLI (`npx engram` inside a checkout runs it through a
+ * link in npm's npx cache; the link's target, the checkout, is what stays). A CLI that itself lives in the npx cache
+ * is refused: the cache is cleaned, and every hook would break with it.
+ */
+export function stableEntry(entry: string): string {
+  let real = path.resolve(entry);
+  try {
+    real = fs.realpathSync(real);
+  } catch {
+    // not there: the caller reports it below
+  }
+  if (inNpxCache(real)) {
+    throw new EngramError('refused', `engram is running from npm's npx cache (${real}), which npm cleans at any time; hooks pointed there would all break`, 'install it where it stays: clone the repository, `npm ci && npm run build`, then run `npx engram setup` (or `node dist/engram.mjs setup`) inside that checkout');
+  }
+  if (!fs.existsSync(real)) throw new EngramError('not-found', `the engram CLI is not at ${real}`, 'run `npm run build` in the checkout first');
+  return real;
+}
+
+/** The text of the shim: runs the CLI with the Node that installed it; a hook never fails, even when both are gone. */
+export function shimText(node: string, entry: string, logs: string, platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'win32') {
+    return [
+      '@echo off',
+      'rem Written by `engram install`: runs the engram CLI with the Node that installed it.',
+      `if not exist "${entry}" (`,
+      '  if "%~1"=="hook" exit /b 0',
+      `  echo engram: ${entry} is missing; run engram install again from where Engram now lives 1>&2`,
+      '  exit /b 1',
+      ')',
+      `if "%~1"=="hook" ( "${node}" "${entry}" %* 2>>"${path.win32.join(logs, 'hook.log')}" & exit /b 0 )`,
+      `"${node}" "${entry}" %*`,
+      '',
+    ].join('\r\n');
+  }
+  return [
+    '#!/bin/sh',
+    '# Written by `engram install`: runs the engram CLI with the Node that installed it. A hook always exits 0:',
+    '# when the install is gone it logs why; while it runs, its errors go to the log, never to Claude Code.',
+    `node=${shq(node)}`,
+    `entry=${shq(entry)}`,
+    `logs=${shq(logs)}`,
+    'log="$logs/hook.log"',
+    'if [ "$1" = hook ] && [ ! -d "$logs" ]; then mkdir -p "$logs" 2>/dev/null; fi',
+    'if [ ! -x "$node" ] || [ ! -f "$entry" ]; then',
+    '  if [ "$1" = hook ]; then',
+    '    printf \'%s hook %s: skipped, %s or %s is missing (moved or rebuilt?); run `engram install` again from where Engram lives\\n\' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$2" "$entry" "$node" >>"$log" 2>/dev/null',
+    '    exit 0',
+    '  fi',
+    '  echo "engram: $entry (or $node) is missing: the install moved or was removed; run \\`node <checkout>/dist/engram.mjs install\\` from where Engram now lives" >&2',
+    '  exit 1',
+    'fi',
+    'if [ "$1" = hook ]; then',
+    '  # Errors to the log; when the log cannot be opened (a read-only $ENGRAM_HOME), the hook still runs and says so.',
+    '  if { : >>"$log"; } 2>/dev/null; then "$node" "$entry" "$@" 2>>"$log"; else "$node" "$entry" "$@"; fi',
+    '  exit 0',
+    'fi',
+    'exec "$node" "$entry" "$@"',
+    '',
+  ].join('\n');
+}
+
+/** The CLI file a shim runs (undefined when the text is not a shim Engram wrote). */
+export function shimTarget(text: string): string | undefined {
+  const posix = /^entry='((?:[^']|'\\'')*)'$/m.exec(text);
+  if (posix) return posix[1].replace(/'\\''/g, "'");
+  return /if not exist "([^"]+)"/.exec(text)?.[1] ?? /exec "[^"]+" "([^"]+)"/.exec(text)?.[1];
+}
+
 /** The stable shim hook and MCP registrations point at: moving the checkout means re-running install, nothing else. */
 export function writeShim(env: NodeJS.ProcessEnv, entry: string): string {
   const shim = shimPath(env);
+  const target = stableEntry(entry);
   fs.mkdirSync(path.dirname(shim), { recursive: true, mode: 0o700 });
-  const text = process.platform === 'win32'
-    ? `@"${process.execPath}" "${entry}" %*\r\n`
-    : `#!/bin/sh\n# Written by \`engram install\`: runs the engram CLI with the Node that installed it.\nexec "${process.execPath}" "${entry}" "$@"\n`;
+  const text = shimText(process.execPath, target, logsDir(env));
   if (readText(shim) !== text) {
     writeAtomic(shim, text);
     if (process.platform !== 'win32') fs.chmodSync(shim, 0o755);
@@ -160,6 +256,11 @@ export function install(ts: Target[], env: NodeJS.ProcessEnv, dryRun: boolean): 
   return out;
 }
 
+/** The files that still hold registrations `engram install` wrote (and `uninstall` has not taken out). */
+export function remainingRegistrations(env: NodeJS.ProcessEnv): string[] {
+  return Object.keys(readRecord(env).files).filter((f) => fs.existsSync(f));
+}
+
 export function uninstall(ts: Target[], env: NodeJS.ProcessEnv, dryRun: boolean): ChangeReport[] {
   const rec = readRecord(env);
   const out: ChangeReport[] = [];
@@ -184,6 +285,11 @@ export function uninstall(ts: Target[], env: NodeJS.ProcessEnv, dryRun: boolean)
       }
     }
     if (next === current) {
+      // Nothing of ours left in it (taken out by hand): it no longer counts as a registration.
+      if (!dryRun && orig) {
+        if (orig.backup) fs.rmSync(orig.backup, { force: true });
+        delete rec.files[t.file];
+      }
       out.push({ file: t.file, label: t.label, status: 'unchanged' });
       continue;
     }

@@ -104,8 +104,11 @@ function sortKeys(v: unknown): unknown {
   return v;
 }
 
-export function codexBlock(shim: string): string {
-  return `\n[mcp_servers.${MCP_NAME}]\ncommand = ${JSON.stringify(shim)}\nargs = ["mcp"]\n`;
+export function codexBlock(shim: string, env: Record<string, string> = {}): string {
+  const vars = Object.entries(env).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ');
+  // required: `codex exec` otherwise starts the first turn without waiting for the server, and the model never sees
+  // the tools. `engram mcp` always completes its handshake (a missing vault is reported by each tool).
+  return `\n[mcp_servers.${MCP_NAME}]\ncommand = ${JSON.stringify(shim)}\nargs = ["mcp"]\nrequired = true\n${vars ? `env = { ${vars} }\n` : ''}`;
 }
 
 export function removeCodexBlock(toml: string): string {

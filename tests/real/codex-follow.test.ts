@@ -56,11 +56,9 @@ describe.skipIf('skip' in codex)(realSuiteTitle('codex', 'the host follows Codex
     writeCodexConfig(sb.home, server);
     const install = runCli(['install', '--agent', 'codex'], { env: sb.env });
     expect(install.code, install.stderr).toBe(0);
-    // Codex gives MCP servers only HOME, PATH and a few more: the sandbox's Engram locations go in the block's env.
-    fs.appendFileSync(
-      path.join(sb.home, '.codex', 'config.toml'),
-      `\n[mcp_servers.engram.env]\nENGRAM_HOME = ${JSON.stringify(sb.engramHome)}\nENGRAM_VAULT = ${JSON.stringify(sb.vault)}\nXDG_RUNTIME_DIR = ${JSON.stringify(sb.env.XDG_RUNTIME_DIR)}\n`,
-    );
+    // Codex gives MCP servers only HOME, PATH and a few more: `engram install --agent codex` puts the sandbox's Engram
+    // locations (ENGRAM_HOME, ENGRAM_VAULT, XDG_RUNTIME_DIR) in the block's env itself.
+    expect(fs.readFileSync(path.join(sb.home, '.codex', 'config.toml'), 'utf8')).toContain(`ENGRAM_HOME = ${JSON.stringify(sb.engramHome)}`);
     sb.serve();
     await waitFor(() => {
       const r = runCli(['status', '--json'], { env: sb.env });

@@ -102,7 +102,10 @@ describe('Claude Code plugin manifest', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, '.claude-plugin', 'plugin.json'), 'utf8'));
     expect(manifest.name).toBe('engram');
     expect(manifest.mcpServers.engram.args).toEqual(['${CLAUDE_PLUGIN_ROOT}/bin/engram-plugin.mjs', 'mcp']);
-    const hooks = JSON.parse(fs.readFileSync(path.join(repoRoot, manifest.hooks), 'utf8')).hooks;
+    // Claude Code loads hooks/hooks.json by itself; naming it again in the manifest is an error in 2.1.197.
+    expect(manifest.hooks).toBeUndefined();
+    expect(manifest.author?.name).toBeTruthy();
+    const hooks = JSON.parse(fs.readFileSync(path.join(repoRoot, 'hooks', 'hooks.json'), 'utf8')).hooks;
     for (const e of ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd']) {
       expect(hooks[e][0].hooks[0].args).toEqual(['${CLAUDE_PLUGIN_ROOT}/bin/engram-plugin.mjs', 'hook', e]);
     }

@@ -4,6 +4,8 @@ import { EngramError } from '../../../src/core/errors.js';
 import { engramEntry } from '../../client/start-host.js';
 import { install, targets, writeShim, type ChangeReport, type Scope } from '../../install/installer.js';
 import { shimPath } from '../../client/paths.js';
+import { describeLink, linkOnPath } from '../../install/bin-link.js';
+import { claudePlugin, switchHint } from '../../install/claude-plugin.js';
 
 export function printReports(out: (t: string) => void, reports: ChangeReport[]): void {
   for (const r of reports) {
@@ -34,12 +36,25 @@ export const command: CommandDefinition = {
   },
   async run(ctx) {
     const dryRun = Boolean(ctx.options['dry-run']);
+    const scope = parseScope(ctx.options.scope);
+    const agent = parseAgent(ctx.options.agent);
+    const plugin = agent === 'claude' ? claudePlugin(ctx.env, ctx.cwd) : undefined;
+    if (plugin?.enabled) {
+      throw new EngramError('conflict', `the Engram Claude Code plugin (${plugin.id}) already registers the hooks and the MCP server; registering them again would run every hook twice`, switchHint(plugin));
+    }
     const shim = dryRun ? shimPath(ctx.env) : writeShim(ctx.env, engramEntry());
-    const reports = install(targets({ scope: parseScope(ctx.options.scope), agent: parseAgent(ctx.options.agent), cwd: ctx.cwd, env: ctx.env, shim }), ctx.env, dryRun);
-    if (ctx.global.json) ctx.stdout(JSON.stringify({ shim, reports }, null, 2));
+    const reports = install(targets({ scope, agent, cwd: ctx.cwd, env: ctx.env, shim }), ctx.env, dryRun);
+    const link = dryRun ? undefined : linkOnPath(ctx.env, shim);
+    if (ctx.global.json) ctx.stdout(JSON.stringify({ shim, link, reports }, null, 2));
     else {
       printReports(ctx.stdout, reports);
       if (!dryRun) ctx.stdout(`shim: ${shim}`);
+      if (link) for (const line of describeLink(link)) ctx.stdout(line);
+      if (scope === 'project' && agent === 'claude' && !dryRun) {
+        ctx.stdout('Commit .claude/settings.json and .mcp.json: they run `engram` from PATH, not a path on this machine, so each');
+        ctx.stdout('teammate who installs Engram (`engram setup` puts `engram` on PATH) gets the hooks and the MCP server.');
+        ctx.stdout('Do not commit .claude/settings.json.engram-backup (your copy from before the install).');
+      }
     }
     return 0;
   },

@@ -6,6 +6,8 @@ import { HUB, locateModel, pullModel } from '../../host/embedder.js';
 import { hostFacts } from '../../host/facts.js';
 import { resolveModel } from '../../host/index-host.js';
 import type { CommandDefinition } from '../types.js';
+import { engramEntry } from '../../client/start-host.js';
+import { ensureTransformers } from '../../install/embedding-runtime.js';
 
 export const command: CommandDefinition = {
   usage: 'model pull|status [--json]',
@@ -17,6 +19,7 @@ export const command: CommandDefinition = {
     const { config } = loadConfig(facts);
     if (sub === 'pull') {
       const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: null });
+      await ensureTransformers(engramEntry(), (l) => ctx.stdout(l));
       const embedder = await pullModel(loc, (l) => ctx.stdout(l), ctx.env.HF_ENDPOINT || HUB);
       ctx.stdout(`Ready: ${embedder.modelId}, ${embedder.dimension} dimensions. Run \`engram index\` to embed the vault.`);
       return 0;

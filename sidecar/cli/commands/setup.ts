@@ -11,6 +11,8 @@ import { engramEntry } from '../../client/start-host.js';
 import { hostFacts } from '../../host/facts.js';
 import { saveConfigKey } from '../../host/config-file.js';
 import { install, targets, writeShim } from '../../install/installer.js';
+import { describeLink, linkOnPath } from '../../install/bin-link.js';
+import { claudePlugin } from '../../install/claude-plugin.js';
 import { knownVaults } from '../../install/obsidian-vaults.js';
 import { estimateBacklog, listClaudeTranscripts } from '../../install/transcripts.js';
 import { ensureHost, queueTranscripts } from '../../install/queue-backlog.js';
@@ -83,8 +85,16 @@ export const command: CommandDefinition = {
     ctx.interrupt?.leaves(`the vault is saved in ${saved.file}; run \`engram setup\` again to finish`);
 
     const shim = writeShim(ctx.env, engramEntry());
-    const reports = install(targets({ scope: 'user', agent: 'claude', cwd: ctx.cwd, env: ctx.env, shim }), ctx.env, false);
-    ctx.stdout(`2. Claude Code: ${reports.map((r) => `${r.label} ${r.status}`).join(', ')} (shim ${shim})`);
+    const plugin = claudePlugin(ctx.env, ctx.cwd);
+    if (plugin?.enabled) {
+      // One Engram per Claude Code: the plugin already registers both; a second registration runs every hook twice.
+      ctx.stdout(`2. Claude Code: the Engram plugin (${plugin.id}) registers the hooks and the MCP server; not registering them again`);
+    } else {
+      const reports = install(targets({ scope: 'user', agent: 'claude', cwd: ctx.cwd, env: ctx.env, shim }), ctx.env, false);
+      ctx.stdout(`2. Claude Code: ${reports.map((r) => `${r.label} ${r.status}`).join(', ')} (shim ${shim})`);
+    }
+    const link = linkOnPath(ctx.env, shim);
+    for (const line of describeLink(link)) ctx.stdout(`   ${line}`);
     ctx.interrupt?.leaves(`the vault is saved in ${saved.file} and Claude Code's hooks and MCP server are registered; run \`engram setup\` again to finish (\`engram uninstall\` undoes it)`);
 
     const state = vaultState(vault, ctx.env);

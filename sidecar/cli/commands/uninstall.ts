@@ -2,10 +2,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CommandDefinition } from '../types.js';
-import { uninstall, targets } from '../../install/installer.js';
+import { remainingRegistrations, uninstall, targets } from '../../install/installer.js';
 import { engramHome, shimPath } from '../../client/paths.js';
 import { lockIsLive, readLock } from '../../host/election.js';
 import { parseAgent, parseScope, printReports } from './install.js';
+import { unlinkFromPath } from '../../install/bin-link.js';
 
 async function stopAllHosts(home: string): Promise<number> {
   const vaults = path.join(home, 'vaults');
@@ -40,7 +41,14 @@ export const command: CommandDefinition = {
     const reports = uninstall(targets({ scope: parseScope(ctx.options.scope), agent: parseAgent(ctx.options.agent), cwd: ctx.cwd, env: ctx.env, shim }), ctx.env, dryRun);
     printReports(ctx.stdout, reports);
     if (dryRun) return 0;
-    fs.rmSync(shim, { force: true });
+    // The shim (and the `engram` link to it) stays while another registration still runs it.
+    const remaining = ctx.options.purge ? [] : remainingRegistrations(ctx.env);
+    if (remaining.length) ctx.stdout(`kept ${shim} and the \`engram\` command: still registered in ${remaining.join(', ')}`);
+    else {
+      const link = unlinkFromPath(ctx.env, shim);
+      if (link) ctx.stdout(`\`engram\` command: removed ${link}`);
+      fs.rmSync(shim, { force: true });
+    }
     if (ctx.options.purge) {
       const home = engramHome(ctx.env);
       const stopped = await stopAllHosts(home);
