@@ -17,7 +17,7 @@ import { NodeVault } from './node-vault.js';
 import { registerHostedVault, unregisterHostedVault } from './hosted.js';
 import type { VaultPort } from '../../src/core/ports.js';
 import { startVaultWatcher } from './watcher.js';
-import { claimAll, classifyFailure, deferEntries, ensureStateDirs, failEntries, retrySetAside, returnClaimed, returnDeferred, spoolDepth, unclaim } from './spool.js';
+import { DEFER_AGE_MS, claimAll, classifyFailure, deferEntries, ensureStateDirs, failEntries, retrySetAside, returnClaimed, returnDeferred, spoolDepth, unclaim } from './spool.js';
 import { releaseStartClaim } from '../client/start-host.js';
 import { removeTempLeftovers } from './temp-files.js';
 import { engramHome as homeOf } from '../client/paths.js';
@@ -116,6 +116,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       log('warn', `extraction unavailable: ${errorMessage(e)}`);
       return undefined;
     })) ?? (async () => ({ notes: 0, outcome: 'no extractor available in this build' }));
+    const deferAge = Number(env.ENGRAM_DEFER_RETRY_MS) || DEFER_AGE_MS;
     const runner = makeSessionJobRunner({
       coverage,
       roots: () => configuredTranscriptRoots(env),
@@ -127,7 +128,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       log,
       delayMs: Number(env.ENGRAM_TEST_JOB_DELAY_MS) || undefined,
       promptMarker: ENGRAM_PROMPT_MARKER,
-      defer: (files) => deferEntries(state, files),
+      defer: (files, retryAt) => deferEntries(state, files, retryAt, deferAge),
     });
     // A failing job is retried on the next sweeps; after three failures its entries are set aside in spool/failed/.
     const failures = new Map<string, number>();
@@ -238,7 +239,8 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
     let sweeps = 0;
     const sweep = setInterval(() => {
       // Deferred events (budget spent, session busy elsewhere) are retried hourly.
-      returnDeferred(state, Number(env.ENGRAM_DEFER_RETRY_MS) || 3_600_000);
+      // A failed LLM call's session comes back at its backoff time (deferEntries stamps it so).
+      returnDeferred(state, deferAge);
       const again = retrySetAside(state);
       if (again) log('info', `retrying ${again} events set aside in spool/failed/ (their cause looks gone, or their wait is over)`);
       if (spoolDepth(state)) drain();

@@ -56,6 +56,8 @@ export interface ExtractOutcome {
   outcome?: string;
   /** Not done yet for a reason that passes (budget spent, session busy elsewhere): keep the events for later. */
   deferred?: boolean;
+  /** When a deferred session is due again (a failed LLM call's backoff); else the host's usual wait. */
+  retryAt?: string;
 }
 
 export type TranscriptExtractor = (req: ExtractRequest) => Promise<ExtractOutcome>;
@@ -69,7 +71,7 @@ export interface SessionJobDeps {
   /** Test hook: stay inside the job this long before committing (to kill a host mid-job). */
   delayMs?: number;
   /** Sets spool entries aside to be retried later (deferred jobs). */
-  defer: (files: string[]) => void;
+  defer: (files: string[], retryAt?: string) => void;
   /** A transcript that starts with this marker is Engram's own nested call: never extracted. */
   promptMarker?: string;
 }
@@ -112,7 +114,7 @@ export function makeSessionJobRunner(deps: SessionJobDeps): (job: Job<SessionJob
     }
     if (result.deferred) {
       deps.coverage.record(key, undefined, { sessionId: key, at: new Date().toISOString(), outcome: result.outcome ?? 'deferred', notes: result.notes, bytes: covered });
-      deps.defer(data.files);
+      deps.defer(data.files, result.retryAt);
       deps.log('info', `session ${key}: ${result.outcome ?? 'deferred'}; retried later`);
       return;
     }

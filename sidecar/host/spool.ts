@@ -83,10 +83,15 @@ export function unclaim(state: VaultState, files: string[]): void {
 }
 
 /** Deferred entries (budget spent, session busy elsewhere) wait in spool/deferred/ and come back after a while. */
-export function deferEntries(state: VaultState, files: string[]): void {
+/**
+ * Moves entries to `spool/deferred/`. `returnDeferred` brings an entry back once its mtime is `ageMs` old, so an entry
+ * due at a known time (`retryAt`, a failed LLM call's backoff) is stamped `retryAt - ageMs`.
+ */
+export function deferEntries(state: VaultState, files: string[], retryAt?: string, ageMs = DEFER_AGE_MS): void {
   const dir = path.join(state.spool, 'deferred');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const now = new Date();
+  const due = retryAt ? Date.parse(retryAt) : NaN;
+  const now = new Date(Number.isFinite(due) ? due - ageMs : Date.now());
   for (const f of files) {
     try {
       const to = path.join(dir, path.basename(f));
@@ -276,7 +281,10 @@ export function retrySetAside(state: VaultState, opts: { force?: boolean; now?: 
 }
 
 /** Moves deferred entries older than `ageMs` back into the spool; returns how many. */
-export function returnDeferred(state: VaultState, ageMs: number): number {
+/** How long a deferred entry waits when no retry time is known (budget spent, session busy elsewhere). */
+export const DEFER_AGE_MS = 3_600_000;
+
+export function returnDeferred(state: VaultState, ageMs = DEFER_AGE_MS): number {
   const dir = path.join(state.spool, 'deferred');
   let n = 0;
   for (const name of safeList(dir)) {

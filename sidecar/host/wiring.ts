@@ -101,7 +101,7 @@ export async function makeExtractor(engine: Engine, state: VaultState, _log: Log
     if (run.skipped && /another process/.test(run.skipped)) return { notes, outcome: `deferred: ${run.skipped}`, deferred: true };
     // Failed windows stay pending (not covered) and are retried after a backoff; the queue moves on to other sessions.
     if (run.waiting) return { notes, outcome: `deferred: ${run.waiting}`, deferred: true };
-    if (run.failed.length) return { notes, outcome: `deferred: ${run.windows.notDone} window${run.windows.notDone === 1 ? '' : 's'} pending (${run.failed[0].reason})${run.pending ? `; next try after ${run.pending.retryAt}` : ''}`, deferred: true };
+    if (run.failed.length) return { notes, outcome: `deferred: ${run.windows.notDone} window${run.windows.notDone === 1 ? '' : 's'} pending (${run.failed[0].reason})${run.pending ? `; next try after ${run.pending.retryAt}` : ''}`, deferred: true, retryAt: run.pending?.retryAt };
     const outcome = run.skipped ?? (run.errors.length ? `extracted with errors: ${run.errors[0]}` : `extracted ${notes} notes${req.backend ? ` (${req.backend})` : ''}`);
     if (run.windows.notDone > 0) throw new EngramError('backend', outcome);
     return { notes, outcome };

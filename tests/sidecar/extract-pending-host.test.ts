@@ -116,8 +116,9 @@ describe('failed windows on a running host', () => {
 
   it('the host retries a failed session after its backoff and files its notes exactly once', async () => {
     failWhen = 'pnpm workspaces';
-    // No backoff beyond the host's sweep of deferred events (every second here).
-    sb.serve({ ENGRAM_EXTRACT_RETRY_AFTER_MINUTES: '0', ENGRAM_DEFER_RETRY_MS: '1000', ENGRAM_SWEEP_MS: '300' });
+    // A backoff of zero: the session comes back at its retry time on the next sweep, not after the hour that
+    // other deferred events (budget spent) wait.
+    sb.serve({ ENGRAM_EXTRACT_RETRY_AFTER_MINUTES: '0', ENGRAM_SWEEP_MS: '300' });
     await waitFor(() => fs.existsSync(path.join(sb.env.XDG_RUNTIME_DIR!, 'engram')) && fs.readdirSync(path.join(sb.env.XDG_RUNTIME_DIR!, 'engram')).length > 0, 10_000, 'socket');
     const end = () => runCli(['hook', 'SessionEnd'], { env: sb.env, input: JSON.stringify({ session_id: A, transcript_path: path.join(proj, `${A}.jsonl`), cwd: sb.root, hook_event_name: 'SessionEnd', reason: 'other' }) });
     expect(end().code).toBe(0);

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 import { vaultState, type VaultState } from '../../sidecar/client/paths.js';
-import { classifyFailure, ensureStateDirs, failEntries, listSetAside, retryBackoffMs, retrySetAside } from '../../sidecar/host/spool.js';
+import { classifyFailure, deferEntries, ensureStateDirs, failEntries, listSetAside, retryBackoffMs, retrySetAside, returnDeferred } from '../../sidecar/host/spool.js';
 
 describe('set-aside events', () => {
   let root: string;
@@ -68,5 +68,21 @@ describe('set-aside events', () => {
     fs.renameSync(state.ledger, `${state.ledger}.damaged`);
     expect(retrySetAside(state)).toBe(1);
     expect(inSpool()).toEqual(['b.json']);
+  });
+
+  it('a deferred session due at its backoff time comes back then, while one with no retry time waits the hour', () => {
+    const soon = new Date(Date.now() + 60_000).toISOString();
+    deferEntries(state, [entry('failed-llm.json')], soon);
+    deferEntries(state, [entry('budget.json')]);
+    deferEntries(state, [entry('due.json')], new Date(Date.now() - 1000).toISOString());
+    expect(returnDeferred(state)).toBe(1);
+    expect(inSpool()).toEqual(['due.json']);
+    // A minute later (the wait, as the file's stamp says it): the failed LLM session is due, the budget one is not.
+    const later = path.join(state.spool, 'deferred', 'failed-llm.json');
+    const st = fs.statSync(later);
+    fs.utimesSync(later, st.atime, new Date(st.mtimeMs - 61_000));
+    expect(returnDeferred(state)).toBe(1);
+    expect(inSpool().sort()).toEqual(['due.json', 'failed-llm.json']);
+    expect(fs.readdirSync(path.join(state.spool, 'deferred'))).toEqual(['budget.json']);
   });
 });
