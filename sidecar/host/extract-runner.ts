@@ -23,7 +23,7 @@ import type { Session } from '../../src/core/transcript/types.js';
 import { engramHome, type HostFacts } from '../../src/core/state.js';
 import { loadConfig } from './config-file.js';
 import { createBackend } from './backends.js';
-import { faultTrigger, parseFault, type FaultPoint } from './fault.js';
+import { faultFromEnv, faultTrigger, type FaultPoint } from './fault.js';
 import { NodeStateStore } from './node-state-store.js';
 import { NodeVault } from './node-vault.js';
 import { projectFor } from './resolve.js';
@@ -152,10 +152,11 @@ function configuredBackend(name: BackendName, config: EffectiveConfig, env: Node
 /** Builds the ports one extraction run uses (shared by the transcript and import paths). */
 export function extractHost(ctx: ExtractContext): ExtractHost {
   const config = ctx.config ?? loadConfig(ctx.facts).config;
-  const hit = faultTrigger(parseFault(ctx.facts.env.ENGRAM_FAULT));
+  const fault = faultFromEnv(ctx.facts.env);
+  const hit = faultTrigger(fault);
   const state = new NodeStateStore(engramHome(ctx.facts), () => hit('before-rename'));
   const nodeVault = new NodeVault(ctx.vaultRoot);
-  const vault = ctx.facts.env.ENGRAM_FAULT?.startsWith('before-rename') ? faultyVault(nodeVault, hit) : nodeVault;
+  const vault = fault?.point === 'before-rename' ? faultyVault(nodeVault, hit) : nodeVault;
   const backend = typeof ctx.backend === 'object' ? ctx.backend : configuredBackend(ctx.backend ?? config.get('backend'), config, ctx.facts.env as NodeJS.ProcessEnv);
   return { state, vault, backend, config, fault: hit };
 }

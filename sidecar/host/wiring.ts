@@ -13,7 +13,7 @@ import { loadConfig } from './config-file.js';
 import { hostFacts } from './facts.js';
 import type { Logger } from './logger.js';
 import type { TranscriptExtractor } from './session-jobs.js';
-import { faultTrigger, parseFault } from './fault.js';
+import { faultFromEnv, faultTrigger } from './fault.js';
 import { writeSnapshot } from './index-host.js';
 
 class VaultIndexAdapter implements EngineIndex {
@@ -70,7 +70,7 @@ class VaultIndexAdapter implements EngineIndex {
 
 export async function makeIndex(vault: VaultPort, state: VaultState, log: Logger, env: NodeJS.ProcessEnv): Promise<EngineIndex | undefined> {
   const index = new VaultIndex({ vault });
-  const hit = faultTrigger(parseFault(env.ENGRAM_FAULT));
+  const hit = faultTrigger(faultFromEnv(env));
   const adapter = new VaultIndexAdapter(index, state.snapshot, log, () => hit('before-snapshot-rename'));
   if (!env.ENGRAM_NO_EMBEDDINGS) {
     // After the text index is up: recall works on BM25 at once, and turns hybrid when the vectors are ready.
