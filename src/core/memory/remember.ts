@@ -6,6 +6,7 @@ import type { VaultPort } from '../ports.js';
 import { DEFAULT_FOLDERS, routeFolder, type Folders } from '../note/route.js';
 import { loadVocabulary } from '../note/vocabulary.js';
 import { writeBeatNote } from '../note/write-beat.js';
+import { phraseTitle } from '../note/title.js';
 
 export interface RememberInput {
   text: string;
@@ -22,13 +23,10 @@ export interface RememberResult {
   existed: boolean;
 }
 
-/** The first line of a text, without Markdown heading marks, cut at a word under `max` characters. */
+/** The first line of a text, without Markdown heading marks, as a whole phrase under `max` characters (note/title.ts). */
 export function titleFromText(text: string, max = 80): string {
   const first = (text.split(/\r?\n/).find((l) => l.trim()) ?? '').replace(/^#+\s*/, '').replace(/\s+/g, ' ').trim();
-  if (first.length <= max) return first;
-  const cut = first.slice(0, max);
-  const sentence = /^(.{20,}?[.!?])\s/.exec(cut);
-  return sentence ? sentence[1] : cut.replace(/\s+\S*$/, '');
+  return first.length < max ? first : phraseTitle(first, max - 1) || first.slice(0, max - 1);
 }
 
 /** The engram_id of remembered text: the same words (whitespace aside) in the same project are the same note. */
