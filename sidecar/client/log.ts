@@ -25,11 +25,16 @@ function rotate(file: string): void {
   }
 }
 
+/** Rotates a log that `bytes` more would take past LOG_MAX_BYTES (a log that is empty is never rotated). */
+export function rotateIfFull(file: string, bytes: number): void {
+  const size = fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  if (size + bytes > LOG_MAX_BYTES && size > 0) rotate(file);
+}
+
 /** Appends one line (newline added) to a log file, rotating it first when it is full. False when it could not. */
 export function appendLogLine(file: string, line: string): boolean {
   try {
-    const size = fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
-    if (size + Buffer.byteLength(line) + 1 > LOG_MAX_BYTES && size > 0) rotate(file);
+    rotateIfFull(file, Buffer.byteLength(line) + 1);
     fs.appendFileSync(file, `${line}\n`, { mode: 0o600 });
     return true;
   } catch {

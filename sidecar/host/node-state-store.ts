@@ -6,6 +6,7 @@ import type { StateStore } from '../../src/core/extract/state-store.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
 import { processAlive } from './election.js';
 import { isTempName, tempPathFor } from './temp-files.js';
+import { rotateIfFull } from '../client/log.js';
 
 export class NodeStateStore implements StateStore {
   constructor(
@@ -56,6 +57,8 @@ export class NodeStateStore implements StateStore {
   async append(name: string, line: string): Promise<void> {
     const target = this.abs(name);
     await fsp.mkdir(path.dirname(target), { recursive: true });
+    // The JSONL logs (llm-calls, extract-runs) rotate like every log; readers read the last rotation too.
+    if (name.startsWith('logs/')) rotateIfFull(target, Buffer.byteLength(line) + 1);
     await fsp.appendFile(target, `${line}\n`, { encoding: 'utf8', mode: 0o600 });
   }
 

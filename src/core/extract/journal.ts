@@ -2,7 +2,7 @@
 // note is written, and the ledger records a window's range only after its notes are durably written.
 import type { Turn } from '../transcript/types.js';
 import type { Beat } from './beat.js';
-import { parseVersioned, type StateStore } from './state-store.js';
+import { parseVersioned, readLog, type StateStore } from './state-store.js';
 import type { Rejection } from './validate.js';
 import { rangeKey, type ExtractWindow, type TurnRange } from './window.js';
 
@@ -90,7 +90,7 @@ export function retryBackoffMs(failures: number, baseMs = DEFAULT_RETRY_BASE_MS)
 export async function migrateLedger(state: StateStore, ledger: Ledger): Promise<Ledger> {
   if (ledger.version >= LEDGER_VERSION) return ledger;
   const backends = new Map<string, Set<string>>();
-  for (const line of ((await state.read(RUNS_LOG).catch(() => undefined)) ?? '').split('\n')) {
+  for (const line of (await readLog(state, RUNS_LOG).catch(() => '')).split('\n')) {
     if (!line.trim()) continue;
     try {
       const r = JSON.parse(line) as { sessionId?: string; backend?: string; windows?: { called?: number } };

@@ -61,6 +61,15 @@ export class MemoryStateStore implements StateStore {
   }
 }
 
+/**
+ * The text of an append-only log under `logs/` with its last rotation (`<name>.1`) before it: hosts rotate these
+ * logs by size, and a reader that needs the last day (the budget) must not lose what was just rotated away.
+ */
+export async function readLog(store: StateStore, name: string): Promise<string> {
+  const [older, current] = await Promise.all([store.read(`${name}.1`).catch(() => undefined), store.read(name)]);
+  return `${older ?? ''}${current ?? ''}`;
+}
+
 /** Parses a versioned JSON state file; refuses a newer format with a clear message. */
 export function parseVersioned<T extends { version: number }>(text: string | undefined, name: string, current: number, empty: () => T): T {
   if (text === undefined || text.trim() === '') return empty();

@@ -3,7 +3,7 @@
 // (200,000) for `claude`, nothing for paid API backends, no limit for local ones (ollama, a local OpenAI server).
 import { CONFIG_KEYS } from '../config.js';
 import type { BackendName, CompletionResult } from './backends/types.js';
-import type { StateStore } from './state-store.js';
+import { readLog, type StateStore } from './state-store.js';
 
 export const CALLS_LOG = 'logs/llm-calls.jsonl';
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -90,7 +90,7 @@ export interface UsageSummary {
 }
 
 async function readCalls(store: StateStore, since: number): Promise<CallRecord[]> {
-  const text = (await store.read(CALLS_LOG)) ?? '';
+  const text = await readLog(store, CALLS_LOG);
   const out: CallRecord[] = [];
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
