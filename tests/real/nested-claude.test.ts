@@ -207,9 +207,9 @@ describe.skipIf('skip' in claude)(realSuiteTitle('claude', 'transcripts of Engra
     const sb = makeSandbox();
     cleanups.push(() => sb.cleanup());
     const engramEnv = { ...sb.env, HOME: home, USERPROFILE: home, CLAUDE_CONFIG_DIR: path.join(home, '.claude') };
-    const backfill = runCli(['backfill'], { env: engramEnv });
+    const backfill = runCli(['backfill'], { env: { ...engramEnv, ENGRAM_BACKEND: 'rules' } });
     expect(backfill.code, backfill.stderr).toBe(0);
-    expect(backfill.stdout).toMatch(/^1 transcripts,/);
+    expect(backfill.stdout).toMatch(/^1 transcripts,/m);
     const setup = runCli(['setup', '--yes', '--vault', sb.vault], { env: engramEnv, timeout: 120_000 });
     expect(setup.code, setup.stderr).toBe(0);
     expect(setup.stdout).toMatch(/4\. Transcripts: 1 existing Claude Code sessions/);

@@ -148,7 +148,10 @@ describe('engram mcp (real client, real host)', () => {
     expect(r.isError, r.content[0].text).toBeFalsy();
     expect(r.content[0].text).toMatch(/^Queued .*for extraction/);
     // The host's job runner honours the same folders: the session is extracted.
-    await waitFor(() => fs.existsSync(path.join(sb.vault, 'Engram/Projects/acme/We use pnpm workspaces not npm for the monorepo.md')), 20_000, 'the extracted note');
+    const folder = path.join(sb.vault, 'Engram/Projects/acme');
+    const filed = () => (fs.existsSync(folder) ? fs.readdirSync(folder).filter((f) => f.endsWith('.md') && fs.readFileSync(path.join(folder, f), 'utf8').includes('We use pnpm workspaces, not npm')) : []);
+    await waitFor(() => filed().length > 0, 20_000, 'the extracted note');
+    expect(filed()).toEqual(['We use pnpm workspaces, not npm.md']);
   });
 
   it('lists review and restructure proposals (dry run), reindexes, and refuses an unknown proposal id', async () => {
