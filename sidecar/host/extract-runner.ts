@@ -10,6 +10,7 @@ import { CONFIG_KEYS, type EffectiveConfig, type BackendName } from '../../src/c
 import { EngramError } from '../../src/core/errors.js';
 import { BackendError } from '../../src/core/extract/backends/backend-error.js';
 import { extractSession, type ExtractRun } from '../../src/core/extract/extract.js';
+import type { PendingWindows } from '../../src/core/extract/journal.js';
 import { indexSimilarity } from '../../src/core/extract/dedup.js';
 import { VaultCatalog } from '../../src/core/extract/vault-catalog.js';
 import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
@@ -261,16 +262,10 @@ export async function extractionBudgetStatus(facts: HostFacts, now = Date.now())
   return { ...summary, backend, lines: summary.backends.map((b) => describeBudget(b)) };
 }
 
-export interface PendingSession {
+/** A session with windows pending after a failed LLM call, as `engram status` lists it. */
+export interface PendingSession extends PendingWindows {
   session: string;
   source?: string;
-  backend: string;
-  failure: string;
-  reason: string;
-  windows: number;
-  failures: number;
-  at: string;
-  retryAt: string;
 }
 
 /** Sessions whose windows failed and wait for a retry (from the vault's ledger), for `engram status`. */
