@@ -9,6 +9,7 @@ import path from 'node:path';
 import { CONFIG_KEYS, type EffectiveConfig, type BackendName } from '../../src/core/config.js';
 import { EngramError } from '../../src/core/errors.js';
 import { BackendError } from '../../src/core/extract/backends/backend-error.js';
+import { claudeBillsApiKey } from '../../src/core/extract/backends/claude.js';
 import { extractSession, type ExtractRun } from '../../src/core/extract/extract.js';
 import type { PendingWindows } from '../../src/core/extract/journal.js';
 import { indexSimilarity } from '../../src/core/extract/dedup.js';
@@ -94,7 +95,8 @@ export function budgetsFrom(config: EffectiveConfig): BudgetConfig {
 }
 
 /** Whether the configured backend is paid, decided as the backend itself decides it (openai: by its URL). */
-export function configuredBackendPaid(config: EffectiveConfig, backend: BackendName = config.get('backend')): boolean {
+export function configuredBackendPaid(config: EffectiveConfig, backend: BackendName = config.get('backend'), env: Record<string, string | undefined> = {}): boolean {
+  if (backend === 'claude') return claudeBillsApiKey(env);
   return isPaidBackend(backend, backend === 'openai' ? config.get('openai.url') : undefined);
 }
 
@@ -258,7 +260,7 @@ export async function extractTranscript(ctx: ExtractContext & { transcriptPath: 
 export async function extractionBudgetStatus(facts: HostFacts, now = Date.now()): Promise<UsageSummary & { backend: BackendName; lines: string[] }> {
   const { config } = loadConfig(facts);
   const backend = config.get('backend');
-  const summary = await usageSummary(new NodeStateStore(engramHome(facts)), now, budgetsFrom(config), { [backend]: configuredBackendPaid(config, backend) }, [backend]);
+  const summary = await usageSummary(new NodeStateStore(engramHome(facts)), now, budgetsFrom(config), { [backend]: configuredBackendPaid(config, backend, facts.env) }, [backend]);
   return { ...summary, backend, lines: summary.backends.map((b) => describeBudget(b)) };
 }
 

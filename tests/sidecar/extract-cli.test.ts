@@ -185,8 +185,10 @@ describe('engram import', () => {
 });
 
 describe('budget: engram status and background extraction apply the same limit', () => {
-  const cases: [string, Record<string, unknown>, number][] = [
-    ['claude by default', { backend: 'claude' }, 200_000],
+  const cases: [string, Record<string, unknown>, number, Record<string, string | undefined>?][] = [
+    ['claude by default (the subscription login)', { backend: 'claude' }, 200_000, { ANTHROPIC_API_KEY: undefined }],
+    ['claude on an API key until a budget is set', { backend: 'claude' }, 0],
+    ['claude on an API key with a budget', { backend: 'claude', budget: { tokens_per_day: 50_000 } }, 50_000],
     ['anthropic until a budget is set', { backend: 'anthropic' }, 0],
     ['a remote openai until a budget is set', { backend: 'openai' }, 0],
     ['a local openai server', { backend: 'openai', openai: { url: 'http://127.0.0.1:1234/v1' } }, Number.POSITIVE_INFINITY],
@@ -194,11 +196,11 @@ describe('budget: engram status and background extraction apply the same limit',
     ['anthropic with a budget', { backend: 'anthropic', budget: { tokens_per_day: 40_000 } }, 40_000],
     ['claude with a budget of 0', { backend: 'claude', budget: { tokens_per_day: 0 } }, 0],
   ];
-  for (const [label, file, expected] of cases) {
+  for (const [label, file, expected, extraEnv] of cases) {
     it(label, async () => {
       const c = fresh();
       fs.writeFileSync(path.join(c.home, 'config.json'), JSON.stringify({ version: 1, ...file }));
-      const env = { ...process.env, ENGRAM_HOME: c.home, HOME: c.home, ANTHROPIC_API_KEY: 'test-key', OPENAI_API_KEY: 'test-key' };
+      const env = { ...process.env, ENGRAM_HOME: c.home, HOME: c.home, ANTHROPIC_API_KEY: 'test-key', OPENAI_API_KEY: 'test-key', ...extraEnv };
       const facts = hostFacts(env);
       const status = await extractionBudgetStatus(facts);
       const mine = status.backends.find((b) => b.backend === status.backend)!;

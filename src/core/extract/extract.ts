@@ -247,7 +247,7 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
         const estimate = windowTokens(item.window) + 3000;
         if (limit === 0 || (mine?.spent ?? false) || (mine ? mine.remaining : limit) < estimate) {
           run.budgetStopped = limit === 0
-            ? `no background budget set for the paid ${o.backend.name} backend`
+            ? `no background budget set for the paid ${o.backend.name} backend${o.backend.name === 'claude' ? ' (it runs on ANTHROPIC_API_KEY, billed per token)' : ''}; set one with \`engram configure budget.tokens_per_day <tokens>\``
             : `the daily budget of ${limit.toLocaleString('en-US')} tokens for ${o.backend.name} is spent (${(mine?.remaining ?? limit).toLocaleString('en-US')} left, the next window needs about ${estimate.toLocaleString('en-US')})`;
           break;
         }

@@ -45,7 +45,8 @@ export type BudgetConfig = Partial<Record<BackendName, number>>;
 export function dailyLimit(backend: BackendName, paid: boolean, config: BudgetConfig = {}): number {
   const set = config[backend];
   if (set !== undefined) return set;
-  if (backend === 'claude') return DEFAULT_CLAUDE_DAILY_TOKENS;
+  // The subscription has its own limits; the CLI on an API key is billed like any paid API: nothing until set.
+  if (backend === 'claude') return paid ? 0 : DEFAULT_CLAUDE_DAILY_TOKENS;
   if (backend === 'rules') return Number.POSITIVE_INFINITY;
   return paid ? 0 : Number.POSITIVE_INFINITY;
 }

@@ -3,6 +3,7 @@ import { MemoryStateStore } from '../../../src/core/extract/state-store.js';
 import { dailyLimit, describeBudget, isPaidBackend, recordCall, usageSummary, type CallRecord } from '../../../src/core/extract/usage.js';
 import { CONFIG_KEYS } from '../../../src/core/config.js';
 import { OpenAiBackend } from '../../../src/core/extract/backends/openai.js';
+import { ClaudeBackend } from '../../../src/core/extract/backends/claude.js';
 import { extractSession } from '../../../src/core/extract/extract.js';
 import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
 import { ScriptedBackend, beatsFor, session } from '../../helpers/extract.js';
@@ -30,6 +31,23 @@ describe('usage and budget', () => {
     const set = await usageSummary(store, NOW, { claude: 1_000_000, anthropic: 10_000 });
     expect(set.backends.find((b) => b.backend === 'claude')).toMatchObject({ spent: false, remaining: 790_000 });
     expect(describeBudget(set.backends.find((b) => b.backend === 'anthropic')!)).toMatch(/9,000 left/);
+  });
+
+  it('claude on an API key is a paid backend: no background budget until the user sets one (no surprise bills)', async () => {
+    const opts = { spawn: { run: () => Promise.reject(new Error('not called')) }, makeTempDir: () => Promise.reject(new Error('not called')) };
+    const onLogin = new ClaudeBackend({ ...opts, env: { HOME: '/home/u' } } as unknown as ConstructorParameters<typeof ClaudeBackend>[0]);
+    const onKey = new ClaudeBackend({ ...opts, env: { HOME: '/home/u', ANTHROPIC_API_KEY: 'sk-ant-test' } } as unknown as ConstructorParameters<typeof ClaudeBackend>[0]);
+    expect(onLogin.paid).toBe(false);
+    expect(onKey.paid).toBe(true);
+    expect(dailyLimit('claude', onLogin.paid)).toBe(CONFIG_KEYS['budget.tokens_per_day'].default);
+    expect(dailyLimit('claude', onKey.paid)).toBe(0);
+    expect(dailyLimit('claude', onKey.paid, { claude: 50_000 })).toBe(50_000);
+    // Background extraction on the key stops before any call, and says why and how to allow it.
+    const backend = new ScriptedBackend((req) => beatsFor(req), 'claude', onKey.paid);
+    const s = session('s1', [['user', 'We decided to use pnpm workspaces for the monorepo because npm was slow.']]);
+    const run = await extractSession({ ports: { vault: new MemoryVault(), clock: { now: () => Date.now() } }, state: new MemoryStateStore(), vaultDir: 'v', backend, session: s, mode: 'background' });
+    expect(run.budgetStopped).toMatch(/no background budget set for the paid claude backend \(it runs on ANTHROPIC_API_KEY, billed per token\); set one with `engram configure budget.tokens_per_day/);
+    expect(backend.calls).toBe(0);
   });
 
   it('the default budgets: the config key\'s default for claude, nothing for paid APIs until set, no limit for local backends', () => {

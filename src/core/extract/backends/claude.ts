@@ -161,13 +161,20 @@ function parseResult(stdout: string): ClaudeResultJson | undefined {
   }
 }
 
+/** The nested CLI bills an API account (per token) when the host's environment gives it ANTHROPIC_API_KEY. */
+export function claudeBillsApiKey(env: Record<string, string | undefined>): boolean {
+  return Boolean(env.ANTHROPIC_API_KEY?.trim());
+}
+
 export class ClaudeBackend implements LlmBackend {
   readonly name = 'claude' as const;
-  readonly paid = false;
+  /** Billed per token: the CLI runs on the user's ANTHROPIC_API_KEY rather than their subscription login. */
+  readonly paid: boolean;
   readonly model: string;
   private readonly command: string;
 
   constructor(private readonly opts: ClaudeOptions) {
+    this.paid = claudeBillsApiKey(opts.env);
     this.model = opts.model ?? 'haiku';
     this.command = opts.command ?? 'claude';
   }
