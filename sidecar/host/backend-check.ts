@@ -1,9 +1,9 @@
 // Whether the configured extraction backend can run at all, said before any work is queued (`engram setup`,
 // `engram backfill`): for `claude`, the CLI on PATH and logged in; for the APIs, a key. With the choices to fix it.
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import type { BackendName, EffectiveConfig } from '../../src/core/config.js';
-import { apiKey, findClaude } from './backends.js';
+import { isLocalUrl } from '../../src/core/extract/usage.js';
+import { apiKey, findClaude, isExecutable } from './backends.js';
 
 export interface BackendCheck {
   backend: BackendName;
@@ -12,15 +12,6 @@ export interface BackendCheck {
   detail: string;
   /** The ways out, one line each, when not ok. */
   choices: string[];
-}
-
-function executable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 const RULES_CHOICE = '`engram configure backend rules`: offline, no LLM (files only explicit #decision / remember: markers and plain corrections)';
@@ -46,13 +37,12 @@ export function checkBackend(config: EffectiveConfig, env: NodeJS.ProcessEnv, ba
       return apiKey('ANTHROPIC_API_KEY', env) ? { backend, ok: true, detail: 'anthropic: ANTHROPIC_API_KEY is set', choices: [] } : fail('the anthropic backend needs ANTHROPIC_API_KEY, and it is not set');
     case 'openai': {
       const url = config.get('openai.url');
-      const local = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:|\/|$)/.test(url);
-      return local || apiKey('OPENAI_API_KEY', env) ? { backend, ok: true, detail: `openai at ${url}`, choices: [] } : fail(`the openai backend at ${url} needs OPENAI_API_KEY, and it is not set`);
+      return isLocalUrl(url) || apiKey('OPENAI_API_KEY', env) ? { backend, ok: true, detail: `openai at ${url}`, choices: [] } : fail(`the openai backend at ${url} needs OPENAI_API_KEY, and it is not set`);
     }
     case 'claude': {
       const configured = config.get('claude.command');
       const cli = findClaude(configured, env);
-      if (!executable(cli)) return fail(`the claude backend runs the Claude Code CLI, and \`${configured}\` is not on PATH (nor in ~/.claude/local or ~/.local/bin)`);
+      if (!isExecutable(cli)) return fail(`the claude backend runs the Claude Code CLI, and \`${configured}\` is not on PATH (nor in ~/.claude/local or ~/.local/bin)`);
       const r = spawnSync(cli, ['auth', 'status'], { env, encoding: 'utf8', timeout: 15_000, stdio: ['ignore', 'pipe', 'pipe'] });
       let status: { loggedIn?: boolean; authMethod?: string } | undefined;
       try {

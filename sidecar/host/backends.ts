@@ -8,16 +8,18 @@ import os from 'node:os';
 import path from 'node:path';
 import type { EffectiveConfig, BackendName } from '../../src/core/config.js';
 import { AnthropicBackend } from '../../src/core/extract/backends/anthropic.js';
-import { ClaudeBackend, type TempDir } from '../../src/core/extract/backends/claude.js';
+import { ClaudeBackend, claudeBillsApiKey, type TempDir } from '../../src/core/extract/backends/claude.js';
 import { OllamaBackend } from '../../src/core/extract/backends/ollama.js';
 import { OpenAiBackend } from '../../src/core/extract/backends/openai.js';
 import { RulesBackend } from '../../src/core/extract/backends/rules.js';
 import type { LlmBackend } from '../../src/core/extract/backends/types.js';
 import type { RetryPolicy } from '../../src/core/extract/backends/retry.js';
+import { isLocalUrl } from '../../src/core/extract/usage.js';
 import { EngramError } from '../../src/core/errors.js';
 import { NodeSpawn } from './node-spawn.js';
 
-function isExecutable(file: string): boolean {
+/** A file this user may run (not a folder). */
+export function isExecutable(file: string): boolean {
   try {
     fs.accessSync(file, fs.constants.X_OK);
     return fs.statSync(file).isFile();
@@ -109,7 +111,7 @@ export function backendCredentials(name: BackendName, config: EffectiveConfig, e
     case 'ollama':
       return { backend: name, source: 'not needed', detail: `none needed (local server ${config.get('ollama.url')})` };
     case 'claude': {
-      if (env.ANTHROPIC_API_KEY?.trim()) return { backend: name, source: 'ANTHROPIC_API_KEY from env', detail: 'ANTHROPIC_API_KEY from the environment (billed to that API account, not the subscription)' };
+      if (claudeBillsApiKey(env)) return { backend: name, source: 'ANTHROPIC_API_KEY from env', detail: 'ANTHROPIC_API_KEY from the environment (billed to that API account, not the subscription)' };
       if (env.CLAUDE_CODE_OAUTH_TOKEN?.trim()) return { backend: name, source: 'CLAUDE_CODE_OAUTH_TOKEN from env', detail: 'CLAUDE_CODE_OAUTH_TOKEN from the environment (subscription token)' };
       const settings = readJson(path.join(env.CLAUDE_CONFIG_DIR ?? path.join(env.HOME || os.homedir(), '.claude'), 'settings.json'));
       const settingsEnv = settings?.env as Record<string, unknown> | undefined;
@@ -126,7 +128,7 @@ export function backendCredentials(name: BackendName, config: EffectiveConfig, e
       const variable = name === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
       if (env[variable]?.trim()) return { backend: name, source: name === 'anthropic' ? 'ANTHROPIC_API_KEY from env' : 'OPENAI_API_KEY from env', detail: `${variable} from the environment` };
       if (apiKey(variable, env)) return { backend: name, source: 'secret store', detail: `${variable} from the OS secret store (service "engram")` };
-      if (name === 'openai' && /localhost|127\.0\.0\.1|\[::1\]/.test(String(config.get('openai.url')))) return { backend: name, source: 'not needed', detail: `none needed (local server ${config.get('openai.url')})` };
+      if (name === 'openai' && isLocalUrl(config.get('openai.url'))) return { backend: name, source: 'not needed', detail: `none needed (local server ${config.get('openai.url')})` };
       return none(`${name}: ${variable} is not set`, `export ${variable}, or store it: ${process.platform === 'darwin' ? `security add-generic-password -s engram -a ${variable} -w` : `secret-tool store --label engram service engram key ${variable}`}`);
     }
     default:
