@@ -7,7 +7,6 @@ import { JobQueue } from '../../src/core/jobs/queue.js';
 import { systemClock, yieldToEventLoop } from '../../src/core/ports.js';
 import { errorMessage } from '../../src/core/errors.js';
 import { PROTOCOL_VERSION } from '../../src/core/protocol/index.js';
-import { ENGRAM_PROMPT_MARKER } from '../../src/core/transcript/fence.js';
 import { vaultState, type VaultState } from '../client/paths.js';
 import { clientSettings } from '../client/settings.js';
 import { acquireHostLock, releaseHostLock, type LockInfo } from './election.js';
@@ -127,7 +126,6 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       },
       log,
       delayMs: Number(env.ENGRAM_TEST_JOB_DELAY_MS) || undefined,
-      promptMarker: ENGRAM_PROMPT_MARKER,
       defer: (files, retryAt) => deferEntries(state, files, retryAt, deferAge),
     });
     // A failing job is retried on the next sweeps; after three failures its entries are set aside in spool/failed/.

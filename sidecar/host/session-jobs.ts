@@ -6,6 +6,7 @@ import type { Job } from '../../src/core/jobs/queue.js';
 import { CoverageStore, countRecords } from './coverage.js';
 import { releaseEntries } from './spool.js';
 import { allowedTranscript } from './transcript-roots.js';
+import { isEngramOwnTranscript } from './transcript-files.js';
 
 export interface SessionJobData {
   sessionId: string;
@@ -72,8 +73,6 @@ export interface SessionJobDeps {
   delayMs?: number;
   /** Sets spool entries aside to be retried later (deferred jobs). */
   defer: (files: string[], retryAt?: string) => void;
-  /** A transcript that starts with this marker is Engram's own nested call: never extracted. */
-  promptMarker?: string;
 }
 
 export function makeSessionJobRunner(deps: SessionJobDeps): (job: Job<SessionJobData>) => Promise<void> {
@@ -90,13 +89,8 @@ export function makeSessionJobRunner(deps: SessionJobDeps): (job: Job<SessionJob
     const size = fs.statSync(file).size;
     const covered = deps.coverage.get(key)?.bytes ?? 0;
     if (size <= covered && data.minBytes <= covered) return done('already covered');
-    if (deps.promptMarker) {
-      const head = Buffer.alloc(4096);
-      const fd = fs.openSync(file, 'r');
-      const n = fs.readSync(fd, head, 0, head.length, 0);
-      fs.closeSync(fd);
-      if (head.subarray(0, n).toString('utf8').includes(deps.promptMarker)) return done('skipped: Engram\'s own nested session');
-    }
+    // The same test the transcript listers apply: its first user message opens with Engram's prompt marker.
+    if (await isEngramOwnTranscript(file)) return done('skipped: Engram\'s own nested session');
     if (!data.force) {
       const t = deps.thresholds();
       const grewBytes = size - covered;

@@ -100,6 +100,19 @@ describe('engram hook', () => {
     expect(notes(sb).map((f) => fs.readFileSync(f, 'utf8')).join('\n')).toContain('pnpm workspaces');
   });
 
+  it("a session whose first message opens with Engram's prompt marker is one of its own calls: never extracted", async () => {
+    // The marker sits beyond the first 4 KiB, after a long first record, as a real nested call's transcript may have it.
+    const lines = fs.readFileSync(transcript, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; message?: { content: unknown } });
+    const first = lines.find((l) => l.type === 'user')!;
+    first.message!.content = `<!-- engram:extraction-prompt -->\n${String(first.message!.content)}`;
+    const padding = { type: 'summary', summary: 'x'.repeat(6000), leafUuid: 'pad' };
+    fs.writeFileSync(transcript, [padding, ...lines].map((l) => JSON.stringify(l)).join('\n') + '\n');
+    sb.serve();
+    expect((await hookAsync(sb, 'SessionEnd', payload('SessionEnd'))).code).toBe(0);
+    await waitFor(() => runs(sb).some((x) => x.sessionId === SESSION && /Engram's own nested session/.test(x.outcome)), 20_000, 'the skipped run');
+    expect(notes(sb)).toEqual([]);
+  });
+
   it('20 concurrent hooks for one session end in one extraction', async () => {
     sb.serve({ ENGRAM_TEST_JOB_DELAY_MS: '800' });
     await waitFor(() => fs.existsSync(path.join(sb.env.XDG_RUNTIME_DIR!, 'engram')) && fs.readdirSync(path.join(sb.env.XDG_RUNTIME_DIR!, 'engram')).length > 0, 10_000, 'socket');
