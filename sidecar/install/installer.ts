@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
 import { engramHome, logsDir, shimPath } from '../client/paths.js';
+import { tempPathFor } from '../host/temp-files.js';
 import { addHooks, addMcp, codexBlock, deepEqual, detectIndent, lineDiff, removeCodexBlock, removeHooks, removeMcp } from './registration.js';
 
 export type Scope = 'user' | 'project';
@@ -123,9 +124,15 @@ function readText(file: string): string | null {
 
 function writeAtomic(file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.engram-${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text);
-  fs.renameSync(tmp, file);
+  // The one temp name (temp-files.ts), removed again when the write fails.
+  const tmp = tempPathFor(file);
+  try {
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 function shq(s: string): string {
