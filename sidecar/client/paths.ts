@@ -9,6 +9,11 @@ export function engramHome(env: NodeJS.ProcessEnv = process.env): string {
   return coreHome(hostFacts(env));
 }
 
+/** Codex's own folder: `$CODEX_HOME`, else `~/.codex` (its config.toml and its sessions/ live there). */
+export function codexHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CODEX_HOME ?? path.join(hostFacts(env).homeDir, '.codex');
+}
+
 /** The vault's real path (symlinks resolved) when it exists, else its absolute path. */
 export function realVaultPath(vault: string): string {
   const abs = path.resolve(vault);

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { errorMessage } from '../../src/core/errors.js';
 import { SPOOL_FORMAT, writeSpoolEntry } from '../client/spool-writer.js';
-import type { VaultState } from '../client/paths.js';
+import { codexHome, type VaultState } from '../client/paths.js';
 import { MCP_NAME } from '../install/registration.js';
 import { loadConfig } from './config-file.js';
 import type { CoverageStore } from './coverage.js';
@@ -17,10 +17,6 @@ import { hostFacts } from './facts.js';
 import { findVault } from './resolve.js';
 import { jobKey } from './session-jobs.js';
 import { isEngramOwnTranscript } from './transcript-files.js';
-
-export function codexHome(env: NodeJS.ProcessEnv): string {
-  return env.CODEX_HOME ?? path.join(env.HOME || os.homedir(), '.codex');
-}
 
 export function codexSessionsDir(env: NodeJS.ProcessEnv): string {
   return path.join(codexHome(env), 'sessions');

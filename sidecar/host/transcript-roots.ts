@@ -4,12 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from './config-file.js';
 import { hostFacts } from './facts.js';
+import { codexHome } from '../client/paths.js';
 
 export function transcriptRoots(env: NodeJS.ProcessEnv, configured: string[] = []): string[] {
   const home = env.HOME ?? os.homedir();
   const roots = [
     path.join(env.CLAUDE_CONFIG_DIR ?? path.join(home, '.claude'), 'projects'),
-    path.join(env.CODEX_HOME ?? path.join(home, '.codex'), 'sessions'),
+    path.join(codexHome(env), 'sessions'),
     ...configured.map((c) => path.resolve(c.replace(/^~(?=$|\/)/, home))),
   ];
   return roots.map((r) => {

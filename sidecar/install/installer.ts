@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
-import { engramHome, logsDir, shimPath } from '../client/paths.js';
+import { codexHome, engramHome, logsDir, shimPath } from '../client/paths.js';
 import { tempPathFor } from '../host/temp-files.js';
 import { addHooks, addMcp, codexBlock, deepEqual, detectIndent, lineDiff, removeCodexBlock, removeHooks, removeMcp } from './registration.js';
 
@@ -92,7 +92,7 @@ export function codexEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 export function targets(opts: { scope: Scope; agent: 'claude' | 'codex'; cwd: string; env: NodeJS.ProcessEnv; shim: string }): Target[] {
   const { env, shim } = opts;
   if (opts.agent === 'codex') {
-    const file = path.join(env.CODEX_HOME ?? path.join(env.HOME ?? os.homedir(), '.codex'), 'config.toml');
+    const file = path.join(codexHome(env), 'config.toml');
     return [{
       file,
       kind: 'toml',
