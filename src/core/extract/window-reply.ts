@@ -6,7 +6,7 @@ import type { CompletionResult, LlmBackend } from './backends/types.js';
 import { DEFAULT_MAX_BEATS, type Beat } from './beat.js';
 import { groundingProblem } from './grounding.js';
 import { buildExtractionRequest, buildValidationRequest, type Vocabulary } from './prompt.js';
-import { parseModelJson } from './repair-json.js';
+import { parseModelJson, type RepairResult } from './repair-json.js';
 import { validateReply, type Rejection } from './validate.js';
 import type { ExtractWindow } from './window.js';
 
@@ -31,6 +31,11 @@ export function checkReply(text: string, window: ExtractWindow, types: readonly 
   } catch (e) {
     return { beats: [], rejected: [{ index: -1, reason: (e as Error).message }], repairs: [] };
   }
+  return checkParsed(parsed, window, types, maxBeats);
+}
+
+/** Validates and grounds a reply already parsed (parseModelJson). */
+function checkParsed(parsed: RepairResult, window: ExtractWindow, types: readonly string[], maxBeats: number | undefined): Omit<WindowReply, 'calls'> {
   const { beats, rejected } = validateReply(parsed.value, { types });
   const byIndex = new Map<number, Turn>(window.turns.map((t) => [t.index, t]));
   const grounded: Beat[] = [];
@@ -70,13 +75,14 @@ export async function replyForWindow(
   const maxBeats = opts.maxBeats ?? DEFAULT_MAX_BEATS;
   const request = buildExtractionRequest(window, meta, vocab, maxBeats);
   const first = await backend.complete(request);
+  let parsed: RepairResult;
   try {
-    parseModelJson(first.text);
+    parsed = parseModelJson(first.text);
   } catch (e) {
     throw new UnreadableReply(backend.name, (e as Error).message.slice(0, 160), [first]);
   }
   // The rules backend files every explicit marker: the per-window limit is for model judgement only.
-  const checked = checkReply(first.text, window, vocab.types, backend.name === 'rules' ? undefined : maxBeats);
+  const checked = checkParsed(parsed, window, vocab.types, backend.name === 'rules' ? undefined : maxBeats);
   const calls = [first];
   if (!opts.validatePass || backend.name === 'rules' || checked.beats.length === 0) return { ...checked, calls };
   const second = await backend.complete(buildValidationRequest(window, checked.beats));
