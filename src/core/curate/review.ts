@@ -13,6 +13,7 @@ import { freePath, renderNote, safeTitle, wikilink } from './note-text';
 import { makeProposal, type Proposal, type ProposalDraft, type ProposalStore } from './proposals';
 import { editFrontmatter } from '../note/frontmatter-edit';
 import { routeFolder } from '../note/route';
+import { sourceCallouts } from '../note/provenance';
 import { addDays, isoDate, type CurateSettings } from './settings';
 import systemTemplate from './prompts/review-system.md';
 import userTemplate from './prompts/review-user.md';
@@ -157,20 +158,6 @@ export function parseDecisions(reply: string, group: string[], types: readonly s
 /** Where the durable note goes: the project's folder for project knowledge, else the inbox (the foundation's routing). */
 function durableFolder(settings: CurateSettings, scope: 'project' | 'general' | undefined, project: string | undefined): string {
   return routeFolder({ scope: scope ?? (project ? 'project' : undefined), project }, settings.folders);
-}
-
-/** The `> [!quote]- Source` callouts of a note body (Engram's provenance footer), each as written. */
-export function sourceCallouts(body: string): string[] {
-  const out: string[] = [];
-  const lines = body.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    if (!/^>\s*\[!quote\][-+]?\s+Source\b/i.test(lines[i])) continue;
-    let j = i + 1;
-    while (j < lines.length && lines[j].startsWith('>')) j++;
-    out.push(lines.slice(i, j).join('\n'));
-    i = j - 1;
-  }
-  return out;
 }
 
 export function decisionDraft(catalog: NoteCatalog, settings: CurateSettings, d: ReviewDecision, today: string, now: number, backend: string): ProposalDraft | null {

@@ -4,6 +4,7 @@ import type { SessionMeta } from '../transcript/types.js';
 import type { EngramSource } from '../note/meta.js';
 import { routeFolder, DEFAULT_FOLDERS as NOTE_FOLDERS, type Folders } from '../note/route.js';
 import { isoWithOffset, renderBeatNote } from '../note/write-beat.js';
+import { PROVENANCE_CALLOUT } from '../note/provenance.js';
 import type { Beat } from './beat.js';
 import { extensionMarker } from './vault-catalog.js';
 
@@ -38,7 +39,7 @@ function provenanceFooter(beat: Beat, p: Provenance, now: number): string {
   const quote = beat.quote.replace(/\s+/g, ' ').trim();
   const turns = beat.turns.length === 1 ? `turn ${beat.turns[0]}` : `turns ${beat.turns.join(', ')}`;
   return [
-    '> [!quote]- Source',
+    PROVENANCE_CALLOUT,
     `> ${quote.length > 400 ? `${quote.slice(0, 397)}…` : quote}`,
     `> — ${p.session.agent} session \`${p.session.sessionId}\`, ${turns}; extracted ${isoDate(now)} by ${p.backend} (${p.model})`,
   ].join('\n');

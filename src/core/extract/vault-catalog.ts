@@ -3,6 +3,7 @@
 // each note's text for duplicate detection.
 import { parseNote } from '../note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from '../note/meta.js';
+import { stripProvenance } from '../note/provenance.js';
 import type { VaultPort } from '../ports.js';
 import { normaliseForMatch } from './grounding.js';
 
@@ -109,8 +110,3 @@ export function preferencesSection(body: string): string {
   return (next ? rest.slice(0, next.index) : rest).trim().slice(0, 4000);
 }
 
-/** Removes Engram's source footer so that provenance does not make two notes look different. */
-export function stripProvenance(body: string): string {
-  const at = body.indexOf('\n> [!quote]- Source');
-  return at < 0 ? body : body.slice(0, at);
-}
