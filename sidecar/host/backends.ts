@@ -17,6 +17,8 @@ import type { RetryPolicy } from '../../src/core/extract/backends/retry.js';
 import { isLocalUrl } from '../../src/core/extract/usage.js';
 import { EngramError } from '../../src/core/errors.js';
 import { NodeSpawn } from './node-spawn.js';
+import { readJson } from '../install/claude-plugin.js';
+import { claudeDir } from '../install/installer.js';
 
 /** A file this user may run (not a folder). */
 export function isExecutable(file: string): boolean {
@@ -76,22 +78,12 @@ export interface BackendCredentials {
   fix?: string;
 }
 
-function readJson(file: string): Record<string, unknown> | undefined {
-  try {
-    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A Claude Code login: its credentials file (Linux, Windows), or the account it records (macOS keeps the token in the Keychain). */
 function claudeLogin(env: NodeJS.ProcessEnv): string | undefined {
-  const home = env.HOME || os.homedir();
-  const dir = env.CLAUDE_CONFIG_DIR ?? path.join(home, '.claude');
+  const dir = claudeDir(env);
   const creds = readJson(path.join(dir, '.credentials.json'));
   if (creds && creds.claudeAiOauth) return path.join(dir, '.credentials.json');
-  const state = path.join(env.CLAUDE_CONFIG_DIR ?? home, '.claude.json');
+  const state = path.join(env.CLAUDE_CONFIG_DIR ?? (env.HOME || os.homedir()), '.claude.json');
   if (readJson(state)?.oauthAccount) return state;
   return undefined;
 }
@@ -113,7 +105,7 @@ export function backendCredentials(name: BackendName, config: EffectiveConfig, e
     case 'claude': {
       if (claudeBillsApiKey(env)) return { backend: name, source: 'ANTHROPIC_API_KEY from env', detail: 'ANTHROPIC_API_KEY from the environment (billed to that API account, not the subscription)' };
       if (env.CLAUDE_CODE_OAUTH_TOKEN?.trim()) return { backend: name, source: 'CLAUDE_CODE_OAUTH_TOKEN from env', detail: 'CLAUDE_CODE_OAUTH_TOKEN from the environment (subscription token)' };
-      const settings = readJson(path.join(env.CLAUDE_CONFIG_DIR ?? path.join(env.HOME || os.homedir(), '.claude'), 'settings.json'));
+      const settings = readJson(path.join(claudeDir(env), 'settings.json'));
       const settingsEnv = settings?.env as Record<string, unknown> | undefined;
       if (settings?.apiKeyHelper || settingsEnv?.ANTHROPIC_API_KEY || settingsEnv?.ANTHROPIC_AUTH_TOKEN) {
         return { backend: name, source: 'Claude Code settings', detail: 'Claude Code settings (apiKeyHelper or env in ~/.claude/settings.json)' };

@@ -14,7 +14,8 @@ export interface ClaudePlugin {
 
 type Json = Record<string, unknown>;
 
-function readJson(file: string): Json | undefined {
+/** A JSON file of Claude Code's that holds an object (settings, credentials, plugins), or undefined. */
+export function readJson(file: string): Json | undefined {
   try {
     const v: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
