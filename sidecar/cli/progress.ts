@@ -1,7 +1,7 @@
 // Progress of a long run (`engram index`, `engram import`). On a terminal: one line on stderr, redrawn in place
 // (carriage return + clear line), ended when the run ends or is interrupted. Elsewhere (a pipe, a CI log): a whole
 // line now and then, and nothing at all for a run that ends quickly.
-import type { CommandContext } from './types.js';
+import type { CommandContext, Terminal } from './types.js';
 
 export interface ProgressLine {
   /** The current state, e.g. `indexing [####------] 120/3000 notes`. */
@@ -9,12 +9,6 @@ export interface ProgressLine {
   /** The run is over: a terminal keeps the last state on its own line; elsewhere the last state is printed once
    *  when earlier states were. */
   done(): void;
-}
-
-/** The terminal's raw stderr (no newline added), when stderr is a terminal. */
-export interface Terminal {
-  write(raw: string): void;
-  columns(): number;
 }
 
 /** `\r` + erase line + the text (cut to the terminal's width, so it never wraps), never a newline until done. */

@@ -1,6 +1,5 @@
 // The shape every `engram` subcommand has.
 import type { InterruptControl } from './interrupt.js';
-import type { Terminal } from './progress.js';
 
 export interface OptionSpec {
   type: 'string' | 'boolean' | 'number';
@@ -57,4 +56,10 @@ export interface CommandEntry {
   /** The command handles Ctrl-C itself (a server shutting down cleanly), or must keep Node's default. */
   ownSignals?: boolean;
   load: () => Promise<{ command: CommandDefinition }>;
+}
+
+/** The terminal's raw stderr (no newline added), when stderr is a terminal. */
+export interface Terminal {
+  write(raw: string): void;
+  columns(): number;
 }
