@@ -20,6 +20,8 @@ import path from 'node:path';
 export const REAL_CLIS = {
   claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.330', bin: 'claude' },
   codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
+  // The oldest Claude Code the hooks format supports (README; doctor checks it): the plugin tests run it too.
+  claudeOldest: { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
 } as const;
 export type RealCliName = keyof typeof REAL_CLIS;
 
@@ -37,13 +39,16 @@ export function cliFailureFile(name: RealCliName): string {
   return path.join(cliInstallDir(name), 'install-failed.txt');
 }
 
+/** Written into an install folder once its CLI answered `--version`; a folder without it is installed again. */
+export const VERIFIED = 'engram-verified';
+
 export type RealCli = { bin: string; binDir: string } | { skip: string };
 
 /** Locates an installed pinned CLI, or says why it is not there. */
 export function realCli(name: RealCliName): RealCli {
   const binDir = path.join(cliInstallDir(name), 'node_modules', '.bin');
   const bin = path.join(binDir, REAL_CLIS[name].bin);
-  if (fs.existsSync(bin)) return { bin, binDir };
+  if (fs.existsSync(bin) && fs.existsSync(path.join(cliInstallDir(name), VERIFIED))) return { bin, binDir };
   const failure = fs.existsSync(cliFailureFile(name)) ? fs.readFileSync(cliFailureFile(name), 'utf8').trim() : 'not installed';
   return { skip: `${REAL_CLIS[name].pkg}@${REAL_CLIS[name].version} unavailable (${failure.split('\n')[0]})` };
 }

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REAL_CLIS, cliFailureFile, cliInstallDir, realCli, type RealCliName } from '../helpers/real-cli.js';
+import { REAL_CLIS, VERIFIED, cliFailureFile, cliInstallDir, realCli, type RealCliName } from '../helpers/real-cli.js';
 
 function install(name: RealCliName): void {
   if (!('skip' in realCli(name))) return;
@@ -16,11 +16,17 @@ function install(name: RealCliName): void {
   fs.writeFileSync(path.join(staging, 'package.json'), JSON.stringify({ name: 'engram-test-cli', private: true }));
   try {
     // The binary comes in a platform package (an optional dependency); Claude Code's postinstall links it into bin/.
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', `${pkg}@${version}`], {
-      cwd: staging,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: 300_000,
-    });
+    // `--ignore-scripts=false`: under `npm test` npm hands the repository's .npmrc (ignore-scripts=true) to every
+    // child as npm_config_ignore_scripts, and without its postinstall Claude Code has no binary.
+    execFileSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--no-package-lock', '--ignore-scripts=false', `${pkg}@${version}`],
+      { cwd: staging, stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 },
+    );
+    // An install counts only once its CLI answers --version (a half-installed CLI would fail every test instead).
+    const bin = path.join(staging, 'node_modules', '.bin', REAL_CLIS[name].bin);
+    execFileSync(bin, ['--version'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000 });
+    fs.writeFileSync(path.join(staging, VERIFIED), `${version}\n`);
     fs.rmSync(dir, { recursive: true, force: true });
     fs.renameSync(staging, dir);
     process.stderr.write(`real-cli: installed ${pkg}@${version} into ${dir}\n`);

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
-import { allText, claudeEnv, cliCacheDir, realCli, realSuiteTitle, runClaude, runProcess, startFakeAnthropic } from '../helpers/real-cli.js';
+import { allText, claudeEnv, realCli, realSuiteTitle, runClaude, runProcess, startFakeAnthropic } from '../helpers/real-cli.js';
 
 const claude = realCli('claude');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -39,13 +39,12 @@ function sandbox(): Sandbox {
   return sb;
 }
 
-// 2.1.197 is the version that marks a plugin naming hooks/hooks.json in its manifest hook-load-failed; the harness
-// pins 2.1.330, so 2.1.197 runs here when it is in the CLI cache beside it (`npm install @anthropic-ai/claude-code@2.1.197`
-// in ${cliCacheDir()}/@anthropic-ai+claude-code@2.1.197), and skips with that reason otherwise.
-const OLDEST = '2.1.197';
-const oldestBin = path.join(cliCacheDir(), `@anthropic-ai+claude-code@${OLDEST}`, 'node_modules', '.bin', 'claude');
+// 2.1.197, the oldest version the hooks need, is the one that marks a plugin naming hooks/hooks.json in its manifest
+// hook-load-failed: the plugin must load there too.
+const oldest = realCli('claudeOldest');
 
-describe.skipIf(!fs.existsSync(oldestBin))(`Engram as a plugin in Claude Code ${OLDEST}${fs.existsSync(oldestBin) ? '' : `: skipped, not installed at ${oldestBin}`}`, () => {
+describe.skipIf('skip' in oldest)(realSuiteTitle('claudeOldest', 'Engram as a plugin in the oldest supported Claude Code'), () => {
+  const oldestBin = (oldest as { bin: string }).bin;
   it('validate --strict passes and a session loads the hooks (no "Duplicate hooks file", no hook-load-failed)', async () => {
     const sb = sandbox();
     const server = await startFakeAnthropic(() => ({ text: 'ok' }));
