@@ -1,7 +1,8 @@
 // Shared by `engram review`, `restructure`, `maintain` and `forget`: option parsing and how proposals print.
-import { applyProposal, type ApplyResult, type CurateContext } from '../../src/core/curate/apply.js';
 import type { Proposal } from '../../src/core/curate/proposals.js';
-import { EngramError, errorMessage } from '../../src/core/errors.js';
+import type { ApplyGuard, ApplyOutcome, Curation } from '../../src/core/curate/service.js';
+import { EngramError } from '../../src/core/errors.js';
+import { callHost } from '../client/forward.js';
 import { parseDays as parseDaysText } from '../../src/core/duration.js';
 import type { CommandContext } from './types.js';
 
@@ -11,7 +12,7 @@ export function parseDays(value: unknown, option: string): number {
 }
 
 /** Ids given with `--apply <id>` (repeatable) plus any positionals after it. */
-export function applyIds(ctx: CommandContext): string[] {
+export function idsToApply(ctx: CommandContext): string[] {
   const opt = ctx.options.apply;
   const list = Array.isArray(opt) ? opt : typeof opt === 'string' ? [opt] : [];
   if (list.length === 0) return [];
@@ -29,34 +30,28 @@ export function describeProposal(p: Proposal): string[] {
   return lines;
 }
 
-export interface ApplyOutcome {
-  id: string;
-  ok: boolean;
-  error?: string;
-  result?: Omit<ApplyResult, 'proposal'> & { kind: string; title: string };
+/** Who acts, for the vault's log: the person at the terminal. */
+export function cliActor(_cc: CommandContext): string {
+  return 'cli';
 }
 
-/** Applies each id in turn; one refused proposal does not stop the others. Exit code 1 if any failed. */
-export async function applyAll(cc: CommandContext, ctx: CurateContext, ids: string[], resolve?: (id: string) => Promise<string>): Promise<number> {
-  const outcomes: ApplyOutcome[] = [];
-  for (const [i, id] of ids.entries()) {
-    try {
-      // Some ids name records that become a proposal only now (extraction's possible duplicates).
-      const real = resolve ? await resolve(id) : id;
-      // Ctrl-C during an apply lets it finish (a note half merged helps no one); the ids after it are not applied.
-      const later = ids.slice(i + 1);
-      const after = (ok: boolean) => `${id} ${ok ? 'was applied' : 'was not applied'}${later.length ? `; not applied: ${later.join(', ')}` : ''}`;
-      const r = await (cc.interrupt ? cc.interrupt.shield(`applying ${id}`, () => applyProposal(ctx, real), after) : applyProposal(ctx, real));
-      const { proposal, ...rest } = r;
-      outcomes.push({ id, ok: true, result: { ...rest, kind: proposal.kind, title: proposal.title } });
-    } catch (e) {
-      if (!(e instanceof EngramError)) throw e;
-      outcomes.push({ id, ok: false, error: `${errorMessage(e)}${e.hint ? ` (${e.hint})` : ''}` });
-    }
-  }
+/**
+ * Applies ids through the live host when there is one (the vault's one writer), else here with the same core code.
+ * Here, Ctrl-C during an apply lets it finish (a note half merged helps no one); the ids after it are not applied.
+ */
+export async function applyIds(cc: CommandContext, ids: string[], local: () => Curation): Promise<ApplyOutcome[]> {
+  const hosted = await callHost<{ applied: ApplyOutcome[] }>(cc, 'curate.apply', { ids, actor: cliActor(cc) });
+  if (hosted) return hosted.result.applied;
+  const guard: ApplyGuard | undefined = cc.interrupt
+    ? (id, later, run) => cc.interrupt!.shield(`applying ${id}`, run, (ok: boolean) => `${id} ${ok ? 'was applied' : 'was not applied'}${later.length ? `; not applied: ${later.join(', ')}` : ''}`)
+    : undefined;
+  return local().apply(ids, {}, guard);
+}
+
+/** Prints apply outcomes; exit code 1 if any failed. */
+export function printApplied(cc: CommandContext, outcomes: ApplyOutcome[]): number {
   if (cc.global.json) {
     cc.stdout(JSON.stringify({ applied: outcomes }, null, 2));
-    // Callers of --json (the MCP bridge) report the first stderr line when the exit code is 1.
     for (const o of outcomes) if (!o.ok) cc.stderr(`${o.id}: not applied: ${o.error}`);
   }
   else {

@@ -1,7 +1,7 @@
-// The CLI's write commands, when a host is live for the vault, are sent to it (the one writer of the vault, DESIGN
-// invariant 3) and print what the host's run printed; with no host they run here as before. Never starts a host.
+// The CLI's write commands, when a host is live for the vault, are typed requests to it (the one writer of the vault,
+// DESIGN invariant 3); the CLI prints the result. With no host the same core code runs here. Never starts a host.
 import { EngramError, type ErrorCode } from '../../src/core/errors.js';
-import { CLI_OUTPUT, RpcCode, type CliOutput, type CliResult, type HostCommand } from '../../src/core/protocol/index.js';
+import { RpcCode, type Method } from '../../src/core/protocol/index.js';
 import type { CommandContext } from '../cli/types.js';
 import { hostFacts } from '../host/facts.js';
 import { hostedVault } from '../host/hosted.js';
@@ -9,19 +9,12 @@ import { requireVault } from '../host/resolve.js';
 import { HostConnection, RpcError, isNoHost } from './connection.js';
 import { vaultState } from './paths.js';
 
-/** How long a forwarded command may take: extraction calls an LLM window by window, an import does so per conversation. */
-const DEADLINE_MS: Partial<Record<HostCommand, number>> = { extract: 60 * 60_000, import: 24 * 60 * 60_000, index: 60 * 60_000 };
-
-/**
- * Runs `command` on the vault's live host and returns its exit code, or undefined when no host is live (or this process
- * is the host, or the host does not take commands): then the caller does the work itself.
- */
-export async function forwardToHost(ctx: CommandContext, command: HostCommand): Promise<number | undefined> {
+/** A connection to the vault's live host, or undefined when there is none (or this process is the host). */
+async function openHost(ctx: CommandContext, what: string): Promise<HostConnection | undefined> {
   const vault = requireVault(hostFacts(ctx.env), ctx.cwd, ctx.global.vault);
   if (hostedVault(vault.realPath)) return undefined;
-  let conn: HostConnection;
   try {
-    conn = await HostConnection.open({ socket: vaultState(vault.realPath, ctx.env).socket, env: ctx.env, deadline: Date.now() + 10_000, client: 'cli' });
+    return await HostConnection.open({ socket: vaultState(vault.realPath, ctx.env).socket, env: ctx.env, deadline: Date.now() + 10_000, client: 'cli' });
   } catch (e) {
     // No host (or a stale socket): the direct path.
     if (isNoHost(e)) return undefined;
@@ -29,30 +22,38 @@ export async function forwardToHost(ctx: CommandContext, command: HostCommand): 
     if (e instanceof EngramError && e.code === 'timeout') throw new EngramError('timeout', 'the host for this vault did not answer', 'try again, or stop it with `engram serve --stop`');
     // A host of another protocol version refused the hello: it cannot run the command, so it runs here as before.
     if (e instanceof RpcError) {
-      ctx.stderr(`note: the running host did not accept this client (${e.message}); running ${command} here`);
+      ctx.stderr(`note: the running host did not accept this client (${e.message}); running ${what} here`);
       return undefined;
     }
     throw e;
   }
-  let r: CliResult;
-  // Progress lines arrive while the host runs the command; they are printed as they come.
-  conn.onNotification = (method, params) => {
-    const p = params as Partial<CliOutput> | undefined;
-    if (method === CLI_OUTPUT && p?.stream === 'stderr' && typeof p.line === 'string') ctx.stderr(p.line);
-  };
+}
+
+/**
+ * Calls a typed method on the vault's live host (the one writer of the vault) and returns its result, or undefined when
+ * no host is live or the host predates the method: then the caller does the work itself, with the same core code.
+ */
+export async function callHost<T>(
+  ctx: CommandContext,
+  method: Method,
+  params: unknown,
+  opts: { deadlineMs?: number; onNotification?: (method: string, params: unknown) => void } = {},
+): Promise<{ result: T } | undefined> {
+  const conn = await openHost(ctx, method);
+  if (!conn) return undefined;
+  // Progress arrives as notifications while the host works.
+  if (opts.onNotification) conn.onNotification = opts.onNotification;
   try {
-    const { vault: _v, json: _j, help: _h, ...options } = ctx.options;
-    r = (await conn.call('cli', { command, args: ctx.args, options, json: ctx.global.json, cwd: ctx.cwd, actor: ctx.env.ENGRAM_ACTOR?.trim() || undefined, stream: true }, Date.now() + (DEADLINE_MS[command] ?? 15 * 60_000))) as CliResult;
+    return { result: (await conn.call(method, params, Date.now() + (opts.deadlineMs ?? 15 * 60_000))) as T };
   } catch (e) {
-    // A host that predates this request (or the plugin, which does not take CLI commands): the direct path.
     if (e instanceof RpcError && e.code === RpcCode.methodNotFound) return undefined;
-    if (e instanceof RpcError) throw new EngramError('protocol', `the host refused ${command}: ${e.message}`);
+    if (e instanceof RpcError) {
+      const hint = (e.data as { hint?: string; code?: string } | undefined)?.hint;
+      const code = (e.data as { code?: string } | undefined)?.code;
+      throw new EngramError((code as ErrorCode | undefined) ?? 'protocol', e.message, hint);
+    }
     throw e;
   } finally {
     conn.close();
   }
-  for (const line of r.stdout) ctx.stdout(line);
-  for (const line of r.stderr) ctx.stderr(line);
-  if (r.error) throw new EngramError(r.error.code as ErrorCode, r.error.message, r.error.hint);
-  return r.exitCode;
 }

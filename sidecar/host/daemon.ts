@@ -87,7 +87,8 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
     const facts = hostFacts(env);
     const { config } = loadConfig(facts);
     // Agents reach forget through MCP, so the vault's Engram log names `mcp` as the actor.
-    const curation = hostCuration(facts, vault, state.key, config, 'mcp');
+    // Curation compares notes by the live index's vectors (engine is assigned just below, before any request).
+    const curation = hostCuration(facts, vault, state.key, config, 'mcp', () => engine.index.noteVectors?.());
     const engine = new Engine({
       ports,
       index,
@@ -100,6 +101,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
           projects: config.get('folders.projects'),
           working: config.get('folders.working_memory'),
           archive: config.get('folders.archive'),
+          log: config.get('folders.log'),
         },
       },
     });

@@ -1,30 +1,92 @@
 // What the host answers on its socket: each protocol method mapped onto the engine, the queue and the spool.
+import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
 import { parseSince } from '../../src/core/duration.js';
-import { PROTOCOL_VERSION, type Params } from '../../src/core/protocol/index.js';
-import type { StatusResult } from '../../src/core/protocol/messages.js';
+import { IMPORT_PROGRESS, PROTOCOL_VERSION, type Params } from '../../src/core/protocol/index.js';
+import type { BackendName } from '../../src/core/config.js';
+import type { IndexUpdateResult, StatusResult } from '../../src/core/protocol/messages.js';
+import type { SearchOptions } from '../../src/core/index/types.js';
+import { coreOperations } from '../../src/core/operations.js';
 import { clientSettings } from '../client/settings.js';
 import { setAsideCounts, spoolDepth } from './spool.js';
 import { allowedTranscript, configuredTranscriptRoots } from './transcript-roots.js';
 import { setSafeKey } from './configure.js';
-import { runCurationCommand } from './curate-bridge.js';
-import { runHostCommand } from './host-commands.js';
+import { extractTranscript, type ExtractContext } from './extract-runner.js';
+import { hostFacts } from './facts.js';
+import { importExport } from './import-runner.js';
 import { synthesize } from './synthesis.js';
 import type { Handler } from './server.js';
 import type { RunningHost } from './daemon.js';
 
-/** `read` refuses traversal and the vault's config folder (other plugins keep secrets there). */
-export function checkReadRef(ref: string): void {
-  const r = ref.replace(/\\/g, '/').replace(/^\[\[|\]\]$/g, '');
-  if (path.isAbsolute(r) || /^[a-zA-Z]:\//.test(r)) throw new EngramError('refused', 'read takes a note title or a vault-relative path, not an absolute path');
-  if (r.split('/').includes('..')) throw new EngramError('refused', 'read refuses paths that leave the vault');
-  if (r.split('/')[0].startsWith('.')) throw new EngramError('refused', 'read refuses the vault\'s hidden folders (.obsidian keeps plugin secrets)');
+let seq = 0;
+/**
+ * An explicit `engram extract` or `engram import` is a job like the hooks' ones: it waits its turn behind (never
+ * beside) them, and what it wrote is in the index before the answer goes out.
+ */
+function viaQueue<T>(host: RunningHost, kind: string, task: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const id = `cli-${kind}:${++seq}`;
+    const run = async () => {
+      try {
+        resolve(await task());
+      } catch (e) {
+        reject(e);
+      } finally {
+        await host.engine.reconcile();
+      }
+    };
+    host.queue.push(id, { sessionId: id, minBytes: 0, force: true, files: [], task: run });
+  });
+}
+
+/** A foreground extraction in this host: its vault, and dedup through the live index. */
+function extractBase(host: RunningHost, env: NodeJS.ProcessEnv, backend: BackendName | undefined): ExtractContext {
+  const search = async (query: string, opts: SearchOptions) => {
+    await host.engine.whenReady();
+    return host.engine.search(query, opts);
+  };
+  return { facts: hostFacts(env), vaultRoot: host.state.vault, vaultKey: host.state.key, backend, mode: 'foreground', search };
+}
+
+/** `engram index` for a live host: bring its index up to date (or rebuild it) and save the snapshot. */
+async function updateIndex(host: RunningHost, rebuild: boolean): Promise<IndexUpdateResult> {
+  const { engine, state } = host;
+  await engine.whenReady();
+  const started = Date.now();
+  // Without its snapshot, the index reads every note again; the fresh snapshot is saved right after.
+  if (rebuild) {
+    fs.rmSync(state.snapshot, { force: true });
+    await engine.reindex();
+  } else await engine.reconcile();
+  await engine.save();
+  let bytes = 0;
+  try {
+    bytes = fs.statSync(state.snapshot).size;
+  } catch {
+    // the built-in fallback index keeps no snapshot
+  }
+  return { vault: state.vault, pid: process.pid, notes: engine.noteCount(), mode: engine.index.mode, rebuilt: rebuild, ms: Date.now() - started, snapshot: bytes ? state.snapshot : undefined, snapshotBytes: bytes };
 }
 
 export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<string, Handler> {
   const { engine, queue } = host;
+  // The typed operations every host answers alike (read, remember, forget, curation, reindex), then this host's own.
+  const core: Record<string, Handler> = {};
+  for (const [method, op] of Object.entries(coreOperations({ engine, curation: host.curation }))) {
+    if (!op) continue;
+    core[method] = async (p) => {
+      const r = await op(p);
+      // The host log says who changed the vault through it (reads and plans are not logged).
+      const q = p as { actor?: string; apply?: boolean; ids?: string[]; ref?: string };
+      if (method === 'forget' || method === 'curate.apply' || (method === 'maintain.run' && q.apply)) {
+        host.log('info', `${method}${q.ref ? ` ${q.ref}` : ''}${q.ids ? ` ${q.ids.join(', ')}` : ''} for ${q.actor ?? 'mcp'}`);
+      }
+      return r;
+    };
+  }
   return {
+    ...core,
     ping: async () => ({ ok: true }),
     'spool.notify': async () => {
       if (engine.ready) host.drain();
@@ -63,20 +125,6 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
       const { query, expandLinks, ...filters } = p as Params<'search'>;
       return engine.query(query, { ...filters, expandLinks: expandLinks as 0 | 1 | 2 | undefined });
     },
-    read: async (p) => {
-      const { ref } = p as Params<'read'>;
-      checkReadRef(ref);
-      await engine.whenReady();
-      return engine.read(ref);
-    },
-    remember: async (p) => {
-      await engine.whenReady();
-      return engine.remember(p as Params<'remember'>);
-    },
-    forget: async (p) => {
-      await engine.whenReady();
-      return engine.forget((p as Params<'forget'>).ref);
-    },
     extract: async (p) => {
       const q = p as Params<'extract'>;
       const file = allowedTranscript(q.path, configuredTranscriptRoots(env));
@@ -87,12 +135,25 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
       queue.push(sessionId, { sessionId, transcriptPath: file, minBytes: 0, force: true, files: [] });
       return { queued: true, sessionId, path: file };
     },
-    review: async (p) => runCurationCommand('review', host, env, (p as Params<'review'>).apply),
-    restructure: async (p) => runCurationCommand('restructure', host, env, (p as Params<'restructure'>).apply),
-    cli: async (p, _req, notify) => runHostCommand(host, env, p as Params<'cli'>, notify),
-    reindex: async () => {
-      await engine.whenReady();
-      return engine.reindex();
+    'extract.run': async (p) => {
+      const q = p as Params<'extract.run'>;
+      const run = await viaQueue(host, 'extract', () => extractTranscript({ ...extractBase(host, env, q.backend), source: 'manual', transcriptPath: q.path }));
+      host.log('info', `extract ${q.path} for cli: ${run.beats.created} new, ${run.beats.extended} extended`);
+      return run;
+    },
+    'import.run': async (p, _req, notify) => {
+      const q = p as Params<'import.run'>;
+      const r = await viaQueue(host, 'import', () => importExport(extractBase(host, env, q.backend), q.path, {
+        keepRuns: q.keepRuns,
+        onConversation: (progress) => notify(IMPORT_PROGRESS, progress),
+      }));
+      host.log('info', `import ${q.path} for cli: ${r.conversations} conversations, ${r.created} notes`);
+      return r;
+    },
+    'index.update': async (p) => {
+      const r = await updateIndex(host, Boolean((p as Params<'index.update'>).rebuild));
+      host.log('info', `index ${r.rebuilt ? 'rebuilt' : 'brought up to date'}: ${r.notes} notes in ${r.ms} ms`);
+      return r;
     },
     configure: async (p) => {
       const q = p as Params<'configure'>;

@@ -177,7 +177,8 @@ export class HostServer {
       if (e instanceof EngramError) {
         const code = e.code === 'not-found' ? RpcCode.notFound : e.code === 'conflict' ? RpcCode.conflict
           : e.code === 'refused' ? RpcCode.refused : e.code === 'usage' ? RpcCode.invalidParams : RpcCode.internal;
-        return failure(req.id, code, e.message, e.hint ? { hint: e.hint } : undefined);
+        // `data.code` lets a client raise the same EngramError the work would have raised in its own process.
+        return failure(req.id, code, e.message, { code: e.code, ...(e.hint ? { hint: e.hint } : {}) });
       }
       this.opts.log('error', `${req.method} failed: ${(e as Error)?.stack ?? String(e)}`);
       return failure(req.id, RpcCode.internal, `internal error in ${req.method}`);

@@ -5,6 +5,7 @@ import type { EngineIndex, Engine, QueryAnswer } from '../../src/core/engine.js'
 import type { NoteMeta } from '../../src/core/note/meta.js';
 import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
 import { VaultIndex } from '../../src/core/index/vault-index.js';
+import type { IndexNoteVectors } from '../../src/core/index/note-vectors.js';
 import { engramHome } from '../../src/core/state.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
 import type { VaultPort } from '../../src/core/ports.js';
@@ -46,6 +47,9 @@ class VaultIndexAdapter implements EngineIndex {
   async search(query: string, opts: SearchOptions): Promise<QueryAnswer> {
     const { hits, notices, mode, timeFilter } = await this.index.search(query, opts);
     return { hits, notices, mode, timeFilter };
+  }
+  noteVectors(): IndexNoteVectors | null {
+    return this.index.noteVectors();
   }
   async save(): Promise<void> {
     // The one snapshot writer (index-host.ts): the one temp name, removed on failure and by the crash cleanup.

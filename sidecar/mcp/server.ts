@@ -41,6 +41,16 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     }
   };
 
+  // review and restructure: a plan (a short list, or one proposal in full with `show`), or one apply by id.
+  const curation = (kind: 'review' | 'restructure', a: { show?: string; apply?: string }): Promise<ToolResult> =>
+    a.apply
+      ? call('curate.apply', { ids: [a.apply] }, (r) => {
+        // A refused apply is the tool's error (the agent must not report it done).
+        const refused = (r as { applied?: Array<{ ok: boolean }> }).applied?.some((o) => !o.ok);
+        return { ...text(renderCuration(kind, r)), ...(refused ? { isError: true } : {}) };
+      })
+      : call(`${kind}.plan`, {}, (r) => text(renderCuration(kind, r, a.show)));
+
   server.registerTool('recall', {
     title: 'Recall from memory',
     description: 'Search the notes Engram keeps in the user\'s Obsidian vault (hybrid keyword + meaning search). Returns the best notes, full text for the top ones, fenced as reference data. Defaults to this project plus general notes.',
@@ -116,7 +126,7 @@ export function buildMcpServer(deps: McpDeps): McpServer {
       apply: z.string().max(128).optional().describe('Proposal id to apply (only when the user asked)'),
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  }, async (a) => call('review', { apply: a.apply }, (r) => text(renderCuration('review', r, a.apply ? undefined : a.show))));
+  }, async (a) => curation('review', a));
 
   server.registerTool('restructure', {
     title: 'Restructure notes',
@@ -126,7 +136,7 @@ export function buildMcpServer(deps: McpDeps): McpServer {
       apply: z.string().max(128).optional().describe('Proposal id to apply (only when the user asked)'),
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  }, async (a) => call('restructure', { apply: a.apply }, (r) => text(renderCuration('restructure', r, a.apply ? undefined : a.show))));
+  }, async (a) => curation('restructure', a));
 
   server.registerTool('reindex', {
     title: 'Rebuild the index',

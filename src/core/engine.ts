@@ -3,6 +3,7 @@
 import { EngramError, errorMessage } from './errors.js';
 import type { Ports, VaultChange } from './ports.js';
 import type { SearchHit, SearchOptions } from './index/types.js';
+import type { IndexNoteVectors } from './index/note-vectors.js';
 import { parseNote } from './note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from './note/meta.js';
 import { KeywordIndex } from './recall/keyword-index.js';
@@ -27,10 +28,10 @@ export interface QueryAnswer {
  * out unless folders are asked for, and a project means that project plus general notes and notes of no project
  * (DESIGN "Which project").
  */
-export function recallScope(opts: SearchOptions, archiveFolder: string): SearchOptions {
+export function recallScope(opts: SearchOptions, ...outFolders: string[]): SearchOptions {
   return {
     ...opts,
-    excludeFolders: opts.folders?.length ? opts.excludeFolders : [...(opts.excludeFolders ?? []), archiveFolder],
+    excludeFolders: opts.folders?.length ? opts.excludeFolders : [...(opts.excludeFolders ?? []), ...outFolders],
     generalToo: opts.projects?.length ? true : opts.generalToo,
   };
 }
@@ -47,17 +48,20 @@ export interface EngineIndex {
   save?(): Promise<void>;
   /** An index that loads and syncs itself (snapshot + catch-up) instead of being fed every note at start. */
   open?(): Promise<void>;
+  /** Each note's vector (mean of its chunks), when the index has embeddings: curation's "close in meaning". */
+  noteVectors?(): IndexNoteVectors | null;
 }
 
 export interface EngineConfig {
-  folders: { inbox: string; projects: string; working: string; archive: string };
+  /** `log`: Engram's change log (who moved what); like the archive, never recalled unless asked for by folder. */
+  folders: { inbox: string; projects: string; working: string; archive: string; log: string };
   gate: GateConfig;
   /** Folders the engine ignores: the host passes the vault's config folder (Vault#configDir) and trash. */
   ignore: string[];
 }
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
-  folders: { inbox: 'Engram/Inbox', projects: 'Engram/Projects', working: 'Engram/Working memory', archive: 'Engram/Archive' },
+  folders: { inbox: 'Engram/Inbox', projects: 'Engram/Projects', working: 'Engram/Working memory', archive: 'Engram/Archive', log: 'Engram/Log' },
   gate: DEFAULT_GATE,
   ignore: ['.trash', '.git'],
 };
@@ -67,7 +71,7 @@ export type EngineLog = (level: 'info' | 'warn' | 'error', message: string) => v
 /** What the engine asks of curation (src/core/curate/service.ts `Curation` implements it). */
 export interface EngineCuration {
   /** Moves a wrong note into the archive folder (out of recall, recoverable, logged in the vault). */
-  forget(ref: string, opts?: { byUser?: boolean }): Promise<{ moved: Array<[string, string]>; relinked: string[]; logPath: string }>;
+  forget(ref: string, opts?: { byUser?: boolean; actor?: string }): Promise<{ moved: Array<[string, string]>; relinked: string[]; logPath: string }>;
   /** Recall statistics ($ENGRAM_HOME, never the notes): the notes each recall or injection returned. */
   recordRecall(paths: string[]): Promise<void>;
 }
@@ -323,7 +327,7 @@ export class Engine {
    * "this project plus general notes": notes with scope general or no project at all (the user's own) stay.
    */
   async query(query: string, opts: SearchOptions = {}): Promise<QueryAnswer> {
-    return this.index.search(query, recallScope(opts, this.config.folders.archive));
+    return this.index.search(query, recallScope(opts, this.config.folders.archive, this.config.folders.log));
   }
 
   async search(query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
@@ -443,7 +447,7 @@ export class Engine {
    * Forget (DESIGN/issue 6): the note moves into the archive folder through curation, which logs it in the vault;
    * it leaves recall at once (the archive is never recalled) and can be moved back by hand.
    */
-  async forget(ref: string, opts: { byUser?: boolean } = {}): Promise<{ path: string; archivedTo: string; log: string }> {
+  async forget(ref: string, opts: { byUser?: boolean; actor?: string } = {}): Promise<{ path: string; archivedTo: string; relinked: string[]; log: string }> {
     if (!this.curation) throw new EngramError('refused', 'forget needs the curation service, which this host did not start');
     const r = await this.curation.forget(ref, opts);
     // Applied now rather than when the watcher reports it: the next recall must already miss the note.
@@ -451,7 +455,7 @@ export class Engine {
     for (const p of r.relinked) this.applyChange({ kind: 'modify', path: p });
     await this.settled();
     const [from, to] = r.moved[0] ?? [ref, ref];
-    return { path: from, archivedTo: to, log: r.logPath };
+    return { path: from, archivedTo: to, relinked: r.relinked, log: r.logPath };
   }
 
   /** Tells curation which notes a recall returned (so `engram maintain` can list the stale ones); never blocks the answer. */

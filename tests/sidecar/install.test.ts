@@ -138,6 +138,9 @@ describe('Claude Code plugin install from the repository', () => {
         child.on('exit', (code) => resolve(code));
       })));
       expect(runs).toEqual([0, 0, 0]);
+      // Each one ran the CLI: none found a half-written build (the plugin would log that and exit 0).
+      const hookLog = path.join(home, '.engram', 'logs', 'hook.log');
+      expect(fs.existsSync(hookLog) ? fs.readFileSync(hookLog, 'utf8') : '').not.toMatch(/could not load the CLI/);
       expect(fs.existsSync(path.join(root, 'dist', 'engram.mjs'))).toBe(true);
       expect(fs.existsSync(path.join(root, '.engram-build.lock'))).toBe(false);
       const version = execFileSync(process.execPath, [launcher, '--version'], { env, encoding: 'utf8' }).trim();

@@ -6,7 +6,7 @@ import type { ExtractRun } from '../../../src/core/extract/extract.js';
 import { hostFacts } from '../../host/facts.js';
 import { extractTranscript } from '../../host/extract-runner.js';
 import { requireVault } from '../../host/resolve.js';
-import { forwardToHost } from '../../client/forward.js';
+import { callHost } from '../../client/forward.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
 export function backendOption(ctx: CommandContext): BackendName | undefined {
@@ -64,24 +64,16 @@ export const command: CommandDefinition = {
   async run(ctx) {
     const file = ctx.args[0];
     if (!file) throw new EngramError('usage', 'which transcript? give its path');
+    const transcriptPath = path.resolve(ctx.cwd, file);
+    const backend = backendOption(ctx);
     // A live host is the vault's one writer: the extraction runs there, queued with the hooks' jobs. A dry run writes
     // nothing, so it runs here.
-    if (!ctx.options['dry-run']) {
-      const forwarded = await forwardToHost(ctx, 'extract');
-      if (forwarded !== undefined) return forwarded;
-    }
+    const hosted = ctx.options['dry-run'] ? undefined : await callHost<ExtractRun>(ctx, 'extract.run', { path: transcriptPath, backend }, { deadlineMs: 60 * 60_000 });
     const facts = hostFacts(ctx.env);
-    const vault = requireVault(facts, ctx.cwd, ctx.global.vault);
-    const run = await extractTranscript({
-      facts,
-      vaultRoot: vault.realPath,
-      vaultKey: vault.key,
-      backend: backendOption(ctx),
-      dryRun: Boolean(ctx.options['dry-run']),
-      mode: 'foreground',
-      source: 'manual',
-      transcriptPath: path.resolve(ctx.cwd, file),
-    });
+    const run = hosted?.result ?? (await (async () => {
+      const vault = requireVault(facts, ctx.cwd, ctx.global.vault);
+      return extractTranscript({ facts, vaultRoot: vault.realPath, vaultKey: vault.key, backend, dryRun: Boolean(ctx.options['dry-run']), mode: 'foreground', source: 'manual', transcriptPath });
+    })());
     if (ctx.global.json) ctx.stdout(JSON.stringify(run, null, 2));
     else for (const line of describeRun(run, path.basename(file))) ctx.stdout(line);
     // Any window that failed is work not done: the exit code says so (it stays pending for the next run).

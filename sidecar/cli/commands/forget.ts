@@ -1,10 +1,11 @@
 // `engram forget <note>`: a note that is wrong leaves recall at once: it moves to the archive folder (recoverable),
 // and the change is logged. Locked notes are refused.
-import { Curation } from '../../../src/core/curate/service.js';
+import type { ForgetResult } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
 import { hostFacts } from '../../host/facts.js';
-import { openCurateHost } from '../../host/curate-host.js';
-import { forwardToHost } from '../../client/forward.js';
+import { localCuration } from '../../host/curate-host.js';
+import { callHost } from '../../client/forward.js';
+import { cliActor } from '../curate-output.js';
 import type { CommandDefinition } from '../types.js';
 
 export const command: CommandDefinition = {
@@ -13,15 +14,13 @@ export const command: CommandDefinition = {
   async run(ctx) {
     const ref = ctx.args.join(' ').trim();
     if (!ref) throw new EngramError('usage', 'which note? give its title or vault path');
-    // A live host is the vault's one writer: it archives the note and its index drops it at once.
-    const forwarded = await forwardToHost(ctx, 'forget');
-    if (forwarded !== undefined) return forwarded;
-    const host = openCurateHost(hostFacts(ctx.env), ctx.cwd, ctx.global.vault, 'cli');
-    // The same service the host's MCP `forget` uses: archive move, log entry, recall statistics follow the note.
-    const curation = new Curation({ vault: host.ctx.vault, state: host.state, vaultKey: host.vaultKey, settings: host.ctx.settings, clock: host.ctx.clock });
-    const r = await curation.forget(ref, { byUser: true });
-    if (ctx.global.json) ctx.stdout(JSON.stringify({ moved: r.moved, relinked: r.relinked, log: r.logPath }, null, 2));
-    else for (const [from, to] of r.moved) ctx.stdout(`Forgot ${from}: moved to ${to} (logged in ${r.logPath}).`);
+    // A live host is the vault's one writer: it archives the note and its index drops it at once. With none, the
+    // same core service runs here. A person in a terminal may archive their own note by its exact path (byUser).
+    const req = { actor: cliActor(ctx), byUser: true };
+    const r = (await callHost<ForgetResult>(ctx, 'forget', { ref, ...req }))?.result
+      ?? (await localCuration(hostFacts(ctx.env), ctx.cwd, ctx.global.vault, 'cli').forget(ref, req));
+    if (ctx.global.json) ctx.stdout(JSON.stringify({ moved: [[r.path, r.archivedTo]], relinked: r.relinked, log: r.log }, null, 2));
+    else ctx.stdout(`Forgot ${r.path}: moved to ${r.archivedTo} (logged in ${r.log}).`);
     return 0;
   },
 };

@@ -3,11 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError } from '../../../src/core/errors.js';
-import { forwardToHost } from '../../client/forward.js';
-import { readChatExport, type ExportSummary } from '../../../src/core/transcript/chat-export.js';
-import { VaultCatalog } from '../../../src/core/extract/vault-catalog.js';
+import { callHost } from '../../client/forward.js';
+import { IMPORT_PROGRESS, type ImportProgress, type ImportResult } from '../../../src/core/protocol/index.js';
 import { hostFacts } from '../../host/facts.js';
-import { extractHost, extractParsedSession } from '../../host/extract-runner.js';
+import { importExport } from '../../host/import-runner.js';
 import { requireVault } from '../../host/resolve.js';
 import type { CommandDefinition } from '../types.js';
 import { terminalProgress } from '../progress.js';
@@ -31,54 +30,54 @@ export const command: CommandDefinition = {
     if (!file) throw new EngramError('usage', 'which export? give the path of its conversations.json');
     const abs = path.resolve(ctx.cwd, file);
     if (!fs.existsSync(abs)) throw new EngramError('not-found', `no such file: ${abs}`);
-    // A live host is the vault's one writer: the import runs there as one queued job (a dry run writes nothing, so it
-    // runs here). Its progress lines and summary are printed when it ends, as the direct run prints them.
-    if (!ctx.options['dry-run']) {
-      const forwarded = await forwardToHost(ctx, 'import');
-      if (forwarded !== undefined) return forwarded;
-    }
-    const facts = hostFacts(ctx.env);
-    const vault = requireVault(facts, ctx.cwd, ctx.global.vault);
-    const base = { facts, vaultRoot: vault.realPath, vaultKey: vault.key, backend: backendOption(ctx), dryRun: Boolean(ctx.options['dry-run']), mode: 'foreground' as const };
-    // A first streaming pass counts conversations for the progress bar.
-    const counted: ExportSummary = { conversations: 0, skipped: 0, oversized: 0 };
-    for await (const _ of readChatExport(fs.createReadStream(abs), { source: abs }, counted)) void _;
-    if (counted.conversations === 0) throw new EngramError('usage', `${file} holds no Claude.ai or ChatGPT conversations`, 'give the conversations.json of a data export');
-    const host = extractHost({ ...base, source: 'import-claude' });
-    const catalog = await VaultCatalog.load(host.vault);
-    const totals = { conversations: 0, resumed: 0, created: 0, extended: 0, rejected: 0, errors: 0, tokens: 0 };
-    const runs = [];
-    let lastShown = -1;
-    ctx.interrupt?.leaves(base.dryRun ? 'nothing was written (--dry-run)' : `the conversations imported so far are kept; \`engram import ${file}\` again resumes after them`);
+    const backend = backendOption(ctx);
+    const dryRun = Boolean(ctx.options['dry-run']);
+    const keepRuns = Boolean(ctx.global.json);
+    ctx.interrupt?.leaves(dryRun ? 'nothing was written (--dry-run)' : `the conversations imported so far are kept; \`engram import ${file}\` again resumes after them`);
     // On a terminal one line redrawn in place; elsewhere a line every 10%.
     const drawn = ctx.terminal ? terminalProgress(ctx.terminal) : undefined;
     if (drawn) ctx.interrupt?.onInterrupt(drawn.end);
-    for await (const session of readChatExport(fs.createReadStream(abs), { source: abs })) {
-      const source = session.meta.agent === 'chatgpt' ? 'import-chatgpt' : 'import-claude';
-      const run = await extractParsedSession({ ...base, source, catalog }, host, session);
-      totals.conversations++;
-      if (run.windows.total === 0) totals.resumed++;
-      totals.created += run.beats.created;
-      totals.extended += run.beats.extended;
-      totals.rejected += run.beats.rejected;
-      totals.errors += run.errors.length;
-      totals.tokens += run.tokens.input + run.tokens.output;
-      if (ctx.global.json) runs.push(run);
-      else if (ctx.options.verbose && run.notes.length) for (const l of describeRun(run, session.meta.title ?? session.meta.sessionId)) ctx.stdout(l);
-      const pct = Math.floor((totals.conversations / counted.conversations) * 100);
-      const line = `${bar(totals.conversations, counted.conversations)} ${totals.conversations}/${counted.conversations} conversations, ${totals.created} notes`;
+    let lastShown = -1;
+    const show = (p: ImportProgress) => {
+      const line = `${bar(p.done, p.total)} ${p.done}/${p.total} conversations, ${p.created} notes`;
+      const pct = Math.floor((p.done / p.total) * 100);
       if (drawn) drawn.show(line);
-      else if (pct >= lastShown + 10 || totals.conversations === counted.conversations) {
+      else if (pct >= lastShown + 10 || p.done === p.total) {
         ctx.stderr(line);
         lastShown = pct;
       }
+    };
+    // A live host is the vault's one writer: the import runs there as one queued job, its progress streamed here (a
+    // dry run writes nothing, so it runs here).
+    const hosted = dryRun
+      ? undefined
+      : await callHost<ImportResult>(ctx, 'import.run', { path: abs, backend, keepRuns: keepRuns || Boolean(ctx.options.verbose) }, {
+        deadlineMs: 24 * 60 * 60_000,
+        onNotification: (method, params) => {
+          if (method === IMPORT_PROGRESS) show(params as ImportProgress);
+        },
+      });
+    let result: ImportResult;
+    if (hosted) {
+      result = hosted.result;
+      if (ctx.options.verbose && !ctx.global.json) for (const run of result.runs) if (run.notes.length) for (const l of describeRun(run, run.sessionId)) ctx.stdout(l);
+    } else {
+      const facts = hostFacts(ctx.env);
+      const vault = requireVault(facts, ctx.cwd, ctx.global.vault);
+      result = await importExport({ facts, vaultRoot: vault.realPath, vaultKey: vault.key, backend, dryRun, mode: 'foreground' }, abs, {
+        keepRuns,
+        onConversation: (p, run, title) => {
+          if (ctx.options.verbose && !ctx.global.json && run.notes.length) for (const l of describeRun(run, title)) ctx.stdout(l);
+          show(p);
+        },
+      });
     }
     drawn?.done();
-    if (ctx.global.json) ctx.stdout(JSON.stringify({ file: abs, ...totals, skippedElements: counted.skipped, runs }, null, 2));
+    if (ctx.global.json) ctx.stdout(JSON.stringify(result, null, 2));
     else {
       ctx.stdout(
-        `${path.basename(file)}: ${totals.conversations} conversations (${totals.resumed} already done), ${base.dryRun ? 'would write' : 'wrote'} ${totals.created} notes, extended ${totals.extended}, rejected ${totals.rejected} beats` +
-          (totals.tokens ? `, ${totals.tokens} tokens` : '') + (totals.errors ? `; ${totals.errors} errors (see $ENGRAM_HOME/logs/extract-runs.jsonl)` : ''),
+        `${path.basename(file)}: ${result.conversations} conversations (${result.resumed} already done), ${dryRun ? 'would write' : 'wrote'} ${result.created} notes, extended ${result.extended}, rejected ${result.rejected} beats` +
+          (result.tokens ? `, ${result.tokens} tokens` : '') + (result.errors ? `; ${result.errors} errors (see $ENGRAM_HOME/logs/extract-runs.jsonl)` : ''),
       );
     }
     return 0;

@@ -4,7 +4,8 @@ import type { IndexProgress } from '../../../src/core/index/vault-index.js';
 import { openVaultIndex, snapshotExists } from '../../host/index-host.js';
 import { hostFacts } from '../../host/facts.js';
 import { requireVault } from '../../host/resolve.js';
-import { forwardToHost } from '../../client/forward.js';
+import { callHost } from '../../client/forward.js';
+import type { IndexUpdateResult } from '../../../src/core/protocol/index.js';
 import { progressFor, terminalProgress, type ProgressLine } from '../progress.js';
 import type { CommandDefinition } from '../types.js';
 
@@ -51,8 +52,18 @@ export const command: CommandDefinition = {
   async run(ctx) {
     // A live host owns the index and its snapshot: it brings them up to date (or rebuilds them) and saves.
     ctx.interrupt?.leaves('if the vault\'s host had started the index, it finishes it and saves the snapshot');
-    const forwarded = await forwardToHost(ctx, 'index');
-    if (forwarded !== undefined) return forwarded;
+    const hosted = await callHost<IndexUpdateResult>(ctx, 'index.update', { rebuild: Boolean(ctx.options.rebuild) }, { deadlineMs: 60 * 60_000 });
+    if (hosted) {
+      const h = hosted.result;
+      if (ctx.global.json) {
+        ctx.stdout(JSON.stringify({ ...h, host: { pid: h.pid } }, null, 2));
+        return 0;
+      }
+      ctx.stdout(`Indexed ${h.vault}: ${h.notes} notes (${(h.ms / 1000).toFixed(1)} s), by the running host (pid ${h.pid})`);
+      ctx.stdout(`  ${h.rebuilt ? 'full rebuild' : 'brought up to date'}; search mode: ${h.mode}`);
+      if (h.snapshot) ctx.stdout(`  snapshot: ${h.snapshot} (${(h.snapshotBytes / 1e6).toFixed(1)} MB)`);
+      return 0;
+    }
     const snapshot = requireVault(hostFacts(ctx.env), ctx.cwd, ctx.global.vault).state.snapshot;
     // Nothing of this run is on disk until the snapshot is written (whole, by rename), after the last note.
     ctx.interrupt?.leaves(() =>

@@ -1,15 +1,11 @@
 // `engram restructure`: proposals to merge notes that say the same thing, gather larger clusters under a hub
 // note, and split notes that grew too large. Runs only when asked; nothing changes until a proposal is applied.
-import { loadCatalog, type NoteCatalog } from '../../../src/core/curate/catalog.js';
-import { duplicateAsMerge, isDuplicateId, listDuplicates } from '../../../src/core/curate/duplicates.js';
-import { curatable } from '../../../src/core/curate/merge-candidates.js';
-import { pruneExpired } from '../../../src/core/curate/proposals.js';
-import { planRestructure } from '../../../src/core/curate/restructure.js';
+import type { RestructurePlanResult } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
 import { hostFacts } from '../../host/facts.js';
-import { noteVectors, openCurateHost } from '../../host/curate-host.js';
-import { applyAll, applyIds, describeProposal } from '../curate-output.js';
-import { forwardToHost } from '../../client/forward.js';
+import { localCuration } from '../../host/curate-host.js';
+import { applyIds, cliActor, describeProposal, idsToApply, printApplied } from '../curate-output.js';
+import { callHost } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';
 
 export const command: CommandDefinition = {
@@ -28,47 +24,25 @@ export const command: CommandDefinition = {
     const facts = hostFacts(ctx.env);
     const threshold = ctx.options.threshold as number | undefined;
     if (threshold !== undefined && !(threshold > 0 && threshold <= 1)) throw new EngramError('usage', '--threshold must be between 0 and 1');
-    // Applying writes the vault: a live host (its one writer) does it. Listing only reads, so it runs here.
-    if (applyIds(ctx).length) {
-      const forwarded = await forwardToHost(ctx, 'restructure');
-      if (forwarded !== undefined) return forwarded;
-    }
-    const host = openCurateHost(facts, ctx.cwd, ctx.global.vault, 'cli', threshold !== undefined ? { mergeThreshold: threshold } : {});
-    const ids = applyIds(ctx);
-    if (ids.length) {
-      let catalog: NoteCatalog | undefined;
-      return applyAll(ctx, host.ctx, ids, async (id) => {
-        if (!isDuplicateId(id)) return id;
-        catalog ??= await loadCatalog(host.ctx.vault);
-        const p = await duplicateAsMerge(host.state, host.proposalsDir, id, catalog, host.ctx.settings, host.ctx.clock.now());
-        await host.ctx.store.save(p);
-        return p.id;
-      });
-    }
-    const folder = typeof ctx.options.folder === 'string' ? ctx.options.folder.replace(/^\/+|\/+$/g, '') : undefined;
-    const now = host.ctx.clock.now();
-    await pruneExpired(host.ctx.store, now);
-    const started = Date.now();
-    const catalog = await loadCatalog(host.ctx.vault);
-    if (folder !== undefined && ![...catalog.notes.keys()].some((p) => p.startsWith(`${folder}/`))) {
-      throw new EngramError('not-found', `no notes in folder ${folder}`);
-    }
-    const { vectors, kind } = await noteVectors(host, catalog, curatable(catalog, host.ctx.settings, folder));
-    const plan = await planRestructure(catalog, host.ctx.settings, { vectors }, host.ctx.store, now, folder);
-    const ms = Date.now() - started;
-    const duplicates = await listDuplicates(host.state, host.proposalsDir, now);
+    const local = () => localCuration(facts, ctx.cwd, ctx.global.vault, 'cli');
+    // A live host (the vault's one writer) plans and applies; with none, the same core code runs here.
+    const ids = idsToApply(ctx);
+    if (ids.length) return printApplied(ctx, await applyIds(ctx, ids, local));
+    const folder = typeof ctx.options.folder === 'string' ? ctx.options.folder : undefined;
+    const req = { actor: cliActor(ctx), folder, threshold };
+    const plan = (await callHost<RestructurePlanResult>(ctx, 'restructure.plan', req))?.result ?? (await local().restructurePlan(req));
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ vectors: kind, pairsCompared: plan.pairsCompared, notesConsidered: plan.notesConsidered, ms, proposals: plan.proposals, duplicates }, null, 2));
+      ctx.stdout(JSON.stringify(plan, null, 2));
       return 0;
     }
-    ctx.stdout(`${plan.notesConsidered} notes considered, ${plan.pairsCompared} pairs compared (${kind}), ${ms} ms. Nothing was changed.`);
+    ctx.stdout(`${plan.notesConsidered} notes considered, ${plan.pairsCompared} pairs compared (${plan.vectors}), ${plan.ms} ms. Nothing was changed.`);
     if (plan.proposals.length === 0) ctx.stdout('No merge, hub or split proposals.');
     for (const p of plan.proposals) {
       for (const line of describeProposal(p)) ctx.stdout(line);
       if (ctx.options['show-text']) for (const w of p.writes) ctx.stdout(`--- ${w.path}\n${w.text}---`);
     }
-    for (const d of duplicates) ctx.stdout(`${d.id}  possible duplicate (from extraction): ${d.notes.map((n) => n.path).join(' ↔ ')}${d.reason ? `  (${d.reason})` : ''}; --apply merges them`);
-    if (plan.proposals.length || duplicates.length) ctx.stdout('Apply one with `engram restructure --apply <id>` (proposals expire after 7 days).');
+    for (const d of plan.duplicates) ctx.stdout(`${d.id}  possible duplicate (from extraction): ${d.notes.map((n) => n.path).join(' ↔ ')}${d.reason ? `  (${d.reason})` : ''}; --apply merges them`);
+    if (plan.proposals.length || plan.duplicates.length) ctx.stdout('Apply one with `engram restructure --apply <id>` (proposals expire after 7 days).');
     return 0;
   },
 };

@@ -1,15 +1,11 @@
 // `engram review`: working-memory notes that are due, grouped, with proposals (promote, extend, delete).
 // Lists by default (a dry run); `--apply <id>` applies one proposal from this or an earlier run.
-import { loadCatalog } from '../../../src/core/curate/catalog.js';
-import { pruneExpired } from '../../../src/core/curate/proposals.js';
-import { planReview } from '../../../src/core/curate/review.js';
+import type { ReviewPlanResult } from '../../../src/core/curate/service.js';
 import { hostFacts } from '../../host/facts.js';
-import { noteVectors, openCurateHost } from '../../host/curate-host.js';
-import { curatable } from '../../../src/core/curate/merge-candidates.js';
-import { loadVocabulary } from '../../../src/core/note/vocabulary.js';
+import { localCuration } from '../../host/curate-host.js';
 import { backendOption } from './extract.js';
-import { applyAll, applyIds, describeProposal, parseDays } from '../curate-output.js';
-import { forwardToHost } from '../../client/forward.js';
+import { applyIds, cliActor, describeProposal, idsToApply, parseDays, printApplied } from '../curate-output.js';
+import { callHost } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';
 
 export const command: CommandDefinition = {
@@ -25,34 +21,17 @@ export const command: CommandDefinition = {
   details: 'Examples:\n  engram review\n  engram review --due-within 14d --json\n  engram review --apply 1a2b3c4d5e6f',
   async run(ctx) {
     const facts = hostFacts(ctx.env);
-    // Applying writes the vault: a live host (its one writer) does it. Listing only reads, so it runs here.
-    if (applyIds(ctx).length) {
-      const forwarded = await forwardToHost(ctx, 'review');
-      if (forwarded !== undefined) return forwarded;
-    }
-    const host = openCurateHost(facts, ctx.cwd, ctx.global.vault, 'cli');
-    const ids = applyIds(ctx);
-    if (ids.length) return applyAll(ctx, host.ctx, ids);
-    const horizon = parseDays(ctx.options['due-within'], 'due-within');
-    const now = host.ctx.clock.now();
-    await pruneExpired(host.ctx.store, now);
-    const catalog = await loadCatalog(host.ctx.vault);
-    // Related due notes are grouped by shared tags and links, and by meaning when the index has embeddings.
-    const { vectors } = await noteVectors(host, catalog, curatable(catalog, host.ctx.settings), false);
-    const vocabulary = await loadVocabulary(host.ctx.vault);
-    const plan = await planReview(catalog, host.ctx.settings, {
-      backend: host.backend(backendOption(ctx)),
-      vectors,
-      store: host.ctx.store,
-      now,
-      horizonDays: horizon,
-      types: vocabulary.types.map((t) => t.name),
-      preferences: vocabulary.preferences,
-    });
+    const local = () => localCuration(facts, ctx.cwd, ctx.global.vault, 'cli');
+    // A live host (the vault's one writer) plans and applies; with none, the same core code runs here.
+    const ids = idsToApply(ctx);
+    if (ids.length) return printApplied(ctx, await applyIds(ctx, ids, local));
+    const req = { actor: cliActor(ctx), dueWithinDays: parseDays(ctx.options['due-within'], 'due-within'), backend: backendOption(ctx) };
+    const plan = (await callHost<ReviewPlanResult>(ctx, 'review.plan', req))?.result ?? (await local().reviewPlan(req));
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify({ due: plan.due, groups: plan.groups, proposals: plan.proposals, problems: plan.problems }, null, 2));
       return 0;
     }
+    const horizon = plan.horizonDays;
     if (plan.due.length === 0) {
       ctx.stdout(`No working-memory notes due within ${horizon} days.`);
       return 0;

@@ -55,8 +55,8 @@ async function searchOnHost(ctx: CommandContext, query: string, opts: IndexSearc
 /** No host: the same query path on an index opened here; its snapshot is saved only while no host owns the vault. */
 async function searchHere(ctx: CommandContext, query: string, opts: IndexSearchOptions): Promise<QueryAnswer> {
   const opened = await openVaultIndex({ env: ctx.env, cwd: ctx.cwd, vault: ctx.global.vault, noModel: opts.mode === 'bm25' });
-  const archive = loadConfig(hostFacts(ctx.env)).config.get('folders.archive');
-  const result = await opened.index.search(query, recallScope(opts, archive));
+  const { config } = loadConfig(hostFacts(ctx.env));
+  const result = await opened.index.search(query, recallScope(opts, config.get('folders.archive'), config.get('folders.log')));
   const stale = opened.report.indexed > 0 || opened.report.removed > 0 || !opened.report.loaded;
   if (stale && !lockIsLive(readLock(opened.vault.state.hostLock))) await opened.save();
   if (result.mode === 'bm25' && opened.model.problem && opts.mode !== 'bm25') {

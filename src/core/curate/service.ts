@@ -1,18 +1,28 @@
-// One object for a host (the daemon's MCP tools, the plugin's panes): review, restructure, maintain, forget and
-// recall statistics for one vault, over the engine's ports. The CLI uses the same functions directly.
+// Curation for one vault: the one object the CLI, the host's protocol handlers (MCP tools, forwarded commands) and
+// the plugin's panes call for review, restructure, maintain, apply and forget. Hosts give it ports; it returns typed
+// results, and each caller formats them (the CLI prints, MCP renders short text, the panes draw).
+import type { BackendName } from '../config';
+import { EngramError, errorMessage } from '../errors';
 import type { LlmBackend } from '../extract/backends/types';
 import type { StateStore } from '../extract/state-store';
 import type { Clock, VaultPort, Yield } from '../ports';
 import { applyProposal, type ApplyResult, type CurateContext } from './apply';
-import { loadCatalog } from './catalog';
+import { loadCatalog, type NoteCatalog } from './catalog';
+import { duplicateAsMerge, isDuplicateId, listDuplicates, type DuplicateRecord } from './duplicates';
 import { archiveProposals, forgetNote, orphanNotes, possibleDuplicates, staleNotes, type StaleNote } from './maintain';
-import type { NoteVectors } from './merge-candidates';
+import { curatable, type NoteVectors } from './merge-candidates';
 import { pruneExpired, type Proposal } from './proposals';
-import { planRestructure, type RestructurePlan } from './restructure';
-import { planReview, type ReviewPlan } from './review';
+import { planRestructure } from './restructure';
+import { planReview, type DueNote } from './review';
 import type { CurateSettings } from './settings';
 import { loadVocabulary } from '../note/vocabulary';
 import { curateStateNames, RecallStatsStore, StateProposalStore } from './stores';
+
+/** Note vectors and what they are, for the user ("embeddings from the index (model, n notes)"). */
+export interface VectorSource {
+  vectors: NoteVectors;
+  kind: string;
+}
 
 export interface CurationOptions {
   vault: VaultPort;
@@ -21,49 +31,105 @@ export interface CurationOptions {
   settings: CurateSettings;
   clock: Clock;
   yieldNow?: Yield;
-  /** The configured LLM backend (review); undefined or `rules` = extend only. */
-  backend?: () => LlmBackend;
-  /** Note vectors from the index, when it has embeddings. */
-  vectors?: () => NoteVectors | undefined;
+  /** The LLM backend for review proposals, by name (undefined: the configured one); `rules` proposes extend only. */
+  backend?: (name?: BackendName) => LlmBackend;
+  /** Note vectors from the index when it has embeddings (a host: the live index; the CLI: the snapshot). */
+  vectors?: () => VectorSource | undefined;
+  /** Called after each durable step of an apply: the host's crash switch (real-crash tests). */
+  fault?: () => void;
 }
 
-/** What a client needs to show a proposal (the full text stays in the stored proposal). */
-export interface ProposalSummary {
+/** Who acts, for the vault's Engram log (`cli`, `mcp`, `plugin`). */
+export interface Actor {
+  actor?: string;
+}
+
+export interface ReviewRequest extends Actor {
+  /** Notes due on or before today plus this many days (default 7). */
+  dueWithinDays?: number;
+  /** Backend for this plan (default: the configured one). */
+  backend?: BackendName;
+}
+
+export interface ReviewPlanResult {
+  horizonDays: number;
+  due: DueNote[];
+  groups: string[][];
+  proposals: Proposal[];
+  problems: string[];
+}
+
+export interface RestructureRequest extends Actor {
+  folder?: string;
+  /** Similarity for merge candidates (0..1; default the settings' 0.88). */
+  threshold?: number;
+}
+
+export interface RestructurePlanResult {
+  /** What "close in meaning" was measured with. */
+  vectors: string;
+  pairsCompared: number;
+  notesConsidered: number;
+  ms: number;
+  proposals: Proposal[];
+  /** Possible duplicates extraction recorded; applying one merges the notes. */
+  duplicates: DuplicateRecord[];
+}
+
+export interface MaintainRequest extends Actor {
+  /** Move the notes past forget_after into the archive (else only list them). */
+  apply?: boolean;
+  staleDays?: number;
+}
+
+export interface MaintainResult {
+  staleDays: number;
+  archive: Array<{ id: string; from: string; to: string; reason: string }>;
+  /** Applied moves, `from → to`. */
+  applied: string[];
+  failed: string[];
+  stale: StaleNote[];
+  orphans: string[];
+  duplicates: Array<{ why: string; notes: string[] }>;
+}
+
+export interface ApplyOutcome {
   id: string;
-  kind: string;
-  title: string;
-  reason: string;
-  writes: Array<{ path: string; chars: number; replaces: boolean }>;
-  trash: string[];
-  moves: Array<[string, string]>;
-  linkEdits: number;
-  notesRelinked: number;
-  expiresAt: string;
+  ok: boolean;
+  error?: string;
+  result?: Omit<ApplyResult, 'proposal'> & { kind: string; title: string };
 }
 
-export function summarize(p: Proposal): ProposalSummary {
-  return {
-    id: p.id,
-    kind: p.kind,
-    title: p.title,
-    reason: p.reason,
-    writes: p.writes.map((w) => ({ path: w.path, chars: w.text.length, replaces: Boolean(w.replaces) })),
-    trash: p.trash,
-    moves: p.moves,
-    linkEdits: p.linkRewrites.reduce((n, r) => n + r.edits.length, 0),
-    notesRelinked: p.linkRewrites.length,
-    expiresAt: p.expiresAt,
-  };
+/** Wraps one apply (the CLI lets an apply under way finish on Ctrl-C, and says which ids were left). */
+export type ApplyGuard = (id: string, later: string[], run: () => Promise<ApplyResult>) => Promise<ApplyResult>;
+
+export interface ForgetResult {
+  path: string;
+  archivedTo: string;
+  relinked: string[];
+  log: string;
 }
 
 export class Curation {
-  readonly ctx: CurateContext;
   readonly recallStats: RecallStatsStore;
+  private readonly store: StateProposalStore;
+  private readonly proposalsDir: string;
 
   constructor(private readonly opts: CurationOptions) {
     const names = curateStateNames(opts.vaultKey);
-    this.ctx = { vault: opts.vault, store: new StateProposalStore(opts.state, names.proposals), settings: opts.settings, clock: opts.clock, yieldNow: opts.yieldNow };
+    this.proposalsDir = names.proposals;
+    this.store = new StateProposalStore(opts.state, names.proposals);
     this.recallStats = new RecallStatsStore(opts.state, names.recallStats);
+  }
+
+  get settings(): CurateSettings {
+    return this.opts.settings;
+  }
+
+  /** The apply context for one request: the settings with its actor (and any overrides). */
+  context(req: Actor = {}, overrides: Partial<CurateSettings> = {}): CurateContext {
+    const settings = { ...this.opts.settings, ...overrides, ...(req.actor ? { actor: req.actor } : {}) };
+    return { vault: this.opts.vault, store: this.store, settings, clock: this.opts.clock, yieldNow: this.opts.yieldNow, fault: this.opts.fault };
   }
 
   /** Called after every recall with the notes returned (stale-note detection; never written into notes). */
@@ -71,50 +137,120 @@ export class Curation {
     return this.recallStats.record(paths, this.opts.clock.now());
   }
 
-  apply(id: string): Promise<ApplyResult> {
-    return applyProposal(this.ctx, id);
+  private catalog(): Promise<NoteCatalog> {
+    return loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow });
   }
 
-  async review(horizonDays = 7): Promise<ReviewPlan> {
+  /** Due working-memory notes, grouped, with one stored proposal per decision. Changes no note. */
+  async reviewPlan(req: ReviewRequest = {}): Promise<ReviewPlanResult> {
+    const horizonDays = req.dueWithinDays ?? 7;
     const now = this.opts.clock.now();
-    await pruneExpired(this.ctx.store, now);
-    const catalog = await loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow });
+    await pruneExpired(this.store, now);
+    const catalog = await this.catalog();
     const vocabulary = await loadVocabulary(this.opts.vault);
-    const types = vocabulary.types.map((t) => t.name);
-    return planReview(catalog, this.opts.settings, { backend: this.opts.backend?.(), vectors: this.opts.vectors?.(), store: this.ctx.store, now, horizonDays, types, preferences: vocabulary.preferences });
+    // Related due notes are grouped by shared tags and links, and by meaning when the index has embeddings.
+    const plan = await planReview(catalog, this.opts.settings, {
+      backend: this.opts.backend?.(req.backend),
+      vectors: this.opts.vectors?.()?.vectors,
+      store: this.store,
+      now,
+      horizonDays,
+      types: vocabulary.types.map((t) => t.name),
+      preferences: vocabulary.preferences,
+    });
+    return { horizonDays, ...plan };
   }
 
-  async restructure(folder?: string): Promise<RestructurePlan> {
+  /** Merge, hub and split proposals (stored), and extraction's possible duplicates. Changes no note. */
+  async restructurePlan(req: RestructureRequest = {}): Promise<RestructurePlanResult> {
+    if (req.threshold !== undefined && !(req.threshold > 0 && req.threshold <= 1)) throw new EngramError('usage', 'the merge threshold must be between 0 and 1');
+    const folder = req.folder?.replace(/^\/+|\/+$/g, '') || undefined;
+    const settings = req.threshold !== undefined ? { ...this.opts.settings, mergeThreshold: req.threshold } : this.opts.settings;
     const now = this.opts.clock.now();
-    await pruneExpired(this.ctx.store, now);
-    const catalog = await loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow });
-    let vectors = this.opts.vectors?.();
-    if (!vectors) {
-      const { LexicalVectors } = await import('./lexical-vectors');
-      vectors = new LexicalVectors(catalog, catalog.notes.keys());
+    await pruneExpired(this.store, now);
+    const started = this.opts.clock.now();
+    const catalog = await this.catalog();
+    if (folder !== undefined && ![...catalog.notes.keys()].some((p) => p.startsWith(`${folder}/`))) {
+      throw new EngramError('not-found', `no notes in folder ${folder}`);
     }
-    return planRestructure(catalog, this.opts.settings, { vectors }, this.ctx.store, now, folder);
+    let source = this.opts.vectors?.();
+    if (!source) {
+      const { LexicalVectors } = await import('./lexical-vectors');
+      source = { vectors: new LexicalVectors(catalog, curatable(catalog, settings, folder)), kind: 'word vectors (no embeddings in the index)' };
+    }
+    const plan = await planRestructure(catalog, settings, { vectors: source.vectors }, this.store, now, folder);
+    const ms = this.opts.clock.now() - started;
+    const duplicates = await listDuplicates(this.opts.state, this.proposalsDir, now);
+    return { vectors: source.kind, pairsCompared: plan.pairsCompared, notesConsidered: plan.notesConsidered, ms, proposals: plan.proposals, duplicates };
   }
 
-  /** Archive proposals (stored, so they can be applied by id), and the lists for the user. */
-  async maintain(): Promise<{ archive: Proposal[]; stale: StaleNote[]; orphans: string[]; duplicates: Array<{ why: string; notes: string[] }> }> {
+  /** Applies each id in turn (a proposal, or a possible duplicate that becomes a merge now); one refusal stops none. */
+  async apply(ids: string[], req: Actor = {}, guard?: ApplyGuard): Promise<ApplyOutcome[]> {
+    const ctx = this.context(req);
+    const outcomes: ApplyOutcome[] = [];
+    let catalog: NoteCatalog | undefined;
+    for (const [i, id] of ids.entries()) {
+      try {
+        let real = id;
+        if (isDuplicateId(id)) {
+          catalog ??= await this.catalog();
+          const p = await duplicateAsMerge(this.opts.state, this.proposalsDir, id, catalog, ctx.settings, this.opts.clock.now());
+          await this.store.save(p);
+          real = p.id;
+        }
+        const run = () => applyProposal(ctx, real);
+        const { proposal, ...rest } = await (guard ? guard(id, ids.slice(i + 1), run) : run());
+        outcomes.push({ id, ok: true, result: { ...rest, kind: proposal.kind, title: proposal.title } });
+      } catch (e) {
+        if (!(e instanceof EngramError)) throw e;
+        outcomes.push({ id, ok: false, error: `${errorMessage(e)}${e.hint ? ` (${e.hint})` : ''}` });
+      }
+    }
+    return outcomes;
+  }
+
+  /** Notes past forget_after (archived with `apply`), and the stale, orphan and possible-duplicate lists. */
+  async maintain(req: MaintainRequest = {}): Promise<MaintainResult> {
+    if (req.staleDays !== undefined && !(req.staleDays >= 0)) throw new EngramError('usage', 'stale days must be 0 or more');
+    const ctx = this.context(req, req.staleDays !== undefined ? { staleDays: req.staleDays } : {});
     const now = this.opts.clock.now();
-    const catalog = await loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow });
-    const archive = archiveProposals(catalog, this.opts.settings, now);
-    for (const p of archive) await this.ctx.store.save(p);
+    const catalog = await this.catalog();
+    const archive = archiveProposals(catalog, ctx.settings, now);
+    const applied: string[] = [];
+    const failed: string[] = [];
+    if (req.apply) {
+      for (const p of archive) {
+        await this.store.save(p);
+        try {
+          const r = await applyProposal(ctx, p.id);
+          applied.push(...r.moved.map(([a, b]) => `${a} → ${b}`));
+          for (const [from, to] of r.moved) await this.recallStats.move(from, to);
+        } catch (e) {
+          if (!(e instanceof EngramError)) throw e;
+          failed.push(`${p.moves[0][0]}: ${e.message}`);
+        }
+      }
+    }
     return {
-      archive,
-      stale: staleNotes(catalog, this.opts.settings, await this.recallStats.load(), now),
-      orphans: orphanNotes(catalog, this.opts.settings),
-      duplicates: possibleDuplicates(catalog, this.opts.settings),
+      staleDays: ctx.settings.staleDays,
+      archive: archive.map((p) => ({ id: p.id, from: p.moves[0][0], to: p.moves[0][1], reason: p.reason })),
+      applied,
+      failed,
+      stale: staleNotes(catalog, ctx.settings, await this.recallStats.load(), now),
+      orphans: orphanNotes(catalog, ctx.settings),
+      duplicates: possibleDuplicates(catalog, ctx.settings),
     };
   }
 
-  /** Moves a wrong note into the archive at once (out of recall, recoverable, logged). */
-  async forget(ref: string, opts: { byUser?: boolean } = {}): Promise<ApplyResult> {
-    const catalog = await loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow });
-    const r = await forgetNote(this.ctx, catalog, ref, this.opts.clock.now(), opts);
+  /**
+   * Moves a wrong note into the archive at once (out of recall, recoverable, logged). `byUser`: a person named it (a
+   * terminal), so their own note may go when named by its exact path; an agent can archive only Engram's notes.
+   */
+  async forget(ref: string, opts: Actor & { byUser?: boolean } = {}): Promise<ForgetResult & { moved: Array<[string, string]>; logPath: string }> {
+    const ctx = this.context(opts);
+    const r = await forgetNote(ctx, await this.catalog(), ref, this.opts.clock.now(), opts);
     for (const [from, to] of r.moved) await this.recallStats.move(from, to);
-    return r;
+    const [from, to] = r.moved[0] ?? [ref, ref];
+    return { path: from, archivedTo: to, relinked: r.relinked, log: r.logPath, moved: r.moved, logPath: r.logPath };
   }
 }

@@ -8,6 +8,7 @@ import { buildGraph, runSearch, type IndexSearchOptions, type LinkGraph, type Se
 import { decodeSnapshot, encodeSnapshot, runSync, runYielding, verifySnapshot, type SnapshotHeader } from './snapshot.js';
 import { TextIndex, type IndexedNote } from './text-index.js';
 import { VectorStore } from './vector-store.js';
+import { meanNoteVectors, type IndexNoteVectors } from './note-vectors.js';
 
 /** File reads kept in flight ahead of indexing. */
 const READ_AHEAD = 32;
@@ -471,6 +472,11 @@ export class VaultIndex {
 
   has(path: string): boolean {
     return this.text.slotOf.has(path);
+  }
+
+  /** Each note's vector as the index holds it now (curation's "close in meaning"); null without embeddings. */
+  noteVectors(): IndexNoteVectors | null {
+    return this.vectors ? meanNoteVectors(this.text, this.vectors, this.embedder?.modelId ?? this.vectorModel) : null;
   }
 
   stats(): IndexStats {

@@ -1,28 +1,13 @@
 // Every method a host answers, with its params checked here (the one place both sides agree on shapes).
 import { v, type Check } from './schema.js';
 import type { SearchHit } from '../index/types.js';
+import { BACKENDS } from '../config.js';
+import type { ExtractRun } from '../extract/extract.js';
 
 const ref = v.string({ min: 1, max: 1024 });
 const limit = v.optional(v.int({ min: 1, max: 50 }));
-
-/** The CLI commands that write the vault or its index: with a live host, the host runs them. */
-export const HOST_COMMANDS = ['forget', 'review', 'restructure', 'maintain', 'extract', 'import', 'index'] as const;
-export type HostCommand = (typeof HOST_COMMANDS)[number];
-
-export interface CliResult {
-  stdout: string[];
-  stderr: string[];
-  exitCode: number;
-  /** The command's error, as it would have been printed by the CLI. */
-  error?: { code: string; message: string; hint?: string };
-}
-
-/** The notification a host sends while a streamed `cli` request runs: one line the command printed to stderr. */
-export const CLI_OUTPUT = 'cli.output';
-export interface CliOutput {
-  stream: 'stderr';
-  line: string;
-}
+/** Who acts, for the vault's Engram log: `cli`, `mcp`, `plugin` (the host's own default when absent). */
+const actor = v.optional(v.string({ min: 1, max: 64 }));
 
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
@@ -85,24 +70,20 @@ export const methodParams = {
     tags: v.optional(v.array(v.string({ max: 64 }), 20)),
   }),
   extract: v.object({ path: v.string({ min: 1, max: 4096 }), sessionId: v.optional(v.string({ max: 256 })) }),
-  forget: v.object({ ref }),
-  review: v.object({ apply: v.optional(v.string({ max: 128 })), action: v.optional(v.string({ max: 32 })) }),
-  restructure: v.object({ apply: v.optional(v.string({ max: 128 })) }),
+  /** Archive a note (Curation#forget). `byUser`: a person named it in a terminal (their own note, by exact path). */
+  forget: v.object({ ref, actor, byUser: v.optional(v.boolean()) }),
+  /** Curation, typed (src/core/curate/service.ts): plans store proposals and change no note; apply changes the vault. */
+  'review.plan': v.object({ actor, dueWithinDays: v.optional(v.int({ min: 0, max: 3650 })), backend: v.optional(v.oneOf(BACKENDS)) }),
+  'restructure.plan': v.object({ actor, folder: v.optional(v.string({ max: 1024 })), threshold: v.optional(v.number({ min: 0, max: 1 })) }),
+  'maintain.run': v.object({ actor, apply: v.optional(v.boolean()), staleDays: v.optional(v.int({ min: 0, max: 36500 })) }),
+  'curate.apply': v.object({ actor, ids: v.array(v.string({ min: 1, max: 128 }), 100) }),
   reindex: v.object({}),
-  /**
-   * A write command of the `engram` CLI run by the host (the one writer of the vault) for a client that found it
-   * live: same arguments, same output, so the user sees no difference.
-   */
-  cli: v.object({
-    command: v.oneOf(HOST_COMMANDS),
-    args: v.array(v.string({ max: 4096 }), 64),
-    options: v.json(),
-    json: v.optional(v.boolean()),
-    cwd: v.string({ min: 1, max: 4096 }),
-    actor: v.optional(v.string({ max: 64 })),
-    /** Send the command's stderr lines (progress) as `cli.output` notifications while it runs, not in the result. */
-    stream: v.optional(v.boolean()),
-  }),
+  /** `engram extract` for a live host: one transcript, queued with the hooks' jobs, answered with the run. */
+  'extract.run': v.object({ path: v.string({ min: 1, max: 4096 }), backend: v.optional(v.oneOf(BACKENDS)) }),
+  /** `engram import` for a live host: one queued job; `import.progress` notifications after each conversation. */
+  'import.run': v.object({ path: v.string({ min: 1, max: 4096 }), backend: v.optional(v.oneOf(BACKENDS)), keepRuns: v.optional(v.boolean()) }),
+  /** Bring the index up to date with the vault (or rebuild it from nothing) and save its snapshot. */
+  'index.update': v.object({ rebuild: v.optional(v.boolean()) }),
   status: v.object({}),
   configure: v.object({ key: v.string({ min: 1, max: 64 }), value: v.json() }),
   'host.release': v.object({ reason: v.optional(v.string({ max: 200 })) }),
@@ -146,6 +127,44 @@ export interface RecallResult {
   text: string;
   mode: string;
   synthesis?: string;
+}
+
+/** The notification a host sends after each conversation of a streamed `import.run`. */
+export const IMPORT_PROGRESS = 'import.progress';
+export interface ImportProgress {
+  done: number;
+  total: number;
+  /** Notes written so far. */
+  created: number;
+}
+
+export interface ImportResult {
+  file: string;
+  conversations: number;
+  /** Conversations finished by an earlier run (skipped). */
+  resumed: number;
+  created: number;
+  extended: number;
+  rejected: number;
+  errors: number;
+  tokens: number;
+  /** Elements of the export that were not conversations. */
+  skippedElements: number;
+  /** Each conversation's run, when asked for (`keepRuns`). */
+  runs: ExtractRun[];
+}
+
+export interface IndexUpdateResult {
+  vault: string;
+  /** The host's process id (it did the work). */
+  pid: number;
+  notes: number;
+  mode: string;
+  rebuilt: boolean;
+  ms: number;
+  /** The snapshot file and its size (0 when the host keeps none). */
+  snapshot?: string;
+  snapshotBytes: number;
 }
 
 export interface StatusResult {

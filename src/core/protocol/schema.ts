@@ -25,6 +25,14 @@ export const v = {
       return x;
     };
   },
+  number(opts: { min?: number; max?: number } = {}): Check<number> {
+    return (x, p) => {
+      if (typeof x !== 'number' || !Number.isFinite(x)) fail(p, 'expected a number');
+      if (opts.min !== undefined && x < opts.min) fail(p, `at least ${opts.min}`);
+      if (opts.max !== undefined && x > opts.max) fail(p, `at most ${opts.max}`);
+      return x;
+    };
+  },
   boolean(): Check<boolean> {
     return (x, p) => (typeof x === 'boolean' ? x : fail(p, 'expected true or false'));
   },

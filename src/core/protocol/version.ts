@@ -1,7 +1,9 @@
 // The host/client protocol version. A different major means the two sides cannot talk; a newer minor only adds.
 
 // 1.1: `context` takes SessionStart's `source`; `search` answers a query as `engram search` shows it.
-export const PROTOCOL_VERSION = '1.1';
+// 1.2: typed curation (`review.plan`, `restructure.plan`, `maintain.run`, `curate.apply`, `forget` with actor and
+//      byUser) and `index.update` replace running those CLI commands through `cli`.
+export const PROTOCOL_VERSION = '1.2';
 
 /** True when a host of `hostVersion` knows what minor version `minor` added (same major assumed). */
 export function hostSupports(hostVersion: unknown, minor: number): boolean {

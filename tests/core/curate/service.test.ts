@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Curation, summarize } from '../../../src/core/curate/service';
+import { Curation } from '../../../src/core/curate/service';
 import { MemoryStateStore } from '../../../src/core/extract/state-store';
 import { MemoryVault } from '../../../src/core/ports/memory-vault';
 import { buildVault, NOW, settings } from './fixtures';
@@ -8,14 +8,18 @@ describe('Curation (the host-facing object)', () => {
   it('restructure → summaries → apply by id, proposals and recall stats under vaults/<key>/ in state', async () => {
     const { vault, vectors } = buildVault();
     const state = new MemoryStateStore();
-    const c = new Curation({ vault, state, vaultKey: '0123456789abcdef', settings, clock: { now: () => NOW }, vectors: () => vectors });
-    const plan = await c.restructure();
+    const c = new Curation({ vault, state, vaultKey: '0123456789abcdef', settings, clock: { now: () => NOW }, vectors: () => ({ vectors, kind: 'test vectors' }) });
+    const plan = await c.restructurePlan();
+    expect(plan.vectors).toBe('test vectors');
     const merge = plan.proposals.find((p) => p.kind === 'merge')!;
-    const s = summarize(merge);
-    expect(s).toMatchObject({ kind: 'merge', notesRelinked: 1, linkEdits: 9, trash: merge.trash });
+    expect(merge.linkRewrites.reduce((n, r) => n + r.edits.length, 0)).toBe(9);
     expect([...state.files.keys()].every((k) => k.startsWith('vaults/0123456789abcdef/proposals/'))).toBe(true);
-    const r = await c.apply(merge.id);
-    expect(r.relinked).toEqual(['Notes/Index.md']);
+    const [outcome, refused] = await c.apply([merge.id, 'nosuchid1234'], { actor: 'plugin' });
+    expect(outcome).toMatchObject({ id: merge.id, ok: true, result: { kind: 'merge', relinked: ['Notes/Index.md'] } });
+    // One refused id stops none and says why; the vault's log names who applied.
+    expect(refused).toMatchObject({ id: 'nosuchid1234', ok: false });
+    expect(refused.error).toMatch(/nosuchid1234/);
+    expect((await vault.read(outcome.result!.logPath)).text).toMatch(/plugin/);
     await c.recordRecall(['Notes/Index.md']);
     expect(JSON.parse(state.files.get('vaults/0123456789abcdef/recall-stats.json')!)).toEqual({ version: 1, notes: { 'Notes/Index.md': { count: 1, last: NOW } } });
   });
@@ -30,10 +34,17 @@ describe('Curation (the host-facing object)', () => {
     });
     const state = new MemoryStateStore();
     const c = new Curation({ vault, state, vaultKey: '0123456789abcdef', settings, clock: { now: () => NOW } });
-    expect((await c.restructure()).proposals.map((p) => p.kind)).toEqual(['merge']);
+    const plan = await c.restructurePlan();
+    expect(plan.vectors).toMatch(/word vectors/);
+    expect(plan.proposals.map((p) => p.kind)).toEqual(['merge']);
+    await expect(c.restructurePlan({ folder: 'nowhere' })).rejects.toThrow(/no notes in folder nowhere/);
+    await expect(c.restructurePlan({ threshold: 1.5 })).rejects.toThrow(/between 0 and 1/);
     await c.recordRecall(['a/Deploy from root.md']);
     const r = await c.forget('Deploy from root');
-    expect(r.moved).toEqual([['a/Deploy from root.md', 'Engram/Archive/Deploy from root.md']]);
+    expect(r).toMatchObject({ path: 'a/Deploy from root.md', archivedTo: 'Engram/Archive/Deploy from root.md' });
+    // An agent may not archive the user's own note; a person naming its exact path may.
+    await expect(c.forget('a/Deploy from the root.md')).rejects.toThrow(/not a note Engram created/);
+    expect((await c.forget('a/Deploy from the root.md', { byUser: true })).archivedTo).toBe('Engram/Archive/Deploy from the root.md');
     expect((await c.recallStats.load()).notes['Engram/Archive/Deploy from root.md']).toEqual({ count: 1, last: NOW });
   });
 });

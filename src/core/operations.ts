@@ -1,0 +1,73 @@
+// The typed operations of the protocol that every host answers the same way (the daemon today, the Obsidian plugin
+// and the in-process test host tomorrow): one table over the engine and curation. A host adds what only it can do
+// (context injection settings, the spool, extraction jobs, status, configure) and serves the table on its transport.
+import type { Curation } from './curate/service.js';
+import { EngramError } from './errors.js';
+import type { Engine } from './engine.js';
+import type { Method, Params } from './protocol/index.js';
+
+export type Operation = (params: unknown) => Promise<unknown>;
+export type OperationTable = Partial<Record<Method, Operation>>;
+
+export interface OperationDeps {
+  engine: Engine;
+  curation: Curation;
+}
+
+/** `read` refuses absolute paths, traversal and the vault's hidden folders (other plugins keep secrets in .obsidian). */
+export function checkReadRef(ref: string): void {
+  const r = ref.replace(/\\/g, '/').replace(/^\[\[|\]\]$/g, '');
+  if (r.startsWith('/') || /^[a-zA-Z]:\//.test(r)) throw new EngramError('refused', 'read takes a note title or a vault-relative path, not an absolute path');
+  if (r.split('/').includes('..')) throw new EngramError('refused', 'read refuses paths that leave the vault');
+  if (r.split('/')[0].startsWith('.')) throw new EngramError('refused', "read refuses the vault's hidden folders (its config folder keeps plugin secrets)");
+}
+
+export function coreOperations({ engine, curation }: OperationDeps): OperationTable {
+  // Curation runs one request at a time (two applies never interleave, a plan never reads a half-applied vault).
+  let chain: Promise<unknown> = Promise.resolve();
+  const serialized = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = chain.then(fn, fn);
+    chain = run.catch(() => {});
+    return run;
+  };
+  // What a write changed is in the index before the answer goes out (a search right after sees it).
+  const writing = <T>(fn: () => Promise<T>): Promise<T> =>
+    serialized(async () => {
+      await engine.whenReady();
+      try {
+        return await fn();
+      } finally {
+        await engine.reconcile();
+      }
+    });
+  return {
+    read: async (p) => {
+      const { ref } = p as Params<'read'>;
+      checkReadRef(ref);
+      await engine.whenReady();
+      return engine.read(ref);
+    },
+    remember: async (p) => {
+      await engine.whenReady();
+      return engine.remember(p as Params<'remember'>);
+    },
+    forget: (p) => {
+      const { ref, ...opts } = p as Params<'forget'>;
+      return writing(() => engine.forget(ref, opts));
+    },
+    'review.plan': (p) => serialized(() => curation.reviewPlan(p as Params<'review.plan'>)),
+    'restructure.plan': (p) => serialized(() => curation.restructurePlan(p as Params<'restructure.plan'>)),
+    'maintain.run': (p) => {
+      const q = p as Params<'maintain.run'>;
+      return q.apply ? writing(() => curation.maintain(q)) : serialized(() => curation.maintain(q));
+    },
+    'curate.apply': (p) => {
+      const { ids, actor } = p as Params<'curate.apply'>;
+      return writing(async () => ({ applied: await curation.apply(ids, { actor }) }));
+    },
+    reindex: async () => {
+      await engine.whenReady();
+      return engine.reindex();
+    },
+  };
+}
