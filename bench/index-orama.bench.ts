@@ -231,6 +231,7 @@ export async function run(): Promise<void> {
     return;
   }
   if (!gc) console.log('  (no --expose-gc: heap figures include garbage)');
+  // ENGRAM_BENCH_ORAMA: 0 skips this file; otherwise the parts to run (locomo, persist, load), e.g. `locomo,load`.
   const only = process.env.ENGRAM_BENCH_ORAMA;
   if (only === '0') return;
   if (!only || only.includes('locomo')) await locomo();
