@@ -2,7 +2,8 @@
 // 50,000 generated notes, and LoCoMo retrieval quality (BM25 mode, tuned on conv-26/30/41/42, held out 43/44/47).
 // Heap = heapUsed after a forced GC + arrayBuffers. Hybrid latencies use random unit vectors of dimension 384 for every
 // chunk and for the query (the query embedding is excluded; the tiny test model's embedding time is shown separately).
-// Orama on the same data (why the text index is our own) is index-orama.bench.ts, which `npm run bench -- index` runs next.
+// Orama on the same data (why the text index is our own) is measured in index-orama.bench.ts, which
+// `npm run bench -- index` runs too.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
