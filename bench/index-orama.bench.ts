@@ -1,7 +1,7 @@
 // Orama 3.1.18 beside Engram's own index on the same data: the measured reasons the text index is Engram's own
 // (README, "The text index"). Build and query on the 13,415-note vault; LoCoMo retrieval quality scored by the same
 // `evaluate` as Engram's; the persistence plugin's formats at 13k notes and what a restore keeps; snapshot load time,
-// longest blocking stretch and heap against Engram's snapshot. `npm run bench -- index` runs it after index.bench.ts.
+// longest blocking stretch and heap against Engram's snapshot. `npm run bench -- index` runs it with index.bench.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { count, create, insert, load, save, search, type AnyOrama, type Results, type TypedDocument } from '@orama/orama';
@@ -38,7 +38,7 @@ async function blocking<T>(fn: () => T | Promise<T>): Promise<{ value: T; total:
 }
 
 const noteSchema = { title: 'string', body: 'string' } as const;
-/** How Orama would be set up for notes (FACTS §1: stemming on, sorting off for update speed). */
+/** How Orama would be set up for notes: stemming on, sorting off (with it on, every update re-sorts). */
 const noteOptions = () => ({ schema: noteSchema, components: { tokenizer: { stemming: true } }, sort: { enabled: false } });
 type NoteDb = ReturnType<typeof create<typeof noteSchema>>;
 const noteQuery = (db: AnyOrama, q: string) => search(db, { term: q, properties: ['title', 'body'], boost: { title: 3 }, limit: 10 }) as Results<TypedDocument<NoteDb>>;
@@ -114,6 +114,10 @@ function oramaRanker(db: AnyOrama): Pick<VaultIndex, 'search'> {
 async function locomo(): Promise<void> {
   console.log('\n-- LoCoMo dev, turn level: Orama vs Engram, nDCG@10 by src/core/index/eval.ts --');
   const { docs, qrels, splits } = loadLocomo();
+  const shown = create({ schema: { text: 'string' } as const });
+  insert(shown, { id: 'x', text: 'apple apple apple pear' });
+  const stored = shown.data.index;
+  console.log(`what Orama stores for "apple apple apple pear": tf ${JSON.stringify(stored.frequencies.text[1])}, field length ${stored.fieldLengths.text[1]}`);
   const fill = (db: AnyOrama): AnyOrama => {
     for (const d of docs) insert(db, { id: d._id, text: d.text, conv: d._id.split('|')[0] });
     return db;
