@@ -2,33 +2,21 @@
 // 50,000 generated notes, and LoCoMo retrieval quality (BM25 mode, tuned on conv-26/30/41/42, held out 43/44/47).
 // Heap = heapUsed after a forced GC + arrayBuffers. Hybrid latencies use random unit vectors of dimension 384 for every
 // chunk and for the query (the query embedding is excluded; the tiny test model's embedding time is shown separately).
+// Orama on the same data (why the text index is our own) is measured in index-orama.bench.ts, which
+// `npm run bench -- index` runs too.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { create, insert, search as oramaSearch } from '@orama/orama';
 import type { Embedder, VaultFile, VaultFileInfo, VaultPort } from '../src/core/ports.js';
 import { VaultIndex } from '../src/core/index/vault-index.js';
-import { buildEvalIndex, evaluate, parseJsonl, parseQrels, type EvalDoc, type EvalQuery, type EvalResult } from '../src/core/index/eval.js';
+import { buildEvalIndex, evaluate } from '../src/core/index/eval.js';
 import { STOP_WORDS } from '../src/core/index/tokenize.js';
 import { rng } from '../src/core/rng.js';
 import { NodeVault } from '../sidecar/host/node-vault.js';
 import { MemoryVault } from '../src/core/ports/memory-vault.js';
 import { loadEmbedder } from '../sidecar/host/embedder.js';
 import { makeTinyModel } from '../tests/helpers/tiny-model.js';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const corpus = path.resolve(process.env.ENGRAM_SHARED_DIR ?? path.join(root, '..', 'shared'), 'corpus');
-const gc = (globalThis as { gc?: () => void }).gc;
-const heapMB = (): number => {
-  gc?.();
-  gc?.();
-  const m = process.memoryUsage();
-  return (m.heapUsed + m.arrayBuffers) / 1e6;
-};
-const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
-const ms = (x: number): string => `${x.toFixed(2)} ms`;
-const s = (x: number): string => `${(x / 1000).toFixed(2)} s`;
+import { corpus, fmt, gc, heapMB, loadLocomo, ms, pct, s, zettelDir, zettelQueries } from './lib/index-corpus.js';
 
 /** Random unit vectors: what hybrid latency is measured with (no model needed, same arithmetic as real vectors). */
 class RandomEmbedder implements Embedder {
@@ -86,8 +74,8 @@ async function measureLoad(vault: VaultPort, bytes: Uint8Array): Promise<void> {
 }
 
 async function zettel(): Promise<void> {
-  const dir = path.join(corpus, 'vaults', 'digitalyoshixi-zettelkasten');
-  const queries = fs.readFileSync(path.join(corpus, 'bench', 'zettel-queries.txt'), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+  const dir = zettelDir;
+  const queries = zettelQueries();
   console.log(`\n-- ${dir} (${queries.length} queries) --`);
   const base = heapMB();
   const vault = new NodeVault(dir);
@@ -146,27 +134,6 @@ async function zettel(): Promise<void> {
   } finally {
     fs.rmSync(tinyDir, { recursive: true, force: true });
   }
-  if (process.env.ENGRAM_BENCH_ORAMA !== '0') await oramaComparison(vault, queries);
-}
-
-/** The same notes in Orama 3.1 (title + body, stemming, sort off): why the text index is our own (see README). */
-async function oramaComparison(vault: VaultPort, queries: string[]): Promise<void> {
-  const files = await vault.list();
-  const texts: VaultFile[] = [];
-  for (const f of files) texts.push(await vault.read(f.path));
-  const base = heapMB();
-  const t = performance.now();
-  const db = create({ schema: { title: 'string', body: 'string' } as const, components: { tokenizer: { stemming: true } }, sort: { enabled: false } });
-  for (const f of texts) insert(db, { id: f.path, title: path.basename(f.path, '.md'), body: f.text });
-  const build = performance.now() - t;
-  const heap = heapMB() - base;
-  const lat: number[] = [];
-  for (const q of queries) {
-    const t0 = performance.now();
-    oramaSearch(db, { term: q, properties: ['title', 'body'], boost: { title: 3 }, limit: 10 });
-    lat.push(performance.now() - t0);
-  }
-  console.log(`for comparison, Orama 3.1.18 on the same notes (2 fields, no chunks, no filters): build ${s(build)} (reads excluded), heap ${heap.toFixed(0)} MB, BM25 p50 ${ms(pct(lat, 0.5))} p95 ${ms(pct(lat, 0.95))}`);
 }
 
 /** A vault of generated notes: Zipf-distributed pseudo-words, produced on read (nothing stored). */
@@ -245,18 +212,10 @@ async function generated(n = 50_000): Promise<void> {
   console.log(`snapshot: ${(bytes.length / 1e6).toFixed(0)} MB, encoded in ${s(enc)}, loaded in ${s(performance.now() - t)} (target < 5 s)`);
 }
 
-function fmt(r: EvalResult): string {
-  return `nDCG@10 ${r.overall['nDCG@10'].toFixed(3)} R@1 ${r.overall['R@1'].toFixed(3)} R@5 ${r.overall['R@5'].toFixed(3)} R@10 ${r.overall['R@10'].toFixed(3)} R@20 ${r.overall['R@20'].toFixed(3)} (${r.overall.queries} q)`;
-}
-
 async function locomo(): Promise<void> {
-  const d = path.join(corpus, 'bench', 'locomo-dev');
   console.log(`\n-- LoCoMo dev, turn level, BM25 mode (no model) --`);
-  const docs = parseJsonl<EvalDoc>(fs.readFileSync(path.join(d, 'corpus_turn.jsonl'), 'utf8'), 'corpus');
-  const queries = parseJsonl<EvalQuery>(fs.readFileSync(path.join(d, 'queries_turn.jsonl'), 'utf8'), 'queries');
-  const qrels = parseQrels(fs.readFileSync(path.join(d, 'qrels_turn.tsv'), 'utf8'));
-  const tuneSet = new Set(['conv-26', 'conv-30', 'conv-41', 'conv-42']);
-  const split = { 'tuning (26,30,41,42)': queries.filter((q) => tuneSet.has(q._id.split('|')[0])), 'held out (43,44,47)': queries.filter((q) => !tuneSet.has(q._id.split('|')[0])), 'all seven': queries };
+  const { docs, qrels, splits: split } = loadLocomo();
+  const queries = split['all seven'];
   // Plain BM25 as the issue defines it: k1 1.2, b 0.75, stop words, no stemming, one field.
   const plain = await buildEvalIndex(docs, { stemming: false, ranking: { bm25: { weights: { title: 0, summary: 0, tags: 0, body: 1 }, k1: 1.2, b: 0.75, restChunks: 0 } } });
   const ours = await buildEvalIndex(docs);
@@ -298,7 +257,7 @@ async function locomo(): Promise<void> {
  */
 async function snapshotAfterEdits(): Promise<void> {
   console.log('\n-- snapshot after 1,000 random edits vs a fresh build (13,415-note vault, BM25) --');
-  const dir = path.join(corpus, 'vaults', 'digitalyoshixi-zettelkasten');
+  const dir = zettelDir;
   const files: Record<string, string> = {};
   for (const f of await new NodeVault(dir).list()) files[f.path] = fs.readFileSync(path.join(dir, f.path), 'utf8');
   const vault = new MemoryVault({ files });
@@ -344,7 +303,7 @@ async function snapshotAfterEdits(): Promise<void> {
   const loadMs = performance.now() - t;
   const fresh = new VaultIndex({ vault });
   await fresh.build();
-  const queries = [...fs.readFileSync(path.join(corpus, 'bench', 'zettel-queries.txt'), 'utf8').split('\n').filter(Boolean), 'edit17', 'snapshot check', 'Added 400'];
+  const queries = [...zettelQueries(), 'edit17', 'snapshot check', 'Added 400'];
   // Scores may differ in the last bits (a note's other chunks are summed in chunk order, which a fresh build numbers
   // differently), so they are compared to 1e-5, and notes tied with the last one kept at the cut-off are left out.
   const answer = async (i: VaultIndex, q: string): Promise<Map<string, { score: number; rest: string }>> => {
