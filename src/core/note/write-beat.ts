@@ -83,11 +83,12 @@ export function renderBeatNote(b: BeatNote, offsetMinutes?: number): string {
 
 /**
  * Creates a note in `folder` named after `title`, adding a counter when the name is taken (also by a note that differs
- * only in case or Unicode form). Retries when another writer takes the name first. Returns the vault path.
+ * only in case or Unicode form). Retries when another writer takes the name first. Returns the vault path. `known`:
+ * the vault's paths when the caller already has them (extraction's catalog); listed otherwise.
  */
-export async function createNoteUnique(vault: VaultPort, folder: string, title: string, text: string): Promise<string> {
+export async function createNoteUnique(vault: VaultPort, folder: string, title: string, text: string, known?: Iterable<string>): Promise<string> {
   const dir = folder === '' ? '' : vaultPath(folder);
-  const taken = new Set((await vault.list()).map((f) => f.path));
+  const taken = new Set(known ?? (await vault.list()).map((f) => f.path));
   for (let attempt = 0; attempt < 20; attempt++) {
     const p = uniqueNotePath(dir, title, taken);
     try {
