@@ -1,8 +1,7 @@
 // Extraction on the Node host: reads a transcript file, wires the vault, the state files, the backend, git
 // awareness and fault injection, and runs the core pipeline. The CLI and the daemon's job queue call this.
 import type { ExtractWindowOptions } from '../../src/core/extract/window.js';
-import { processAlive } from './election.js';
-import { tempOwner } from './temp-files.js';
+import { removeTempLeftovers } from './temp-files.js';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -136,35 +135,15 @@ export function extractHost(ctx: ExtractContext): ExtractHost {
   return { state, vault, backend, config, fault: hit };
 }
 
-/** Removes temp files a crashed writer left (temp-files.ts names, current and older) whose process is gone. */
-export function removeCrashLeftovers(dirs: string[]): number {
-  let removed = 0;
-  const walk = (dir: string, depth: number) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const full = path.join(dir, e.name);
-      if (e.isDirectory() && depth < 4 && !e.name.startsWith('.')) walk(full, depth + 1);
-      const owner = tempOwner(e.name, 'vault');
-      if (e.isFile() && owner !== undefined && !processAlive(owner)) {
-        fs.rmSync(full, { force: true });
-        removed++;
-      }
-    }
-  };
-  for (const d of dirs) walk(d, 0);
-  return removed;
-}
-
 /** Runs the pipeline over one parsed session. */
 export async function extractParsedSession(ctx: ExtractContext, host: ExtractHost, session: Session): Promise<ExtractRun> {
   if (!ctx.dryRun) {
     const folders = ['folders.inbox', 'folders.projects', 'folders.working_memory'] as const;
-    removeCrashLeftovers([...folders.map((k) => path.join(ctx.vaultRoot, host.config.get(k))), path.join(engramHome(ctx.facts), 'vaults', ctx.vaultKey)]);
+    // Temp files a killed run left (the daemon's start does the same for the whole vault).
+    await removeTempLeftovers([
+      ...folders.map((k) => ({ dir: path.join(ctx.vaultRoot, host.config.get(k)), legacy: 'vault' as const, maxDepth: 4 })),
+      { dir: path.join(engramHome(ctx.facts), 'vaults', ctx.vaultKey), legacy: 'state', maxDepth: 4 },
+    ]);
   }
   // The one project resolver recall uses too (engram.local.json, git top level, the cwd's name), also for a cwd
   // that is gone since: its parent folders still name the repository.
