@@ -1,11 +1,13 @@
 // The one atomic write (sidecar/node/atomic-write.ts), both variants: content and permissions, and no temp file left
-// by a write that fails before or at the rename.
+// by a write that fails before or at the rename (a full disk included).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 import { atomicWriteFile, atomicWriteFileSync, type AtomicWriteOptions } from '../../sidecar/node/atomic-write.js';
 import { isTempName } from '../../sidecar/host/temp-files.js';
+import { canMount, fill, mountTmpfs } from '../helpers/tmpfs.js';
+import { spawnSync } from 'node:child_process';
 
 const variants: [string, (target: string, data: string | Uint8Array, o?: AtomicWriteOptions) => Promise<void>][] = [
   ['async', (t, d, o) => atomicWriteFile(t, d, o)],
@@ -52,6 +54,23 @@ describe.each(variants)('atomic write (%s)', (_name, write) => {
     expect(seen).toEqual(['new']);
     expect(fs.readFileSync(file, 'utf8')).toBe('old');
     expect(temps(root)).toEqual([]);
+  });
+
+  it.skipIf(!canMount)('a full disk: the write fails, the old file stays whole, and no empty temp file is left', async () => {
+    const disk = path.join(root, 'disk');
+    fs.mkdirSync(disk);
+    mountTmpfs(disk, '64k');
+    try {
+      const file = path.join(disk, 'state.json');
+      fs.writeFileSync(file, 'old');
+      fill(disk);
+      const e = await write(file, 'x'.repeat(16_384)).catch((x: unknown) => x);
+      expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC');
+      expect(fs.readFileSync(file, 'utf8')).toBe('old');
+      expect(temps(disk)).toEqual([]);
+    } finally {
+      spawnSync('umount', ['-l', disk]);
+    }
   });
 
   it('a rename that fails (the target is a folder with files) removes the temp file', async () => {
