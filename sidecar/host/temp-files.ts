@@ -26,7 +26,7 @@ export function isTempName(name: string): boolean {
 }
 
 /** The pid that wrote a temp file of ours (current or legacy names), or undefined when the name is not ours. */
-export function tempOwner(name: string, legacy: 'state' | 'vault' | 'none' = 'none'): number | undefined {
+function tempOwner(name: string, legacy: 'state' | 'vault' | 'none' = 'none'): number | undefined {
   const m = TEMP_RE.exec(name) ?? (legacy === 'state' ? LEGACY_STATE_RE.exec(name) : legacy === 'vault' ? LEGACY_NOTE_RE.exec(name) : null);
   return m ? Number(m[1]) : undefined;
 }
