@@ -17,6 +17,7 @@ import { hostFacts } from './facts.js';
 import { findVault } from './resolve.js';
 import { jobKey } from './session-jobs.js';
 import { isEngramOwnTranscript } from './transcript-files.js';
+import { atomicWriteFileSync } from '../node/atomic-write.js';
 
 export function codexSessionsDir(env: NodeJS.ProcessEnv): string {
   return path.join(codexHome(env), 'sessions');
@@ -102,7 +103,7 @@ function followSince(state: VaultState, now: number): number {
   } catch {
     // first time
   }
-  fs.writeFileSync(file, JSON.stringify({ format: 1, since: new Date(now).toISOString() }), { mode: 0o600 });
+  atomicWriteFileSync(file, JSON.stringify({ format: 1, since: new Date(now).toISOString() }), { mode: 0o600 });
   return now;
 }
 

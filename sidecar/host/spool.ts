@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { SpoolEntry } from '../client/spool-writer.js';
 import type { VaultState } from '../client/paths.js';
 import { tempPathFor } from './temp-files.js';
+import { atomicWriteFileSync } from '../node/atomic-write.js';
 
 export interface ClaimedEntry {
   file: string;
@@ -184,7 +185,7 @@ export function failEntries(state: VaultState, files: string[], cause?: FailureC
       setAsideAt: Date.now(),
     };
     try {
-      fs.writeFileSync(causeFile(dir, name), JSON.stringify(record), { mode: 0o600 });
+      atomicWriteFileSync(causeFile(dir, name), JSON.stringify(record), { mode: 0o600 });
     } catch {
       // a full disk: the entry is set aside without its cause (shown as unknown, retried on the backoff)
     }

@@ -15,7 +15,7 @@ import { hostFacts } from './facts.js';
 import type { Logger } from './logger.js';
 import type { TranscriptExtractor } from './session-jobs.js';
 import { faultFromEnv, faultTrigger } from './fault.js';
-import { writeSnapshot } from './index-host.js';
+import { atomicWriteFile } from '../node/atomic-write.js';
 
 class VaultIndexAdapter implements EngineIndex {
   constructor(private readonly index: VaultIndex, private readonly snapshotFile: string, private readonly log: Logger, private readonly beforeSnapshotRename?: () => void) {}
@@ -52,8 +52,8 @@ class VaultIndexAdapter implements EngineIndex {
     return this.index.noteVectors();
   }
   async save(): Promise<void> {
-    // The one snapshot writer (index-host.ts): the one temp name, removed on failure and by the crash cleanup.
-    await writeSnapshot(this.snapshotFile, this.index.snapshot(), this.beforeSnapshotRename);
+    // The one atomic write (node/atomic-write.ts): a reader sees the old snapshot or the new one, whole.
+    await atomicWriteFile(this.snapshotFile, this.index.snapshot(), { mode: 0o600, beforeRename: this.beforeSnapshotRename });
   }
   /** Loads the local embedding model (never the network) and embeds what is missing, in the background. */
   async attachEmbedder(env: NodeJS.ProcessEnv): Promise<void> {
