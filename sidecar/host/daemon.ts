@@ -13,6 +13,7 @@ import { acquireHostLock, releaseHostLock, type LockInfo } from './election.js';
 import { HostServer, ensureToken } from './server.js';
 import { hostLogger, type Logger } from './logger.js';
 import { NodeVault } from './node-vault.js';
+import { atomicWriteFileSync } from '../node/atomic-write.js';
 import { registerHostedVault, unregisterHostedVault } from './hosted.js';
 import type { VaultPort } from '../../src/core/ports.js';
 import { startVaultWatcher } from './watcher.js';
@@ -191,7 +192,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
           await engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
           await engine.recallStatsWritten();
           try {
-            fs.writeFileSync(injectedFile, JSON.stringify({ format: 1, sessions: engine.injectedState() }), { mode: 0o600 });
+            atomicWriteFileSync(injectedFile, JSON.stringify({ format: 1, sessions: engine.injectedState() }), { mode: 0o600 });
           } catch (e) {
             log('warn', `could not save injected-notes state: ${errorMessage(e)}`);
           }
