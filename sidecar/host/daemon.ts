@@ -28,8 +28,8 @@ import { configuredTranscriptRoots } from './transcript-roots.js';
 import { loadConfig } from './config-file.js';
 import { hostFacts } from './facts.js';
 import { makeHandlers } from './handlers.js';
+import type { RunningHost } from './running-host.js';
 import { hostCuration } from './curate-host.js';
-import type { Curation } from '../../src/core/curate/service.js';
 
 export interface HostOptions {
   vault: string;
@@ -43,19 +43,7 @@ export interface HostOptions {
 
 export type HostOutcome = { kind: 'already-running'; owner?: LockInfo } | { kind: 'exited'; reason: string };
 
-export interface RunningHost {
-  state: VaultState;
-  engine: Engine;
-  queue: JobQueue<SessionJobData>;
-  coverage: CoverageStore;
-  /** Curation for this vault: forget (archive, logged) and recall statistics. */
-  curation: Curation;
-  startedAt: number;
-  idleMs: number;
-  log: Logger;
-  drain(): void;
-  shutdown(reason: string): Promise<void>;
-}
+export type { RunningHost } from './running-host.js';
 
 export async function runHost(opts: HostOptions): Promise<HostOutcome> {
   const env = opts.env ?? process.env;

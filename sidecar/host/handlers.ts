@@ -16,7 +16,7 @@ import { hostFacts } from './facts.js';
 import { importExport } from './import-runner.js';
 import { synthesize } from './synthesis.js';
 import type { Handler } from './server.js';
-import type { RunningHost } from './daemon.js';
+import type { RunningHost } from './running-host.js';
 
 let seq = 0;
 /**
