@@ -2,6 +2,7 @@
 // that note is unlocked and was written by Engram (it has engram_id); otherwise, or when unsure, the beat
 // is written and a possible-duplicate proposal is recorded. Never a silent merge.
 import type { Beat } from './beat.js';
+import { Tokenizer } from '../index/tokenize.js';
 import { contentKey, type VaultCatalog } from './vault-catalog.js';
 
 export interface SimilarHit {
@@ -60,14 +61,13 @@ export function distinctiveTokens(text: string): Set<string> {
   return out;
 }
 
-const STOP = new Set('the and for that this with from into are was were has have had not but you your our use uses used its it\'s can will would should when then than there their them they what which who how why all any one two also only just more most very much such into onto over under about after before again'.split(' '));
+// The index's words and stop list; compounds (`pnpm-lock.yaml`, `v1.2`) stay whole, as they name one thing.
+const words = new Tokenizer({ compounds: true });
 
+/** A text's distinct terms of three characters or more (single letters, "go" or "js" say little about a fact). */
 export function wordSet(text: string): Set<string> {
   const out = new Set<string>();
-  for (const w of text.toLowerCase().match(/[\p{L}\p{N}_.-]{3,}/gu) ?? []) {
-    const word = w.replace(/^[.-]+|[.-]+$/g, '');
-    if (word.length >= 3 && !STOP.has(word)) out.add(word);
-  }
+  for (const t of words.terms(text)) if (t.length >= 3) out.add(t);
   return out;
 }
 
