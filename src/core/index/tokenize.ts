@@ -36,12 +36,12 @@ export class Tokenizer {
   /**
    * The index uses the defaults. `stemming: false` only for comparisons with plain BM25 (benchmarks). Similarity
    * measures (dedup, curation's word vectors) ask for `compounds: true`: `pnpm-lock.yaml`, `post-order` or a date stay
-   * one term, as they name one thing; and TF-IDF that weighs common words down itself asks for `stopWords: false`, so
-   * that notes on "LLVM and" and "LLVM or" differ.
+   * one term, as they name one thing. TF-IDF that weighs common words down itself asks for `stopWords: false`, so that
+   * notes on "LLVM and" and "LLVM or" differ; a measure tuned on other stop words passes its own set.
    */
-  constructor(opts: { stemming?: boolean; stopWords?: boolean; compounds?: boolean } = {}) {
+  constructor(opts: { stemming?: boolean; stopWords?: boolean | ReadonlySet<string>; compounds?: boolean } = {}) {
     this.stem = opts.stemming === false ? (w) => w : oramaStemmer;
-    this.stop = opts.stopWords === false ? new Set() : STOP_WORDS;
+    this.stop = opts.stopWords === false ? new Set() : opts.stopWords === true || opts.stopWords === undefined ? STOP_WORDS : opts.stopWords;
     this.compounds = opts.compounds === true;
   }
 
