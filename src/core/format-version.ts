@@ -5,6 +5,8 @@ export interface FormatSpec<T> {
   /** What the file is, for messages: "config.json", "ledger", "job journal". */
   name: string;
   current: number;
+  /** The key that holds the version: `version` (the default), or `format` (proposals, spool entries, host files). */
+  field?: 'version' | 'format';
   /** migrations[n] turns a version-n object into a version-(n+1) object. */
   migrations?: Record<number, (old: Record<string, unknown>) => Record<string, unknown>>;
   /** Checks the current-version shape and returns it typed; throws EngramError('invalid-config' | 'format-version', …). */
@@ -31,14 +33,15 @@ export function readFormat<T = Record<string, unknown>>(spec: FormatSpec<T>, tex
   return upgradeFormat(spec, raw, where);
 }
 
-/** Reads the `version` of a parsed file, refuses newer ones, and migrates older ones step by step. */
+/** Reads the version of a parsed file, refuses newer ones, and migrates older ones step by step. */
 export function upgradeFormat<T = Record<string, unknown>>(spec: FormatSpec<T>, raw: unknown, where?: string): { data: T; migratedFrom?: number } {
   const label = labelOf(spec, where);
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new EngramError('format-version', `${label} is not a JSON object`);
   }
   let data = raw as Record<string, unknown>;
-  const v = data.version;
+  const field = spec.field ?? 'version';
+  const v = data[field];
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
     throw new EngramError('format-version', `${label} has no version number (found ${JSON.stringify(v)})`);
   }
@@ -53,7 +56,7 @@ export function upgradeFormat<T = Record<string, unknown>>(spec: FormatSpec<T>, 
   while (at < spec.current) {
     const step = spec.migrations?.[at];
     if (!step) throw new EngramError('format-version', `${label} has format version ${at}, which this engram cannot migrate`);
-    data = { ...step(data), version: at + 1 };
+    data = { ...step(data), [field]: at + 1 };
     at++;
   }
   const typed = spec.validate ? spec.validate(data) : (data as T);

@@ -166,4 +166,10 @@ describe('config file format', () => {
     expect(() => readFormat(spec, '{"version":3}')).toThrow(/format version 3, newer than this engram/);
     expect(readFormat(spec, '{"version":1,"a":1}')).toEqual({ data: { version: 2, a: 1 }, migratedFrom: 1 });
   });
+  it('reads the version from `format` where a file keeps it there', () => {
+    const spec = { name: 'proposal p', current: 1, field: 'format' as const };
+    expect(upgradeFormat(spec, { format: 1, id: 'p' })).toEqual({ data: { format: 1, id: 'p' } });
+    expect(() => upgradeFormat(spec, { format: 2 })).toThrow(/proposal p has format version 2, newer than this engram/);
+    expect(() => upgradeFormat(spec, { version: 1 })).toThrow(/proposal p has no version number/);
+  });
 });
