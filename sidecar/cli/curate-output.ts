@@ -2,13 +2,7 @@
 import { applyProposal, type ApplyResult, type CurateContext } from '../../src/core/curate/apply.js';
 import type { Proposal } from '../../src/core/curate/proposals.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
-import { parseDays as parseDaysText } from '../../src/core/duration.js';
 import type { CommandContext } from './types.js';
-
-/** `7d`, `2w`, `0`, `10` (days) → days. */
-export function parseDays(value: unknown, option: string): number {
-  return value === undefined ? 7 : parseDaysText(String(value), `--${option}`);
-}
 
 /** Ids given with `--apply <id>` (repeatable) plus any positionals after it. */
 export function applyIds(ctx: CommandContext): string[] {

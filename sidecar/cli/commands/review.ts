@@ -8,7 +8,8 @@ import { noteVectors, openCurateHost } from '../../host/curate-host.js';
 import { curatable } from '../../../src/core/curate/merge-candidates.js';
 import { loadVocabulary } from '../../../src/core/note/vocabulary.js';
 import { backendOption } from './extract.js';
-import { applyAll, applyIds, describeProposal, parseDays } from '../curate-output.js';
+import { parseDays } from '../../../src/core/duration.js';
+import { applyAll, applyIds, describeProposal } from '../curate-output.js';
 import { forwardToHost } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';
 
@@ -33,7 +34,8 @@ export const command: CommandDefinition = {
     const host = openCurateHost(facts, ctx.cwd, ctx.global.vault, 'cli');
     const ids = applyIds(ctx);
     if (ids.length) return applyAll(ctx, host.ctx, ids);
-    const horizon = parseDays(ctx.options['due-within'], 'due-within');
+    const dueWithin = ctx.options['due-within'];
+    const horizon = dueWithin === undefined ? 7 : parseDays(String(dueWithin), '--due-within');
     const now = host.ctx.clock.now();
     await pruneExpired(host.ctx.store, now);
     const catalog = await loadCatalog(host.ctx.vault);
