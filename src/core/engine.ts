@@ -6,8 +6,7 @@ import type { SearchHit, SearchOptions } from './index/types.js';
 import { parseNote } from './note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from './note/meta.js';
 import { VaultIndex } from './index/vault-index.js';
-import { TermStats } from './recall/term-stats.js';
-import { tokenizer } from './index/tokenize.js';
+import { gateTokenizer, TermStats } from './recall/term-stats.js';
 import { DEFAULT_GATE, judge, type GateConfig } from './recall/gate.js';
 import { renderContext, renderItem } from './recall/render.js';
 import { fenceRecalled } from './transcript/fence.js';
@@ -391,7 +390,7 @@ export class Engine {
     if (!query.trim()) return { items: [] };
     // Automatic injection reads the prompt as a topic: "last week" in a question must not filter notes by date.
     const hits = await this.search(query, { limit: 12, projects: p.project ? [p.project] : undefined, timePhrases: false });
-    const said = tokenizer.wordsByTerm(query);
+    const said = gateTokenizer.wordsByTerm(query);
     for (const hit of hits) {
       if (items.length >= p.maxItems) break;
       if (seen.has(hit.path)) continue;

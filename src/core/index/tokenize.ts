@@ -37,7 +37,8 @@ export class Tokenizer {
    * The index uses the defaults. `stemming: false` only for comparisons with plain BM25 (benchmarks). Similarity
    * measures (dedup, curation's word vectors) ask for `compounds: true`: `pnpm-lock.yaml`, `post-order` or a date stay
    * one term, as they name one thing. TF-IDF that weighs common words down itself asks for `stopWords: false`, so that
-   * notes on "LLVM and" and "LLVM or" differ; a measure tuned on other stop words passes its own set.
+   * notes on "LLVM and" and "LLVM or" differ; a measure tuned on other stop words (the relevance gate, dedup) passes
+   * its own set.
    */
   constructor(opts: { stemming?: boolean; stopWords?: boolean | ReadonlySet<string>; compounds?: boolean } = {}) {
     this.stem = opts.stemming === false ? (w) => w : oramaStemmer;
@@ -45,24 +46,24 @@ export class Tokenizer {
     this.compounds = opts.compounds === true;
   }
 
-  /** Every term occurrence, in order (duplicates kept: term frequency matters); words in `skip` are left out too. */
-  terms(text: string, skip?: ReadonlySet<string>): string[] {
+  /** Every term occurrence, in order (duplicates kept: term frequency matters). */
+  terms(text: string): string[] {
     const out: string[] = [];
     if (!text) return out;
     if (this.compounds) text = text.replace(COMPOUND_JOINT, '_');
     for (const piece of text.toLowerCase().split(SPLIT_ASCII)) {
       if (piece.length === 0) continue;
       if (NON_ASCII.test(piece)) {
-        for (const raw of piece.split(SPLIT)) this.push(raw, out, skip);
+        for (const raw of piece.split(SPLIT)) this.push(raw, out);
       } else {
-        this.push(piece, out, skip);
+        this.push(piece, out);
       }
     }
     return out;
   }
 
-  private push(raw: string, out: string[], skip: ReadonlySet<string> | undefined): void {
-    if (raw.length === 0 || raw.length > MAX_TOKEN || skip?.has(raw)) return;
+  private push(raw: string, out: string[]): void {
+    if (raw.length === 0 || raw.length > MAX_TOKEN) return;
     const t = this.normalize(raw);
     if (t) out.push(t);
   }
@@ -96,6 +97,3 @@ export class Tokenizer {
     return { tf, length: terms.length };
   }
 }
-
-/** The shared stemming tokenizer for everything outside a TextIndex (which keeps its own, for its stemming option). */
-export const tokenizer = new Tokenizer();

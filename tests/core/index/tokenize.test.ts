@@ -1,7 +1,9 @@
 // The one tokenizer: the index's terms (stop words out, stemmed), the options similarity measures use, the user's words.
 import { describe, expect, it } from 'vitest';
-import { Tokenizer, tokenizer } from '../../../src/core/index/tokenize.js';
+import { Tokenizer } from '../../../src/core/index/tokenize.js';
 import { contentTerms } from '../../../src/core/recall/term-stats.js';
+
+const tokenizer = new Tokenizer();
 
 describe('Tokenizer', () => {
   it('drops stop words and stems word forms together', () => {
