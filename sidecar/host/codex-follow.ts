@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { errorMessage } from '../../src/core/errors.js';
+import { readFormat } from '../../src/core/format-version.js';
 import { SPOOL_FORMAT, writeSpoolEntry } from '../client/spool-writer.js';
 import { codexHome, type VaultState } from '../client/paths.js';
 import { MCP_NAME } from '../install/registration.js';
@@ -97,9 +98,9 @@ export interface CodexFollower {
 function followSince(state: VaultState, now: number): number {
   const file = path.join(state.dir, 'codex-follow.json');
   try {
-    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { format?: number; since?: string };
-    const t = saved.since ? Date.parse(saved.since) : NaN;
-    if (saved.format === 1 && Number.isFinite(t)) return t;
+    const saved = readFormat({ name: file, current: 1, field: 'format' }, fs.readFileSync(file, 'utf8'))?.data;
+    const t = typeof saved?.since === 'string' ? Date.parse(saved.since) : NaN;
+    if (Number.isFinite(t)) return t;
   } catch {
     // first time
   }

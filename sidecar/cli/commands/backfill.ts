@@ -1,8 +1,8 @@
 // `engram backfill [--since 30d] [--yes]`: the LLM pass over existing transcripts, run by the host after confirmation.
 import type { CommandDefinition } from '../types.js';
-import { EngramError } from '../../../src/core/errors.js';
 import { vaultState } from '../../client/paths.js';
-import { estimateBacklog, listClaudeTranscripts, parseSince } from '../../install/transcripts.js';
+import { parseSince } from '../../../src/core/duration.js';
+import { estimateBacklog, listClaudeTranscripts } from '../../install/transcripts.js';
 import { ensureHost, queueTranscripts } from '../../install/queue-backlog.js';
 import { requireVault } from './serve.js';
 
@@ -15,12 +15,8 @@ export const command: CommandDefinition = {
   },
   async run(ctx) {
     const vault = requireVault(ctx);
-    let since: number;
-    try {
-      since = parseSince(ctx.options.since as string | undefined);
-    } catch (e) {
-      throw new EngramError('usage', (e as Error).message);
-    }
+    // Everything when absent; otherwise core's one duration reader (its usage error names the forms it takes).
+    const since = ctx.options.since === undefined ? 0 : parseSince(String(ctx.options.since), Date.now(), '--since');
     // Said before anything is counted or queued: a backend that cannot run would only leave every window pending.
     const { hostFacts } = await import('../../host/facts.js');
     const { loadConfig } = await import('../../host/config-file.js');
