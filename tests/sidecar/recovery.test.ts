@@ -52,7 +52,8 @@ function hook(sb: Sandbox, event: string, payload: unknown, env: NodeJS.ProcessE
   return runCli(['hook', event], { env: { ...sb.env, ...env }, input: JSON.stringify(payload) });
 }
 
-describe('recovers by itself', () => {
+// Each waits for the host's own retry (up to 40 s per step on a loaded machine).
+describe('recovers by itself', { timeout: 120_000 }, () => {
   let sb: Sandbox;
   let transcript: string;
   const mounts: string[] = [];
