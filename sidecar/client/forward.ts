@@ -2,11 +2,11 @@
 // DESIGN invariant 3); the CLI prints the result. With no host the same core code runs here. Never starts a host.
 import { EngramError, type ErrorCode } from '../../src/core/errors.js';
 import { RpcCode, type Method } from '../../src/core/protocol/index.js';
-import { hostFacts } from '../host/facts.js';
-import { hostedVault } from '../host/hosted.js';
-import { requireVault } from '../host/resolve.js';
+import { hostFacts } from '../node/facts.js';
+import { hostedVault } from '../node/hosted.js';
+import { requireVault } from '../node/resolve.js';
 import { HostConnection, RpcError, isNoHost } from './connection.js';
-import { vaultState } from './paths.js';
+import { vaultState } from '../node/paths.js';
 
 /** Who asks (a CLI command's context has all of it): where, for which vault, and where to say a note. */
 export interface HostCaller {

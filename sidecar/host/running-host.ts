@@ -2,7 +2,7 @@
 import type { Curation } from '../../src/core/curate/service.js';
 import type { Engine } from '../../src/core/engine.js';
 import type { JobQueue } from '../../src/core/jobs/queue.js';
-import type { VaultState } from '../client/paths.js';
+import type { VaultState } from '../node/paths.js';
 import type { CoverageStore } from './coverage.js';
 import type { Logger } from './logger.js';
 import type { SessionJobData } from './session-jobs.js';

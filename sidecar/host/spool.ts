@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readFormat } from '../../src/core/format-version.js';
 import { SPOOL_FORMAT, type SpoolEntry } from '../client/spool-writer.js';
-import type { VaultState } from '../client/paths.js';
-import { tempPathFor } from './temp-files.js';
+import type { VaultState } from '../node/paths.js';
+import { tempPathFor } from '../node/temp-files.js';
 import { atomicWriteFileSync } from '../node/atomic-write.js';
 
 export interface ClaimedEntry {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
-import { codexHome, engramHome, logsDir, shimPath } from '../client/paths.js';
+import { claudeDir, codexHome, engramHome, logsDir, shimPath } from '../node/paths.js';
 import { atomicWriteFileSync } from '../node/atomic-write.js';
 import { addHooks, addMcp, codexBlock, deepEqual, detectIndent, lineDiff, removeCodexBlock, removeHooks, removeMcp } from './registration.js';
 
@@ -69,9 +69,6 @@ function jsonTarget(file: string, label: string, add: (j: Json) => Json, remove:
   };
 }
 
-export function claudeDir(env: NodeJS.ProcessEnv): string {
-  return env.CLAUDE_CONFIG_DIR ?? path.join(env.HOME ?? os.homedir(), '.claude');
-}
 
 /** What project-scope registrations run: the `engram` on each machine's PATH (`engram setup` links it). */
 export const PORTABLE_COMMAND = 'engram';

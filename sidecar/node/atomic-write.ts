@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { tempPathFor } from '../host/temp-files.js';
+import { tempPathFor } from './temp-files.js';
 
 export interface AtomicWriteOptions {
   /** Permission bits, applied exactly (e.g. 0o600 for state and secrets); else the replaced file's, else 0o644 under the umask. */

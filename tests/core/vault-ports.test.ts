@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryVault } from '../../src/core/ports/memory-vault.js';
-import { NodeVault } from '../../sidecar/host/node-vault.js';
+import { NodeVault } from '../../sidecar/node/node-vault.js';
 import { atomicWriteFile } from '../../sidecar/node/atomic-write.js';
 import { isEngramError } from '../../src/core/errors.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 import { atomicWriteFile, atomicWriteFileSync, type AtomicWriteOptions } from '../../sidecar/node/atomic-write.js';
-import { isTempName } from '../../sidecar/host/temp-files.js';
+import { isTempName } from '../../sidecar/node/temp-files.js';
 import { canMount, fill, mountTmpfs } from '../helpers/tmpfs.js';
 import { spawnSync } from 'node:child_process';
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { makeSandbox, type Sandbox } from '../helpers/host.js';
-import { vaultKey } from '../../sidecar/client/paths.js';
+import { vaultKey } from '../../sidecar/node/paths.js';
 
 type Result = { name: string; status: 'ok' | 'warn' | 'fail'; detail: string; fix?: string };
 

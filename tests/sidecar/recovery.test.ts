@@ -8,9 +8,9 @@ import path from 'node:path';
 import { cliPath, runCli } from '../helpers/cli.js';
 import { alive, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
-import { vaultState } from '../../sidecar/client/paths.js';
-import { tempPathFor } from '../../sidecar/host/temp-files.js';
-import { LOG_KEEP, LOG_MAX_BYTES } from '../../sidecar/client/log.js';
+import { vaultState } from '../../sidecar/node/paths.js';
+import { tempPathFor } from '../../sidecar/node/temp-files.js';
+import { LOG_KEEP, LOG_MAX_BYTES } from '../../sidecar/node/log.js';
 import { hookBurst } from './hook-burst.js';
 import { canMount, fill, mountTmpfs, remount } from '../helpers/tmpfs.js';
 

@@ -1,8 +1,8 @@
 // `engram review`: working-memory notes that are due, grouped, with proposals (promote, extend, delete).
 // Lists by default (a dry run); `--apply <id>` applies one proposal from this or an earlier run.
 import type { ReviewPlanResult } from '../../../src/core/curate/service.js';
-import { hostFacts } from '../../host/facts.js';
-import { localCuration } from '../../host/curate-host.js';
+import { hostFacts } from '../../node/facts.js';
+import { localCuration } from '../../node/curate-host.js';
 import { backendOption } from './extract.js';
 import { parseDays } from '../../../src/core/duration.js';
 import { applyIds, cliActor, describeProposal, idsToApply, printApplied } from '../curate-output.js';

@@ -11,7 +11,7 @@ import { loadEmbedder, locateModel, type ModelLocation } from './embedder.js';
 import { hostFacts } from './facts.js';
 import { NodeVault } from './node-vault.js';
 import { requireVault, type VaultContext } from './resolve.js';
-import { atomicWriteFile } from '../node/atomic-write.js';
+import { atomicWriteFile } from './atomic-write.js';
 
 export interface ModelState {
   location: ModelLocation;

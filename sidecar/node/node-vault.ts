@@ -7,7 +7,7 @@ import { EngramError, errorMessage } from '../../src/core/errors.js';
 import { vaultPath } from '../../src/core/path.js';
 import { isListedNote, TRASH_DIR } from '../../src/core/ports/vault-listing.js';
 import type { VaultChange, VaultFile, VaultFileInfo, VaultPath, VaultPort } from '../../src/core/ports.js';
-import { atomicWriteFile, fsyncDir } from '../node/atomic-write.js';
+import { atomicWriteFile, fsyncDir } from './atomic-write.js';
 
 export interface NodeVaultOptions {
   /** Obsidian's config folder if it is not a dot folder (dot folders are never listed anyway). */

@@ -5,8 +5,8 @@ import type { StateStore } from '../../src/core/extract/state-store.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
 import { processAlive } from './election.js';
 import { isTempName } from './temp-files.js';
-import { atomicWriteFile } from '../node/atomic-write.js';
-import { rotateIfFull } from '../client/log.js';
+import { atomicWriteFile } from './atomic-write.js';
+import { rotateIfFull } from './log.js';
 
 export class NodeStateStore implements StateStore {
   constructor(
