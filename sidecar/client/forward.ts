@@ -1,5 +1,5 @@
 // The CLI's write commands, when a host is live for the vault, are typed requests to it (the one writer of the vault,
-// DESIGN invariant 3); the CLI prints the result. With no host the same core code runs here. Never starts a host.
+// docs/ARCHITECTURE.md invariant 3); the CLI prints the result. With no host the same core code runs here. Never starts a host.
 import { EngramError, type ErrorCode } from '../../src/core/errors.js';
 import { RpcCode, type Method } from '../../src/core/protocol/index.js';
 import { hostFacts } from '../node/facts.js';

@@ -1,6 +1,6 @@
 // The oldest Claude Code whose hooks format Engram's registrations use: exec-form hooks (`command` + `args`, in the
 // plugin's hooks/hooks.json; older versions drop them silently), the plugin loading hooks/hooks.json on its own, and
-// hook context arriving as additionalContext. 2.1.197 is the oldest version verified with the real CLI (FACTS §10,
+// hook context arriving as additionalContext. 2.1.197 is the oldest version verified with the real CLI (docs/ARCHITECTURE.md "What the agents do",
 // tests/real/plugin.test.ts); the manifest cannot say it (`engines` fails 2.1.197's `plugin validate --strict`).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -13,7 +13,7 @@ export interface TranscriptFile {
 
 /**
  * `<claude dir>/projects/<project>/<session>.jsonl`, subagent files left out (they belong to their session), and
- * Engram's own nested calls left out (DESIGN invariant 7): their `…-engram-nested-XXXXXX` project folders, and any
+ * Engram's own nested calls left out (docs/ARCHITECTURE.md invariant 7): their `…-engram-nested-XXXXXX` project folders, and any
  * transcript whose first user message starts with Engram's prompt marker.
  */
 export async function listClaudeTranscripts(env: NodeJS.ProcessEnv, sinceMs = 0): Promise<TranscriptFile[]> {

@@ -12,7 +12,7 @@ import { USAGE_GUIDE } from './guide.js';
 import { capText, MAX_TOOL_CHARS, renderCuration, renderStatus } from './render.js';
 
 // Results carry text only, never `structuredContent`: Claude Code and Codex give the model the structured part and
-// drop the text when both are present (FACTS §10), so a note's body must be in the one part they forward.
+// drop the text when both are present (docs/ARCHITECTURE.md "What the agents do"), so a note's body must be in the one part they forward.
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
 
 function text(t: string): ToolResult {

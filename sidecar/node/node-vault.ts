@@ -309,7 +309,7 @@ export class NodeVault implements VaultPort {
 
   /**
    * Reports the changes made through this port. Changes made by others (the user's editor, sync tools) are not seen
-   * yet: the daemon's chokidar watcher (sidecar host) replaces this, see FACTS.md section 6.
+   * yet: the daemon's chokidar watcher (sidecar host) replaces this, see docs/ARCHITECTURE.md.
    */
   watch(onChange: (change: VaultChange) => void): () => void {
     this.listeners.add(onChange);

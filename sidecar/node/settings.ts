@@ -50,13 +50,13 @@ export interface ResolvedVault {
   source: string;
 }
 
-/** DESIGN "Which vault": --vault, ENGRAM_VAULT, the nearest .claude/engram.local.json, config.json's vault_path. */
+/** README "Configuration", which vault: --vault, ENGRAM_VAULT, the nearest .claude/engram.local.json, config.json's vault_path. */
 export function resolveVault(opts: { vault?: string; cwd: string; env?: NodeJS.ProcessEnv }): ResolvedVault | undefined {
   const found = findVault(hostFacts(opts.env ?? process.env), opts.cwd, opts.vault);
   return found ? { vault: found.path, source: found.origin } : undefined;
 }
 
-/** DESIGN "Which project". */
+/** README "Configuration", which project. */
 export function resolveProject(cwd: string): string {
   return projectFor(cwd).name;
 }

@@ -25,7 +25,7 @@ export interface QueryAnswer {
 /**
  * The one reading of a query's filters, for `engram search`, `recall`, the hooks and the panes alike: the archive is
  * out unless folders are asked for, and a project means that project plus general notes and notes of no project
- * (DESIGN "Which project").
+ * (README "Configuration", which project).
  */
 export function recallScope(opts: SearchOptions, ...outFolders: string[]): SearchOptions {
   return {
@@ -448,7 +448,7 @@ export class Engine {
   }
 
   /**
-   * Forget (DESIGN/issue 6): the note moves into the archive folder through curation, which logs it in the vault;
+   * Forget (README "Commands"): the note moves into the archive folder through curation, which logs it in the vault;
    * it leaves recall at once (the archive is never recalled) and can be moved back by hand.
    */
   async forget(ref: string, opts: { byUser?: boolean; actor?: string } = {}): Promise<{ path: string; archivedTo: string; relinked: string[]; log: string }> {

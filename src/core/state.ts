@@ -1,4 +1,4 @@
-// The state layout of DESIGN.md "Where things live": $ENGRAM_HOME, the per-vault key and folders, the socket path.
+// The state layout of README "Files Engram writes outside the vault": $ENGRAM_HOME, the per-vault key and folders, the socket path.
 // Pure: the host passes in its platform, home folder, temp folder and environment.
 import { EngramError } from './errors.js';
 import { sha256Hex } from './hash.js';
@@ -105,7 +105,7 @@ export function vaultState(home: string, key: string, platform: string): VaultSt
   };
 }
 
-/** Unix socket paths must fit in sockaddr_un (104 bytes on macOS, 108 on Linux); DESIGN keeps them under 100. */
+/** Unix socket paths must fit in sockaddr_un (104 bytes on macOS, 108 on Linux); Engram keeps them under 100. */
 export const SOCKET_PATH_MAX_BYTES = 100;
 
 export interface SocketLocation {

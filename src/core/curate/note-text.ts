@@ -1,4 +1,4 @@
-// Text of the notes curation writes: frontmatter in the note format of DESIGN.md (file names: note/filename.ts).
+// Text of the notes curation writes: frontmatter in the note format of docs/ARCHITECTURE.md (file names: note/filename.ts).
 import { renderNoteText } from '../note/write-beat';
 
 /** A note curation writes whole, through the note layer's one writer; keys with empty-list values are left out too. */

@@ -95,7 +95,7 @@ export class RecallStatsStore {
   }
 }
 
-/** Per-vault state names, relative to $ENGRAM_HOME (DESIGN.md "Where things live"). */
+/** Per-vault state names, relative to $ENGRAM_HOME (README "Files Engram writes outside the vault"). */
 export function curateStateNames(vaultKey: string): { proposals: string; recallStats: string } {
   return { proposals: `vaults/${vaultKey}/proposals`, recallStats: `vaults/${vaultKey}/recall-stats.json` };
 }

@@ -1,4 +1,4 @@
-// Exactly once (DESIGN "Jobs"): each window's validated reply is journalled in jobs/<window id>.json before any
+// Exactly once (docs/ARCHITECTURE.md trip 1): each window's validated reply is journalled in jobs/<window id>.json before any
 // note is written, and the ledger records a window's range only after its notes are durably written.
 import type { Turn } from '../transcript/types.js';
 import type { Beat } from './beat.js';

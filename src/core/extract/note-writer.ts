@@ -1,4 +1,4 @@
-// Turns a validated beat into a note with the foundation's note layer: routing (note/route), DESIGN's frontmatter in
+// Turns a validated beat into a note with the foundation's note layer: routing (note/route), docs/ARCHITECTURE.md's note-format frontmatter in
 // its documented order (note/write-beat), and extraction's own part, the provenance footer and dated extensions.
 import type { SessionMeta } from '../transcript/types.js';
 import type { EngramSource } from '../note/meta.js';

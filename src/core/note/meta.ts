@@ -1,4 +1,4 @@
-// The note-format contract of DESIGN.md, read from a note's frontmatter (Cyberbrain's cb_* keys as equivalents).
+// The note format of docs/ARCHITECTURE.md, read from a note's frontmatter (Cyberbrain's cb_* keys as equivalents).
 
 export const DEFAULT_TYPES = ['decision', 'correction', 'insight', 'problem', 'failed-approach', 'reference'] as const;
 

@@ -1,4 +1,4 @@
-// Which vault folder a note belongs in (DESIGN.md "Folders in the vault").
+// Which vault folder a note belongs in (README "Files Engram writes outside the vault").
 import { vaultJoin } from '../path.js';
 import { folderSegment } from './filename.js';
 

@@ -1,4 +1,4 @@
-// A beat as a note: DESIGN.md's note-format frontmatter (a permanent contract) in its documented key order, plus the
+// A beat as a note: docs/ARCHITECTURE.md "Note format" (a permanent contract) in its documented key order, plus the
 // body; and creating it in the vault under a file name that collides with nothing (case- and NFC/NFD-insensitive).
 import { Document } from 'yaml';
 import { EngramError, isEngramError } from '../errors.js';
@@ -47,7 +47,7 @@ function wikilink(s: string): string {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The frontmatter of a beat, keys in the order of DESIGN's table; absent optional keys are omitted. */
+/** The frontmatter of a beat, keys in the order of docs/ARCHITECTURE.md "Note format"; absent optional keys are omitted. */
 export function beatFrontmatter(b: BeatNote, offsetMinutes?: number): Record<string, string | number | boolean | string[]> {
   if (!b.title.trim()) throw new EngramError('usage', 'a beat needs a title');
   if (!b.type.trim()) throw new EngramError('usage', 'a beat needs a type');
@@ -76,7 +76,7 @@ export function beatFrontmatter(b: BeatNote, offsetMinutes?: number): Record<str
 
 /**
  * The text of a note Engram writes whole: frontmatter (keys in the order given, undefined ones left out), a blank line,
- * the body, one final newline. Every new note is written through this; beats build their keys in DESIGN's order.
+ * the body, one final newline. Every new note is written through this; beats build their keys in that order.
  */
 export function renderNoteText(frontmatter: Record<string, unknown>, body: string): string {
   const data = Object.fromEntries(Object.entries(frontmatter).filter(([, v]) => v !== undefined && v !== null));

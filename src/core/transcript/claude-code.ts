@@ -1,5 +1,5 @@
 // Claude Code session JSONL (~/.claude/projects/<project>/<session>.jsonl and subagents/agent-*.jsonl).
-// The format is internal and changes between versions (FACTS §5.6): key on `type`, tolerate any
+// The format is internal and changes between versions (docs/ARCHITECTURE.md (transcripts change between versions)): key on `type`, tolerate any
 // shape, group the lines of one API message by message.id, and never throw on bad input.
 import { countType } from './parse-stats.js';
 import { str, obj, arr, type SourceRecord } from './record-stream.js';

@@ -1,6 +1,6 @@
 // The one fence module. Markers Engram puts around everything it injects into an agent session (hooks, `recall`,
 // `read`), so agents treat it as reference data and the transcript reader can remove it again: memory must never be
-// extracted back out of memory (DESIGN invariant 7). Extraction prompts start with ENGRAM_PROMPT_MARKER so a
+// extracted back out of memory (docs/ARCHITECTURE.md invariant 7). Extraction prompts start with ENGRAM_PROMPT_MARKER so a
 // transcript of Engram's own LLM call is recognised and never queued.
 
 /** Opening line of an injected context block. Attributes may follow the name: `<engram-memory reason="recall">`. */

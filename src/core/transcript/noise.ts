@@ -1,5 +1,5 @@
 // What extraction must not see in a turn's text: system reminders, Claude Code's slash-command and
-// local-command wrappers, interruption markers, and Engram's own fenced context (DESIGN invariant 7).
+// local-command wrappers, interruption markers, and Engram's own fenced context (docs/ARCHITECTURE.md invariant 7).
 import { stripEngramFences } from './fence.js';
 
 export interface CleanResult {

@@ -31,7 +31,7 @@ export interface Turn {
 export interface SessionMeta {
   sessionId: string;
   agent: AgentName;
-  /** Readers set the base name of cwd as a hint; hosts resolve the real project (DESIGN "Which project"). */
+  /** Readers set the base name of cwd as a hint; hosts resolve the real project (README "Configuration", which project). */
   project?: string;
   cwd?: string;
   gitBranch?: string;

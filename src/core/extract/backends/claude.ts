@@ -1,8 +1,8 @@
 // The `claude` CLI as a backend (the default: it uses the user's subscription, no API key).
-// Runs as DESIGN "Nested LLM calls" says: empty temporary cwd, no MCP servers, no tools, ENGRAM_NESTED=1, no
+// Runs as docs/ARCHITECTURE.md "What the agents do" says: empty temporary cwd, no MCP servers, no tools, ENGRAM_NESTED=1, no
 // transcript (--no-session-persistence) and Engram's marker opening the user message, no thinking, no retries of its
 // own, Engram's output cap, and an environment Engram defines (nestedEnv): no session variables, no inherited
-// endpoint. Failures are read from the CLI's result object (FACTS §10).
+// endpoint. Failures are read from the CLI's result object (docs/ARCHITECTURE.md "What the agents do").
 import type { SpawnPort } from '../../ports.js';
 import { ENGRAM_PROMPT_MARKER, startsWithPromptMarker } from '../../transcript/fence.js';
 import { BackendError, failureForStatus, type BackendFailure } from './backend-error.js';
@@ -102,7 +102,7 @@ export function nestedEnv(
   if (opts.baseUrl) env.ANTHROPIC_BASE_URL = opts.baseUrl;
   env.ENGRAM_NESTED = '1';
   // 2.1.197 thinks with a 31,999-token budget unless MAX_THINKING_TOKENS=0; 2.1.330's adaptive thinking ignores
-  // that and needs CLAUDE_CODE_DISABLE_THINKING (FACTS §10).
+  // that and needs CLAUDE_CODE_DISABLE_THINKING (docs/ARCHITECTURE.md "What the agents do").
   env.MAX_THINKING_TOKENS = '0';
   env.CLAUDE_CODE_DISABLE_THINKING = '1';
   env.CLAUDE_CODE_MAX_RETRIES = String(NESTED_CLI_MAX_RETRIES);
