@@ -27,13 +27,16 @@ function viaQueue<T>(host: RunningHost, kind: string, task: () => Promise<T>): P
   return new Promise<T>((resolve, reject) => {
     const id = `cli-${kind}:${++seq}`;
     const run = async () => {
+      let outcome: { ok: true; value: T } | { ok: false; error: unknown };
       try {
-        resolve(await task());
+        outcome = { ok: true, value: await task() };
       } catch (e) {
-        reject(e);
-      } finally {
-        await host.engine.reconcile();
+        outcome = { ok: false, error: e };
       }
+      // The answer goes out only once what the task wrote is in the index.
+      await host.engine.reconcile();
+      if (outcome.ok) resolve(outcome.value);
+      else reject(outcome.error);
     };
     host.queue.push(id, { sessionId: id, minBytes: 0, force: true, files: [], task: run });
   });

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { engramHome as coreHome, socketLocation, userState, vaultKey as coreKey, vaultState as coreVaultState } from '../../src/core/state.js';
+import { engramHome as coreHome, socketLocation, userState, vaultKey as coreKey, vaultState as coreVaultState, type VaultState as CoreVaultState } from '../../src/core/state.js';
 import { hostFacts } from './facts.js';
 
 export function engramHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -47,17 +47,9 @@ export function vaultKey(vault: string, platform: NodeJS.Platform = process.plat
   return coreKey(realVaultPath(vault), platform);
 }
 
-export interface VaultState {
+/** A vault's state paths (core's one layout), with the vault's real path and the host's socket. */
+export interface VaultState extends CoreVaultState {
   vault: string;
-  key: string;
-  dir: string;
-  spool: string;
-  claimed: string;
-  jobs: string;
-  lock: string;
-  ledger: string;
-  snapshot: string;
-  proposals: string;
   socket: string;
 }
 
@@ -65,20 +57,7 @@ export function vaultState(vault: string, env: NodeJS.ProcessEnv = process.env):
   const facts = hostFacts(env);
   const real = realVaultPath(vault);
   const key = coreKey(real, facts.platform);
-  const s = coreVaultState(coreHome(facts), key, facts.platform);
-  return {
-    vault: real,
-    key,
-    dir: s.dir,
-    spool: s.spoolDir,
-    claimed: s.claimedDir,
-    jobs: s.jobsDir,
-    lock: s.hostLock,
-    ledger: s.ledger,
-    snapshot: s.snapshot,
-    proposals: s.proposalsDir,
-    socket: socketLocation(facts, key).path,
-  };
+  return { ...coreVaultState(coreHome(facts), key, facts.platform), vault: real, socket: socketLocation(facts, key).path };
 }
 
 export function tokenPath(env: NodeJS.ProcessEnv = process.env): string {

@@ -81,11 +81,12 @@ export interface VaultState {
   /** The index snapshot (one file, written atomically). */
   snapshot: string;
   ledger: string;
-  spoolDir: string;
-  claimedDir: string;
-  jobsDir: string;
-  proposalsDir: string;
-  hostLock: string;
+  spool: string;
+  claimed: string;
+  jobs: string;
+  proposals: string;
+  /** Which process hosts the vault. */
+  lock: string;
 }
 
 export function vaultState(home: string, key: string, platform: string): VaultState {
@@ -97,11 +98,11 @@ export function vaultState(home: string, key: string, platform: string): VaultSt
     dir,
     snapshot: p.join(dir, 'snapshot'),
     ledger: p.join(dir, 'ledger.json'),
-    spoolDir: p.join(dir, 'spool'),
-    claimedDir: p.join(dir, 'claimed'),
-    jobsDir: p.join(dir, 'jobs'),
-    proposalsDir: p.join(dir, 'proposals'),
-    hostLock: p.join(dir, 'host.lock'),
+    spool: p.join(dir, 'spool'),
+    claimed: p.join(dir, 'claimed'),
+    jobs: p.join(dir, 'jobs'),
+    proposals: p.join(dir, 'proposals'),
+    lock: p.join(dir, 'host.lock'),
   };
 }
 

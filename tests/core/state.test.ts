@@ -62,7 +62,7 @@ describe('state folders', () => {
     const key = vaultKey('/v', 'linux');
     const v = vaultState('/h', key, 'linux');
     expect(v.dir).toBe(`/h/vaults/${key}`);
-    expect([v.snapshot, v.ledger, v.spoolDir, v.claimedDir, v.jobsDir, v.proposalsDir, v.hostLock].map((p) => path.posix.basename(p))).toEqual([
+    expect([v.snapshot, v.ledger, v.spool, v.claimed, v.jobs, v.proposals, v.lock].map((p) => path.posix.basename(p))).toEqual([
       'snapshot', 'ledger.json', 'spool', 'claimed', 'jobs', 'proposals', 'host.lock',
     ]);
     expect(vaultState('C:\\h', key, 'win32').ledger).toBe(`C:\\h\\vaults\\${key}\\ledger.json`);

@@ -4,7 +4,7 @@ import { vaultState } from '../../node/paths.js';
 import { parseSince } from '../../../src/core/duration.js';
 import { estimateBacklog, listClaudeTranscripts } from '../../install/transcripts.js';
 import { ensureHost, queueTranscripts } from '../../install/queue-backlog.js';
-import { requireVault } from './serve.js';
+import { commandVault } from './serve.js';
 
 export const command: CommandDefinition = {
   usage: 'backfill [--since 30d] [--yes]',
@@ -14,7 +14,7 @@ export const command: CommandDefinition = {
     yes: { type: 'boolean', short: 'y', description: 'Queue them (without it, only the estimate is shown)' },
   },
   async run(ctx) {
-    const vault = requireVault(ctx);
+    const vault = commandVault(ctx);
     // Everything when absent; otherwise core's one duration reader (its usage error names the forms it takes).
     const since = ctx.options.since === undefined ? 0 : parseSince(String(ctx.options.since), Date.now(), '--since');
     // Said before anything is counted or queued: a backend that cannot run would only leave every window pending.

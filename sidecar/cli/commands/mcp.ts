@@ -6,7 +6,7 @@ import { buildMcpServer, type McpDeps } from '../../mcp/server.js';
 import { HostLink } from '../../mcp/host-link.js';
 import { vaultState } from '../../node/paths.js';
 import { resolveProject } from '../../node/settings.js';
-import { requireVault } from './serve.js';
+import { commandVault } from './serve.js';
 import { version } from '../../../package.json';
 
 export const command: CommandDefinition = {
@@ -18,7 +18,7 @@ export const command: CommandDefinition = {
     let link: HostLink | undefined;
     let broken: McpDeps['link'] | undefined;
     try {
-      link = new HostLink(vaultState(requireVault(ctx), ctx.env), ctx.env);
+      link = new HostLink(vaultState(commandVault(ctx), ctx.env), ctx.env);
     } catch (e) {
       if (!(e instanceof EngramError)) throw e;
       const problem = new EngramError(e.code, `Engram cannot work yet: ${e.message}`, e.hint);

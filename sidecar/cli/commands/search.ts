@@ -58,7 +58,7 @@ async function searchHere(ctx: CommandContext, query: string, opts: IndexSearchO
   const { config } = loadConfig(hostFacts(ctx.env));
   const result = await opened.index.search(query, recallScope(opts, config.get('folders.archive'), config.get('folders.log')));
   const stale = opened.report.indexed > 0 || opened.report.removed > 0 || !opened.report.loaded;
-  if (stale && !lockIsLive(readLock(opened.vault.state.hostLock))) await opened.save();
+  if (stale && !lockIsLive(readLock(opened.vault.state.lock))) await opened.save();
   if (result.mode === 'bm25' && opened.model.problem && opts.mode !== 'bm25') {
     result.notices = result.notices.map((n) => (/BM25/.test(n) ? `keyword (BM25) search only: ${opened.model.problem}` : n));
   }

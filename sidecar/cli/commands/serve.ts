@@ -1,18 +1,16 @@
 // `engram serve`: run (or start, or stop) the host daemon for a vault.
-import fs from 'node:fs';
 import { EngramError } from '../../../src/core/errors.js';
 import type { CommandDefinition } from '../types.js';
-import { resolveVault } from '../../node/settings.js';
+import { hostFacts } from '../../node/facts.js';
+import { requireVault } from '../../node/resolve.js';
 import { vaultState } from '../../node/paths.js';
 import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
 import { startHostDetached } from '../../client/start-host.js';
 import { readLock, lockIsLive } from '../../node/election.js';
 
-export function requireVault(ctx: { global: { vault?: string }; cwd: string; env: NodeJS.ProcessEnv }): string {
-  const r = resolveVault({ vault: ctx.global.vault, cwd: ctx.cwd, env: ctx.env });
-  if (!r) throw new EngramError('usage', 'no vault configured', 'run `engram setup`, pass --vault <path>, or set one with `engram configure vault_path <path>`');
-  if (!fs.existsSync(r.vault)) throw new EngramError('not-found', `vault path does not exist: ${r.vault}`, 'pass --vault <path> or run `engram setup`');
-  return r.vault;
+/** The vault a command works on (the one resolver, node/resolve.ts): its real path, checked to be a folder. */
+export function commandVault(ctx: { global: { vault?: string }; cwd: string; env: NodeJS.ProcessEnv }): string {
+  return requireVault(hostFacts(ctx.env), ctx.cwd, ctx.global.vault).realPath;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -35,7 +33,7 @@ export const command: CommandDefinition = {
     stop: { type: 'boolean', description: 'Ask the vault\'s host to finish its job, save, and exit' },
   },
   async run(ctx) {
-    const vault = requireVault(ctx);
+    const vault = commandVault(ctx);
     const state = vaultState(vault, ctx.env);
     if (ctx.options.stop) {
       const conn = await tryConnect(state.socket, ctx.env);

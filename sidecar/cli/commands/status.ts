@@ -6,7 +6,7 @@ import { engramHome, logsDir, vaultState } from '../../node/paths.js';
 import { listLostEvents, lossCause } from '../../client/spool-writer.js';
 import { listSetAside } from '../../host/spool.js';
 import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
-import { requireVault } from './serve.js';
+import { commandVault } from './serve.js';
 
 function countJson(dir: string): number {
   try {
@@ -90,7 +90,7 @@ export const command: CommandDefinition = {
   usage: 'status [--vault <path>] [--json]',
   description: 'Show the vault\'s host (daemon or Obsidian), queue depth, index size, recent extraction runs and the budget left today.',
   async run(ctx) {
-    const vault = requireVault(ctx);
+    const vault = commandVault(ctx);
     const state = vaultState(vault, ctx.env);
     let host: StatusResult | null = null;
     let hostError: string | undefined;
