@@ -7,6 +7,25 @@ import { cliPath } from './cli.js';
 import { makeTempDir, removeDir } from './temp.js';
 import { repoRoot } from './shared.js';
 
+/** Host options a user never sets, given to a test host as flags (tests/helpers/host-entry.ts). */
+export interface TestHostOptions {
+  sweepMs?: number;
+  jobDelayMs?: number;
+  deferRetryMs?: number;
+  idleMs?: number;
+  embeddings?: false;
+}
+
+const hostEntry = path.join(repoRoot, 'tests', 'helpers', 'host-entry.ts');
+
+function hostEntryArgs(vault: string, o: TestHostOptions): string[] {
+  const args = ['--import', 'tsx', hostEntry, '--vault', vault];
+  const flags: [string, number | undefined][] = [['--sweep-ms', o.sweepMs], ['--job-delay-ms', o.jobDelayMs], ['--defer-retry-ms', o.deferRetryMs], ['--idle-ms', o.idleMs]];
+  for (const [flag, value] of flags) if (value !== undefined) args.push(flag, String(value));
+  if (o.embeddings === false) args.push('--no-embeddings');
+  return args;
+}
+
 export interface Sandbox {
   root: string;
   home: string;
@@ -14,8 +33,11 @@ export interface Sandbox {
   vault: string;
   env: NodeJS.ProcessEnv;
   children: ChildProcess[];
-  /** Starts `engram serve --foreground` for the vault (not waiting). */
-  serve(extraEnv?: NodeJS.ProcessEnv): ChildProcess;
+  /**
+   * Starts `engram serve --foreground` for the vault (not waiting). With options, the same host from the sources
+   * through the test entry (tests/helpers/host-entry.ts), since `engram serve` has no flags for them.
+   */
+  serve(extraEnv?: NodeJS.ProcessEnv, options?: TestHostOptions): ChildProcess;
   writeNote(rel: string, text: string): string;
   cleanup(): Promise<void>;
 }
@@ -73,8 +95,9 @@ export function makeSandbox(): Sandbox {
   const children: ChildProcess[] = [];
   const sb: Sandbox = {
     root, home, engramHome, vault, env, children,
-    serve(extraEnv = {}) {
-      const child = spawn(process.execPath, [cliPath, 'serve', '--foreground', '--vault', vault], { env: { ...env, ...extraEnv }, cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    serve(extraEnv = {}, options) {
+      const args = options ? hostEntryArgs(vault, options) : [cliPath, 'serve', '--foreground', '--vault', vault];
+      const child = spawn(process.execPath, args, { env: { ...env, ...extraEnv }, cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
       children.push(child);
       return child;
     },

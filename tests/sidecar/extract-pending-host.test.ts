@@ -118,7 +118,7 @@ describe('failed windows on a running host', () => {
     failWhen = 'pnpm workspaces';
     // A backoff of zero: the session comes back at its retry time on the next sweep, not after the hour that
     // other deferred events (budget spent) wait.
-    sb.serve({ ENGRAM_EXTRACT_RETRY_AFTER_MINUTES: '0', ENGRAM_SWEEP_MS: '300' });
+    sb.serve({ ENGRAM_EXTRACT_RETRY_AFTER_MINUTES: '0' }, { sweepMs: 300 });
     await waitFor(() => fs.existsSync(path.join(sb.env.XDG_RUNTIME_DIR!, 'engram')) && fs.readdirSync(path.join(sb.env.XDG_RUNTIME_DIR!, 'engram')).length > 0, 10_000, 'socket');
     const end = () => runCli(['hook', 'SessionEnd'], { env: sb.env, input: JSON.stringify({ session_id: A, transcript_path: path.join(proj, `${A}.jsonl`), cwd: sb.root, hook_event_name: 'SessionEnd', reason: 'other' }) });
     expect(end().code).toBe(0);

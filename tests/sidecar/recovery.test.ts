@@ -122,7 +122,7 @@ describe('recovers by itself', () => {
     const state = vaultState(sb.vault, sb.env);
     fs.mkdirSync(state.dir, { recursive: true });
     fs.writeFileSync(state.ledger, '{"version":1,"sessions":{"x": garbage');
-    sb.serve({ ENGRAM_SWEEP_MS: '300' });
+    sb.serve({}, { sweepMs: 300 });
     expect(hook(sb, 'SessionEnd', payload('SessionEnd')).code).toBe(0);
     const failed = path.join(state.spool, 'failed');
     await waitFor(() => jsonIn(failed).length === 1, 30_000, 'the event set aside');
@@ -155,7 +155,7 @@ describe('recovers by itself', () => {
     const state = vaultState(sb.vault, sb.env);
     fs.mkdirSync(state.dir, { recursive: true });
     fs.writeFileSync(state.ledger, 'not json at all');
-    const host = sb.serve({ ENGRAM_SWEEP_MS: '300' });
+    const host = sb.serve({}, { sweepMs: 300 });
     expect(hook(sb, 'SessionEnd', payload('SessionEnd')).code).toBe(0);
     await waitFor(() => jsonIn(path.join(state.spool, 'failed')).length === 1, 30_000, 'the event set aside');
     host.kill('SIGTERM');
@@ -173,7 +173,7 @@ describe('recovers by itself', () => {
     mounts.push(sb.vault);
     sb.writeNote('Existing.md', '# Existing\n\nA note.\n');
     remount(sb.vault, 'ro');
-    sb.serve({ ENGRAM_SWEEP_MS: '300' });
+    sb.serve({}, { sweepMs: 300 });
     expect(hook(sb, 'SessionEnd', payload('SessionEnd')).code).toBe(0);
     const state = vaultState(sb.vault, sb.env);
     await waitFor(() => jsonIn(path.join(state.spool, 'failed')).length === 1, 40_000, 'the event set aside');
@@ -191,7 +191,7 @@ describe('recovers by itself', () => {
     mounts.push(sb.vault);
     sb.writeNote('Existing.md', '# Existing\n\nA note.\n');
     const filler = fill(sb.vault);
-    sb.serve({ ENGRAM_SWEEP_MS: '300' });
+    sb.serve({}, { sweepMs: 300 });
     expect(hook(sb, 'SessionEnd', payload('SessionEnd')).code).toBe(0);
     const state = vaultState(sb.vault, sb.env);
     await waitFor(() => jsonIn(path.join(state.spool, 'failed')).length === 1, 40_000, 'the event set aside');
