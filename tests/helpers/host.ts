@@ -6,6 +6,7 @@ import path from 'node:path';
 import { cliPath } from './cli.js';
 import { makeTempDir, removeDir } from './temp.js';
 import { repoRoot } from './shared.js';
+import { vaultState } from '../../sidecar/client/paths.js';
 
 /** Host options a user never sets, given to a test host as flags (tests/helpers/host-entry.ts). */
 export interface TestHostOptions {
@@ -72,6 +73,24 @@ export async function waitFor<T>(fn: () => T | undefined | false | Promise<T | u
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * Waits until `child` (from `sb.serve`) holds the vault's host lock and listens. Send hooks only after this: a hook
+ * that finds no host starts a plain `engram serve`, which would win the election without the test's options.
+ */
+export async function hostListening(sb: Sandbox, child: ChildProcess, ms = 30_000): Promise<void> {
+  const state = vaultState(sb.vault, sb.env);
+  await waitFor(() => {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the test host exited (${child.exitCode ?? child.signalCode}) before it listened`);
+    let owner: number | undefined;
+    try {
+      owner = (JSON.parse(fs.readFileSync(state.lock, 'utf8')) as { pid?: number }).pid;
+    } catch {
+      // no lock yet
+    }
+    return owner === child.pid && fs.existsSync(state.socket);
+  }, ms, 'the test host to listen');
 }
 
 export function makeSandbox(): Sandbox {
