@@ -37,6 +37,21 @@ export default defineConfig([
     },
   },
   ...tseslint.configs.recommended.map((c) => ({ ...c, files: ['sidecar/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts'] })),
+  // The sidecar's rooms (docs/ARCHITECTURE.md): node/ (Node adapters, resolution, settings) imports no other room;
+  // client/ only node/; host/ (the daemon) never the CLI, MCP or doctor; no room imports cli/.
+  ...Object.entries({
+    node: ['cli', 'client', 'host', 'mcp', 'install', 'doctor'],
+    client: ['cli', 'host', 'mcp', 'install', 'doctor'],
+    host: ['cli', 'mcp', 'doctor'],
+    mcp: ['cli', 'host', 'install', 'doctor'],
+    install: ['cli', 'host', 'mcp', 'doctor'],
+    doctor: ['cli', 'mcp'],
+  }).map(([room, banned]) => ({
+    files: [`sidecar/${room}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: banned.map((b) => ({ group: [`../${b}/*`, `../../${b}/*`], message: `sidecar/${room} may not import sidecar/${b} (docs/ARCHITECTURE.md)` })) }],
+    },
+  })),
   {
     files: ['sidecar/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts'],
     rules: {

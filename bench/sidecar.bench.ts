@@ -10,7 +10,7 @@ import { cliPath } from '../tests/helpers/cli.js';
 import { makeSandbox, waitFor, type Sandbox } from '../tests/helpers/host.js';
 import { corpusPath, hasCorpus, repoRoot } from '../tests/helpers/shared.js';
 import { HostConnection } from '../sidecar/client/connection.js';
-import { vaultState } from '../sidecar/client/paths.js';
+import { vaultState } from '../sidecar/node/paths.js';
 import { buildLocomoEngine, measureBar } from './lib/relevance-bar.js';
 
 function pct(xs: number[], p: number): number {

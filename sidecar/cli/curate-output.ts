@@ -3,13 +3,7 @@ import type { Proposal } from '../../src/core/curate/proposals.js';
 import type { ApplyGuard, ApplyOutcome, Curation } from '../../src/core/curate/service.js';
 import { EngramError } from '../../src/core/errors.js';
 import { callHost } from '../client/forward.js';
-import { parseDays as parseDaysText } from '../../src/core/duration.js';
 import type { CommandContext } from './types.js';
-
-/** `7d`, `2w`, `0`, `10` (days) → days. */
-export function parseDays(value: unknown, option: string): number {
-  return value === undefined ? 7 : parseDaysText(String(value), `--${option}`);
-}
 
 /** Ids given with `--apply <id>` (repeatable) plus any positionals after it. */
 export function idsToApply(ctx: CommandContext): string[] {

@@ -2,15 +2,22 @@
 // DESIGN invariant 3); the CLI prints the result. With no host the same core code runs here. Never starts a host.
 import { EngramError, type ErrorCode } from '../../src/core/errors.js';
 import { RpcCode, type Method } from '../../src/core/protocol/index.js';
-import type { CommandContext } from '../cli/types.js';
-import { hostFacts } from '../host/facts.js';
-import { hostedVault } from '../host/hosted.js';
-import { requireVault } from '../host/resolve.js';
+import { hostFacts } from '../node/facts.js';
+import { hostedVault } from '../node/hosted.js';
+import { requireVault } from '../node/resolve.js';
 import { HostConnection, RpcError, isNoHost } from './connection.js';
-import { vaultState } from './paths.js';
+import { vaultState } from '../node/paths.js';
+
+/** Who asks (a CLI command's context has all of it): where, for which vault, and where to say a note. */
+export interface HostCaller {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  global: { vault?: string };
+  stderr(text: string): void;
+}
 
 /** A connection to the vault's live host, or undefined when there is none (or this process is the host). */
-async function openHost(ctx: CommandContext, what: string): Promise<HostConnection | undefined> {
+async function openHost(ctx: HostCaller, what: string): Promise<HostConnection | undefined> {
   const vault = requireVault(hostFacts(ctx.env), ctx.cwd, ctx.global.vault);
   if (hostedVault(vault.realPath)) return undefined;
   try {
@@ -34,7 +41,7 @@ async function openHost(ctx: CommandContext, what: string): Promise<HostConnecti
  * no host is live or the host predates the method: then the caller does the work itself, with the same core code.
  */
 export async function callHost<T>(
-  ctx: CommandContext,
+  ctx: HostCaller,
   method: Method,
   params: unknown,
   opts: { deadlineMs?: number; onNotification?: (method: string, params: unknown) => void } = {},

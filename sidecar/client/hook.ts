@@ -6,9 +6,9 @@ import path from 'node:path';
 import { HOOK_EVENTS, type HookEvent, type ContextResult } from '../../src/core/protocol/messages.js';
 import { hostSupports } from '../../src/core/protocol/version.js';
 import { HostConnection, isNoHost } from './connection.js';
-import { engramHome, logsDir, vaultState } from './paths.js';
-import { appendLog } from './log.js';
-import { captureEnabled, clientSettings, resolveProject, resolveVault } from './settings.js';
+import { engramHome, logsDir, vaultState } from '../node/paths.js';
+import { appendLog } from '../node/log.js';
+import { captureEnabled, clientSettings, resolveProject, resolveVault } from '../node/settings.js';
 import { startHostDetached } from './start-host.js';
 import { SPOOL_FORMAT, lossCause, recordLostEvent, writeSpoolEntry } from './spool-writer.js';
 

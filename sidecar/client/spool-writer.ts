@@ -1,8 +1,8 @@
-// Writes one hook event to the vault's spool durably: temp name, fsync, rename, directory fsync.
+// Writes one hook event to the vault's spool durably (node/atomic-write.ts), and records events that could not be.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { tempPathFor } from '../host/temp-files.js';
+import { atomicWriteFileSync } from '../node/atomic-write.js';
 
 export const SPOOL_FORMAT = 1;
 
@@ -21,18 +21,6 @@ export interface SpoolEntry {
   backend?: 'rules';
 }
 
-function fsyncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(dir, 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    // Some platforms (Windows) cannot fsync a directory; the rename is still atomic there.
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
-}
-
 export function spoolFileName(now = Date.now()): string {
   return `${String(now).padStart(14, '0')}-${process.pid}-${randomBytes(4).toString('hex')}.json`;
 }
@@ -42,21 +30,7 @@ export function writeSpoolEntry(spoolDir: string, entry: SpoolEntry): string {
   fs.mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
   const name = spoolFileName();
   const final = path.join(spoolDir, name);
-  const tmp = tempPathFor(final);
-  const fd = fs.openSync(tmp, 'wx', 0o600);
-  try {
-    try {
-      fs.writeSync(fd, JSON.stringify(entry));
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, final);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
-  fsyncDir(spoolDir);
+  atomicWriteFileSync(final, JSON.stringify(entry), { mode: 0o600 });
   return final;
 }
 

@@ -8,15 +8,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { errorMessage } from '../../src/core/errors.js';
+import { readFormat } from '../../src/core/format-version.js';
 import { SPOOL_FORMAT, writeSpoolEntry } from '../client/spool-writer.js';
-import { codexHome, type VaultState } from '../client/paths.js';
+import { codexHome, type VaultState } from '../node/paths.js';
 import { MCP_NAME } from '../install/registration.js';
-import { loadConfig } from './config-file.js';
+import { loadConfig } from '../node/config-file.js';
 import type { CoverageStore } from './coverage.js';
-import { hostFacts } from './facts.js';
-import { findVault } from './resolve.js';
+import { hostFacts } from '../node/facts.js';
+import { findVault } from '../node/resolve.js';
 import { jobKey } from './session-jobs.js';
-import { isEngramOwnTranscript } from './transcript-files.js';
+import { isEngramOwnTranscript } from '../node/transcript-files.js';
+import { atomicWriteFileSync } from '../node/atomic-write.js';
 
 export function codexSessionsDir(env: NodeJS.ProcessEnv): string {
   return path.join(codexHome(env), 'sessions');
@@ -96,13 +98,13 @@ export interface CodexFollower {
 function followSince(state: VaultState, now: number): number {
   const file = path.join(state.dir, 'codex-follow.json');
   try {
-    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { format?: number; since?: string };
-    const t = saved.since ? Date.parse(saved.since) : NaN;
-    if (saved.format === 1 && Number.isFinite(t)) return t;
+    const saved = readFormat({ name: file, current: 1, field: 'format' }, fs.readFileSync(file, 'utf8'))?.data;
+    const t = typeof saved?.since === 'string' ? Date.parse(saved.since) : NaN;
+    if (Number.isFinite(t)) return t;
   } catch {
     // first time
   }
-  fs.writeFileSync(file, JSON.stringify({ format: 1, since: new Date(now).toISOString() }), { mode: 0o600 });
+  atomicWriteFileSync(file, JSON.stringify({ format: 1, since: new Date(now).toISOString() }), { mode: 0o600 });
   return now;
 }
 

@@ -1,9 +1,8 @@
 // How far each session has been extracted (bytes and records), so Stop re-queues only sessions that grew and a
 // spooled event is satisfied once its transcript size is covered.
 import fs from 'node:fs';
-import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
-import { tempPathFor } from './temp-files.js';
+import { atomicWriteFileSync } from '../node/atomic-write.js';
 
 export const COVERAGE_FORMAT = 1;
 
@@ -60,21 +59,7 @@ export class CoverageStore {
   }
 
   private save(): void {
-    const tmp = tempPathFor(this.file);
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    const fd = fs.openSync(tmp, 'wx', 0o600);
-    try {
-      try {
-        fs.writeSync(fd, JSON.stringify(this.data));
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
-      fs.renameSync(tmp, this.file);
-    } catch (e) {
-      fs.rmSync(tmp, { force: true });
-      throw e;
-    }
+    atomicWriteFileSync(this.file, JSON.stringify(this.data), { mode: 0o600 });
   }
 }
 

@@ -7,28 +7,29 @@ import { JobQueue } from '../../src/core/jobs/queue.js';
 import { systemClock, yieldToEventLoop } from '../../src/core/ports.js';
 import { errorMessage } from '../../src/core/errors.js';
 import { PROTOCOL_VERSION } from '../../src/core/protocol/index.js';
-import { vaultState, type VaultState } from '../client/paths.js';
-import { clientSettings } from '../client/settings.js';
-import { acquireHostLock, releaseHostLock, type LockInfo } from './election.js';
+import { vaultState, type VaultState } from '../node/paths.js';
+import { clientSettings } from '../node/settings.js';
+import { acquireHostLock, releaseHostLock, type LockInfo } from '../node/election.js';
 import { HostServer, ensureToken } from './server.js';
 import { hostLogger, type Logger } from './logger.js';
-import { NodeVault } from './node-vault.js';
-import { registerHostedVault, unregisterHostedVault } from './hosted.js';
+import { NodeVault } from '../node/node-vault.js';
+import { atomicWriteFileSync } from '../node/atomic-write.js';
+import { registerHostedVault, unregisterHostedVault } from '../node/hosted.js';
 import type { VaultPort } from '../../src/core/ports.js';
 import { startVaultWatcher } from './watcher.js';
 import { DEFER_AGE_MS, claimAll, classifyFailure, deferEntries, ensureStateDirs, failEntries, retrySetAside, returnClaimed, returnDeferred, spoolDepth, unclaim } from './spool.js';
 import { releaseStartClaim } from '../client/start-host.js';
-import { removeTempLeftovers } from './temp-files.js';
-import { engramHome as homeOf } from '../client/paths.js';
+import { removeTempLeftovers } from '../node/temp-files.js';
+import { engramHome as homeOf } from '../node/paths.js';
 import { startCodexFollower } from './codex-follow.js';
 import { CoverageStore } from './coverage.js';
 import { jobKey, makeSessionJobRunner, mergeJobs, type SessionJobData, type TranscriptExtractor } from './session-jobs.js';
-import { configuredTranscriptRoots } from './transcript-roots.js';
-import { loadConfig } from './config-file.js';
-import { hostFacts } from './facts.js';
+import { configuredTranscriptRoots } from '../node/transcript-roots.js';
+import { loadConfig } from '../node/config-file.js';
+import { hostFacts } from '../node/facts.js';
 import { makeHandlers } from './handlers.js';
-import { hostCuration } from './curate-host.js';
-import type { Curation } from '../../src/core/curate/service.js';
+import type { RunningHost } from './running-host.js';
+import { hostCuration } from '../node/curate-host.js';
 
 export interface HostOptions {
   vault: string;
@@ -50,19 +51,7 @@ export interface HostOptions {
 
 export type HostOutcome = { kind: 'already-running'; owner?: LockInfo } | { kind: 'exited'; reason: string };
 
-export interface RunningHost {
-  state: VaultState;
-  engine: Engine;
-  queue: JobQueue<SessionJobData>;
-  coverage: CoverageStore;
-  /** Curation for this vault: forget (archive, logged) and recall statistics. */
-  curation: Curation;
-  startedAt: number;
-  idleMs: number;
-  log: Logger;
-  drain(): void;
-  shutdown(reason: string): Promise<void>;
-}
+export type { RunningHost } from './running-host.js';
 
 export async function runHost(opts: HostOptions): Promise<HostOutcome> {
   const env = opts.env ?? process.env;
@@ -199,7 +188,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
           await engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
           await engine.recallStatsWritten();
           try {
-            fs.writeFileSync(injectedFile, JSON.stringify({ format: 1, sessions: engine.injectedState() }), { mode: 0o600 });
+            atomicWriteFileSync(injectedFile, JSON.stringify({ format: 1, sessions: engine.injectedState() }), { mode: 0o600 });
           } catch (e) {
             log('warn', `could not save injected-notes state: ${errorMessage(e)}`);
           }

@@ -2,22 +2,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
-import { parseSince } from '../../src/core/duration.js';
 import { IMPORT_PROGRESS, PROTOCOL_VERSION, type Params } from '../../src/core/protocol/index.js';
 import type { BackendName } from '../../src/core/config.js';
 import type { IndexUpdateResult, StatusResult } from '../../src/core/protocol/messages.js';
 import type { SearchOptions } from '../../src/core/index/types.js';
 import { coreOperations } from '../../src/core/operations.js';
-import { clientSettings } from '../client/settings.js';
+import { clientSettings } from '../node/settings.js';
 import { setAsideCounts, spoolDepth } from './spool.js';
-import { allowedTranscript, configuredTranscriptRoots } from './transcript-roots.js';
-import { setSafeKey } from './configure.js';
-import { extractTranscript, type ExtractContext } from './extract-runner.js';
-import { hostFacts } from './facts.js';
-import { importExport } from './import-runner.js';
+import { allowedTranscript, configuredTranscriptRoots } from '../node/transcript-roots.js';
+import { setSafeKey } from '../node/configure.js';
+import { extractTranscript, type ExtractContext } from '../node/extract-runner.js';
+import { hostFacts } from '../node/facts.js';
+import { importExport } from '../node/import-runner.js';
 import { synthesize } from './synthesis.js';
 import type { Handler } from './server.js';
-import type { RunningHost } from './daemon.js';
+import type { RunningHost } from './running-host.js';
 
 let seq = 0;
 /**
@@ -73,7 +72,15 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
   const { engine, queue } = host;
   // The typed operations every host answers alike (read, remember, forget, curation, reindex), then this host's own.
   const core: Record<string, Handler> = {};
-  for (const [method, op] of Object.entries(coreOperations({ engine, curation: host.curation }))) {
+  for (const [method, op] of Object.entries(coreOperations({
+    engine,
+    curation: host.curation,
+    injection: () => {
+      const c = clientSettings(env);
+      return { inject: c.inject, sessionStartChars: c.session_start_max_chars, promptChars: c.prompt_max_chars, promptItems: c.prompt_max_items };
+    },
+    synthesize: (query, result) => synthesize(query, result, env),
+  }))) {
     if (!op) continue;
     core[method] = async (p) => {
       const r = await op(p);
@@ -91,39 +98,6 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
     'spool.notify': async () => {
       if (engine.ready) host.drain();
       return { ok: true };
-    },
-    context: async (p) => {
-      const q = p as Params<'context'>;
-      const s = clientSettings(env);
-      if (!s.inject || !engine.ready) return { items: [] };
-      const start = q.event === 'SessionStart';
-      return engine.context({
-        event: q.event,
-        source: q.source,
-        prompt: q.prompt,
-        sessionId: q.sessionId,
-        project: q.project,
-        maxChars: q.maxChars ?? (start ? s.session_start_max_chars : s.prompt_max_chars),
-        maxItems: q.maxItems ?? (start ? 8 : s.prompt_max_items),
-      });
-    },
-    recall: async (p) => {
-      await engine.whenReady();
-      const q = p as Params<'recall'>;
-      const result = await engine.recall(q.query, {
-        limit: q.limit ?? 8,
-        types: q.types,
-        projects: q.allProjects || !q.project ? undefined : [q.project],
-        since: q.since === undefined ? undefined : parseSince(q.since, Date.now()),
-        full: q.full,
-      });
-      if (q.synthesize) result.synthesis = await synthesize(q.query, result, env);
-      return result;
-    },
-    search: async (p) => {
-      await engine.whenReady();
-      const { query, expandLinks, ...filters } = p as Params<'search'>;
-      return engine.query(query, { ...filters, expandLinks: expandLinks as 0 | 1 | 2 | undefined });
     },
     extract: async (p) => {
       const q = p as Params<'extract'>;

@@ -8,7 +8,7 @@ import type { Logger } from './logger.js';
 export async function runHost(opts: Omit<HostOptions, 'makeIndex' | 'makeExtractor'>): Promise<HostOutcome> {
   // A rebuild deletes and rewrites dist/: load now every chunk the host loads on demand, so that work in flight
   // never reads dist/ again, and stop cleanly (as on SIGTERM) once a new build is in place.
-  await Promise.all([import('./embedder.js'), import('./extract-runner.js'), import('./backends.js')]);
+  await Promise.all([import('../node/embedder.js'), import('../node/extract-runner.js'), import('../node/backends.js')]);
   const entry = process.argv[1];
   let hostLog: Logger | undefined;
   const stop = entry && fs.existsSync(entry)

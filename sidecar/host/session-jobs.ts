@@ -5,8 +5,8 @@ import { errorMessage } from '../../src/core/errors.js';
 import type { Job } from '../../src/core/jobs/queue.js';
 import { CoverageStore, countRecords } from './coverage.js';
 import { releaseEntries } from './spool.js';
-import { allowedTranscript } from './transcript-roots.js';
-import { isEngramOwnTranscript } from './transcript-files.js';
+import { allowedTranscript } from '../node/transcript-roots.js';
+import { isEngramOwnTranscript } from '../node/transcript-files.js';
 
 export interface SessionJobData {
   sessionId: string;

@@ -2,9 +2,11 @@
 // and delete an entry only after the job that covers it has committed.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SpoolEntry } from '../client/spool-writer.js';
-import type { VaultState } from '../client/paths.js';
-import { tempPathFor } from './temp-files.js';
+import { readFormat } from '../../src/core/format-version.js';
+import { SPOOL_FORMAT, type SpoolEntry } from '../client/spool-writer.js';
+import type { VaultState } from '../node/paths.js';
+import { tempPathFor } from '../node/temp-files.js';
+import { atomicWriteFileSync } from '../node/atomic-write.js';
 
 export interface ClaimedEntry {
   file: string;
@@ -53,9 +55,10 @@ export function claimAll(state: VaultState, log: (msg: string) => void): Claimed
       continue; // someone else took it
     }
     try {
-      const entry = JSON.parse(fs.readFileSync(to, 'utf8')) as SpoolEntry;
+      const read = readFormat({ name: 'spool entry', current: SPOOL_FORMAT, field: 'format', validate: (d) => d as unknown as SpoolEntry }, fs.readFileSync(to, 'utf8'));
+      if (!read) throw new Error('empty');
+      const entry = read.data;
       if (typeof entry.sessionId !== 'string' || !entry.sessionId) throw new Error('no session id');
-      if (typeof entry.format === 'number' && entry.format > 1) throw new Error(`spool format ${entry.format} is newer than this host`);
       out.push({ file: to, entry });
     } catch (e) {
       const bad = path.join(state.spool, 'bad');
@@ -184,7 +187,7 @@ export function failEntries(state: VaultState, files: string[], cause?: FailureC
       setAsideAt: Date.now(),
     };
     try {
-      fs.writeFileSync(causeFile(dir, name), JSON.stringify(record), { mode: 0o600 });
+      atomicWriteFileSync(causeFile(dir, name), JSON.stringify(record), { mode: 0o600 });
     } catch {
       // a full disk: the entry is set aside without its cause (shown as unknown, retried on the backoff)
     }

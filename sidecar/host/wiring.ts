@@ -9,13 +9,13 @@ import type { IndexNoteVectors } from '../../src/core/index/note-vectors.js';
 import { engramHome } from '../../src/core/state.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
 import type { VaultPort } from '../../src/core/ports.js';
-import type { VaultState } from '../client/paths.js';
-import { loadConfig } from './config-file.js';
-import { hostFacts } from './facts.js';
+import type { VaultState } from '../node/paths.js';
+import { loadConfig } from '../node/config-file.js';
+import { hostFacts } from '../node/facts.js';
 import type { Logger } from './logger.js';
 import type { TranscriptExtractor } from './session-jobs.js';
-import { faultFromEnv, faultTrigger } from './fault.js';
-import { writeSnapshot } from './index-host.js';
+import { faultFromEnv, faultTrigger } from '../node/fault.js';
+import { atomicWriteFile } from '../node/atomic-write.js';
 
 class VaultIndexAdapter implements EngineIndex {
   constructor(private readonly index: VaultIndex, private readonly snapshotFile: string, private readonly log: Logger, private readonly beforeSnapshotRename?: () => void) {}
@@ -52,14 +52,14 @@ class VaultIndexAdapter implements EngineIndex {
     return this.index.noteVectors();
   }
   async save(): Promise<void> {
-    // The one snapshot writer (index-host.ts): the one temp name, removed on failure and by the crash cleanup.
-    await writeSnapshot(this.snapshotFile, this.index.snapshot(), this.beforeSnapshotRename);
+    // The one atomic write (node/atomic-write.ts): a reader sees the old snapshot or the new one, whole.
+    await atomicWriteFile(this.snapshotFile, this.index.snapshot(), { mode: 0o600, beforeRename: this.beforeSnapshotRename });
   }
   /** Loads the local embedding model (never the network) and embeds what is missing, in the background. */
   async attachEmbedder(env: NodeJS.ProcessEnv): Promise<void> {
     const facts = hostFacts(env);
     const { config } = loadConfig(facts);
-    const { locateModel, loadEmbedder } = await import('./embedder.js');
+    const { locateModel, loadEmbedder } = await import('../node/embedder.js');
     const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
     if (!loc.dir) {
       this.log('info', 'no embedding model present: BM25 only (run `engram model pull` for hybrid search)');
@@ -84,7 +84,7 @@ export async function makeIndex(vault: VaultPort, state: VaultState, log: Logger
 }
 
 export async function makeExtractor(engine: Engine, state: VaultState, _log: Logger, env: NodeJS.ProcessEnv): Promise<TranscriptExtractor | undefined> {
-  const runner = await import('./extract-runner.js');
+  const runner = await import('../node/extract-runner.js');
   const facts = hostFacts(env);
   // Dedup asks the vault index for candidates (BM25 and, with a model, meaning) across the whole vault; archived
   // notes are out of it, so a beat never extends a note that was forgotten.

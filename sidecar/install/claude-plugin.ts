@@ -1,8 +1,7 @@
 // Is Engram installed as a Claude Code plugin (`/plugin install`)? Then the plugin registers the hooks and the MCP
 // server, and `engram install` must not register them a second time: one Engram per Claude Code.
-import fs from 'node:fs';
 import path from 'node:path';
-import { claudeDir } from './installer.js';
+import { claudeDir, readJson, type Json } from '../node/paths.js';
 
 export interface ClaudePlugin {
   /** `engram@<marketplace>` */
@@ -10,18 +9,6 @@ export interface ClaudePlugin {
   enabled: boolean;
   version?: string;
   installPath?: string;
-}
-
-type Json = Record<string, unknown>;
-
-/** A JSON file of Claude Code's that holds an object (settings, credentials, plugins), or undefined. */
-export function readJson(file: string): Json | undefined {
-  try {
-    const v: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function isEngramId(id: string): boolean {

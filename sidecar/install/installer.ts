@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
-import { codexHome, engramHome, logsDir, shimPath } from '../client/paths.js';
-import { tempPathFor } from '../host/temp-files.js';
+import { claudeDir, codexHome, engramHome, logsDir, shimPath } from '../node/paths.js';
+import { atomicWriteFileSync } from '../node/atomic-write.js';
 import { addHooks, addMcp, codexBlock, deepEqual, detectIndent, lineDiff, removeCodexBlock, removeHooks, removeMcp } from './registration.js';
 
 export type Scope = 'user' | 'project';
@@ -39,7 +39,7 @@ function readRecord(env: NodeJS.ProcessEnv): InstallRecord {
 
 function writeRecord(env: NodeJS.ProcessEnv, rec: InstallRecord): void {
   fs.mkdirSync(engramHome(env), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(recordFile(env), `${JSON.stringify(rec, null, 2)}\n`, { mode: 0o600 });
+  atomicWriteFileSync(recordFile(env), `${JSON.stringify(rec, null, 2)}\n`, { mode: 0o600 });
 }
 
 function parseJsonFile(file: string, text: string | null): Json {
@@ -69,9 +69,6 @@ function jsonTarget(file: string, label: string, add: (j: Json) => Json, remove:
   };
 }
 
-export function claudeDir(env: NodeJS.ProcessEnv): string {
-  return env.CLAUDE_CONFIG_DIR ?? path.join(env.HOME ?? os.homedir(), '.claude');
-}
 
 /** What project-scope registrations run: the `engram` on each machine's PATH (`engram setup` links it). */
 export const PORTABLE_COMMAND = 'engram';
@@ -119,19 +116,6 @@ function readText(file: string): string | null {
     return fs.readFileSync(file, 'utf8');
   } catch {
     return null;
-  }
-}
-
-function writeAtomic(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  // The one temp name (temp-files.ts), removed again when the write fails.
-  const tmp = tempPathFor(file);
-  try {
-    fs.writeFileSync(tmp, text);
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
   }
 }
 
@@ -220,8 +204,7 @@ export function writeShim(env: NodeJS.ProcessEnv, entry: string): string {
   fs.mkdirSync(path.dirname(shim), { recursive: true, mode: 0o700 });
   const text = shimText(process.execPath, target, logsDir(env));
   if (readText(shim) !== text) {
-    writeAtomic(shim, text);
-    if (process.platform !== 'win32') fs.chmodSync(shim, 0o755);
+    atomicWriteFileSync(shim, text, { mode: 0o755 });
   }
   return shim;
 }
@@ -252,11 +235,12 @@ export function install(ts: Target[], env: NodeJS.ProcessEnv, dryRun: boolean): 
     if (!rec.files[t.file]) {
       if (before !== null) {
         backup = `${t.file}.engram-backup`;
-        fs.writeFileSync(backup, before);
+        // With the original's permissions: ~/.claude.json may be private.
+        atomicWriteFileSync(backup, before, { mode: fs.statSync(t.file).mode & 0o7777 });
       }
       rec.files[t.file] = { existed: before !== null, original: before, backup };
     }
-    writeAtomic(t.file, after);
+    atomicWriteFileSync(t.file, after);
     out.push({ file: t.file, label: t.label, status: 'added', backup: rec.files[t.file].backup });
   }
   if (!dryRun) writeRecord(env, rec);
@@ -305,7 +289,7 @@ export function uninstall(ts: Target[], env: NodeJS.ProcessEnv, dryRun: boolean)
       continue;
     }
     if (next === null) fs.rmSync(t.file, { force: true });
-    else writeAtomic(t.file, next);
+    else atomicWriteFileSync(t.file, next);
     if (orig?.backup) fs.rmSync(orig.backup, { force: true });
     delete rec.files[t.file];
     out.push({ file: t.file, label: t.label, status });

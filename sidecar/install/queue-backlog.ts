@@ -1,6 +1,6 @@
 // Queues transcripts for the vault's host through the spool (the host is the only writer), then nudges it.
 import { SPOOL_FORMAT, writeSpoolEntry } from '../client/spool-writer.js';
-import type { VaultState } from '../client/paths.js';
+import type { VaultState } from '../node/paths.js';
 import { HostConnection, isNoHost } from '../client/connection.js';
 import { startHostDetached } from '../client/start-host.js';
 import type { TranscriptFile } from './transcripts.js';

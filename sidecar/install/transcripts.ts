@@ -1,9 +1,8 @@
 // The user's existing Claude Code transcripts (the backlog setup queues), and what an LLM pass over them would cost.
 import fs from 'node:fs';
 import path from 'node:path';
-import { claudeDir } from './installer.js';
-import { isEngramOwnTranscript, isNestedCallFolder } from '../host/transcript-files.js';
-import { parseSince as parseSinceText } from '../../src/core/duration.js';
+import { claudeDir } from '../node/paths.js';
+import { isEngramOwnTranscript, isNestedCallFolder } from '../node/transcript-files.js';
 
 export interface TranscriptFile {
   path: string;
@@ -77,9 +76,4 @@ export async function estimateBacklog(files: TranscriptFile[], readChars: (file:
   if (sampled && readBytes > 0) chars = Math.round((chars * bytes) / readBytes);
   const windows = Math.ceil(chars / WINDOW_CHARS);
   return { transcripts: files.length, bytes, chars, tokens: Math.round(chars / 4) + windows * PROMPT_TOKENS_PER_WINDOW, sampled };
-}
-
-/** `--since` for transcript listing: 0 (everything) when absent; the forms of core's one duration reader. */
-export function parseSince(s: string | undefined): number {
-  return s ? parseSinceText(s, Date.now(), '--since') : 0;
 }

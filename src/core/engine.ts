@@ -6,9 +6,8 @@ import type { SearchHit, SearchOptions } from './index/types.js';
 import type { IndexNoteVectors } from './index/note-vectors.js';
 import { parseNote } from './note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from './note/meta.js';
-import { KeywordIndex } from './recall/keyword-index.js';
-import { TermStats } from './recall/term-stats.js';
-import { wordsByTerm } from './recall/terms.js';
+import { VaultIndex } from './index/vault-index.js';
+import { gateTokenizer, TermStats } from './recall/term-stats.js';
 import { DEFAULT_GATE, judge, type GateConfig } from './recall/gate.js';
 import { renderContext, renderItem } from './recall/render.js';
 import { fenceRecalled } from './transcript/fence.js';
@@ -36,7 +35,7 @@ export function recallScope(opts: SearchOptions, ...outFolders: string[]): Searc
   };
 }
 
-/** What the engine needs of a search index (the VaultIndex implements it; KeywordIndex is the fallback). */
+/** What the engine needs of a search index (a host adapts its VaultIndex; without one, FallbackIndex below). */
 export interface EngineIndex {
   readonly mode: string;
   size(): number;
@@ -95,22 +94,27 @@ export interface EngineOptions {
   curation?: EngineCuration;
 }
 
+/** The vault index kept in memory, BM25 only and without a snapshot: for a host that plugs no index in (tests) or whose index failed. */
 class FallbackIndex implements EngineIndex {
   readonly mode = 'bm25 (built-in fallback)';
-  private readonly kw = new KeywordIndex();
-  size(): number {
-    return this.kw.size;
+  private readonly index: VaultIndex;
+  constructor(ports: Ports) {
+    this.index = new VaultIndex({ vault: ports.vault, clock: ports.clock, yieldNow: ports.yieldNow, autoEmbed: false });
   }
-  upsert(path: string, text: string, meta: NoteMeta): Promise<void> {
-    this.kw.upsert({ path, title: meta.title, text, project: meta.project, type: meta.type, scope: meta.scope, summary: meta.summary });
+  size(): number {
+    return this.index.stats().notes;
+  }
+  upsert(path: string, text: string): Promise<void> {
+    this.index.updateText(path, text);
     return Promise.resolve();
   }
   remove(path: string): Promise<void> {
-    this.kw.remove(path);
+    this.index.remove(path);
     return Promise.resolve();
   }
-  search(query: string, opts: SearchOptions): Promise<QueryAnswer> {
-    return Promise.resolve({ hits: this.kw.search(query, opts), notices: [], mode: this.mode });
+  async search(query: string, opts: SearchOptions): Promise<QueryAnswer> {
+    const { hits, notices, timeFilter } = await this.index.search(query, opts);
+    return { hits, notices, mode: this.mode, timeFilter };
   }
 }
 
@@ -136,7 +140,7 @@ export class Engine {
   constructor(opts: EngineOptions) {
     this.ports = opts.ports;
     this.config = { ...DEFAULT_ENGINE_CONFIG, ...opts.config };
-    this.index = opts.index ?? new FallbackIndex();
+    this.index = opts.index ?? new FallbackIndex(opts.ports);
     this.log = opts.log ?? (() => {});
     this.curation = opts.curation;
   }
@@ -390,7 +394,7 @@ export class Engine {
     if (!query.trim()) return { items: [] };
     // Automatic injection reads the prompt as a topic: "last week" in a question must not filter notes by date.
     const hits = await this.search(query, { limit: 12, projects: p.project ? [p.project] : undefined, timePhrases: false });
-    const said = wordsByTerm(query);
+    const said = gateTokenizer.wordsByTerm(query);
     for (const hit of hits) {
       if (items.length >= p.maxItems) break;
       if (seen.has(hit.path)) continue;

@@ -4,14 +4,28 @@
 import type { Curation } from './curate/service.js';
 import { EngramError } from './errors.js';
 import type { Engine } from './engine.js';
-import type { Method, Params } from './protocol/index.js';
+import type { Method, Params, RecallResult } from './protocol/index.js';
+import { parseSince } from './duration.js';
+import { systemClock, type Clock } from './ports.js';
 
 export type Operation = (params: unknown) => Promise<unknown>;
 export type OperationTable = Partial<Record<Method, Operation>>;
 
+/** The injection settings a host reads from its configuration (read at each request: a change applies at once). */
+export interface InjectionSettings {
+  inject: boolean;
+  sessionStartChars: number;
+  promptChars: number;
+  promptItems: number;
+}
+
 export interface OperationDeps {
   engine: Engine;
   curation: Curation;
+  injection: () => InjectionSettings;
+  /** A short answer from the recalled notes by the configured LLM (recall's `synthesize`); absent: none. */
+  synthesize?: (query: string, result: RecallResult) => Promise<string | undefined>;
+  clock?: Clock;
 }
 
 /** `read` refuses absolute paths, traversal and the vault's hidden folders (other plugins keep secrets in .obsidian). */
@@ -22,7 +36,7 @@ export function checkReadRef(ref: string): void {
   if (r.split('/')[0].startsWith('.')) throw new EngramError('refused', "read refuses the vault's hidden folders (its config folder keeps plugin secrets)");
 }
 
-export function coreOperations({ engine, curation }: OperationDeps): OperationTable {
+export function coreOperations({ engine, curation, injection, synthesize, clock = systemClock }: OperationDeps): OperationTable {
   // Curation runs one request at a time (two applies never interleave, a plan never reads a half-applied vault).
   let chain: Promise<unknown> = Promise.resolve();
   const serialized = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -41,6 +55,39 @@ export function coreOperations({ engine, curation }: OperationDeps): OperationTa
       }
     });
   return {
+    context: async (p) => {
+      const q = p as Params<'context'>;
+      const s = injection();
+      if (!s.inject || !engine.ready) return { items: [] };
+      const start = q.event === 'SessionStart';
+      return engine.context({
+        event: q.event,
+        source: q.source,
+        prompt: q.prompt,
+        sessionId: q.sessionId,
+        project: q.project,
+        maxChars: q.maxChars ?? (start ? s.sessionStartChars : s.promptChars),
+        maxItems: q.maxItems ?? (start ? 8 : s.promptItems),
+      });
+    },
+    recall: async (p) => {
+      await engine.whenReady();
+      const q = p as Params<'recall'>;
+      const result = await engine.recall(q.query, {
+        limit: q.limit ?? 8,
+        types: q.types,
+        projects: q.allProjects || !q.project ? undefined : [q.project],
+        since: q.since === undefined ? undefined : parseSince(q.since, clock.now()),
+        full: q.full,
+      });
+      if (q.synthesize && synthesize) result.synthesis = await synthesize(q.query, result);
+      return result;
+    },
+    search: async (p) => {
+      await engine.whenReady();
+      const { query, expandLinks, ...filters } = p as Params<'search'>;
+      return engine.query(query, { ...filters, expandLinks: expandLinks as 0 | 1 | 2 | undefined });
+    },
     read: async (p) => {
       const { ref } = p as Params<'read'>;
       checkReadRef(ref);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CONFIG_KEYS, CONFIG_KEY_NAMES, effectiveConfig, envNameOf, parseConfigFile, serializeConfigFile, setConfigValue, unsetConfigValue,
 } from '../../src/core/config.js';
-import { upgradeFormat } from '../../src/core/format-version.js';
+import { readFormat, upgradeFormat } from '../../src/core/format-version.js';
 import { isEngramError } from '../../src/core/errors.js';
 
 function thrown(fn: () => unknown): unknown {
@@ -156,5 +156,20 @@ describe('config file format', () => {
     expect(upgradeFormat(spec, { version: 1 })).toEqual({ data: { version: 3, a: 'added in 2', b: 'added in 3' }, migratedFrom: 1 });
     expect(upgradeFormat(spec, { version: 3, x: 1 })).toEqual({ data: { version: 3, x: 1 } });
     expect(() => upgradeFormat({ name: 'x', current: 2 }, { version: 1 })).toThrow(/cannot migrate/);
+  });
+  it('reads a state file from its text: none yet, damaged (named first, as the spool classifies it), or upgraded', () => {
+    const spec = { name: 'vaults/k/ledger.json', current: 2, migrations: { 1: (d: Record<string, unknown>) => d } };
+    expect(readFormat(spec, undefined)).toBeUndefined();
+    expect(readFormat(spec, ' \n')).toBeUndefined();
+    expect(() => readFormat(spec, '{"version":1,')).toThrow(/^vaults\/k\/ledger\.json is not valid JSON$/);
+    expect(() => readFormat(spec, '{"sessions":{}}')).toThrow(/^vaults\/k\/ledger\.json has no version number/);
+    expect(() => readFormat(spec, '{"version":3}')).toThrow(/format version 3, newer than this engram/);
+    expect(readFormat(spec, '{"version":1,"a":1}')).toEqual({ data: { version: 2, a: 1 }, migratedFrom: 1 });
+  });
+  it('reads the version from `format` where a file keeps it there', () => {
+    const spec = { name: 'proposal p', current: 1, field: 'format' as const };
+    expect(upgradeFormat(spec, { format: 1, id: 'p' })).toEqual({ data: { format: 1, id: 'p' } });
+    expect(() => upgradeFormat(spec, { format: 2 })).toThrow(/proposal p has format version 2, newer than this engram/);
+    expect(() => upgradeFormat(spec, { version: 1 })).toThrow(/proposal p has no version number/);
   });
 });

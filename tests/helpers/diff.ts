@@ -13,21 +13,6 @@ function lines(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 
-export function changedLines(before: string, after: string): LineChange | null {
-  const a = lines(before);
-  const b = lines(after);
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  if (start === endA && start === endB) return null;
-  return { line: start + 1, removed: a.slice(start, endA), added: b.slice(start, endB) };
-}
-
 /** Every hunk (a small LCS line diff; notes are short). */
 export function diffHunks(before: string, after: string): LineChange[] {
   const a = lines(before);

@@ -406,11 +406,3 @@ export function runCodex(o: CodexRun): Promise<RunResult> {
   });
 }
 
-/**
- * The variables a real CLI needs to reach Engram inside a test sandbox (tests/helpers/host.ts makeSandbox): hooks and
- * `engram mcp` started by Claude Code inherit them. Pass as `env` to runClaude after `engram install` in the sandbox.
- */
-export function sandboxEnv(sb: { env: NodeJS.ProcessEnv }): NodeJS.ProcessEnv {
-  const keep = ['ENGRAM_HOME', 'ENGRAM_VAULT', 'XDG_RUNTIME_DIR', 'CLAUDE_CONFIG_DIR'];
-  return Object.fromEntries(keep.filter((k) => sb.env[k] !== undefined).map((k) => [k, sb.env[k]]));
-}

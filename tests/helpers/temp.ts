@@ -8,5 +8,6 @@ export function makeTempDir(prefix = 'engram-test-'): string {
 }
 
 export function removeDir(dir: string): void {
-  fs.rmSync(dir, { recursive: true, force: true });
+  // A host or hook still finishing a write can refill a folder while it is removed: retry (ENOTEMPTY).
+  fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }

@@ -144,6 +144,9 @@ describe('progress and Ctrl-C in `engram index`', () => {
     if (!snapshot) expect(runCli(['index'], { env: sb.env }).code).toBe(0);
     const file = path.join(sb.engramHome, snapshotFiles()[0]);
     const before = fs.readFileSync(file);
+    // Off a terminal the first progress line comes after a second: enough notes that the rebuild takes longer.
+    writeNotes(sb, 3000, 'More');
+    writeNotes(sb, 3000, 'Even more');
     const child = spawn(process.execPath, [cliPath, 'index', '--rebuild'], { cwd: repoRoot, env: sb.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const w = watch(child);
     await w.until((all) => /^indexing \[/m.test(all), 'a progress line');

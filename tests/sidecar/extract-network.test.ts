@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath } from '../helpers/cli.js';
 import { repoRoot } from '../helpers/shared.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
-import { gitBusy } from '../../sidecar/host/extract-runner.js';
+import { gitBusy } from '../../sidecar/node/extract-runner.js';
 
 const transcript = path.join(repoRoot, 'tests/fixtures/extract/markers-b.jsonl');
 const KEY = 'sk-ant-test-0123456789-secret';

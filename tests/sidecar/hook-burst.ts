@@ -8,7 +8,7 @@ import { cliPath } from '../helpers/cli.js';
 import { waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
 import { HostConnection } from '../../sidecar/client/connection.js';
-import { vaultState } from '../../sidecar/client/paths.js';
+import { vaultState } from '../../sidecar/node/paths.js';
 
 const fixture = path.join(repoRoot, 'tests/fixtures/extract/markers-a.jsonl');
 

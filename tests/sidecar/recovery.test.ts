@@ -8,61 +8,16 @@ import path from 'node:path';
 import { cliPath, runCli } from '../helpers/cli.js';
 import { alive, hostListening, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
-import { vaultState } from '../../sidecar/client/paths.js';
-import { tempPathFor } from '../../sidecar/host/temp-files.js';
-import { LOG_KEEP, LOG_MAX_BYTES } from '../../sidecar/client/log.js';
+import { vaultState } from '../../sidecar/node/paths.js';
+import { tempPathFor } from '../../sidecar/node/temp-files.js';
+import { LOG_KEEP, LOG_MAX_BYTES } from '../../sidecar/node/log.js';
 import { hookBurst } from './hook-burst.js';
+import { canMount, fill, mountTmpfs, remount } from '../helpers/tmpfs.js';
 
 type Check = { name: string; status: 'ok' | 'warn' | 'fail'; detail: string; fix?: string };
 
 const SESSION = '33333333-cccc-4ccc-8ccc-000000000001';
 const fixture = path.join(repoRoot, 'tests/fixtures/extract/markers-a.jsonl');
-
-/** Whether this sandbox lets us mount a tmpfs (root in a container that allows it). */
-const canMount = (() => {
-  if (process.platform !== 'linux') return false;
-  const dir = fs.mkdtempSync('/tmp/engram-mnt-probe-');
-  try {
-    const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]);
-    if (r.status !== 0) return false;
-    spawnSync('umount', [dir]);
-    return true;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-})();
-
-function mountTmpfs(dir: string, size: string): void {
-  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0700`, 'tmpfs', dir], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`mount failed: ${r.stderr}`);
-}
-function remount(dir: string, mode: 'ro' | 'rw'): void {
-  const r = spawnSync('mount', ['-o', `remount,${mode}`, dir], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`remount failed: ${r.stderr}`);
-}
-/** Fills a file system until it refuses another byte. */
-function fill(dir: string): string {
-  const filler = path.join(dir, 'filler');
-  const fd = fs.openSync(filler, 'w');
-  const chunk = Buffer.alloc(4096, 1);
-  try {
-    for (;;) fs.writeSync(fd, chunk);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e;
-  } finally {
-    fs.closeSync(fd);
-  }
-  // The last partial block too.
-  const fd2 = fs.openSync(filler, 'a');
-  try {
-    for (;;) fs.writeSync(fd2, Buffer.alloc(1, 1));
-  } catch {
-    // full
-  } finally {
-    fs.closeSync(fd2);
-  }
-  return filler;
-}
 
 function walk(dir: string): string[] {
   const out: string[] = [];
@@ -97,7 +52,8 @@ function hook(sb: Sandbox, event: string, payload: unknown, env: NodeJS.ProcessE
   return runCli(['hook', event], { env: { ...sb.env, ...env }, input: JSON.stringify(payload) });
 }
 
-describe('recovers by itself', () => {
+// Each waits for the host's own retry (up to 40 s per step on a loaded machine).
+describe('recovers by itself', { timeout: 120_000 }, () => {
   let sb: Sandbox;
   let transcript: string;
   const mounts: string[] = [];

@@ -1,8 +1,8 @@
 // `engram backfill [--since 30d] [--yes]`: the LLM pass over existing transcripts, run by the host after confirmation.
 import type { CommandDefinition } from '../types.js';
-import { EngramError } from '../../../src/core/errors.js';
-import { vaultState } from '../../client/paths.js';
-import { estimateBacklog, listClaudeTranscripts, parseSince } from '../../install/transcripts.js';
+import { vaultState } from '../../node/paths.js';
+import { parseSince } from '../../../src/core/duration.js';
+import { estimateBacklog, listClaudeTranscripts } from '../../install/transcripts.js';
 import { ensureHost, queueTranscripts } from '../../install/queue-backlog.js';
 import { requireVault } from './serve.js';
 
@@ -15,16 +15,12 @@ export const command: CommandDefinition = {
   },
   async run(ctx) {
     const vault = requireVault(ctx);
-    let since: number;
-    try {
-      since = parseSince(ctx.options.since as string | undefined);
-    } catch (e) {
-      throw new EngramError('usage', (e as Error).message);
-    }
+    // Everything when absent; otherwise core's one duration reader (its usage error names the forms it takes).
+    const since = ctx.options.since === undefined ? 0 : parseSince(String(ctx.options.since), Date.now(), '--since');
     // Said before anything is counted or queued: a backend that cannot run would only leave every window pending.
-    const { hostFacts } = await import('../../host/facts.js');
-    const { loadConfig } = await import('../../host/config-file.js');
-    const { checkBackend, describeBackendProblem } = await import('../../host/backend-check.js');
+    const { hostFacts } = await import('../../node/facts.js');
+    const { loadConfig } = await import('../../node/config-file.js');
+    const { checkBackend, describeBackendProblem } = await import('../../node/backend-check.js');
     const check = checkBackend(loadConfig(hostFacts(ctx.env)).config, ctx.env);
     if (!check.ok) {
       for (const line of describeBackendProblem(check)) ctx.stdout(line);
@@ -32,7 +28,7 @@ export const command: CommandDefinition = {
       return 1;
     }
     const files = await listClaudeTranscripts(ctx.env, since);
-    const { readTranscriptFile } = await import('../../host/extract-runner.js');
+    const { readTranscriptFile } = await import('../../node/extract-runner.js');
     const est = await estimateBacklog(files, async (f) => (await readTranscriptFile(f)).turns.reduce((n, t) => n + t.text.length, 0));
     ctx.stdout(`Backend: ${check.detail}.`);
     ctx.stdout(`${files.length} transcripts, ${(est.bytes / 1e6).toFixed(1)} MB, about ${est.tokens.toLocaleString('en-US')} input tokens for an LLM pass${est.sampled ? ' (estimated from a sample)' : ''}.`);

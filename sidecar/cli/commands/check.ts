@@ -6,9 +6,9 @@ import path from 'node:path';
 import { parseNote } from '../../../src/core/note/frontmatter.js';
 import { roundtripCheck } from '../../../src/core/note/roundtrip.js';
 import { errorMessage } from '../../../src/core/errors.js';
-import { hostFacts } from '../../host/facts.js';
-import { NodeVault } from '../../host/node-vault.js';
-import { requireVault } from '../../host/resolve.js';
+import { hostFacts } from '../../node/facts.js';
+import { NodeVault } from '../../node/node-vault.js';
+import { requireVault } from '../../node/resolve.js';
 import type { CommandDefinition } from '../types.js';
 
 interface Finding {

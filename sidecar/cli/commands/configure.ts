@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CONFIG_KEY_NAMES, isConfigKey, keySpec, unknownKeyError, type EffectiveEntry } from '../../../src/core/config.js';
 import { EngramError } from '../../../src/core/errors.js';
-import { hostFacts } from '../../host/facts.js';
-import { loadConfig, saveConfigKey } from '../../host/config-file.js';
-import { findVault } from '../../host/resolve.js';
+import { hostFacts } from '../../node/facts.js';
+import { loadConfig, saveConfigKey } from '../../node/config-file.js';
+import { findVault } from '../../node/resolve.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
 function sourceText(e: EffectiveEntry): string {

@@ -17,9 +17,9 @@ export const command: CommandDefinition = {
   description: 'Serve embeddings over stdio, one JSON-RPC message per line: info, embed {texts} (vectors as base64 Float32). Used by the Obsidian plugin; loads only local model files.',
   options: { model: { type: 'string', valueName: '<dir>', description: 'Model folder (default: embedding.model_path or the downloaded model)' } },
   async run(ctx) {
-    const { hostFacts } = await import('../../host/facts.js');
-    const { loadConfig } = await import('../../host/config-file.js');
-    const { locateModel, loadEmbedder } = await import('../../host/embedder.js');
+    const { hostFacts } = await import('../../node/facts.js');
+    const { loadConfig } = await import('../../node/config-file.js');
+    const { locateModel, loadEmbedder } = await import('../../node/embedder.js');
     const { engramHome } = await import('../../../src/core/state.js');
     const facts = hostFacts(ctx.env);
     const { config } = loadConfig(facts);

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { BACKENDS, type BackendName } from '../../../src/core/config.js';
 import { EngramError } from '../../../src/core/errors.js';
 import type { ExtractRun } from '../../../src/core/extract/extract.js';
-import { hostFacts } from '../../host/facts.js';
-import { extractTranscript } from '../../host/extract-runner.js';
-import { requireVault } from '../../host/resolve.js';
+import { hostFacts } from '../../node/facts.js';
+import { extractTranscript } from '../../node/extract-runner.js';
+import { requireVault } from '../../node/resolve.js';
 import { callHost } from '../../client/forward.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 

@@ -1,9 +1,9 @@
 // `engram index`: builds or brings up to date the vault's index and its snapshot, with a progress bar on a terminal
 // (sparse progress lines elsewhere). Ctrl-C says what is kept: the snapshot is saved whole or not at all.
 import type { IndexProgress } from '../../../src/core/index/vault-index.js';
-import { openVaultIndex, snapshotExists } from '../../host/index-host.js';
-import { hostFacts } from '../../host/facts.js';
-import { requireVault } from '../../host/resolve.js';
+import { openVaultIndex, snapshotExists } from '../../node/index-host.js';
+import { hostFacts } from '../../node/facts.js';
+import { requireVault } from '../../node/resolve.js';
 import { callHost } from '../../client/forward.js';
 import type { IndexUpdateResult } from '../../../src/core/protocol/index.js';
 import { progressFor, terminalProgress, type ProgressLine } from '../progress.js';

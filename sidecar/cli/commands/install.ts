@@ -3,7 +3,7 @@ import type { CommandDefinition } from '../types.js';
 import { EngramError } from '../../../src/core/errors.js';
 import { engramEntry } from '../../client/start-host.js';
 import { install, targets, writeShim, type ChangeReport, type Scope } from '../../install/installer.js';
-import { shimPath } from '../../client/paths.js';
+import { shimPath } from '../../node/paths.js';
 import { describeLink, linkOnPath } from '../../install/bin-link.js';
 import { claudePlugin, switchHint } from '../../install/claude-plugin.js';
 

@@ -2,8 +2,8 @@
 // stale notes (not recalled in a while), orphans and possible duplicates for the user to look at.
 import type { MaintainResult } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
-import { hostFacts } from '../../host/facts.js';
-import { localCuration } from '../../host/curate-host.js';
+import { hostFacts } from '../../node/facts.js';
+import { localCuration } from '../../node/curate-host.js';
 import { callHost } from '../../client/forward.js';
 import { cliActor } from '../curate-output.js';
 import type { CommandDefinition } from '../types.js';

@@ -1,13 +1,13 @@
 // `engram model pull|status`: the embedding model. `pull` is Engram's only download, and says what and from where.
 import { EngramError } from '../../../src/core/errors.js';
 import { engramHome } from '../../../src/core/state.js';
-import { loadConfig } from '../../host/config-file.js';
-import { HUB, locateModel, pullModel } from '../../host/embedder.js';
-import { hostFacts } from '../../host/facts.js';
-import { resolveModel } from '../../host/index-host.js';
+import { loadConfig } from '../../node/config-file.js';
+import { HUB, locateModel, pullModel } from '../../node/embedder.js';
+import { hostFacts } from '../../node/facts.js';
+import { resolveModel } from '../../node/index-host.js';
 import type { CommandDefinition } from '../types.js';
 import { engramEntry } from '../../client/start-host.js';
-import { ensureTransformers } from '../../install/embedding-runtime.js';
+import { ensureTransformers } from '../../node/embedding-runtime.js';
 
 export const command: CommandDefinition = {
   usage: 'model pull|status [--json]',

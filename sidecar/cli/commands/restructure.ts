@@ -2,8 +2,8 @@
 // note, and split notes that grew too large. Runs only when asked; nothing changes until a proposal is applied.
 import type { RestructurePlanResult } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
-import { hostFacts } from '../../host/facts.js';
-import { localCuration } from '../../host/curate-host.js';
+import { hostFacts } from '../../node/facts.js';
+import { localCuration } from '../../node/curate-host.js';
 import { applyIds, cliActor, describeProposal, idsToApply, printApplied } from '../curate-output.js';
 import { callHost } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';

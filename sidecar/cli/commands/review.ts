@@ -1,10 +1,11 @@
 // `engram review`: working-memory notes that are due, grouped, with proposals (promote, extend, delete).
 // Lists by default (a dry run); `--apply <id>` applies one proposal from this or an earlier run.
 import type { ReviewPlanResult } from '../../../src/core/curate/service.js';
-import { hostFacts } from '../../host/facts.js';
-import { localCuration } from '../../host/curate-host.js';
+import { hostFacts } from '../../node/facts.js';
+import { localCuration } from '../../node/curate-host.js';
 import { backendOption } from './extract.js';
-import { applyIds, cliActor, describeProposal, idsToApply, parseDays, printApplied } from '../curate-output.js';
+import { parseDays } from '../../../src/core/duration.js';
+import { applyIds, cliActor, describeProposal, idsToApply, printApplied } from '../curate-output.js';
 import { callHost } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';
 
@@ -25,7 +26,8 @@ export const command: CommandDefinition = {
     // A live host (the vault's one writer) plans and applies; with none, the same core code runs here.
     const ids = idsToApply(ctx);
     if (ids.length) return printApplied(ctx, await applyIds(ctx, ids, local));
-    const req = { actor: cliActor(ctx), dueWithinDays: parseDays(ctx.options['due-within'], 'due-within'), backend: backendOption(ctx) };
+    const dueWithin = ctx.options['due-within'];
+    const req = { actor: cliActor(ctx), dueWithinDays: dueWithin === undefined ? 7 : parseDays(String(dueWithin), '--due-within'), backend: backendOption(ctx) };
     const plan = (await callHost<ReviewPlanResult>(ctx, 'review.plan', req))?.result ?? (await local().reviewPlan(req));
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify({ due: plan.due, groups: plan.groups, proposals: plan.proposals, problems: plan.problems }, null, 2));

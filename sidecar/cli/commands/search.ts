@@ -5,13 +5,13 @@ import { parseSince } from '../../../src/core/duration.js';
 import type { IndexSearchOptions } from '../../../src/core/index/search.js';
 import { RpcCode } from '../../../src/core/protocol/index.js';
 import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
-import { vaultState } from '../../client/paths.js';
-import { loadConfig } from '../../host/config-file.js';
-import { lockIsLive, readLock } from '../../host/election.js';
-import { hostFacts } from '../../host/facts.js';
-import { hostedVault } from '../../host/hosted.js';
-import { openVaultIndex } from '../../host/index-host.js';
-import { requireVault } from '../../host/resolve.js';
+import { vaultState } from '../../node/paths.js';
+import { loadConfig } from '../../node/config-file.js';
+import { lockIsLive, readLock } from '../../node/election.js';
+import { hostFacts } from '../../node/facts.js';
+import { hostedVault } from '../../node/hosted.js';
+import { openVaultIndex } from '../../node/index-host.js';
+import { requireVault } from '../../node/resolve.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
 const list = (v: unknown): string[] | undefined => {

@@ -2,11 +2,11 @@
 import fs from 'node:fs';
 import { EngramError } from '../../../src/core/errors.js';
 import type { CommandDefinition } from '../types.js';
-import { resolveVault } from '../../client/settings.js';
-import { vaultState } from '../../client/paths.js';
+import { resolveVault } from '../../node/settings.js';
+import { vaultState } from '../../node/paths.js';
 import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
 import { startHostDetached } from '../../client/start-host.js';
-import { readLock, lockIsLive } from '../../host/election.js';
+import { readLock, lockIsLive } from '../../node/election.js';
 
 export function requireVault(ctx: { global: { vault?: string }; cwd: string; env: NodeJS.ProcessEnv }): string {
   const r = resolveVault({ vault: ctx.global.vault, cwd: ctx.cwd, env: ctx.env });

@@ -6,10 +6,10 @@ import readline from 'node:readline/promises';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import { EngramError } from '../../../src/core/errors.js';
 import type { StatusResult } from '../../../src/core/protocol/messages.js';
-import { vaultState } from '../../client/paths.js';
+import { vaultState } from '../../node/paths.js';
 import { engramEntry } from '../../client/start-host.js';
-import { hostFacts } from '../../host/facts.js';
-import { saveConfigKey } from '../../host/config-file.js';
+import { hostFacts } from '../../node/facts.js';
+import { saveConfigKey } from '../../node/config-file.js';
 import { install, targets, writeShim } from '../../install/installer.js';
 import { describeLink, linkOnPath } from '../../install/bin-link.js';
 import { claudePlugin } from '../../install/claude-plugin.js';
@@ -55,7 +55,7 @@ async function chooseVault(ctx: CommandContext): Promise<string> {
 }
 
 async function transcriptChars(file: string): Promise<number> {
-  const { readTranscriptFile } = await import('../../host/extract-runner.js');
+  const { readTranscriptFile } = await import('../../node/extract-runner.js');
   const session = await readTranscriptFile(file);
   return session.turns.reduce((n, t) => n + t.text.length, 0);
 }
@@ -72,8 +72,8 @@ export const command: CommandDefinition = {
     if (!fs.existsSync(vault) || !fs.statSync(vault).isDirectory()) throw new EngramError('not-found', `vault path does not exist: ${vault}`);
     const facts = hostFacts(ctx.env);
     // The LLM pass setup advertises needs a backend that runs: say up front when it cannot, with the ways out.
-    const { loadConfig } = await import('../../host/config-file.js');
-    const { checkBackend, describeBackendProblem } = await import('../../host/backend-check.js');
+    const { loadConfig } = await import('../../node/config-file.js');
+    const { checkBackend, describeBackendProblem } = await import('../../node/backend-check.js');
     const backendCheck = checkBackend(loadConfig(facts).config, ctx.env);
     if (!backendCheck.ok) {
       for (const line of describeBackendProblem(backendCheck)) ctx.stdout(line);

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import type { CommandDefinition } from '../types.js';
 import type { StatusResult } from '../../../src/core/protocol/messages.js';
-import { engramHome, logsDir, vaultState } from '../../client/paths.js';
+import { engramHome, logsDir, vaultState } from '../../node/paths.js';
 import { listLostEvents, lossCause } from '../../client/spool-writer.js';
 import { listSetAside } from '../../host/spool.js';
 import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
@@ -18,8 +18,8 @@ function countJson(dir: string): number {
 
 async function budget(env: NodeJS.ProcessEnv): Promise<unknown> {
   try {
-    const { hostFacts } = await import('../../host/facts.js');
-    const { extractionBudgetStatus } = await import('../../host/extract-runner.js');
+    const { hostFacts } = await import('../../node/facts.js');
+    const { extractionBudgetStatus } = await import('../../node/extract-runner.js');
     return await extractionBudgetStatus(hostFacts(env));
   } catch {
     return undefined;
@@ -27,10 +27,10 @@ async function budget(env: NodeJS.ProcessEnv): Promise<unknown> {
 }
 
 /** Sessions with windows that failed and wait for a retry (empty when the ledger cannot be read). */
-async function pendingWindows(env: NodeJS.ProcessEnv, key: string): Promise<import('../../host/extract-runner.js').PendingSession[]> {
+async function pendingWindows(env: NodeJS.ProcessEnv, key: string): Promise<import('../../node/extract-runner.js').PendingSession[]> {
   try {
-    const { hostFacts } = await import('../../host/facts.js');
-    const { pendingExtraction } = await import('../../host/extract-runner.js');
+    const { hostFacts } = await import('../../node/facts.js');
+    const { pendingExtraction } = await import('../../node/extract-runner.js');
     return await pendingExtraction(hostFacts(env), key);
   } catch {
     return [];
@@ -48,9 +48,9 @@ export interface SearchStatus {
 /** Why search runs on BM25 only, if it does: the embedding model is missing (the usual case), or still loading. */
 async function searchStatus(env: NodeJS.ProcessEnv, hostMode: string | undefined): Promise<SearchStatus | undefined> {
   try {
-    const { hostFacts } = await import('../../host/facts.js');
-    const { loadConfig } = await import('../../host/config-file.js');
-    const { locateModel } = await import('../../host/embedder.js');
+    const { hostFacts } = await import('../../node/facts.js');
+    const { loadConfig } = await import('../../node/config-file.js');
+    const { locateModel } = await import('../../node/embedder.js');
     const { engramHome } = await import('../../../src/core/state.js');
     const facts = hostFacts(env);
     const { config } = loadConfig(facts);
@@ -76,9 +76,9 @@ async function searchStatus(env: NodeJS.ProcessEnv, hostMode: string | undefined
 /** The configured backend and where its credentials come from (as a host started from this environment sees them). */
 async function credentialsStatus(env: NodeJS.ProcessEnv): Promise<{ backend: string; source: string; detail: string; fix?: string } | undefined> {
   try {
-    const { hostFacts } = await import('../../host/facts.js');
-    const { loadConfig } = await import('../../host/config-file.js');
-    const { backendCredentials } = await import('../../host/backends.js');
+    const { hostFacts } = await import('../../node/facts.js');
+    const { loadConfig } = await import('../../node/config-file.js');
+    const { backendCredentials } = await import('../../node/backends.js');
     const { config } = loadConfig(hostFacts(env));
     return backendCredentials(config.get('backend'), config, env);
   } catch {

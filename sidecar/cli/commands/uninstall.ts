@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CommandDefinition } from '../types.js';
 import { remainingRegistrations, uninstall, targets } from '../../install/installer.js';
-import { engramHome, shimPath } from '../../client/paths.js';
-import { lockIsLive, readLock } from '../../host/election.js';
+import { engramHome, shimPath } from '../../node/paths.js';
+import { lockIsLive, readLock } from '../../node/election.js';
 import { parseAgent, parseScope, printReports } from './install.js';
 import { unlinkFromPath } from '../../install/bin-link.js';
 

@@ -46,12 +46,7 @@ export function formatEntry(e: LogEntry): string {
   return parts.join(' · ');
 }
 
-/** Appends an entry, creating the month's note when needed; retries when someone else wrote in between. */
-export async function appendLog(vault: VaultPort, folder: string, device: string, entry: LogEntry): Promise<string> {
-  return appendLine(vault, logPath(folder, device, entry.at), formatEntry(entry), false);
-}
-
-/** Like appendLog, but does nothing when the exact line is already there (a re-run after a crash logs once). */
+/** Appends an entry, creating the month's note when needed (retrying when someone else wrote in between), but does nothing when the exact line is already there (a re-run after a crash logs once). */
 export async function appendLogOnce(vault: VaultPort, folder: string, device: string, entry: LogEntry): Promise<string> {
   return appendLine(vault, logPath(folder, device, entry.at), formatEntry(entry), true);
 }

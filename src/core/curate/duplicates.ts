@@ -1,6 +1,7 @@
 // Possible duplicates recorded by extraction (`proposals/dup-<id>.json`: a new note that looks like an existing one)
 // become merge proposals when the user applies them, checked against the hashes extraction recorded.
 import { EngramError } from '../errors';
+import { readFormat } from '../format-version';
 import type { StateStore } from '../extract/state-store';
 import type { NoteCatalog } from './catalog';
 import { planLinkRewrites } from './apply';
@@ -20,18 +21,23 @@ export function isDuplicateId(id: string): boolean {
   return /^dup-[A-Za-z0-9_-]{1,80}$/.test(id);
 }
 
+/** The record extraction writes (src/core/extract/write-beats.ts `recordProposal`). */
+const DUPLICATE_RECORD_FORMAT = 1;
+
 function parseRecord(text: string | undefined, id: string): DuplicateRecord | null {
-  if (text === undefined) return null;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new EngramError('format-version', `possible-duplicate record ${id} is not valid JSON`);
-  }
-  const r = raw as Partial<DuplicateRecord> & { version?: number };
-  if (typeof r.version === 'number' && r.version > 1) throw new EngramError('format-version', `possible-duplicate record ${id} was written by a newer Engram`, 'update Engram');
-  if (!Array.isArray(r.notes) || r.notes.some((n) => typeof n?.path !== 'string')) throw new EngramError('format-version', `possible-duplicate record ${id} is damaged`);
-  return { id, reason: r.reason, score: r.score, expires: r.expires, notes: r.notes };
+  const read = readFormat(
+    {
+      name: `possible-duplicate record ${id}`,
+      current: DUPLICATE_RECORD_FORMAT,
+      validate: (r) => {
+        const notes = r.notes as DuplicateRecord['notes'] | undefined;
+        if (!Array.isArray(notes) || notes.some((n) => typeof n?.path !== 'string')) throw new EngramError('format-version', `possible-duplicate record ${id} is damaged`);
+        return { id, reason: r.reason as string | undefined, score: r.score as number | undefined, expires: r.expires as string | undefined, notes };
+      },
+    },
+    text,
+  );
+  return read?.data ?? null;
 }
 
 /** Possible duplicates waiting in the proposals folder (not expired). */

@@ -1,10 +1,9 @@
 // Word vectors for curation when the index has no embeddings (no model installed, BM25-only): hashed
 // TF-IDF over title and body, unit length. Near-duplicate notes share most words, so they still come out close;
 // notes that say the same thing in different words need the real embeddings.
+import { Tokenizer } from '../index/tokenize';
 import type { NoteCatalog } from './catalog';
 import type { NoteVectors } from './merge-candidates';
-
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}_-]+/gu;
 
 function fnv(s: string): number {
   let h = 0x811c9dc5;
@@ -15,9 +14,14 @@ function fnv(s: string): number {
   return h >>> 0;
 }
 
+// Every word counts (IDF weighs common ones down) and compounds stay whole: notes on `LLVM and` and `LLVM or`, or on
+// `pre-order` and `post-order`, must not look the same.
+const words = new Tokenizer({ stopWords: false, compounds: true });
+
 function termCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const m of text.toLowerCase().matchAll(WORD)) counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
+  // The index's tokens, stemmed ("merge", "merging" together); single letters say nothing.
+  for (const t of words.terms(text)) if (t.length > 1) counts.set(t, (counts.get(t) ?? 0) + 1);
   return counts;
 }
 

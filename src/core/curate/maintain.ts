@@ -6,7 +6,8 @@ import { sha256Hex } from '../hash';
 import { applyProposal, planLinkRewrites, type ApplyResult, type CurateContext } from './apply';
 import type { NoteCatalog } from './catalog';
 import { curatable } from './merge-candidates';
-import { freePath, wikilink } from './note-text';
+import { wikilink } from './note-text';
+import { fileNameKey, uniqueNotePath } from '../note/filename';
 import { makeProposal, type Proposal, type ProposalDraft } from './proposals';
 import { addDays, inFolder, isoDate, type CurateSettings } from './settings';
 import type { RecallStats } from './stores';
@@ -14,8 +15,8 @@ import type { RecallStats } from './stores';
 function archiveDraft(catalog: NoteCatalog, settings: CurateSettings, path: string, reason: string, taken: Set<string>): ProposalDraft {
   const name = path.slice(path.lastIndexOf('/') + 1, -3);
   // Same file name in the archive, so `[[Name]]` links keep resolving without a rewrite.
-  const to = freePath(settings.folders.archive, name, (p) => catalog.resolver.has(p) || taken.has(p.toLowerCase()));
-  taken.add(to.toLowerCase());
+  const to = uniqueNotePath(settings.folders.archive, name, (p) => catalog.resolver.has(p) || taken.has(fileNameKey(p)));
+  taken.add(fileNameKey(to));
   return {
     family: 'maintain',
     kind: 'archive',

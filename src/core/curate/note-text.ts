@@ -1,35 +1,9 @@
-// Text of the notes curation writes: frontmatter in the note format of DESIGN.md, safe file names.
-import { stringify } from 'yaml';
-import { fileStemFromTitle, MAX_STEM_BYTES } from '../note/filename';
+// Text of the notes curation writes: frontmatter in the note format of DESIGN.md (file names: note/filename.ts).
+import { renderNoteText } from '../note/write-beat';
 
-/** Frontmatter + body. Keys with undefined or empty-list values are left out. */
+/** A note curation writes whole, through the note layer's one writer; keys with empty-list values are left out too. */
 export function renderNote(data: Record<string, unknown>, body: string): string {
-  const clean: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(data)) {
-    if (v === undefined || v === null) continue;
-    if (Array.isArray(v) && v.length === 0) continue;
-    clean[k] = v;
-  }
-  const yaml = Object.keys(clean).length ? stringify(clean, { lineWidth: 0 }) : '';
-  const text = body.replace(/^\n+/, '').replace(/\s+$/, '');
-  return `---\n${yaml}---\n${text}\n`;
-}
-
-/** A title as a file name stem (the foundation's rules: forbidden characters, reserved names, byte length). */
-export function safeTitle(title: string): string {
-  return fileStemFromTitle(title);
-}
-
-/** A free path for a new note in `folder`, adding ` 1`, ` 2`… (as Obsidian does) on a case-insensitive collision. */
-export function freePath(folder: string, title: string, taken: (path: string) => boolean): string {
-  const base = fileStemFromTitle(title);
-  const dir = folder.replace(/\/+$/, '');
-  for (let n = 0; ; n++) {
-    const suffix = n === 0 ? '' : ` ${n}`;
-    const name = n === 0 ? base : `${fileStemFromTitle(base, MAX_STEM_BYTES - suffix.length)}${suffix}`;
-    const path = dir ? `${dir}/${name}.md` : `${name}.md`;
-    if (!taken(path)) return path;
-  }
+  return renderNoteText(Object.fromEntries(Object.entries(data).filter(([, v]) => !(Array.isArray(v) && v.length === 0))), body);
 }
 
 export function wikilink(path: string): string {

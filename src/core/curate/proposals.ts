@@ -1,6 +1,7 @@
 // Proposals are data: what would be written, removed and relinked, with the hashes of the notes they were
 // made from. Nothing changes until one is applied; a proposal whose sources changed is refused as stale.
 import { EngramError } from '../errors';
+import { upgradeFormat, type FormatSpec } from '../format-version';
 import { stableId } from '../hash';
 import type { LinkEdit, SplitPart } from './link-rewrite';
 
@@ -127,17 +128,18 @@ export class MemoryProposalStore implements ProposalStore {
 
 /** Validates a stored proposal's envelope: format version, id, arrays. */
 export function checkProposal(raw: unknown, where: string): Proposal {
-  const p = raw as Partial<Proposal> | null;
-  if (!p || typeof p !== 'object' || typeof p.format !== 'number') {
-    throw new EngramError('format-version', `proposal ${where} is not a valid proposal file`, 'run the dry run again to make a new one');
-  }
-  if (p.format > PROPOSAL_FORMAT) {
-    throw new EngramError('format-version', `proposal ${where} has format ${p.format}, newer than this Engram understands (${PROPOSAL_FORMAT})`, 'update Engram');
-  }
-  if (typeof p.id !== 'string' || !Array.isArray(p.sources) || !Array.isArray(p.writes) || !Array.isArray(p.trash)) {
-    throw new EngramError('format-version', `proposal ${where} is damaged`, 'run the dry run again to make a new one');
-  }
-  return { moves: [], linkRewrites: [], redirect: null, ...p } as Proposal;
+  const spec: FormatSpec<Proposal> = {
+    name: `proposal ${where}`,
+    current: PROPOSAL_FORMAT,
+    field: 'format',
+    validate: (p) => {
+      if (typeof p.id !== 'string' || !Array.isArray(p.sources) || !Array.isArray(p.writes) || !Array.isArray(p.trash)) {
+        throw new EngramError('format-version', `proposal ${where} is damaged`, 'run the dry run again to make a new one');
+      }
+      return { moves: [], linkRewrites: [], redirect: null, ...p } as unknown as Proposal;
+    },
+  };
+  return upgradeFormat(spec, raw).data;
 }
 
 export function isExpired(p: Proposal, now: number): boolean {

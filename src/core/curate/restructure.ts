@@ -7,7 +7,8 @@ import { headingKey, rewriteLinks, moveRedirect, type Renames } from './link-rew
 import { codeRanges } from './links';
 import { editFrontmatter, type FrontmatterValue } from '../note/frontmatter-edit';
 import { findMergeCandidates, curatable, type MergeCluster, type NeighbourSource, type NoteVectors } from './merge-candidates';
-import { folderOf, freePath, renderNote, wikilink } from './note-text';
+import { folderOf, renderNote, wikilink } from './note-text';
+import { uniqueNotePath } from '../note/filename';
 import { makeProposal, type MergeRename, type Proposal, type ProposalDraft, type ProposalStore } from './proposals';
 import type { CurateSettings } from './settings';
 import { isSplitCandidate, splitDraft } from './split';
@@ -159,7 +160,7 @@ export function hubDraft(catalog: NoteCatalog, cluster: MergeCluster, now: numbe
   const topTag = [...counts.entries()].filter(([, c]) => c >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
   const primary = primaryOf(catalog, cluster.members);
   const label = topTag ?? catalog.get(primary)!.meta!.title;
-  const path = freePath(folderOf(primary), `${label} hub`, (x) => catalog.resolver.has(x));
+  const path = uniqueNotePath(folderOf(primary), `${label} hub`, (x) => catalog.resolver.has(x));
   const created = isoWithOffset(now);
   const lines = cluster.members.map((m) => {
     const meta = catalog.get(m)!.meta!;

@@ -9,7 +9,8 @@ import { DEFAULT_TYPES } from '../note/meta';
 import { planLinkRewrites } from './apply';
 import type { CatalogNote, NoteCatalog } from './catalog';
 import { curatable, type NoteVectors } from './merge-candidates';
-import { freePath, renderNote, safeTitle, wikilink } from './note-text';
+import { renderNote, wikilink } from './note-text';
+import { fileStemFromTitle, uniqueNotePath } from '../note/filename';
 import { makeProposal, type Proposal, type ProposalDraft, type ProposalStore } from './proposals';
 import { editFrontmatter } from '../note/frontmatter-edit';
 import { routeFolder } from '../note/route';
@@ -137,7 +138,7 @@ export function parseDecisions(reply: string, group: string[], types: readonly s
     const reason = typeof d.reason === 'string' ? d.reason.trim() : '';
     if (action === 'promote') {
       const n = d.note as Record<string, unknown> | undefined;
-      const title = typeof n?.title === 'string' ? safeTitle(n.title) : '';
+      const title = typeof n?.title === 'string' ? fileStemFromTitle(n.title) : '';
       const body = typeof n?.body === 'string' ? n.body.trim() : '';
       if (!title || !body || title === 'Untitled') {
         problems.push('promote without a title and body');
@@ -189,7 +190,7 @@ export function decisionDraft(catalog: NoteCatalog, settings: CurateSettings, d:
   }
   const n = d.note!;
   const first = catalog.get(d.notes[0])!.meta!;
-  const path = freePath(durableFolder(settings, first.scope, first.project), n.title, (x) => catalog.resolver.has(x));
+  const path = uniqueNotePath(durableFolder(settings, first.scope, first.project), n.title, (x) => catalog.resolver.has(x));
   const removed = new Set(d.notes);
   const links = n.links
     .map((l) => catalog.resolver.resolve(l.replace(/^\[\[|\]\]$/g, '').split('|')[0], path))

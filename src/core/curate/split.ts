@@ -6,7 +6,8 @@ import type { NoteCatalog } from './catalog';
 import { codeRanges } from './links';
 import { rewriteLinks, splitRedirect, type SplitPart } from './link-rewrite';
 import { findFrontmatter } from '../note/frontmatter';
-import { folderOf, freePath, renderNote, wikilink } from './note-text';
+import { folderOf, renderNote, wikilink } from './note-text';
+import { fileNameKey, uniqueNotePath } from '../note/filename';
 import type { ProposalDraft } from './proposals';
 import type { CurateSettings } from './settings';
 
@@ -92,11 +93,11 @@ export function splitDraft(catalog: NoteCatalog, path: string, now: number): Pro
   const title = note.meta.title;
   const folder = folderOf(path);
   const taken = new Set<string>();
-  const isTaken = (p: string): boolean => catalog.resolver.has(p) || taken.has(p.toLowerCase());
+  const isTaken = (p: string): boolean => catalog.resolver.has(p) || taken.has(fileNameKey(p));
   const parts: Array<SplitPart & { body: string; heading: string }> = [];
   for (const s of sections) {
-    const p = freePath(folder, `${title} - ${s.heading}`, isTaken);
-    taken.add(p.toLowerCase());
+    const p = uniqueNotePath(folder, `${title} - ${s.heading}`, isTaken);
+    taken.add(fileNameKey(p));
     parts.push({ path: p, headings: subHeadings(s.body), section: s.heading, blocks: blockIds(s.body), body: s.body, heading: s.heading });
   }
   const redirect = { kind: 'split' as const, original: path, rest: path, parts: parts.map(({ path: p, headings, section, blocks }) => ({ path: p, headings, section, blocks })) };

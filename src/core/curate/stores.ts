@@ -1,7 +1,7 @@
 // Curation's state under $ENGRAM_HOME, through the engine's StateStore port: proposals
 // (`vaults/<key>/proposals/<id>.json`) and recall statistics (`vaults/<key>/recall-stats.json`), never in notes.
 import type { StateStore } from '../extract/state-store';
-import { parseVersioned } from '../extract/state-store';
+import { readFormat } from '../format-version';
 import { checkProposal, type Proposal, type ProposalStore } from './proposals';
 
 export class StateProposalStore implements ProposalStore {
@@ -69,7 +69,8 @@ export class RecallStatsStore {
   ) {}
 
   async load(): Promise<RecallStats> {
-    return parseVersioned<RecallStats>(await this.state.read(this.name), this.name, RECALL_STATS_FORMAT, () => ({ version: RECALL_STATS_FORMAT, notes: {} }));
+    const read = readFormat({ name: this.name, current: RECALL_STATS_FORMAT, validate: (d) => d as unknown as RecallStats }, await this.state.read(this.name));
+    return read?.data ?? { version: RECALL_STATS_FORMAT, notes: {} };
   }
 
   async record(paths: string[], now: number): Promise<void> {

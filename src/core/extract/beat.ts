@@ -19,10 +19,5 @@ export interface Beat {
   quote: string;
 }
 
-/** The reply schema, as the prompt states it and the parser expects it. */
-export interface ExtractionReply {
-  beats: Beat[];
-}
-
 export const MIN_QUOTE_CHARS = 20;
 export const DEFAULT_MAX_BEATS = 5;

@@ -1,82 +1,22 @@
 // Extraction of one session, exactly once: only what the ledger has not covered, each window journalled
 // before its notes are written, the ledger advanced only after they are. Background runs respect the budget.
 import { stableId } from '../hash.js';
-import type { Ports } from '../ports.js';
 import { startsWithPromptMarker } from '../transcript/fence.js';
 import { coveredMask, type CoveredRange } from '../transcript/incremental.js';
 import type { Session } from '../transcript/types.js';
-import type { LlmBackend } from './backends/types.js';
-import { catalogSimilarity, type DedupThresholds, type SimilarNotes } from './dedup.js';
-import { JobStore, journalWindow, rangeCountsFor, RUNS_LOG, sessionKey, uncoveredRuns, type JournalEntry, type PendingWindows } from './journal.js';
-import { DEFAULT_FOLDERS, DEFAULT_REVIEW_DAYS, type EngramSourceKind, type FolderConfig } from './note-writer.js';
+import { catalogSimilarity } from './dedup.js';
+import { JobStore, journalWindow, rangeCountsFor, RUNS_LOG, sessionKey, uncoveredRuns, type JournalEntry } from './journal.js';
+import { DEFAULT_FOLDERS, DEFAULT_REVIEW_DAYS } from './note-writer.js';
 import type { Vocabulary } from './prompt.js';
-import type { StateStore } from './state-store.js';
-import { dailyLimit, usageSummary, type BudgetConfig } from './usage.js';
+import { dailyLimit, usageSummary } from './usage.js';
 import { VaultCatalog } from './vault-catalog.js';
-import type { Rejection } from './validate.js';
-import { DEFAULT_WINDOW, extractWindows, rangeKey, windowTokens, type ExtractWindow, type ExtractWindowOptions } from './window.js';
-import { callWindow, type WindowFailure } from './window-call.js';
-import { writeBeats, type FaultHook, type NoteOutcome } from './write-beats.js';
+import { DEFAULT_WINDOW, extractWindows, rangeKey, windowTokens, type ExtractWindow } from './window.js';
+import { callWindow } from './window-call.js';
+import type { ExtractRun, ExtractSessionOptions } from './run.js';
+import { writeBeats } from './write-beats.js';
 import { DEFAULT_TYPES } from '../note/meta.js';
 
-export interface ExtractSessionOptions {
-  ports: Pick<Ports, 'vault' | 'clock'>;
-  state: StateStore;
-  /** `vaults/<key>` under $ENGRAM_HOME. */
-  vaultDir: string;
-  backend: LlmBackend;
-  session: Session;
-  source?: EngramSourceKind;
-  /** Background runs stop when the day's budget is spent; foreground runs (a command the user typed) do not. */
-  mode?: 'background' | 'foreground';
-  dryRun?: boolean;
-  maxBeats?: number;
-  types?: readonly string[];
-  folders?: FolderConfig;
-  reviewDays?: number;
-  budgets?: BudgetConfig;
-  validatePass?: boolean;
-  /** First wait before a background run retries a session whose windows failed (doubles per failure; 5 min). */
-  retryBaseMs?: number;
-  window?: ExtractWindowOptions;
-  /** Dedup's similarity source; a word-overlap search over the vault by default. */
-  similar?: (catalog: VaultCatalog) => SimilarNotes & { add?(path: string, text: string): void };
-  dedup?: DedupThresholds;
-  waitForGit?: () => Promise<void>;
-  fault?: FaultHook;
-  /** Progress: windows done of total. */
-  onWindow?: (done: number, total: number) => void;
-  vaultName?: string;
-  /** A catalog loaded once for many sessions (an import); it learns the notes each run writes. */
-  catalog?: VaultCatalog;
-}
-
-export interface ExtractRun {
-  sessionId: string;
-  backend: string;
-  model: string;
-  dryRun: boolean;
-  skipped?: string;
-  windows: { total: number; replayed: number; called: number; notDone: number };
-  beats: { extracted: number; rejected: number; created: number; extended: number; alreadyWritten: number; duplicates: number };
-  notes: NoteOutcome[];
-  rejected: (Rejection & { window: string })[];
-  proposals: string[];
-  tokens: { input: number; output: number };
-  costUsd: number;
-  llmMs: number;
-  durationMs: number;
-  budgetStopped?: string;
-  errors: string[];
-  /** Windows whose call failed: they stay pending (not in the ledger) and are retried by a later run. */
-  failed: WindowFailure[];
-  /** The session's failure record after this run (set while windows are pending). */
-  pending?: PendingWindows;
-  /** A background run that did not call: the session's failed windows wait for their retry time. */
-  waiting?: string;
-  /** A dry run with an LLM backend calls nothing: what a real run would send. */
-  wouldSend?: { windows: number; inputTokens: number };
-}
+export type { ExtractRun, ExtractSessionOptions } from './run.js';
 
 export { RUNS_LOG };
 

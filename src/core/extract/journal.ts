@@ -2,7 +2,8 @@
 // note is written, and the ledger records a window's range only after its notes are durably written.
 import type { Turn } from '../transcript/types.js';
 import type { Beat } from './beat.js';
-import { parseVersioned, readLog, type StateStore } from './state-store.js';
+import { readFormat, type FormatSpec } from '../format-version.js';
+import { readLog, type StateStore } from './state-store.js';
 import type { Rejection } from './validate.js';
 import { rangeKey, type ExtractWindow, type TurnRange } from './window.js';
 
@@ -83,12 +84,20 @@ export function retryBackoffMs(failures: number, baseMs = DEFAULT_RETRY_BASE_MS)
   return Math.min(6 * 3_600_000, baseMs * 2 ** Math.max(0, failures - 1));
 }
 
+/** The ledger's format: version 1 → 2 needs the runs log, which only an async step can read (`migrateLedger`). */
+function ledgerFormat(name: string): FormatSpec<Ledger> {
+  return { name, current: LEDGER_VERSION, migrations: { 1: (v1) => v1 }, validate: (d) => d as unknown as Ledger };
+}
+
+function journalFormat(name: string): FormatSpec<JournalEntry> {
+  return { name, current: JOURNAL_VERSION, validate: (d) => d as unknown as JournalEntry };
+}
+
 /**
  * Version 1 → 2: ranges did not say which backend covered them. The runs log does: a session whose recorded runs all
  * used `rules` (setup's offline pass) was covered by rules; anything else, or no record, is 'unknown' (never re-sent).
  */
-export async function migrateLedger(state: StateStore, ledger: Ledger): Promise<Ledger> {
-  if (ledger.version >= LEDGER_VERSION) return ledger;
+async function migrateLedger(state: StateStore, ledger: Ledger): Promise<Ledger> {
   const backends = new Map<string, Set<string>>();
   for (const line of (await readLog(state, RUNS_LOG).catch(() => '')).split('\n')) {
     if (!line.trim()) continue;
@@ -128,9 +137,10 @@ export class JobStore {
 
   /** The ledger, an older format migrated in memory (it is written in the current format by the next change). */
   async readLedger(): Promise<Ledger> {
-    const ledger = parseVersioned<Ledger>(await this.state.read(this.ledgerName), this.ledgerName, LEDGER_VERSION, () => ({ version: LEDGER_VERSION, sessions: {} }));
+    const read = readFormat(ledgerFormat(this.ledgerName), await this.state.read(this.ledgerName));
+    const ledger = read?.data ?? { version: LEDGER_VERSION, sessions: {} };
     ledger.sessions ??= {};
-    return migrateLedger(this.state, ledger);
+    return read?.migratedFrom === 1 ? migrateLedger(this.state, ledger) : ledger;
   }
 
   private async writeLedger(ledger: Ledger): Promise<void> {
@@ -187,13 +197,13 @@ export class JobStore {
     for (const name of await this.state.list(`${this.vaultDir}/jobs`)) {
       if (!name.endsWith('.json')) continue;
       const full = `${this.vaultDir}/jobs/${name}`;
-      let entry: JournalEntry;
+      let entry: JournalEntry | undefined;
       try {
-        entry = parseVersioned<JournalEntry>(await this.state.read(full), full, JOURNAL_VERSION, () => ({ version: 0 }) as JournalEntry);
+        entry = readFormat(journalFormat(full), await this.state.read(full))?.data;
       } catch {
         continue;
       }
-      if (entry.sessionKey === key && Array.isArray(entry.beats)) out.push(entry);
+      if (entry?.sessionKey === key && Array.isArray(entry.beats)) out.push(entry);
     }
     return out.sort((a, b) => a.firstIndex - b.firstIndex || (a.part?.index ?? 0) - (b.part?.index ?? 0));
   }

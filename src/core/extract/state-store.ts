@@ -69,17 +69,3 @@ export async function readLog(store: StateStore, name: string): Promise<string> 
   const [older, current] = await Promise.all([store.read(`${name}.1`).catch(() => undefined), store.read(name)]);
   return `${older ?? ''}${current ?? ''}`;
 }
-
-/** Parses a versioned JSON state file; refuses a newer format with a clear message. */
-export function parseVersioned<T extends { version: number }>(text: string | undefined, name: string, current: number, empty: () => T): T {
-  if (text === undefined || text.trim() === '') return empty();
-  let data: T;
-  try {
-    data = JSON.parse(text) as T;
-  } catch {
-    throw new Error(`${name} is not valid JSON; move it aside and run again`);
-  }
-  if (typeof data.version !== 'number') throw new Error(`${name} has no version number`);
-  if (data.version > current) throw new Error(`${name} was written by a newer Engram (format ${data.version}); update Engram`);
-  return data;
-}

@@ -5,24 +5,14 @@ import { errorMessage } from '../errors.js';
 import { BackendError } from './backends/backend-error.js';
 import type { CompletionResult, LlmBackend } from './backends/types.js';
 import { DEFAULT_MAX_BEATS } from './beat.js';
-import type { ExtractRun, ExtractSessionOptions } from './extract.js';
+import type { ExtractRun, ExtractSessionOptions, WindowFailure } from './run.js';
 import { JOURNAL_VERSION, sessionKey, type JournalEntry } from './journal.js';
 import type { Vocabulary } from './prompt.js';
 import { callRecord, recordCall } from './usage.js';
 import type { ExtractWindow } from './window.js';
 import { replyForWindow, UnreadableReply } from './window-reply.js';
 
-/** Why a window's call failed, as the runs log, the ledger and `engram status` say it. */
-export interface WindowFailure {
-  window: string;
-  /** BackendError failure kind, or 'error' for anything else. */
-  failure: string;
-  reason: string;
-  hint?: string;
-  /** Requests the call made. */
-  attempts: number;
-  ms: number;
-}
+export type { WindowFailure } from './run.js';
 
 export type WindowCallResult = { entry: JournalEntry } | { failed: WindowFailure };
 

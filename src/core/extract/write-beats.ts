@@ -1,6 +1,6 @@
 // Writes one journalled window's beats into the vault: skips ids already there (a replay), dedups, links
 // only to notes that exist, and records possible duplicates as proposals. Waits while git is busy.
-import { EngramError, isEngramError } from '../errors.js';
+import { isEngramError } from '../errors.js';
 import { sha256Hex, stableId } from '../hash.js';
 import type { VaultPort } from '../ports.js';
 import type { Beat } from './beat.js';
@@ -8,7 +8,7 @@ import { decide, beatText, type DedupThresholds, type SimilarNotes } from './ded
 import type { JournalEntry } from './journal.js';
 import { uniqueNotePath } from '../note/filename.js';
 import { editFrontmatter } from '../note/frontmatter-edit.js';
-import { isoWithOffset } from '../note/write-beat.js';
+import { createNoteUnique, isoWithOffset } from '../note/write-beat.js';
 import { beatFolder, renderExtension, renderNote, type FolderConfig, type Provenance } from './note-writer.js';
 import type { StateStore } from './state-store.js';
 import type { VaultCatalog } from './vault-catalog.js';
@@ -58,22 +58,10 @@ export function beatId(entry: Pick<JournalEntry, 'sessionId' | 'firstUuid' | 'la
   return stableId(['beat', entry.sessionId, ...range, index, ...kind], 16);
 }
 
-/** Creates the note under a name no note of the vault takes (case- and NFC/NFD-insensitive, as Obsidian counts). */
-async function createNote(ctx: WriteContext, folder: string, title: string, text: string): Promise<string> {
-  const taken: string[] = [];
-  for (let tries = 0; tries < 5; tries++) {
-    const path = uniqueNotePath(folder, title, [...ctx.catalog.notes.keys(), ...taken]);
-    if (ctx.dryRun) return path;
-    try {
-      await ctx.vault.create(path, text);
-      return path;
-    } catch (e) {
-      // Someone created that name between our check and our write: pick the next one.
-      if (!isEngramError(e, 'conflict')) throw e;
-      taken.push(path);
-    }
-  }
-  throw new EngramError('conflict', `could not create a note for "${title}" in ${folder}`);
+/** Creates the note with the note layer's one writer (file name, collision rule), knowing the vault from the catalog. */
+function createNote(ctx: WriteContext, folder: string, title: string, text: string): Promise<string> {
+  const known = ctx.catalog.notes.keys();
+  return ctx.dryRun ? Promise.resolve(uniqueNotePath(folder, title, known)) : createNoteUnique(ctx.vault, folder, title, text, known);
 }
 
 async function recordProposal(ctx: WriteContext, newPath: string, newText: string, dup: { path: string; score: number; reason: string }, id: string): Promise<string> {

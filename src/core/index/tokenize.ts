@@ -1,5 +1,5 @@
-// Turns text into index terms: lower case, Unicode letters/digits, English stop words dropped, Porter-stemmed
-// (Orama's English stemmer, so terms match what an Orama index of the same text would hold).
+// The engine's one tokenizer and one stop list: text into terms (lower case, Unicode letters/digits, English stop words
+// dropped, Porter-stemmed with Orama's English stemmer) for the index, the relevance gate, dedup and curation vectors.
 import { tokenizer as oramaTokenizer } from '@orama/orama/components';
 
 type Stemmer = (word: string) => string;
@@ -22,22 +22,35 @@ const SPLIT = /[^\p{L}\p{N}_]+/u;
 const SPLIT_ASCII = /[^a-z0-9_\u0080-\uffff]+/;
 const NON_ASCII = /[\u0080-\uffff]/;
 const MAX_TOKEN = 40;
+/** A hyphen or dot between two letters or digits: what holds a compound together. */
+const COMPOUND_JOINT = /(?<=[\p{L}\p{N}])[-.](?=[\p{L}\p{N}])/gu;
 
 export class Tokenizer {
   // Stemming is the costly step; the vocabulary of a vault is small compared to its token count.
   private readonly cache = new Map<string, string>();
 
   private readonly stem: Stemmer;
+  private readonly stop: ReadonlySet<string>;
+  private readonly compounds: boolean;
 
-  /** `stemming: false` only for comparisons with plain BM25 (benchmarks). */
-  constructor(opts: { stemming?: boolean } = {}) {
+  /**
+   * The index uses the defaults. `stemming: false` only for comparisons with plain BM25 (benchmarks). Similarity
+   * measures (dedup, curation's word vectors) ask for `compounds: true`: `pnpm-lock.yaml`, `post-order` or a date stay
+   * one term, as they name one thing. TF-IDF that weighs common words down itself asks for `stopWords: false`, so that
+   * notes on "LLVM and" and "LLVM or" differ; a measure tuned on other stop words (the relevance gate, dedup) passes
+   * its own set.
+   */
+  constructor(opts: { stemming?: boolean; stopWords?: boolean | ReadonlySet<string>; compounds?: boolean } = {}) {
     this.stem = opts.stemming === false ? (w) => w : oramaStemmer;
+    this.stop = opts.stopWords === false ? new Set() : opts.stopWords === true || opts.stopWords === undefined ? STOP_WORDS : opts.stopWords;
+    this.compounds = opts.compounds === true;
   }
 
   /** Every term occurrence, in order (duplicates kept: term frequency matters). */
   terms(text: string): string[] {
     const out: string[] = [];
     if (!text) return out;
+    if (this.compounds) text = text.replace(COMPOUND_JOINT, '_');
     for (const piece of text.toLowerCase().split(SPLIT_ASCII)) {
       if (piece.length === 0) continue;
       if (NON_ASCII.test(piece)) {
@@ -58,7 +71,7 @@ export class Tokenizer {
   normalize(word: string): string {
     let t = this.cache.get(word);
     if (t !== undefined) return t;
-    t = STOP_WORDS.has(word) ? '' : this.stem(word.normalize('NFKD').replace(/\p{M}/gu, ''));
+    t = this.stop.has(word) ? '' : this.stem(word.normalize('NFKD').replace(/\p{M}/gu, ''));
     // Bound the cache: a pasted log full of unique tokens must not grow memory for ever.
     if (this.cache.size > 500_000) this.cache.clear();
     this.cache.set(word, t);

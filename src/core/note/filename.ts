@@ -52,17 +52,23 @@ export function fileNameKey(name: string): string {
   return name.normalize('NFC').toLowerCase();
 }
 
+function occupiedBy(paths: Iterable<string>): (path: string) => boolean {
+  const keys = new Set<string>();
+  for (const p of paths) keys.add(fileNameKey(p));
+  return (p) => keys.has(fileNameKey(p));
+}
+
 /**
  * A vault path `folder/stem.md` that none of `existing` (vault paths) already occupies, adding ` 1`, ` 2`, … as
- * Obsidian does. The comparison ignores case and Unicode normalisation.
+ * Obsidian does. The comparison ignores case and Unicode normalisation; a caller that knows the vault through a lookup
+ * (curation's link resolver, which folds the same way) passes it as `existing(path)`.
  */
-export function uniqueNotePath(folder: string, title: string, existing: Iterable<string>): string {
+export function uniqueNotePath(folder: string, title: string, existing: Iterable<string> | ((path: string) => boolean)): string {
   const prefix = folder === '' ? '' : `${folder.replace(/\/+$/, '')}/`;
-  const taken = new Set<string>();
-  for (const p of existing) taken.add(fileNameKey(p));
+  const isTaken = typeof existing === 'function' ? existing : occupiedBy(existing);
   const stem = fileStemFromTitle(title);
   let candidate = `${prefix}${stem}.md`;
-  for (let n = 1; taken.has(fileNameKey(candidate)); n++) {
+  for (let n = 1; isTaken(candidate); n++) {
     const suffix = ` ${n}`;
     candidate = `${prefix}${fileStemFromTitle(stem, MAX_STEM_BYTES - suffix.length)}${suffix}.md`;
   }

@@ -74,20 +74,30 @@ export function beatFrontmatter(b: BeatNote, offsetMinutes?: number): Record<str
   return fm;
 }
 
-/** The full note text: frontmatter, a blank line, the body, one final newline. */
+/**
+ * The text of a note Engram writes whole: frontmatter (keys in the order given, undefined ones left out), a blank line,
+ * the body, one final newline. Every new note is written through this; beats build their keys in DESIGN's order.
+ */
+export function renderNoteText(frontmatter: Record<string, unknown>, body: string): string {
+  const data = Object.fromEntries(Object.entries(frontmatter).filter(([, v]) => v !== undefined && v !== null));
+  const yaml = Object.keys(data).length ? new Document(data).toString({ lineWidth: 0, flowCollectionPadding: false }) : '';
+  const text = body.replace(/\r\n/g, '\n').replace(/^\n+/, '').replace(/\s+$/, '');
+  return `---\n${yaml}---\n\n${text}\n`;
+}
+
+/** The full note text of a beat. */
 export function renderBeatNote(b: BeatNote, offsetMinutes?: number): string {
-  const yaml = new Document(beatFrontmatter(b, offsetMinutes)).toString({ lineWidth: 0, flowCollectionPadding: false });
-  const body = b.body.replace(/\r\n/g, '\n').replace(/\s+$/, '');
-  return `---\n${yaml}---\n\n${body}\n`;
+  return renderNoteText(beatFrontmatter(b, offsetMinutes), b.body);
 }
 
 /**
  * Creates a note in `folder` named after `title`, adding a counter when the name is taken (also by a note that differs
- * only in case or Unicode form). Retries when another writer takes the name first. Returns the vault path.
+ * only in case or Unicode form). Retries when another writer takes the name first. Returns the vault path. `known`:
+ * the vault's paths when the caller already has them (extraction's catalog); listed otherwise.
  */
-export async function createNoteUnique(vault: VaultPort, folder: string, title: string, text: string): Promise<string> {
+export async function createNoteUnique(vault: VaultPort, folder: string, title: string, text: string, known?: Iterable<string>): Promise<string> {
   const dir = folder === '' ? '' : vaultPath(folder);
-  const taken = new Set((await vault.list()).map((f) => f.path));
+  const taken = new Set(known ?? (await vault.list()).map((f) => f.path));
   for (let attempt = 0; attempt < 20; attempt++) {
     const p = uniqueNotePath(dir, title, taken);
     try {

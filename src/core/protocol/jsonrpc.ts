@@ -97,14 +97,6 @@ export function parseFrame(line: string): ParsedFrame {
   return { ok: false, code: RpcCode.invalidRequest, reason: 'neither request nor response', id };
 }
 
-export function isRequest(m: RpcMessage): m is RpcRequest {
-  return 'method' in m && 'id' in m;
-}
-
-export function isResponse(m: RpcMessage): m is RpcResponse {
-  return !('method' in m);
-}
-
 export function encodeFrame(message: RpcMessage): string {
   return `${JSON.stringify(message)}\n`;
 }

@@ -1,7 +1,6 @@
 // The relevance bar for automatic injection: a note is injected only when it covers most of what the prompt is
 // about, weighted by how rare each word is in the vault. Nothing clears the bar → nothing is injected.
-import { contentTerms } from './terms.js';
-import type { TermStats } from './term-stats.js';
+import { contentTerms, type TermStats } from './term-stats.js';
 
 export interface GateConfig {
   /** Share of the prompt's IDF mass a note must contain. */

@@ -4,7 +4,7 @@ export * from './parse-stats.js';
 export * from './fence.js';
 export * from './line-splitter.js';
 export { parseJsonLine } from './json-records.js';
-export { jsonlRecords, type SourceRecord } from './record-stream.js';
+export type { SourceRecord } from './record-stream.js';
 export * from './claude-code.js';
 export * from './codex.js';
 export * from './chat-export.js';

@@ -77,16 +77,6 @@ export class RecordStream {
   }
 }
 
-export async function* jsonlRecords(
-  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-  stats: ParseStats,
-  opts: StreamOptions = {},
-): AsyncGenerator<SourceRecord> {
-  const stream = new RecordStream(stats, opts);
-  for await (const chunk of chunks) yield* stream.push(chunk);
-  yield* stream.finish();
-}
-
 /** Field access on untyped JSON without `any`. */
 export function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;

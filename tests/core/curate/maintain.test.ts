@@ -88,6 +88,6 @@ describe('maintenance', () => {
   it('refuses a newer recall-stats format instead of overwriting it', async () => {
     const state = new MemoryStateStore();
     await state.write('vaults/0123456789abcdef/recall-stats.json', '{"version": 99, "notes": {}}');
-    await expect(recordRecall(state, '0123456789abcdef', ['a.md'], NOW)).rejects.toThrow(/newer Engram/);
+    await expect(recordRecall(state, '0123456789abcdef', ['a.md'], NOW)).rejects.toThrow(/format version 99, newer than this engram/);
   });
 });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from './config-file.js';
 import { hostFacts } from './facts.js';
-import { codexHome } from '../client/paths.js';
+import { codexHome } from './paths.js';
 
 export function transcriptRoots(env: NodeJS.ProcessEnv, configured: string[] = []): string[] {
   const home = env.HOME ?? os.homedir();

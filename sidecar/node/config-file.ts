@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { effectiveConfig, parseConfigFile, serializeConfigFile, setConfigValue, unsetConfigValue, type EffectiveConfig } from '../../src/core/config.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
 import { engramHome, userState, type HostFacts } from '../../src/core/state.js';
-import { atomicWriteFile } from './node-vault.js';
+import { atomicWriteFile } from './atomic-write.js';
 
 export interface LoadedConfig {
   file: string;

@@ -2,7 +2,6 @@
 // `vaults/<key>/snapshot` (loaded when sound, rebuilt when not), and an atomic save. Used by the CLI and the daemon.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import path from 'node:path';
 import { errorMessage } from '../../src/core/errors.js';
 import type { Embedder } from '../../src/core/ports.js';
 import { engramHome } from '../../src/core/state.js';
@@ -12,7 +11,7 @@ import { loadEmbedder, locateModel, type ModelLocation } from './embedder.js';
 import { hostFacts } from './facts.js';
 import { NodeVault } from './node-vault.js';
 import { requireVault, type VaultContext } from './resolve.js';
-import { tempPathFor } from './temp-files.js';
+import { atomicWriteFile } from './atomic-write.js';
 
 export interface ModelState {
   location: ModelLocation;
@@ -39,34 +38,6 @@ export async function readSnapshot(file: string): Promise<Uint8Array | null> {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
-  }
-}
-
-/**
- * Temp file in the same folder (the one temp name, temp-files.ts), fsync, rename over, fsync the folder: a reader sees
- * the old or the new file, whole. A failed write (a full disk) removes its temp file; one a kill left is removed by
- * the next host's crash cleanup. `beforeRename` is the fault point `before-snapshot-rename`.
- */
-export async function writeSnapshot(file: string, bytes: Uint8Array, beforeRename?: () => void): Promise<void> {
-  await fsp.mkdir(path.dirname(file), { recursive: true });
-  const tmp = tempPathFor(file);
-  const h = await fsp.open(tmp, 'wx', 0o600);
-  try {
-    try {
-      await h.writeFile(bytes);
-      await h.sync();
-    } finally {
-      await h.close();
-    }
-    beforeRename?.();
-    await fsp.rename(tmp, file);
-  } catch (e) {
-    await fsp.rm(tmp, { force: true });
-    throw e;
-  }
-  if (process.platform !== 'win32') {
-    const d = await fsp.open(path.dirname(file), 'r');
-    await d.sync().finally(() => d.close());
   }
 }
 
@@ -103,7 +74,7 @@ export async function openVaultIndex(opts: {
     report,
     async save() {
       const bytes = await index.snapshotAsync();
-      await writeSnapshot(vault.state.snapshot, bytes);
+      await atomicWriteFile(vault.state.snapshot, bytes, { mode: 0o600 });
       return bytes.length;
     },
   };

@@ -1,9 +1,9 @@
 // The config values clients need (vault, hook deadlines, injection budgets), read through core's config rules,
-// without loading the engine. Vault and project resolution are the foundation's (sidecar/host/resolve.ts).
+// without loading the engine. Vault and project resolution are the foundation's (sidecar/node/resolve.ts).
 import { effectiveConfig, type EffectiveConfig } from '../../src/core/config.js';
-import { findVault, findLocalSettings, projectFor } from '../host/resolve.js';
-import { readConfigFile } from '../host/config-file.js';
-import { hostFacts } from '../host/facts.js';
+import { findVault, findLocalSettings, projectFor } from './resolve.js';
+import { readConfigFile } from './config-file.js';
+import { hostFacts } from './facts.js';
 import { configPath } from './paths.js';
 
 export interface ClientSettings {

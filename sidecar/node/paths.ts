@@ -1,13 +1,32 @@
 // Where Engram's per-user and per-vault state lives, from core's layout (src/core/state.ts) with this process's
 // facts. Small on purpose: hooks import it.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { engramHome as coreHome, socketLocation, userState, vaultKey as coreKey, vaultState as coreVaultState } from '../../src/core/state.js';
-import { hostFacts } from '../host/facts.js';
+import { hostFacts } from './facts.js';
 
 export function engramHome(env: NodeJS.ProcessEnv = process.env): string {
   return coreHome(hostFacts(env));
 }
+
+/** Claude Code's own folder (`$CLAUDE_CONFIG_DIR`, else `~/.claude`). */
+export function claudeDir(env: NodeJS.ProcessEnv): string {
+  return env.CLAUDE_CONFIG_DIR ?? path.join(env.HOME ?? os.homedir(), '.claude');
+}
+
+export type Json = Record<string, unknown>;
+
+/** A JSON file of Claude Code's that holds an object (settings, credentials, plugins), or undefined. */
+export function readJson(file: string): Json | undefined {
+  try {
+    const v: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 
 /** Codex's own folder: `$CODEX_HOME`, else `~/.codex` (its config.toml and its sessions/ live there). */
 export function codexHome(env: NodeJS.ProcessEnv = process.env): string {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
 import type { Embedder } from '../../src/core/ports.js';
-import { loadTransformers } from '../install/embedding-runtime.js';
+import { loadTransformers } from './embedding-runtime.js';
 
 export const HUB = 'https://huggingface.co';
 

@@ -1,6 +1,7 @@
-// One name for every temp file Engram writes before an atomic rename: `.<name>.engram-tmp-<pid>-<8 hex>`, beside its
-// target. The crash cleanup (at host start) removes exactly that pattern, in $ENGRAM_HOME and in the vault, when the
-// writer is gone; it never touches a file of the user's. Client-safe: no npm imports (hooks load it).
+// One name for every temp file Engram writes before an atomic rename (node/atomic-write.ts, the one writer):
+// `.<name>.engram-tmp-<pid>-<8 hex>`, beside its target. The crash cleanup (at host start, and before an extraction)
+// removes exactly that pattern, in $ENGRAM_HOME and in the vault, when the writer is gone; it never touches a file of
+// the user's. Client-safe: no npm imports (hooks load it).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -25,7 +26,7 @@ export function isTempName(name: string): boolean {
 }
 
 /** The pid that wrote a temp file of ours (current or legacy names), or undefined when the name is not ours. */
-export function tempOwner(name: string, legacy: 'state' | 'vault' | 'none' = 'none'): number | undefined {
+function tempOwner(name: string, legacy: 'state' | 'vault' | 'none' = 'none'): number | undefined {
   const m = TEMP_RE.exec(name) ?? (legacy === 'state' ? LEGACY_STATE_RE.exec(name) : legacy === 'vault' ? LEGACY_NOTE_RE.exec(name) : null);
   return m ? Number(m[1]) : undefined;
 }

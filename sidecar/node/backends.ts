@@ -17,8 +17,7 @@ import type { RetryPolicy } from '../../src/core/extract/backends/retry.js';
 import { isLocalUrl } from '../../src/core/extract/usage.js';
 import { EngramError } from '../../src/core/errors.js';
 import { NodeSpawn } from './node-spawn.js';
-import { readJson } from '../install/claude-plugin.js';
-import { claudeDir } from '../install/installer.js';
+import { claudeDir, readJson } from './paths.js';
 
 /** A file this user may run (not a folder). */
 export function isExecutable(file: string): boolean {

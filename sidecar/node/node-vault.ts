@@ -1,5 +1,5 @@
-// The VaultPort of the Node host: the vault as a folder on disk. Writes are atomic (temp file in the same folder,
-// fsync, rename, folder fsync) and never overwrite a note that changed since the engine read it.
+// The VaultPort of the Node host: the vault as a folder on disk. Writes are atomic (node/atomic-write.ts) and never
+// overwrite a note that changed since the engine read it.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -7,74 +7,17 @@ import { EngramError, errorMessage } from '../../src/core/errors.js';
 import { vaultPath } from '../../src/core/path.js';
 import { isListedNote, TRASH_DIR } from '../../src/core/ports/vault-listing.js';
 import type { VaultChange, VaultFile, VaultFileInfo, VaultPath, VaultPort } from '../../src/core/ports.js';
-import { tempPathFor } from './temp-files.js';
+import { atomicWriteFile, fsyncDir } from './atomic-write.js';
 
 export interface NodeVaultOptions {
   /** Obsidian's config folder if it is not a dot folder (dot folders are never listed anyway). */
   configDir?: string;
+  /** Called between a note's synced temp file and its rename (fault injection: `ENGRAM_FAULT=before-rename`). */
+  beforeRename?: () => void;
 }
 
 function code(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException | undefined)?.code;
-}
-
-/** fsyncs a folder so that a rename in it survives a crash. Windows cannot open folders; there the rename is enough. */
-async function fsyncDir(dir: string): Promise<void> {
-  if (process.platform === 'win32') return;
-  const h = await fsp.open(dir, 'r');
-  try {
-    await h.sync();
-  } finally {
-    await h.close();
-  }
-}
-
-/** The permission bits of an existing file (so a replacement keeps them), or undefined. */
-async function modeOf(file: string): Promise<number | undefined> {
-  try {
-    return (await fsp.stat(file)).mode & 0o7777;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Writes `text` to a new temp file beside `target` and fsyncs it; returns the temp path. The temp file gets `mode`
- * when given (e.g. 0600 for secrets), else the mode of the file it will replace, else 0644 under the umask.
- */
-async function writeTemp(target: string, text: string, mode?: number): Promise<string> {
-  // One temp name everywhere (`.<name>.engram-tmp-<pid>-<hex>`): the host's crash cleanup removes what a kill left.
-  const tmp = tempPathFor(target);
-  const keep = mode ?? (await modeOf(target));
-  const h = await fsp.open(tmp, 'wx', keep ?? 0o644);
-  try {
-    // open() applies the umask; an explicit or inherited mode must be exact.
-    if (keep !== undefined && process.platform !== 'win32') await h.chmod(keep);
-    await h.writeFile(text, 'utf8');
-    await h.sync();
-  } catch (e) {
-    await h.close().catch(() => undefined);
-    await fsp.rm(tmp, { force: true });
-    throw e;
-  }
-  await h.close();
-  return tmp;
-}
-
-/**
- * Atomically replaces (or creates) `target` with `text`: temp file in the same folder, fsync, rename, folder fsync.
- * Used for vault notes and state files alike; `mode` (e.g. 0o600) is exact, else an existing file's mode is kept.
- */
-export async function atomicWriteFile(target: string, text: string, options: { mode?: number } = {}): Promise<void> {
-  await fsp.mkdir(path.dirname(target), { recursive: true });
-  const tmp = await writeTemp(target, text, options.mode);
-  try {
-    await fsp.rename(tmp, target);
-  } catch (e) {
-    await fsp.rm(tmp, { force: true });
-    throw e;
-  }
-  await fsyncDir(path.dirname(target));
 }
 
 function lockKey(p: string): string {
@@ -84,6 +27,7 @@ function lockKey(p: string): string {
 export class NodeVault implements VaultPort {
   readonly root: string;
   private readonly configDir: string | undefined;
+  private readonly beforeRename: (() => void) | undefined;
   private readonly listeners = new Set<(change: VaultChange) => void>();
   /** Per-path queue: two writes from this process never interleave their compare and rename (no lost update). */
   private readonly locks = new Map<string, Promise<unknown>>();
@@ -94,6 +38,7 @@ export class NodeVault implements VaultPort {
   constructor(root: string, options: NodeVaultOptions = {}) {
     this.root = path.resolve(root);
     this.configDir = options.configDir;
+    this.beforeRename = options.beforeRename;
   }
 
   /** Absolute path of a vault path; refuses anything that would leave the vault. */
@@ -272,20 +217,20 @@ export class NodeVault implements VaultPort {
     const rel = vaultPath(p);
     const full = this.abs(rel);
     try {
-      await fsp.mkdir(path.dirname(full), { recursive: true });
-      const tmp = await writeTemp(full, text);
-      try {
-        // link() fails with EEXIST when the target exists: an atomic "create if absent" that never shows a half file.
-        await fsp.link(tmp, full);
-      } catch (e) {
-        if (code(e) === 'EEXIST') throw new EngramError('conflict', `a note already exists at ${rel}`);
-        // File systems without hard links (FAT, some network shares): check, then rename.
-        if (await this.exists(rel)) throw new EngramError('conflict', `a note already exists at ${rel}`);
-        await fsp.rename(tmp, full);
-      } finally {
-        await fsp.rm(tmp, { force: true });
-      }
-      await fsyncDir(path.dirname(full));
+      await atomicWriteFile(full, text, {
+        beforeRename: this.beforeRename,
+        commit: async (tmp) => {
+          try {
+            // link() fails with EEXIST when the target exists: an atomic "create if absent" that never shows a half file.
+            await fsp.link(tmp, full);
+          } catch (e) {
+            if (code(e) === 'EEXIST') throw new EngramError('conflict', `a note already exists at ${rel}`);
+            // File systems without hard links (FAT, some network shares): check, then rename.
+            if (await this.exists(rel)) throw new EngramError('conflict', `a note already exists at ${rel}`);
+            await fsp.rename(tmp, full);
+          }
+        },
+      });
       const st = await fsp.stat(full);
       this.emit({ kind: 'create', path: rel });
       return { path: rel, mtime: st.mtimeMs, size: st.size };
@@ -298,21 +243,21 @@ export class NodeVault implements VaultPort {
     const rel = vaultPath(p);
     const full = this.abs(rel);
     try {
-      const tmp = await writeTemp(full, text);
-      try {
-        // Compare as late as possible, after the slow part (writing and syncing the new content), to keep the window small.
-        const bytes = await fsp.readFile(full);
-        const current = bytes.toString('utf8');
-        if (current !== expected) throw new EngramError('conflict', `${rel} changed since it was read; not overwritten`);
-        // Bytes that are not UTF-8 were read as U+FFFD; writing the text back would lose them for good.
-        if (current.includes('\uFFFD') && !Buffer.from(current, 'utf8').equals(bytes)) {
-          throw new EngramError('refused', `${rel} is not valid UTF-8; not rewritten`, 'convert the note to UTF-8 first');
-        }
-        await fsp.rename(tmp, full);
-      } finally {
-        await fsp.rm(tmp, { force: true });
-      }
-      await fsyncDir(path.dirname(full));
+      await atomicWriteFile(full, text, {
+        mkdir: false,
+        beforeRename: this.beforeRename,
+        commit: async (tmp) => {
+          // Compare as late as possible, after the slow part (writing and syncing the new content), to keep the window small.
+          const bytes = await fsp.readFile(full);
+          const current = bytes.toString('utf8');
+          if (current !== expected) throw new EngramError('conflict', `${rel} changed since it was read; not overwritten`);
+          // Bytes that are not UTF-8 were read as U+FFFD; writing the text back would lose them for good.
+          if (current.includes('\uFFFD') && !Buffer.from(current, 'utf8').equals(bytes)) {
+            throw new EngramError('refused', `${rel} is not valid UTF-8; not rewritten`, 'convert the note to UTF-8 first');
+          }
+          await fsp.rename(tmp, full);
+        },
+      });
       const st = await fsp.stat(full);
       this.emit({ kind: 'modify', path: rel });
       return { path: rel, mtime: st.mtimeMs, size: st.size };

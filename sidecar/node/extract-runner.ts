@@ -1,8 +1,7 @@
 // Extraction on the Node host: reads a transcript file, wires the vault, the state files, the backend, git
 // awareness and fault injection, and runs the core pipeline. The CLI and the daemon's job queue call this.
 import type { ExtractWindowOptions } from '../../src/core/extract/window.js';
-import { processAlive } from './election.js';
-import { tempOwner, tempPathFor } from './temp-files.js';
+import { removeTempLeftovers } from './temp-files.js';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -19,7 +18,7 @@ import type { LlmBackend } from '../../src/core/extract/backends/types.js';
 import { describeBudget, isPaidBackend, usageSummary, type BudgetConfig, type UsageSummary } from '../../src/core/extract/usage.js';
 import type { StateStore } from '../../src/core/extract/state-store.js';
 import type { EngramSourceKind } from '../../src/core/extract/note-writer.js';
-import { systemClock, type VaultFileInfo, type VaultPort } from '../../src/core/ports.js';
+import { systemClock, type VaultPort } from '../../src/core/ports.js';
 import { detectFormat, readSession } from '../../src/core/transcript/detect.js';
 import type { Session } from '../../src/core/transcript/types.js';
 import { engramHome, type HostFacts } from '../../src/core/state.js';
@@ -53,35 +52,6 @@ export function gitWaiter(vaultRoot: string, maxWaitMs = 10 * 60_000, pollMs = 2
       }
       await new Promise((r) => setTimeout(r, pollMs));
     }
-  };
-}
-
-/** Wraps a vault so that `ENGRAM_FAULT=before-rename` can crash a note write between its temp file and its rename. */
-function faultyVault(vault: NodeVault, hit: (p: FaultPoint) => void): VaultPort {
-  const crashPoint = async (rel: string, text: string) => {
-    const target = vault.abs(rel);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
-    // The same temp file NodeVault writes; left behind exactly as a crash would leave it.
-    const tmp = tempPathFor(target);
-    await fsp.writeFile(tmp, text);
-    hit('before-rename');
-    await fsp.rm(tmp, { force: true });
-  };
-  return {
-    list: () => vault.list(),
-    read: (p) => vault.read(p),
-    exists: (p) => vault.exists(p),
-    create: async (p, text): Promise<VaultFileInfo> => {
-      await crashPoint(p, text);
-      return vault.create(p, text);
-    },
-    writeIfUnchanged: async (p, expected, text) => {
-      await crashPoint(p, text);
-      return vault.writeIfUnchanged(p, expected, text);
-    },
-    trash: (p) => vault.trash(p),
-    rename: (a, b) => vault.rename(a, b),
-    watch: (f) => vault.watch(f),
   };
 }
 
@@ -157,42 +127,23 @@ export function extractHost(ctx: ExtractContext): ExtractHost {
   const config = ctx.config ?? loadConfig(ctx.facts).config;
   const fault = faultFromEnv(ctx.facts.env);
   const hit = faultTrigger(fault);
-  const state = new NodeStateStore(engramHome(ctx.facts), () => hit('before-rename'));
-  const nodeVault = new NodeVault(ctx.vaultRoot);
-  const vault = fault?.point === 'before-rename' ? faultyVault(nodeVault, hit) : nodeVault;
+  // One count for state files and notes: `before-rename:N` crashes at the N-th atomic write of either.
+  const beforeRename = () => hit('before-rename');
+  const state = new NodeStateStore(engramHome(ctx.facts), beforeRename);
+  const vault = new NodeVault(ctx.vaultRoot, { beforeRename });
   const backend = typeof ctx.backend === 'object' ? ctx.backend : configuredBackend(ctx.backend ?? config.get('backend'), config, ctx.facts.env as NodeJS.ProcessEnv);
   return { state, vault, backend, config, fault: hit };
-}
-
-/** Removes temp files a crashed writer left (temp-files.ts names, current and older) whose process is gone. */
-export function removeCrashLeftovers(dirs: string[]): number {
-  let removed = 0;
-  const walk = (dir: string, depth: number) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const full = path.join(dir, e.name);
-      if (e.isDirectory() && depth < 4 && !e.name.startsWith('.')) walk(full, depth + 1);
-      const owner = tempOwner(e.name, 'vault');
-      if (e.isFile() && owner !== undefined && !processAlive(owner)) {
-        fs.rmSync(full, { force: true });
-        removed++;
-      }
-    }
-  };
-  for (const d of dirs) walk(d, 0);
-  return removed;
 }
 
 /** Runs the pipeline over one parsed session. */
 export async function extractParsedSession(ctx: ExtractContext, host: ExtractHost, session: Session): Promise<ExtractRun> {
   if (!ctx.dryRun) {
     const folders = ['folders.inbox', 'folders.projects', 'folders.working_memory'] as const;
-    removeCrashLeftovers([...folders.map((k) => path.join(ctx.vaultRoot, host.config.get(k))), path.join(engramHome(ctx.facts), 'vaults', ctx.vaultKey)]);
+    // Temp files a killed run left (the daemon's start does the same for the whole vault).
+    await removeTempLeftovers([
+      ...folders.map((k) => ({ dir: path.join(ctx.vaultRoot, host.config.get(k)), legacy: 'vault' as const, maxDepth: 4 })),
+      { dir: path.join(engramHome(ctx.facts), 'vaults', ctx.vaultKey), legacy: 'state', maxDepth: 4 },
+    ]);
   }
   // The one project resolver recall uses too (engram.local.json, git top level, the cwd's name), also for a cwd
   // that is gone since: its parent folders still name the repository.

@@ -1,12 +1,12 @@
-// The StateStore of the Node host: files under $ENGRAM_HOME, replaced atomically (temp file named by temp-files.ts,
-// fsync, rename).
+// The StateStore of the Node host: files under $ENGRAM_HOME, replaced atomically (node/atomic-write.ts).
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { StateStore } from '../../src/core/extract/state-store.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
 import { processAlive } from './election.js';
-import { isTempName, tempPathFor } from './temp-files.js';
-import { rotateIfFull } from '../client/log.js';
+import { isTempName } from './temp-files.js';
+import { atomicWriteFile } from './atomic-write.js';
+import { rotateIfFull } from './log.js';
 
 export class NodeStateStore implements StateStore {
   constructor(
@@ -30,28 +30,7 @@ export class NodeStateStore implements StateStore {
   }
 
   async write(name: string, text: string): Promise<void> {
-    const target = this.abs(name);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
-    const tmp = tempPathFor(target);
-    const h = await fsp.open(tmp, 'wx', 0o600);
-    try {
-      try {
-        await h.writeFile(text, 'utf8');
-        await h.sync();
-      } finally {
-        await h.close();
-      }
-      this.beforeRename?.();
-      await fsp.rename(tmp, target);
-    } catch (e) {
-      // A full disk must not leave a half temp file behind.
-      await fsp.rm(tmp, { force: true });
-      throw e;
-    }
-    if (process.platform !== 'win32') {
-      const d = await fsp.open(path.dirname(target), 'r');
-      await d.sync().finally(() => d.close());
-    }
+    await atomicWriteFile(this.abs(name), text, { mode: 0o600, beforeRename: this.beforeRename });
   }
 
   async append(name: string, line: string): Promise<void> {

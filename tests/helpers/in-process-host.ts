@@ -1,0 +1,45 @@
+// A second host for the engine, in the test process: the real Engine and Curation over the in-memory vault and state
+// store, answering the protocol from the same operation table the daemon serves (src/core/operations.ts), with the
+// params checked as the daemon's server checks them. What the Obsidian plugin will host, minus Obsidian.
+import { Curation } from '../../src/core/curate/service.js';
+import { curateSettings } from '../../src/core/curate/settings.js';
+import { Engine } from '../../src/core/engine.js';
+import { MemoryStateStore } from '../../src/core/extract/state-store.js';
+import { coreOperations, type InjectionSettings, type OperationTable } from '../../src/core/operations.js';
+import { MemoryVault } from '../../src/core/ports/memory-vault.js';
+import { checkParams, isMethod } from '../../src/core/protocol/index.js';
+import type { Clock } from '../../src/core/ports.js';
+
+export interface InProcessHost {
+  vault: MemoryVault;
+  state: MemoryStateStore;
+  engine: Engine;
+  curation: Curation;
+  operations: OperationTable;
+  /** One request as a client sends it: params checked, then the operation; unknown methods are refused. */
+  call(method: string, params?: unknown): Promise<unknown>;
+}
+
+export async function startInProcessHost(files: Record<string, string>, opts: { clock?: Clock; injection?: Partial<InjectionSettings> } = {}): Promise<InProcessHost> {
+  const clock = opts.clock ?? { now: () => Date.now() };
+  const vault = new MemoryVault({ files, clock });
+  const state = new MemoryStateStore();
+  const curation = new Curation({ vault, state, vaultKey: '0123456789abcdef', settings: curateSettings({ device: 'test', actor: 'plugin' }), clock });
+  const engine = new Engine({ ports: { vault, clock, yieldNow: () => Promise.resolve() }, curation });
+  await engine.start();
+  const injection: InjectionSettings = { inject: true, sessionStartChars: 4000, promptChars: 1500, promptItems: 5, ...opts.injection };
+  const operations = coreOperations({ engine, curation, injection: () => injection, clock });
+  return {
+    vault,
+    state,
+    engine,
+    curation,
+    operations,
+    async call(method, params = {}) {
+      if (!isMethod(method)) throw new Error(`unknown method ${method}`);
+      const op = operations[method];
+      if (!op) throw new Error(`${method} is not a core operation`);
+      return op(checkParams(method, params));
+    },
+  };
+}
