@@ -55,7 +55,7 @@ async function hookFigures(): Promise<void> {
     console.log(`hook Stop, no host:              ${fmt(without)} (target p95 < 300 ms)`);
     // With a host that is busy with a job (a session job held open by the test delay) while the hooks arrive.
     fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, backend: 'rules' }));
-    sb.serve({ ENGRAM_TEST_JOB_DELAY_MS: '60000' });
+    sb.serve({}, { jobDelayMs: 60000 });
     (await connect(sb)).close();
     timeCli(['hook', 'SessionEnd'], sb.env, payload.replace('"Stop"', '"SessionEnd"'));
     const withHost: number[] = [];

@@ -36,8 +36,16 @@ export interface HostOptions {
   foreground: boolean;
   env?: NodeJS.ProcessEnv;
   idleMs?: number;
+  /** How often the spool is swept (default 30 s). */
+  sweepMs?: number;
+  /** How long deferred events wait before they are retried (default an hour). */
+  deferRetryMs?: number;
+  /** Holds each session job open this long before it runs (tests: a job in flight to kill or to race). */
+  jobDelayMs?: number;
+  /** false: no embedding model is loaded, search stays BM25 (default true). */
+  embeddings?: boolean;
   /** Plug-in points: the real index and extractor when available. */
-  makeIndex?: (vault: VaultPort, state: VaultState, log: Logger, env: NodeJS.ProcessEnv) => Promise<EngineIndex | undefined>;
+  makeIndex?: (vault: VaultPort, state: VaultState, log: Logger, env: NodeJS.ProcessEnv, opts: { embeddings: boolean }) => Promise<EngineIndex | undefined>;
   makeExtractor?: (engine: Engine, state: VaultState, log: Logger, env: NodeJS.ProcessEnv) => Promise<TranscriptExtractor | undefined>;
 }
 
@@ -58,7 +66,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
 
   const { log } = hostLogger(state.key, opts.foreground, env);
   const settings = clientSettings(env);
-  const idleMs = opts.idleMs ?? (Number(env.ENGRAM_IDLE_MS) || settings.idle_minutes * 60_000);
+  const idleMs = opts.idleMs ?? settings.idle_minutes * 60_000;
   log('info', `host starting for ${state.vault} (key ${state.key}, protocol ${PROTOCOL_VERSION})`);
 
   let exitResolve!: (reason: string) => void;
@@ -69,7 +77,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
     // Commands run inside this host for a client (host-commands.ts) write through this same port.
     registerHostedVault(state.vault, vault);
     const ports = { vault, clock: systemClock, yieldNow: yieldToEventLoop };
-    const index = (await opts.makeIndex?.(vault, state, log, env).catch((e) => {
+    const index = (await opts.makeIndex?.(vault, state, log, env, { embeddings: opts.embeddings ?? true }).catch((e) => {
       log('warn', `index unavailable, using the built-in BM25: ${errorMessage(e)}`);
       return undefined;
     })) ?? undefined;
@@ -106,7 +114,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       log('warn', `extraction unavailable: ${errorMessage(e)}`);
       return undefined;
     })) ?? (async () => ({ notes: 0, outcome: 'no extractor available in this build' }));
-    const deferAge = Number(env.ENGRAM_DEFER_RETRY_MS) || DEFER_AGE_MS;
+    const deferAge = opts.deferRetryMs ?? DEFER_AGE_MS;
     const runner = makeSessionJobRunner({
       coverage,
       roots: () => configuredTranscriptRoots(env),
@@ -116,7 +124,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
         return { turns: s.stop_min_new_turns, bytes: s.stop_min_new_bytes };
       },
       log,
-      delayMs: Number(env.ENGRAM_TEST_JOB_DELAY_MS) || undefined,
+      delayMs: opts.jobDelayMs,
       defer: (files, retryAt) => deferEntries(state, files, retryAt, deferAge),
     });
     // A failing job is retried on the next sweeps; after three failures its entries are set aside in spool/failed/.
@@ -235,7 +243,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       if (spoolDepth(state)) drain();
       // Every 10 minutes, a rescan catches anything the watcher missed.
       if (++sweeps % 20 === 0 && engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
-    }, Number(env.ENGRAM_SWEEP_MS) || 30_000);
+    }, opts.sweepMs ?? 30_000);
     sweep.unref?.();
     for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void host.shutdown(sig));
     process.on('uncaughtException', (e) => {

@@ -20,9 +20,9 @@ export async function runHost(opts: Omit<HostOptions, 'makeIndex' | 'makeExtract
   try {
     return await run({
       ...opts,
-      makeIndex: (vault, state, log, env) => {
+      makeIndex: (vault, state, log, env, choice) => {
         hostLog = log;
-        return makeIndex(vault, state, log, env);
+        return makeIndex(vault, state, log, env, choice);
       },
       makeExtractor,
     });

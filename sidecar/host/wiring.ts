@@ -72,11 +72,11 @@ class VaultIndexAdapter implements EngineIndex {
   }
 }
 
-export async function makeIndex(vault: VaultPort, state: VaultState, log: Logger, env: NodeJS.ProcessEnv): Promise<EngineIndex | undefined> {
+export async function makeIndex(vault: VaultPort, state: VaultState, log: Logger, env: NodeJS.ProcessEnv, opts: { embeddings: boolean }): Promise<EngineIndex | undefined> {
   const index = new VaultIndex({ vault });
   const hit = faultTrigger(faultFromEnv(env));
   const adapter = new VaultIndexAdapter(index, state.snapshot, log, () => hit('before-snapshot-rename'));
-  if (!env.ENGRAM_NO_EMBEDDINGS) {
+  if (opts.embeddings) {
     // After the text index is up: recall works on BM25 at once, and turns hybrid when the vectors are ready.
     setTimeout(() => void adapter.attachEmbedder(env).catch((e) => log('warn', `embeddings unavailable: ${errorMessage(e)}`)), 2000).unref();
   }

@@ -6,6 +6,26 @@ import path from 'node:path';
 import { cliPath } from './cli.js';
 import { makeTempDir, removeDir } from './temp.js';
 import { repoRoot } from './shared.js';
+import { vaultState } from '../../sidecar/node/paths.js';
+
+/** Host options a user never sets, given to a test host as flags (tests/helpers/host-entry.ts). */
+export interface TestHostOptions {
+  sweepMs?: number;
+  jobDelayMs?: number;
+  deferRetryMs?: number;
+  idleMs?: number;
+  embeddings?: false;
+}
+
+const hostEntry = path.join(repoRoot, 'tests', 'helpers', 'host-entry.ts');
+
+function hostEntryArgs(vault: string, o: TestHostOptions): string[] {
+  const args = ['--import', 'tsx', hostEntry, '--vault', vault];
+  const flags: [string, number | undefined][] = [['--sweep-ms', o.sweepMs], ['--job-delay-ms', o.jobDelayMs], ['--defer-retry-ms', o.deferRetryMs], ['--idle-ms', o.idleMs]];
+  for (const [flag, value] of flags) if (value !== undefined) args.push(flag, String(value));
+  if (o.embeddings === false) args.push('--no-embeddings');
+  return args;
+}
 
 export interface Sandbox {
   root: string;
@@ -14,8 +34,11 @@ export interface Sandbox {
   vault: string;
   env: NodeJS.ProcessEnv;
   children: ChildProcess[];
-  /** Starts `engram serve --foreground` for the vault (not waiting). */
-  serve(extraEnv?: NodeJS.ProcessEnv): ChildProcess;
+  /**
+   * Starts `engram serve --foreground` for the vault (not waiting). With options, the same host from the sources
+   * through the test entry (tests/helpers/host-entry.ts), since `engram serve` has no flags for them.
+   */
+  serve(extraEnv?: NodeJS.ProcessEnv, options?: TestHostOptions): ChildProcess;
   writeNote(rel: string, text: string): string;
   cleanup(): Promise<void>;
 }
@@ -52,6 +75,24 @@ export async function waitFor<T>(fn: () => T | undefined | false | Promise<T | u
   }
 }
 
+/**
+ * Waits until `child` (from `sb.serve`) holds the vault's host lock and listens. Send hooks only after this: a hook
+ * that finds no host starts a plain `engram serve`, which would win the election without the test's options.
+ */
+export async function hostListening(sb: Sandbox, child: ChildProcess, ms = 30_000): Promise<void> {
+  const state = vaultState(sb.vault, sb.env);
+  await waitFor(() => {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the test host exited (${child.exitCode ?? child.signalCode}) before it listened`);
+    let owner: number | undefined;
+    try {
+      owner = (JSON.parse(fs.readFileSync(state.lock, 'utf8')) as { pid?: number }).pid;
+    } catch {
+      // no lock yet
+    }
+    return owner === child.pid && fs.existsSync(state.socket);
+  }, ms, 'the test host to listen');
+}
+
 export function makeSandbox(): Sandbox {
   const root = makeTempDir('engram-sbx-');
   const home = path.join(root, 'home');
@@ -73,8 +114,9 @@ export function makeSandbox(): Sandbox {
   const children: ChildProcess[] = [];
   const sb: Sandbox = {
     root, home, engramHome, vault, env, children,
-    serve(extraEnv = {}) {
-      const child = spawn(process.execPath, [cliPath, 'serve', '--foreground', '--vault', vault], { env: { ...env, ...extraEnv }, cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    serve(extraEnv = {}, options) {
+      const args = options ? hostEntryArgs(vault, options) : [cliPath, 'serve', '--foreground', '--vault', vault];
+      const child = spawn(process.execPath, args, { env: { ...env, ...extraEnv }, cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
       children.push(child);
       return child;
     },

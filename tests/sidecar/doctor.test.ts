@@ -6,7 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { makeSandbox, type Sandbox } from '../helpers/host.js';
+import { repoRoot } from '../helpers/shared.js';
 import { vaultKey } from '../../sidecar/node/paths.js';
+import { runChecks } from '../../sidecar/doctor/checks.js';
+import { checkLine } from '../../sidecar/cli/commands/doctor.js';
 
 type Result = { name: string; status: 'ok' | 'warn' | 'fail'; detail: string; fix?: string };
 
@@ -16,8 +19,8 @@ describe('engram doctor', () => {
   let sleeper: ChildProcess | undefined;
   const config = (extra: Record<string, unknown> = {}) =>
     fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, vault_path: sb.vault, backend: 'rules', ...extra }));
-  const doctor = (e: NodeJS.ProcessEnv = {}) => {
-    const r = runCli(['doctor', '--json'], { env: { ...env, ...e } });
+  const doctor = () => {
+    const r = runCli(['doctor', '--json'], { env });
     return { code: r.code, results: JSON.parse(r.stdout) as Result[] };
   };
   const failing = (rs: Result[]) => rs.filter((r) => r.status === 'fail').map((r) => r.name);
@@ -50,8 +53,14 @@ describe('engram doctor', () => {
     expect(text.stdout).toMatch(/warn {2}embedding model: .* -> fix: run `engram model pull`/);
   });
 
-  const cases: [string, string, () => NodeJS.ProcessEnv | void][] = [
-    ['node', 'an old Node', () => ({ ENGRAM_DOCTOR_NODE_VERSION: 'v18.19.0' })],
+  // This process's Node cannot be swapped for an old one: the checks run in process, given the version to check.
+  it('reports an old Node under "node" only, and says what to install', async () => {
+    const results = await runChecks({ env, cwd: repoRoot, nodeVersion: 'v18.19.0' });
+    expect(failing(results)).toEqual(['node']);
+    expect(checkLine(results.find((r) => r.name === 'node')!)).toMatch(/^FAIL {2}node: Node v18\.19\.0 is too old {2}-> fix: install Node 20\.19 or newer/);
+  });
+
+  const cases: [string, string, () => void][] = [
     ['vault', 'a vault path that is gone', () => config({ vault_path: path.join(sb.root, 'gone') })],
     ['state directory', 'a token readable by others', () => fs.chmodSync(path.join(sb.engramHome, 'token'), 0o644)],
     ['socket', 'a socket folder open to others', () => fs.chmodSync(path.join(env.XDG_RUNTIME_DIR!, 'engram'), 0o755)],
@@ -77,8 +86,8 @@ describe('engram doctor', () => {
 
   for (const [check, what, breakIt] of cases) {
     it(`reports ${what} under "${check}" only`, () => {
-      const extraEnv = breakIt() ?? {};
-      const { code, results } = doctor(extraEnv);
+      breakIt();
+      const { code, results } = doctor();
       const bad = failing(results);
       // A gone vault also leaves socket/host/plugin checks without a vault: they warn, never fail.
       expect(bad).toEqual([check]);

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
+import { hostListening, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
 
 const KEY = 'sk-ant-test-pending-0123456789';
@@ -118,8 +118,7 @@ describe('failed windows on a running host', () => {
     failWhen = 'pnpm workspaces';
     // A backoff of zero: the session comes back at its retry time on the next sweep, not after the hour that
     // other deferred events (budget spent) wait.
-    sb.serve({ ENGRAM_EXTRACT_RETRY_AFTER_MINUTES: '0', ENGRAM_SWEEP_MS: '300' });
-    await waitFor(() => fs.existsSync(path.join(sb.env.XDG_RUNTIME_DIR!, 'engram')) && fs.readdirSync(path.join(sb.env.XDG_RUNTIME_DIR!, 'engram')).length > 0, 10_000, 'socket');
+    await hostListening(sb, sb.serve({ ENGRAM_EXTRACT_RETRY_AFTER_MINUTES: '0' }, { sweepMs: 300 }));
     const end = () => runCli(['hook', 'SessionEnd'], { env: sb.env, input: JSON.stringify({ session_id: A, transcript_path: path.join(proj, `${A}.jsonl`), cwd: sb.root, hook_event_name: 'SessionEnd', reason: 'other' }) });
     expect(end().code).toBe(0);
     const runs = () => readJson<{ runs: { sessionId: string; outcome: string }[] }>(path.join(stateDir(sb), 'sessions.json'))?.runs.filter((r) => r.sessionId === A) ?? [];

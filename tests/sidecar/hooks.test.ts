@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cliPath, runCli } from '../helpers/cli.js';
-import { alive, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
+import { alive, hostListening, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
 
 const SESSION = '11111111-aaaa-4aaa-8aaa-000000000001';
@@ -114,8 +114,7 @@ describe('engram hook', () => {
   });
 
   it('20 concurrent hooks for one session end in one extraction', async () => {
-    sb.serve({ ENGRAM_TEST_JOB_DELAY_MS: '800' });
-    await waitFor(() => fs.existsSync(path.join(sb.env.XDG_RUNTIME_DIR!, 'engram')) && fs.readdirSync(path.join(sb.env.XDG_RUNTIME_DIR!, 'engram')).length > 0, 10_000, 'socket');
+    await hostListening(sb, sb.serve({}, { jobDelayMs: 800 }));
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => hookAsync(sb, i % 2 ? 'Stop' : 'SessionEnd', payload(i % 2 ? 'Stop' : 'SessionEnd'))));
     expect(results.every((r) => r.code === 0 && r.stdout === '')).toBe(true);
     await waitFor(() => list(path.join(stateDir(sb), 'spool')).length + list(path.join(stateDir(sb), 'claimed')).length === 0, 20_000, 'empty spool');
@@ -126,8 +125,8 @@ describe('engram hook', () => {
   });
 
   it('kill -9 of the host mid-job: the job is redone by the next host, nothing duplicated', async () => {
-    const first = sb.serve({ ENGRAM_TEST_JOB_DELAY_MS: '4000' });
-    await waitFor(() => fs.existsSync(path.join(sb.env.XDG_RUNTIME_DIR!, 'engram')) && fs.readdirSync(path.join(sb.env.XDG_RUNTIME_DIR!, 'engram')).length > 0, 10_000, 'socket');
+    const first = sb.serve({}, { jobDelayMs: 4000 });
+    await hostListening(sb, first);
     expect((await hookAsync(sb, 'PreCompact', payload('PreCompact'))).code).toBe(0);
     await waitFor(() => list(path.join(stateDir(sb), 'claimed')).length === 1, 10_000, 'the job to be claimed');
     process.kill(first.pid!, 'SIGKILL');
@@ -193,7 +192,7 @@ describe('jobs that cannot finish', () => {
     // Not a transcript Engram can read: every attempt fails.
     fs.writeFileSync(transcript, 'this is not a transcript\n'.repeat(50));
     fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, backend: 'rules' }));
-    sb.serve({ ENGRAM_SWEEP_MS: '300' });
+    await hostListening(sb, sb.serve({}, { sweepMs: 300 }));
     await end();
     // Three attempts, each on a sweep: seconds on a quiet machine, far more on a loaded CI one.
     await waitFor(() => list(path.join(stateDir(sb), 'spool', 'failed')).length === 1, 75_000, 'the entry set aside');

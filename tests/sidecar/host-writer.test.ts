@@ -83,7 +83,7 @@ function sandbox(): Sandbox {
 }
 
 async function startHost(sb: Sandbox): Promise<number> {
-  const child = sb.serve({ ENGRAM_NO_EMBEDDINGS: '1' });
+  const child = sb.serve({}, { embeddings: false });
   await waitFor(() => (JSON.parse(runCli(['status', '--json'], { env: sb.env }).stdout || '{}') as { host?: { index?: { ready?: boolean } } }).host?.index?.ready, 15_000, 'the host index');
   return child.pid!;
 }

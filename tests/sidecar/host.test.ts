@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { cliPath, runCli } from '../helpers/cli.js';
-import { alive, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
+import { alive, makeSandbox, waitFor, type Sandbox, type TestHostOptions } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
 import { PROTOCOL_VERSION } from '../../src/core/protocol/version.js';
 
@@ -44,8 +44,8 @@ function rawExchange(socket: string, lines: string[]): Promise<{ replies: unknow
   });
 }
 
-async function startHost(sb: Sandbox, env: NodeJS.ProcessEnv = {}) {
-  const child = sb.serve(env);
+async function startHost(sb: Sandbox, options?: TestHostOptions) {
+  const child = sb.serve({}, options);
   await waitFor(() => sockFile(sb), 10_000, 'the socket');
   return child;
 }
@@ -185,7 +185,7 @@ describe('engram serve', () => {
   });
 
   it('exits after the idle time', async () => {
-    const child = await startHost(sb, { ENGRAM_IDLE_MS: '1500' });
+    const child = await startHost(sb, { idleMs: 1500 });
     await waitFor(() => !alive(child.pid!), 10_000, 'idle exit');
     expect(fs.existsSync(lockFile(sb))).toBe(false);
   });

@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cliPath, runCli } from '../helpers/cli.js';
-import { alive, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
+import { alive, hostListening, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
 import { vaultState } from '../../sidecar/node/paths.js';
 import { tempPathFor } from '../../sidecar/node/temp-files.js';
@@ -78,7 +78,7 @@ describe('recovers by itself', { timeout: 120_000 }, () => {
     const state = vaultState(sb.vault, sb.env);
     fs.mkdirSync(state.dir, { recursive: true });
     fs.writeFileSync(state.ledger, '{"version":1,"sessions":{"x": garbage');
-    sb.serve({ ENGRAM_SWEEP_MS: '300' });
+    await hostListening(sb, sb.serve({}, { sweepMs: 300 }));
     expect(hook(sb, 'SessionEnd', payload('SessionEnd')).code).toBe(0);
     const failed = path.join(state.spool, 'failed');
     await waitFor(() => jsonIn(failed).length === 1, 30_000, 'the event set aside');
@@ -111,7 +111,8 @@ describe('recovers by itself', { timeout: 120_000 }, () => {
     const state = vaultState(sb.vault, sb.env);
     fs.mkdirSync(state.dir, { recursive: true });
     fs.writeFileSync(state.ledger, 'not json at all');
-    const host = sb.serve({ ENGRAM_SWEEP_MS: '300' });
+    const host = sb.serve({}, { sweepMs: 300 });
+    await hostListening(sb, host);
     expect(hook(sb, 'SessionEnd', payload('SessionEnd')).code).toBe(0);
     await waitFor(() => jsonIn(path.join(state.spool, 'failed')).length === 1, 30_000, 'the event set aside');
     host.kill('SIGTERM');
@@ -129,7 +130,7 @@ describe('recovers by itself', { timeout: 120_000 }, () => {
     mounts.push(sb.vault);
     sb.writeNote('Existing.md', '# Existing\n\nA note.\n');
     remount(sb.vault, 'ro');
-    sb.serve({ ENGRAM_SWEEP_MS: '300' });
+    await hostListening(sb, sb.serve({}, { sweepMs: 300 }));
     expect(hook(sb, 'SessionEnd', payload('SessionEnd')).code).toBe(0);
     const state = vaultState(sb.vault, sb.env);
     await waitFor(() => jsonIn(path.join(state.spool, 'failed')).length === 1, 40_000, 'the event set aside');
@@ -147,7 +148,7 @@ describe('recovers by itself', { timeout: 120_000 }, () => {
     mounts.push(sb.vault);
     sb.writeNote('Existing.md', '# Existing\n\nA note.\n');
     const filler = fill(sb.vault);
-    sb.serve({ ENGRAM_SWEEP_MS: '300' });
+    await hostListening(sb, sb.serve({}, { sweepMs: 300 }));
     expect(hook(sb, 'SessionEnd', payload('SessionEnd')).code).toBe(0);
     const state = vaultState(sb.vault, sb.env);
     await waitFor(() => jsonIn(path.join(state.spool, 'failed')).length === 1, 40_000, 'the event set aside');

@@ -1,6 +1,13 @@
 // `engram doctor`: one line per check, each problem with its fix. Exit 1 when any check fails.
 import type { CommandDefinition } from '../types.js';
-import { runChecks, runFixes } from '../../doctor/checks.js';
+import { runChecks, runFixes, type CheckResult } from '../../doctor/checks.js';
+
+const mark = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' } as const;
+
+/** The line `engram doctor` prints for one check. */
+export function checkLine(r: CheckResult): string {
+  return `${mark[r.status]}  ${r.name}: ${r.detail}${r.fix ? `  -> fix: ${r.fix}` : ''}`;
+}
 
 export const command: CommandDefinition = {
   usage: 'doctor [--fix] [--vault <path>] [--json]',
@@ -14,12 +21,9 @@ export const command: CommandDefinition = {
       for (const d of done) (ctx.global.json ? ctx.stderr : ctx.stdout)(`fixed: ${d}`);
       if (!done.length) (ctx.global.json ? ctx.stderr : ctx.stdout)('fixed: nothing to repair');
     }
-    const results = await runChecks({ env: ctx.env, cwd: ctx.cwd, vaultOption: ctx.global.vault, nodeVersion: ctx.env.ENGRAM_DOCTOR_NODE_VERSION ?? process.version });
+    const results = await runChecks({ env: ctx.env, cwd: ctx.cwd, vaultOption: ctx.global.vault, nodeVersion: process.version });
     if (ctx.global.json) ctx.stdout(JSON.stringify(results, null, 2));
-    else {
-      const mark = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' } as const;
-      for (const r of results) ctx.stdout(`${mark[r.status]}  ${r.name}: ${r.detail}${r.fix ? `  -> fix: ${r.fix}` : ''}`);
-    }
+    else for (const r of results) ctx.stdout(checkLine(r));
     return results.some((r) => r.status === 'fail') ? 1 : 0;
   },
 };
