@@ -15,7 +15,8 @@ const markdownAsText = {
 export default defineConfig({
   plugins: [markdownAsText],
   test: {
-    // The JSON report lets .ci/run list every skipped test with its reason (the reason is in the suite's title).
+    // The JSON report lets .ci/run list every skipped test with its reason (the reason is in the suite's title);
+    // `npm run test:e2e` writes its own (--outputFile.json).
     reporters: ['default', 'json'],
     outputFile: { json: '.tmp/vitest-report.json' },
     testTimeout: 30_000,
@@ -27,7 +28,10 @@ export default defineConfig({
         test: { name: 'plugin', include: ['tests/plugin/**/*.test.ts'], environment: 'node', globalSetup: ['tests/helpers/global-setup.ts'] },
         resolve: { alias: { obsidian: obsidianMock } },
       },
-      { extends: true, test: { name: 'sidecar', include: ['tests/sidecar/**/*.test.ts'], environment: 'node', globalSetup: ['tests/helpers/global-setup.ts'] } },
+      // In process: the sidecar's adapters and a second host of the engine (npm test).
+      { extends: true, test: { name: 'sidecar', include: ['tests/sidecar/**/*.test.ts'], environment: 'node' } },
+      // Real processes: the built CLI, hooks, hosts killed with -9, racing starters, stdio MCP (npm run test:e2e).
+      { extends: true, test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', globalSetup: ['tests/helpers/global-setup.ts'] } },
       { extends: true, test: { name: 'corpus', include: ['tests/corpus/**/*.test.ts'], environment: 'node' } },
       // The real Claude Code and Codex CLIs against fake model servers (tests/helpers/real-cli.ts).
       {

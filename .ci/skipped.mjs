@@ -1,12 +1,17 @@
 // Prints how many tests were skipped and why, from Vitest's JSON report (the reason is in the suite title).
 import fs from 'node:fs';
 
-const file = process.argv[2] ?? '.tmp/vitest-report.json';
-if (!fs.existsSync(file)) {
-  console.log(`ci: no test report at ${file}`);
-  process.exit(0);
+const files = process.argv.length > 2 ? process.argv.slice(2) : ['.tmp/vitest-report.json'];
+const reports = [];
+for (const file of files) {
+  if (fs.existsSync(file)) reports.push(JSON.parse(fs.readFileSync(file, 'utf8')));
+  else console.log(`ci: no test report at ${file}`);
 }
-const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+const report = {
+  numPassedTests: reports.reduce((n, r) => n + (r.numPassedTests ?? 0), 0),
+  numFailedTests: reports.reduce((n, r) => n + (r.numFailedTests ?? 0), 0),
+  testResults: reports.flatMap((r) => r.testResults ?? []),
+};
 const skipped = [];
 for (const suite of report.testResults ?? []) {
   for (const t of suite.assertionResults ?? []) {

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { cliPath } from '../tests/helpers/cli.js';
 import { makeSandbox } from '../tests/helpers/host.js';
-import { hookBurst } from '../tests/sidecar/hook-burst.js';
+import { hookBurst } from '../tests/helpers/hook-burst.js';
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);

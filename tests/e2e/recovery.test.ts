@@ -11,7 +11,7 @@ import { repoRoot } from '../helpers/shared.js';
 import { vaultState } from '../../sidecar/node/paths.js';
 import { tempPathFor } from '../../sidecar/node/temp-files.js';
 import { LOG_KEEP, LOG_MAX_BYTES } from '../../sidecar/node/log.js';
-import { hookBurst } from './hook-burst.js';
+import { hookBurst } from '../helpers/hook-burst.js';
 import { canMount, fill, mountTmpfs, remount } from '../helpers/tmpfs.js';
 
 type Check = { name: string; status: 'ok' | 'warn' | 'fail'; detail: string; fix?: string };

@@ -1,12 +1,12 @@
 // A burst of real `engram hook Stop` processes at once with no host running: how many `serve` processes they start,
-// and how long each hook takes. Used by tests/sidecar/recovery.test.ts and bench/host-start.bench.ts.
+// and how long each hook takes. Used by tests/e2e/recovery.test.ts and bench/host-start.bench.ts.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { cliPath } from '../helpers/cli.js';
-import { waitFor, type Sandbox } from '../helpers/host.js';
-import { repoRoot } from '../helpers/shared.js';
+import { cliPath } from './cli.js';
+import { waitFor, type Sandbox } from './host.js';
+import { repoRoot } from './shared.js';
 import { HostConnection } from '../../sidecar/client/connection.js';
 import { vaultState } from '../../sidecar/node/paths.js';
 
