@@ -5,6 +5,8 @@ import readline from 'node:readline';
 import type { CommandDefinition } from '../types.js';
 import { RpcCode, encodeFrame, failure, parseFrame, success, type RpcRequest } from '../../../src/core/protocol/jsonrpc.js';
 import { PROTOCOL_VERSION } from '../../../src/core/protocol/version.js';
+import { MAX_EMBED_TEXT_CHARS, MAX_EMBED_TEXTS, embedParams, isEmbedMethod, type EmbedInfo, type EmbedResult } from '../../../src/core/protocol/embed.js';
+import { ParamError } from '../../../src/core/protocol/schema.js';
 import { errorMessage } from '../../../src/core/errors.js';
 import type { Embedder } from '../../../src/core/ports.js';
 
@@ -40,23 +42,26 @@ export const command: CommandDefinition = {
     const send = (m: Parameters<typeof encodeFrame>[0]) => process.stdout.write(encodeFrame(m));
     const handle = async (req: RpcRequest) => {
       await ready;
+      if (!isEmbedMethod(req.method)) return send(failure(req.id, RpcCode.methodNotFound, `unknown method ${req.method}`));
+      let params: { texts?: string[] };
+      try {
+        params = embedParams[req.method](req.params, 'params') as { texts?: string[] };
+      } catch (e) {
+        if (!(e instanceof ParamError)) throw e;
+        return send(failure(req.id, RpcCode.invalidParams, `${e.message} (embed takes {texts: string[]}: at most ${MAX_EMBED_TEXTS.toLocaleString('en-US')} texts of ${MAX_EMBED_TEXT_CHARS.toLocaleString('en-US')} characters)`));
+      }
       if (req.method === 'info') {
-        return send(success(req.id, embedder ? { available: true, modelId: embedder.modelId, dimension: embedder.dimension, protocolVersion: PROTOCOL_VERSION } : { available: false, reason: unavailable, protocolVersion: PROTOCOL_VERSION }));
+        const info: EmbedInfo = embedder ? { available: true, modelId: embedder.modelId, dimension: embedder.dimension, protocolVersion: PROTOCOL_VERSION } : { available: false, reason: unavailable, protocolVersion: PROTOCOL_VERSION };
+        return send(success(req.id, info));
       }
-      if (req.method === 'embed') {
-        const texts = (req.params as { texts?: unknown } | undefined)?.texts;
-        if (!Array.isArray(texts) || texts.length > 1024 || !texts.every((t) => typeof t === 'string' && t.length <= 100_000)) {
-          return send(failure(req.id, RpcCode.invalidParams, 'embed takes {texts: string[]} (at most 1,024 texts of 100,000 characters)'));
-        }
-        if (!embedder) return send(failure(req.id, RpcCode.refused, unavailable ?? 'no embedder'));
-        try {
-          const vectors = await embedder.embed(texts as string[]);
-          return send(success(req.id, { modelId: embedder.modelId, dimension: embedder.dimension, vectors: vectors.map(toBase64) }));
-        } catch (e) {
-          return send(failure(req.id, RpcCode.internal, errorMessage(e)));
-        }
+      if (!embedder) return send(failure(req.id, RpcCode.refused, unavailable ?? 'no embedder'));
+      try {
+        const vectors = await embedder.embed(params.texts ?? []);
+        const result: EmbedResult = { modelId: embedder.modelId, dimension: embedder.dimension, vectors: vectors.map(toBase64) };
+        return send(success(req.id, result));
+      } catch (e) {
+        return send(failure(req.id, RpcCode.internal, errorMessage(e)));
       }
-      return send(failure(req.id, RpcCode.methodNotFound, `unknown method ${req.method}`));
     };
     // One request at a time, in order: embedding is CPU-bound, so parallel requests would only interleave.
     let chain = Promise.resolve();

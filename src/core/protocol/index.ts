@@ -2,4 +2,5 @@
 export * from './version.js';
 export * from './jsonrpc.js';
 export * from './messages.js';
+export * from './embed.js';
 export { ParamError } from './schema.js';
