@@ -2,11 +2,10 @@
 // the questions as prompts (does a relevant note get injected?) and off-topic prompts (is nothing injected?).
 import fs from 'node:fs';
 import path from 'node:path';
-import { Engine, type EngineIndex, type QueryAnswer } from '../../src/core/engine.js';
+import { Engine, IndexedVault } from '../../src/core/engine.js';
 import { MemoryVault } from '../../src/core/ports/memory-vault.js';
 import { systemClock } from '../../src/core/ports.js';
 import { VaultIndex } from '../../src/core/index/vault-index.js';
-import type { SearchOptions } from '../../src/core/index/types.js';
 import type { GateConfig } from '../../src/core/recall/gate.js';
 
 export interface BarResult {
@@ -26,28 +25,6 @@ function readJsonl<T>(file: string): T[] {
 export function turnPath(id: string): string {
   const [conv, dia] = id.split('|');
   return `${conv}/${dia.replace(':', '-')}.md`;
-}
-
-class IndexAdapter implements EngineIndex {
-  readonly mode = 'bm25';
-  constructor(private readonly index: VaultIndex) {}
-  size(): number {
-    return this.index.stats().notes;
-  }
-  async open(): Promise<void> {
-    await this.index.build();
-  }
-  upsert(p: string, text: string): Promise<void> {
-    this.index.updateText(p, text);
-    return Promise.resolve();
-  }
-  remove(p: string): Promise<void> {
-    this.index.remove(p);
-    return Promise.resolve();
-  }
-  search(q: string, o: SearchOptions): Promise<QueryAnswer> {
-    return this.index.search(q, o);
-  }
 }
 
 export type Granularity = 'session' | 'turn';
@@ -71,7 +48,7 @@ export async function buildLocomoEngine(dir: string, granularity: Granularity = 
   }
   for (const [p, n] of notes) await vault.create(p, `---\nproject: ${n.conv}\nscope: project\n---\n${n.lines.join('\n\n')}\n`);
   const index = new VaultIndex({ vault, yieldNow: () => Promise.resolve() });
-  const engine = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() }, index: new IndexAdapter(index) });
+  const engine = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() }, index: new IndexedVault(index) });
   if (gate) Object.assign(engine.config.gate, gate);
   await engine.start();
   return engine;

@@ -1,11 +1,9 @@
 // Plugs the real pieces into the daemon: the VaultIndex (snapshot, hybrid search, local embeddings when a model is
 // present) and the transcript extractor. The engine falls back to its built-in BM25 when the index cannot load.
 import fs from 'node:fs';
-import type { EngineIndex, Engine, QueryAnswer } from '../../src/core/engine.js';
-import type { NoteMeta } from '../../src/core/note/meta.js';
+import { IndexedVault, type EngineIndex, type Engine } from '../../src/core/engine.js';
 import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
 import { VaultIndex } from '../../src/core/index/vault-index.js';
-import type { IndexNoteVectors } from '../../src/core/index/note-vectors.js';
 import { engramHome } from '../../src/core/state.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
 import type { VaultPort } from '../../src/core/ports.js';
@@ -17,70 +15,35 @@ import type { TranscriptExtractor } from './session-jobs.js';
 import { faultFromEnv, faultTrigger } from '../node/fault.js';
 import { atomicWriteFile } from '../node/atomic-write.js';
 
-class VaultIndexAdapter implements EngineIndex {
-  constructor(private readonly index: VaultIndex, private readonly snapshotFile: string, private readonly log: Logger, private readonly beforeSnapshotRename?: () => void) {}
-
-  get mode(): string {
-    return this.index.stats().mode;
+/** Loads the local embedding model (never the network) and embeds what is missing, in the background. */
+async function attachEmbedder(index: VaultIndex, log: Logger, env: NodeJS.ProcessEnv): Promise<void> {
+  const facts = hostFacts(env);
+  const { config } = loadConfig(facts);
+  const { locateModel, loadEmbedder } = await import('../node/embedder.js');
+  const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
+  if (!loc.dir) {
+    log('info', 'no embedding model present: BM25 only (run `engram model pull` for hybrid search)');
+    return;
   }
-  size(): number {
-    return this.index.stats().notes;
-  }
-  async open(): Promise<void> {
-    let bytes: Uint8Array | null = null;
-    try {
-      bytes = new Uint8Array(fs.readFileSync(this.snapshotFile));
-    } catch {
-      bytes = null;
-    }
-    const report = await this.index.open(bytes);
-    this.log('info', `index open: snapshot ${report.loaded ? 'loaded' : `not used (${report.reason})`}, ${report.indexed} indexed, ${report.unchanged} unchanged, ${report.removed} removed in ${report.ms} ms`);
-  }
-  upsert(p: string, text: string, _meta: NoteMeta): Promise<void> {
-    this.index.updateText(p, text);
-    return Promise.resolve();
-  }
-  remove(p: string): Promise<void> {
-    this.index.remove(p);
-    return Promise.resolve();
-  }
-  async search(query: string, opts: SearchOptions): Promise<QueryAnswer> {
-    const { hits, notices, mode, timeFilter } = await this.index.search(query, opts);
-    return { hits, notices, mode, timeFilter };
-  }
-  noteVectors(): IndexNoteVectors | null {
-    return this.index.noteVectors();
-  }
-  async save(): Promise<void> {
-    // The one atomic write (node/atomic-write.ts): a reader sees the old snapshot or the new one, whole.
-    await atomicWriteFile(this.snapshotFile, this.index.snapshot(), { mode: 0o600, beforeRename: this.beforeSnapshotRename });
-  }
-  /** Loads the local embedding model (never the network) and embeds what is missing, in the background. */
-  async attachEmbedder(env: NodeJS.ProcessEnv): Promise<void> {
-    const facts = hostFacts(env);
-    const { config } = loadConfig(facts);
-    const { locateModel, loadEmbedder } = await import('../node/embedder.js');
-    const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
-    if (!loc.dir) {
-      this.log('info', 'no embedding model present: BM25 only (run `engram model pull` for hybrid search)');
-      return;
-    }
-    const embedder = await loadEmbedder(loc.dir, { modelId: loc.id });
-    this.index.setEmbedder(embedder);
-    const n = await this.index.embedPending();
-    this.log('info', `embeddings: ${embedder.modelId}, ${n} chunks embedded`);
-  }
+  const embedder = await loadEmbedder(loc.dir, { modelId: loc.id });
+  index.setEmbedder(embedder);
+  const n = await index.embedPending();
+  log('info', `embeddings: ${embedder.modelId}, ${n} chunks embedded`);
 }
 
 export async function makeIndex(vault: VaultPort, state: VaultState, log: Logger, env: NodeJS.ProcessEnv, opts: { embeddings: boolean }): Promise<EngineIndex | undefined> {
   const index = new VaultIndex({ vault });
   const hit = faultTrigger(faultFromEnv(env));
-  const adapter = new VaultIndexAdapter(index, state.snapshot, log, () => hit('before-snapshot-rename'));
+  const snapshot = {
+    read: async () => new Uint8Array(await fs.promises.readFile(state.snapshot)),
+    // The one atomic write (node/atomic-write.ts): a reader sees the old snapshot or the new one, whole.
+    write: (bytes: Uint8Array) => atomicWriteFile(state.snapshot, bytes, { mode: 0o600, beforeRename: () => hit('before-snapshot-rename') }),
+  };
   if (opts.embeddings) {
     // After the text index is up: recall works on BM25 at once, and turns hybrid when the vectors are ready.
-    setTimeout(() => void adapter.attachEmbedder(env).catch((e) => log('warn', `embeddings unavailable: ${errorMessage(e)}`)), 2000).unref();
+    setTimeout(() => void attachEmbedder(index, log, env).catch((e) => log('warn', `embeddings unavailable: ${errorMessage(e)}`)), 2000).unref();
   }
-  return adapter;
+  return new IndexedVault(index, { snapshot, log });
 }
 
 export async function makeExtractor(engine: Engine, state: VaultState, _log: Logger, env: NodeJS.ProcessEnv): Promise<TranscriptExtractor | undefined> {

@@ -35,7 +35,7 @@ export function recallScope(opts: SearchOptions, ...outFolders: string[]): Searc
   };
 }
 
-/** What the engine needs of a search index (a host adapts its VaultIndex; without one, FallbackIndex below). */
+/** What the engine needs of a search index (IndexedVault below adapts the VaultIndex for every host). */
 export interface EngineIndex {
   readonly mode: string;
   size(): number;
@@ -95,14 +95,36 @@ export interface EngineOptions {
 }
 
 /** The vault index kept in memory, BM25 only and without a snapshot: for a host that plugs no index in (tests) or whose index failed. */
-class FallbackIndex implements EngineIndex {
-  readonly mode = 'bm25 (built-in fallback)';
-  private readonly index: VaultIndex;
-  constructor(ports: Ports) {
-    this.index = new VaultIndex({ vault: ports.vault, clock: ports.clock, yieldNow: ports.yieldNow, autoEmbed: false });
+/** Where an index keeps its snapshot between runs (the daemon: a file under $ENGRAM_HOME, written atomically). */
+export interface SnapshotStore {
+  read(): Promise<Uint8Array | null>;
+  write(bytes: Uint8Array): Promise<void>;
+}
+
+/**
+ * The one adapter of the VaultIndex to the engine, for every host: with a snapshot store it opens from the snapshot
+ * and catches up with the vault; without one (the built-in fallback, tests) it is fed every note at start.
+ */
+export class IndexedVault implements EngineIndex {
+  constructor(
+    readonly index: VaultIndex,
+    private readonly opts: { snapshot?: SnapshotStore; log?: EngineLog; label?: string } = {},
+  ) {
+    if (opts.snapshot) this.open = () => this.openSnapshot(opts.snapshot!);
+  }
+
+  /** Only with a snapshot store (the engine feeds every note otherwise). */
+  open?: () => Promise<void>;
+
+  get mode(): string {
+    return this.opts.label ?? this.index.stats().mode;
   }
   size(): number {
     return this.index.stats().notes;
+  }
+  private async openSnapshot(store: SnapshotStore): Promise<void> {
+    const report = await this.index.open(await store.read().catch(() => null));
+    this.opts.log?.('info', `index open: snapshot ${report.loaded ? 'loaded' : `not used (${report.reason})`}, ${report.indexed} indexed, ${report.unchanged} unchanged, ${report.removed} removed in ${report.ms} ms`);
   }
   upsert(path: string, text: string): Promise<void> {
     this.index.updateText(path, text);
@@ -113,8 +135,14 @@ class FallbackIndex implements EngineIndex {
     return Promise.resolve();
   }
   async search(query: string, opts: SearchOptions): Promise<QueryAnswer> {
-    const { hits, notices, timeFilter } = await this.index.search(query, opts);
-    return { hits, notices, mode: this.mode, timeFilter };
+    const { hits, notices, mode, timeFilter } = await this.index.search(query, opts);
+    return { hits, notices, mode: this.opts.label ?? mode, timeFilter };
+  }
+  noteVectors(): IndexNoteVectors | null {
+    return this.index.noteVectors();
+  }
+  async save(): Promise<void> {
+    if (this.opts.snapshot) await this.opts.snapshot.write(this.index.snapshot());
   }
 }
 
@@ -140,7 +168,7 @@ export class Engine {
   constructor(opts: EngineOptions) {
     this.ports = opts.ports;
     this.config = { ...DEFAULT_ENGINE_CONFIG, ...opts.config };
-    this.index = opts.index ?? new FallbackIndex(opts.ports);
+    this.index = opts.index ?? new IndexedVault(new VaultIndex({ vault: opts.ports.vault, clock: opts.ports.clock, yieldNow: opts.ports.yieldNow, autoEmbed: false }), { label: 'bm25 (built-in fallback)' });
     this.log = opts.log ?? (() => {});
     this.curation = opts.curation;
   }

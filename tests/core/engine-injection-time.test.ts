@@ -1,30 +1,21 @@
 // Automatic injection reads a prompt as a topic: "today" or "last week" in it must not become a date filter
 // (SearchOptions.timePhrases: false), while an explicit recall still reads them as dates. Real VaultIndex.
 import { describe, expect, it } from 'vitest';
-import { Engine, type EngineIndex, type QueryAnswer } from '../../src/core/engine.js';
+import { Engine, IndexedVault } from '../../src/core/engine.js';
 import { VaultIndex } from '../../src/core/index/vault-index.js';
 import type { SearchOptions } from '../../src/core/index/types.js';
 import { MemoryVault } from '../../src/core/ports/memory-vault.js';
 import { systemClock } from '../../src/core/ports.js';
 
-/** The same shape as the daemon's adapter (sidecar/host/wiring.ts), over the real index. */
-function adapter(index: VaultIndex, seen: SearchOptions[]): EngineIndex {
-  return {
-    get mode() {
-      return index.stats().mode;
-    },
-    size: () => index.stats().notes,
-    open: async () => void (await index.open(null)),
-    upsert: (p, text) => Promise.resolve(index.updateText(p, text)),
-    remove: (p) => {
-      index.remove(p);
-      return Promise.resolve();
-    },
-    search: (q: string, o: SearchOptions): Promise<QueryAnswer> => {
-      seen.push(o);
-      return index.search(q, o);
-    },
+/** The daemon's adapter (IndexedVault) over the real index, recording the options each search got. */
+function adapter(index: VaultIndex, seen: SearchOptions[]): IndexedVault {
+  const a = new IndexedVault(index);
+  const search = a.search.bind(a);
+  a.search = (q, o) => {
+    seen.push(o);
+    return search(q, o);
   };
+  return a;
 }
 
 describe('injection ignores time phrases in the prompt', () => {
