@@ -13,7 +13,7 @@ import { acquireHostLock, releaseHostLock, type LockInfo } from '../node/electio
 import { HostServer, ensureToken } from './server.js';
 import { hostLogger, type Logger } from './logger.js';
 import { NodeVault } from '../node/node-vault.js';
-import { atomicWriteFileSync } from '../node/atomic-write.js';
+import { NodeStateStore } from '../node/node-state-store.js';
 import { registerHostedVault, unregisterHostedVault } from '../node/hosted.js';
 import type { VaultPort } from '../../src/core/ports.js';
 import { startVaultWatcher } from './watcher.js';
@@ -91,6 +91,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       index,
       log,
       curation,
+      persist: { store: new NodeStateStore(homeOf(env)), file: `vaults/${state.key}/injected.json` },
       config: {
         ignore: ['.obsidian', '.trash', '.git', 'node_modules'],
         folders: {
@@ -103,13 +104,6 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       },
     });
     const coverage = new CoverageStore(`${state.dir}/sessions.json`);
-    const injectedFile = `${state.dir}/injected.json`;
-    try {
-      const saved = JSON.parse(fs.readFileSync(injectedFile, 'utf8')) as { format?: number; sessions?: Record<string, unknown> };
-      if (saved.format === 1 && saved.sessions) engine.restoreInjected(saved.sessions);
-    } catch {
-      // first run, or unreadable: start empty
-    }
     const extractor: TranscriptExtractor = (await opts.makeExtractor?.(engine, state, log, env).catch((e) => {
       log('warn', `extraction unavailable: ${errorMessage(e)}`);
       return undefined;
@@ -185,13 +179,8 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
           returnClaimed(state);
           await watcher.close().catch(() => {});
           await codex.close().catch(() => {});
-          await engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
-          await engine.recallStatsWritten();
-          try {
-            atomicWriteFileSync(injectedFile, JSON.stringify({ format: 1, sessions: engine.injectedState() }), { mode: 0o600 });
-          } catch (e) {
-            log('warn', `could not save injected-notes state: ${errorMessage(e)}`);
-          }
+          // The snapshot, recall statistics and which notes each session was given.
+          await engine.save().catch((e) => log('warn', `saving the engine's state failed: ${errorMessage(e)}`));
           unregisterHostedVault(state.vault);
           releaseHostLock(state.lock);
           exitResolve(reason);

@@ -1,6 +1,8 @@
 // The one object a host creates for a vault: index, job queue, recall, context injection, note writing.
 // Hosts (the daemon, the Obsidian plugin) give it Ports; pieces such as the VaultIndex and the extractor plug in.
 import { EngramError, errorMessage } from './errors.js';
+import { readFormat } from './format-version.js';
+import type { StateStore } from './extract/state-store.js';
 import type { Ports, VaultChange } from './ports.js';
 import type { SearchHit, SearchOptions } from './index/types.js';
 import type { IndexNoteVectors } from './index/note-vectors.js';
@@ -92,7 +94,14 @@ export interface EngineOptions {
   log?: EngineLog;
   /** Curation for this vault: `forget` goes through it (archive, logged); without it forget is unavailable. */
   curation?: EngineCuration;
+  /**
+   * Where the engine keeps what must outlive a restart (which notes each session was given: a restarted host still
+   * never injects a note twice): `file` in the host's state store (the daemon: vaults/<key>/injected.json).
+   */
+  persist?: { store: StateStore; file: string };
 }
+
+const INJECTED_FORMAT = { name: 'injected.json', current: 1, field: 'format' as const };
 
 /** The vault index kept in memory, BM25 only and without a snapshot: for a host that plugs no index in (tests) or whose index failed. */
 /** Where an index keeps its snapshot between runs (the daemon: a file under $ENGRAM_HOME, written atomically). */
@@ -165,7 +174,7 @@ export class Engine {
   private readyResolve!: () => void;
   private readonly readyPromise = new Promise<void>((resolve) => (this.readyResolve = resolve));
 
-  constructor(opts: EngineOptions) {
+  constructor(private readonly opts: EngineOptions) {
     this.ports = opts.ports;
     this.config = { ...DEFAULT_ENGINE_CONFIG, ...opts.config };
     this.index = opts.index ?? new IndexedVault(new VaultIndex({ vault: opts.ports.vault, clock: opts.ports.clock, yieldNow: opts.ports.yieldNow, autoEmbed: false }), { label: 'bm25 (built-in fallback)' });
@@ -184,6 +193,7 @@ export class Engine {
 
   /** Reads every note once (term statistics, metadata and, for the fallback, the index). */
   async start(): Promise<void> {
+    await this.restorePersisted();
     const selfLoading = this.index.open !== undefined;
     if (this.index.open) await this.index.open();
     const files = await this.ports.vault.list();
@@ -510,17 +520,27 @@ export class Engine {
     return { notes: this.metas.size };
   }
 
+  /** Saves the index snapshot and what must outlive a restart (before exit or handover). */
   async save(): Promise<void> {
     await this.index.save?.();
+    await this.recallStatsWritten();
+    const persist = this.opts.persist;
+    if (!persist) return;
+    // The 500 most recent sessions: what was injected, so a restarted host never injects a note twice in a session.
+    const sessions = Object.fromEntries([...this.injected.entries()].slice(-500).map(([k, v]) => [k, [...v]]));
+    await persist.store.write(persist.file, JSON.stringify({ format: INJECTED_FORMAT.current, sessions }));
   }
 
-  /** What was injected in recent sessions, so a restarted host still never injects a note twice in a session. */
-  injectedState(maxSessions = 500): Record<string, string[]> {
-    const entries = [...this.injected.entries()].slice(-maxSessions);
-    return Object.fromEntries(entries.map(([k, v]) => [k, [...v]]));
-  }
-
-  restoreInjected(state: Record<string, unknown>): void {
-    for (const [k, v] of Object.entries(state)) if (Array.isArray(v)) this.injected.set(k, new Set(v.filter((x): x is string => typeof x === 'string')));
+  private async restorePersisted(): Promise<void> {
+    const persist = this.opts.persist;
+    if (!persist) return;
+    try {
+      const saved = readFormat(INJECTED_FORMAT, await persist.store.read(persist.file));
+      const sessions = (saved?.data.sessions ?? {}) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(sessions)) if (Array.isArray(v)) this.injected.set(k, new Set(v.filter((x): x is string => typeof x === 'string')));
+    } catch (e) {
+      // Damaged or newer: start empty (at worst a note is injected once more), and say so.
+      this.log('warn', `injected-notes state not restored: ${errorMessage(e)}`);
+    }
   }
 }

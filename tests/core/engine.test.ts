@@ -102,3 +102,33 @@ describe('Engine', () => {
     expect(tags).toEqual([0, r.text.lastIndexOf('</engram-memory>')]);
   });
 });
+
+describe('what the engine keeps across a restart', () => {
+  const files = FILES;
+  const prompt = 'why does acme use pnpm workspaces in the monorepo';
+  const ask = (engine: Engine, sessionId: string) => engine.context({ event: 'UserPromptSubmit', prompt, sessionId, project: 'acme', maxChars: 1500, maxItems: 5 });
+
+  it('a restarted engine never injects a note twice in a session; a damaged state file starts it empty', async () => {
+    const store = new MemoryStateStore();
+    const persist = { store, file: 'vaults/0123456789abcdef/injected.json' };
+    const vault = new MemoryVault({ files });
+    const first = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() }, persist });
+    await first.start();
+    const once = (await ask(first, 's1')).items.map((i) => i.path);
+    expect(once.length).toBeGreaterThan(0);
+    await first.save();
+    expect(JSON.parse(store.files.get(persist.file)!)).toEqual({ format: 1, sessions: { s1: once } });
+
+    const second = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() }, persist });
+    await second.start();
+    expect((await ask(second, 's1')).items).toEqual([]);
+    expect((await ask(second, 's2')).items.map((i) => i.path)).toEqual(once);
+
+    store.files.set(persist.file, '{"format": 9, "sessions": {}}');
+    const warnings: string[] = [];
+    const third = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() }, persist, log: (_l, m) => warnings.push(m) });
+    await third.start();
+    expect(warnings.join('\n')).toMatch(/injected-notes state not restored: injected.json has format version 9/);
+    expect((await ask(third, 's1')).items.map((i) => i.path)).toEqual(once);
+  });
+});
