@@ -88,7 +88,7 @@ export function noVaultError(): EngramError {
   return new EngramError(
     'not-found',
     'no vault configured',
-    'set one with `engram configure vault_path <path>` (or pass --vault <path>, or set ENGRAM_VAULT)',
+    'run `engram setup` (or set one with `engram configure vault_path <path>`, pass --vault <path>, or set ENGRAM_VAULT)',
   );
 }
 
