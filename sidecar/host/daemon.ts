@@ -91,7 +91,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       index,
       log,
       curation,
-      persist: { store: new NodeStateStore(homeOf(env)), file: `vaults/${state.key}/injected.json` },
+      persist: { store: new NodeStateStore(homeOf(env)), dir: `vaults/${state.key}` },
       config: {
         ignore: ['.obsidian', '.trash', '.git', 'node_modules'],
         folders: {

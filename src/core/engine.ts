@@ -95,13 +95,18 @@ export interface EngineOptions {
   /** Curation for this vault: `forget` goes through it (archive, logged); without it forget is unavailable. */
   curation?: EngineCuration;
   /**
-   * Where the engine keeps what must outlive a restart (which notes each session was given: a restarted host still
-   * never injects a note twice): `file` in the host's state store (the daemon: vaults/<key>/injected.json).
+   * Where the engine keeps what must outlive a restart, in the host's state store under `dir` (the daemon:
+   * vaults/<key>): which notes each session was given (injected.json: a restarted host still never injects a note
+   * twice), and each note's metadata and terms (notes.json: a restart reads only the notes that changed).
    */
-  persist?: { store: StateStore; file: string };
+  persist?: { store: StateStore; dir: string };
 }
 
 const INJECTED_FORMAT = { name: 'injected.json', current: 1, field: 'format' as const };
+const NOTES_FORMAT = { name: 'notes.json', current: 1, field: 'format' as const };
+
+/** A note as the engine last read it: its listing, metadata and terms (indices into the cache's term list). */
+type CachedNote = [path: string, mtime: number, size: number, meta: Omit<NoteMeta, 'path'>, terms: number[]];
 
 /** The vault index kept in memory, BM25 only and without a snapshot: for a host that plugs no index in (tests) or whose index failed. */
 /** Where an index keeps its snapshot between runs (the daemon: a file under $ENGRAM_HOME, written atomically). */
@@ -162,6 +167,9 @@ export class Engine {
   private readonly stats = new TermStats();
   private readonly metas = new Map<string, NoteMeta>();
   private readonly mtimes = new Map<string, number>();
+  private readonly sizes = new Map<string, number>();
+  /** Notes as a previous run saved them (notes.json), used at start for the ones whose listing is unchanged. */
+  private cached = new Map<string, { mtime: number; size: number; meta: NoteMeta; terms: string[] }>();
   private burstSize = 0;
   private readonly injected = new Map<string, Set<string>>();
   private readonly log: EngineLog;
@@ -198,11 +206,22 @@ export class Engine {
     if (this.index.open) await this.index.open();
     const files = await this.ports.vault.list();
     let n = 0;
+    let reused = 0;
     for (const f of files) {
       if (this.isIgnored(f.path)) continue;
-      await this.load(f.path, !selfLoading);
+      const c = this.cached.get(f.path);
+      // An index that loads itself needs no text from here: an unchanged note comes from the saved cache.
+      if (selfLoading && c && c.mtime === f.mtime && c.size === f.size) {
+        this.metas.set(f.path, c.meta);
+        this.mtimes.set(f.path, f.mtime);
+        this.sizes.set(f.path, f.size);
+        this.stats.setTerms(f.path, c.terms);
+        reused++;
+      } else await this.load(f.path, !selfLoading);
       if (++n % 200 === 0) await this.ports.yieldNow();
     }
+    this.cached = new Map();
+    if (reused) this.log('info', `engine: ${reused} unchanged notes from its saved cache, ${n - reused} read`);
     this.ready = true;
     this.readyResolve();
     this.log('info', `engine ready: ${this.stats.size} notes, index ${this.index.mode}`);
@@ -215,6 +234,7 @@ export class Engine {
       const meta = readNoteMeta(path, parsed.data ?? {});
       this.metas.set(path, meta);
       this.mtimes.set(path, file.mtime);
+      this.sizes.set(path, file.size);
       this.stats.set(path, `${meta.title}\n${meta.summary ?? ''}\n${meta.tags.join(' ')}\n${parsed.body}`);
       if (feedIndex) await this.index.upsert(path, file.text, meta);
     } catch (e) {
@@ -226,6 +246,7 @@ export class Engine {
   private async drop(path: string): Promise<void> {
     this.metas.delete(path);
     this.mtimes.delete(path);
+    this.sizes.delete(path);
     this.stats.remove(path);
     await this.index.remove(path);
   }
@@ -528,19 +549,45 @@ export class Engine {
     if (!persist) return;
     // The 500 most recent sessions: what was injected, so a restarted host never injects a note twice in a session.
     const sessions = Object.fromEntries([...this.injected.entries()].slice(-500).map(([k, v]) => [k, [...v]]));
-    await persist.store.write(persist.file, JSON.stringify({ format: INJECTED_FORMAT.current, sessions }));
+    await persist.store.write(`${persist.dir}/injected.json`, JSON.stringify({ format: INJECTED_FORMAT.current, sessions }));
+    if (this.ready) await persist.store.write(`${persist.dir}/notes.json`, this.notesCache());
+  }
+
+  /** Every note's listing, metadata and terms, with the terms written once (indices into one list). */
+  private notesCache(): string {
+    const ids = new Map<string, number>();
+    const notes: CachedNote[] = [];
+    for (const [path, m] of this.metas) {
+      const mtime = this.mtimes.get(path);
+      const size = this.sizes.get(path);
+      const terms = this.stats.termsOf(path);
+      if (mtime === undefined || size === undefined || !terms) continue;
+      const { path: _p, ...meta } = m;
+      notes.push([path, mtime, size, meta, terms.map((t) => ids.get(t) ?? (ids.set(t, ids.size), ids.size - 1))]);
+    }
+    return JSON.stringify({ format: NOTES_FORMAT.current, terms: [...ids.keys()], notes });
   }
 
   private async restorePersisted(): Promise<void> {
     const persist = this.opts.persist;
     if (!persist) return;
     try {
-      const saved = readFormat(INJECTED_FORMAT, await persist.store.read(persist.file));
+      const saved = readFormat(INJECTED_FORMAT, await persist.store.read(`${persist.dir}/injected.json`));
       const sessions = (saved?.data.sessions ?? {}) as Record<string, unknown>;
       for (const [k, v] of Object.entries(sessions)) if (Array.isArray(v)) this.injected.set(k, new Set(v.filter((x): x is string => typeof x === 'string')));
     } catch (e) {
       // Damaged or newer: start empty (at worst a note is injected once more), and say so.
       this.log('warn', `injected-notes state not restored: ${errorMessage(e)}`);
+    }
+    try {
+      const saved = readFormat(NOTES_FORMAT, await persist.store.read(`${persist.dir}/notes.json`));
+      const terms = (saved?.data.terms ?? []) as string[];
+      for (const [path, mtime, size, meta, ids] of (saved?.data.notes ?? []) as CachedNote[]) {
+        this.cached.set(path, { mtime, size, meta: { ...meta, path }, terms: ids.map((i) => terms[i]) });
+      }
+    } catch (e) {
+      // Damaged or newer: every note is read again, as on a first start.
+      this.log('warn', `note cache not used: ${errorMessage(e)}`);
     }
   }
 }

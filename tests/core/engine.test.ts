@@ -1,6 +1,7 @@
 // The engine on an in-memory vault: recall scope, context gating and once-per-session, remember/forget, rescan.
 import { describe, expect, it } from 'vitest';
-import { Engine } from '../../src/core/engine.js';
+import { Engine, IndexedVault } from '../../src/core/engine.js';
+import { VaultIndex } from '../../src/core/index/vault-index.js';
 import { MemoryVault } from '../../src/core/ports/memory-vault.js';
 import { systemClock } from '../../src/core/ports.js';
 import { Curation } from '../../src/core/curate/service.js';
@@ -110,25 +111,71 @@ describe('what the engine keeps across a restart', () => {
 
   it('a restarted engine never injects a note twice in a session; a damaged state file starts it empty', async () => {
     const store = new MemoryStateStore();
-    const persist = { store, file: 'vaults/0123456789abcdef/injected.json' };
+    const persist = { store, dir: 'vaults/0123456789abcdef' };
+    const injectedFile = `${persist.dir}/injected.json`;
     const vault = new MemoryVault({ files });
     const first = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() }, persist });
     await first.start();
     const once = (await ask(first, 's1')).items.map((i) => i.path);
     expect(once.length).toBeGreaterThan(0);
     await first.save();
-    expect(JSON.parse(store.files.get(persist.file)!)).toEqual({ format: 1, sessions: { s1: once } });
+    expect(JSON.parse(store.files.get(injectedFile)!)).toEqual({ format: 1, sessions: { s1: once } });
 
     const second = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() }, persist });
     await second.start();
     expect((await ask(second, 's1')).items).toEqual([]);
     expect((await ask(second, 's2')).items.map((i) => i.path)).toEqual(once);
 
-    store.files.set(persist.file, '{"format": 9, "sessions": {}}');
+    store.files.set(injectedFile, '{"format": 9, "sessions": {}}');
     const warnings: string[] = [];
     const third = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() }, persist, log: (_l, m) => warnings.push(m) });
     await third.start();
     expect(warnings.join('\n')).toMatch(/injected-notes state not restored: injected.json has format version 9/);
     expect((await ask(third, 's1')).items.map((i) => i.path)).toEqual(once);
+  });
+});
+
+describe('a restart reads only the notes that changed', () => {
+  it('unchanged notes come from the saved note cache; changed, new and damaged-cache cases read the vault', async () => {
+    const store = new MemoryStateStore();
+    const persist = { store, dir: 'vaults/0123456789abcdef' };
+    let snapshotBytes: Uint8Array | null = null;
+    const snapshot = { read: () => Promise.resolve(snapshotBytes), write: (b: Uint8Array) => Promise.resolve(void (snapshotBytes = b)) };
+    const vault = new MemoryVault({ files: FILES });
+    const reads: string[] = [];
+    const counting = Object.create(vault) as MemoryVault;
+    counting.read = (p: string) => {
+      reads.push(p);
+      return vault.read(p);
+    };
+    const start = async (log?: (level: string, m: string) => void) => {
+      const engine = new Engine({ ports: { vault: counting, clock: systemClock, yieldNow: () => Promise.resolve() }, index: new IndexedVault(new VaultIndex({ vault: counting, autoEmbed: false }), { snapshot }), persist, log });
+      await engine.start();
+      return engine;
+    };
+    const first = await start();
+    const before = await first.recall('pnpm workspaces monorepo', { projects: ['acme'] });
+    await first.save();
+    expect(store.files.has(`${persist.dir}/notes.json`)).toBe(true);
+
+    vault.externalWrite('Engram/Projects/acme/Use pnpm.md', '---\ntype: correction\nproject: acme\nsummary: acme moved to pnpm workspaces with catalogs\n---\nThe acme monorepo uses pnpm workspaces with catalogs.\n');
+    reads.length = 0;
+    const second = await start();
+    // Only the changed note was read (by the engine and the index); the others came from the caches.
+    expect([...new Set(reads)]).toEqual(['Engram/Projects/acme/Use pnpm.md']);
+    expect(second.meta('Engram/Projects/acme/Use pnpm.md')?.type).toBe('correction');
+    expect(second.meta('Notes/Garden.md')?.title).toBe('Garden');
+    expect(second.noteCount()).toBe(first.noteCount());
+    const after = await second.recall('pnpm workspaces monorepo', { projects: ['acme'] });
+    expect(after.hits.map((h) => h.path).sort()).toEqual(before.hits.map((h) => h.path).sort());
+    expect((await second.context({ event: 'UserPromptSubmit', prompt: 'why does acme use pnpm workspaces in the monorepo', sessionId: 'x', project: 'acme', maxChars: 1500, maxItems: 5 })).items.length).toBeGreaterThan(0);
+
+    // A damaged cache: every note is read again, and the log says why.
+    store.files.set(`${persist.dir}/notes.json`, 'not json');
+    reads.length = 0;
+    const warnings: string[] = [];
+    const third = await start((_l, m) => warnings.push(m));
+    expect(warnings.join('\n')).toMatch(/note cache not used: notes.json is not valid JSON/);
+    expect(new Set(reads).size).toBe(third.noteCount());
   });
 });

@@ -32,8 +32,12 @@ export class TermStats {
   }
 
   set(path: string, text: string): void {
+    this.setTerms(path, contentTerms(text));
+  }
+
+  /** A note's terms as `set` found them earlier (restored from the engine's saved note cache). */
+  setTerms(path: string, terms: string[]): void {
     this.remove(path);
-    const terms = contentTerms(text);
     this.docs.set(path, terms);
     for (const t of terms) this.df.set(t, (this.df.get(t) ?? 0) + 1);
   }
