@@ -121,20 +121,19 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       delayMs: opts.jobDelayMs,
       defer: (files, retryAt) => deferEntries(state, files, retryAt, deferAge),
     });
-    // A failing job is retried on the next sweeps; after three failures its entries are set aside in spool/failed/.
-    const failures = new Map<string, number>();
-    const queue = new JobQueue<SessionJobData>((job) => (job.data.task ? job.data.task() : runner(job)), mergeJobs, (job, e) => {
-      const n = (failures.get(job.key) ?? 0) + 1;
-      failures.set(job.key, n);
-      if (n >= 3) {
-        const cause = classifyFailure(errorMessage(e), homeOf(env), state.vault);
-        failEntries(state, job.data.files, cause);
-        failures.delete(job.key);
-        log('error', `job ${job.key} failed ${n} times (${errorMessage(e)}); its events are in ${state.spool}/failed/ (${cause.kind}; fix: ${cause.fix})`);
-      } else {
+    // A failing job is retried on the next sweeps; after three failures in a row its entries are set aside in
+    // spool/failed/ with the cause (the queue's retry policy counts them).
+    const queue = new JobQueue<SessionJobData>((job) => (job.data.task ? job.data.task() : runner(job)), mergeJobs, {
+      giveUpAfter: 3,
+      retry: (job, e) => {
         unclaim(state, job.data.files);
         log('error', `job ${job.key} failed: ${errorMessage(e)}; retried on the next sweep`);
-      }
+      },
+      giveUp: (job, e, n) => {
+        const cause = classifyFailure(errorMessage(e), homeOf(env), state.vault);
+        failEntries(state, job.data.files, cause);
+        log('error', `job ${job.key} failed ${n} times (${errorMessage(e)}); its events are in ${state.spool}/failed/ (${cause.kind}; fix: ${cause.fix})`);
+      },
     });
 
     let idleTimer: NodeJS.Timeout | undefined;

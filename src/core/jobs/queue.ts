@@ -1,4 +1,6 @@
 // The job queue: one worker, jobs coalesced by key (a session), so twenty hooks for one session make one extraction.
+// Its retry policy: a failed job is handed back (the host retries it later), and after `giveUpAfter` failures in a row
+// for one key it is given up (the host sets its events aside with the cause).
 
 export interface Job<T> {
   key: string;
@@ -12,7 +14,17 @@ export interface QueueStats {
   failed: number;
 }
 
+/** What the host does with a failed job: try it again later (`retry`), or set it aside for good (`giveUp`). */
+export interface RetryPolicy<T> {
+  /** Failures in a row, for one key, after which a job is given up (default 3). */
+  giveUpAfter?: number;
+  retry(job: Job<T>, error: unknown, failures: number): void;
+  giveUp(job: Job<T>, error: unknown, failures: number): void;
+}
+
 export class JobQueue<T> {
+  /** Failures in a row per key; a success clears its count. */
+  private readonly failures = new Map<string, number>();
   private readonly pending = new Map<string, T>();
   private running: string | null = null;
   private runningData: T | null = null;
@@ -26,7 +38,7 @@ export class JobQueue<T> {
     private readonly run: (job: Job<T>) => Promise<void>,
     /** Folds a new request into one already waiting for the same key. */
     private readonly merge: (older: T, newer: T) => T,
-    private readonly onError: (job: Job<T>, e: unknown) => void = () => {},
+    private readonly policy?: RetryPolicy<T>,
   ) {}
 
   push(key: string, data: T): void {
@@ -77,9 +89,17 @@ export class JobQueue<T> {
       try {
         await this.run({ key, data });
         this.done++;
+        this.failures.delete(key);
       } catch (e) {
         this.failed++;
-        this.onError({ key, data }, e);
+        const n = (this.failures.get(key) ?? 0) + 1;
+        if (n >= (this.policy?.giveUpAfter ?? 3)) {
+          this.failures.delete(key);
+          this.policy?.giveUp({ key, data }, e, n);
+        } else {
+          this.failures.set(key, n);
+          this.policy?.retry({ key, data }, e, n);
+        }
       } finally {
         this.running = null;
         this.runningData = null;

@@ -25,16 +25,36 @@ describe('job queue', () => {
     expect(q.stats()).toMatchObject({ done: 3, failed: 0, pending: 0, running: null });
   });
 
-  it('counts a failed job and goes on', async () => {
-    const errors: string[] = [];
+  it('counts a failed job and goes on; hands it back to retry, and gives it up after three failures in a row', async () => {
+    const events: string[] = [];
+    let failing = true;
     const q = new JobQueue<null>(async (j) => {
-      if (j.key === 'bad') throw new Error('boom');
-    }, (a) => a, (j, e) => errors.push(`${j.key}: ${(e as Error).message}`));
+      if (j.key === 'bad' && failing) throw new Error('boom');
+    }, (a) => a, {
+      giveUpAfter: 3,
+      retry: (j, e, n) => events.push(`retry ${j.key} #${n}: ${(e as Error).message}`),
+      giveUp: (j, e, n) => events.push(`give up ${j.key} after ${n}: ${(e as Error).message}`),
+    });
     q.push('bad', null);
     q.push('good', null);
     await q.idle();
-    expect(errors).toEqual(['bad: boom']);
+    expect(events).toEqual(['retry bad #1: boom']);
     expect(q.stats()).toMatchObject({ done: 1, failed: 1 });
+    for (let i = 0; i < 2; i++) {
+      q.push('bad', null);
+      await q.idle();
+    }
+    expect(events.slice(1)).toEqual(['retry bad #2: boom', 'give up bad after 3: boom']);
+    // After giving up the count starts afresh, and a success clears it.
+    q.push('bad', null);
+    await q.idle();
+    failing = false;
+    q.push('bad', null);
+    await q.idle();
+    failing = true;
+    q.push('bad', null);
+    await q.idle();
+    expect(events.slice(3)).toEqual(['retry bad #1: boom', 'retry bad #1: boom']);
   });
 });
 
