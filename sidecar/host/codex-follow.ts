@@ -16,7 +16,7 @@ import { loadConfig } from '../node/config-file.js';
 import type { CoverageStore } from './coverage.js';
 import { hostFacts } from '../node/facts.js';
 import { findVault } from '../node/resolve.js';
-import { jobKey } from './session-jobs.js';
+import { jobKey } from '../../src/core/capture/session-jobs.js';
 import { isEngramOwnTranscript } from '../node/transcript-files.js';
 import { atomicWriteFileSync } from '../node/atomic-write.js';
 

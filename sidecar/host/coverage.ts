@@ -3,24 +3,9 @@
 import fs from 'node:fs';
 import { EngramError } from '../../src/core/errors.js';
 import { atomicWriteFileSync } from '../node/atomic-write.js';
+import type { CoveragePort, RunRecord, SessionCoverage } from '../../src/core/capture/session-jobs.js';
 
 export const COVERAGE_FORMAT = 1;
-
-export interface SessionCoverage {
-  bytes: number;
-  records: number;
-  transcriptPath: string;
-  at: string;
-  notes: number;
-}
-
-export interface RunRecord {
-  sessionId: string;
-  at: string;
-  outcome: string;
-  notes: number;
-  bytes: number;
-}
 
 interface CoverageFile {
   format: number;
@@ -28,7 +13,8 @@ interface CoverageFile {
   runs: RunRecord[];
 }
 
-export class CoverageStore {
+/** sessions.json: capture's coverage port (src/core/capture/session-jobs.ts) on disk. */
+export class CoverageStore implements CoveragePort {
   private data: CoverageFile = { format: COVERAGE_FORMAT, sessions: {}, runs: [] };
 
   constructor(private readonly file: string) {

@@ -17,13 +17,14 @@ import { NodeStateStore } from '../node/node-state-store.js';
 import { registerHostedVault, unregisterHostedVault } from '../node/hosted.js';
 import type { VaultPort } from '../../src/core/ports.js';
 import { startVaultWatcher } from './watcher.js';
-import { DEFER_AGE_MS, claimAll, classifyFailure, deferEntries, ensureStateDirs, failEntries, retrySetAside, returnClaimed, returnDeferred, spoolDepth, unclaim } from './spool.js';
+import { DEFER_AGE_MS, releaseEntries, claimAll, classifyFailure, deferEntries, ensureStateDirs, failEntries, retrySetAside, returnClaimed, returnDeferred, spoolDepth, unclaim } from './spool.js';
 import { releaseStartClaim } from '../client/start-host.js';
 import { removeTempLeftovers } from '../node/temp-files.js';
 import { engramHome as homeOf } from '../node/paths.js';
 import { startCodexFollower } from './codex-follow.js';
 import { CoverageStore } from './coverage.js';
-import { jobKey, makeSessionJobRunner, mergeJobs, type SessionJobData, type TranscriptExtractor } from './session-jobs.js';
+import { jobForEvent, makeSessionJobRunner, mergeJobs, type SessionJobData, type TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
+import { nodeTranscripts } from './session-jobs.js';
 import { configuredTranscriptRoots } from '../node/transcript-roots.js';
 import { loadConfig } from '../node/config-file.js';
 import { hostFacts } from '../node/facts.js';
@@ -111,15 +112,15 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
     const deferAge = opts.deferRetryMs ?? DEFER_AGE_MS;
     const runner = makeSessionJobRunner({
       coverage,
-      roots: () => configuredTranscriptRoots(env),
+      transcripts: nodeTranscripts(() => configuredTranscriptRoots(env)),
+      spool: { release: releaseEntries, defer: (files, retryAt) => deferEntries(state, files, retryAt, deferAge) },
       extractor,
       thresholds: () => {
         const s = clientSettings(env);
         return { turns: s.stop_min_new_turns, bytes: s.stop_min_new_bytes };
       },
       log,
-      delayMs: opts.jobDelayMs,
-      defer: (files, retryAt) => deferEntries(state, files, retryAt, deferAge),
+      hold: opts.jobDelayMs ? () => new Promise((r) => setTimeout(r, opts.jobDelayMs)) : undefined,
     });
     // A failing job is retried on the next sweeps; after three failures in a row its entries are set aside in
     // spool/failed/ with the cause (the queue's retry policy counts them).
@@ -146,19 +147,11 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       idleTimer.unref?.();
     };
 
+    // Spooled hook events become one job per session (the policy: src/core/capture/session-jobs.ts).
     const drain = () => {
       for (const c of claimAll(state, (m) => log('warn', m))) {
-        const e = c.entry;
-        queue.push(jobKey(e.sessionId, e.backend), {
-          sessionId: e.sessionId,
-          backend: e.backend,
-          transcriptPath: e.transcriptPath,
-          minBytes: e.transcriptBytes ?? 0,
-          force: e.event !== 'Stop',
-          files: [c.file],
-          project: e.project,
-          cwd: e.cwd,
-        });
+        const job = jobForEvent(c.entry, c.file);
+        queue.push(job.key, job.data);
       }
     };
 

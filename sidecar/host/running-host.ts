@@ -5,7 +5,7 @@ import type { JobQueue } from '../../src/core/jobs/queue.js';
 import type { VaultState } from '../node/paths.js';
 import type { CoverageStore } from './coverage.js';
 import type { Logger } from './logger.js';
-import type { SessionJobData } from './session-jobs.js';
+import type { SessionJobData } from '../../src/core/capture/session-jobs.js';
 
 export interface RunningHost {
   state: VaultState;

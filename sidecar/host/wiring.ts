@@ -11,7 +11,7 @@ import type { VaultState } from '../node/paths.js';
 import { loadConfig } from '../node/config-file.js';
 import { hostFacts } from '../node/facts.js';
 import type { Logger } from './logger.js';
-import type { TranscriptExtractor } from './session-jobs.js';
+import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
 import { faultFromEnv, faultTrigger } from '../node/fault.js';
 import { atomicWriteFile } from '../node/atomic-write.js';
 
