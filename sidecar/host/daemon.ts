@@ -3,7 +3,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Engine, type EngineIndex } from '../../src/core/engine.js';
-import { JobQueue } from '../../src/core/jobs/queue.js';
 import { systemClock, yieldToEventLoop } from '../../src/core/ports.js';
 import { errorMessage } from '../../src/core/errors.js';
 import { PROTOCOL_VERSION } from '../../src/core/protocol/index.js';
@@ -23,7 +22,8 @@ import { removeTempLeftovers } from '../node/temp-files.js';
 import { engramHome as homeOf } from '../node/paths.js';
 import { startCodexFollower } from './codex-follow.js';
 import { CoverageStore } from './coverage.js';
-import { jobForEvent, makeSessionJobRunner, mergeJobs, type SessionJobData, type TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
+import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
+import { Capture } from '../../src/core/capture/capture.js';
 import { nodeTranscripts } from './session-jobs.js';
 import { configuredTranscriptRoots } from '../node/transcript-roots.js';
 import { loadConfig } from '../node/config-file.js';
@@ -110,10 +110,21 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       return undefined;
     })) ?? (async () => ({ notes: 0, outcome: 'no extractor available in this build' }));
     const deferAge = opts.deferRetryMs ?? DEFER_AGE_MS;
-    const runner = makeSessionJobRunner({
+    // Capture (src/core/capture/): spooled events become one job per session; the ports are this host's disk.
+    const capture = new Capture({
       coverage,
       transcripts: nodeTranscripts(() => configuredTranscriptRoots(env)),
-      spool: { release: releaseEntries, defer: (files, retryAt) => deferEntries(state, files, retryAt, deferAge) },
+      spool: {
+        claim: () => claimAll(state, (m) => log('warn', m)).map((c) => ({ file: c.file, event: c.entry })),
+        release: releaseEntries,
+        defer: (files, retryAt) => deferEntries(state, files, retryAt, deferAge),
+        unclaim: (files) => unclaim(state, files),
+        setAside: (files, e) => {
+          const cause = classifyFailure(errorMessage(e), homeOf(env), state.vault);
+          failEntries(state, files, cause);
+          return `its events are in ${state.spool}/failed/ (${cause.kind}; fix: ${cause.fix})`;
+        },
+      },
       extractor,
       thresholds: () => {
         const s = clientSettings(env);
@@ -122,42 +133,23 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
       log,
       hold: opts.jobDelayMs ? () => new Promise((r) => setTimeout(r, opts.jobDelayMs)) : undefined,
     });
-    // A failing job is retried on the next sweeps; after three failures in a row its entries are set aside in
-    // spool/failed/ with the cause (the queue's retry policy counts them).
-    const queue = new JobQueue<SessionJobData>((job) => (job.data.task ? job.data.task() : runner(job)), mergeJobs, {
-      giveUpAfter: 3,
-      retry: (job, e) => {
-        unclaim(state, job.data.files);
-        log('error', `job ${job.key} failed: ${errorMessage(e)}; retried on the next sweep`);
-      },
-      giveUp: (job, e, n) => {
-        const cause = classifyFailure(errorMessage(e), homeOf(env), state.vault);
-        failEntries(state, job.data.files, cause);
-        log('error', `job ${job.key} failed ${n} times (${errorMessage(e)}); its events are in ${state.spool}/failed/ (${cause.kind}; fix: ${cause.fix})`);
-      },
-    });
+    const queue = capture.queue;
 
     let idleTimer: NodeJS.Timeout | undefined;
     const touch = () => {
       if (idleTimer) clearTimeout(idleTimer);
       idleTimer = setTimeout(() => {
-        if (queue.busy || queue.stats().pending) touch();
+        if (capture.busy) touch();
         else void host.shutdown('idle');
       }, idleMs);
       idleTimer.unref?.();
     };
 
-    // Spooled hook events become one job per session (the policy: src/core/capture/session-jobs.ts).
-    const drain = () => {
-      for (const c of claimAll(state, (m) => log('warn', m))) {
-        const job = jobForEvent(c.entry, c.file);
-        queue.push(job.key, job.data);
-      }
-    };
+    const drain = () => capture.drain();
 
     let shuttingDown: Promise<void> | null = null;
     const host: RunningHost = {
-      state, engine, queue, coverage, curation, startedAt: Date.now(), idleMs, log, drain,
+      state, engine, capture, coverage, curation, startedAt: Date.now(), idleMs, log, drain,
       shutdown(reason: string) {
         shuttingDown ??= (async () => {
           log('info', `host stopping: ${reason}`);

@@ -38,7 +38,7 @@ function viaQueue<T>(host: RunningHost, kind: string, task: () => Promise<T>): P
       if (outcome.ok) resolve(outcome.value);
       else reject(outcome.error);
     };
-    host.queue.push(id, { sessionId: id, minBytes: 0, force: true, files: [], task: run });
+    host.capture.runInTurn(id, run);
   });
 }
 
@@ -72,7 +72,7 @@ async function updateIndex(host: RunningHost, rebuild: boolean): Promise<IndexUp
 }
 
 export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<string, Handler> {
-  const { engine, queue } = host;
+  const { engine, capture } = host;
   // The typed operations every host answers alike (read, remember, forget, curation, reindex), then this host's own.
   const core: Record<string, Handler> = {};
   for (const [method, op] of Object.entries(coreOperations({
@@ -109,7 +109,7 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
         throw new EngramError('refused', `not an agent transcript: ${q.path}`, 'extract reads only files inside ~/.claude/projects, ~/.codex/sessions or the folders in transcripts.extra_folders (`engram configure transcripts.extra_folders <absolute paths>`)');
       }
       const sessionId = q.sessionId ?? path.basename(file).replace(/\.jsonl?$/, '');
-      queue.push(sessionId, { sessionId, transcriptPath: file, minBytes: 0, force: true, files: [] });
+      capture.request(sessionId, file);
       return { queued: true, sessionId, path: file };
     },
     'extract.run': async (p) => {
@@ -145,7 +145,7 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
       idleExitMs: host.idleMs,
       queue: (() => {
         const aside = setAsideCounts(host.state);
-        return { ...queue.stats(), spooled: spoolDepth(host.state), deferred: aside.deferred, failedEvents: aside.failed };
+        return { ...host.capture.stats(), spooled: spoolDepth(host.state), deferred: aside.deferred, failedEvents: aside.failed };
       })(),
       index: { notes: engine.noteCount(), ready: engine.ready, mode: engine.index.mode },
       lastRuns: host.coverage.runs().slice(-10),

@@ -78,3 +78,48 @@ describe('capture: session jobs', () => {
     expect(f.coverage.get('s1')).toBeUndefined();
   });
 });
+
+describe('capture: spooled events through the queue and its retry policy', () => {
+  it('one extraction per session however many events (the later jobs find it covered); a failing one goes back, then is set aside after three', async () => {
+    const { Capture } = await import('../../../src/core/capture/capture.js');
+    const spooled: Array<{ file: string; event: { event: string; sessionId: string; transcriptPath: string } }> = [];
+    const released: string[] = [];
+    const back: string[] = [];
+    const aside: string[] = [];
+    const extracted: string[] = [];
+    let failing = false;
+    const covered = new Map<string, SessionCoverage>();
+    const capture = new Capture({
+      coverage: { get: (k) => covered.get(k), record: (k, c) => void (c && covered.set(k, c)) },
+      transcripts: { allowed: (p) => p, size: () => 50_000, countRecords: () => 10, isEngramOwn: () => Promise.resolve(false) },
+      spool: {
+        claim: () => spooled.splice(0),
+        release: (f) => released.push(...f),
+        defer: () => {},
+        unclaim: (f) => back.push(...f),
+        setAside: (f) => (aside.push(...f), 'set aside'),
+      },
+      extractor: async (req) => {
+        if (failing) throw new Error('vault is read-only');
+        extracted.push(req.sessionId);
+        return { notes: 1 };
+      },
+      thresholds: () => ({ turns: 6, bytes: 16_384 }),
+      log: () => {},
+    });
+    for (const [i, ev] of ['Stop', 'PreCompact', 'SessionEnd'].entries()) spooled.push({ file: `e${i}`, event: { event: ev, sessionId: 's1', transcriptPath: '/t/s1.jsonl' } });
+    capture.drain();
+    await capture.queue.idle();
+    expect(extracted).toEqual(['s1']);
+    expect(released.sort()).toEqual(['e0', 'e1', 'e2']);
+    failing = true;
+    for (let i = 0; i < 3; i++) {
+      spooled.push({ file: `f${i}`, event: { event: 'SessionEnd', sessionId: 's2', transcriptPath: '/t/s2.jsonl' } });
+      capture.drain();
+      await capture.queue.idle();
+    }
+    expect(back).toEqual(['f0', 'f1']);
+    expect(aside).toEqual(['f2']);
+    expect(capture.stats()).toMatchObject({ failed: 3, pending: 0 });
+  });
+});
