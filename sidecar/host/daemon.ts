@@ -23,14 +23,13 @@ import { engramHome as homeOf } from '../node/paths.js';
 import { startCodexFollower } from './codex-follow.js';
 import { CoverageStore } from './coverage.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
-import { Capture } from '../../src/core/capture/capture.js';
 import { nodeTranscripts } from './session-jobs.js';
 import { configuredTranscriptRoots } from '../node/transcript-roots.js';
 import { loadConfig } from '../node/config-file.js';
 import { hostFacts } from '../node/facts.js';
 import { makeHandlers } from './handlers.js';
 import type { RunningHost } from './running-host.js';
-import { hostCuration } from '../node/curate-host.js';
+import { curationSetup } from '../node/curate-host.js';
 
 export interface HostOptions {
   vault: string;
@@ -84,14 +83,40 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
     })) ?? undefined;
     const facts = hostFacts(env);
     const { config } = loadConfig(facts);
-    // Agents reach forget through MCP, so the vault's Engram log names `mcp` as the actor.
-    // Curation compares notes by the live index's vectors (engine is assigned just below, before any request).
-    const curation = hostCuration(facts, vault, state.key, config, 'mcp', () => engine.index.noteVectors?.());
+    const coverage = new CoverageStore(`${state.dir}/sessions.json`);
+    const deferAge = opts.deferRetryMs ?? DEFER_AGE_MS;
+    // The extractor dedups through the engine's index, so it is made once the engine exists (below).
+    let extractor: TranscriptExtractor = async () => ({ notes: 0, outcome: 'no extractor available in this build' });
+    // The one object this host creates: the engine, with this host's ports for its index, curation and capture.
     const engine = new Engine({
       ports,
       index,
       log,
-      curation,
+      // Agents reach curation through MCP: the vault's Engram log names `mcp` unless a request says who.
+      curation: curationSetup(facts, state.key, config, 'mcp'),
+      // Capture: spooled events become one job per session; the ports are this host's disk.
+      capture: {
+        coverage,
+        transcripts: nodeTranscripts(() => configuredTranscriptRoots(env)),
+        spool: {
+          claim: () => claimAll(state, (m) => log('warn', m)).map((c) => ({ file: c.file, event: c.entry })),
+          release: releaseEntries,
+          defer: (files, retryAt) => deferEntries(state, files, retryAt, deferAge),
+          unclaim: (files) => unclaim(state, files),
+          setAside: (files, e) => {
+            const cause = classifyFailure(errorMessage(e), homeOf(env), state.vault);
+            failEntries(state, files, cause);
+            return `its events are in ${state.spool}/failed/ (${cause.kind}; fix: ${cause.fix})`;
+          },
+        },
+        extractor: (req) => extractor(req),
+        thresholds: () => {
+          const s = clientSettings(env);
+          return { turns: s.stop_min_new_turns, bytes: s.stop_min_new_bytes };
+        },
+        log,
+        hold: opts.jobDelayMs ? () => new Promise((r) => setTimeout(r, opts.jobDelayMs)) : undefined,
+      },
       persist: { store: new NodeStateStore(homeOf(env)), dir: `vaults/${state.key}` },
       config: {
         ignore: ['.obsidian', '.trash', '.git', 'node_modules'],
@@ -104,35 +129,13 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
         },
       },
     });
-    const coverage = new CoverageStore(`${state.dir}/sessions.json`);
-    const extractor: TranscriptExtractor = (await opts.makeExtractor?.(engine, state, log, env).catch((e) => {
+    const made = await opts.makeExtractor?.(engine, state, log, env).catch((e) => {
       log('warn', `extraction unavailable: ${errorMessage(e)}`);
       return undefined;
-    })) ?? (async () => ({ notes: 0, outcome: 'no extractor available in this build' }));
-    const deferAge = opts.deferRetryMs ?? DEFER_AGE_MS;
-    // Capture (src/core/capture/): spooled events become one job per session; the ports are this host's disk.
-    const capture = new Capture({
-      coverage,
-      transcripts: nodeTranscripts(() => configuredTranscriptRoots(env)),
-      spool: {
-        claim: () => claimAll(state, (m) => log('warn', m)).map((c) => ({ file: c.file, event: c.entry })),
-        release: releaseEntries,
-        defer: (files, retryAt) => deferEntries(state, files, retryAt, deferAge),
-        unclaim: (files) => unclaim(state, files),
-        setAside: (files, e) => {
-          const cause = classifyFailure(errorMessage(e), homeOf(env), state.vault);
-          failEntries(state, files, cause);
-          return `its events are in ${state.spool}/failed/ (${cause.kind}; fix: ${cause.fix})`;
-        },
-      },
-      extractor,
-      thresholds: () => {
-        const s = clientSettings(env);
-        return { turns: s.stop_min_new_turns, bytes: s.stop_min_new_bytes };
-      },
-      log,
-      hold: opts.jobDelayMs ? () => new Promise((r) => setTimeout(r, opts.jobDelayMs)) : undefined,
     });
+    if (made) extractor = made;
+    const capture = engine.capture!;
+    const curation = engine.curation!;
     const queue = capture.queue;
 
     let idleTimer: NodeJS.Timeout | undefined;

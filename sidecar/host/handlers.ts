@@ -77,7 +77,6 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
   const core: Record<string, Handler> = {};
   for (const [method, op] of Object.entries(coreOperations({
     engine,
-    curation: host.curation,
     injection: () => {
       const c = clientSettings(env);
       return { inject: c.inject, sessionStartChars: c.session_start_max_chars, promptChars: c.prompt_max_chars, promptItems: c.prompt_max_items };

@@ -1,14 +1,13 @@
 // Curation for one vault on Node: the core `Curation` with the proposal store under $ENGRAM_HOME, settings from
-// config.json, the configured LLM backend and the crash switch. The daemon's takes note vectors from its live index;
-// the CLI's (no host running) from the index snapshot on disk.
+// config.json, the configured LLM backend and the crash switch. The daemon's engine builds its own from this setup
+// (vectors from its live index); the CLI's (no host running) takes vectors from the index snapshot on disk.
 import fs from 'node:fs';
 import os from 'node:os';
 import type { EffectiveConfig } from '../../src/core/config.js';
 import { vectorsFromSnapshot } from '../../src/core/curate/index-vectors.js';
-import { Curation, type VectorSource } from '../../src/core/curate/service.js';
+import { Curation, describeIndexVectors, type CurationOptions, type VectorSource } from '../../src/core/curate/service.js';
 import { curateSettings, type CurateSettings } from '../../src/core/curate/settings.js';
-import type { IndexNoteVectors } from '../../src/core/index/note-vectors.js';
-import { systemClock, yieldToEventLoop, type VaultPort } from '../../src/core/ports.js';
+import { systemClock, yieldToEventLoop } from '../../src/core/ports.js';
 import { foldersFromConfig } from '../../src/core/note/route.js';
 import { engramHome, type HostFacts } from '../../src/core/state.js';
 import { createBackend } from './backends.js';
@@ -27,29 +26,16 @@ export function settingsFromConfig(config: EffectiveConfig, actor: string, overr
   });
 }
 
-/** What the user is told "close in meaning" was measured with. */
-export function describeVectors(v: IndexNoteVectors | null | undefined): VectorSource | undefined {
-  return v ? { vectors: v, kind: `embeddings from the index (${v.modelId ?? 'unknown model'}, ${v.count} notes)` } : undefined;
-}
-
-function curationFor(facts: HostFacts, vault: VaultPort, vaultKey: string, config: EffectiveConfig, actor: string, vectors: () => VectorSource | undefined): Curation {
+/** Curation's setup on Node: the proposal store under $ENGRAM_HOME, settings from config.json, the backend, the crash switch. */
+export function curationSetup(facts: HostFacts, vaultKey: string, config: EffectiveConfig, actor: string): Omit<CurationOptions, 'vault' | 'clock' | 'yieldNow' | 'vectors'> {
   const hit = faultTrigger(faultFromEnv(facts.env));
-  return new Curation({
-    vault,
+  return {
     state: new NodeStateStore(engramHome(facts)),
     vaultKey,
     settings: settingsFromConfig(config, actor),
-    clock: systemClock,
-    yieldNow: yieldToEventLoop,
     backend: (name) => createBackend(name ?? config.get('backend'), config, { env: facts.env as NodeJS.ProcessEnv }),
-    vectors,
     fault: () => hit('apply-step'),
-  });
-}
-
-/** The daemon's curation: its own vault port (the one writer) and its live index's vectors. */
-export function hostCuration(facts: HostFacts, vault: VaultPort, vaultKey: string, config: EffectiveConfig, actor: string, vectors: () => IndexNoteVectors | null | undefined): Curation {
-  return curationFor(facts, vault, vaultKey, config, actor, () => describeVectors(vectors()));
+  };
 }
 
 /**
@@ -65,12 +51,12 @@ export function localCuration(facts: HostFacts, cwd: string, vaultOption: string
     cached = undefined;
     if (fs.existsSync(v.state.snapshot)) {
       try {
-        cached = describeVectors(vectorsFromSnapshot(new Uint8Array(fs.readFileSync(v.state.snapshot))));
+        cached = describeIndexVectors(vectorsFromSnapshot(new Uint8Array(fs.readFileSync(v.state.snapshot))));
       } catch {
         // A damaged or older snapshot: the index rebuilds it; meanwhile curation compares words.
       }
     }
     return cached;
   };
-  return curationFor(facts, new NodeVault(v.realPath), v.key, config, actor, fromSnapshot);
+  return new Curation({ ...curationSetup(facts, v.key, config, actor), vault: new NodeVault(v.realPath), clock: systemClock, yieldNow: yieldToEventLoop, vectors: fromSnapshot });
 }

@@ -3,6 +3,8 @@
 import { EngramError, errorMessage } from './errors.js';
 import { readFormat } from './format-version.js';
 import type { StateStore } from './extract/state-store.js';
+import { Curation, describeIndexVectors, type CurationOptions } from './curate/service.js';
+import { Capture, type CapturePorts } from './capture/capture.js';
 import type { Ports, VaultChange } from './ports.js';
 import type { SearchHit, SearchOptions } from './index/types.js';
 import type { IndexNoteVectors } from './index/note-vectors.js';
@@ -69,13 +71,6 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
 
 export type EngineLog = (level: 'info' | 'warn' | 'error', message: string) => void;
 
-/** What the engine asks of curation (src/core/curate/service.ts `Curation` implements it). */
-export interface EngineCuration {
-  /** Moves a wrong note into the archive folder (out of recall, recoverable, logged in the vault). */
-  forget(ref: string, opts?: { byUser?: boolean; actor?: string }): Promise<{ moved: Array<[string, string]>; relinked: string[]; logPath: string }>;
-  /** Recall statistics ($ENGRAM_HOME, never the notes): the notes each recall or injection returned. */
-  recordRecall(paths: string[]): Promise<void>;
-}
 
 /** A title compared as a person reads it: case, punctuation and spacing aside. */
 function titleKey(t: string): string {
@@ -92,8 +87,13 @@ export interface EngineOptions {
   config?: Partial<EngineConfig>;
   index?: EngineIndex;
   log?: EngineLog;
-  /** Curation for this vault: `forget` goes through it (archive, logged); without it forget is unavailable. */
-  curation?: EngineCuration;
+  /**
+   * Curation for this vault (review, restructure, maintain, apply, forget): the host's state store, settings and
+   * backend; the engine gives it the vault, the clock and its index's vectors. Without it forget is unavailable.
+   */
+  curation?: Omit<CurationOptions, 'vault' | 'clock' | 'yieldNow' | 'vectors'>;
+  /** Capture (spooled hook events to extraction jobs) over the host's spool, transcript and coverage ports. */
+  capture?: CapturePorts;
   /**
    * Where the engine keeps what must outlive a restart, in the host's state store under `dir` (the daemon:
    * vaults/<key>): which notes each session was given (injected.json: a restarted host still never injects a note
@@ -173,7 +173,10 @@ export class Engine {
   private burstSize = 0;
   private readonly injected = new Map<string, Set<string>>();
   private readonly log: EngineLog;
-  private readonly curation?: EngineCuration;
+  /** Curation for this vault, when the host gave it what it needs. */
+  readonly curation?: Curation;
+  /** Capture for this vault, when the host gave it its ports. */
+  readonly capture?: Capture;
   private readonly pendingChanges = new Map<string, VaultChange>();
   private catchingUp: Promise<void> | null = null;
   /** Recall statistics are written one after another (read-modify-write of one file), off the answer's path. */
@@ -187,7 +190,11 @@ export class Engine {
     this.config = { ...DEFAULT_ENGINE_CONFIG, ...opts.config };
     this.index = opts.index ?? new IndexedVault(new VaultIndex({ vault: opts.ports.vault, clock: opts.ports.clock, yieldNow: opts.ports.yieldNow, autoEmbed: false }), { label: 'bm25 (built-in fallback)' });
     this.log = opts.log ?? (() => {});
-    this.curation = opts.curation;
+    if (opts.curation) {
+      // Curation compares notes by the live index's vectors when it has embeddings.
+      this.curation = new Curation({ ...opts.curation, vault: opts.ports.vault, clock: opts.ports.clock, yieldNow: opts.ports.yieldNow, vectors: () => describeIndexVectors(this.index.noteVectors?.()) });
+    }
+    if (opts.capture) this.capture = new Capture(opts.capture);
   }
 
   isIgnored(path: string): boolean {

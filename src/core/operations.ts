@@ -21,7 +21,6 @@ export interface InjectionSettings {
 
 export interface OperationDeps {
   engine: Engine;
-  curation: Curation;
   injection: () => InjectionSettings;
   /** A short answer from the recalled notes by the configured LLM (recall's `synthesize`); absent: none. */
   synthesize?: (query: string, result: RecallResult) => Promise<string | undefined>;
@@ -36,7 +35,11 @@ export function checkReadRef(ref: string): void {
   if (r.split('/')[0].startsWith('.')) throw new EngramError('refused', "read refuses the vault's hidden folders (its config folder keeps plugin secrets)");
 }
 
-export function coreOperations({ engine, curation, injection, synthesize, clock = systemClock }: OperationDeps): OperationTable {
+export function coreOperations({ engine, injection, synthesize, clock = systemClock }: OperationDeps): OperationTable {
+  const curation = (): Curation => {
+    if (!engine.curation) throw new EngramError('refused', 'curation needs a state store, which this host did not give the engine');
+    return engine.curation;
+  };
   // Curation runs one request at a time (two applies never interleave, a plan never reads a half-applied vault).
   let chain: Promise<unknown> = Promise.resolve();
   const serialized = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -102,15 +105,15 @@ export function coreOperations({ engine, curation, injection, synthesize, clock 
       const { ref, ...opts } = p as Params<'forget'>;
       return writing(() => engine.forget(ref, opts));
     },
-    'review.plan': (p) => serialized(() => curation.reviewPlan(p as Params<'review.plan'>)),
-    'restructure.plan': (p) => serialized(() => curation.restructurePlan(p as Params<'restructure.plan'>)),
+    'review.plan': (p) => serialized(() => curation().reviewPlan(p as Params<'review.plan'>)),
+    'restructure.plan': (p) => serialized(() => curation().restructurePlan(p as Params<'restructure.plan'>)),
     'maintain.run': (p) => {
       const q = p as Params<'maintain.run'>;
-      return q.apply ? writing(() => curation.maintain(q)) : serialized(() => curation.maintain(q));
+      return q.apply ? writing(() => curation().maintain(q)) : serialized(() => curation().maintain(q));
     },
     'curate.apply': (p) => {
       const { ids, actor } = p as Params<'curate.apply'>;
-      return writing(async () => ({ applied: await curation.apply(ids, { actor }) }));
+      return writing(async () => ({ applied: await curation().apply(ids, { actor }) }));
     },
     reindex: async () => {
       await engine.whenReady();

@@ -4,15 +4,13 @@ import { Engine, IndexedVault } from '../../src/core/engine.js';
 import { VaultIndex } from '../../src/core/index/vault-index.js';
 import { MemoryVault } from '../../src/core/ports/memory-vault.js';
 import { systemClock } from '../../src/core/ports.js';
-import { Curation } from '../../src/core/curate/service.js';
 import { curateSettings } from '../../src/core/curate/settings.js';
 import { MemoryStateStore } from '../../src/core/extract/state-store.js';
 
 async function engineWith(files: Record<string, string>): Promise<{ engine: Engine; vault: MemoryVault; state: MemoryStateStore }> {
   const vault = new MemoryVault({ files });
   const state = new MemoryStateStore();
-  const curation = new Curation({ vault, state, vaultKey: '0123456789abcdef', settings: curateSettings({ device: 'box', actor: 'test' }), clock: systemClock });
-  const engine = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() }, curation });
+  const engine = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() }, curation: { state, vaultKey: '0123456789abcdef', settings: curateSettings({ device: 'box', actor: 'test' }) } });
   await engine.start();
   return { engine, vault, state };
 }

@@ -1,7 +1,7 @@
 // A second host for the engine, in the test process: the real Engine and Curation over the in-memory vault and state
 // store, answering the protocol from the same operation table the daemon serves (src/core/operations.ts), with the
 // params checked as the daemon's server checks them. What the Obsidian plugin will host, minus Obsidian.
-import { Curation } from '../../src/core/curate/service.js';
+import type { Curation } from '../../src/core/curate/service.js';
 import { curateSettings } from '../../src/core/curate/settings.js';
 import { Engine } from '../../src/core/engine.js';
 import { MemoryStateStore } from '../../src/core/extract/state-store.js';
@@ -24,11 +24,12 @@ export async function startInProcessHost(files: Record<string, string>, opts: { 
   const clock = opts.clock ?? { now: () => Date.now() };
   const vault = new MemoryVault({ files, clock });
   const state = new MemoryStateStore();
-  const curation = new Curation({ vault, state, vaultKey: '0123456789abcdef', settings: curateSettings({ device: 'test', actor: 'plugin' }), clock });
-  const engine = new Engine({ ports: { vault, clock, yieldNow: () => Promise.resolve() }, curation });
+  // The one object a host creates: the engine, given its ports (vault, clock, state store) and settings.
+  const engine = new Engine({ ports: { vault, clock, yieldNow: () => Promise.resolve() }, curation: { state, vaultKey: '0123456789abcdef', settings: curateSettings({ device: 'test', actor: 'plugin' }) } });
+  const curation = engine.curation!;
   await engine.start();
   const injection: InjectionSettings = { inject: true, sessionStartChars: 4000, promptChars: 1500, promptItems: 5, ...opts.injection };
-  const operations = coreOperations({ engine, curation, injection: () => injection, clock });
+  const operations = coreOperations({ engine, injection: () => injection, clock });
   return {
     vault,
     state,

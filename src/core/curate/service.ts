@@ -16,12 +16,18 @@ import { planRestructure } from './restructure';
 import { planReview, type DueNote } from './review';
 import type { CurateSettings } from './settings';
 import { loadVocabulary } from '../note/vocabulary';
+import type { IndexNoteVectors } from '../index/note-vectors';
 import { curateStateNames, RecallStatsStore, StateProposalStore } from './stores';
 
 /** Note vectors and what they are, for the user ("embeddings from the index (model, n notes)"). */
 export interface VectorSource {
   vectors: NoteVectors;
   kind: string;
+}
+
+/** What the user is told "close in meaning" was measured with, for the index's note vectors. */
+export function describeIndexVectors(v: IndexNoteVectors | null | undefined): VectorSource | undefined {
+  return v ? { vectors: v, kind: `embeddings from the index (${v.modelId ?? 'unknown model'}, ${v.count} notes)` } : undefined;
 }
 
 export interface CurationOptions {
