@@ -12,7 +12,7 @@ export class RpcError extends Error {
   }
 }
 
-export function readToken(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function readToken(env: NodeJS.ProcessEnv): string | undefined {
   try {
     return fs.readFileSync(tokenPath(env), 'utf8').trim() || undefined;
   } catch {
@@ -22,7 +22,7 @@ export function readToken(env: NodeJS.ProcessEnv = process.env): string | undefi
 
 export interface ConnectOptions {
   socket: string;
-  env?: NodeJS.ProcessEnv;
+  env: NodeJS.ProcessEnv;
   /** Absolute time (epoch ms) after which everything gives up. */
   deadline: number;
   client?: string;

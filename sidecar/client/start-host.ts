@@ -14,9 +14,9 @@ export function startClaimPath(stateDir: string): string {
   return path.join(stateDir, 'host.starting');
 }
 
-/** The script that runs `engram` (the bundle or the stable shim's target). */
+/** The script that runs `engram` (the bundle or the stable shim's target): a host starts from the same one. */
 export function engramEntry(): string {
-  return process.env.ENGRAM_ENTRY ?? process.argv[1];
+  return process.argv[1];
 }
 
 interface StartClaim {
@@ -55,7 +55,7 @@ function claimStart(file: string): boolean {
  * Starts `engram serve` for the vault, detached, unless a host already holds host.lock or another caller is starting
  * one right now. Returns the new process's pid, or undefined when nothing was started.
  */
-export function startHostDetached(vault: string, env: NodeJS.ProcessEnv = process.env): number | undefined {
+export function startHostDetached(vault: string, env: NodeJS.ProcessEnv): number | undefined {
   const state = vaultState(vault, env);
   if (lockIsLive(readLock(state.lock))) return undefined;
   fs.mkdirSync(state.dir, { recursive: true, mode: 0o700 });

@@ -7,7 +7,7 @@ import { appendLogLine } from '../node/log.js';
 export type Level = 'info' | 'warn' | 'error';
 export type Logger = (level: Level, msg: string) => void;
 
-export function hostLogger(key: string, foreground: boolean, env: NodeJS.ProcessEnv = process.env): { log: Logger; file: string } {
+export function hostLogger(key: string, foreground: boolean, env: NodeJS.ProcessEnv): { log: Logger; file: string } {
   const dir = logsDir(env);
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -16,7 +16,7 @@ export type Notify = (method: string, params: unknown) => void;
 export type Handler = (params: unknown, req: RpcRequest, notify: Notify) => Promise<unknown>;
 
 /** Creates the per-user token (256 random bits, 0600) if it does not exist; returns it. */
-export function ensureToken(env: NodeJS.ProcessEnv = process.env): string {
+export function ensureToken(env: NodeJS.ProcessEnv): string {
   const file = tokenPath(env);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   try {

@@ -2,7 +2,7 @@
 import os from 'node:os';
 import type { HostFacts } from '../../src/core/state.js';
 
-export function hostFacts(env: NodeJS.ProcessEnv = process.env): HostFacts {
+export function hostFacts(env: NodeJS.ProcessEnv): HostFacts {
   let userName: string | undefined;
   try {
     userName = os.userInfo().username;

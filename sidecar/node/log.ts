@@ -43,7 +43,7 @@ export function appendLogLine(file: string, line: string): boolean {
   }
 }
 
-export function appendLog(file: string, line: string, env: NodeJS.ProcessEnv = process.env): boolean {
+export function appendLog(file: string, line: string, env: NodeJS.ProcessEnv): boolean {
   try {
     const dir = logsDir(env);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { engramHome as coreHome, socketLocation, userState, vaultKey as coreKey, vaultState as coreVaultState, type VaultState as CoreVaultState } from '../../src/core/state.js';
 import { hostFacts } from './facts.js';
 
-export function engramHome(env: NodeJS.ProcessEnv = process.env): string {
+export function engramHome(env: NodeJS.ProcessEnv): string {
   return coreHome(hostFacts(env));
 }
 
@@ -29,7 +29,7 @@ export function readJson(file: string): Json | undefined {
 
 
 /** Codex's own folder: `$CODEX_HOME`, else `~/.codex` (its config.toml and its sessions/ live there). */
-export function codexHome(env: NodeJS.ProcessEnv = process.env): string {
+export function codexHome(env: NodeJS.ProcessEnv): string {
   return env.CODEX_HOME ?? path.join(hostFacts(env).homeDir, '.codex');
 }
 
@@ -53,26 +53,26 @@ export interface VaultState extends CoreVaultState {
   socket: string;
 }
 
-export function vaultState(vault: string, env: NodeJS.ProcessEnv = process.env): VaultState {
+export function vaultState(vault: string, env: NodeJS.ProcessEnv): VaultState {
   const facts = hostFacts(env);
   const real = realVaultPath(vault);
   const key = coreKey(real, facts.platform);
   return { ...coreVaultState(coreHome(facts), key, facts.platform), vault: real, socket: socketLocation(facts, key).path };
 }
 
-export function tokenPath(env: NodeJS.ProcessEnv = process.env): string {
+export function tokenPath(env: NodeJS.ProcessEnv): string {
   return userState(engramHome(env), process.platform).tokenFile;
 }
 
-export function logsDir(env: NodeJS.ProcessEnv = process.env): string {
+export function logsDir(env: NodeJS.ProcessEnv): string {
   return userState(engramHome(env), process.platform).logsDir;
 }
 
-export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+export function configPath(env: NodeJS.ProcessEnv): string {
   return userState(engramHome(env), process.platform).configFile;
 }
 
-export function shimPath(env: NodeJS.ProcessEnv = process.env): string {
+export function shimPath(env: NodeJS.ProcessEnv): string {
   return userState(engramHome(env), process.platform).shim;
 }
 

@@ -21,7 +21,7 @@ export interface ClientSettings {
   inject: boolean;
 }
 
-export function readRawConfig(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
+export function readRawConfig(env: NodeJS.ProcessEnv): Record<string, unknown> {
   try {
     return readConfigFile(configPath(env)) ?? {};
   } catch {
@@ -29,7 +29,7 @@ export function readRawConfig(env: NodeJS.ProcessEnv = process.env): Record<stri
   }
 }
 
-export function clientSettings(env: NodeJS.ProcessEnv = process.env): ClientSettings {
+export function clientSettings(env: NodeJS.ProcessEnv): ClientSettings {
   const cfg: EffectiveConfig = effectiveConfig(readRawConfig(env), env);
   return {
     vault_path: cfg.get('vault_path') ?? undefined,
@@ -51,8 +51,8 @@ export interface ResolvedVault {
 }
 
 /** README "Configuration", which vault: --vault, ENGRAM_VAULT, the nearest .claude/engram.local.json, config.json's vault_path. */
-export function resolveVault(opts: { vault?: string; cwd: string; env?: NodeJS.ProcessEnv }): ResolvedVault | undefined {
-  const found = findVault(hostFacts(opts.env ?? process.env), opts.cwd, opts.vault);
+export function resolveVault(opts: { vault?: string; cwd: string; env: NodeJS.ProcessEnv }): ResolvedVault | undefined {
+  const found = findVault(hostFacts(opts.env), opts.cwd, opts.vault);
   return found ? { vault: found.path, source: found.origin } : undefined;
 }
 

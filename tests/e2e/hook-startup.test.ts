@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cliPath } from '../helpers/cli.js';
+import { vanishingEntry } from '../helpers/cli.js';
 import { makeSandbox, type Sandbox } from '../helpers/host.js';
 
 describe('engram hook start-up', () => {
@@ -19,8 +19,9 @@ describe('engram hook start-up', () => {
   for (const event of ['UserPromptSubmit', 'Stop']) {
     it(`${event} loads only engram.mjs and the hook bundle`, () => {
       fs.rmSync(path.join(sb.root, 'loaded.txt'), { force: true });
-      const r = spawnSync(process.execPath, ['--import', path.join(sb.root, 'register.mjs'), cliPath, 'hook', event], {
-        env: { ...sb.env, ENGRAM_ENTRY: path.join(sb.root, 'missing.mjs') },
+      // Run through a script that is gone by the time the hook would start a host with it: no host starts.
+      const r = spawnSync(process.execPath, ['--import', path.join(sb.root, 'register.mjs'), vanishingEntry(sb.root), 'hook', event], {
+        env: sb.env,
         input: JSON.stringify({ session_id: 's', cwd: sb.root, prompt: 'hello there friends', transcript_path: path.join(sb.root, 'none.jsonl') }),
         encoding: 'utf8',
       });

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cliPath, runCli } from '../helpers/cli.js';
+import { cliPath, runCli, vanishingEntry } from '../helpers/cli.js';
 import { alive, hostListening, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
 
@@ -66,7 +66,7 @@ describe('engram hook', () => {
   afterEach(async () => sb.cleanup());
 
   it('writes the spool entry first, even when no host can start, and exits 0 silently', () => {
-    const r = runCli(['hook', 'SessionEnd'], { env: { ...sb.env, ENGRAM_ENTRY: path.join(sb.root, 'missing.mjs') }, input: JSON.stringify(payload('SessionEnd')) });
+    const r = runCli(['hook', 'SessionEnd'], { env: sb.env, input: JSON.stringify(payload('SessionEnd')), entry: vanishingEntry(sb.root) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     const spooled = list(path.join(stateDir(sb), 'spool'));

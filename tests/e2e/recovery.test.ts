@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cliPath, runCli } from '../helpers/cli.js';
+import { cliPath, runCli, vanishingEntry } from '../helpers/cli.js';
 import { alive, hostListening, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
 import { vaultState } from '../../sidecar/node/paths.js';
@@ -48,8 +48,8 @@ function deadPid(): number {
   const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
   return Number(r.stdout);
 }
-function hook(sb: Sandbox, event: string, payload: unknown, env: NodeJS.ProcessEnv = {}) {
-  return runCli(['hook', event], { env: { ...sb.env, ...env }, input: JSON.stringify(payload) });
+function hook(sb: Sandbox, event: string, payload: unknown, entry?: string) {
+  return runCli(['hook', event], { env: sb.env, input: JSON.stringify(payload), entry });
 }
 
 // Each waits for the host's own retry (up to 40 s per step on a loaded machine).
@@ -174,7 +174,7 @@ describe('recovers by itself', { timeout: 120_000 }, () => {
     const filler = fill(sb.engramHome);
     const before = new Set(walk(sb.engramHome));
 
-    const r = hook(sb, 'Stop', payload(), { ENGRAM_ENTRY: path.join(sb.root, 'missing.mjs') });
+    const r = hook(sb, 'Stop', payload(), vanishingEntry(sb.root));
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     // Exactly one thing appeared: the loss notice (its name says when, which event, why). No temp file, no spool

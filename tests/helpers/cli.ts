@@ -1,5 +1,6 @@
 // Runs the built `engram` CLI as a real process.
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './shared.js';
 
@@ -11,7 +12,11 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string; timeout?: number } = {}): CliResult {
+/**
+ * Runs the built CLI. `entry`: the script Node runs instead (a wrapper that imports the CLI): a host the command starts
+ * runs that same script, as it runs the shim's target for a user.
+ */
+export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string; timeout?: number; entry?: string } = {}): CliResult {
   const spawnOpts: SpawnSyncOptions = {
     cwd: opts.cwd ?? repoRoot,
     env: { ...process.env, ...opts.env },
@@ -19,6 +24,16 @@ export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: 
     encoding: 'utf8',
     timeout: opts.timeout ?? 60_000,
   };
-  const r = spawnSync(process.execPath, [cliPath, ...args], spawnOpts);
+  const r = spawnSync(process.execPath, [opts.entry ?? cliPath, ...args], spawnOpts);
   return { code: r.status ?? -1, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
+}
+
+/**
+ * A script that runs the CLI and is gone by the time the CLI would start a host with it: what a user has when the
+ * checkout a shim points at was moved or is being rebuilt.
+ */
+export function vanishingEntry(dir: string): string {
+  const entry = path.join(dir, `vanishing-${process.pid}-${Math.random().toString(36).slice(2)}.mjs`);
+  fs.writeFileSync(entry, `import fs from 'node:fs';\nimport { fileURLToPath } from 'node:url';\nfs.rmSync(fileURLToPath(import.meta.url), { force: true });\nawait import(${JSON.stringify(new URL(`file://${cliPath}`).href)});\n`);
+  return entry;
 }

@@ -43,20 +43,20 @@ export interface BurstResult {
 export async function hookBurst(sb: Sandbox, n: number, cli = cliPath): Promise<BurstResult> {
   const count = path.join(sb.root, 'serves.txt');
   const entry = path.join(sb.root, 'entry.mjs');
-  // Counts each `serve` the hooks spawn (startHostDetached runs ENGRAM_ENTRY), then runs the real CLI.
+  // Counts each run (the hooks run through it, so the `serve` they start does too), then runs the real CLI.
   fs.writeFileSync(entry, `import fs from 'node:fs';\nfs.appendFileSync(${JSON.stringify(count)}, process.pid + ' ' + process.argv.slice(2).join(' ') + '\\n');\nawait import(${JSON.stringify(new URL(`file://${cli}`).href)});\n`);
   fs.rmSync(count, { force: true });
   const proj = path.join(sb.home, '.claude', 'projects', '-burst');
   fs.mkdirSync(proj, { recursive: true });
   const sessions = Array.from({ length: n }, (_, i) => `22222222-bbbb-4bbb-8bbb-${String(i).padStart(12, '0')}`);
   for (const s of sessions) fs.copyFileSync(fixture, path.join(proj, `${s}.jsonl`));
-  const env = { ...sb.env, ENGRAM_ENTRY: entry };
+  const env = sb.env;
   const hookMs = await Promise.all(
     sessions.map(
       (s) =>
         new Promise<number>((resolve, reject) => {
           const t0 = performance.now();
-          const child = spawn(process.execPath, [cli, 'hook', 'Stop'], { env, cwd: sb.root, stdio: ['pipe', 'ignore', 'ignore'] });
+          const child = spawn(process.execPath, [entry, 'hook', 'Stop'], { env, cwd: sb.root, stdio: ['pipe', 'ignore', 'ignore'] });
           child.on('error', reject);
           child.on('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`hook exited ${code}`))));
           child.stdin.end(JSON.stringify({ session_id: s, transcript_path: path.join(proj, `${s}.jsonl`), cwd: sb.root, hook_event_name: 'Stop' }));
