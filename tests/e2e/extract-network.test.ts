@@ -2,11 +2,10 @@
 // in the vault or in $ENGRAM_HOME; writes wait while git holds its index lock.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath } from '../helpers/cli.js';
+import { startFakeAnthropic, type FakeServer } from '../helpers/real-cli.js';
 import { repoRoot } from '../helpers/shared.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 import { gitBusy } from '../../sidecar/node/extract-runner.js';
@@ -14,9 +13,8 @@ import { gitBusy } from '../../sidecar/node/extract-runner.js';
 const transcript = path.join(repoRoot, 'tests/fixtures/extract/markers-b.jsonl');
 const KEY = 'sk-ant-test-0123456789-secret';
 let tmp: string;
-let server: http.Server;
+let server: FakeServer;
 let url: string;
-let requests = 0;
 
 function runAsync(args: string[], env: Record<string, string>): { done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   const child = spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, ...env }, cwd: repoRoot });
@@ -37,28 +35,18 @@ function allText(dir: string): string {
 
 beforeAll(async () => {
   tmp = makeTempDir('engram-extract-net-');
-  server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      requests++;
-      if (req.headers['x-api-key'] !== KEY) {
-        res.writeHead(401, { 'content-type': 'application/json' });
-        res.end('{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}');
-        return;
-      }
-      const prompt = (JSON.parse(body) as { messages: { content: string }[] }).messages[0].content;
-      const m = /\[turn (\d+) · user[^\]]*\]\n(No, don't use moment[^\n]*)/.exec(prompt);
-      const beats = m ? [{ type: 'correction', title: 'Use date-fns instead of moment', summary: 'Use date-fns, not moment.js.', body: m[2], turns: [Number(m[1])], quote: m[2].slice(0, 45), confidence: 0.9 }] : [];
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ model: 'claude-haiku-4-5', content: [{ type: 'text', text: JSON.stringify({ beats }) }], usage: { input_tokens: 2000, output_tokens: 100 } }));
-    });
+  // The model files the one correction of the transcript; a wrong key is refused as the real API refuses it.
+  server = await startFakeAnthropic((req) => {
+    if (req.headers['x-api-key'] !== KEY) return { status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } };
+    const prompt = (req.body as { messages: { content: string }[] }).messages[0].content;
+    const m = /\[turn (\d+) · user[^\]]*\]\n(No, don't use moment[^\n]*)/.exec(prompt);
+    const beats = m ? [{ type: 'correction', title: 'Use date-fns instead of moment', summary: 'Use date-fns, not moment.js.', body: m[2], turns: [Number(m[1])], quote: m[2].slice(0, 45), confidence: 0.9 }] : [];
+    return { text: JSON.stringify({ beats }), usage: { input_tokens: 2000, output_tokens: 100 } };
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = server.url;
 });
-afterAll(() => {
-  server.close();
+afterAll(async () => {
+  await server.close();
   removeDir(tmp);
 });
 
@@ -96,9 +84,9 @@ describe('engram extract with an API backend', () => {
     const vault = path.join(tmp, 'v2');
     const home = path.join(tmp, 'h2');
     fs.mkdirSync(vault);
-    const before = requests;
+    const before = server.modelRequests().length;
     const r = await runAsync(['extract', transcript, '--vault', vault, '--backend', 'anthropic'], { ENGRAM_HOME: home, HOME: home, ANTHROPIC_API_KEY: 'sk-wrong-key-42', ENGRAM_ANTHROPIC_URL: url, ENGRAM_FAULT: '' }).done;
-    expect(requests - before).toBe(1);
+    expect(server.modelRequests().length - before).toBe(1);
     expect(r.stdout).toMatch(/error: .*HTTP 401/);
     expect(r.stdout + r.stderr).not.toContain('sk-wrong-key-42');
     expect(allText(home)).not.toContain('sk-wrong-key-42');

@@ -5,11 +5,10 @@
 // (notes, proposals, logs, extract-runs.jsonl, ledger), any file name, or the command's output.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath } from '../helpers/cli.js';
+import { startFakeAnthropic, type FakeServer } from '../helpers/real-cli.js';
 import { repoRoot } from '../helpers/shared.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 import { secretSamples } from '../fixtures/redact-secrets.js';
@@ -18,7 +17,7 @@ const KEY = 'sk-ant-test-0123456789-secret';
 const samples = secretSamples();
 const SESSION = '33333333-cccc-4ccc-8ccc-000000000003';
 let tmp: string;
-let server: http.Server;
+let server: FakeServer;
 let url: string;
 const bodies: string[] = [];
 
@@ -78,39 +77,33 @@ function leaks(where: string, text: string): string[] {
 beforeAll(async () => {
   tmp = makeTempDir('engram-redact-leak-');
   // The model writes back every user turn it is shown, whole, as a note: the worst a model can do.
-  server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      bodies.push(body);
-      const prompt = (JSON.parse(body) as { messages: { content: string }[] }).messages.map((m) => m.content).join('\n');
-      const turns = [...prompt.matchAll(/\[turn (\d+) · (user|assistant)[^\]]*\]\n([\s\S]*?)(?=\n\[turn |\n<\/transcript>|$)/g)].map((m) => ({ index: Number(m[1]), text: m[3]!.trim() }));
-      // Five beats (the per-window limit), each carrying a fifth of the turns whole: every turn ends up in a note.
-      const beats = [0, 1, 2, 3, 4].map((k) => {
-        const mine = turns.filter((_, i) => i % 5 === k);
-        const first = mine[0]!.text.split('\n').filter((l) => l.trim().length >= 20).pop() ?? mine[0]!.text;
-        return {
-          type: 'decision',
-          title: first.trim().slice(0, 70),
-          summary: mine.map((t) => t.text).join(' ').slice(0, 300),
-          body: mine.map((t) => t.text).join('\n\n'),
-          turns: mine.map((t) => t.index),
-          quote: first.trim().slice(0, 60),
-          scope: 'project',
-          durability: 'durable',
-          tags: ['test'],
-          confidence: 0.9,
-        };
-      });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ model: 'claude-haiku-4-5', content: [{ type: 'text', text: JSON.stringify({ beats }) }], usage: { input_tokens: 2000, output_tokens: 100 } }));
+  server = await startFakeAnthropic((req) => {
+    bodies.push(req.raw);
+    const prompt = (req.body as { messages: { content: string }[] }).messages.map((m) => m.content).join('\n');
+    const turns = [...prompt.matchAll(/\[turn (\d+) · (user|assistant)[^\]]*\]\n([\s\S]*?)(?=\n\[turn |\n<\/transcript>|$)/g)].map((m) => ({ index: Number(m[1]), text: m[3]!.trim() }));
+    // Five beats (the per-window limit), each carrying a fifth of the turns whole: every turn ends up in a note.
+    const beats = [0, 1, 2, 3, 4].map((k) => {
+      const mine = turns.filter((_, i) => i % 5 === k);
+      const first = mine[0]!.text.split('\n').filter((l) => l.trim().length >= 20).pop() ?? mine[0]!.text;
+      return {
+        type: 'decision',
+        title: first.trim().slice(0, 70),
+        summary: mine.map((t) => t.text).join(' ').slice(0, 300),
+        body: mine.map((t) => t.text).join('\n\n'),
+        turns: mine.map((t) => t.index),
+        quote: first.trim().slice(0, 60),
+        scope: 'project',
+        durability: 'durable',
+        tags: ['test'],
+        confidence: 0.9,
+      };
     });
+    return { text: JSON.stringify({ beats }) };
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = server.url;
 });
-afterAll(() => {
-  server.close();
+afterAll(async () => {
+  await server.close();
   removeDir(tmp);
 });
 

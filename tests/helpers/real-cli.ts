@@ -72,9 +72,12 @@ export interface RecordedRequest {
 }
 
 /** One scripted answer. */
+/** Tokens a reply reports (the backend's cost line reads them); the fake's default is 100 in, 20 out. */
+type Usage = { usage?: { input_tokens: number; output_tokens: number } };
+
 export type Reply =
-  | { text: string }
-  | { toolUse: { name: string; input: unknown; id?: string }; text?: string }
+  | ({ text: string } & Usage)
+  | ({ toolUse: { name: string; input: unknown; id?: string }; text?: string } & Usage)
   | { status: number; body?: unknown }
   | { raw: string; contentType?: string }
   | { hang: true };
@@ -193,7 +196,7 @@ export function startFakeAnthropic(script?: Script | Reply[]): Promise<FakeServe
       if ('text' in reply && reply.text !== undefined) content.push({ type: 'text', text: reply.text });
       if ('toolUse' in reply) content.push({ type: 'tool_use', id: reply.toolUse.id ?? `toolu_fake_${++idCounter}`, name: reply.toolUse.name, input: reply.toolUse.input });
       const stopReason = 'toolUse' in reply ? 'tool_use' : 'end_turn';
-      const usage = { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+      const usage = { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...('usage' in reply ? reply.usage : {}) };
       if (!req.body?.stream) {
         return json(res, 200, { id, type: 'message', role: 'assistant', model, content, stop_reason: stopReason, stop_sequence: null, usage });
       }
@@ -210,7 +213,7 @@ export function startFakeAnthropic(script?: Script | Reply[]): Promise<FakeServe
         }
         events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
       });
-      events.push({ event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 20 } } });
+      events.push({ event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } } });
       events.push({ event: 'message_stop', data: { type: 'message_stop' } });
       sse(res, events);
     },
