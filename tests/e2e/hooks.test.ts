@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cliPath, runCli, vanishingEntry } from '../helpers/cli.js';
-import { alive, hostListening, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
+import { alive, hostListening, makeSandbox, sessionTranscript, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
 
 const SESSION = '11111111-aaaa-4aaa-8aaa-000000000001';
@@ -57,10 +57,7 @@ describe('engram hook', () => {
   beforeEach(() => {
     sb = makeSandbox();
     fs.mkdirSync(path.join(sb.root, 'acme'));
-    const dir = path.join(sb.home, '.claude', 'projects', '-home-dev-acme');
-    fs.mkdirSync(dir, { recursive: true });
-    transcript = path.join(dir, `${SESSION}.jsonl`);
-    fs.copyFileSync(fixture, transcript);
+    transcript = sessionTranscript(sb, SESSION, fixture);
     fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, backend: 'rules' }));
   });
   afterEach(async () => sb.cleanup());
@@ -169,10 +166,7 @@ describe('jobs that cannot finish', () => {
   let transcript: string;
   beforeEach(() => {
     sb = makeSandbox();
-    const dir = path.join(sb.home, '.claude', 'projects', '-home-dev-acme');
-    fs.mkdirSync(dir, { recursive: true });
-    transcript = path.join(dir, `${SESSION}.jsonl`);
-    fs.copyFileSync(fixture, transcript);
+    transcript = sessionTranscript(sb, SESSION, fixture);
   });
   afterEach(async () => sb.cleanup());
   const end = () => hookAsync(sb, 'SessionEnd', { session_id: SESSION, transcript_path: transcript, cwd: sb.root, hook_event_name: 'SessionEnd' });

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
-import { makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
+import { makeSandbox, sessionTranscript, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
 
 const SESSION = '11111111-aaaa-4aaa-8aaa-000000000001';
@@ -40,10 +40,7 @@ describe('host extraction dedups through the vault index', () => {
 
   beforeEach(() => {
     sb = makeSandbox();
-    const dir = path.join(sb.home, '.claude', 'projects', '-home-dev-acme');
-    fs.mkdirSync(dir, { recursive: true });
-    transcript = path.join(dir, `${SESSION}.jsonl`);
-    fs.copyFileSync(fixture, transcript);
+    transcript = sessionTranscript(sb, SESSION, fixture);
     fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, backend: 'rules' }));
     sb.writeNote(PNPM, '---\ntype: decision\nproject: acme\nsummary: The monorepo uses pnpm workspaces, not npm, because installs are three times faster.\ncreated: 2026-01-05\nengram_id: 0a1b2c3d4e5f6071\nengram_source: hook-extraction\n---\n\nWe use pnpm workspaces, not npm, for the monorepo: installs are three times faster.\n');
     sb.writeNote(STAGING, '# Staging resets\n\nThe staging database is reset every Sunday at 02:00 UTC, so never keep test fixtures there.\n');

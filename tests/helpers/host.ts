@@ -141,3 +141,12 @@ export function makeSandbox(): Sandbox {
   };
   return sb;
 }
+
+/** Puts a copy of `fixture` where Claude Code keeps a session's transcript in the sandbox; returns its path. */
+export function sessionTranscript(sb: Sandbox, sessionId: string, fixture: string, project = '-home-dev-acme'): string {
+  const dir = path.join(sb.home, '.claude', 'projects', project);
+  fs.mkdirSync(dir, { recursive: true });
+  const transcript = path.join(dir, `${sessionId}.jsonl`);
+  fs.copyFileSync(fixture, transcript);
+  return transcript;
+}
