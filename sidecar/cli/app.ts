@@ -2,6 +2,7 @@
 import { commands } from './commands.js';
 import { formatOptions, parseArgs } from './args.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
+import { hostFacts } from '../node/facts.js';
 import { handleInterrupts, Interrupted, INTERRUPTED_EXIT, type InterruptHandler } from './interrupt.js';
 import type { CommandContext, CommandDefinition, CommandEntry, GlobalOption, OptionSpec } from './types.js';
 import { version } from '../../package.json';
@@ -100,6 +101,7 @@ export async function main(argv: string[]): Promise<number> {
       options: parsed.options,
       global: { vault: parsed.options.vault as string | undefined, json: Boolean(parsed.options.json) },
       env: process.env,
+      facts: hostFacts(process.env),
       cwd: process.cwd(),
       stdout: out,
       stderr: err,

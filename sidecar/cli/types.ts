@@ -1,5 +1,6 @@
 // The shape every `engram` subcommand has.
 import type { InterruptControl } from './interrupt.js';
+import type { HostFacts } from '../../src/core/state.js';
 
 export interface OptionSpec {
   type: 'string' | 'boolean' | 'number';
@@ -23,6 +24,8 @@ export interface CommandContext {
   options: Record<string, string | number | boolean | string[] | undefined>;
   global: GlobalOptions;
   env: NodeJS.ProcessEnv;
+  /** Where the CLI runs (platform, home, the environment), read once by the entry point. */
+  facts: HostFacts;
   cwd: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;

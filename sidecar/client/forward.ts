@@ -2,7 +2,7 @@
 // docs/ARCHITECTURE.md invariant 3); the CLI prints the result. With no host the same core code runs here. Never starts a host.
 import { EngramError, type ErrorCode } from '../../src/core/errors.js';
 import { RpcCode, type Method } from '../../src/core/protocol/index.js';
-import { hostFacts } from '../node/facts.js';
+import type { HostFacts } from '../../src/core/state.js';
 import { hostedVault } from '../node/hosted.js';
 import { requireVault } from '../node/resolve.js';
 import { HostConnection, RpcError, isNoHost } from './connection.js';
@@ -11,6 +11,7 @@ import { vaultState } from '../node/paths.js';
 /** Who asks (a CLI command's context has all of it): where, for which vault, and where to say a note. */
 export interface HostCaller {
   env: NodeJS.ProcessEnv;
+  facts: HostFacts;
   cwd: string;
   global: { vault?: string };
   stderr(text: string): void;
@@ -18,7 +19,7 @@ export interface HostCaller {
 
 /** A connection to the vault's live host, or undefined when there is none (or this process is the host). */
 async function openHost(ctx: HostCaller, what: string): Promise<HostConnection | undefined> {
-  const vault = requireVault(hostFacts(ctx.env), ctx.cwd, ctx.global.vault);
+  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
   if (hostedVault(vault.realPath)) return undefined;
   try {
     return await HostConnection.open({ socket: vaultState(vault.realPath, ctx.env).socket, env: ctx.env, deadline: Date.now() + 10_000, client: 'cli' });

@@ -18,10 +18,9 @@ export const command: CommandDefinition = {
     // Everything when absent; otherwise core's one duration reader (its usage error names the forms it takes).
     const since = ctx.options.since === undefined ? 0 : parseSince(String(ctx.options.since), Date.now(), '--since');
     // Said before anything is counted or queued: a backend that cannot run would only leave every window pending.
-    const { hostFacts } = await import('../../node/facts.js');
     const { loadConfig } = await import('../../node/config-file.js');
     const { checkBackend, describeBackendProblem } = await import('../../node/backend-check.js');
-    const check = checkBackend(loadConfig(hostFacts(ctx.env)).config, ctx.env);
+    const check = checkBackend(loadConfig(ctx.facts).config, ctx.env);
     if (!check.ok) {
       for (const line of describeBackendProblem(check)) ctx.stdout(line);
       ctx.stdout('Nothing queued.');

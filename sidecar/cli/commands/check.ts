@@ -6,7 +6,6 @@ import path from 'node:path';
 import { parseNote } from '../../../src/core/note/frontmatter.js';
 import { roundtripCheck } from '../../../src/core/note/roundtrip.js';
 import { errorMessage } from '../../../src/core/errors.js';
-import { hostFacts } from '../../node/facts.js';
 import { NodeVault } from '../../node/node-vault.js';
 import { requireVault } from '../../node/resolve.js';
 import type { CommandDefinition } from '../types.js';
@@ -27,7 +26,7 @@ export const command: CommandDefinition = {
   details: 'Writes nothing. Exit status 0 whenever the check ran, whatever it found.',
   async run(ctx) {
     const started = Date.now();
-    const v = requireVault(hostFacts(ctx.env), ctx.cwd, ctx.global.vault);
+    const v = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
     const vault = new NodeVault(v.realPath);
     const files = (await vault.listPaths()).map((p) => ({ path: p }));
     const invalid: Finding[] = [];

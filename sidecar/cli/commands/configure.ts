@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CONFIG_KEY_NAMES, isConfigKey, keySpec, unknownKeyError, type EffectiveEntry } from '../../../src/core/config.js';
 import { EngramError } from '../../../src/core/errors.js';
-import { hostFacts } from '../../node/facts.js';
 import { loadConfig, saveConfigKey } from '../../node/config-file.js';
 import { findVault } from '../../node/resolve.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
@@ -54,7 +53,7 @@ export const command: CommandDefinition = {
     ...CONFIG_KEY_NAMES.map((k) => `  ${k.padEnd(34)} ${keySpec(k).description}`),
   ].join('\n'),
   async run(ctx) {
-    const facts = hostFacts(ctx.env);
+    const facts = ctx.facts;
     const [key, value, ...extra] = ctx.args;
     if (extra.length > 0) throw new EngramError('usage', `too many arguments: ${extra.join(' ')}`);
     const unset = Boolean(ctx.options.unset);

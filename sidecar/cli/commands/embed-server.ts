@@ -19,11 +19,10 @@ export const command: CommandDefinition = {
   description: 'Serve embeddings over stdio, one JSON-RPC message per line: info, embed {texts} (vectors as base64 Float32). Used by the Obsidian plugin; loads only local model files.',
   options: { model: { type: 'string', valueName: '<dir>', description: 'Model folder (default: embedding.model_path or the downloaded model)' } },
   async run(ctx) {
-    const { hostFacts } = await import('../../node/facts.js');
     const { loadConfig } = await import('../../node/config-file.js');
     const { locateModel, loadEmbedder } = await import('../../node/embedder.js');
     const { engramHome } = await import('../../../src/core/state.js');
-    const facts = hostFacts(ctx.env);
+    const facts = ctx.facts;
     const { config } = loadConfig(facts);
     const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: (ctx.options.model as string | undefined) ?? config.get('embedding.model_path') });
     let embedder: Embedder | undefined;

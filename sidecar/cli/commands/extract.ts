@@ -3,7 +3,6 @@ import path from 'node:path';
 import { BACKENDS, type BackendName } from '../../../src/core/config.js';
 import { EngramError } from '../../../src/core/errors.js';
 import type { ExtractRun } from '../../../src/core/extract/extract.js';
-import { hostFacts } from '../../node/facts.js';
 import { extractTranscript } from '../../node/extract-runner.js';
 import { requireVault } from '../../node/resolve.js';
 import { callHost } from '../../client/forward.js';
@@ -69,7 +68,7 @@ export const command: CommandDefinition = {
     // A live host is the vault's one writer: the extraction runs there, queued with the hooks' jobs. A dry run writes
     // nothing, so it runs here.
     const hosted = ctx.options['dry-run'] ? undefined : await callHost<ExtractRun>(ctx, 'extract.run', { path: transcriptPath, backend }, { deadlineMs: 60 * 60_000 });
-    const facts = hostFacts(ctx.env);
+    const facts = ctx.facts;
     const run = hosted?.result ?? (await (async () => {
       const vault = requireVault(facts, ctx.cwd, ctx.global.vault);
       return extractTranscript({ facts, vaultRoot: vault.realPath, vaultKey: vault.key, backend, dryRun: Boolean(ctx.options['dry-run']), mode: 'foreground', source: 'manual', transcriptPath });

@@ -2,7 +2,6 @@
 // and the change is logged. Locked notes are refused.
 import type { ForgetResult } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
-import { hostFacts } from '../../node/facts.js';
 import { localCuration } from '../../node/curate-host.js';
 import { callHost } from '../../client/forward.js';
 import { cliActor } from '../curate-output.js';
@@ -18,7 +17,7 @@ export const command: CommandDefinition = {
     // same core service runs here. A person in a terminal may archive their own note by its exact path (byUser).
     const req = { actor: cliActor(ctx), byUser: true };
     const r = (await callHost<ForgetResult>(ctx, 'forget', { ref, ...req }))?.result
-      ?? (await localCuration(hostFacts(ctx.env), ctx.cwd, ctx.global.vault, 'cli').forget(ref, req));
+      ?? (await localCuration(ctx.facts, ctx.cwd, ctx.global.vault, 'cli').forget(ref, req));
     if (ctx.global.json) ctx.stdout(JSON.stringify({ moved: [[r.path, r.archivedTo]], relinked: r.relinked, log: r.log }, null, 2));
     else ctx.stdout(`Forgot ${r.path}: moved to ${r.archivedTo} (logged in ${r.log}).`);
     return 0;

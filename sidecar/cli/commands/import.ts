@@ -5,7 +5,6 @@ import path from 'node:path';
 import { EngramError } from '../../../src/core/errors.js';
 import { callHost } from '../../client/forward.js';
 import { IMPORT_PROGRESS, type ImportProgress, type ImportResult } from '../../../src/core/protocol/index.js';
-import { hostFacts } from '../../node/facts.js';
 import { importExport } from '../../node/import-runner.js';
 import { requireVault } from '../../node/resolve.js';
 import type { CommandDefinition } from '../types.js';
@@ -62,7 +61,7 @@ export const command: CommandDefinition = {
       result = hosted.result;
       if (ctx.options.verbose && !ctx.global.json) for (const run of result.runs) if (run.notes.length) for (const l of describeRun(run, run.sessionId)) ctx.stdout(l);
     } else {
-      const facts = hostFacts(ctx.env);
+      const facts = ctx.facts;
       const vault = requireVault(facts, ctx.cwd, ctx.global.vault);
       result = await importExport({ facts, vaultRoot: vault.realPath, vaultKey: vault.key, backend, dryRun, mode: 'foreground' }, abs, {
         keepRuns,

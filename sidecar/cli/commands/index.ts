@@ -2,7 +2,6 @@
 // (sparse progress lines elsewhere). Ctrl-C says what is kept: the snapshot is saved whole or not at all.
 import type { IndexProgress } from '../../../src/core/index/vault-index.js';
 import { openVaultIndex, snapshotExists } from '../../node/index-host.js';
-import { hostFacts } from '../../node/facts.js';
 import { requireVault } from '../../node/resolve.js';
 import { callHost } from '../../client/forward.js';
 import type { IndexUpdateResult } from '../../../src/core/protocol/index.js';
@@ -64,7 +63,7 @@ export const command: CommandDefinition = {
       if (h.snapshot) ctx.stdout(`  snapshot: ${h.snapshot} (${(h.snapshotBytes / 1e6).toFixed(1)} MB)`);
       return 0;
     }
-    const snapshot = requireVault(hostFacts(ctx.env), ctx.cwd, ctx.global.vault).state.snapshot;
+    const snapshot = requireVault(ctx.facts, ctx.cwd, ctx.global.vault).state.snapshot;
     // Nothing of this run is on disk until the snapshot is written (whole, by rename), after the last note.
     ctx.interrupt?.leaves(() =>
       snapshotExists(snapshot)

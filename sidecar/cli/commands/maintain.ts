@@ -2,7 +2,6 @@
 // stale notes (not recalled in a while), orphans and possible duplicates for the user to look at.
 import type { MaintainResult } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
-import { hostFacts } from '../../node/facts.js';
 import { localCuration } from '../../node/curate-host.js';
 import { callHost } from '../../client/forward.js';
 import { cliActor } from '../curate-output.js';
@@ -26,7 +25,7 @@ export const command: CommandDefinition = {
     // A live host (the vault's one writer) runs it; with none, the same core code runs here.
     const req = { actor: cliActor(ctx), apply: Boolean(ctx.options.apply), staleDays };
     const r = (await callHost<MaintainResult>(ctx, 'maintain.run', req))?.result
-      ?? (await localCuration(hostFacts(ctx.env), ctx.cwd, ctx.global.vault, 'cli').maintain(req));
+      ?? (await localCuration(ctx.facts, ctx.cwd, ctx.global.vault, 'cli').maintain(req));
     if (ctx.global.json) {
       const { staleDays: _days, ...rest } = r;
       ctx.stdout(JSON.stringify(rest, null, 2));

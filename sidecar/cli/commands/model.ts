@@ -3,7 +3,6 @@ import { EngramError } from '../../../src/core/errors.js';
 import { engramHome } from '../../../src/core/state.js';
 import { loadConfig } from '../../node/config-file.js';
 import { HUB, locateModel, pullModel } from '../../node/embedder.js';
-import { hostFacts } from '../../node/facts.js';
 import { resolveModel } from '../../node/index-host.js';
 import type { CommandDefinition } from '../types.js';
 import { engramEntry } from '../../client/start-host.js';
@@ -15,7 +14,7 @@ export const command: CommandDefinition = {
   details: `pull downloads embedding.model_id from ${HUB} (or $HF_ENDPOINT) into $ENGRAM_HOME/models/; nothing else in Engram's index uses the network.`,
   async run(ctx) {
     const sub = ctx.args[0];
-    const facts = hostFacts(ctx.env);
+    const facts = ctx.facts;
     const { config } = loadConfig(facts);
     if (sub === 'pull') {
       const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: null });

@@ -2,7 +2,6 @@
 // note, and split notes that grew too large. Runs only when asked; nothing changes until a proposal is applied.
 import type { RestructurePlanResult } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
-import { hostFacts } from '../../node/facts.js';
 import { localCuration } from '../../node/curate-host.js';
 import { applyIds, cliActor, describeProposal, idsToApply, printApplied } from '../curate-output.js';
 import { callHost } from '../../client/forward.js';
@@ -21,7 +20,7 @@ export const command: CommandDefinition = {
   },
   details: 'Examples:\n  engram restructure --folder Engram\n  engram restructure --apply 1a2b3c4d5e6f',
   async run(ctx) {
-    const facts = hostFacts(ctx.env);
+    const facts = ctx.facts;
     const threshold = ctx.options.threshold as number | undefined;
     if (threshold !== undefined && !(threshold > 0 && threshold <= 1)) throw new EngramError('usage', '--threshold must be between 0 and 1');
     const local = () => localCuration(facts, ctx.cwd, ctx.global.vault, 'cli');

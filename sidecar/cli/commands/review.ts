@@ -1,7 +1,6 @@
 // `engram review`: working-memory notes that are due, grouped, with proposals (promote, extend, delete).
 // Lists by default (a dry run); `--apply <id>` applies one proposal from this or an earlier run.
 import type { ReviewPlanResult } from '../../../src/core/curate/service.js';
-import { hostFacts } from '../../node/facts.js';
 import { localCuration } from '../../node/curate-host.js';
 import { backendOption } from './extract.js';
 import { parseDays } from '../../../src/core/duration.js';
@@ -21,7 +20,7 @@ export const command: CommandDefinition = {
   },
   details: 'Examples:\n  engram review\n  engram review --due-within 14d --json\n  engram review --apply 1a2b3c4d5e6f',
   async run(ctx) {
-    const facts = hostFacts(ctx.env);
+    const facts = ctx.facts;
     const local = () => localCuration(facts, ctx.cwd, ctx.global.vault, 'cli');
     // A live host (the vault's one writer) plans and applies; with none, the same core code runs here.
     const ids = idsToApply(ctx);

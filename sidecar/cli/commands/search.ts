@@ -8,7 +8,6 @@ import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
 import { vaultState } from '../../node/paths.js';
 import { loadConfig } from '../../node/config-file.js';
 import { lockIsLive, readLock } from '../../node/election.js';
-import { hostFacts } from '../../node/facts.js';
 import { hostedVault } from '../../node/hosted.js';
 import { openVaultIndex } from '../../node/index-host.js';
 import { requireVault } from '../../node/resolve.js';
@@ -25,7 +24,7 @@ const list = (v: unknown): string[] | undefined => {
  * undefined when no host is live or it predates the `search` request. Never starts a host.
  */
 async function searchOnHost(ctx: CommandContext, query: string, opts: IndexSearchOptions): Promise<QueryAnswer | undefined> {
-  const vault = requireVault(hostFacts(ctx.env), ctx.cwd, ctx.global.vault);
+  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
   if (hostedVault(vault.realPath)) return undefined;
   let conn: HostConnection;
   try {
@@ -55,7 +54,7 @@ async function searchOnHost(ctx: CommandContext, query: string, opts: IndexSearc
 /** No host: the same query path on an index opened here; its snapshot is saved only while no host owns the vault. */
 async function searchHere(ctx: CommandContext, query: string, opts: IndexSearchOptions): Promise<QueryAnswer> {
   const opened = await openVaultIndex({ env: ctx.env, cwd: ctx.cwd, vault: ctx.global.vault, noModel: opts.mode === 'bm25' });
-  const { config } = loadConfig(hostFacts(ctx.env));
+  const { config } = loadConfig(ctx.facts);
   const result = await opened.index.search(query, recallScope(opts, config.get('folders.archive'), config.get('folders.log')));
   const stale = opened.report.indexed > 0 || opened.report.removed > 0 || !opened.report.loaded;
   if (stale && !lockIsLive(readLock(opened.vault.state.lock))) await opened.save();

@@ -1,7 +1,7 @@
 // `engram serve`: run (or start, or stop) the host daemon for a vault.
 import { EngramError } from '../../../src/core/errors.js';
 import type { CommandDefinition } from '../types.js';
-import { hostFacts } from '../../node/facts.js';
+import type { HostFacts } from '../../../src/core/state.js';
 import { requireVault } from '../../node/resolve.js';
 import { vaultState } from '../../node/paths.js';
 import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
@@ -9,8 +9,8 @@ import { startHostDetached } from '../../client/start-host.js';
 import { readLock, lockIsLive } from '../../node/election.js';
 
 /** The vault a command works on (the one resolver, node/resolve.ts): its real path, checked to be a folder. */
-export function commandVault(ctx: { global: { vault?: string }; cwd: string; env: NodeJS.ProcessEnv }): string {
-  return requireVault(hostFacts(ctx.env), ctx.cwd, ctx.global.vault).realPath;
+export function commandVault(ctx: { global: { vault?: string }; cwd: string; facts: HostFacts }): string {
+  return requireVault(ctx.facts, ctx.cwd, ctx.global.vault).realPath;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -8,7 +8,6 @@ import { EngramError } from '../../../src/core/errors.js';
 import type { StatusResult } from '../../../src/core/protocol/messages.js';
 import { vaultState } from '../../node/paths.js';
 import { engramEntry } from '../../client/start-host.js';
-import { hostFacts } from '../../node/facts.js';
 import { saveConfigKey } from '../../node/config-file.js';
 import { install, targets, writeShim } from '../../install/installer.js';
 import { describeLink, linkOnPath } from '../../install/bin-link.js';
@@ -70,7 +69,7 @@ export const command: CommandDefinition = {
     ctx.interrupt?.leaves('nothing changed');
     const vault = await chooseVault(ctx);
     if (!fs.existsSync(vault) || !fs.statSync(vault).isDirectory()) throw new EngramError('not-found', `vault path does not exist: ${vault}`);
-    const facts = hostFacts(ctx.env);
+    const facts = ctx.facts;
     // The LLM pass setup advertises needs a backend that runs: say up front when it cannot, with the ways out.
     const { loadConfig } = await import('../../node/config-file.js');
     const { checkBackend, describeBackendProblem } = await import('../../node/backend-check.js');

@@ -1,6 +1,7 @@
 // `engram status [--json]`: the vault's host, queue depth, index size, last runs and budget left.
 import fs from 'node:fs';
 import type { CommandDefinition } from '../types.js';
+import type { HostFacts } from '../../../src/core/state.js';
 import type { StatusResult } from '../../../src/core/protocol/messages.js';
 import { engramHome, logsDir, vaultState } from '../../node/paths.js';
 import { listLostEvents, lossCause } from '../../client/spool-writer.js';
@@ -16,22 +17,20 @@ function countJson(dir: string): number {
   }
 }
 
-async function budget(env: NodeJS.ProcessEnv): Promise<unknown> {
+async function budget(facts: HostFacts): Promise<unknown> {
   try {
-    const { hostFacts } = await import('../../node/facts.js');
     const { extractionBudgetStatus } = await import('../../node/extract-runner.js');
-    return await extractionBudgetStatus(hostFacts(env));
+    return await extractionBudgetStatus(facts);
   } catch {
     return undefined;
   }
 }
 
 /** Sessions with windows that failed and wait for a retry (empty when the ledger cannot be read). */
-async function pendingWindows(env: NodeJS.ProcessEnv, key: string): Promise<import('../../node/extract-runner.js').PendingSession[]> {
+async function pendingWindows(facts: HostFacts, key: string): Promise<import('../../node/extract-runner.js').PendingSession[]> {
   try {
-    const { hostFacts } = await import('../../node/facts.js');
     const { pendingExtraction } = await import('../../node/extract-runner.js');
-    return await pendingExtraction(hostFacts(env), key);
+    return await pendingExtraction(facts, key);
   } catch {
     return [];
   }
@@ -46,13 +45,11 @@ export interface SearchStatus {
 }
 
 /** Why search runs on BM25 only, if it does: the embedding model is missing (the usual case), or still loading. */
-async function searchStatus(env: NodeJS.ProcessEnv, hostMode: string | undefined): Promise<SearchStatus | undefined> {
+async function searchStatus(facts: HostFacts, hostMode: string | undefined): Promise<SearchStatus | undefined> {
   try {
-    const { hostFacts } = await import('../../node/facts.js');
     const { loadConfig } = await import('../../node/config-file.js');
     const { locateModel } = await import('../../node/embedder.js');
     const { engramHome } = await import('../../../src/core/state.js');
-    const facts = hostFacts(env);
     const { config } = loadConfig(facts);
     const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
     const present = loc.dir !== null && fs.existsSync(loc.dir);
@@ -74,13 +71,12 @@ async function searchStatus(env: NodeJS.ProcessEnv, hostMode: string | undefined
 }
 
 /** The configured backend and where its credentials come from (as a host started from this environment sees them). */
-async function credentialsStatus(env: NodeJS.ProcessEnv): Promise<{ backend: string; source: string; detail: string; fix?: string } | undefined> {
+async function credentialsStatus(facts: HostFacts): Promise<{ backend: string; source: string; detail: string; fix?: string } | undefined> {
   try {
-    const { hostFacts } = await import('../../node/facts.js');
     const { loadConfig } = await import('../../node/config-file.js');
     const { backendCredentials } = await import('../../node/backends.js');
-    const { config } = loadConfig(hostFacts(env));
-    return backendCredentials(config.get('backend'), config, env);
+    const { config } = loadConfig(facts);
+    return backendCredentials(config.get('backend'), config, facts.env as NodeJS.ProcessEnv);
   } catch {
     return undefined;
   }
@@ -102,13 +98,13 @@ export const command: CommandDefinition = {
       if (!isNoHost(e)) hostError = e instanceof RpcError ? e.message : (e as Error).message;
     }
     const spooled = countJson(state.spool) + countJson(state.claimed);
-    const usage = await budget(ctx.env);
-    const search = await searchStatus(ctx.env, host?.index.mode);
+    const usage = await budget(ctx.facts);
+    const search = await searchStatus(ctx.facts, host?.index.mode);
     // Events that did not make it: lost by a hook (a full disk), or set aside after repeated failures, with why.
     const lost = listLostEvents([state.dir, logsDir(ctx.env), engramHome(ctx.env)]).map(({ at, event, code, sessionId }) => ({ at, event, code, cause: lossCause(code), sessionId }));
     const setAside = listSetAside(state).map((a) => ({ entry: a.name, kind: a.record?.cause.kind ?? 'unknown', where: a.record?.cause.where, fix: a.record?.cause.fix }));
-    const credentials = await credentialsStatus(ctx.env);
-    const pending = await pendingWindows(ctx.env, state.key);
+    const credentials = await credentialsStatus(ctx.facts);
+    const pending = await pendingWindows(ctx.facts, state.key);
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, spooled, lost, setAside, search, usage, credentials, pending }, null, 2));
       return 0;
