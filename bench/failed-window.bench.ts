@@ -53,7 +53,7 @@ export async function run(): Promise<void> {
     if (fs.existsSync(claudeBin)) {
       // claude.base_url is the one way to point the nested CLI elsewhere (a session's ANTHROPIC_BASE_URL is stripped).
       const cli = { ENGRAM_CLAUDE_COMMAND: claudeBin, ENGRAM_CLAUDE_BASE_URL: url, DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1' };
-      // The CLI would retry about 10 times on its own; Engram runs it with CLAUDE_CODE_MAX_RETRIES=0 (FACTS §10).
+      // The CLI would retry about 10 times on its own; Engram runs it with CLAUDE_CODE_MAX_RETRIES=0 (docs/ARCHITECTURE.md "What the agents do").
       cases.push(['HTTP 500 forever, claude (real CLI 2.1.330 as Engram runs it)', '500', 'claude', fixture, cli]);
     }
     let n = 0;

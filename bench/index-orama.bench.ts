@@ -220,7 +220,7 @@ async function loading(db: NoteDb, engram: VaultIndex): Promise<void> {
     return i;
   });
   const o = await loads('Orama plugin restore(json)', () => restore('json', json));
-  // `load` into a database made with the same options is the way that keeps the components (FACTS §1.6).
+  // `load` into a database made with the same options is the way that keeps the components (its docs).
   await loads('Orama core load() of the same JSON into create(same options)', () => {
     const d = create(noteOptions());
     load(d, JSON.parse(json) as ReturnType<typeof save>);

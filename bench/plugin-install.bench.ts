@@ -1,5 +1,5 @@
 // Plugin install figures: what `/plugin install` costs. Claude Code copies the repository and runs
-// `npm ci --ignore-scripts --workspaces=false --no-audit --no-fund` (FACTS §10; it allows 60 s), then the first hook
+// `npm ci --ignore-scripts --workspaces=false --no-audit --no-fund` (docs/ARCHITECTURE.md "What the agents do"; it allows 60 s), then the first hook
 // builds dist/ (bin/engram-plugin.mjs). This copies the committed files to a temporary folder, runs that exact
 // command, and reports the size of node_modules and the times. Uses the npm registry (or npm's cache when warm).
 import { execFileSync, spawnSync } from 'node:child_process';

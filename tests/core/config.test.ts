@@ -16,7 +16,7 @@ function thrown(fn: () => unknown): unknown {
 }
 
 describe('config keys', () => {
-  it('has the keys DESIGN and the issue name, each with a description and a valid default', () => {
+  it('has the keys the README names, each with a description and a valid default', () => {
     for (const k of ['vault_path', 'backend', 'claude.model', 'anthropic.model', 'ollama.model', 'ollama.url', 'openai.model', 'openai.url',
       'budget.tokens_per_day', 'embedding.model_path', 'embedding.model_id', 'folders.inbox', 'folders.projects', 'folders.working_memory',
       'folders.archive', 'folders.log', 'review_after_days', 'recall.session_start_chars', 'recall.prompt_chars', 'recall.prompt_items',

@@ -1,4 +1,4 @@
-// The host is the vault's one writer (DESIGN invariant 3): with `engram serve` live, `engram forget`,
+// The host is the vault's one writer (docs/ARCHITECTURE.md invariant 3): with `engram serve` live, `engram forget`,
 // `restructure --apply`, `extract`, `import` and `index --rebuild` are run by the host (its log says so) and its index answers
 // for the change at once; the files are the same as without a host; without a host the CLI works alone and starts none.
 import fs from 'node:fs';

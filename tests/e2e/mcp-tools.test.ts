@@ -195,7 +195,7 @@ describe('tools that do what they say', () => {
     expect(second.content[0].text).toMatch(/^Already remembered in Engram\/Inbox\/Releases are cut on Tuesdays, never on Fridays\.md: nothing was written/);
     expect(fs.readdirSync(path.join(sb.vault, 'Engram/Inbox'))).toHaveLength(1);
     const note = fs.readFileSync(path.join(sb.vault, 'Engram/Inbox/Releases are cut on Tuesdays, never on Fridays.md'), 'utf8');
-    // The note layer's key order (DESIGN's note format) and provenance.
+    // The note layer's key order (docs/ARCHITECTURE.md "Note format") and provenance.
     expect(note).toMatch(/^---\ntype: decision\nscope: general\nsummary: .*\ntags: \[\]\nrelated: \[\]\ncreated: .*\nupdated: .*\nengram_id: \w+\nengram_source: manual\n---\n/);
   });
 

@@ -1,4 +1,4 @@
-// Backfill and setup's backlog never list Engram's own nested calls (DESIGN invariant 7): a `-engram-nested-XXXXXX`
+// Backfill and setup's backlog never list Engram's own nested calls (docs/ARCHITECTURE.md invariant 7): a `-engram-nested-XXXXXX`
 // project folder (a nested call's temporary cwd), or a transcript whose first user message starts with the marker.
 // tests/real/nested-claude.test.ts does the same with transcripts the real Claude Code CLI wrote.
 import fs from 'node:fs';

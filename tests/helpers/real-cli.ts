@@ -10,7 +10,7 @@
 //
 // The CLIs are installed once per machine into a cache (`~/.cache/engram-test-clis/<pkg>@<version>`, or
 // $ENGRAM_TEST_CLI_CACHE) by the `real` project's global setup (tests/real/global-setup.ts); when the registry is
-// unreachable the tests skip with the reason. FACTS.md §10 has the wire details this file follows.
+// unreachable the tests skip with the reason. docs/ARCHITECTURE.md "What the agents do" has what these tests pin.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -346,7 +346,7 @@ export interface ClaudeRun {
   timeoutMs?: number;
 }
 
-/** The environment for a real `claude` against the fake server (FACTS §10). */
+/** The environment for a real `claude` against the fake server (docs/ARCHITECTURE.md "What the agents do"). */
 export function claudeEnv(home: string, server: FakeServer, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return cleanEnv(home, {
     ANTHROPIC_BASE_URL: server.url,

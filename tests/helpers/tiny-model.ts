@@ -1,4 +1,4 @@
-// A tiny but real ONNX sentence embedder (FACTS §2.3), generated into a temp folder: a BERT-style WordPiece tokenizer and
+// A tiny but real ONNX sentence embedder (transformers.js), generated into a temp folder: a BERT-style WordPiece tokenizer and
 // a Gather/Mul graph whose token vectors come from a seeded generator. Words of one synonym group share a vector, so
 // ranking tests can assert semantic recall; `expectedVector` recomputes what the model must output from the weights alone.
 import fs from 'node:fs';

@@ -1,7 +1,7 @@
 // What Engram's MCP tools give the model in a real Claude Code session: the real `claude -p` (pinned) calls
 // `mcp__engram__recall` and `mcp__engram__read` because the fake model server asks it to, and the next request body
 // shows the tool results the model received. Claude Code forwards `structuredContent` and drops the text when both
-// are present (FACTS §10), so these pin that note bodies, fenced, are what arrives.
+// are present (docs/ARCHITECTURE.md "What the agents do"), so these pin that note bodies, fenced, are what arrives.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 // The `claude` backend with the real Claude Code CLI against the fake Messages API: Engram's nested call leaves no
 // transcript, does not think, retries only under Engram's policy, asks for Engram's output cap, runs in the
 // environment Engram defines (never a session's base URL), and a "Not logged in" reply is an auth failure.
-// Transcripts that old nested calls left behind are never listed for backfill or setup (DESIGN invariant 7).
+// Transcripts that old nested calls left behind are never listed for backfill or setup (docs/ARCHITECTURE.md invariant 7).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -42,7 +42,7 @@ function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
 }
 
-/** The variables a hook-started host inherits from the Claude Code session that started it (FACTS §10). */
+/** The variables a hook-started host inherits from the Claude Code session that started it (docs/ARCHITECTURE.md "What the agents do"). */
 function sessionVariables(decoy: string): NodeJS.ProcessEnv {
   return {
     CLAUDECODE: '1',

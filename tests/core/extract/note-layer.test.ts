@@ -1,4 +1,4 @@
-// Extraction writes notes through the foundation's note layer: DESIGN's note format, file names that never make a
+// Extraction writes notes through the foundation's note layer: docs/ARCHITECTURE.md "Note format", file names that never make a
 // case or Unicode twin, project routing, and splice-only frontmatter edits when it extends a note.
 import { describe, expect, it } from 'vitest';
 import { extractSession } from '../../../src/core/extract/extract.js';
@@ -18,7 +18,7 @@ function oneBeat(title: string, scope: 'project' | 'general', text: string) {
 }
 
 describe('notes written by extraction', () => {
-  it("follow DESIGN's note format: keys in the documented order, then a blank line and the body with its source", async () => {
+  it("follow the note format: keys in the documented order, then a blank line and the body with its source", async () => {
     const env = setup();
     const run = await extractSession(extractOptions(env, new ScriptedBackend((req) => beatsFor(req)), session('s1', [['user', 'For now the payments service stays on Node 18 until the SDK supports Node 20.']])));
     const text = (await env.vault.read(run.notes[0].path)).text;

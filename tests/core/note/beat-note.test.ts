@@ -1,4 +1,4 @@
-// Routing, writing a beat note in DESIGN's format, and the ENGRAM.md vocabulary.
+// Routing, writing a beat note in the note format, and the ENGRAM.md vocabulary.
 import { describe, expect, it } from 'vitest';
 import { routeFolder, logNotePath, DEFAULT_FOLDERS, foldersFromConfig } from '../../../src/core/note/route.js';
 import { beatFrontmatter, isoWithOffset, renderBeatNote, writeBeatNote, type BeatNote } from '../../../src/core/note/write-beat.js';
@@ -43,7 +43,7 @@ describe('routing', () => {
 });
 
 describe('beat notes', () => {
-  it('writes DESIGN frontmatter in table order that reads back as the same beat', () => {
+  it('writes the note-format frontmatter in table order that reads back as the same beat', () => {
     const text = renderBeatNote(beat, 120);
     const parsed = parseNote(text);
     expect(parsed.problem).toBeNull();
