@@ -108,6 +108,14 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
             failEntries(state, files, cause);
             return `its events are in ${state.spool}/failed/ (${cause.kind}; fix: ${cause.fix})`;
           },
+          // Deferred events (budget spent, session busy elsewhere) come back hourly, a failed LLM call's session at
+          // its backoff time (deferEntries stamps it so); set-aside events once their cause looks gone.
+          restore: () => {
+            returnDeferred(state, deferAge);
+            const again = retrySetAside(state);
+            return again ? [`retrying ${again} events set aside in spool/failed/ (their cause looks gone, or their wait is over)`] : [];
+          },
+          depth: () => spoolDepth(state),
         },
         extractor: (req) => extractor(req),
         thresholds: () => {
@@ -211,12 +219,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
     const codex = startCodexFollower({ state, env, coverage, log, notify: () => drain() });
     let sweeps = 0;
     const sweep = setInterval(() => {
-      // Deferred events (budget spent, session busy elsewhere) are retried hourly.
-      // A failed LLM call's session comes back at its backoff time (deferEntries stamps it so).
-      returnDeferred(state, deferAge);
-      const again = retrySetAside(state);
-      if (again) log('info', `retrying ${again} events set aside in spool/failed/ (their cause looks gone, or their wait is over)`);
-      if (spoolDepth(state)) drain();
+      capture.sweep();
       // Every 10 minutes, a rescan catches anything the watcher missed.
       if (++sweeps % 20 === 0 && engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
     }, opts.sweepMs ?? 30_000);

@@ -13,6 +13,13 @@ export interface CaptureSpool extends SpoolPort {
   unclaim(files: string[]): void;
   /** Sets a job's events aside after repeated failures, with why (the host says how to fix it). */
   setAside(files: string[], error: unknown): string;
+  /**
+   * Housekeeping before a drain: events deferred until now, and set-aside events whose cause is gone, come back to
+   * the spool. Returns what to say about it (nothing when nothing came back).
+   */
+  restore(): string[];
+  /** Events waiting or claimed. */
+  depth(): number;
 }
 
 export interface CapturePorts extends Omit<SessionJobPorts, 'spool'> {
@@ -37,6 +44,12 @@ export class Capture {
         ports.log('error', `job ${job.key} failed ${n} times (${errorMessage(e)}); ${where}`);
       },
     });
+  }
+
+  /** The periodic sweep: deferred and set-aside events whose time has come go back, then the spool is drained. */
+  sweep(): void {
+    for (const line of this.ports.spool.restore()) this.ports.log('info', line);
+    if (this.ports.spool.depth()) this.drain();
   }
 
   /** Turns every waiting event into its session's job (twenty hooks for one session make one extraction). */

@@ -87,6 +87,7 @@ describe('capture: spooled events through the queue and its retry policy', () =>
     const back: string[] = [];
     const aside: string[] = [];
     const extracted: string[] = [];
+    const restorable: typeof spooled = [];
     let failing = false;
     const covered = new Map<string, SessionCoverage>();
     const capture = new Capture({
@@ -98,6 +99,13 @@ describe('capture: spooled events through the queue and its retry policy', () =>
         defer: () => {},
         unclaim: (f) => back.push(...f),
         setAside: (f) => (aside.push(...f), 'set aside'),
+        // A set-aside event comes back on the next sweep once restored (its cause gone).
+        restore: () => {
+          const back = restorable.splice(0);
+          spooled.push(...back);
+          return back.length ? [`restored ${back.length}`] : [];
+        },
+        depth: () => spooled.length,
       },
       extractor: async (req) => {
         if (failing) throw new Error('vault is read-only');
@@ -121,5 +129,15 @@ describe('capture: spooled events through the queue and its retry policy', () =>
     expect(back).toEqual(['f0', 'f1']);
     expect(aside).toEqual(['f2']);
     expect(capture.stats()).toMatchObject({ failed: 3, pending: 0 });
+    // The sweep brings back what the host restores, then drains: the cause gone, the session is extracted.
+    failing = false;
+    restorable.push({ file: 'f2', event: { event: 'SessionEnd', sessionId: 's2', transcriptPath: '/t/s2.jsonl' } });
+    capture.sweep();
+    await capture.queue.idle();
+    expect(extracted).toEqual(['s1', 's2']);
+    expect(released).toContain('f2');
+    // Nothing waiting: a sweep queues nothing.
+    capture.sweep();
+    expect(capture.stats().pending).toBe(0);
   });
 });
