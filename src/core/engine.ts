@@ -3,7 +3,7 @@
 import { EngramError, errorMessage } from './errors.js';
 import { readFormat } from './format-version.js';
 import type { StateStore } from './extract/state-store.js';
-import { Curation, describeIndexVectors, type CurationOptions } from './curate/service.js';
+import { Curation, describeIndexVectors, type CurationOptions, type ForgetResult } from './curate/service.js';
 import { Capture, type CapturePorts } from './capture/capture.js';
 import type { Ports, VaultChange } from './ports.js';
 import type { SearchHit, SearchOptions } from './index/types.js';
@@ -108,7 +108,6 @@ const NOTES_FORMAT = { name: 'notes.json', current: 1, field: 'format' as const 
 /** A note as the engine last read it: its listing, metadata and terms (indices into the cache's term list). */
 type CachedNote = [path: string, mtime: number, size: number, meta: Omit<NoteMeta, 'path'>, terms: number[]];
 
-/** The vault index kept in memory, BM25 only and without a snapshot: for a host that plugs no index in (tests) or whose index failed. */
 /** Where an index keeps its snapshot between runs (the daemon: a file under $ENGRAM_HOME, written atomically). */
 export interface SnapshotStore {
   read(): Promise<Uint8Array | null>;
@@ -166,8 +165,8 @@ export class Engine {
   index: EngineIndex;
   private readonly stats = new TermStats();
   private readonly metas = new Map<string, NoteMeta>();
-  private readonly mtimes = new Map<string, number>();
-  private readonly sizes = new Map<string, number>();
+  /** Each note's listing (mtime, size) as last read: what a rescan and the saved note cache compare. */
+  private readonly listing = new Map<string, { mtime: number; size: number }>();
   /** Notes as a previous run saved them (notes.json), used at start for the ones whose listing is unchanged. */
   private cached = new Map<string, { mtime: number; size: number; meta: NoteMeta; terms: string[] }>();
   private burstSize = 0;
@@ -220,8 +219,7 @@ export class Engine {
       // An index that loads itself needs no text from here: an unchanged note comes from the saved cache.
       if (selfLoading && c && c.mtime === f.mtime && c.size === f.size) {
         this.metas.set(f.path, c.meta);
-        this.mtimes.set(f.path, f.mtime);
-        this.sizes.set(f.path, f.size);
+        this.listing.set(f.path, { mtime: f.mtime, size: f.size });
         this.stats.setTerms(f.path, c.terms);
         reused++;
       } else await this.load(f.path, !selfLoading);
@@ -240,8 +238,7 @@ export class Engine {
       const parsed = parseNote(file.text);
       const meta = readNoteMeta(path, parsed.data ?? {});
       this.metas.set(path, meta);
-      this.mtimes.set(path, file.mtime);
-      this.sizes.set(path, file.size);
+      this.listing.set(path, { mtime: file.mtime, size: file.size });
       this.stats.set(path, `${meta.title}\n${meta.summary ?? ''}\n${meta.tags.join(' ')}\n${parsed.body}`);
       if (feedIndex) await this.index.upsert(path, file.text, meta);
     } catch (e) {
@@ -252,8 +249,7 @@ export class Engine {
 
   private async drop(path: string): Promise<void> {
     this.metas.delete(path);
-    this.mtimes.delete(path);
-    this.sizes.delete(path);
+    this.listing.delete(path);
     this.stats.remove(path);
     await this.index.remove(path);
   }
@@ -302,7 +298,7 @@ export class Engine {
     let loaded = 0;
     let dropped = 0;
     for (const f of files) {
-      if (this.mtimes.get(f.path) !== f.mtime && !this.pendingChanges.has(f.path)) {
+      if (this.listing.get(f.path)?.mtime !== f.mtime && !this.pendingChanges.has(f.path)) {
         this.pendingChanges.set(f.path, { kind: 'modify', path: f.path });
         loaded++;
       }
@@ -517,15 +513,14 @@ export class Engine {
    * Forget (README "Commands"): the note moves into the archive folder through curation, which logs it in the vault;
    * it leaves recall at once (the archive is never recalled) and can be moved back by hand.
    */
-  async forget(ref: string, opts: { byUser?: boolean; actor?: string } = {}): Promise<{ path: string; archivedTo: string; relinked: string[]; log: string }> {
+  async forget(ref: string, opts: { byUser?: boolean; actor?: string } = {}): Promise<ForgetResult> {
     if (!this.curation) throw new EngramError('refused', 'forget needs the curation service, which this host did not start');
     const r = await this.curation.forget(ref, opts);
     // Applied now rather than when the watcher reports it: the next recall must already miss the note.
     for (const [from, to] of r.moved) this.applyChange({ kind: 'rename', oldPath: from, path: to });
     for (const p of r.relinked) this.applyChange({ kind: 'modify', path: p });
     await this.settled();
-    const [from, to] = r.moved[0] ?? [ref, ref];
-    return { path: from, archivedTo: to, relinked: r.relinked, log: r.logPath };
+    return { path: r.path, archivedTo: r.archivedTo, relinked: r.relinked, log: r.log };
   }
 
   /** Tells curation which notes a recall returned (so `engram maintain` can list the stale ones); never blocks the answer. */
@@ -565,12 +560,11 @@ export class Engine {
     const ids = new Map<string, number>();
     const notes: CachedNote[] = [];
     for (const [path, m] of this.metas) {
-      const mtime = this.mtimes.get(path);
-      const size = this.sizes.get(path);
+      const seen = this.listing.get(path);
       const terms = this.stats.termsOf(path);
-      if (mtime === undefined || size === undefined || !terms) continue;
+      if (!seen || !terms) continue;
       const { path: _p, ...meta } = m;
-      notes.push([path, mtime, size, meta, terms.map((t) => ids.get(t) ?? (ids.set(t, ids.size), ids.size - 1))]);
+      notes.push([path, seen.mtime, seen.size, meta, terms.map((t) => ids.get(t) ?? (ids.set(t, ids.size), ids.size - 1))]);
     }
     return JSON.stringify({ format: NOTES_FORMAT.current, terms: [...ids.keys()], notes });
   }

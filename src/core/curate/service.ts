@@ -252,11 +252,11 @@ export class Curation {
    * Moves a wrong note into the archive at once (out of recall, recoverable, logged). `byUser`: a person named it (a
    * terminal), so their own note may go when named by its exact path; an agent can archive only Engram's notes.
    */
-  async forget(ref: string, opts: Actor & { byUser?: boolean } = {}): Promise<ForgetResult & { moved: Array<[string, string]>; logPath: string }> {
+  async forget(ref: string, opts: Actor & { byUser?: boolean } = {}): Promise<ForgetResult & { moved: Array<[string, string]> }> {
     const ctx = this.context(opts);
     const r = await forgetNote(ctx, await this.catalog(), ref, this.opts.clock.now(), opts);
     for (const [from, to] of r.moved) await this.recallStats.move(from, to);
     const [from, to] = r.moved[0] ?? [ref, ref];
-    return { path: from, archivedTo: to, relinked: r.relinked, log: r.logPath, moved: r.moved, logPath: r.logPath };
+    return { path: from, archivedTo: to, relinked: r.relinked, log: r.logPath, moved: r.moved };
   }
 }
