@@ -3,7 +3,6 @@
 import { EngramError, type ErrorCode } from '../../src/core/errors.js';
 import { RpcCode, type Method } from '../../src/core/protocol/index.js';
 import type { HostFacts } from '../../src/core/state.js';
-import { hostedVault } from '../node/hosted.js';
 import { requireVault } from '../node/resolve.js';
 import { HostConnection, RpcError, isNoHost } from './connection.js';
 import { vaultState } from '../node/paths.js';
@@ -17,10 +16,9 @@ export interface HostCaller {
   stderr(text: string): void;
 }
 
-/** A connection to the vault's live host, or undefined when there is none (or this process is the host). */
+/** A connection to the vault's live host, or undefined when there is none. */
 async function openHost(ctx: HostCaller, what: string): Promise<HostConnection | undefined> {
   const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
-  if (hostedVault(vault.realPath)) return undefined;
   try {
     return await HostConnection.open({ socket: vaultState(vault.realPath, ctx.env).socket, env: ctx.env, deadline: Date.now() + 10_000, client: 'cli' });
   } catch (e) {

@@ -13,7 +13,6 @@ import { HostServer, ensureToken } from './server.js';
 import { hostLogger, type Logger } from './logger.js';
 import { NodeVault } from '../node/node-vault.js';
 import { NodeStateStore } from '../node/node-state-store.js';
-import { registerHostedVault, unregisterHostedVault } from '../node/hosted.js';
 import type { VaultPort } from '../../src/core/ports.js';
 import { startVaultWatcher } from './watcher.js';
 import { DEFER_AGE_MS, releaseEntries, claimAll, classifyFailure, deferEntries, ensureStateDirs, failEntries, retrySetAside, returnClaimed, returnDeferred, spoolDepth, unclaim } from './spool.js';
@@ -74,8 +73,6 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
   try {
     const token = ensureToken(env);
     const vault = new NodeVault(state.vault);
-    // Commands run inside this host for a client (host-commands.ts) write through this same port.
-    registerHostedVault(state.vault, vault);
     const ports = { vault, clock: systemClock, yieldNow: yieldToEventLoop };
     const index = (await opts.makeIndex?.(vault, state, log, env, { embeddings: opts.embeddings ?? true }).catch((e) => {
       log('warn', `index unavailable, using the built-in BM25: ${errorMessage(e)}`);
@@ -176,7 +173,6 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
           await codex.close().catch(() => {});
           // The snapshot, recall statistics and which notes each session was given.
           await engine.save().catch((e) => log('warn', `saving the engine's state failed: ${errorMessage(e)}`));
-          unregisterHostedVault(state.vault);
           releaseHostLock(state.lock);
           exitResolve(reason);
         })();

@@ -3,14 +3,10 @@ import { recallScope, type QueryAnswer } from '../../../src/core/engine.js';
 import { EngramError } from '../../../src/core/errors.js';
 import { parseSince } from '../../../src/core/duration.js';
 import type { IndexSearchOptions } from '../../../src/core/index/search.js';
-import { RpcCode } from '../../../src/core/protocol/index.js';
-import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
-import { vaultState } from '../../node/paths.js';
+import { callHost } from '../../client/forward.js';
 import { loadConfig } from '../../node/config-file.js';
 import { lockIsLive, readLock } from '../../node/election.js';
-import { hostedVault } from '../../node/hosted.js';
 import { openVaultIndex } from '../../node/index-host.js';
-import { requireVault } from '../../node/resolve.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
 const list = (v: unknown): string[] | undefined => {
@@ -24,31 +20,9 @@ const list = (v: unknown): string[] | undefined => {
  * undefined when no host is live or it predates the `search` request. Never starts a host.
  */
 async function searchOnHost(ctx: CommandContext, query: string, opts: IndexSearchOptions): Promise<QueryAnswer | undefined> {
-  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
-  if (hostedVault(vault.realPath)) return undefined;
-  let conn: HostConnection;
-  try {
-    conn = await HostConnection.open({ socket: vaultState(vault.realPath, ctx.env).socket, env: ctx.env, deadline: Date.now() + 10_000, client: 'cli' });
-  } catch (e) {
-    if (isNoHost(e)) return undefined;
-    if (e instanceof EngramError && e.code === 'timeout') throw new EngramError('timeout', 'the host for this vault did not answer', 'try again, or stop it with `engram serve --stop`');
-    if (e instanceof RpcError) {
-      ctx.stderr(`note: the running host did not accept this client (${e.message}); searching here`);
-      return undefined;
-    }
-    throw e;
-  }
-  try {
-    const { expandLinks, ...rest } = opts;
-    // A large vault's host may still be reading its notes: the answer waits for it, as recall does.
-    return (await conn.call('search', { query, ...rest, expandLinks: expandLinks || undefined }, Date.now() + 120_000)) as QueryAnswer;
-  } catch (e) {
-    if (e instanceof RpcError && e.code === RpcCode.methodNotFound) return undefined;
-    if (e instanceof RpcError) throw new EngramError('protocol', `the host refused the search: ${e.message}`);
-    throw e;
-  } finally {
-    conn.close();
-  }
+  const { expandLinks, ...rest } = opts;
+  // A large vault's host may still be reading its notes: the answer waits for it, as recall does.
+  return (await callHost<QueryAnswer>(ctx, 'search', { query, ...rest, expandLinks: expandLinks || undefined }, { deadlineMs: 120_000 }))?.result;
 }
 
 /** No host: the same query path on an index opened here; its snapshot is saved only while no host owns the vault. */
