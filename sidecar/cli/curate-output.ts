@@ -25,16 +25,14 @@ export function describeProposal(p: Proposal): string[] {
 }
 
 /** Who acts, for the vault's log: the person at the terminal. */
-export function cliActor(_cc: CommandContext): string {
-  return 'cli';
-}
+export const CLI_ACTOR = 'cli';
 
 /**
  * Applies ids through the live host when there is one (the vault's one writer), else here with the same core code.
  * Here, Ctrl-C during an apply lets it finish (a note half merged helps no one); the ids after it are not applied.
  */
 export async function applyIds(cc: CommandContext, ids: string[], local: () => Curation): Promise<ApplyOutcome[]> {
-  const hosted = await callHost<{ applied: ApplyOutcome[] }>(cc, 'curate.apply', { ids, actor: cliActor(cc) });
+  const hosted = await callHost<{ applied: ApplyOutcome[] }>(cc, 'curate.apply', { ids, actor: CLI_ACTOR });
   if (hosted) return hosted.result.applied;
   const guard: ApplyGuard | undefined = cc.interrupt
     ? (id, later, run) => cc.interrupt!.shield(`applying ${id}`, run, (ok: boolean) => `${id} ${ok ? 'was applied' : 'was not applied'}${later.length ? `; not applied: ${later.join(', ')}` : ''}`)

@@ -5,7 +5,7 @@ import { EngramError } from '../../src/core/errors.js';
 import { IMPORT_PROGRESS, PROTOCOL_VERSION, type Params } from '../../src/core/protocol/index.js';
 import type { BackendName } from '../../src/core/config.js';
 import type { IndexUpdateResult, StatusResult } from '../../src/core/protocol/messages.js';
-import type { SearchOptions } from '../../src/core/index/types.js';
+import { dedupSearch } from './wiring.js';
 import { coreOperations } from '../../src/core/operations.js';
 import { clientSettings } from '../node/settings.js';
 import { setAsideCounts, spoolDepth } from './spool.js';
@@ -44,11 +44,7 @@ function viaQueue<T>(host: RunningHost, kind: string, task: () => Promise<T>): P
 
 /** A foreground extraction in this host: its vault, and dedup through the live index. */
 function extractBase(host: RunningHost, env: NodeJS.ProcessEnv, backend: BackendName | undefined): ExtractContext {
-  const search = async (query: string, opts: SearchOptions) => {
-    await host.engine.whenReady();
-    return host.engine.search(query, opts);
-  };
-  return { facts: hostFacts(env), vaultRoot: host.state.vault, vaultKey: host.state.key, backend, mode: 'foreground', search };
+  return { facts: hostFacts(env), vaultRoot: host.state.vault, vaultKey: host.state.key, backend, mode: 'foreground', search: dedupSearch(host.engine) };
 }
 
 /** `engram index` for a live host: bring its index up to date (or rebuild it) and save the snapshot. */

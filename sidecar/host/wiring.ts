@@ -46,15 +46,21 @@ export async function makeIndex(vault: VaultPort, state: VaultState, log: Logger
   return new IndexedVault(index, { snapshot, log });
 }
 
-export async function makeExtractor(engine: Engine, state: VaultState, _log: Logger, env: NodeJS.ProcessEnv): Promise<TranscriptExtractor | undefined> {
-  const runner = await import('../node/extract-runner.js');
-  const facts = hostFacts(env);
-  // Dedup asks the vault index for candidates (BM25 and, with a model, meaning) across the whole vault; archived
-  // notes are out of it, so a beat never extends a note that was forgotten.
-  const search = async (query: string, opts: SearchOptions): Promise<SearchHit[]> => {
+/**
+ * Dedup asks the vault index for candidates (BM25 and, with a model, meaning) across the whole vault; archived notes
+ * are out of it, so a beat never extends a note that was forgotten.
+ */
+export function dedupSearch(engine: Engine): (query: string, opts: SearchOptions) => Promise<SearchHit[]> {
+  return async (query, opts) => {
     await engine.whenReady();
     return engine.search(query, opts);
   };
+}
+
+export async function makeExtractor(engine: Engine, state: VaultState, _log: Logger, env: NodeJS.ProcessEnv): Promise<TranscriptExtractor | undefined> {
+  const runner = await import('../node/extract-runner.js');
+  const facts = hostFacts(env);
+  const search = dedupSearch(engine);
   return async (req) => {
     const session = await runner.readTranscriptFile(req.transcriptPath);
     if (req.project && !session.meta.project) session.meta.project = req.project;

@@ -6,7 +6,7 @@ import os from 'node:os';
 import type { EffectiveConfig } from '../../src/core/config.js';
 import { vectorsFromSnapshot } from '../../src/core/curate/index-vectors.js';
 import { Curation, describeIndexVectors, type CurationOptions, type VectorSource } from '../../src/core/curate/service.js';
-import { curateSettings, type CurateSettings } from '../../src/core/curate/settings.js';
+import { curateSettings } from '../../src/core/curate/settings.js';
 import { systemClock, yieldToEventLoop } from '../../src/core/ports.js';
 import { foldersFromConfig } from '../../src/core/note/route.js';
 import { engramHome, type HostFacts } from '../../src/core/state.js';
@@ -17,22 +17,14 @@ import { NodeStateStore } from './node-state-store.js';
 import { NodeVault } from './node-vault.js';
 import { requireVault } from './resolve.js';
 
-export function settingsFromConfig(config: EffectiveConfig, actor: string, overrides: Partial<CurateSettings> = {}): CurateSettings {
-  return curateSettings({
-    ...overrides,
-    device: overrides.device ?? (os.hostname().split('.')[0] || 'device'),
-    actor,
-    folders: foldersFromConfig(config),
-  });
-}
-
 /** Curation's setup on Node: the proposal store under $ENGRAM_HOME, settings from config.json, the backend, the crash switch. */
 export function curationSetup(facts: HostFacts, vaultKey: string, config: EffectiveConfig, actor: string): Omit<CurationOptions, 'vault' | 'clock' | 'yieldNow' | 'vectors'> {
   const hit = faultTrigger(faultFromEnv(facts.env));
   return {
     state: new NodeStateStore(engramHome(facts)),
     vaultKey,
-    settings: settingsFromConfig(config, actor),
+    // One log note per device and month: the device is this machine's short host name.
+    settings: curateSettings({ device: os.hostname().split('.')[0] || 'device', actor, folders: foldersFromConfig(config) }),
     backend: (name) => createBackend(name ?? config.get('backend'), config, { env: facts.env as NodeJS.ProcessEnv }),
     fault: () => hit('apply-step'),
   };

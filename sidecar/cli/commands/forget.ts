@@ -4,7 +4,7 @@ import type { ForgetResult } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
 import { localCuration } from '../../node/curate-host.js';
 import { callHost } from '../../client/forward.js';
-import { cliActor } from '../curate-output.js';
+import { CLI_ACTOR } from '../curate-output.js';
 import type { CommandDefinition } from '../types.js';
 
 export const command: CommandDefinition = {
@@ -15,9 +15,9 @@ export const command: CommandDefinition = {
     if (!ref) throw new EngramError('usage', 'which note? give its title or vault path');
     // A live host is the vault's one writer: it archives the note and its index drops it at once. With none, the
     // same core service runs here. A person in a terminal may archive their own note by its exact path (byUser).
-    const req = { actor: cliActor(ctx), byUser: true };
+    const req = { actor: CLI_ACTOR, byUser: true };
     const r = (await callHost<ForgetResult>(ctx, 'forget', { ref, ...req }))?.result
-      ?? (await localCuration(ctx.facts, ctx.cwd, ctx.global.vault, 'cli').forget(ref, req));
+      ?? (await localCuration(ctx.facts, ctx.cwd, ctx.global.vault, CLI_ACTOR).forget(ref, req));
     if (ctx.global.json) ctx.stdout(JSON.stringify({ moved: [[r.path, r.archivedTo]], relinked: r.relinked, log: r.log }, null, 2));
     else ctx.stdout(`Forgot ${r.path}: moved to ${r.archivedTo} (logged in ${r.log}).`);
     return 0;

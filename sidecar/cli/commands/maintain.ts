@@ -4,7 +4,7 @@ import type { MaintainResult } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
 import { localCuration } from '../../node/curate-host.js';
 import { callHost } from '../../client/forward.js';
-import { cliActor } from '../curate-output.js';
+import { CLI_ACTOR } from '../curate-output.js';
 import type { CommandDefinition } from '../types.js';
 
 const SHOWN = 20;
@@ -23,9 +23,9 @@ export const command: CommandDefinition = {
     const staleDays = ctx.options['stale-days'] as number | undefined;
     if (staleDays !== undefined && !(staleDays >= 0)) throw new EngramError('usage', '--stale-days must be 0 or more');
     // A live host (the vault's one writer) runs it; with none, the same core code runs here.
-    const req = { actor: cliActor(ctx), apply: Boolean(ctx.options.apply), staleDays };
+    const req = { actor: CLI_ACTOR, apply: Boolean(ctx.options.apply), staleDays };
     const r = (await callHost<MaintainResult>(ctx, 'maintain.run', req))?.result
-      ?? (await localCuration(ctx.facts, ctx.cwd, ctx.global.vault, 'cli').maintain(req));
+      ?? (await localCuration(ctx.facts, ctx.cwd, ctx.global.vault, CLI_ACTOR).maintain(req));
     if (ctx.global.json) {
       const { staleDays: _days, ...rest } = r;
       ctx.stdout(JSON.stringify(rest, null, 2));

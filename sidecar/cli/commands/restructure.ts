@@ -3,7 +3,7 @@
 import type { RestructurePlanResult } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
 import { localCuration } from '../../node/curate-host.js';
-import { applyIds, cliActor, describeProposal, idsToApply, printApplied } from '../curate-output.js';
+import { applyIds, CLI_ACTOR, describeProposal, idsToApply, printApplied } from '../curate-output.js';
 import { callHost } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';
 
@@ -23,12 +23,12 @@ export const command: CommandDefinition = {
     const facts = ctx.facts;
     const threshold = ctx.options.threshold as number | undefined;
     if (threshold !== undefined && !(threshold > 0 && threshold <= 1)) throw new EngramError('usage', '--threshold must be between 0 and 1');
-    const local = () => localCuration(facts, ctx.cwd, ctx.global.vault, 'cli');
+    const local = () => localCuration(facts, ctx.cwd, ctx.global.vault, CLI_ACTOR);
     // A live host (the vault's one writer) plans and applies; with none, the same core code runs here.
     const ids = idsToApply(ctx);
     if (ids.length) return printApplied(ctx, await applyIds(ctx, ids, local));
     const folder = typeof ctx.options.folder === 'string' ? ctx.options.folder : undefined;
-    const req = { actor: cliActor(ctx), folder, threshold };
+    const req = { actor: CLI_ACTOR, folder, threshold };
     const plan = (await callHost<RestructurePlanResult>(ctx, 'restructure.plan', req))?.result ?? (await local().restructurePlan(req));
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify(plan, null, 2));

@@ -4,7 +4,7 @@ import type { ReviewPlanResult } from '../../../src/core/curate/service.js';
 import { localCuration } from '../../node/curate-host.js';
 import { backendOption } from './extract.js';
 import { parseDays } from '../../../src/core/duration.js';
-import { applyIds, cliActor, describeProposal, idsToApply, printApplied } from '../curate-output.js';
+import { applyIds, CLI_ACTOR, describeProposal, idsToApply, printApplied } from '../curate-output.js';
 import { callHost } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';
 
@@ -21,12 +21,12 @@ export const command: CommandDefinition = {
   details: 'Examples:\n  engram review\n  engram review --due-within 14d --json\n  engram review --apply 1a2b3c4d5e6f',
   async run(ctx) {
     const facts = ctx.facts;
-    const local = () => localCuration(facts, ctx.cwd, ctx.global.vault, 'cli');
+    const local = () => localCuration(facts, ctx.cwd, ctx.global.vault, CLI_ACTOR);
     // A live host (the vault's one writer) plans and applies; with none, the same core code runs here.
     const ids = idsToApply(ctx);
     if (ids.length) return printApplied(ctx, await applyIds(ctx, ids, local));
     const dueWithin = ctx.options['due-within'];
-    const req = { actor: cliActor(ctx), dueWithinDays: dueWithin === undefined ? 7 : parseDays(String(dueWithin), '--due-within'), backend: backendOption(ctx) };
+    const req = { actor: CLI_ACTOR, dueWithinDays: dueWithin === undefined ? 7 : parseDays(String(dueWithin), '--due-within'), backend: backendOption(ctx) };
     const plan = (await callHost<ReviewPlanResult>(ctx, 'review.plan', req))?.result ?? (await local().reviewPlan(req));
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify({ due: plan.due, groups: plan.groups, proposals: plan.proposals, problems: plan.problems }, null, 2));
