@@ -8,6 +8,14 @@ function fail(path: string, what: string): never {
   throw new ParamError(`${path}: ${what}`);
 }
 
+type Bounds = { min?: number; max?: number };
+
+function inBounds(x: number, opts: Bounds, path: string): number {
+  if (opts.min !== undefined && x < opts.min) fail(path, `at least ${opts.min}`);
+  if (opts.max !== undefined && x > opts.max) fail(path, `at most ${opts.max}`);
+  return x;
+}
+
 export const v = {
   string(opts: { min?: number; max?: number } = {}): Check<string> {
     return (x, p) => {
@@ -17,21 +25,11 @@ export const v = {
       return x;
     };
   },
-  int(opts: { min?: number; max?: number } = {}): Check<number> {
-    return (x, p) => {
-      if (typeof x !== 'number' || !Number.isInteger(x)) fail(p, 'expected an integer');
-      if (opts.min !== undefined && x < opts.min) fail(p, `at least ${opts.min}`);
-      if (opts.max !== undefined && x > opts.max) fail(p, `at most ${opts.max}`);
-      return x;
-    };
+  int(opts: Bounds = {}): Check<number> {
+    return (x, p) => inBounds(typeof x === 'number' && Number.isInteger(x) ? x : fail(p, 'expected an integer'), opts, p);
   },
-  number(opts: { min?: number; max?: number } = {}): Check<number> {
-    return (x, p) => {
-      if (typeof x !== 'number' || !Number.isFinite(x)) fail(p, 'expected a number');
-      if (opts.min !== undefined && x < opts.min) fail(p, `at least ${opts.min}`);
-      if (opts.max !== undefined && x > opts.max) fail(p, `at most ${opts.max}`);
-      return x;
-    };
+  number(opts: Bounds = {}): Check<number> {
+    return (x, p) => inBounds(typeof x === 'number' && Number.isFinite(x) ? x : fail(p, 'expected a number'), opts, p);
   },
   boolean(): Check<boolean> {
     return (x, p) => (typeof x === 'boolean' ? x : fail(p, 'expected true or false'));

@@ -52,5 +52,11 @@ describe('params validation', () => {
     ];
     for (const [m, p] of cases) expect(() => checkParams(m as 'recall', p), JSON.stringify(p)).toThrow(ParamError);
     expect(() => checkParams('recall', { query: 'x', limit: 99 })).toThrow(/params\.limit: at most 50/);
+    // Whole numbers and any numbers share their bounds; each names what it expected.
+    expect(() => checkParams('recall', { query: 'x', limit: 2.5 })).toThrow(/params\.limit: expected an integer/);
+    expect(checkParams('restructure.plan', { threshold: 0.9 })).toEqual({ threshold: 0.9 });
+    expect(() => checkParams('restructure.plan', { threshold: 1.5 })).toThrow(/params\.threshold: at most 1/);
+    expect(() => checkParams('restructure.plan', { threshold: '0.9' })).toThrow(/params\.threshold: expected a number/);
+    expect(() => checkParams('restructure.plan', { threshold: Number.NaN })).toThrow(/expected a number/);
   });
 });
