@@ -164,8 +164,9 @@ export function makeSessionJobRunner(ports: SessionJobPorts): (job: Job<SessionJ
       throw e;
     }
     if (result.deferred) {
-      ports.coverage.record(key, undefined, { sessionId: key, at: now(), outcome: result.outcome ?? 'deferred', notes: result.notes, bytes: covered });
+      // The events are set aside for later before the run is recorded: whoever reads the run finds them kept.
       ports.spool.defer(data.files, result.retryAt);
+      ports.coverage.record(key, undefined, { sessionId: key, at: now(), outcome: result.outcome ?? 'deferred', notes: result.notes, bytes: covered });
       ports.log('info', `session ${key}: ${result.outcome ?? 'deferred'}; retried later`);
       return;
     }
