@@ -47,10 +47,13 @@ export function pidsFromLocks(engramHome: string): number[] {
   const out: number[] = [];
   const vaults = path.join(engramHome, 'vaults');
   for (const key of fs.existsSync(vaults) ? fs.readdirSync(vaults) : []) {
-    try {
-      out.push((JSON.parse(fs.readFileSync(path.join(vaults, key, 'host.lock'), 'utf8')) as { pid: number }).pid);
-    } catch {
-      // no lock
+    // The host, and a host still starting (its start claim names it until it holds host.lock).
+    for (const file of ['host.lock', 'host.starting']) {
+      try {
+        out.push((JSON.parse(fs.readFileSync(path.join(vaults, key, file), 'utf8')) as { pid: number }).pid);
+      } catch {
+        // none
+      }
     }
   }
   return out;
