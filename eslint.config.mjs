@@ -38,13 +38,15 @@ export default defineConfig([
   },
   ...tseslint.configs.recommended.map((c) => ({ ...c, files: ['sidecar/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts'] })),
   // The sidecar's rooms (docs/ARCHITECTURE.md): node/ (Node adapters, resolution, settings) imports no other room;
-  // client/ only node/; host/ (the daemon) never the CLI, MCP or doctor; no room imports cli/.
+  // client/ only node/; hosting/ (what any Node-side host runs: the daemon and the plugin) never host/, the CLI, MCP or doctor;
+  // host/ (the daemon) never the CLI, MCP or doctor; no room imports cli/.
   ...Object.entries({
-    node: ['cli', 'client', 'host', 'mcp', 'install', 'doctor'],
-    client: ['cli', 'host', 'mcp', 'install', 'doctor'],
+    node: ['cli', 'client', 'hosting', 'host', 'mcp', 'install', 'doctor'],
+    client: ['cli', 'hosting', 'host', 'mcp', 'install', 'doctor'],
+    hosting: ['cli', 'host', 'mcp', 'doctor'],
     host: ['cli', 'mcp', 'doctor'],
-    mcp: ['cli', 'host', 'install', 'doctor'],
-    install: ['cli', 'host', 'mcp', 'doctor'],
+    mcp: ['cli', 'hosting', 'host', 'install', 'doctor'],
+    install: ['cli', 'hosting', 'host', 'mcp', 'doctor'],
     doctor: ['cli', 'mcp'],
   }).map(([room, banned]) => ({
     files: [`sidecar/${room}/**/*.ts`],

@@ -6,7 +6,7 @@ import { engramHome, logsDir, shimPath, tokenPath, vaultState } from '../node/pa
 import { appendLog } from '../node/log.js';
 import { LOST_PREFIX, listLostEvents, lossCause } from '../client/spool-writer.js';
 import { startHostDetached } from '../client/start-host.js';
-import { listSetAside, retrySetAside } from '../host/spool.js';
+import { listSetAside, retrySetAside } from '../hosting/spool.js';
 import { resolveVault } from '../node/settings.js';
 import { hostFacts } from '../node/facts.js';
 import { loadConfig } from '../node/config-file.js';

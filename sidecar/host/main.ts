@@ -1,11 +1,17 @@
 // The daemon's entry with the real pieces plugged in (index, extraction) when this build has them.
 import fs from 'node:fs';
 import { runHost as run, type HostOptions, type HostOutcome } from './daemon.js';
-import { makeIndex, makeExtractor } from './wiring.js';
+import { extractorMaker, indexMaker, localEmbedder } from '../hosting/wiring.js';
+import { vaultState } from '../node/paths.js';
 import { watchBuild } from './rebuild-watch.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../hosting/logger.js';
 
-export async function runHost(opts: Omit<HostOptions, 'makeIndex' | 'makeExtractor'>): Promise<HostOutcome> {
+export interface DaemonOptions extends Omit<HostOptions, 'makeIndex' | 'makeExtractor'> {
+  /** false: no embedding model is loaded, search stays BM25 (default true). */
+  embeddings?: boolean;
+}
+
+export async function runHost(opts: DaemonOptions): Promise<HostOutcome> {
   // A rebuild deletes and rewrites dist/: load now every chunk the host loads on demand, so that work in flight
   // never reads dist/ again, and stop cleanly (as on SIGTERM) once a new build is in place.
   await Promise.all([import('../node/embedder.js'), import('../node/extract-runner.js'), import('../node/backends.js')]);
@@ -17,14 +23,16 @@ export async function runHost(opts: Omit<HostOptions, 'makeIndex' | 'makeExtract
         process.kill(process.pid, 'SIGTERM');
       })
     : () => {};
+  const env = opts.env ?? process.env;
+  const state = vaultState(opts.vault, env);
   try {
     return await run({
       ...opts,
-      makeIndex: (vault, state, log, env, choice) => {
+      makeIndex: (vault, log) => {
         hostLog = log;
-        return makeIndex(vault, state, log, env, choice);
+        return indexMaker(state, env, opts.embeddings === false ? undefined : localEmbedder(env, log))(vault, log);
       },
-      makeExtractor,
+      makeExtractor: extractorMaker(state, env),
     });
   } finally {
     stop();

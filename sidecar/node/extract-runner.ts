@@ -87,6 +87,8 @@ export interface ExtractContext {
   facts: HostFacts;
   vaultRoot: string;
   vaultKey: string;
+  /** The host's vault port (Obsidian's API in the plugin host); the fs adapter over vaultRoot otherwise. */
+  vault?: VaultPort;
   config?: EffectiveConfig;
   backend?: BackendName | LlmBackend;
   mode?: 'background' | 'foreground';
@@ -130,7 +132,7 @@ export function extractHost(ctx: ExtractContext): ExtractHost {
   // One count for state files and notes: `before-rename:N` crashes at the N-th atomic write of either.
   const beforeRename = () => hit('before-rename');
   const state = new NodeStateStore(engramHome(ctx.facts), beforeRename);
-  const vault = new NodeVault(ctx.vaultRoot, { beforeRename });
+  const vault = ctx.vault ?? new NodeVault(ctx.vaultRoot, { beforeRename });
   const backend = typeof ctx.backend === 'object' ? ctx.backend : configuredBackend(ctx.backend ?? config.get('backend'), config, ctx.facts.env as NodeJS.ProcessEnv);
   return { state, vault, backend, config, fault: hit };
 }

@@ -20,7 +20,7 @@ function labelOf(spec: FormatSpec<unknown>, where?: string): string {
 /**
  * The text of a versioned file, read as `upgradeFormat` reads it; undefined when there is no file yet (missing or
  * empty text). Damage is reported with the name first ("<name> is not valid JSON", "<name> has no version number"):
- * the spool's failure classifier (sidecar/host/spool.ts) knows a damaged state file by those words.
+ * the spool's failure classifier (sidecar/hosting/spool.ts) knows a damaged state file by those words.
  */
 export function readFormat<T = Record<string, unknown>>(spec: FormatSpec<T>, text: string | undefined, where?: string): { data: T; migratedFrom?: number } | undefined {
   if (text === undefined || text.trim() === '') return undefined;

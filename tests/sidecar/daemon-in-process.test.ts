@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HostConnection } from '../../sidecar/client/connection.js';
 import { runHost } from '../../sidecar/host/daemon.js';
-import { makeIndex } from '../../sidecar/host/wiring.js';
+import { indexMaker } from '../../sidecar/hosting/wiring.js';
 import { vaultState } from '../../sidecar/node/paths.js';
 import type { RecallResult, StatusResult } from '../../src/core/protocol/index.js';
 import type { RestructurePlanResult } from '../../src/core/curate/service.js';
@@ -49,8 +49,8 @@ async function connect(socket: string, env: NodeJS.ProcessEnv): Promise<HostConn
 describe('the daemon in process: real files, a real socket, the typed protocol', () => {
   it('answers recall, read, remember, restructure.plan, index.update and status, then hands over on host.release', async () => {
     const { vault, env } = setUp();
-    const running = runHost({ vault, foreground: false, env, embeddings: false, makeIndex });
     const state = vaultState(vault, env);
+    const running = runHost({ vault, foreground: false, env, makeIndex: indexMaker(state, env) });
     const conn = await connect(state.socket, env);
     try {
       const status = (await conn.call('status', {}, Date.now() + 20_000)) as StatusResult;

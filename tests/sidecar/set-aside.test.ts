@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 import { vaultState, type VaultState } from '../../sidecar/node/paths.js';
-import { classifyFailure, deferEntries, ensureStateDirs, failEntries, listSetAside, retryBackoffMs, retrySetAside, returnDeferred } from '../../sidecar/host/spool.js';
+import { classifyFailure, deferEntries, ensureStateDirs, failEntries, listSetAside, retryBackoffMs, retrySetAside, returnDeferred } from '../../sidecar/hosting/spool.js';
 
 describe('set-aside events', () => {
   let root: string;

@@ -5,7 +5,7 @@ import type { HostFacts } from '../../../src/core/state.js';
 import type { StatusResult } from '../../../src/core/protocol/messages.js';
 import { engramHome, logsDir, vaultState } from '../../node/paths.js';
 import { listLostEvents, lossCause } from '../../client/spool-writer.js';
-import { listSetAside } from '../../host/spool.js';
+import { listSetAside } from '../../hosting/spool.js';
 import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
 import { commandVault } from './serve.js';
 

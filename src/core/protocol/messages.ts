@@ -173,7 +173,8 @@ export interface StatusResult {
   pid: number;
   protocolVersion: string;
   uptimeMs: number;
-  idleExitMs: number;
+  /** The daemon exits after this long idle; absent for the plugin host, which stays while Obsidian is open. */
+  idleExitMs?: number;
   queue: { pending: number; running: string | null; done: number; failed: number; spooled: number; deferred?: number; failedEvents?: number };
   index: { notes: number; ready: boolean; mode: string };
   lastRuns: { sessionId: string; at: string; outcome: string; notes: number }[];

@@ -7,6 +7,9 @@ import { SPOOL_FORMAT, type SpoolEntry } from '../client/spool-writer.js';
 import type { VaultState } from '../node/paths.js';
 import { tempPathFor } from '../node/temp-files.js';
 import { atomicWriteFileSync } from '../node/atomic-write.js';
+import { engramHome } from '../node/paths.js';
+import { errorMessage } from '../../src/core/errors.js';
+import type { CaptureSpool } from '../../src/core/capture/capture.js';
 
 export interface ClaimedEntry {
   file: string;
@@ -306,4 +309,27 @@ export function returnDeferred(state: VaultState, ageMs = DEFER_AGE_MS): number 
 
 export function setAsideCounts(state: VaultState): { deferred: number; failed: number } {
   return { deferred: safeList(path.join(state.spool, 'deferred')).length, failed: safeList(path.join(state.spool, 'failed')).length };
+}
+
+/** Capture's spool port over these files (src/core/capture/capture.ts holds the policy). */
+export function spoolPort(state: VaultState, env: NodeJS.ProcessEnv, deferAge: number, log: (level: 'warn', msg: string) => void): CaptureSpool {
+  return {
+    claim: () => claimAll(state, (m) => log('warn', m)).map((c) => ({ file: c.file, event: c.entry })),
+    release: releaseEntries,
+    defer: (files, retryAt) => deferEntries(state, files, retryAt, deferAge),
+    unclaim: (files) => unclaim(state, files),
+    setAside: (files, e) => {
+      const cause = classifyFailure(errorMessage(e), engramHome(env), state.vault);
+      failEntries(state, files, cause);
+      return `its events are in ${state.spool}/failed/ (${cause.kind}; fix: ${cause.fix})`;
+    },
+    // Deferred events (budget spent, session busy elsewhere) come back hourly, a failed LLM call's session at its
+    // backoff time (deferEntries stamps it so); set-aside events once their cause looks gone.
+    restore: () => {
+      returnDeferred(state, deferAge);
+      const again = retrySetAside(state);
+      return again ? [`retrying ${again} events set aside in spool/failed/ (their cause looks gone, or their wait is over)`] : [];
+    },
+    depth: () => spoolDepth(state),
+  };
 }

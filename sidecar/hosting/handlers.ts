@@ -44,7 +44,7 @@ function viaQueue<T>(host: RunningHost, kind: string, task: () => Promise<T>): P
 
 /** A foreground extraction in this host: its vault, and dedup through the live index. */
 function extractBase(host: RunningHost, env: NodeJS.ProcessEnv, backend: BackendName | undefined): ExtractContext {
-  return { facts: hostFacts(env), vaultRoot: host.state.vault, vaultKey: host.state.key, backend, mode: 'foreground', search: dedupSearch(host.engine) };
+  return { facts: hostFacts(env), vaultRoot: host.state.vault, vaultKey: host.state.key, vault: host.vault, backend, mode: 'foreground', search: dedupSearch(host.engine) };
 }
 
 /** `engram index` for a live host: bring its index up to date (or rebuild it) and save the snapshot. */
@@ -133,7 +133,7 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
     },
     status: async (): Promise<StatusResult> => ({
       vault: host.state.vault,
-      host: 'daemon',
+      host: host.kind,
       pid: process.pid,
       protocolVersion: PROTOCOL_VERSION,
       uptimeMs: Date.now() - host.startedAt,

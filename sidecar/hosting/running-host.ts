@@ -1,13 +1,20 @@
-// What a running daemon is to its protocol handlers (sidecar/host/handlers.ts): its vault, engine, capture and hooks.
+// What a running host (the daemon or the Obsidian plugin) is to its protocol handlers (sidecar/hosting/handlers.ts):
+// its vault, engine, capture and lifecycle.
 import type { Curation } from '../../src/core/curate/service.js';
 import type { Engine } from '../../src/core/engine.js';
+import type { VaultPort } from '../../src/core/ports.js';
 import type { Capture } from '../../src/core/capture/capture.js';
 import type { VaultState } from '../node/paths.js';
 import type { CoverageStore } from './coverage.js';
 import type { Logger } from './logger.js';
 
+export type HostKind = 'daemon' | 'plugin';
+
 export interface RunningHost {
+  kind: HostKind;
   state: VaultState;
+  /** The vault as this host writes it (the fs adapter, or Obsidian's API in the plugin). */
+  vault: VaultPort;
   engine: Engine;
   /** Spooled events to extraction jobs, and the clients' commands run in turn with them. */
   capture: Capture;
@@ -15,7 +22,8 @@ export interface RunningHost {
   /** Curation for this vault: forget (archive, logged) and recall statistics. */
   curation: Curation;
   startedAt: number;
-  idleMs: number;
+  /** The daemon exits after this long without a request; the plugin host stays while Obsidian is open. */
+  idleMs?: number;
   log: Logger;
   drain(): void;
   shutdown(reason: string): Promise<void>;

@@ -1,0 +1,207 @@
+// Hosting one vault's engine in a Node process, for either host: the daemon (`engram serve`) or the Obsidian plugin.
+// Wins the election or reports the owner; hands the engine its ports; serves the socket; drains the spool; follows the
+// vault and Codex's rollouts; on shutdown finishes (or returns) the running job, saves, and releases the lock.
+import path from 'node:path';
+import { Engine, type EngineIndex } from '../../src/core/engine.js';
+import { systemClock, yieldToEventLoop, type VaultChange, type VaultPort, type Yield } from '../../src/core/ports.js';
+import { errorMessage } from '../../src/core/errors.js';
+import { PROTOCOL_VERSION } from '../../src/core/protocol/index.js';
+import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
+import { engramHome, type VaultState } from '../node/paths.js';
+import { clientSettings } from '../node/settings.js';
+import { acquireHostLock, releaseHostLock, type LockInfo } from '../node/election.js';
+import { NodeVault } from '../node/node-vault.js';
+import { NodeStateStore } from '../node/node-state-store.js';
+import { removeTempLeftovers } from '../node/temp-files.js';
+import { configuredTranscriptRoots } from '../node/transcript-roots.js';
+import { loadConfig } from '../node/config-file.js';
+import { hostFacts } from '../node/facts.js';
+import { curationSetup } from '../node/curate-host.js';
+import { releaseStartClaim } from '../client/start-host.js';
+import { HostServer, ensureToken } from './server.js';
+import type { Logger } from './logger.js';
+import { DEFER_AGE_MS, ensureStateDirs, retrySetAside, returnClaimed, spoolPort, unclaim } from './spool.js';
+import { startCodexFollower } from './codex-follow.js';
+import { CoverageStore } from './coverage.js';
+import { nodeTranscripts } from './session-jobs.js';
+import { makeHandlers } from './handlers.js';
+import type { HostKind, RunningHost } from './running-host.js';
+
+/** Follows changes anyone makes to the vault (chokidar for the daemon, Obsidian's vault events for the plugin). */
+export type VaultFollower = (onChange: (c: VaultChange) => void) => { close(): Promise<void> | void };
+
+export interface OpenHostOptions {
+  kind: HostKind;
+  state: VaultState;
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+  /** The vault as this host writes it: the fs adapter (default) or Obsidian's API. */
+  vault?: VaultPort;
+  follow: VaultFollower;
+  /** Lets long work give the event loop a turn (Obsidian's UI). */
+  yieldNow?: Yield;
+  /** How often the spool is swept (default 30 s). */
+  sweepMs?: number;
+  /** How long deferred events wait before they are retried (default an hour). */
+  deferRetryMs?: number;
+  /** Holds each session job open this long before it runs (tests: a job in flight to kill or to race). */
+  jobDelayMs?: number;
+  /** Any authenticated request (the daemon's idle timer). */
+  onActivity?: () => void;
+  /** The real index and extractor when this build has them; the engine's built-in BM25 otherwise. */
+  makeIndex?: (vault: VaultPort, log: Logger) => Promise<EngineIndex | undefined>;
+  makeExtractor?: (engine: Engine, vault: VaultPort) => Promise<TranscriptExtractor | undefined>;
+}
+
+export type OpenedHost = { kind: 'already-running'; owner?: LockInfo } | { kind: 'hosting'; host: RunningHost; closed: Promise<string> };
+
+/** Folders the engine never indexes. */
+const IGNORED = ['.obsidian', '.trash', '.git', 'node_modules'];
+
+export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
+  const { state, env, log } = opts;
+  ensureStateDirs(state);
+  const election = acquireHostLock(state.lock, opts.kind);
+  if (!election.won) return { kind: 'already-running', owner: election.owner };
+  releaseStartClaim(state.dir);
+  log('info', `${opts.kind} host starting for ${state.vault} (key ${state.key}, protocol ${PROTOCOL_VERSION})`);
+
+  let closedResolve!: (reason: string) => void;
+  const closed = new Promise<string>((r) => (closedResolve = r));
+  try {
+    const token = ensureToken(env);
+    const vault = opts.vault ?? new NodeVault(state.vault);
+    const index = await opts.makeIndex?.(vault, log).catch((e) => {
+      log('warn', `index unavailable, using the built-in BM25: ${errorMessage(e)}`);
+      return undefined;
+    });
+    const facts = hostFacts(env);
+    const { config } = loadConfig(facts);
+    const coverage = new CoverageStore(`${state.dir}/sessions.json`);
+    // The extractor dedups through the engine's index, so it is made once the engine exists (below).
+    let extractor: TranscriptExtractor = async () => ({ notes: 0, outcome: 'no extractor available in this build' });
+    const engine = new Engine({
+      ports: { vault, clock: systemClock, yieldNow: opts.yieldNow ?? yieldToEventLoop },
+      index,
+      log,
+      // Agents reach curation through MCP: the vault's Engram log names `mcp` unless a request says who.
+      curation: curationSetup(facts, state.key, config, 'mcp'),
+      capture: {
+        coverage,
+        transcripts: nodeTranscripts(() => configuredTranscriptRoots(env)),
+        spool: spoolPort(state, env, opts.deferRetryMs ?? DEFER_AGE_MS, log),
+        extractor: (req) => extractor(req),
+        // Read per job: a threshold changed through `configure` applies at once.
+        thresholds: () => {
+          const s = clientSettings(env);
+          return { turns: s.stop_min_new_turns, bytes: s.stop_min_new_bytes };
+        },
+        log,
+        hold: opts.jobDelayMs ? () => new Promise((r) => setTimeout(r, opts.jobDelayMs)) : undefined,
+      },
+      persist: { store: new NodeStateStore(engramHome(env)), dir: `vaults/${state.key}` },
+      config: {
+        ignore: IGNORED,
+        folders: {
+          inbox: config.get('folders.inbox'),
+          projects: config.get('folders.projects'),
+          working: config.get('folders.working_memory'),
+          archive: config.get('folders.archive'),
+          log: config.get('folders.log'),
+        },
+      },
+    });
+    const made = await opts.makeExtractor?.(engine, vault).catch((e) => {
+      log('warn', `extraction unavailable: ${errorMessage(e)}`);
+      return undefined;
+    });
+    if (made) extractor = made;
+    const capture = engine.capture!;
+
+    let shuttingDown: Promise<void> | null = null;
+    const host: RunningHost = {
+      kind: opts.kind, state, vault, engine, capture, coverage, curation: engine.curation!, startedAt: Date.now(), log,
+      drain: () => capture.drain(),
+      shutdown(reason: string) {
+        shuttingDown ??= (async () => {
+          log('info', `host stopping: ${reason}`);
+          clearInterval(sweep);
+          await server.close();
+          // Finish the running job (or give up after a while: its entries go back to the spool).
+          const current = capture.queue.currentData();
+          let giveUp: ReturnType<typeof setTimeout> | undefined;
+          const finished = await Promise.race([capture.queue.stop().then(() => true), new Promise<boolean>((r) => (giveUp = setTimeout(() => r(false), 20_000)))]);
+          clearTimeout(giveUp);
+          if (!finished && current) unclaim(state, current.files);
+          returnClaimed(state);
+          await Promise.resolve(watcher.close()).catch(() => {});
+          await codex.close().catch(() => {});
+          // The snapshot, recall statistics and which notes each session was given.
+          await engine.save().catch((e) => log('warn', `saving the engine's state failed: ${errorMessage(e)}`));
+          releaseHostLock(state.lock);
+          closedResolve(reason);
+        })();
+        return shuttingDown;
+      },
+    };
+
+    const server = new HostServer({
+      socket: state.socket,
+      token,
+      hello: () => ({ host: opts.kind, pid: process.pid, vault: state.vault }),
+      handlers: makeHandlers(host, env),
+      onActivity: () => opts.onActivity?.(),
+      onTakeover: () => void host.shutdown('a newer client took over'),
+      log,
+    });
+    await server.listen();
+    log('info', `listening on ${state.socket}`);
+
+    const returned = returnClaimed(state);
+    if (returned) log('info', `returned ${returned} entries claimed by a previous host`);
+    // Set-aside events whose cause is gone (or whose wait is over) come back now and on every sweep.
+    const retried = retrySetAside(state);
+    if (retried) log('info', `retrying ${retried} events set aside in spool/failed/`);
+    void cleanCrashLeftovers(state, env, log);
+    const watcher = opts.follow((c) => engine.applyChange(c));
+    // Codex runs no hooks: once registered (`engram install --agent codex`), its rollouts are followed from disk.
+    const codex = startCodexFollower({ state, env, coverage, log, notify: () => host.drain() });
+    let sweeps = 0;
+    const sweep = setInterval(() => {
+      capture.sweep();
+      // Every 10 minutes, a rescan catches anything the watcher missed.
+      if (++sweeps % 20 === 0 && engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
+    }, opts.sweepMs ?? 30_000);
+    sweep.unref?.();
+
+    void engine.start().then(
+      () => {
+        host.drain();
+        // Save the freshly built index at once: a crash later must not cost a full rebuild.
+        void engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
+      },
+      (e) => log('error', `engine start failed: ${errorMessage(e)}`),
+    );
+    return { kind: 'hosting', host, closed };
+  } catch (e) {
+    log('error', `host failed: ${(e as Error)?.stack ?? String(e)}`);
+    releaseHostLock(state.lock);
+    throw e;
+  }
+}
+
+/** Temp files a killed writer left, in $ENGRAM_HOME and in the vault's folders. */
+async function cleanCrashLeftovers(state: VaultState, env: NodeJS.ProcessEnv, log: Logger): Promise<void> {
+  const home = engramHome(env);
+  try {
+    const gone = await removeTempLeftovers([
+      { dir: home, legacy: 'state', maxDepth: 0 },
+      { dir: path.join(home, 'vaults'), legacy: 'state' },
+      { dir: path.join(home, 'logs'), legacy: 'state' },
+      { dir: state.vault, legacy: 'vault' },
+    ]);
+    if (gone.length) log('info', `removed ${gone.length} temp files left by a crash: ${gone.slice(0, 5).join(', ')}${gone.length > 5 ? ', …' : ''}`);
+  } catch (e) {
+    log('warn', `crash cleanup: ${errorMessage(e)}`);
+  }
+}

@@ -1,0 +1,99 @@
+// Plugs the real pieces into a host (the daemon or the plugin): the VaultIndex (snapshot, hybrid search, local embeddings when a model is
+// present) and the transcript extractor. The engine falls back to its built-in BM25 when the index cannot load.
+import fs from 'node:fs';
+import { IndexedVault, type EngineIndex, type Engine } from '../../src/core/engine.js';
+import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
+import { VaultIndex } from '../../src/core/index/vault-index.js';
+import { engramHome } from '../../src/core/state.js';
+import { EngramError, errorMessage } from '../../src/core/errors.js';
+import type { Embedder, VaultPort } from '../../src/core/ports.js';
+import type { VaultState } from '../node/paths.js';
+import { loadConfig } from '../node/config-file.js';
+import { hostFacts } from '../node/facts.js';
+import type { Logger } from './logger.js';
+import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
+import { faultFromEnv, faultTrigger } from '../node/fault.js';
+import { atomicWriteFile } from '../node/atomic-write.js';
+
+/** Where a host's embeddings come from: the daemon loads the local model itself, the plugin asks its embedding child. */
+export type EmbedderSource = () => Promise<Embedder | undefined>;
+
+/** The local embedding model in this process (never the network); none when no model is present. */
+export function localEmbedder(env: NodeJS.ProcessEnv, log: Logger): EmbedderSource {
+  return async () => {
+    const facts = hostFacts(env);
+    const { config } = loadConfig(facts);
+    const { locateModel, loadEmbedder } = await import('../node/embedder.js');
+    const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
+    if (!loc.dir) {
+      log('info', 'no embedding model present: BM25 only (run `engram model pull` for hybrid search)');
+      return undefined;
+    }
+    return loadEmbedder(loc.dir, { modelId: loc.id });
+  };
+}
+
+/** The VaultIndex over the host's vault port, its snapshot in the vault's state folder, embeddings when there are. */
+export function indexMaker(state: VaultState, env: NodeJS.ProcessEnv, embedder?: EmbedderSource): (vault: VaultPort, log: Logger) => Promise<EngineIndex> {
+  return async (vault, log) => {
+    const index = new VaultIndex({ vault });
+    const hit = faultTrigger(faultFromEnv(env));
+    const snapshot = {
+      read: async () => new Uint8Array(await fs.promises.readFile(state.snapshot)),
+      // The one atomic write (node/atomic-write.ts): a reader sees the old snapshot or the new one, whole.
+      write: (bytes: Uint8Array) => atomicWriteFile(state.snapshot, bytes, { mode: 0o600, beforeRename: () => hit('before-snapshot-rename') }),
+    };
+    if (embedder) {
+      // After the text index is up: recall works on BM25 at once, and turns hybrid when the vectors are ready.
+      const attach = async () => {
+        const e = await embedder();
+        if (!e) return;
+        index.setEmbedder(e);
+        const n = await index.embedPending();
+        log('info', `embeddings: ${e.modelId}, ${n} chunks embedded`);
+      };
+      setTimeout(() => void attach().catch((e) => log('warn', `embeddings unavailable: ${errorMessage(e)}`)), 2000).unref?.();
+    }
+    return new IndexedVault(index, { snapshot, log });
+  };
+}
+
+/**
+ * Dedup asks the vault index for candidates (BM25 and, with a model, meaning) across the whole vault; archived notes
+ * are out of it, so a beat never extends a note that was forgotten.
+ */
+export function dedupSearch(engine: Engine): (query: string, opts: SearchOptions) => Promise<SearchHit[]> {
+  return async (query, opts) => {
+    await engine.whenReady();
+    return engine.search(query, opts);
+  };
+}
+
+/** Extraction in this host: notes written through the host's vault port, dedup through the live index. */
+export function extractorMaker(state: VaultState, env: NodeJS.ProcessEnv): (engine: Engine, vault: VaultPort) => Promise<TranscriptExtractor> {
+  return async (engine, vault) => extractorFor(engine, vault, state, env);
+}
+
+async function extractorFor(engine: Engine, vault: VaultPort, state: VaultState, env: NodeJS.ProcessEnv): Promise<TranscriptExtractor> {
+  const runner = await import('../node/extract-runner.js');
+  const facts = hostFacts(env);
+  const search = dedupSearch(engine);
+  return async (req) => {
+    const session = await runner.readTranscriptFile(req.transcriptPath);
+    if (req.project && !session.meta.project) session.meta.project = req.project;
+    if (req.cwd && !session.meta.cwd) session.meta.cwd = req.cwd;
+    // Background mode (the daily budget applies); a forced backend is setup's offline `rules` pass.
+    const ctx = { facts, vaultRoot: state.vault, vaultKey: state.key, vault, mode: 'background' as const, search, ...(req.backend ? { backend: req.backend } : {}) };
+    const run = await runner.extractParsedSession(ctx, runner.extractHost(ctx), session);
+    const notes = run.beats.created + run.beats.extended;
+    // Stopped by the budget, or another process holds the session: keep the event for later, not "covered".
+    if (run.budgetStopped) return { notes, outcome: `deferred: ${run.budgetStopped}`, deferred: true };
+    if (run.skipped && /another process/.test(run.skipped)) return { notes, outcome: `deferred: ${run.skipped}`, deferred: true };
+    // Failed windows stay pending (not covered) and are retried after a backoff; the queue moves on to other sessions.
+    if (run.waiting) return { notes, outcome: `deferred: ${run.waiting}`, deferred: true };
+    if (run.failed.length) return { notes, outcome: `deferred: ${run.windows.notDone} window${run.windows.notDone === 1 ? '' : 's'} pending (${run.failed[0].reason})${run.pending ? `; next try after ${run.pending.retryAt}` : ''}`, deferred: true, retryAt: run.pending?.retryAt };
+    const outcome = run.skipped ?? (run.errors.length ? `extracted with errors: ${run.errors[0]}` : `extracted ${notes} notes${req.backend ? ` (${req.backend})` : ''}`);
+    if (run.windows.notDone > 0) throw new EngramError('backend', outcome);
+    return { notes, outcome };
+  };
+}
