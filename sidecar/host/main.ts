@@ -30,7 +30,7 @@ export async function runHost(opts: DaemonOptions): Promise<HostOutcome> {
       ...opts,
       makeIndex: (vault, log) => {
         hostLog = log;
-        return indexMaker(state, env, opts.embeddings === false ? undefined : localEmbedder(env, log))(vault, log);
+        return indexMaker(state, env, { embedder: opts.embeddings === false ? undefined : localEmbedder(env, log) })(vault, log);
       },
       makeExtractor: extractorMaker(state, env),
     });

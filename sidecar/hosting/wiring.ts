@@ -3,10 +3,10 @@
 import fs from 'node:fs';
 import { IndexedVault, type EngineIndex, type Engine } from '../../src/core/engine.js';
 import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
-import { VaultIndex } from '../../src/core/index/vault-index.js';
+import { VaultIndex, type IndexProgress } from '../../src/core/index/vault-index.js';
 import { engramHome } from '../../src/core/state.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
-import type { Embedder, VaultPort } from '../../src/core/ports.js';
+import type { Embedder, VaultPort, Yield } from '../../src/core/ports.js';
 import type { VaultState } from '../node/paths.js';
 import { loadConfig } from '../node/config-file.js';
 import { hostFacts } from '../node/facts.js';
@@ -34,9 +34,17 @@ export function localEmbedder(env: NodeJS.ProcessEnv, log: Logger): EmbedderSour
 }
 
 /** The VaultIndex over the host's vault port, its snapshot in the vault's state folder, embeddings when there are. */
-export function indexMaker(state: VaultState, env: NodeJS.ProcessEnv, embedder?: EmbedderSource): (vault: VaultPort, log: Logger) => Promise<EngineIndex> {
+export interface IndexChoices {
+  embedder?: EmbedderSource;
+  onProgress?: (p: IndexProgress) => void;
+  /** How long work gives the event loop a turn (the plugin: Obsidian's UI). */
+  yieldNow?: Yield;
+}
+
+export function indexMaker(state: VaultState, env: NodeJS.ProcessEnv, choices: IndexChoices = {}): (vault: VaultPort, log: Logger) => Promise<EngineIndex> {
+  const { embedder, onProgress, yieldNow } = choices;
   return async (vault, log) => {
-    const index = new VaultIndex({ vault });
+    const index = new VaultIndex({ vault, onProgress, ...(yieldNow ? { yieldNow } : {}) });
     const hit = faultTrigger(faultFromEnv(env));
     const snapshot = {
       read: async () => new Uint8Array(await fs.promises.readFile(state.snapshot)),

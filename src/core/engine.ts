@@ -323,6 +323,14 @@ export class Engine {
     return this.metas.size;
   }
 
+  /** Working-memory notes due for review on or before `today` (yyyy-mm-dd), outside the archive. */
+  dueCount(today: string): number {
+    const archive = `${this.config.folders.archive}/`;
+    let n = 0;
+    for (const m of this.metas.values()) if (m.reviewAfter && m.reviewAfter <= today && !m.path.startsWith(archive)) n++;
+    return n;
+  }
+
   meta(path: string): NoteMeta | undefined {
     return this.metas.get(path);
   }

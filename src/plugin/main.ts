@@ -1,20 +1,97 @@
-// The Obsidian host: lifecycle only. Views, commands and adapters join as their issues land.
-import { Plugin } from 'obsidian';
-
-interface EngramSettings {
-  /** The state directory the sidecar uses ($ENGRAM_HOME); shown so `engram doctor` can compare. */
-  engramHome: string;
-}
-
-const DEFAULT_SETTINGS: EngramSettings = { engramHome: '' };
+// The Obsidian host: lifecycle only. Settings load here; hosting starts once the workspace layout is ready (never in
+// onload) and only on desktop, where the Node part (src/plugin/node/) is loaded on demand.
+import { FileSystemAdapter, Notice, Platform, Plugin } from 'obsidian';
+import { DEFAULT_SETTINGS, EngramSettingTab, migrateSettings, type EngineConfigAccess, type EngramSettings } from './settings';
+import { describeHost, type HostState } from './status-bar';
+import { ObsidianVault } from './obsidian/vault-port';
+import { followVault } from './obsidian/vault-events';
+import type { PluginHost } from './node/host';
 
 export default class EngramPlugin extends Plugin {
   settings: EngramSettings = { ...DEFAULT_SETTINGS };
+  private statusEl!: HTMLElement;
+  private state: HostState = { kind: 'starting' };
+  private host?: PluginHost;
+  private starting?: Promise<void>;
+  /** Settles once the host has saved and released everything after unload (tests wait on it). */
+  unloaded: Promise<void> = Promise.resolve();
 
   async onload(): Promise<void> {
-    this.settings = Object.assign({}, DEFAULT_SETTINGS, (await this.loadData()) as Partial<EngramSettings> | null);
-    const status = this.addStatusBarItem();
-    status.addClass('engram-status');
-    status.setText('Engram');
+    this.settings = migrateSettings(await this.loadData());
+    this.statusEl = this.addStatusBarItem();
+    this.statusEl.addClass('engram-status');
+    this.addSettingTab(new EngramSettingTab(this.app, this));
+    const base = this.vaultPath();
+    if (!Platform.isDesktopApp || !base) {
+      this.show({ kind: 'none', why: 'Engram hosts only in the desktop app, for a vault on the local disk.' });
+      return;
+    }
+    this.show({ kind: 'starting' });
+    this.app.workspace.onLayoutReady(() => {
+      this.starting = this.startHosting(base).catch((e) => {
+        const why = e instanceof Error ? e.message : String(e);
+        this.show({ kind: 'none', why });
+        new Notice(`Engram could not host this vault: ${why}`);
+      });
+    });
+  }
+
+  onunload(): void {
+    const starting = this.starting ?? Promise.resolve();
+    this.unloaded = starting.then(() => this.host?.stop('Obsidian closed the vault'));
+  }
+
+  private async startHosting(vaultPath: string): Promise<void> {
+    const { PluginHost } = await import('./node/host');
+    const vault = new ObsidianVault(this.app);
+    this.host = await PluginHost.start({
+      vaultPath,
+      vault,
+      follow: (onChange) => {
+        const stop = followVault(this.app, (batch) => batch.forEach(onChange), { debounceMs: 300 });
+        return { close: stop };
+      },
+      settings: this.settings,
+      onState: (s) => this.show(s),
+      tell: (message) => new Notice(message, 10_000),
+    });
+    if (this.settings.engramHome !== this.host.home) {
+      this.settings.engramHome = this.host.home;
+      await this.saveSettings();
+    }
+  }
+
+  private show(s: HostState): void {
+    this.state = s;
+    const { text, title } = describeHost(s);
+    this.statusEl.setText(text);
+    this.statusEl.setAttr('aria-label', title);
+  }
+
+  async saveSettings(): Promise<void> {
+    await this.saveData(this.settings);
+  }
+
+  /** The vault's folder on disk; undefined for a vault Obsidian does not keep on the local file system. */
+  vaultPath(): string | undefined {
+    const adapter = this.app.vault.adapter;
+    return adapter instanceof FileSystemAdapter ? adapter.getBasePath() : undefined;
+  }
+
+  statusText(): string {
+    return describeHost(this.state).title;
+  }
+
+  problem(): string | undefined {
+    return this.host?.problem();
+  }
+
+  configAccess(): EngineConfigAccess | undefined {
+    return this.host?.config();
+  }
+
+  /** The running host (the panes and commands of the next issue read the live engine through it). */
+  get engramHost(): PluginHost | undefined {
+    return this.host;
   }
 }

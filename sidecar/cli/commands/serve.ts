@@ -6,7 +6,7 @@ import { requireVault } from '../../node/resolve.js';
 import { vaultState } from '../../node/paths.js';
 import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
 import { startHostDetached } from '../../client/start-host.js';
-import { readLock, lockIsLive } from '../../node/election.js';
+import { releaseHost } from '../../client/release.js';
 
 /** The vault a command works on (the one resolver, node/resolve.ts): its real path, checked to be a folder. */
 export function commandVault(ctx: { global: { vault?: string }; cwd: string; facts: HostFacts }): string {
@@ -36,16 +36,10 @@ export const command: CommandDefinition = {
     const vault = commandVault(ctx);
     const state = vaultState(vault, ctx.env);
     if (ctx.options.stop) {
-      const conn = await tryConnect(state.socket, ctx.env);
-      if (!conn) {
-        ctx.stdout('engram serve: no host is running for this vault');
-        return 0;
-      }
-      const pid = conn.hello.pid;
-      await conn.call('host.release', { reason: 'engram serve --stop' }, Date.now() + 5000).catch(() => undefined);
-      conn.close();
-      for (let i = 0; i < 300 && lockIsLive(readLock(state.lock)); i++) await sleep(100);
-      ctx.stdout(`engram serve: stopped the host (pid ${pid})`);
+      const r = await releaseHost(state, ctx.env, 'engram serve --stop', { client: 'cli' });
+      if (r.pid === undefined && r.free) ctx.stdout('engram serve: no host is running for this vault');
+      else if (!r.free) throw new EngramError('timeout', `the host (pid ${r.pid ?? '?'}) did not stop within 30 s`, 'it may be finishing a long extraction; try again, or read the log in $ENGRAM_HOME/logs/');
+      else ctx.stdout(`engram serve: stopped the host (pid ${r.pid})`);
       return 0;
     }
     if (ctx.options.foreground || ctx.env.ENGRAM_DAEMON) {

@@ -1,0 +1,48 @@
+// What the settings tab reads and writes, on Node: Engram's config.json (the CLI's keys, checked by core's rules), the
+// embedding model's place, the hook and MCP registrations, and running the `engram` CLI for install and model pull.
+import { execFile } from 'node:child_process';
+import { isConfigKey, keySpec, unknownKeyError } from '../../core/config';
+import { EngramError } from '../../core/errors';
+import { engramHome } from '../../core/state';
+import { loadConfig, saveConfigKey } from '../../../sidecar/node/config-file';
+import { hostFacts } from '../../../sidecar/node/facts';
+import { HUB, locateModel } from '../../../sidecar/node/embedder';
+import { remainingRegistrations } from '../../../sidecar/install/installer';
+import type { EngineConfigAccess, EngramSettings } from '../settings';
+import { cliEnv, findEngramCli, findNode } from './find-cli';
+
+export function nodeConfigAccess(env: NodeJS.ProcessEnv, settings: Pick<EngramSettings, 'nodePath' | 'cliPath' | 'engramHome'>): EngineConfigAccess {
+  const facts = hostFacts(env);
+  const read = () => loadConfig(facts).config;
+  let cliProblem: string | undefined;
+  const cli = findEngramCli(settings, env);
+  if (!cli.ok) cliProblem = cli.problem;
+  return {
+    home: engramHome(facts),
+    get: (key) => (isConfigKey(key) ? read().get(key) : undefined),
+    async set(key, value) {
+      if (!isConfigKey(key)) throw unknownKeyError(key);
+      const r = keySpec(key).check(value);
+      if (!r.ok) throw new EngramError('usage', `${key} must be ${r.error}`);
+      await saveConfigKey(facts, key, r.value);
+    },
+    model() {
+      const c = read();
+      const loc = locateModel({ engramHome: engramHome(facts), modelId: c.get('embedding.model_id'), modelPath: c.get('embedding.model_path') });
+      return { id: loc.id, present: loc.dir !== null, where: loc.dir ?? loc.downloadDir, source: `${HUB}/${loc.id}` };
+    },
+    registrations: () => remainingRegistrations(env),
+    cliProblem: () => cliProblem,
+    async runCli(args) {
+      const node = await findNode(settings.nodePath, env);
+      if (!node.ok) throw new EngramError('not-found', node.problem);
+      if (!cli.ok) throw new EngramError('not-found', cli.problem);
+      return new Promise((resolve) => {
+        execFile(node.path, [cli.path, ...args], { env: cliEnv(settings, env), timeout: 10 * 60_000, maxBuffer: 4 * 1024 * 1024 }, (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+          resolve({ code, output: `${stdout}${stderr}` });
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,213 @@
+// The plugin as the vault's host (desktop only, loaded lazily): the same Node-side composition the daemon runs
+// (sidecar/hosting/open-host.ts) over Obsidian's vault port and vault events, embeddings from a supervised
+// `engram embed-server` child. A daemon that hosts the vault is asked to hand over; on unload the plugin saves and
+// releases, and the next hook starts a daemon again.
+import { openHost, type VaultFollower } from '../../../sidecar/hosting/open-host';
+import { extractorMaker, indexMaker } from '../../../sidecar/hosting/wiring';
+import { hostLogger, type Logger } from '../../../sidecar/hosting/logger';
+import type { RunningHost } from '../../../sidecar/hosting/running-host';
+import { releaseHost } from '../../../sidecar/client/release';
+import { engramHome, vaultState, type VaultState } from '../../../sidecar/node/paths';
+import { errorMessage } from '../../core/errors';
+import type { VaultPort, Yield } from '../../core/ports';
+import type { EngramSettings, EngineConfigAccess } from '../settings';
+import type { HostState } from '../status-bar';
+import { openEmbedChild } from './embed-child';
+import type { EmbedChild } from './embed-child';
+import { nodeConfigAccess } from './config-access';
+
+export interface PluginHostInput {
+  /** The vault's folder on disk (FileSystemAdapter's base path). */
+  vaultPath: string;
+  vault: VaultPort;
+  follow: VaultFollower;
+  settings: Pick<EngramSettings, 'engramHome' | 'nodePath' | 'cliPath'>;
+  onState: (s: HostState) => void;
+  /** Says once what is missing (a notice). */
+  tell: (message: string) => void;
+  /** The process environment (read once, here, for the plugin). */
+  env?: NodeJS.ProcessEnv;
+  /** After the host was released by someone else, how long before the plugin hosts again (default a minute). */
+  rehostMs?: number;
+}
+
+/** Gives Obsidian's UI a turn without setTimeout's 4 ms clamp on nested timers. */
+const yieldToUi: Yield = () => {
+  const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (s?.yield) return s.yield();
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
+};
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+export class PluginHost {
+  private running?: RunningHost;
+  private embedder?: EmbedChild;
+  private stopping = false;
+  private rehostTimer?: ReturnType<typeof setTimeout>;
+  private dueTimer?: ReturnType<typeof setInterval>;
+  private current: HostState = { kind: 'starting' };
+  private indexing?: { phase: string; done: number; total: number };
+  private problems = new Set<string>();
+  readonly env: NodeJS.ProcessEnv;
+  readonly state: VaultState;
+  readonly log: Logger;
+  /** Settles when the host has stopped and released everything (after stop()). */
+  stopped: Promise<void> = Promise.resolve();
+
+  private constructor(private readonly input: PluginHostInput) {
+    const base = input.env ?? process.env;
+    // The home in the plugin's settings, else the environment's, else ~/.engram: one value for every child too.
+    this.env = { ...base, ENGRAM_HOME: input.settings.engramHome || engramHome(base) };
+    this.state = vaultState(input.vaultPath, this.env);
+    this.log = hostLogger(this.state.key, false, this.env).log;
+  }
+
+  /** Starts hosting (taking over from a daemon when one hosts); resolves once the socket is bound or it gave up. */
+  static async start(input: PluginHostInput): Promise<PluginHost> {
+    const host = new PluginHost(input);
+    await host.host();
+    return host;
+  }
+
+  /** The $ENGRAM_HOME in use (stored in the plugin's settings so `engram doctor` compares). */
+  get home(): string {
+    return this.env.ENGRAM_HOME!;
+  }
+
+  get hostState(): HostState {
+    return this.current;
+  }
+
+  get engine() {
+    return this.running?.engine;
+  }
+
+  /** Why something does not work (no Node, no CLI, no model), each said once. */
+  problem(): string | undefined {
+    return [...this.problems].join(' ') || undefined;
+  }
+
+  config(): EngineConfigAccess {
+    return nodeConfigAccess(this.env, this.input.settings);
+  }
+
+  private set(s: HostState): void {
+    this.current = s;
+    this.input.onState(s);
+  }
+
+  private say(problem: string): void {
+    if (this.problems.has(problem)) return;
+    this.problems.add(problem);
+    this.input.tell(problem);
+  }
+
+  private hereState(): HostState {
+    const engine = this.running?.engine;
+    return { kind: 'here', indexing: this.indexing, notes: engine?.noteCount() ?? 0, due: engine?.ready ? engine.dueCount(today()) : 0 };
+  }
+
+  private async host(): Promise<void> {
+    this.set({ kind: 'starting' });
+    for (let attempt = 0; attempt < 3 && !this.stopping; attempt++) {
+      const opened = await openHost({
+        kind: 'plugin',
+        state: this.state,
+        env: this.env,
+        log: this.log,
+        vault: this.input.vault,
+        follow: this.input.follow,
+        yieldNow: yieldToUi,
+        makeIndex: indexMaker(this.state, this.env, {
+          yieldNow: yieldToUi,
+          embedder: () => this.openEmbeddings(),
+          onProgress: (p) => {
+            this.indexing = p.phase === 'embed' ? undefined : { phase: p.phase, done: p.done, total: p.total };
+            this.set(this.hereState());
+          },
+        }),
+        makeExtractor: extractorMaker(this.state, this.env),
+      });
+      if (opened.kind === 'hosting') {
+        this.running = opened.host;
+        this.stopped = opened.closed.then((reason) => this.afterClose(reason));
+        this.set(this.hereState());
+        void opened.host.engine.whenReady().then(() => {
+          this.indexing = undefined;
+          if (this.running === opened.host) this.set(this.hereState());
+        });
+        this.dueTimer = setInterval(() => {
+          if (this.running) this.set(this.hereState());
+        }, 60_000);
+        return;
+      }
+      const owner = opened.owner;
+      if (owner?.host === 'plugin') {
+        // Another Obsidian (this vault opened twice, or a synced home) hosts it: leave it be.
+        this.set({ kind: 'elsewhere', by: 'plugin', pid: owner.pid });
+        return;
+      }
+      this.set({ kind: 'elsewhere', by: 'daemon', pid: owner?.pid });
+      // A daemon hosts: ask it to hand over (it finishes or returns its job, saves, releases), then bind.
+      const r = await releaseHost(this.state, this.env, 'Obsidian opened the vault', { client: 'obsidian' }).catch((e) => {
+        this.log('warn', `handover: ${errorMessage(e)}`);
+        return { free: false };
+      });
+      if (!r.free) this.log('warn', 'the daemon did not hand over in time; trying again');
+    }
+    if (!this.running && !this.stopping) this.scheduleRehost('the daemon did not hand over');
+  }
+
+  private async openEmbeddings(): Promise<EmbedChild | undefined> {
+    if (this.stopping) return undefined;
+    const r = await openEmbedChild(this.input.settings, this.env, { log: (line) => this.log('info', `embed-server: ${line}`) });
+    if (!r.ok) {
+      this.say(`Engram searches by words only: ${r.problem}`);
+      return undefined;
+    }
+    if (this.stopping) {
+      await r.embedder.dispose();
+      return undefined;
+    }
+    this.embedder = r.embedder;
+    return r.embedder;
+  }
+
+  private async afterClose(reason: string): Promise<void> {
+    this.running = undefined;
+    clearInterval(this.dueTimer);
+    await this.embedder?.dispose().catch(() => undefined);
+    this.embedder = undefined;
+    if (this.stopping) return;
+    // Someone asked this host to go (`engram serve --stop`, a newer client): host again after a while.
+    this.scheduleRehost(`released (${reason})`);
+  }
+
+  private scheduleRehost(why: string): void {
+    this.set({ kind: 'none', why: `${why}; trying again in a minute` });
+    this.rehostTimer = setTimeout(() => {
+      this.rehostTimer = undefined;
+      if (!this.stopping) void this.host().catch((e) => this.log('error', `hosting failed: ${errorMessage(e)}`));
+    }, this.input.rehostMs ?? 60_000);
+  }
+
+  /** Saves the snapshot and releases the lock, the socket, the embedding child and every timer. */
+  async stop(reason: string): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.rehostTimer);
+    clearInterval(this.dueTimer);
+    if (this.running) await this.running.shutdown(reason);
+    await this.stopped;
+    await this.embedder?.dispose().catch(() => undefined);
+    this.embedder = undefined;
+    this.set({ kind: 'none', why: reason });
+  }
+}

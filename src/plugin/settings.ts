@@ -1,0 +1,233 @@
+// The plugin's own settings (data.json: how this Obsidian reaches Node and Engram's state) and the settings tab, which
+// also shows and edits Engram's configuration ($ENGRAM_HOME/config.json, shared with the CLI) through the host.
+import { App, Modal, Notice, PluginSettingTab, Setting } from 'obsidian';
+import type EngramPlugin from './main';
+
+export interface EngramSettings {
+  /** Format of this file, for migrations. */
+  version: number;
+  /** The $ENGRAM_HOME this plugin uses, stored so that `engram doctor` can compare it with the CLI's. */
+  engramHome: string;
+  /** The Node binary for the embedding child and the CLI ('' = found on PATH). */
+  nodePath: string;
+  /** The `engram` CLI to run ('' = the shim `engram install` put in $ENGRAM_HOME/bin). */
+  cliPath: string;
+}
+
+export const SETTINGS_VERSION = 1;
+
+export const DEFAULT_SETTINGS: Readonly<EngramSettings> = { version: SETTINGS_VERSION, engramHome: '', nodePath: '', cliPath: '' };
+
+/** Reads data.json whatever its age: unknown keys are dropped, missing ones take their defaults. */
+export function migrateSettings(data: unknown): EngramSettings {
+  const raw = data && typeof data === 'object' ? (data as Record<string, unknown>) : {};
+  const text = (k: keyof EngramSettings, legacy?: string): string => {
+    const v = raw[k] ?? (legacy ? raw[legacy] : undefined);
+    return typeof v === 'string' ? v.trim() : '';
+  };
+  // Before version 1 the only key was `engramHome`; `node`/`cli` were never written by a release, but are accepted.
+  return { version: SETTINGS_VERSION, engramHome: text('engramHome'), nodePath: text('nodePath', 'node'), cliPath: text('cliPath', 'cli') };
+}
+
+/** Engram's configuration and integrations, as the host reads and writes them (src/plugin/node/config-access.ts). */
+export interface EngineConfigAccess {
+  /** The $ENGRAM_HOME in use. */
+  readonly home: string;
+  get(key: string): unknown;
+  /** Checks and saves one key of config.json; rejects with a message a user can act on. */
+  set(key: string, value: unknown): Promise<void>;
+  /** The embedding model: present here, or where `engram model pull` would download it from. */
+  model(): { id: string; present: boolean; where: string; source: string };
+  /** Files that hold Engram's hook and MCP registrations (empty: not installed). */
+  registrations(): string[];
+  /** What is missing to run the CLI (Node, the `engram` command), if anything. */
+  cliProblem(): string | undefined;
+  /** Runs `engram <args>` and returns its output. */
+  runCli(args: string[]): Promise<{ code: number; output: string }>;
+}
+
+const FOLDERS: Array<[string, string]> = [
+  ['folders.inbox', 'Inbox'],
+  ['folders.projects', 'Projects'],
+  ['folders.working_memory', 'Working memory'],
+  ['folders.archive', 'Archive'],
+  ['folders.log', 'Change log'],
+];
+
+const BACKENDS: Record<string, string> = {
+  claude: 'Claude Code CLI (your subscription)',
+  anthropic: 'Anthropic API (ANTHROPIC_API_KEY)',
+  ollama: 'Ollama (local)',
+  openai: 'OpenAI-compatible server',
+  rules: 'Rules only (no model, offline)',
+};
+
+export class EngramSettingTab extends PluginSettingTab {
+  constructor(app: App, private readonly plugin: EngramPlugin) {
+    super(app, plugin);
+  }
+
+  display(): void {
+    const { containerEl } = this;
+    containerEl.empty();
+    const access = this.plugin.configAccess();
+    new Setting(containerEl).setName('Host').setDesc(this.plugin.statusText());
+    if (!access) {
+      new Setting(containerEl).setName('Engram settings are unavailable').setDesc(this.plugin.problem() ?? 'The engine has not started yet.');
+      this.localSettings(containerEl);
+      return;
+    }
+    this.folderSettings(containerEl, access);
+    this.extractionSettings(containerEl, access);
+    this.embeddingSettings(containerEl, access);
+    this.integrationSettings(containerEl, access);
+    this.localSettings(containerEl);
+  }
+
+  private folderSettings(el: HTMLElement, access: EngineConfigAccess): void {
+    new Setting(el).setName('Vault folders').setHeading();
+    for (const [key, name] of FOLDERS) {
+      new Setting(el).setName(name).addText((t) =>
+        t.setValue(String(access.get(key) ?? '')).onChange((v) => void this.save(access, key, v)),
+      );
+    }
+  }
+
+  private extractionSettings(el: HTMLElement, access: EngineConfigAccess): void {
+    new Setting(el).setName('Extraction').setHeading();
+    const backend = String(access.get('backend'));
+    new Setting(el)
+      .setName('Backend')
+      .setDesc('The model that reads finished sessions and files what is worth keeping.')
+      .addDropdown((d) => {
+        for (const [k, label] of Object.entries(BACKENDS)) d.addOption(k, label);
+        d.setValue(backend).onChange(async (v) => {
+          await this.save(access, 'backend', v);
+          this.display();
+        });
+      });
+    if (backend !== 'rules') {
+      new Setting(el).setName('Model').addText((t) =>
+        t.setValue(String(access.get(`${backend}.model`) ?? '')).onChange((v) => void this.save(access, `${backend}.model`, v)),
+      );
+    }
+    new Setting(el)
+      .setName('Daily token budget')
+      .setDesc('Background extraction stops for the day once it has used this many tokens.')
+      .addText((t) => t.setValue(String(access.get('budget.tokens_per_day') ?? '')).onChange((v) => void this.save(access, 'budget.tokens_per_day', v)));
+  }
+
+  private embeddingSettings(el: HTMLElement, access: EngineConfigAccess): void {
+    new Setting(el).setName('Embeddings').setHeading();
+    const model = access.model();
+    new Setting(el)
+      .setName('Embedding model')
+      .setDesc('Search by meaning as well as by words. Changing it rebuilds the vectors.')
+      .addText((t) => t.setValue(model.id).onChange((v) => void this.save(access, 'embedding.model_id', v)));
+    const row = new Setting(el).setName(model.present ? 'Model present' : 'No model yet').setDesc(
+      model.present ? `In ${model.where}.` : `Search uses words only until a model is present. It would be downloaded from ${model.source} into ${model.where}.`,
+    );
+    if (!model.present) {
+      row.addButton((b) =>
+        b.setButtonText('Download…').onClick(() => {
+          new ConfirmModal(this.app, 'Download the embedding model?', `Engram will download ${model.id} from ${model.source} into ${model.where}. Nothing else is sent.`, async () => {
+            await this.runCli(access, ['model', 'pull'], 'Embedding model downloaded');
+          }).open();
+        }),
+      );
+    }
+  }
+
+  private integrationSettings(el: HTMLElement, access: EngineConfigAccess): void {
+    new Setting(el).setName('Claude Code and Codex').setHeading();
+    const files = access.registrations();
+    const problem = access.cliProblem();
+    new Setting(el)
+      .setName(files.length ? 'Hooks and MCP server installed' : 'Hooks and MCP server not installed')
+      .setDesc(problem ?? (files.length ? `Registered in ${files.join(', ')}.` : 'Sessions are not captured and agents cannot recall until Engram is installed.'))
+      .addButton((b) =>
+        b
+          .setButtonText(files.length ? 'Install again' : 'Install')
+          .setDisabled(Boolean(problem))
+          .onClick(async () => {
+            // Hooks find the vault through vault_path when a project names none.
+            const vault = this.plugin.vaultPath();
+            if (vault && !access.get('vault_path')) await this.save(access, 'vault_path', vault);
+            await this.runCli(access, ['install'], 'Engram installed for Claude Code');
+            this.display();
+          }),
+      );
+    new Setting(el)
+      .setName('State folder')
+      .setDesc(`Engram keeps its index, queue and logs in ${access.home} (ENGRAM_HOME). The command line must use the same folder; \`engram doctor\` checks it.`);
+  }
+
+  private localSettings(el: HTMLElement): void {
+    new Setting(el).setName('This computer').setHeading();
+    new Setting(el)
+      .setName('Node path')
+      .setDesc('The Node 20 (or newer) that runs the embedding child and the command line. Empty: found on PATH.')
+      .addText((t) =>
+        t.setPlaceholder('/usr/local/bin/node').setValue(this.plugin.settings.nodePath).onChange(async (v) => {
+          this.plugin.settings.nodePath = v.trim();
+          await this.plugin.saveSettings();
+        }),
+      );
+    new Setting(el)
+      .setName('Command line path')
+      .setDesc('The engram command (or its dist/engram.mjs). Empty: the one `engram install` placed in the state folder.')
+      .addText((t) =>
+        t.setValue(this.plugin.settings.cliPath).onChange(async (v) => {
+          this.plugin.settings.cliPath = v.trim();
+          await this.plugin.saveSettings();
+        }),
+      );
+  }
+
+  private async save(access: EngineConfigAccess, key: string, value: unknown): Promise<void> {
+    try {
+      await access.set(key, value);
+    } catch (e) {
+      new Notice(`Engram: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private async runCli(access: EngineConfigAccess, args: string[], done: string): Promise<void> {
+    const notice = new Notice(`Engram: running engram ${args.join(' ')}…`, 0);
+    try {
+      const r = await access.runCli(args);
+      notice.hide();
+      new Notice(r.code === 0 ? `Engram: ${done}` : `Engram: engram ${args[0]} failed: ${r.output.trim().split('\n').pop() ?? ''}`);
+    } catch (e) {
+      notice.hide();
+      new Notice(`Engram: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+}
+
+/** Asks before anything leaves the computer. */
+class ConfirmModal extends Modal {
+  constructor(app: App, private readonly heading: string, private readonly body: string, private readonly onConfirm: () => Promise<void>) {
+    super(app);
+  }
+
+  onOpen(): void {
+    this.setTitle(this.heading);
+    this.contentEl.createEl('p', { text: this.body });
+    new Setting(this.contentEl)
+      .addButton((b) => b.setButtonText('Cancel').onClick(() => this.close()))
+      .addButton((b) =>
+        b
+          .setButtonText('Download')
+          .setCta()
+          .onClick(() => {
+            this.close();
+            void this.onConfirm();
+          }),
+      );
+  }
+
+  onClose(): void {
+    this.contentEl.empty();
+  }
+}
