@@ -94,7 +94,6 @@ export function followVault(app: Pick<App, 'vault' | 'metadataCache'>, onChange:
   let burstStart = 0;
 
   const flush = (): void => {
-    if (timer !== null) window.clearTimeout(timer);
     timer = null;
     const batch = burst.take();
     if (batch.length > 0) onChange(batch);
@@ -105,8 +104,8 @@ export function followVault(app: Pick<App, 'vault' | 'metadataCache'>, onChange:
     const now = Date.now();
     if (timer === null) burstStart = now;
     else window.clearTimeout(timer);
-    timer = now - burstStart >= maxWaitMs ? null : window.setTimeout(flush, options.debounceMs);
-    if (timer === null) flush();
+    // Quiet for debounceMs, or the burst's deadline; never delivered from inside Obsidian's event dispatch.
+    timer = window.setTimeout(flush, Math.max(0, Math.min(options.debounceMs, burstStart + maxWaitMs - now)));
   };
 
   const stopVault = onVaultChange(vault, vault.configDir, add);
