@@ -185,6 +185,15 @@ export function vaultPortConformance(name: string, factory: VaultFactory): void 
       });
     });
 
+    it('renames without touching links in other notes: curation rewrites them itself, as the one writer', async () => {
+      const links = 'See [[Note]], [[Note#Why|why]] and [[Folder/Note]]; [n](Folder/Note.md).\n';
+      await withVault(factory, { 'Folder/Note.md': '# Note\n', 'Links.md': links }, async ({ vault }) => {
+        await vault.rename('Folder/Note.md', 'Engram/Archive/Renamed.md');
+        expect((await vault.read('Links.md')).text).toBe(links);
+        expect((await vault.read('Engram/Archive/Renamed.md')).text).toBe('# Note\n');
+      });
+    });
+
     it('allows a case-only rename', async () => {
       await withVault(factory, { 'note.md': 'x' }, async ({ vault }) => {
         await vault.rename('note.md', 'Note.md');
