@@ -40,6 +40,8 @@ export function onVaultChange(vault: Vault, configDir: string, onChange: (change
 /** Pending changes of one burst, keyed by the path each note has now. */
 class Burst {
   readonly pending = new Map<string, VaultChange>();
+  /** Paths deleted and made again within the burst (their create is a modify for the index). */
+  private readonly replaced = new Set<string>();
 
   add(change: VaultChange): void {
     const prev = this.pending.get(change.path);
@@ -56,18 +58,23 @@ class Burst {
       // A note renamed and then deleted: the index knows it under its old path.
       if (prev?.kind === 'rename' && !this.pending.has(prev.oldPath)) this.pending.set(prev.oldPath, { kind: 'delete', path: prev.oldPath });
       this.pending.set(change.path, change);
-    } else if (!prev || prev.kind === 'modify') {
+    } else if (!prev) {
       this.pending.set(change.path, change);
     } else if (prev.kind === 'delete') {
       // Deleted and written again within the burst: the note is there, with new content.
       this.pending.set(change.path, { kind: 'modify', path: change.path });
+      this.replaced.add(change.path);
+    } else if (prev.kind === 'modify' && change.kind === 'create' && !this.replaced.has(change.path)) {
+      // The metadata cache may report a new note before the vault does.
+      this.pending.set(change.path, change);
     }
-    // A create or rename followed by edits stays a create or rename: both make the index read the note.
+    // Otherwise the pending change stands: each kind already makes the index read the note.
   }
 
   take(): VaultChange[] {
     const batch = [...this.pending.values()];
     this.pending.clear();
+    this.replaced.clear();
     return batch;
   }
 }
