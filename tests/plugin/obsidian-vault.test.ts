@@ -1,5 +1,6 @@
 // The Obsidian host's VaultPort over obsidian-test-mocks backed by a real folder: the shared conformance suite (with
-// the user's "Automatically update internal links" on, so a rename through Obsidian's link update would show), and
+// the user's "Automatically update internal links" on, so a rename through Obsidian's link update would show, and
+// "Deleted files" set to Obsidian's .trash), and
 // what only this port does: edits through Vault.process, trash through the user's setting, curation's rewrite alone.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyProposal, type CurateContext } from '../../src/core/curate/apply';

@@ -99,20 +99,28 @@ export function followVault(app: Pick<App, 'vault' | 'metadataCache'>, onChange:
   const burst = new Burst();
   let timer: number | null = null;
   let burstStart = 0;
+  let lastEvent = 0;
 
-  const flush = (): void => {
+  // One timer per burst, moved on only when it fires: an event costs no timer call (a sync brings thousands).
+  const fire = (): void => {
+    const due = Math.min(lastEvent + options.debounceMs, burstStart + maxWaitMs);
+    const now = Date.now();
+    if (now < due) {
+      timer = window.setTimeout(fire, due - now);
+      return;
+    }
     timer = null;
     const batch = burst.take();
     if (batch.length > 0) onChange(batch);
   };
 
+  // Delivered from the timer only, never from inside Obsidian's event dispatch.
   const add = (change: VaultChange): void => {
     burst.add(change);
-    const now = Date.now();
-    if (timer === null) burstStart = now;
-    else window.clearTimeout(timer);
-    // Quiet for debounceMs, or the burst's deadline; never delivered from inside Obsidian's event dispatch.
-    timer = window.setTimeout(flush, Math.max(0, Math.min(options.debounceMs, burstStart + maxWaitMs - now)));
+    lastEvent = Date.now();
+    if (timer !== null) return;
+    burstStart = lastEvent;
+    timer = window.setTimeout(fire, options.debounceMs);
   };
 
   const stopVault = onVaultChange(vault, vault.configDir, add);
