@@ -1,6 +1,6 @@
 // The Obsidian host: lifecycle only. Settings load here; hosting starts once the workspace layout is ready (never in
 // onload) and only on desktop, where the Node part (src/plugin/node/) is loaded on demand.
-import { FileSystemAdapter, Notice, Platform, Plugin } from 'obsidian';
+import { Notice, Platform, Plugin, type FileSystemAdapter } from 'obsidian';
 import { DEFAULT_SETTINGS, EngramSettingTab, migrateSettings, type EngineConfigAccess, type EngramSettings } from './settings';
 import { describeHost, type HostState } from './status-bar';
 import { ObsidianVault } from './obsidian/vault-port';
@@ -74,8 +74,9 @@ export default class EngramPlugin extends Plugin {
 
   /** The vault's folder on disk; undefined for a vault Obsidian does not keep on the local file system. */
   vaultPath(): string | undefined {
-    const adapter = this.app.vault.adapter;
-    return adapter instanceof FileSystemAdapter ? adapter.getBasePath() : undefined;
+    // FileSystemAdapter's own method (duck-typed: the desktop adapter is the only one that has it).
+    const adapter = this.app.vault.adapter as Partial<Pick<FileSystemAdapter, 'getBasePath'>>;
+    return typeof adapter.getBasePath === 'function' ? adapter.getBasePath() : undefined;
   }
 
   statusText(): string {

@@ -46,6 +46,11 @@ export interface EngineConfigAccess {
   runCli(args: string[]): Promise<{ code: number; output: string }>;
 }
 
+/** A configuration value as a text field shows it. */
+function textOf(v: unknown): string {
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : '';
+}
+
 const FOLDERS: Array<[string, string]> = [
   ['folders.inbox', 'Inbox'],
   ['folders.projects', 'Projects'],
@@ -88,7 +93,7 @@ export class EngramSettingTab extends PluginSettingTab {
     new Setting(el).setName('Vault folders').setHeading();
     for (const [key, name] of FOLDERS) {
       new Setting(el).setName(name).addText((t) =>
-        t.setValue(String(access.get(key) ?? '')).onChange((v) => void this.save(access, key, v)),
+        t.setValue(textOf(access.get(key))).onChange((v) => void this.save(access, key, v)),
       );
     }
   }
@@ -108,13 +113,13 @@ export class EngramSettingTab extends PluginSettingTab {
       });
     if (backend !== 'rules') {
       new Setting(el).setName('Model').addText((t) =>
-        t.setValue(String(access.get(`${backend}.model`) ?? '')).onChange((v) => void this.save(access, `${backend}.model`, v)),
+        t.setValue(textOf(access.get(`${backend}.model`))).onChange((v) => void this.save(access, `${backend}.model`, v)),
       );
     }
     new Setting(el)
       .setName('Daily token budget')
       .setDesc('Background extraction stops for the day once it has used this many tokens.')
-      .addText((t) => t.setValue(String(access.get('budget.tokens_per_day') ?? '')).onChange((v) => void this.save(access, 'budget.tokens_per_day', v)));
+      .addText((t) => t.setValue(textOf(access.get('budget.tokens_per_day'))).onChange((v) => void this.save(access, 'budget.tokens_per_day', v)));
   }
 
   private embeddingSettings(el: HTMLElement, access: EngineConfigAccess): void {

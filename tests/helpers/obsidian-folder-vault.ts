@@ -35,6 +35,11 @@ class FolderAdapter implements DataAdapter {
     return path.basename(this.root);
   }
 
+  /** FileSystemAdapter's: the vault's folder on disk (how the plugin knows it may host). */
+  getBasePath(): string {
+    return this.root;
+  }
+
   async exists(p: string): Promise<boolean> {
     return fs.existsSync(this.full(p));
   }
