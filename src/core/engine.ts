@@ -121,7 +121,8 @@ export interface SnapshotStore {
 export class IndexedVault implements EngineIndex {
   constructor(
     readonly index: VaultIndex,
-    private readonly opts: { snapshot?: SnapshotStore; log?: EngineLog; label?: string } = {},
+    /** `afterOpen`: once the text index is up (the host attaches its embedder then: recall works on BM25 at once). */
+    private readonly opts: { snapshot?: SnapshotStore; log?: EngineLog; label?: string; afterOpen?: () => void } = {},
   ) {
     if (opts.snapshot) this.open = () => this.openSnapshot(opts.snapshot!);
   }
@@ -138,6 +139,7 @@ export class IndexedVault implements EngineIndex {
   private async openSnapshot(store: SnapshotStore): Promise<void> {
     const report = await this.index.open(await store.read().catch(() => null));
     this.opts.log?.('info', `index open: snapshot ${report.loaded ? 'loaded' : `not used (${report.reason})`}, ${report.indexed} indexed, ${report.unchanged} unchanged, ${report.removed} removed in ${report.ms} ms`);
+    this.opts.afterOpen?.();
   }
   upsert(path: string, text: string): Promise<void> {
     this.index.updateText(path, text);
