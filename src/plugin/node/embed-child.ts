@@ -62,6 +62,8 @@ class ServerProcess {
   private stderrTail = '';
   private killReason?: string;
   private gone = false;
+  /** Why it ended, once it has (set before the requests in flight are failed). */
+  exitReason?: string;
 
   constructor(private readonly opts: EmbedChildOptions) {
     const args = [opts.cli, 'embed-server', ...(opts.modelDir ? ['--model', opts.modelDir] : [])];
@@ -71,11 +73,22 @@ class ServerProcess {
         if (this.gone) return;
         this.gone = true;
         const why = this.killReason ?? (this.stderrTail ? `${reason}: ${this.stderrTail}` : reason);
+        this.exitReason = why;
         for (const p of this.pending.values()) p.reject(new Error(`The embedding child stopped (${why}).`));
         this.pending.clear();
         resolve({ reason: why });
       };
-      this.proc.on('exit', (code, signal) => done(signal ? `signal ${signal}` : `exit code ${code ?? 0}`));
+      // 'close' comes once stderr is read to the end, so the reason can quote it; a grandchild holding the pipes
+      // open must not keep the exit from being seen, hence the fallback.
+      let fallback: ReturnType<typeof setTimeout> | undefined;
+      const how = (code: number | null, signal: NodeJS.Signals | null) => (signal ? `signal ${signal}` : `exit code ${code ?? 0}`);
+      this.proc.on('exit', (code, signal) => {
+        fallback = setTimeout(() => done(how(code, signal)), 1000);
+      });
+      this.proc.on('close', (code: number | null, signal: NodeJS.Signals | null) => {
+        clearTimeout(fallback);
+        done(how(code, signal));
+      });
       // Spawning failed (no such file, not executable): 'exit' may never come.
       this.proc.on('error', (e) => {
         if (this.proc.pid === undefined) done(`could not start ${opts.node}: ${errorMessage(e)}`);
@@ -198,8 +211,10 @@ export class EmbedChild implements Embedder {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeoutMs = opts.startTimeoutMs ?? 60_000;
     const outcome = await Promise.race([
-      server.call('info').then((info) => ({ info: info as EmbedInfo }), (e: unknown) => ({ error: errorMessage(e) })),
-      server.exited.then((exit) => ({ error: `The embedding server exited before it was ready (${exit.reason}).` })),
+      server.call('info').then(
+        (info) => ({ info: info as EmbedInfo }),
+        (e: unknown) => ({ error: server.exitReason !== undefined ? `The embedding server exited before it was ready (${server.exitReason}).` : errorMessage(e) }),
+      ),
       new Promise<{ error: string }>((resolve) => {
         timer = setTimeout(() => resolve({ error: `The embedding server did not answer within ${Math.round(timeoutMs / 1000)} s.` }), timeoutMs);
       }),
