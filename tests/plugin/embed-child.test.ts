@@ -183,6 +183,22 @@ describe('the embedding child', () => {
     await nothingLeft();
   });
 
+  it.skipIf(!posix)('kills a child that stops answering, and the next one answers', async () => {
+    const r = await openEmbedChild({ nodePath: process.execPath, cliPath, modelDir: model.dir }, sb.env, { backoff: { initialMs: 100 }, requestTimeoutMs: 300 });
+    if (!r.ok) throw new Error(r.problem);
+    const child = r.embedder;
+    try {
+      const hung = child.pid!;
+      process.kill(hung, 'SIGSTOP');
+      await expect(child.embed(['the car is red'])).rejects.toThrow('The embedding child stopped (it did not answer within 300 ms).');
+      await waitFor(() => child.status.state === 'running' && child.pid !== hung, 10_000, 'the restart');
+      expect(alive(hung)).toBe(false);
+      expect(await child.embed(['the car is red'])).toHaveLength(1);
+    } finally {
+      await child.dispose();
+    }
+  });
+
   it.skipIf(!posix)('starts the delays over once a child has run for the healthy period', async () => {
     const statuses: EmbedChildStatus[] = [];
     const r = await openEmbedChild({ nodePath: process.execPath, cliPath, modelDir: model.dir }, sb.env, { backoff: { initialMs: 100, healthyMs: 500 }, onStatus: (s) => statuses.push(s) });

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 // Node's own timers: the supervisor belongs to the child process, not to any Obsidian window.
 import { clearTimeout, setTimeout } from 'node:timers';
+import { Buffer } from 'node:buffer';
 import { errorMessage } from '../../core/errors.js';
 import type { Embedder } from '../../core/ports.js';
 import { MAX_EMBED_TEXTS, MAX_EMBED_TEXT_CHARS, type EmbedInfo, type EmbedResult } from '../../core/protocol/embed.js';
@@ -43,6 +44,8 @@ export interface EmbedChildOptions {
   killGraceMs?: number;
   /** How long the first start may take (loading a model from disk takes seconds). */
   startTimeoutMs?: number;
+  /** A request unanswered this long means a hung child: it is killed, and restarted like a crashed one. */
+  requestTimeoutMs?: number;
 }
 
 export type EmbedChildStart = { ok: true; embedder: EmbedChild } | { ok: false; problem: string };
@@ -111,13 +114,16 @@ class ServerProcess {
     return this.gone ? undefined : this.proc.pid;
   }
 
-  call(method: string, params?: unknown): Promise<unknown> {
+  call(method: string, params?: unknown, timeoutMs?: number): Promise<unknown> {
     if (this.gone) return Promise.reject(new Error('The embedding child is not running.'));
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
+    const sent = new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.proc.stdin.write(encodeFrame(request(id, method, params)));
     });
+    if (timeoutMs === undefined) return sent;
+    const timer = setTimeout(() => this.kill(`it did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`), timeoutMs);
+    return sent.finally(() => clearTimeout(timer));
   }
 
   /** Ends this run for a reason the requests in flight are given (a wrong model, garbage on stdout). */
@@ -248,7 +254,7 @@ export class EmbedChild implements Embedder {
     for (let i = 0; i < texts.length; i += batch) {
       // The model reads only the first few hundred tokens, so the server's length cap never changes a vector.
       const slice = texts.slice(i, i + batch).map((t) => (t.length > MAX_EMBED_TEXT_CHARS ? t.slice(0, MAX_EMBED_TEXT_CHARS) : t));
-      const result = (await this.running().call('embed', { texts: slice })) as EmbedResult;
+      const result = (await this.running().call('embed', { texts: slice }, this.opts.requestTimeoutMs ?? 120_000)) as EmbedResult;
       if (result.modelId !== this.modelId || result.dimension !== this.dimension || result.vectors.length !== slice.length) {
         throw new Error(`The embedding child now serves ${result.modelId} (${result.dimension} dimensions), not ${this.modelId} (${this.dimension}): reload Engram.`);
       }
