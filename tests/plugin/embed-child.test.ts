@@ -201,7 +201,7 @@ describe('the embedding child', () => {
 
   it.skipIf(!posix)('starts the delays over once a child has run for the healthy period', async () => {
     const statuses: EmbedChildStatus[] = [];
-    const r = await openEmbedChild({ nodePath: process.execPath, cliPath, modelDir: model.dir }, sb.env, { backoff: { initialMs: 100, healthyMs: 500 }, onStatus: (s) => statuses.push(s) });
+    const r = await openEmbedChild({ nodePath: process.execPath, cliPath, modelDir: model.dir }, sb.env, { backoff: { initialMs: 100, healthyMs: 1000 }, onStatus: (s) => statuses.push(s) });
     if (!r.ok) throw new Error(r.problem);
     const child = r.embedder;
     try {
@@ -209,7 +209,7 @@ describe('the embedding child', () => {
       const second = await restarted((process.kill(child.pid!, 'SIGKILL'), child.pid!));
       const third = await restarted((process.kill(second, 'SIGKILL'), second));
       const since = Date.now();
-      await waitFor(() => Date.now() - since > 600, 2000, 'the healthy period to pass');
+      await waitFor(() => Date.now() - since > 1100, 3000, 'the healthy period to pass');
       process.kill(third, 'SIGKILL');
       await restarted(third);
       expect(statuses.flatMap((s) => (s.state === 'restarting' ? [s.retryInMs] : []))).toEqual([100, 200, 100]);

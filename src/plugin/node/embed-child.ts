@@ -195,7 +195,8 @@ export class EmbedChild implements Embedder {
   private server?: ServerProcess;
   private readonly backoff: Backoff;
   private crashes = 0;
-  private startedAt = 0;
+  /** When the current child proved it serves (its `info` checked out); unset while it starts. */
+  private servingSince?: number;
   private restartTimer?: ReturnType<typeof setTimeout>;
   private stopping?: Promise<void>;
   private current: EmbedChildStatus;
@@ -209,6 +210,7 @@ export class EmbedChild implements Embedder {
     this.backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
     this.current = { state: 'running', pid: server.pid ?? 0 };
     this.adopt(server);
+    this.servingSince = Date.now();
   }
 
   /** Starts the child and waits for its `info`; never throws: a child that cannot serve is one problem sentence. */
@@ -290,14 +292,14 @@ export class EmbedChild implements Embedder {
 
   private adopt(server: ServerProcess): void {
     this.server = server;
-    this.startedAt = Date.now();
+    this.servingSince = undefined;
     void server.exited.then((exit) => this.onExit(server, exit));
   }
 
   private onExit(server: ServerProcess, exit: Exit): void {
     if (this.server !== server || this.stopping) return;
     this.server = undefined;
-    if (Date.now() - this.startedAt >= this.backoff.healthyMs) this.crashes = 0;
+    if (this.servingSince !== undefined && Date.now() - this.servingSince >= this.backoff.healthyMs) this.crashes = 0;
     this.crashes++;
     const delay = restartDelay(this.crashes, this.backoff);
     this.opts.log?.(`The embedding child stopped (${exit.reason}); restarting in ${delay} ms.`);
@@ -316,7 +318,10 @@ export class EmbedChild implements Embedder {
         const e = info as EmbedInfo;
         const problem = unusable(e) ?? (e.available && (e.modelId !== this.modelId || e.dimension !== this.dimension) ? `it now serves ${e.modelId}, not ${this.modelId}` : undefined);
         if (problem) server.kill(problem);
-        else if (this.server === server && server.pid !== undefined) this.setStatus({ state: 'running', pid: server.pid });
+        else if (this.server === server && server.pid !== undefined) {
+          this.servingSince = Date.now();
+          this.setStatus({ state: 'running', pid: server.pid });
+        }
       },
       () => undefined, // its exit is reported by onExit
     );
