@@ -279,7 +279,7 @@ describe('when the child cannot start', () => {
 
   it('passes on the server\'s reason when there is no model, and leaves no child', async () => {
     const r = await openEmbedChild({ nodePath: process.execPath, cliPath, engramHome: sb.engramHome }, sb.env);
-    expect(r).toEqual({ ok: false, problem: expect.stringMatching(/no model.*engram model pull/) });
+    expect(r).toEqual({ ok: false, problem: expect.stringMatching(/^The embedding server cannot embed: no embedding model \(.+\); run `engram model pull`\.$/) });
     await nothingLeft();
   });
 
