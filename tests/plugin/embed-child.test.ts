@@ -272,6 +272,13 @@ describe('when the child cannot start', () => {
     await nothingLeft();
   });
 
+  it('says so when the Node it was given cannot be run', async () => {
+    const gone = path.join(sb.root, 'vanished', 'node');
+    const r = await EmbedChild.start({ node: gone, cli: cliPath, modelDir: model.dir, env: sb.env });
+    expect(r).toEqual({ ok: false, problem: expect.stringContaining(`exited before it was ready (could not start ${gone}:`) });
+    await nothingLeft();
+  });
+
   it('names the missing CLI', async () => {
     const r = await openEmbedChild({ nodePath: process.execPath, engramHome: fs.mkdtempSync(path.join(sb.root, 'empty-')) }, sb.env);
     expect(r).toEqual({ ok: false, problem: expect.stringContaining('engram install') });
