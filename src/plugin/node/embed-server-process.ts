@@ -12,7 +12,7 @@ export interface ServerCommand {
   /** A model folder (`--model`); default: the CLI's configured or downloaded model. */
   modelDir?: string;
   env?: NodeJS.ProcessEnv;
-  /** The child's stderr lines and the supervisor's notes (restarts, stray output). */
+  /** The child's stderr, line by line as written, and the supervisor's notes (restarts, stray output). */
   log?: (line: string) => void;
 }
 
@@ -71,7 +71,7 @@ export class ServerProcess {
       for (const line of chunk.split(/\r?\n/)) {
         if (!line.trim()) continue;
         this.stderrTail = line.trim().slice(0, 500);
-        opts.log?.(`embed-server: ${line}`);
+        opts.log?.(line);
       }
     });
   }
