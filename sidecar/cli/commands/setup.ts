@@ -1,5 +1,6 @@
 // `engram setup`: the one command a new user runs. Picks the vault, writes the config, installs hooks and MCP,
-// builds the index, queues old transcripts for an offline `rules` pass, and says what runs in the background.
+// builds the index, queues old transcripts for an offline `rules` pass, installs the Obsidian plugin into the vault
+// (asked first), and says what runs in the background.
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline/promises';
@@ -12,10 +13,25 @@ import { saveConfigKey } from '../../node/config-file.js';
 import { install, targets, writeShim } from '../../install/installer.js';
 import { describeLink, linkOnPath } from '../../install/bin-link.js';
 import { claudePlugin } from '../../install/claude-plugin.js';
-import { knownVaults } from '../../install/obsidian-vaults.js';
+import { knownVaults, obsidianHasVaultOpen } from '../../install/obsidian-vaults.js';
+import { choosePlugin, pluginStep } from '../../install/obsidian-plugin.js';
+import { installRoot } from '../../node/embedding-runtime.js';
 import { estimateBacklog, listClaudeTranscripts } from '../../install/transcripts.js';
 import { ensureHost, queueTranscripts } from '../../install/queue-backlog.js';
 import { Interrupted } from '../interrupt.js';
+
+/** One question on the terminal. Setup asks before it changes anything, so Ctrl-C here leaves nothing behind. */
+async function ask(question: string): Promise<string> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    // Ctrl-C at the question (readline reads it as a key): "cancelled", and what it leaves.
+    return await rl.question(question).catch((e: unknown) => {
+      throw (e as Error)?.name === 'AbortError' ? new Interrupted() : e;
+    });
+  } finally {
+    rl.close();
+  }
+}
 
 async function chooseVault(ctx: CommandContext): Promise<string> {
   if (ctx.global.vault) return path.resolve(ctx.cwd, ctx.global.vault);
@@ -39,18 +55,10 @@ async function chooseVault(ctx: CommandContext): Promise<string> {
   ctx.stdout('Obsidian knows these vaults (most recent first):');
   vaults.forEach((v, i) => ctx.stdout(`  ${i + 1}. ${v.path}${v.open ? ' (open)' : ''}`));
   if (!process.stdin.isTTY) throw new EngramError('usage', 'several vaults and no terminal to ask in', 'pass --vault <path>, or --yes for the most recent one');
-  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
-  try {
-    // Ctrl-C at the question (readline reads it as a key): "cancelled", and what it leaves (nothing yet).
-    const answer = (await rl.question(`Which one? [1-${vaults.length}, Enter = 1] `).catch((e: unknown) => {
-      throw (e as Error)?.name === 'AbortError' ? new Interrupted() : e;
-    })).trim();
-    const n = answer ? Number(answer) : 1;
-    if (!Number.isInteger(n) || n < 1 || n > vaults.length) throw new EngramError('usage', `not a choice: ${answer}`);
-    return vaults[n - 1].path;
-  } finally {
-    rl.close();
-  }
+  const answer = (await ask(`Which one? [1-${vaults.length}, Enter = 1] `)).trim();
+  const n = answer ? Number(answer) : 1;
+  if (!Number.isInteger(n) || n < 1 || n > vaults.length) throw new EngramError('usage', `not a choice: ${answer}`);
+  return vaults[n - 1].path;
 }
 
 async function transcriptChars(file: string): Promise<number> {
@@ -60,15 +68,17 @@ async function transcriptChars(file: string): Promise<number> {
 }
 
 export const command: CommandDefinition = {
-  usage: 'setup [--vault <path>] [--yes]',
-  description: 'Set Engram up: choose the vault (from Obsidian\'s list), write the config, register hooks and MCP with Claude Code, build the index, and queue your existing Claude Code transcripts for an offline pass. Needs no API key and no network.',
+  usage: 'setup [--vault <path>] [--yes] [--no-plugin]',
+  description: 'Set Engram up: choose the vault (from Obsidian\'s list), write the config, register hooks and MCP with Claude Code, build the index, queue your existing Claude Code transcripts for an offline pass, and install the Obsidian plugin into the vault (asked first; it goes into <vault>/.obsidian/plugins/engram and is turned on in community-plugins.json). Needs no API key and no network.',
   options: {
-    yes: { type: 'boolean', short: 'y', description: 'Take the only or most recently opened vault without asking (with none, start one in ~/Engram)' },
+    yes: { type: 'boolean', short: 'y', description: 'Ask nothing: take the only or most recently opened vault (with none, start one in ~/Engram) and install the Obsidian plugin' },
+    'no-plugin': { type: 'boolean', description: 'Leave the Obsidian plugin out (without a terminal and without --yes it is left out too)' },
   },
   async run(ctx) {
     ctx.interrupt?.leaves('nothing changed');
     const vault = await chooseVault(ctx);
     if (!fs.existsSync(vault) || !fs.statSync(vault).isDirectory()) throw new EngramError('not-found', `vault path does not exist: ${vault}`);
+    const pluginChoice = await choosePlugin({ vault, env: ctx.env, yes: Boolean(ctx.options.yes), skip: Boolean(ctx.options['no-plugin']), interactive: Boolean(process.stdin.isTTY), ask });
     const facts = ctx.facts;
     // The LLM pass setup advertises needs a backend that runs: say up front when it cannot, with the ways out.
     const { loadConfig } = await import('../../node/config-file.js');
@@ -116,11 +126,15 @@ export const command: CommandDefinition = {
       ctx.stdout(`   An LLM pass over them would read about ${est.tokens.toLocaleString('en-US')} input tokens${est.sampled ? ' (estimated from a sample)' : ''}.`);
       ctx.stdout('   It runs only when you ask: `engram backfill --since 30d` (uses your configured backend and daily budget; it also reads the turns the rules pass has seen).');
     }
+    const obsidianPlugin = pluginStep(pluginChoice, { vault, source: () => installRoot(engramEntry()), env: ctx.env, obsidianOpen: (v) => obsidianHasVaultOpen(ctx.env, v) });
+    ctx.stdout(`5. Obsidian plugin: ${obsidianPlugin.lines[0]}`);
+    for (const line of obsidianPlugin.lines.slice(1)) ctx.stdout(line);
     ctx.stdout('');
     ctx.stdout('In the background: a host process keeps the index current, drains the hook spool and extracts sessions when they');
     ctx.stdout('end or compact; it exits after an hour without requests and the next hook starts it again. Claude Code now');
     ctx.stdout('injects relevant notes at session start and on each prompt, and has the engram MCP tools (restart it to load them).');
     ctx.stdout('Check on it with `engram status`, look things up with `engram search "<words>"`, and `engram doctor` if anything seems off.');
-    return 0;
+    // Everything else is set up; the plugin step's problem (said above, with its fix) still fails the command.
+    return obsidianPlugin.status === 'failed' ? 1 : 0;
   },
 };
