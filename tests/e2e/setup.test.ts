@@ -39,6 +39,11 @@ describe('engram setup', () => {
     expect(r.stdout).toMatch(/about [\d,]+ input tokens/);
     expect(r.stdout).toContain('engram backfill');
     expect(r.stdout).toContain('engram status');
+    // The Obsidian plugin, from this checkout's build, turned on in the vault.
+    const plugin = path.join(sb.vault, '.obsidian', 'plugins', 'engram');
+    expect(r.stdout).toContain(`5. Obsidian plugin: main.js added, manifest.json added, styles.css added in ${path.join(fs.realpathSync(sb.vault), '.obsidian', 'plugins', 'engram')}`);
+    expect(fs.readFileSync(path.join(plugin, 'main.js'))).toEqual(fs.readFileSync(path.join(repoRoot, 'main.js')));
+    expect(JSON.parse(fs.readFileSync(path.join(sb.vault, '.obsidian', 'community-plugins.json'), 'utf8'))).toEqual(['engram']);
     // The rules pass files the transcript's explicit markers.
     await waitFor(() => {
       const dir = path.join(sb.vault, 'Engram');
