@@ -133,7 +133,8 @@ function readText(file: string): string | null {
   }
 }
 
-function shq(s: string): string {
+/** One shell word, single-quoted (for the shim, and for commands printed for the user to paste). */
+export function shq(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
 import { atomicWriteFileSync } from '../node/atomic-write.js';
 import { realVaultPath } from '../node/paths.js';
-import { readRecord, writeRecord, type ObsidianPluginRecord } from './installer.js';
+import { readRecord, shq, writeRecord, type ObsidianPluginRecord } from './installer.js';
 
 export const PLUGIN_FILES = ['main.js', 'manifest.json', 'styles.css'] as const;
 const PLUGIN_ID = 'engram';
@@ -311,15 +311,21 @@ export type PluginChoice =
  * the plugin on; a vault setup installed it into before gets its files refreshed without asking, its on/off state
  * left as the user set it in Obsidian.
  */
+/** The command that installs the plugin into this vault, naming the vault however this run chose it. */
+function setupAgain(vault: string): string {
+  return `\`engram setup --vault ${shq(vault)} --yes\``;
+}
+
 export async function choosePlugin(o: PluginQuestion): Promise<PluginChoice> {
   const dir = pluginDir(realVaultPath(o.vault));
+  const again = setupAgain(o.vault);
   if (o.skip) return { install: false, status: 'skipped', line: 'skipped (--no-plugin)' };
   if (o.yes) return { install: true, enable: true };
   if (installedPlugin(o.env, o.vault)) return { install: true, enable: false };
-  if (!o.interactive) return { install: false, status: 'no terminal', line: `not installed (no terminal to ask in); \`engram setup --yes\` installs it into ${dir}` };
+  if (!o.interactive) return { install: false, status: 'no terminal', line: `not installed (no terminal to ask in); ${again} installs it into ${dir}` };
   const answer = (await o.ask(`Install the Obsidian plugin into ${dir} and turn it on? [y/N] `)).trim().toLowerCase();
   if (answer === 'y' || answer === 'yes') return { install: true, enable: true };
-  return { install: false, status: 'declined', line: 'not installed; `engram setup --yes` installs it later' };
+  return { install: false, status: 'declined', line: `not installed; ${again} installs it later` };
 }
 
 export interface PluginStep {
@@ -341,7 +347,7 @@ export function pluginStep(choice: PluginChoice, o: { vault: string; source: () 
   }
   const files = PLUGIN_FILES.map((f) => `${f} ${result.files[f]}`).join(', ');
   const lines = [`${files} in ${result.dir}`];
-  if (result.enabled === 'left as is') lines.push('   on or off as you left it in Obsidian (`engram setup --yes` turns it on)');
+  if (result.enabled === 'left as is') lines.push(`   on or off as you left it in Obsidian (${setupAgain(o.vault)} turns it on)`);
   else lines.push(`   turned on in ${result.list}${result.enabled === 'unchanged' ? ' (already there)' : ''}`);
   lines.push('   Obsidian loads it when it next opens this vault, or at once from Settings → Community plugins; if community');
   lines.push('   plugins are off there (Restricted mode), turn them on first.');

@@ -181,7 +181,7 @@ describe('the Obsidian plugin in a vault', () => {
     const none = await choosePlugin(question());
     expect(none).toMatchObject({ install: false, status: 'no terminal' });
     const step = run(none);
-    expect(step.lines[0]).toContain('engram setup --yes');
+    expect(step.lines[0]).toContain(`engram setup --vault '${vault}' --yes`);
     expect(fs.existsSync(obsidian())).toBe(false);
     expect(asked).toEqual([]);
 
