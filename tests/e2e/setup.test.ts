@@ -54,6 +54,20 @@ describe('engram setup', () => {
     expect(JSON.parse(st.stdout).host.pid).toBeGreaterThan(0);
   });
 
+  it('--json puts the prose on stderr and one result on stdout, the Obsidian plugin step included; a second run changes nothing', () => {
+    const run = () => runCli(['setup', '--yes', '--json'], { env: { ...env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' }, timeout: 60_000 });
+    const first = run();
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('1. Vault:');
+    const result = JSON.parse(first.stdout);
+    expect(result.vault).toBe(sb.vault);
+    expect(result.index.notes).toBe(1);
+    expect(result.obsidianPlugin).toMatchObject({ status: 'installed', files: { 'main.js': 'added', 'manifest.json': 'added', 'styles.css': 'added' }, enabled: 'added' });
+    const again = JSON.parse(run().stdout);
+    expect(again.obsidianPlugin).toMatchObject({ status: 'installed', files: { 'main.js': 'unchanged', 'manifest.json': 'unchanged', 'styles.css': 'unchanged' }, enabled: 'unchanged' });
+    expect(fs.readFileSync(path.join(sb.vault, '.obsidian', 'community-plugins.json'), 'utf8')).toBe('[\n  "engram"\n]');
+  });
+
   it('without --yes and no terminal, lists the vaults and asks for --vault', () => {
     const r = runCli(['setup'], { env });
     expect(r.code).toBe(1);
