@@ -268,7 +268,7 @@ export function uninstallPlugins(env: NodeJS.ProcessEnv, dryRun: boolean): Plugi
       continue;
     }
     const removed = present.map((f) => path.join(entry.dir, f));
-    if (after !== before) removed.push(`the engram entry in ${list}`);
+    if (after !== before) removed.push(`the engram entry in ${path.relative(vault, list)}`);
     const dataJson = path.join(entry.dir, 'data.json');
     const note = fs.existsSync(dataJson) ? `kept ${dataJson} (your plugin settings; delete the folder to drop them)` : undefined;
     if (dryRun) {

@@ -71,7 +71,7 @@ async function transcriptChars(file: string): Promise<number> {
 }
 
 export const command: CommandDefinition = {
-  usage: 'setup [--vault <path>] [--yes] [--no-plugin]',
+  usage: 'setup [--vault <path>] [--yes] [--no-plugin] [--json]',
   description: 'Set Engram up: choose the vault (from Obsidian\'s list), write the config, register hooks and MCP with Claude Code, build the index, queue your existing Claude Code transcripts for an offline pass, and install the Obsidian plugin into the vault (asked first; it goes into <vault>/.obsidian/plugins/engram and is turned on in community-plugins.json). Needs no API key and no network.',
   options: {
     yes: { type: 'boolean', short: 'y', description: 'Ask nothing: take the only or most recently opened vault (with none, start one in ~/Engram) and install the Obsidian plugin' },

@@ -11,7 +11,8 @@ import { unlinkFromPath } from '../../install/bin-link.js';
 import { uninstallPlugins, type PluginRemoval } from '../../install/obsidian-plugin.js';
 
 function pluginLine(r: PluginRemoval): string {
-  const what = r.removed.length ? `: ${r.removed.join(', ')}` : '';
+  // Paths inside the vault, shown from the vault: the line names the vault once.
+  const what = r.removed.length ? `: ${r.removed.map((p) => (p.startsWith(r.vault + path.sep) ? path.relative(r.vault, p) : p)).join(', ')}` : '';
   if (r.status === 'removed' || r.status === 'would remove') return `Obsidian plugin in ${r.vault}: ${r.status}${what}`;
   if (r.status === 'absent') return `Obsidian plugin in ${r.vault}: absent (already taken out)`;
   return `Obsidian plugin in ${r.vault}: ${r.status === 'kept' ? 'kept' : 'left untouched'}`;
