@@ -213,7 +213,9 @@ describe('the Obsidian plugin in a vault', () => {
     expect(r.code).toBe(0);
     expect(fs.readFileSync(list(), 'utf8')).toBe(original);
     expect(snapshot(obsidian())).toEqual({ ...before, 'plugins/engram': '<dir>', 'plugins/engram/data.json': '{"engramHome":"/x"}' });
-    expect(r.out).toContain(`Obsidian plugin in ${vault}: removed: .obsidian/plugins/engram/main.js, .obsidian/plugins/engram/manifest.json, .obsidian/plugins/engram/styles.css, the engram entry in .obsidian/community-plugins.json\n`);
+    const inVault = (...parts: string[]) => path.join('.obsidian', ...parts);
+    const files = ['main.js', 'manifest.json', 'styles.css'].map((f) => inVault('plugins', 'engram', f)).join(', ');
+    expect(r.out).toContain(`Obsidian plugin in ${vault}: removed: ${files}, the engram entry in ${inVault('community-plugins.json')}\n`);
     expect(r.out).toContain(`kept ${path.join(pluginFolder(), 'data.json')} (your plugin settings`);
 
     // Nothing left in the record: a second uninstall has nothing to do.
