@@ -42,7 +42,8 @@ describe('engram setup', () => {
     // The Obsidian plugin, from this checkout's build, turned on in the vault.
     const plugin = path.join(sb.vault, '.obsidian', 'plugins', 'engram');
     expect(r.stdout).toContain(`5. Obsidian plugin: main.js added, manifest.json added, styles.css added in ${path.join(fs.realpathSync(sb.vault), '.obsidian', 'plugins', 'engram')}`);
-    expect(fs.readFileSync(path.join(plugin, 'main.js'))).toEqual(fs.readFileSync(path.join(repoRoot, 'main.js')));
+    // Buffer.equals, not toEqual: the built main.js is megabytes, and a deep compare of each byte takes seconds.
+    expect(fs.readFileSync(path.join(plugin, 'main.js')).equals(fs.readFileSync(path.join(repoRoot, 'main.js')))).toBe(true);
     expect(JSON.parse(fs.readFileSync(path.join(sb.vault, '.obsidian', 'community-plugins.json'), 'utf8'))).toEqual(['engram']);
     // The rules pass files the transcript's explicit markers.
     await waitFor(() => {
