@@ -6,7 +6,7 @@ import type { App as AppOriginal, PluginManifest } from 'obsidian';
 import { App } from 'obsidian-test-mocks/obsidian';
 import { setup } from 'obsidian-test-mocks/setup';
 import { openFolderVault, type FolderVault } from './obsidian-folder-vault';
-import { fileURLToPath } from 'node:url';
+import { repoRoot } from './shared';
 
 export interface PluginApp {
   app: AppOriginal;
@@ -16,7 +16,6 @@ export interface PluginApp {
   layoutReady(): void;
 }
 
-// Not tests/helpers/shared.ts: under happy-dom, `new URL(…, import.meta.url)` is happy-dom's URL, not a file URL.
 let patched = false;
 
 /** `root/vault` becomes the vault; the caller points ENGRAM_HOME and XDG_RUNTIME_DIR into `root` too. */
@@ -30,7 +29,7 @@ export function pluginApp(root: string, files: Record<string, string>): PluginAp
   const folder = openFolderVault(vaultDir, files);
   const app = App.createConfigured__();
   Object.assign(app, { vault: folder.vault, fileManager: folder.fileManager, metadataCache: folder.metadataCache });
-  const manifest = JSON.parse(fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'manifest.json'), 'utf8')) as PluginManifest;
+  const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'manifest.json'), 'utf8')) as PluginManifest;
   return {
     app: app.asOriginalType__(),
     folder,

@@ -3,84 +3,14 @@
 // that requires Node built-ins or onnxruntime at load time breaks Obsidian, and mobile review). onload is quick; the
 // Node side loads after the layout is ready; onunload leaves no timer, socket, lock or listener behind.
 import fs from 'node:fs';
-import { createRequire, builtinModules } from 'node:module';
 import path from 'node:path';
-import vm from 'node:vm';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { vaultState } from '../../sidecar/node/paths';
 import { readLock } from '../../sidecar/node/election';
 import { pluginApp } from '../helpers/plugin-app';
 import { makeTempDir, removeDir } from '../helpers/temp';
-
-const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const requireHere = createRequire(import.meta.url);
-const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
-
-/** Timers the bundle starts, through the globals it sees: what is still pending after unload is a leak. */
-class TimerLedger {
-  private readonly live = new Map<unknown, string>();
-  readonly globals = {
-    setTimeout: (fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
-      const t = setTimeout(() => {
-        this.live.delete(t);
-        fn(...args);
-      }, ms);
-      this.live.set(t, `setTimeout ${ms ?? 0} ms`);
-      return t;
-    },
-    clearTimeout: (t: ReturnType<typeof setTimeout> | undefined) => {
-      this.live.delete(t);
-      clearTimeout(t);
-    },
-    setInterval: (fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
-      const t = setInterval(fn, ms, ...args);
-      this.live.set(t, `setInterval ${ms ?? 0} ms`);
-      return t;
-    },
-    clearInterval: (t: ReturnType<typeof setInterval> | undefined) => {
-      this.live.delete(t);
-      clearInterval(t);
-    },
-  };
-  pending(): string[] {
-    return [...this.live.values()];
-  }
-}
-
-interface Loaded {
-  Plugin: new (...args: unknown[]) => {
-    onload(): Promise<void>;
-    onunload(): void;
-    unloaded: Promise<void>;
-    settings: Record<string, unknown>;
-    engramHost?: { engine?: { ready: boolean } };
-  };
-  /** What main.js required while it loaded, and afterwards. */
-  atLoad: string[];
-  later: string[];
-  timers: TimerLedger;
-}
-
-function loadBundle(): Loaded {
-  const code = fs.readFileSync(path.join(repo, 'main.js'), 'utf8');
-  const atLoad: string[] = [];
-  const later: string[] = [];
-  let loading = true;
-  const sandboxRequire = (name: string): unknown => {
-    (loading ? atLoad : later).push(name);
-    if (name === 'obsidian') return requireHere('obsidian-test-mocks/obsidian');
-    if (!loading && builtins.has(name)) return requireHere(name);
-    throw new Error(`main.js required "${name}"${loading ? ' at load time' : ''}`);
-  };
-  const timers = new TimerLedger();
-  const module = { exports: {} as Record<string, unknown> };
-  const params = ['module', 'exports', 'require', ...Object.keys(timers.globals)];
-  const run = vm.compileFunction(code, params, { filename: 'main.js' });
-  run(module, module.exports, sandboxRequire, ...Object.values(timers.globals));
-  loading = false;
-  return { Plugin: module.exports.default as Loaded['Plugin'], atLoad, later, timers };
-}
+import { builtins, loadBundle } from '../helpers/plugin-bundle';
+import { repoRoot as repo } from '../helpers/shared';
 
 let root: string;
 const saved = { ...process.env };
