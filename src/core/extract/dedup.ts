@@ -52,7 +52,7 @@ export async function decide(beat: Beat, catalog: VaultCatalog, similar: Similar
   if (!top || top.score < t.maybe) return { action: 'write' };
   const note = catalog.notes.get(top.path);
   const extendable = note !== undefined && note.valid && !note.meta.locked && note.meta.engramId !== undefined;
-  const restates = top.score >= t.same || (note !== undefined && repeatsEveryTerm(beatText(beat), note.text));
+  const restates = top.score >= t.same || (note !== undefined && repeatsEveryTerm(beatText(beat), note.text) && !reverses(beatText(beat), note.text));
   // A number, version or path the note does not have is a different fact ("service 1" vs "service 2"), not a restatement.
   const noteTokens = distinctiveTokens(note?.text ?? '');
   const newFact = [...distinctiveTokens(beatText(beat))].some((x) => !noteTokens.has(x));
@@ -80,6 +80,17 @@ export function wordSet(text: string): Set<string> {
   const out = new Set<string>();
   for (const t of words.terms(text)) if (t.length >= 3) out.add(t);
   return out;
+}
+
+/** Words that turn a statement around ("don't", "no longer", "instead"). */
+const NEGATION = /\b(?:not|no|never|don[’']?t|doesn[’']?t|didn[’']?t|isn[’']?t|aren[’']?t|won[’']?t|can[’']?t|cannot|instead|anymore|longer|avoid|stop)\b/i;
+
+/**
+ * A beat that negates where its note does not ("Don't use moment.js anymore" against "Use moment.js for dates") turns
+ * the note around: it may repeat every term and still be a correction of its own, never appended to the old note.
+ */
+function reverses(beat: string, note: string): boolean {
+  return NEGATION.test(beat) && !NEGATION.test(note);
 }
 
 /** True when the beat repeats every term of the note (and the note has terms): it restates the note, perhaps with more. */

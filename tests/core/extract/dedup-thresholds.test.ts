@@ -53,6 +53,12 @@ const TABLE: { name: string; outcome: Outcome; note: Side; beat: Side }[] = [
     beat: said("Don't push directly to main", "Don't push directly to main, please: open a pull request, even for one-line fixes."),
   },
   {
+    name: 'a correction that turns a short note around is its own note (proposed beside it), never appended to it',
+    outcome: 'propose',
+    note: said('Use moment.js for dates', 'Use moment.js for dates in the invoice app.'),
+    beat: said("Don't use moment.js anymore", "Don't use moment.js for dates in the invoice app anymore; use date-fns."),
+  },
+  {
     name: 'restated decision: same words, new detail',
     outcome: 'extend',
     note: said('We decided to use pnpm workspaces', PNPM),
