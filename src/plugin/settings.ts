@@ -134,6 +134,8 @@ export class EngramSettingTab extends PluginSettingTab {
   private embeddingSettings(el: HTMLElement, access: EngineConfigAccess): void {
     new Setting(el).setName('Embeddings').setHeading();
     const model = access.model();
+    const problem = this.host.problem();
+    if (problem) new Setting(el).setName('Search uses words only').setDesc(problem);
     new Setting(el)
       .setName('Embedding model')
       .setDesc('Search by meaning as well as by words. Changing it rebuilds the vectors.')

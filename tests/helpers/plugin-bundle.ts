@@ -48,7 +48,7 @@ export interface Loaded {
     onunload(): void;
     unloaded: Promise<void>;
     settings: Record<string, unknown>;
-    engramHost?: { engine?: { ready: boolean; noteCount(): number } };
+    engramHost?: { engine?: { ready: boolean; noteCount(): number }; embeddings?: { state: string; pid?: number } };
   };
   /** What main.js required while it loaded, and afterwards. */
   atLoad: string[];

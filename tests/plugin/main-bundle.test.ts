@@ -11,6 +11,8 @@ import { pluginApp } from '../helpers/plugin-app';
 import { makeTempDir, removeDir } from '../helpers/temp';
 import { builtins, loadBundle } from '../helpers/plugin-bundle';
 import { repoRoot as repo } from '../helpers/shared';
+import { makeTinyModel } from '../helpers/tiny-model';
+import { alive } from '../helpers/host';
 
 let root: string;
 const saved = { ...process.env };
@@ -43,7 +45,11 @@ describe('the built plugin (main.js)', () => {
     const bundle = loadBundle();
     expect([...new Set(bundle.atLoad)]).toEqual(['obsidian']);
     const { app, folder, manifest, layoutReady } = pluginApp(root, { 'Notes/Deploy.md': 'The deploy script must run from the repository root.\n' });
+    // A model and the built CLI: the plugin starts its embedding child, which unload must stop.
+    const model = makeTinyModel(path.join(root, 'model'));
+    fs.writeFileSync(path.join(process.env.ENGRAM_HOME!, 'config.json'), JSON.stringify({ version: 1, embedding: { model_id: 'engram-tiny', model_path: model.dir } }));
     const plugin = new bundle.Plugin(app, manifest);
+    (plugin as unknown as { data__: unknown }).data__ = { nodePath: process.execPath, cliPath: path.join(repo, 'dist', 'engram.mjs') };
     const t0 = performance.now();
     await plugin.onload();
     expect(performance.now() - t0).toBeLessThan(20);
@@ -59,6 +65,8 @@ describe('the built plugin (main.js)', () => {
     // Node built-ins only (never onnxruntime or transformers.js: embeddings run in a child).
     expect(bundle.later.every((m) => builtins.has(m))).toBe(true);
     expect(listeners()[0]).toBeGreaterThan(before[0]);
+    const child = await until('the embedding child', () => plugin.engramHost?.embeddings?.pid);
+    expect(alive(child)).toBe(true);
 
     plugin.onunload();
     await plugin.unloaded;
@@ -66,6 +74,7 @@ describe('the built plugin (main.js)', () => {
     expect(fs.existsSync(state.lock)).toBe(false);
     expect(fs.existsSync(state.socket)).toBe(false);
     expect(listeners()).toEqual(before);
+    expect(alive(child)).toBe(false);
   });
 
   it('keeps saved settings over the defaults', async () => {
