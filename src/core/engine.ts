@@ -11,6 +11,7 @@ import type { IndexNoteVectors } from './index/note-vectors.js';
 import { parseNote } from './note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from './note/meta.js';
 import { VaultIndex } from './index/vault-index.js';
+import { TimeSlicer } from './time-slice.js';
 import { gateTokenizer, TermStats } from './recall/term-stats.js';
 import { DEFAULT_GATE, judge, type GateConfig } from './recall/gate.js';
 import { renderContext, renderItem } from './recall/render.js';
@@ -155,7 +156,7 @@ export class IndexedVault implements EngineIndex {
     return this.index.noteVectors();
   }
   async save(): Promise<void> {
-    if (this.opts.snapshot) await this.opts.snapshot.write(this.index.snapshot());
+    if (this.opts.snapshot) await this.opts.snapshot.write(await this.index.snapshotAsync());
   }
 }
 
@@ -213,6 +214,7 @@ export class Engine {
     const files = await this.ports.vault.list();
     let n = 0;
     let reused = 0;
+    const slicer = this.slicer();
     for (const f of files) {
       if (this.isIgnored(f.path)) continue;
       const c = this.cached.get(f.path);
@@ -223,7 +225,7 @@ export class Engine {
         this.stats.setTerms(f.path, c.terms);
         reused++;
       } else await this.load(f.path, !selfLoading);
-      if (++n % 200 === 0) await this.ports.yieldNow();
+      if (++n % 200 === 0 || slicer.due()) await slicer.yield();
     }
     this.cached = new Map();
     if (reused) this.log('info', `engine: ${reused} unchanged notes from its saved cache, ${n - reused} read`);
@@ -278,15 +280,21 @@ export class Engine {
     while (this.catchingUp) await this.catchingUp;
   }
 
+  /** Yields to the host by time, not by a count of notes (a large note costs as much as a hundred small ones). */
+  private slicer(): TimeSlicer {
+    return new TimeSlicer(this.ports.clock, this.ports.yieldNow);
+  }
+
   private async catchUp(): Promise<void> {
     let n = 0;
+    const slicer = this.slicer();
     while (this.pendingChanges.size) {
       const [path, change] = this.pendingChanges.entries().next().value as [string, VaultChange];
       this.pendingChanges.delete(path);
       if (this.isIgnored(path)) continue;
       if (change.kind === 'delete') await this.drop(path);
       else await this.load(path);
-      if (++n % 5 === 0) await this.ports.yieldNow();
+      if (++n % 5 === 0 || slicer.due()) await slicer.yield();
     }
   }
 
@@ -538,7 +546,11 @@ export class Engine {
   }
 
   async reindex(): Promise<{ notes: number }> {
-    for (const path of [...this.metas.keys()]) await this.drop(path);
+    const slicer = this.slicer();
+    for (const path of [...this.metas.keys()]) {
+      await this.drop(path);
+      await slicer.pause();
+    }
     await this.start();
     return { notes: this.metas.size };
   }

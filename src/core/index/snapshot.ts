@@ -6,6 +6,7 @@ import { EngramError } from '../errors.js';
 import { Posting, type FieldIndex } from './postings.js';
 import { FIELDS, type IndexedNote, type TextIndex } from './text-index.js';
 import { VectorStore } from './vector-store.js';
+import type { TimeSlicer } from '../time-slice.js';
 
 // 4: snapshots of format 3 written without a vector store may hold postings of the wrong notes (encodeSnapshot did not
 // compact them), and note times now read date keys and file-name dates: every older snapshot is rebuilt once.
@@ -28,16 +29,28 @@ export interface SnapshotHeader {
  * side), finished over the tail bytes and the length: catches truncation and corruption quickly (not a MAC).
  */
 export function checksum(bytes: Uint8Array, end = bytes.length): [number, number] {
+  return runSync(checksumSteps(bytes, end));
+}
+
+/** Word pairs summed between two steps of the checksum (about 4 MB). */
+const CHECKSUM_STEP = 1 << 19;
+
+/** The checksum in steps, so a host's UI gets turns while a large snapshot is summed. */
+function* checksumSteps(bytes: Uint8Array, end: number): Generator<void, [number, number]> {
   let h1 = 0x9e3779b1 ^ end;
   let h2 = 0x85ebca77;
   const words = end >> 2;
   const aligned = bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, words) : new Uint32Array(bytes.slice(0, words * 4).buffer);
   let i = 0;
-  for (; i + 1 < words; i += 2) {
-    h1 = Math.imul(h1 ^ aligned[i], 0xcc9e2d51);
-    h1 = (h1 << 15) | (h1 >>> 17);
-    h2 = Math.imul(h2 ^ aligned[i + 1], 0x1b873593);
-    h2 = (h2 << 13) | (h2 >>> 19);
+  while (i + 1 < words) {
+    const stop = Math.min(words - 1, i + 2 * CHECKSUM_STEP);
+    for (; i + 1 < words && i < stop; i += 2) {
+      h1 = Math.imul(h1 ^ aligned[i], 0xcc9e2d51);
+      h1 = (h1 << 15) | (h1 >>> 17);
+      h2 = Math.imul(h2 ^ aligned[i + 1], 0x1b873593);
+      h2 = (h2 << 13) | (h2 >>> 19);
+    }
+    yield;
   }
   if (i < words) h1 = Math.imul(h1 ^ aligned[i], 0xcc9e2d51);
   for (let j = words * 4; j < end; j++) h2 = Math.imul(h2 ^ bytes[j], 0x1b873593);
@@ -71,14 +84,16 @@ class Writer {
   typed(a: Int32Array | Uint16Array | Float32Array | Uint8Array | Uint32Array): void {
     this.section(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
   }
-  finish(): Uint8Array {
+  /** The file: every part, then the checksum (in steps: the parts and the sum are tens of MB for a large vault). */
+  *finish(): Generator<void, Uint8Array> {
     const out = new Uint8Array(this.size + 8);
     let off = 0;
     for (const p of this.parts) {
       out.set(p, off);
       off += p.length;
+      if (p.length > 1 << 20) yield;
     }
-    const [a, b] = checksum(out, this.size);
+    const [a, b] = yield* checksumSteps(out, this.size);
     const v = new DataView(out.buffer);
     v.setUint32(this.size, a, true);
     v.setUint32(this.size + 4, b, true);
@@ -139,16 +154,19 @@ export function runSync<T>(steps: Generator<void, T>): T {
   }
 }
 
-/** Runs a step generator, giving the host's event loop a turn (its Yield) between steps. */
-export async function runYielding<T>(steps: Generator<void, T>, pause: () => Promise<void>): Promise<T> {
+/** Runs a step generator, giving the host's event loop a turn whenever a slice of time has run. */
+export async function runYielding<T>(steps: Generator<void, T>, slicer: TimeSlicer): Promise<T> {
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
-    await pause();
+    await slicer.pause();
   }
 }
 
-/** Encodes in steps (one per section), so a UI thread gets turns while a large snapshot is written. */
+/** Postings of this many terms are copied (or read) between two steps. */
+const TERMS_STEP = 4096;
+
+/** Encodes in steps (sections, term blocks, the checksum), so a UI thread gets turns while a large snapshot is written. */
 export function* encodeSnapshot(text: TextIndex, vectors: VectorStore | null, modelId: string | null): Generator<void, Uint8Array> {
   // The file holds live slots only, so dead ones must go first, vectors or not (the postings name slot numbers).
   if (text.deadNotes > 0) {
@@ -179,17 +197,17 @@ export function* encodeSnapshot(text: TextIndex, vectors: VectorStore | null, mo
   w.section(enc.encode(text.chunkText.slice(0, text.chunkCount).join('')));
   yield;
   for (const f of FIELDS) {
-    writeField(w, text.fields[f], f === 'body' ? text.chunkCount : header.notes.length);
+    yield* writeField(w, text.fields[f], f === 'body' ? text.chunkCount : header.notes.length);
     yield;
   }
   if (vectors) {
     w.typed(vectors.has.slice(0, text.chunkCount));
     w.typed(vectors.data.subarray(0, text.chunkCount * vectors.dimension));
   }
-  return w.finish();
+  return yield* w.finish();
 }
 
-function writeField(w: Writer, f: FieldIndex, docs: number): void {
+function* writeField(w: Writer, f: FieldIndex, docs: number): Generator<void, void> {
   const terms: string[] = [];
   const counts = new Uint32Array(f.terms.size);
   let total = 0;
@@ -201,10 +219,12 @@ function writeField(w: Writer, f: FieldIndex, docs: number): void {
   const ids = new Int32Array(total);
   const tfs = new Uint16Array(total);
   let off = 0;
+  let done = 0;
   for (const p of f.terms.values()) {
     ids.set(p.ids.subarray(0, p.n), off);
     tfs.set(p.tfs.subarray(0, p.n), off);
     off += p.n;
+    if (++done % TERMS_STEP === 0) yield;
   }
   w.section(enc.encode(terms.join('\n')));
   w.typed(counts);
@@ -213,7 +233,7 @@ function writeField(w: Writer, f: FieldIndex, docs: number): void {
   w.typed(f.lengths.slice(0, docs));
 }
 
-function readField(r: Reader, f: FieldIndex, docs: number): void {
+function* readField(r: Reader, f: FieldIndex, docs: number): Generator<void, void> {
   const termText = r.text();
   const terms = termText === '' ? [] : termText.split('\n');
   const counts = r.u32s();
@@ -227,6 +247,7 @@ function readField(r: Reader, f: FieldIndex, docs: number): void {
     if (off + n > ids.length) throw corrupt('postings run past their table');
     f.terms.set(terms[i], new Posting(ids.subarray(off, off + n), tfs.subarray(off, off + n), n));
     off += n;
+    if ((i + 1) % TERMS_STEP === 0) yield;
   }
   f.lengths = lengths.length > 0 ? lengths : new Float32Array(1024);
   f.liveDocs = docs;
@@ -237,6 +258,10 @@ function readField(r: Reader, f: FieldIndex, docs: number): void {
 
 /** Reads only the header (for `status` and to decide whether the model changed). Throws on anything off. */
 export function verifySnapshot(bytes: Uint8Array): SnapshotHeader {
+  return runSync(verifySteps(bytes));
+}
+
+function* verifySteps(bytes: Uint8Array): Generator<void, SnapshotHeader> {
   if (bytes.length < MAGIC.length + 16) throw corrupt('too short');
   if (dec.decode(bytes.subarray(0, 8)) !== MAGIC) throw new EngramError('format-version', 'not an Engram index snapshot; it will be rebuilt');
   const r = new Reader(bytes, bytes.length - 8);
@@ -246,7 +271,7 @@ export function verifySnapshot(bytes: Uint8Array): SnapshotHeader {
     throw new EngramError('format-version', `index snapshot format ${version} is not ${SNAPSHOT_FORMAT_VERSION}; it will be rebuilt`);
   }
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const [a, b] = checksum(bytes, bytes.length - 8);
+  const [a, b] = yield* checksumSteps(bytes, bytes.length - 8);
   if (v.getUint32(bytes.length - 8, true) !== a || v.getUint32(bytes.length - 4, true) !== b) throw corrupt('checksum mismatch');
   let header: SnapshotHeader;
   try {
@@ -260,7 +285,7 @@ export function verifySnapshot(bytes: Uint8Array): SnapshotHeader {
 
 /** Loads a verified snapshot into empty structures. */
 export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<void, { header: SnapshotHeader; vectors: VectorStore | null }> {
-  const header = verifySnapshot(bytes);
+  const header = yield* verifySteps(bytes);
   yield;
   const r = new Reader(bytes, bytes.length - 8);
   r.off = 12;
@@ -270,10 +295,13 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
   const all = r.text();
   if (headings.length !== header.chunks || ends.length !== header.chunks || (ends.length > 0 && ends[ends.length - 1] !== all.length)) throw corrupt('chunk table');
   const texts = new Array<string>(ends.length);
-  for (let c = 0, start = 0; c < ends.length; start = ends[c], c++) texts[c] = all.slice(start, ends[c]);
+  for (let c = 0, start = 0; c < ends.length; start = ends[c], c++) {
+    texts[c] = all.slice(start, ends[c]);
+    if ((c + 1) % 8192 === 0) yield;
+  }
   yield;
   for (const f of FIELDS) {
-    readField(r, text.fields[f], f === 'body' ? header.chunks : header.notes.length);
+    yield* readField(r, text.fields[f], f === 'body' ? header.chunks : header.notes.length);
     yield;
   }
   text.notes = header.notes;

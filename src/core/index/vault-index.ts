@@ -9,6 +9,7 @@ import { decodeSnapshot, encodeSnapshot, runSync, runYielding, verifySnapshot, t
 import { TextIndex, type IndexedNote } from './text-index.js';
 import { VectorStore } from './vector-store.js';
 import { meanNoteVectors, type IndexNoteVectors } from './note-vectors.js';
+import { TimeSlicer } from '../time-slice.js';
 
 /** File reads kept in flight ahead of indexing. */
 const READ_AHEAD = 32;
@@ -30,7 +31,7 @@ export interface VaultIndexOptions {
   stemming?: boolean;
   /** Embed notes changed by `update`/`updateText` in the background (default true). */
   autoEmbed?: boolean;
-  /** Notes handled between two yields to the host's event loop. */
+  /** At most this many notes between two yields to the host's event loop (which come sooner: every few ms of work). */
   batchSize?: number;
 }
 
@@ -142,7 +143,7 @@ export class VaultIndex {
   /** As `loadSnapshot`, yielding to the host between sections (what `open` uses). */
   async loadSnapshotAsync(bytes: Uint8Array): Promise<void> {
     const text = new TextIndex({ stemming: this.stemming });
-    this.adopt(text, await runYielding(decodeSnapshot(bytes, text), this.yieldNow));
+    this.adopt(text, await runYielding(decodeSnapshot(bytes, text), this.slicer()));
   }
 
   private adopt(text: TextIndex, { header, vectors }: { header: SnapshotHeader; vectors: VectorStore | null }): void {
@@ -182,7 +183,11 @@ export class VaultIndex {
       this.generation++;
       this.changed();
     }
-    return runYielding(encodeSnapshot(this.text, this.vectors, this.vectorModel), this.yieldNow);
+    return runYielding(encodeSnapshot(this.text, this.vectors, this.vectorModel), this.slicer());
+  }
+
+  private slicer(): TimeSlicer {
+    return new TimeSlicer(this.clock, this.yieldNow);
   }
 
   /** Peeks at a snapshot's header without loading it. */
@@ -241,6 +246,8 @@ export class VaultIndex {
       }
     };
     let next = 0;
+    const slicer = this.slicer();
+    let sinceYield = 0;
     for (const f of files) {
       const slot = this.text.slotOf.get(f.path);
       const old = slot === undefined ? null : this.text.notes[slot];
@@ -266,14 +273,15 @@ export class VaultIndex {
       } else {
         report.unchanged++;
       }
-      if (++done % this.batch === 0) {
-        this.onProgress?.({ phase: 'index', done, total: files.length });
-        await this.yieldNow();
+      if (++done % this.batch === 0) this.onProgress?.({ phase: 'index', done, total: files.length });
+      if (++sinceYield >= this.batch || slicer.due()) {
+        sinceYield = 0;
+        await slicer.yield();
       }
     }
     this.onProgress?.({ phase: 'index', done, total: files.length });
     if (this.text.needsCompaction()) this.compact();
-    if (report.indexed > this.batch) for (const f of Object.values(this.text.fields)) f.trim();
+    if (report.indexed > this.batch) for (const f of Object.values(this.text.fields)) await runYielding(f.trim(), slicer);
     report.embedded = await this.embedPending();
     report.ms = this.clock.now() - t0;
     return report;
