@@ -564,21 +564,27 @@ export class Engine {
     // The 500 most recent sessions: what was injected, so a restarted host never injects a note twice in a session.
     const sessions = Object.fromEntries([...this.injected.entries()].slice(-500).map(([k, v]) => [k, [...v]]));
     await persist.store.write(`${persist.dir}/injected.json`, JSON.stringify({ format: INJECTED_FORMAT.current, sessions }));
-    if (this.ready) await persist.store.write(`${persist.dir}/notes.json`, this.notesCache());
+    if (this.ready) await persist.store.write(`${persist.dir}/notes.json`, await this.notesCache());
   }
 
-  /** Every note's listing, metadata and terms, with the terms written once (indices into one list). */
-  private notesCache(): string {
+  /**
+   * Every note's listing, metadata and terms, with the terms written once (indices into one list). The JSON of
+   * `{ format, terms, notes }`, built a note at a time so the host gets turns (megabytes for a large vault).
+   */
+  private async notesCache(): Promise<string> {
     const ids = new Map<string, number>();
-    const notes: CachedNote[] = [];
+    const notes: string[] = [];
+    const slicer = this.slicer();
     for (const [path, m] of this.metas) {
       const seen = this.listing.get(path);
       const terms = this.stats.termsOf(path);
       if (!seen || !terms) continue;
       const { path: _p, ...meta } = m;
-      notes.push([path, seen.mtime, seen.size, meta, terms.map((t) => ids.get(t) ?? (ids.set(t, ids.size), ids.size - 1))]);
+      const note: CachedNote = [path, seen.mtime, seen.size, meta, terms.map((t) => ids.get(t) ?? (ids.set(t, ids.size), ids.size - 1))];
+      notes.push(JSON.stringify(note));
+      if (slicer.due()) await slicer.yield();
     }
-    return JSON.stringify({ format: NOTES_FORMAT.current, terms: [...ids.keys()], notes });
+    return `{"format":${JSON.stringify(NOTES_FORMAT.current)},"terms":${JSON.stringify([...ids.keys()])},"notes":[${notes.join(',')}]}`;
   }
 
   private async restorePersisted(): Promise<void> {
@@ -595,8 +601,10 @@ export class Engine {
     try {
       const saved = readFormat(NOTES_FORMAT, await persist.store.read(`${persist.dir}/notes.json`));
       const terms = (saved?.data.terms ?? []) as string[];
+      const slicer = this.slicer();
       for (const [path, mtime, size, meta, ids] of (saved?.data.notes ?? []) as CachedNote[]) {
         this.cached.set(path, { mtime, size, meta: { ...meta, path }, terms: ids.map((i) => terms[i]) });
+        if (slicer.due()) await slicer.yield();
       }
     } catch (e) {
       // Damaged or newer: every note is read again, as on a first start.

@@ -76,9 +76,14 @@ class Writer {
   }
   /** A length-prefixed section padded to 4 bytes, so typed arrays can view it in place. */
   section(b: Uint8Array): void {
-    this.u32(b.length);
-    this.push(b);
-    const pad = (4 - (b.length % 4)) % 4;
+    this.sectionOf([b]);
+  }
+  /** One section written from parts (a large text encoded piece by piece). */
+  sectionOf(parts: Uint8Array[]): void {
+    const length = parts.reduce((n, p) => n + p.length, 0);
+    this.u32(length);
+    for (const p of parts) this.push(p);
+    const pad = (4 - (length % 4)) % 4;
     if (pad) this.push(new Uint8Array(pad));
   }
   typed(a: Int32Array | Uint16Array | Float32Array | Uint8Array | Uint32Array): void {
@@ -140,6 +145,18 @@ class Reader {
   text(): string {
     return dec.decode(this.section());
   }
+  /** A large text section, decoded in pieces (a streaming decoder joins characters split between them). */
+  *textSteps(): Generator<void, string> {
+    const b = this.section();
+    const decoder = new TextDecoder();
+    const out: string[] = [];
+    for (let off = 0; off < b.length; off += TEXT_STEP) {
+      out.push(decoder.decode(b.subarray(off, off + TEXT_STEP), { stream: true }));
+      yield;
+    }
+    out.push(decoder.decode());
+    return out.join('');
+  }
 }
 
 function corrupt(why: string): EngramError {
@@ -165,6 +182,42 @@ export async function runYielding<T>(steps: Generator<void, T>, slicer: TimeSlic
 
 /** Postings of this many terms are copied (or read) between two steps. */
 const TERMS_STEP = 4096;
+/** Characters (or bytes) of chunk text, and notes of the note table, encoded or decoded between two steps. */
+const TEXT_STEP = 1 << 20;
+const NOTES_STEP = 1024;
+
+/** `JSON.stringify(header)`, byte for byte, encoded a block of notes at a time (the note table is megabytes). */
+function* headerParts(header: SnapshotHeader): Generator<void, Uint8Array[]> {
+  const { notes, ...head } = header;
+  const open = JSON.stringify({ ...head, notes: [] });
+  const parts = [enc.encode(open.slice(0, -2))];
+  for (let i = 0; i < notes.length; i += NOTES_STEP) {
+    const block = notes.slice(i, i + NOTES_STEP).map((n) => JSON.stringify(n)).join(',');
+    parts.push(enc.encode(i === 0 ? block : `,${block}`));
+    yield;
+  }
+  parts.push(enc.encode(']}'));
+  return parts;
+}
+
+/** The chunk texts joined and encoded as UTF-8, a block at a time, cut only where no surrogate pair is split. */
+function* chunkTextParts(texts: string[], count: number): Generator<void, Uint8Array[]> {
+  const parts: Uint8Array[] = [];
+  let from = 0;
+  let chars = 0;
+  for (let c = 0; c < count; c++) {
+    chars += texts[c].length;
+    if (chars < TEXT_STEP && c < count - 1) continue;
+    const block = texts.slice(from, c + 1).join('');
+    const last = block.charCodeAt(block.length - 1);
+    if (c < count - 1 && last >= 0xd800 && last <= 0xdbff) continue;
+    parts.push(enc.encode(block));
+    from = c + 1;
+    chars = 0;
+    yield;
+  }
+  return parts;
+}
 
 /** Encodes in steps (sections, term blocks, the checksum), so a UI thread gets turns while a large snapshot is written. */
 export function* encodeSnapshot(text: TextIndex, vectors: VectorStore | null, modelId: string | null): Generator<void, Uint8Array> {
@@ -184,7 +237,7 @@ export function* encodeSnapshot(text: TextIndex, vectors: VectorStore | null, mo
     chunks: text.chunkCount,
     notes: text.notes.filter((n): n is IndexedNote => n !== null),
   };
-  w.section(enc.encode(JSON.stringify(header)));
+  w.sectionOf(yield* headerParts(header));
   // Chunk texts as one UTF-8 blob plus UTF-16 end offsets: decoding it once and slicing is far faster than JSON.
   w.section(enc.encode(JSON.stringify(text.chunkHeading.slice(0, text.chunkCount))));
   const ends = new Uint32Array(text.chunkCount);
@@ -194,7 +247,7 @@ export function* encodeSnapshot(text: TextIndex, vectors: VectorStore | null, mo
     ends[c] = end;
   }
   w.typed(ends);
-  w.section(enc.encode(text.chunkText.slice(0, text.chunkCount).join('')));
+  w.sectionOf(yield* chunkTextParts(text.chunkText, text.chunkCount));
   yield;
   for (const f of FIELDS) {
     yield* writeField(w, text.fields[f], f === 'body' ? text.chunkCount : header.notes.length);
@@ -292,7 +345,8 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
   r.section();
   const headings = JSON.parse(r.text()) as (string | null)[];
   const ends = r.u32s();
-  const all = r.text();
+  yield;
+  const all = yield* r.textSteps();
   if (headings.length !== header.chunks || ends.length !== header.chunks || (ends.length > 0 && ends[ends.length - 1] !== all.length)) throw corrupt('chunk table');
   const texts = new Array<string>(ends.length);
   for (let c = 0, start = 0; c < ends.length; start = ends[c], c++) {
@@ -307,10 +361,12 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
   text.notes = header.notes;
   text.slotOf.clear();
   const chunkNote = new Int32Array(Math.max(1024, header.chunks));
-  header.notes.forEach((n, slot) => {
+  for (let slot = 0; slot < header.notes.length; slot++) {
+    const n = header.notes[slot];
     text.slotOf.set(n.path, slot);
     for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount; c++) chunkNote[c] = slot;
-  });
+    if ((slot + 1) % (4 * NOTES_STEP) === 0) yield;
+  }
   text.chunkNote = chunkNote;
   text.chunkHeading = headings.map((h) => h ?? undefined);
   text.chunkText = texts;

@@ -85,6 +85,8 @@ export class VaultIndex {
   private allowCache: { key: string; list: Uint8Array | null } | null = null;
   /** Bumped when chunk ids are renumbered: embedding in flight must not write to stale rows. */
   private generation = 0;
+  /** Bumped by every change to the text index: a snapshot written across yields must see none. */
+  private edits = 0;
   onProgress?: (p: IndexProgress) => void;
 
   constructor(opts: VaultIndexOptions) {
@@ -177,13 +179,27 @@ export class VaultIndex {
     return runSync(encodeSnapshot(this.text, this.vectors, this.vectorModel));
   }
 
-  /** As `snapshot`, yielding to the host between sections. */
+  /**
+   * As `snapshot`, yielding to the host every few ms. Notes indexed meanwhile would mix two states of the index into
+   * one file, so a snapshot overtaken by an edit is written again (the third time at once, without yielding).
+   */
   async snapshotAsync(): Promise<Uint8Array> {
-    if (this.text.deadNotes > 0) {
-      this.generation++;
-      this.changed();
+    for (let attempt = 0; ; attempt++) {
+      if (this.text.deadNotes > 0) {
+        this.generation++;
+        this.changed();
+      }
+      const edits = this.edits;
+      const steps = encodeSnapshot(this.text, this.vectors, this.vectorModel);
+      if (attempt === 2) return runSync(steps);
+      try {
+        const bytes = await runYielding(steps, this.slicer());
+        if (this.edits === edits) return bytes;
+      } catch (e) {
+        // Tables that grew under the encoder can make it fail: that is the edit's doing, not a fault.
+        if (this.edits === edits) throw e;
+      }
     }
-    return runYielding(encodeSnapshot(this.text, this.vectors, this.vectorModel), this.slicer());
   }
 
   private slicer(): TimeSlicer {
@@ -294,8 +310,9 @@ export class VaultIndex {
     this.changed();
   }
 
-  /** Drops what is derived from note slots (link graph, filter allow-list). */
+  /** Drops what is derived from note slots (link graph, filter allow-list); counts the edit. */
   private changed(): void {
+    this.edits++;
     this.graphCache = null;
     this.allowCache = null;
   }
