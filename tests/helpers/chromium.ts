@@ -95,9 +95,10 @@ export async function openPage(script: string, files: Record<string, string | Ui
   }
 }
 
-/** The page's JS heap in use after a full garbage collection, in MB. */
+/** The page's memory in use after a full garbage collection, in MB: the JS heap plus array buffers (typed arrays). */
 export async function heapUsedMB(cdp: CDPSession): Promise<number> {
   await cdp.send('HeapProfiler.collectGarbage');
-  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-  return usedSize / 1e6;
+  // backingStorageSize: array buffers outside the JS heap (where an index keeps its postings); newer than the types.
+  const usage = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; backingStorageSize?: number };
+  return (usage.usedSize + (usage.backingStorageSize ?? 0)) / 1e6;
 }

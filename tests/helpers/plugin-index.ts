@@ -10,7 +10,7 @@ export interface PluginIndexFigures {
   saveMs: number;
   restartMs: number;
   snapshotBytes: number;
-  /** JS heap after GC with only the vault's texts loaded, then with the engine built over them. */
+  /** Heap (JS heap + array buffers) after GC with only the vault's texts loaded, then with the engine built over them. */
   heapVaultMB: number;
   heapIndexedMB: number;
   longTasks: LongTask[];
