@@ -24,18 +24,14 @@ export interface SnapshotHeader {
   notes: IndexedNote[];
 }
 
-/**
- * Two 32-bit multiply-rotate lanes, one over even and one over odd words (independent, so the CPU runs them side by
- * side), finished over the tail bytes and the length: catches truncation and corruption quickly (not a MAC).
- */
-export function checksum(bytes: Uint8Array, end = bytes.length): [number, number] {
-  return runSync(checksumSteps(bytes, end));
-}
-
 /** Word pairs summed between two steps of the checksum (about 4 MB). */
 const CHECKSUM_STEP = 1 << 19;
 
-/** The checksum in steps, so a host's UI gets turns while a large snapshot is summed. */
+/**
+ * Two 32-bit multiply-rotate lanes, one over even and one over odd words (independent, so the CPU runs them side by
+ * side), finished over the tail bytes and the length: catches truncation and corruption quickly (not a MAC). In steps,
+ * so a host's UI gets turns while a large snapshot is summed.
+ */
 function* checksumSteps(bytes: Uint8Array, end: number): Generator<void, [number, number]> {
   let h1 = 0x9e3779b1 ^ end;
   let h2 = 0x85ebca77;
