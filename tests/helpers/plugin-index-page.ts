@@ -39,8 +39,8 @@ export interface PageApi {
   save(): Promise<StepFigures & { snapshotBytes: number }>;
   /** A second engine starts from the saved snapshot and note cache. */
   restart(): Promise<StepFigures>;
-  /** Every task over 50 ms since the first step, and how the host yields. */
-  longTasks(): Promise<{ tasks: LongTask[]; yieldWith: string }>;
+  /** Every task over 50 ms since the first step, how the host yields, and the longest work between two turns. */
+  longTasks(): Promise<{ tasks: LongTask[]; yieldWith: string; longestSlice: number }>;
 }
 
 declare global {
@@ -56,7 +56,16 @@ interface SchedulerWithYield {
 // The way a plugin gives Obsidian's UI a turn: scheduler.yield where Chromium has it, else a macrotask.
 const scheduler = (globalThis as { scheduler?: Partial<SchedulerWithYield> }).scheduler;
 const yieldWith = typeof scheduler?.yield === 'function' ? 'scheduler.yield' : 'setTimeout 0';
-const yieldNow: Yield = typeof scheduler?.yield === 'function' ? () => scheduler.yield!() : () => new Promise((resolve) => setTimeout(resolve, 0));
+const hostYield: Yield = typeof scheduler?.yield === 'function' ? () => scheduler.yield!() : () => new Promise((resolve) => setTimeout(resolve, 0));
+
+// The engine's own view: the longest run of work between two turns of a step (wall time, as a long task counts it).
+let resumed = NaN;
+let longestSlice = 0;
+const yieldNow: Yield = async () => {
+  longestSlice = Math.max(longestSlice, performance.now() - resumed || 0);
+  await hostYield();
+  resumed = performance.now();
+};
 
 const steps: { name: string; start: number }[] = [];
 const seen: PerformanceEntry[] = [];
@@ -82,11 +91,15 @@ function engine(): Engine {
 
 async function step<T>(name: string, run: () => Promise<T>): Promise<T & { ms: number }> {
   // A fresh task, so the step's first long task is its own.
-  await yieldNow();
+  await hostYield();
   const start = performance.now();
   steps.push({ name, start });
+  resumed = start;
   const out = await run();
-  return { ...out, ms: performance.now() - start };
+  const end = performance.now();
+  longestSlice = Math.max(longestSlice, end - resumed);
+  resumed = NaN;
+  return { ...out, ms: end - start };
 }
 
 let last: Engine | null = null;
@@ -137,6 +150,6 @@ window.engramIndex = {
       }),
       ...seen.filter((e) => e.entryType === 'longtask' && e.startTime >= first && !within(e)).map((t) => ({ step: stepAt(t.startTime), start: t.startTime, ms: t.duration })),
     ].sort((a, b) => a.start - b.start);
-    return { tasks, yieldWith };
+    return { tasks, yieldWith, longestSlice };
   },
 };

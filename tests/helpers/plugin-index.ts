@@ -15,6 +15,8 @@ export interface PluginIndexFigures {
   heapIndexedMB: number;
   longTasks: LongTask[];
   yieldWith: string;
+  /** The longest work the engine did between two turns of the host (wall time, from the engine's side). */
+  longestSliceMs: number;
   /** Uncaught exceptions and console errors on the page. */
   errors: string[];
 }
@@ -33,7 +35,7 @@ export async function indexInChromium(files: Record<string, string>): Promise<Pl
     const heapIndexedMB = await heapUsedMB(page.cdp);
     const restart = await p.evaluate(() => window.engramIndex.restart());
     if (index.notes !== notes || restart.notes !== notes) throw new Error(`the engine holds ${index.notes} notes after indexing and ${restart.notes} after a restart, of ${notes}`);
-    const { tasks, yieldWith } = await p.evaluate(() => window.engramIndex.longTasks());
+    const { tasks, yieldWith, longestSlice } = await p.evaluate(() => window.engramIndex.longTasks());
     return {
       notes,
       indexMs: index.ms,
@@ -44,6 +46,7 @@ export async function indexInChromium(files: Record<string, string>): Promise<Pl
       heapIndexedMB,
       longTasks: tasks,
       yieldWith,
+      longestSliceMs: longestSlice,
       errors: page.errors,
     };
   } finally {
