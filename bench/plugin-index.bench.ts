@@ -30,7 +30,7 @@ export async function run(): Promise<void> {
   console.log(`  first index (engine start, no snapshot): ${s(f.indexMs)}; long tasks ${by('index').length}, longest ${longest(by('index'))}`);
   console.log(`  save (snapshot ${(f.snapshotBytes / 1e6).toFixed(1)} MB + note cache): ${ms(f.saveMs)}; long tasks ${by('save').length}, longest ${longest(by('save'))}`);
   console.log(`  restart (snapshot + note cache): ${ms(f.restartMs)}; long tasks ${by('restart').length}, longest ${longest(by('restart'))}`);
-  console.log(`  all steps: ${f.longTasks.length} tasks over 50 ms, longest ${longest(f.longTasks)} (goal: none); longest work between two yields, as the engine times it: ${ms(f.longestSliceMs)}`);
+  console.log(`  all steps: ${f.longTasks.length} tasks over 50 ms, longest ${longest(f.longTasks)} (goal: none); longest work between two yields, as the engine times it: ${ms(f.longestSliceMs)} (ending at ${f.longestSliceAt})`);
   console.log(`  heap (JS + array buffers): ${f.heapVaultMB.toFixed(0)} MB with the vault's texts, ${f.heapIndexedMB.toFixed(0)} MB indexed (+${(f.heapIndexedMB - f.heapVaultMB).toFixed(0)} MB)`);
   for (const t of [...f.longTasks].sort((a, b) => b.ms - a.ms).slice(0, 5)) console.log(`    ${ms(t.ms)} in ${t.step}${t.source ? ` (${t.source})` : ''}`);
   if (f.errors.length) console.log(`  page errors: ${f.errors.join('; ')}`);

@@ -1,7 +1,8 @@
 // The one object a host creates for a vault: index, job queue, recall, context injection, note writing.
 // Hosts (the daemon, the Obsidian plugin) give it Ports; pieces such as the VaultIndex and the extractor plug in.
 import { EngramError, errorMessage } from './errors.js';
-import { readFormat } from './format-version.js';
+import { readFormat, upgradeFormat } from './format-version.js';
+import { parseJsonSteps } from './json-steps.js';
 import type { StateStore } from './extract/state-store.js';
 import { Curation, describeIndexVectors, type CurationOptions, type ForgetResult } from './curate/service.js';
 import { Capture, type CapturePorts } from './capture/capture.js';
@@ -599,9 +600,12 @@ export class Engine {
       this.log('warn', `injected-notes state not restored: ${errorMessage(e)}`);
     }
     try {
-      const saved = readFormat(NOTES_FORMAT, await persist.store.read(`${persist.dir}/notes.json`));
-      const terms = (saved?.data.terms ?? []) as string[];
+      const text = await persist.store.read(`${persist.dir}/notes.json`);
       const slicer = this.slicer();
+      // Megabytes of JSON for a large vault: parsed in slices; text that is not JSON gets readFormat's own message.
+      const parsed = text?.trim() ? await slicer.run(parseJsonSteps(text, 'notes')).catch(() => undefined) : undefined;
+      const saved = parsed === undefined ? readFormat(NOTES_FORMAT, text) : upgradeFormat(NOTES_FORMAT, parsed);
+      const terms = (saved?.data.terms ?? []) as string[];
       for (const [path, mtime, size, meta, ids] of (saved?.data.notes ?? []) as CachedNote[]) {
         this.cached.set(path, { mtime, size, meta: { ...meta, path }, terms: ids.map((i) => terms[i]) });
         if (slicer.due()) await slicer.yield();

@@ -41,4 +41,13 @@ export class TimeSlicer {
   async pause(): Promise<void> {
     if (this.due()) await this.yield();
   }
+
+  /** Runs a step generator to its end, yielding between steps whenever a slice has run. */
+  async run<T>(steps: Generator<void, T>): Promise<T> {
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      await this.pause();
+    }
+  }
 }

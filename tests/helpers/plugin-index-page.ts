@@ -40,7 +40,7 @@ export interface PageApi {
   /** A second engine starts from the saved snapshot and note cache. */
   restart(): Promise<StepFigures>;
   /** Every task over 50 ms since the first step, how the host yields, and the longest work between two turns. */
-  longTasks(): Promise<{ tasks: LongTask[]; yieldWith: string; longestSlice: number }>;
+  longTasks(): Promise<{ tasks: LongTask[]; yieldWith: string; longestSlice: number; longestSliceAt: string }>;
 }
 
 declare global {
@@ -61,8 +61,14 @@ const hostYield: Yield = typeof scheduler?.yield === 'function' ? () => schedule
 // The engine's own view: the longest run of work between two turns of a step (wall time, as a long task counts it).
 let resumed = NaN;
 let longestSlice = 0;
+/** Where the longest slice ended: the functions that called the yield. */
+let longestSliceAt = '';
 const yieldNow: Yield = async () => {
-  longestSlice = Math.max(longestSlice, performance.now() - resumed || 0);
+  const ran = performance.now() - resumed;
+  if (ran > longestSlice) {
+    longestSlice = ran;
+    longestSliceAt = (new Error().stack ?? '').split('\n').slice(2, 5).map((l) => l.trim().replace(/^at /, '').replace(/ \(.*\)$/, '')).join(' < ');
+  }
   await hostYield();
   resumed = performance.now();
 };
@@ -97,7 +103,10 @@ async function step<T>(name: string, run: () => Promise<T>): Promise<T & { ms: n
   resumed = start;
   const out = await run();
   const end = performance.now();
-  longestSlice = Math.max(longestSlice, end - resumed);
+  if (end - resumed > longestSlice) {
+    longestSlice = end - resumed;
+    longestSliceAt = `the end of ${name}`;
+  }
   resumed = NaN;
   return { ...out, ms: end - start };
 }
@@ -150,6 +159,6 @@ window.engramIndex = {
       }),
       ...seen.filter((e) => e.entryType === 'longtask' && e.startTime >= first && !within(e)).map((t) => ({ step: stepAt(t.startTime), start: t.startTime, ms: t.duration })),
     ].sort((a, b) => a.start - b.start);
-    return { tasks, yieldWith, longestSlice };
+    return { tasks, yieldWith, longestSlice, longestSliceAt };
   },
 };

@@ -17,6 +17,8 @@ export interface PluginIndexFigures {
   yieldWith: string;
   /** The longest work the engine did between two turns of the host (wall time, from the engine's side). */
   longestSliceMs: number;
+  /** The functions that yielded at the end of it. */
+  longestSliceAt: string;
   /** Uncaught exceptions and console errors on the page. */
   errors: string[];
 }
@@ -35,7 +37,7 @@ export async function indexInChromium(files: Record<string, string>): Promise<Pl
     const heapIndexedMB = await heapUsedMB(page.cdp);
     const restart = await p.evaluate(() => window.engramIndex.restart());
     if (index.notes !== notes || restart.notes !== notes) throw new Error(`the engine holds ${index.notes} notes after indexing and ${restart.notes} after a restart, of ${notes}`);
-    const { tasks, yieldWith, longestSlice } = await p.evaluate(() => window.engramIndex.longTasks());
+    const { tasks, yieldWith, longestSlice, longestSliceAt } = await p.evaluate(() => window.engramIndex.longTasks());
     return {
       notes,
       indexMs: index.ms,
@@ -47,6 +49,7 @@ export async function indexInChromium(files: Record<string, string>): Promise<Pl
       longTasks: tasks,
       yieldWith,
       longestSliceMs: longestSlice,
+      longestSliceAt,
       errors: page.errors,
     };
   } finally {

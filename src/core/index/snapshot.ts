@@ -6,7 +6,7 @@ import { EngramError } from '../errors.js';
 import { Posting, type FieldIndex } from './postings.js';
 import { FIELDS, type IndexedNote, type TextIndex } from './text-index.js';
 import { VectorStore } from './vector-store.js';
-import type { TimeSlicer } from '../time-slice.js';
+import { parseJsonSteps } from '../json-steps.js';
 
 // 4: snapshots of format 3 written without a vector store may hold postings of the wrong notes (encodeSnapshot did not
 // compact them), and note times now read date keys and file-name dates: every older snapshot is rebuilt once.
@@ -159,20 +159,11 @@ function corrupt(why: string): EngramError {
   return new EngramError('format-version', `index snapshot is damaged (${why}); it will be rebuilt`);
 }
 
-/** Runs a step generator to the end at once. */
+/** Runs a step generator to the end at once (TimeSlicer.run yields between its steps). */
 export function runSync<T>(steps: Generator<void, T>): T {
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
-  }
-}
-
-/** Runs a step generator, giving the host's event loop a turn whenever a slice of time has run. */
-export async function runYielding<T>(steps: Generator<void, T>, slicer: TimeSlicer): Promise<T> {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-    await slicer.pause();
   }
 }
 
@@ -324,7 +315,7 @@ function* verifySteps(bytes: Uint8Array): Generator<void, SnapshotHeader> {
   if (v.getUint32(bytes.length - 8, true) !== a || v.getUint32(bytes.length - 4, true) !== b) throw corrupt('checksum mismatch');
   let header: SnapshotHeader;
   try {
-    header = JSON.parse(r.text()) as SnapshotHeader;
+    header = (yield* parseJsonSteps(r.text(), 'notes')) as SnapshotHeader;
   } catch {
     throw corrupt('unreadable header');
   }

@@ -5,7 +5,7 @@ import { embeddingText, parseDoc, textHash } from './note-doc.js';
 import { allowList, filterKey } from './filters.js';
 import { DEFAULT_RANKING, type RankingConfig } from './rank.js';
 import { buildGraph, runSearch, type IndexSearchOptions, type LinkGraph, type SearchResult } from './search.js';
-import { decodeSnapshot, encodeSnapshot, runSync, runYielding, verifySnapshot, type SnapshotHeader } from './snapshot.js';
+import { decodeSnapshot, encodeSnapshot, runSync, verifySnapshot, type SnapshotHeader } from './snapshot.js';
 import { TextIndex, type IndexedNote } from './text-index.js';
 import { VectorStore } from './vector-store.js';
 import { meanNoteVectors, type IndexNoteVectors } from './note-vectors.js';
@@ -145,7 +145,7 @@ export class VaultIndex {
   /** As `loadSnapshot`, yielding to the host between sections (what `open` uses). */
   async loadSnapshotAsync(bytes: Uint8Array): Promise<void> {
     const text = new TextIndex({ stemming: this.stemming });
-    this.adopt(text, await runYielding(decodeSnapshot(bytes, text), this.slicer()));
+    this.adopt(text, await this.slicer().run(decodeSnapshot(bytes, text)));
   }
 
   private adopt(text: TextIndex, { header, vectors }: { header: SnapshotHeader; vectors: VectorStore | null }): void {
@@ -193,7 +193,7 @@ export class VaultIndex {
       const steps = encodeSnapshot(this.text, this.vectors, this.vectorModel);
       if (attempt === 2) return runSync(steps);
       try {
-        const bytes = await runYielding(steps, this.slicer());
+        const bytes = await this.slicer().run(steps);
         if (this.edits === edits) return bytes;
       } catch (e) {
         // Tables that grew under the encoder can make it fail: that is the edit's doing, not a fault.
@@ -297,7 +297,7 @@ export class VaultIndex {
     }
     this.onProgress?.({ phase: 'index', done, total: files.length });
     if (this.text.needsCompaction()) this.compact();
-    if (report.indexed > this.batch) for (const f of Object.values(this.text.fields)) await runYielding(f.trim(), slicer);
+    if (report.indexed > this.batch) for (const f of Object.values(this.text.fields)) await slicer.run(f.trim());
     report.embedded = await this.embedPending();
     report.ms = this.clock.now() - t0;
     return report;
