@@ -12,13 +12,13 @@ export function* parseJsonSteps(json: string, key: string, block = 1024): Genera
   const marker = `${JSON.stringify(key)}:[`;
   // Inside a JSON string every quote is escaped, so the first bare `"key":[` is structure, not text.
   const at = json.indexOf(marker);
-  if (at < 0 || !json.endsWith(']}')) return JSON.parse(json);
+  if (at < 0 || !json.endsWith(']}')) return JSON.parse(json) as unknown;
   let head: Record<string, unknown>;
   try {
     // Closes only if the key is the top-level object's: nested deeper, `]}` leaves it open.
     head = JSON.parse(`${json.slice(0, at + marker.length)}]}`) as Record<string, unknown>;
   } catch {
-    return JSON.parse(json);
+    return JSON.parse(json) as unknown;
   }
   const start = at + marker.length;
   const cuts = [start];
@@ -40,7 +40,7 @@ export function* parseJsonSteps(json: string, key: string, block = 1024): Genera
     if ((i - start + 1) % SCAN_STEP === 0) yield;
   }
   // The array must close right before the object does: otherwise this is not the layout we cut.
-  if (end !== json.length - 2) return JSON.parse(json);
+  if (end !== json.length - 2) return JSON.parse(json) as unknown;
   cuts.push(end + 1);
   const out: unknown[] = [];
   for (let k = 0; k + 1 < cuts.length; k++) {
