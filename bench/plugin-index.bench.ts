@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromiumMissing } from '../tests/helpers/chromium.js';
 import { indexInChromium } from '../tests/helpers/plugin-index.js';
-import { ms, s, zettelDir } from './lib/index-corpus.js';
+import { ms, pct, s, zettelDir } from './lib/index-corpus.js';
 
 function readVault(root: string): Record<string, string> {
   const files: Record<string, string> = {};
@@ -31,6 +31,8 @@ export async function run(): Promise<void> {
   console.log(`  save (snapshot ${(f.snapshotBytes / 1e6).toFixed(1)} MB + note cache): ${ms(f.saveMs)}; long tasks ${by('save').length}, longest ${longest(by('save'))}`);
   console.log(`  restart (snapshot + note cache): ${ms(f.restartMs)}; long tasks ${by('restart').length}, longest ${longest(by('restart'))}`);
   console.log(`  all steps: ${f.longTasks.length} tasks over 50 ms, longest ${longest(f.longTasks)} (goal: none); longest work between two yields, as the engine times it: ${ms(f.longestSliceMs)} (ending at ${f.longestSliceAt})`);
+  const sl = f.slices;
+  console.log(`  ${sl.length} runs of work between turns: p50 ${ms(pct(sl, 0.5))}, p99 ${ms(pct(sl, 0.99))}, p99.9 ${ms(pct(sl, 0.999))}, ${sl.filter((x) => x > 50).length} over 50 ms`);
   console.log(`  heap (JS + array buffers): ${f.heapVaultMB.toFixed(0)} MB with the vault's texts, ${f.heapIndexedMB.toFixed(0)} MB indexed (+${(f.heapIndexedMB - f.heapVaultMB).toFixed(0)} MB)`);
   for (const t of [...f.longTasks].sort((a, b) => b.ms - a.ms).slice(0, 5)) console.log(`    ${ms(t.ms)} in ${t.step}${t.source ? ` (${t.source})` : ''}`);
   if (f.errors.length) console.log(`  page errors: ${f.errors.join('; ')}`);

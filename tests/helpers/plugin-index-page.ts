@@ -40,7 +40,7 @@ export interface PageApi {
   /** A second engine starts from the saved snapshot and note cache. */
   restart(): Promise<StepFigures>;
   /** Every task over 50 ms since the first step, how the host yields, and the longest work between two turns. */
-  longTasks(): Promise<{ tasks: LongTask[]; yieldWith: string; longestSlice: number; longestSliceAt: string }>;
+  longTasks(): Promise<{ tasks: LongTask[]; yieldWith: string; longestSlice: number; longestSliceAt: string; slices: number[] }>;
 }
 
 declare global {
@@ -63,8 +63,10 @@ let resumed = NaN;
 let longestSlice = 0;
 /** Where the longest slice ended: the functions that called the yield. */
 let longestSliceAt = '';
+const slices: number[] = [];
 const yieldNow: Yield = async () => {
   const ran = performance.now() - resumed;
+  if (ran >= 0) slices.push(ran);
   if (ran > longestSlice) {
     longestSlice = ran;
     longestSliceAt = (new Error().stack ?? '').split('\n').slice(2, 5).map((l) => l.trim().replace(/^at /, '').replace(/ \(.*\)$/, '')).join(' < ');
@@ -103,6 +105,7 @@ async function step<T>(name: string, run: () => Promise<T>): Promise<T & { ms: n
   resumed = start;
   const out = await run();
   const end = performance.now();
+  slices.push(end - resumed);
   if (end - resumed > longestSlice) {
     longestSlice = end - resumed;
     longestSliceAt = `the end of ${name}`;
@@ -159,6 +162,6 @@ window.engramIndex = {
       }),
       ...seen.filter((e) => e.entryType === 'longtask' && e.startTime >= first && !within(e)).map((t) => ({ step: stepAt(t.startTime), start: t.startTime, ms: t.duration })),
     ].sort((a, b) => a.start - b.start);
-    return { tasks, yieldWith, longestSlice, longestSliceAt };
+    return { tasks, yieldWith, longestSlice, longestSliceAt, slices };
   },
 };

@@ -19,6 +19,8 @@ export interface PluginIndexFigures {
   longestSliceMs: number;
   /** The functions that yielded at the end of it. */
   longestSliceAt: string;
+  /** Every run of work between two turns, ms. */
+  slices: number[];
   /** Uncaught exceptions and console errors on the page. */
   errors: string[];
 }
@@ -37,7 +39,7 @@ export async function indexInChromium(files: Record<string, string>): Promise<Pl
     const heapIndexedMB = await heapUsedMB(page.cdp);
     const restart = await p.evaluate(() => window.engramIndex.restart());
     if (index.notes !== notes || restart.notes !== notes) throw new Error(`the engine holds ${index.notes} notes after indexing and ${restart.notes} after a restart, of ${notes}`);
-    const { tasks, yieldWith, longestSlice, longestSliceAt } = await p.evaluate(() => window.engramIndex.longTasks());
+    const { tasks, yieldWith, longestSlice, longestSliceAt, slices } = await p.evaluate(() => window.engramIndex.longTasks());
     return {
       notes,
       indexMs: index.ms,
@@ -50,6 +52,7 @@ export async function indexInChromium(files: Record<string, string>): Promise<Pl
       yieldWith,
       longestSliceMs: longestSlice,
       longestSliceAt,
+      slices,
       errors: page.errors,
     };
   } finally {
