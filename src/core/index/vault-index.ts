@@ -1,7 +1,7 @@
 // The index of one vault, owned by the engine: build, load a snapshot, follow changes, embed, search, save.
 import { EngramError, errorMessage } from '../errors.js';
 import { systemClock, yieldToEventLoop, type Clock, type Embedder, type VaultChange, type VaultFile, type VaultPort, type Yield } from '../ports.js';
-import { embeddingText, parseDoc, textHash } from './note-doc.js';
+import { embeddingText, parseDoc, textHash, type ParsedDoc } from './note-doc.js';
 import { allowList, filterKey } from './filters.js';
 import { DEFAULT_RANKING, type RankingConfig } from './rank.js';
 import { buildGraph, runSearch, type IndexSearchOptions, type LinkGraph, type SearchResult } from './search.js';
@@ -278,7 +278,10 @@ export class VaultIndex {
             old.size = file.size;
             report.unchanged++;
           } else {
-            const problem = this.indexText(f.path, file.text, file.mtime, file.size, carried);
+            const doc = parseDoc(f.path, file.text, file.mtime, file.size);
+            // A drawing or a pasted log can take tens of ms to parse and as long again to index: two tasks then.
+            if (slicer.due()) await slicer.yield();
+            const problem = this.indexDoc(f.path, doc, carried);
             if (problem) report.problems.push({ path: f.path, reason: problem });
             report.indexed++;
           }
@@ -334,7 +337,10 @@ export class VaultIndex {
 
   /** Indexes one note's text now (synchronous: searchable on return); returns a frontmatter problem, if any. */
   private indexText(path: string, text: string, mtime: number, size: number, carried?: Map<string, Float32Array>, title?: string): string | undefined {
-    const doc = parseDoc(path, text, mtime, size, title);
+    return this.indexDoc(path, parseDoc(path, text, mtime, size, title), carried);
+  }
+
+  private indexDoc(path: string, doc: ParsedDoc, carried?: Map<string, Float32Array>): string | undefined {
     const cache = carried ?? new Map<string, Float32Array>();
     const oldSlot = this.text.slotOf.get(path);
     if (oldSlot !== undefined) {
