@@ -169,7 +169,7 @@ export function runSync<T>(steps: Generator<void, T>): T {
 
 /** Postings of this many terms are copied (or read) between two steps. */
 const TERMS_STEP = 4096;
-/** Characters (or bytes) of chunk text, and notes of the note table, encoded or decoded between two steps. */
+/** Characters (or bytes) of text, and notes of the note table, encoded or decoded between two steps. */
 const TEXT_STEP = 1 << 20;
 const NOTES_STEP = 1024;
 
@@ -187,18 +187,21 @@ function* headerParts(header: SnapshotHeader): Generator<void, Uint8Array[]> {
   return parts;
 }
 
-/** The chunk texts joined and encoded as UTF-8, a block at a time, cut only where no surrogate pair is split. */
-function* chunkTextParts(texts: string[], count: number): Generator<void, Uint8Array[]> {
+/**
+ * `texts.slice(0, count).join(separator)` encoded as UTF-8, a block at a time (the chunk texts are megabytes, the body
+ * terms one), cut only where no surrogate pair is split.
+ */
+function* joinedParts(texts: string[], count: number, separator: string): Generator<void, Uint8Array[]> {
   const parts: Uint8Array[] = [];
   let from = 0;
   let chars = 0;
   for (let c = 0; c < count; c++) {
-    chars += texts[c].length;
+    chars += texts[c].length + separator.length;
     if (chars < TEXT_STEP && c < count - 1) continue;
-    const block = texts.slice(from, c + 1).join('');
+    const block = texts.slice(from, c + 1).join(separator);
     const last = block.charCodeAt(block.length - 1);
-    if (c < count - 1 && last >= 0xd800 && last <= 0xdbff) continue;
-    parts.push(enc.encode(block));
+    if (c < count - 1 && separator === '' && last >= 0xd800 && last <= 0xdbff) continue;
+    parts.push(enc.encode(from > 0 ? `${separator}${block}` : block));
     from = c + 1;
     chars = 0;
     yield;
@@ -234,7 +237,7 @@ export function* encodeSnapshot(text: TextIndex, vectors: VectorStore | null, mo
     ends[c] = end;
   }
   w.typed(ends);
-  w.sectionOf(yield* chunkTextParts(text.chunkText, text.chunkCount));
+  w.sectionOf(yield* joinedParts(text.chunkText, text.chunkCount, ''));
   yield;
   for (const f of FIELDS) {
     yield* writeField(w, text.fields[f], f === 'body' ? text.chunkCount : header.notes.length);
@@ -266,7 +269,7 @@ function* writeField(w: Writer, f: FieldIndex, docs: number): Generator<void, vo
     off += p.n;
     if (++done % TERMS_STEP === 0) yield;
   }
-  w.section(enc.encode(terms.join('\n')));
+  w.sectionOf(yield* joinedParts(terms, terms.length, '\n'));
   w.typed(counts);
   w.typed(ids);
   w.typed(tfs);
@@ -315,7 +318,7 @@ function* verifySteps(bytes: Uint8Array): Generator<void, SnapshotHeader> {
   if (v.getUint32(bytes.length - 8, true) !== a || v.getUint32(bytes.length - 4, true) !== b) throw corrupt('checksum mismatch');
   let header: SnapshotHeader;
   try {
-    header = (yield* parseJsonSteps(r.text(), 'notes')) as SnapshotHeader;
+    header = (yield* parseJsonSteps(yield* r.textSteps(), 'notes')) as SnapshotHeader;
   } catch {
     throw corrupt('unreadable header');
   }
