@@ -28,6 +28,8 @@ export default defineConfig({
         test: { name: 'plugin', include: ['tests/plugin/**/*.test.ts'], environment: 'node', globalSetup: ['tests/helpers/global-setup.ts'] },
         resolve: { alias: { obsidian: obsidianMock } },
       },
+      // The panes in headless Chromium (tests/helpers/view-harness.ts), with the mocks bundled into the page.
+      { extends: true, test: { name: 'dom', include: ['tests/dom/**/*.test.ts'], environment: 'node' } },
       // In process: the sidecar's adapters and a second host of the engine (npm test).
       { extends: true, test: { name: 'sidecar', include: ['tests/sidecar/**/*.test.ts'], environment: 'node' } },
       // Real processes: the built CLI, hooks, hosts killed with -9, racing starters, stdio MCP (npm run test:e2e).

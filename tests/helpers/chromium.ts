@@ -17,8 +17,11 @@ export function chromiumMissing(): string | null {
   return chromiumPath() ? null : 'Chromium is not installed (apt-get install -y chromium, or set ENGRAM_CHROMIUM)';
 }
 
-/** Bundles a browser entry (TypeScript, Markdown imported as text, as the plugin build does) into one script. */
-export async function bundleForBrowser(entry: string): Promise<string> {
+/**
+ * Bundles a browser entry (TypeScript, Markdown imported as text, as the plugin build does) into one script; `alias`
+ * maps module names (the panes' tests: `obsidian` to obsidian-test-mocks).
+ */
+export async function bundleForBrowser(entry: string, alias: Record<string, string> = {}): Promise<string> {
   const out = await esbuild.build({
     entryPoints: [entry],
     bundle: true,
@@ -26,7 +29,8 @@ export async function bundleForBrowser(entry: string): Promise<string> {
     format: 'iife',
     platform: 'browser',
     target: 'es2022',
-    loader: { '.md': 'text' },
+    loader: { '.md': 'text', '.css': 'text' },
+    alias,
     logLevel: 'silent',
   });
   return out.outputFiles[0].text;
@@ -47,7 +51,7 @@ export interface ChromiumPage {
  * Launches headless Chromium and opens a blank page that runs `script`; `files` are served next to it (large data
  * goes here rather than through page.evaluate). Close it in a finally or afterAll.
  */
-export async function openPage(script: string, files: Record<string, string | Uint8Array> = {}): Promise<ChromiumPage> {
+export async function openPage(script: string, files: Record<string, string | Uint8Array> = {}, opts: { search?: string; viewport?: { width: number; height: number } } = {}): Promise<ChromiumPage> {
   const executablePath = chromiumPath();
   if (!executablePath) throw new Error(chromiumMissing()!);
   const served: Record<string, { type: string; body: string | Uint8Array }> = {
@@ -57,7 +61,7 @@ export async function openPage(script: string, files: Record<string, string | Ui
   };
   for (const [name, body] of Object.entries(files)) served[`/${name}`] = { type: name.endsWith('.json') ? 'application/json' : 'application/octet-stream', body };
   const server = http.createServer((req, res) => {
-    const f = served[req.url ?? ''];
+    const f = served[(req.url ?? '').split('?')[0]];
     if (!f) {
       res.writeHead(404).end();
       return;
@@ -69,13 +73,13 @@ export async function openPage(script: string, files: Record<string, string | Ui
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-    const page = await browser.newPage();
+    const page = await browser.newPage(opts.viewport ? { viewport: opts.viewport } : {});
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());
     });
-    await page.goto(url);
+    await page.goto(`${url}/${opts.search ?? ''}`);
     const cdp = await page.context().newCDPSession(page);
     const b = browser;
     return {

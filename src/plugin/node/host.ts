@@ -15,6 +15,8 @@ import type { HostState } from '../status-bar';
 import { openEmbedChild } from './embed-child';
 import type { EmbedChild, EmbedChildStatus } from './embed-child';
 import { nodeConfigAccess } from './config-access';
+import { coreOperations } from '../../core/operations';
+import { operationsApi, type EngramApi } from '../views/api';
 
 export interface PluginHostInput {
   /** The vault's folder on disk (FileSystemAdapter's base path). */
@@ -56,6 +58,7 @@ export class PluginHost {
   private current: HostState = { kind: 'starting' };
   private indexing?: { phase: string; done: number; total: number };
   private problems = new Set<string>();
+  private apiFor?: { host: RunningHost; api: EngramApi };
   readonly env: NodeJS.ProcessEnv;
   readonly state: VaultState;
   readonly log: Logger;
@@ -88,6 +91,21 @@ export class PluginHost {
 
   get engine() {
     return this.running?.engine;
+  }
+
+  /** The panes' and commands' API over this host's engine (undefined while it does not host). */
+  api(): EngramApi | undefined {
+    const running = this.running;
+    if (!running) return undefined;
+    if (this.apiFor?.host !== running) {
+      const ops = coreOperations({
+        engine: running.engine,
+        // The panes never inject context; the hooks' settings apply to the socket's answers only.
+        injection: () => ({ inject: false, sessionStartChars: 0, promptChars: 0, promptItems: 0 }),
+      });
+      this.apiFor = { host: running, api: operationsApi(running.engine, ops) };
+    }
+    return this.apiFor.api;
   }
 
   /** The embedding child: running (with its pid), restarting (why), or stopped; undefined when there is none. */

@@ -1,0 +1,47 @@
+// What the panes and commands call: the engine's typed operations (the same table the daemon serves to the CLI and
+// MCP, src/core/operations.ts), typed, with the plugin as the actor in the vault's Engram log. Nothing here touches
+// Obsidian or Node, so the panes run in headless Chromium over the in-memory vault in tests.
+import type { Engine, QueryAnswer } from '../../core/engine';
+import type { OperationTable } from '../../core/operations';
+import type { SearchOptions } from '../../core/index/types';
+import type { ApplyOutcome, ForgetResult, MaintainRequest, MaintainResult, RestructurePlanResult, RestructureRequest, ReviewPlanResult, ReviewRequest } from '../../core/curate/service';
+import type { RememberInput, RememberResult } from '../../core/memory/remember';
+import { EngramError } from '../../core/errors';
+
+/** Who the vault's Engram log names for what the panes and commands change. */
+export const PLUGIN_ACTOR = 'plugin';
+
+export interface EngramApi {
+  /** The live engine (the related pane reads notes' metadata and the index through it). */
+  readonly engine: Engine;
+  reviewPlan(p?: Omit<ReviewRequest, 'actor'>): Promise<ReviewPlanResult>;
+  restructurePlan(p?: Omit<RestructureRequest, 'actor'>): Promise<RestructurePlanResult>;
+  maintain(p?: Omit<MaintainRequest, 'actor'>): Promise<MaintainResult>;
+  /** Applies proposals by id, in order; each outcome says whether it applied (a stale proposal is refused). */
+  apply(ids: string[]): Promise<ApplyOutcome[]>;
+  /** The one search road (filters, date phrases, why each hit matched), as MCP recall and `engram search` take it. */
+  search(query: string, filters?: SearchOptions): Promise<QueryAnswer>;
+  read(ref: string): Promise<{ path: string; title: string; text: string }>;
+  remember(p: RememberInput): Promise<RememberResult>;
+  forget(ref: string): Promise<ForgetResult>;
+}
+
+/** The typed face of an operation table (the plugin host's, or a test's over the in-memory vault). */
+export function operationsApi(engine: Engine, ops: OperationTable): EngramApi {
+  const call = async <T>(method: keyof OperationTable, params: unknown): Promise<T> => {
+    const op = ops[method];
+    if (!op) throw new EngramError('refused', `this host does not answer ${method}`);
+    return (await op(params)) as T;
+  };
+  return {
+    engine,
+    reviewPlan: (p = {}) => call('review.plan', { ...p, actor: PLUGIN_ACTOR }),
+    restructurePlan: (p = {}) => call('restructure.plan', { ...p, actor: PLUGIN_ACTOR }),
+    maintain: (p = {}) => call('maintain.run', { ...p, actor: PLUGIN_ACTOR }),
+    apply: async (ids) => (await call<{ applied: ApplyOutcome[] }>('curate.apply', { ids, actor: PLUGIN_ACTOR })).applied,
+    search: (query, filters = {}) => call('search', { ...filters, query }),
+    read: (ref) => call('read', { ref }),
+    remember: (p) => call('remember', p),
+    forget: (ref) => call('forget', { ref, actor: PLUGIN_ACTOR, byUser: true }),
+  };
+}

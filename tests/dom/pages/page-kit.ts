@@ -1,0 +1,75 @@
+// Runs in the page (headless Chromium): Obsidian's API from obsidian-test-mocks, the plugin's styles over a stub of
+// Obsidian's theme variables, and the real engine and curation over the in-memory vault (tests/helpers/in-process-host.ts),
+// reached through the panes' API. A pane is mounted into a workspace leaf as Obsidian would open it.
+import { setup } from 'obsidian-test-mocks/setup';
+import type { App as ObsidianApp, ItemView, WorkspaceLeaf } from 'obsidian';
+import { App } from 'obsidian-test-mocks/obsidian';
+import { startInProcessHost, type InProcessHost } from '../../helpers/in-process-host';
+import { operationsApi, type EngramApi } from '../../../src/plugin/views/api';
+import pluginCss from '../../../styles.css';
+import themeCss from '../obsidian-theme.css';
+
+export interface PageWorld {
+  app: ObsidianApp;
+  host: InProcessHost;
+  api: EngramApi;
+  /** Every file of the in-memory vault, by path (what the test compares after a click). */
+  files(): Promise<Record<string, string>>;
+}
+
+declare global {
+  interface Window {
+    /** What the Node side of a test reads from the page. */
+    engramPage: { world: PageWorld; view?: ItemView; ready: boolean; error?: string };
+  }
+}
+
+/** The theme is the page's `?theme=` (light by default). */
+function applyTheme(): void {
+  const theme = new URLSearchParams(location.search).get('theme') === 'dark' ? 'dark' : 'light';
+  document.body.addClass(`theme-${theme}`);
+  for (const css of [themeCss, pluginCss]) document.head.createEl('style', { text: css });
+}
+
+export async function world(files: Record<string, string>, opts: { now?: number } = {}): Promise<PageWorld> {
+  setup();
+  applyTheme();
+  const clock = opts.now === undefined ? undefined : { now: () => opts.now! };
+  const host = await startInProcessHost(files, clock ? { clock } : {});
+  const app = App.createConfigured__();
+  const w: PageWorld = {
+    app: app.asOriginalType__(),
+    host,
+    api: operationsApi(host.engine, host.operations),
+    async files() {
+      const out: Record<string, string> = {};
+      for (const f of await host.vault.list()) out[f.path] = (await host.vault.read(f.path)).text;
+      return out;
+    },
+  };
+  window.engramPage = { world: w, ready: false };
+  return w;
+}
+
+/** Opens a pane in a new leaf, as `workspace.getLeaf().setViewState` would, and shows it full-page. */
+export async function mount(w: PageWorld, make: (leaf: WorkspaceLeaf) => ItemView): Promise<ItemView> {
+  const leaf = w.app.workspace.getLeaf(true);
+  const view = make(leaf);
+  document.body.appendChild(view.containerEl);
+  view.containerEl.addClass('engram-test-pane');
+  // Obsidian calls onOpen when a leaf opens the view.
+  await (view as unknown as { onOpen(): Promise<void> }).onOpen();
+  window.engramPage.view = view;
+  window.engramPage.ready = true;
+  return view;
+}
+
+/** Runs a page's setup and reports a failure to the test instead of leaving it waiting. */
+export function run(main: () => Promise<void>): void {
+  // The script loads in <head>: the body exists once the document is parsed.
+  const parsed = document.readyState === 'loading' ? new Promise((r) => document.addEventListener('DOMContentLoaded', r, { once: true })) : Promise.resolve();
+  parsed.then(main).catch((e: unknown) => {
+    window.engramPage = { ...(window.engramPage ?? {}), ready: true, error: e instanceof Error ? `${e.message}\n${e.stack}` : String(e) } as Window['engramPage'];
+    console.error(e);
+  });
+}
