@@ -143,7 +143,7 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
         return { ...host.capture.stats(), spooled: spoolDepth(host.state), deferred: aside.deferred, failedEvents: aside.failed };
       })(),
       index: { notes: engine.noteCount(), ready: engine.ready, mode: engine.index.mode },
-      lastRuns: host.coverage.runs().slice(-10),
+      lastRuns: (await host.coverage.runs()).slice(-10),
     }),
     'host.release': async () => {
       setTimeout(() => void host.shutdown('handover requested'), 10);
