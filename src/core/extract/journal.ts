@@ -16,9 +16,9 @@ export const JOURNAL_VERSION = 1;
  */
 export const LEDGER_VERSION = 3;
 /** Capture runs kept for `engram status` (newest last). */
-export const RUNS_KEPT = 50;
+const RUNS_KEPT = 50;
 /** Where hosts before ledger version 3 kept capture's coverage: read once into the ledger, deleted after its next write. */
-export const LEGACY_COVERAGE = 'sessions.json';
+const LEGACY_COVERAGE = 'sessions.json';
 /** How long a ledger change waits for another writer (another process's, or this one's) before giving up. */
 const LOCK_WAIT_MS = 30_000;
 /** One line per extraction run (also read to migrate a version-1 ledger). */
