@@ -15,7 +15,8 @@ const plugin = {
   outfile: 'main.js',
   loader: { '.md': 'text' },
   banner: { js: banner },
-  external: ['obsidian', 'electron', '@codemirror/*', '@lezer/*', ...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
+  // The plugin never loads transformers.js or onnxruntime: its embeddings come from the `engram embed-server` child.
+  external: ['obsidian', 'electron', '@codemirror/*', '@lezer/*', '@huggingface/transformers', 'onnxruntime-node', ...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
   sourcemap: production ? false : 'inline',
   minify: production,
   logLevel: 'info',

@@ -23,6 +23,26 @@ export default defineConfig([
     },
   },
   {
+    // Only src/plugin/node/ (loaded on demand, desktop only) may reach Node and the sidecar's Node code.
+    files: ['src/plugin/**/*.ts'],
+    ignores: ['src/plugin/node/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({ name, message: 'Node is reached only from src/plugin/node/ (loaded after the layout is ready).' })),
+          patterns: [{ group: ['../../sidecar/*', '../../../sidecar/*'], message: 'The sidecar is reached only from src/plugin/node/.' }],
+        },
+      ],
+    },
+  },
+  {
+    // The plugin's Node side runs in Obsidian's main window and in plain Node (the handover tests): its timers are
+    // process timers, not a popout window's.
+    files: ['src/plugin/node/**/*.ts'],
+    rules: { 'obsidianmd/prefer-window-timers': 'off', 'obsidianmd/no-global-this': 'off' },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': [

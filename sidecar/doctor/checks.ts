@@ -16,6 +16,7 @@ import { claudeDir } from '../node/paths.js';
 import { claudePlugin } from '../install/claude-plugin.js';
 import { claudeCodeVersion, MIN_CLAUDE_CODE, versionAtLeast } from '../install/claude-version.js';
 import { hasOurHooks } from '../install/registration.js';
+import { PLUGIN_FILES, pluginDir, pluginState } from '../install/obsidian-plugin.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -161,6 +162,16 @@ export const CHECKS: [string, Check][] = [
     if (target && !fs.existsSync(target)) return { status: 'fail', detail: `the shim runs ${target}, which is gone (checkout moved?)`, fix: 'run `engram install` from the new location' };
     if (target && inNpxCache(target)) return { status: 'fail', detail: `the shim runs ${target}, inside npm's npx cache, which npm cleans`, fix: 'run `npx engram setup` inside a checkout (after `npm ci && npm run build`)' };
     return { status: 'ok', detail: `5/5 hooks in ${file}` };
+  }],
+  ['obsidian plugin', (c) => {
+    const v = vaultOf(c);
+    if (!v) return { status: 'warn', detail: 'no vault' };
+    const p = pluginState(v);
+    if (p.missing.length === PLUGIN_FILES.length) return { status: 'warn', detail: `not installed in ${v} (Engram works without it, while Obsidian is closed)`, fix: 'run `engram setup` (it offers to install it), or see the README, "Install the Obsidian plugin"' };
+    if (p.missing.length) return { status: 'fail', detail: `incomplete in ${pluginDir(v)}: no ${p.missing.join(', ')}`, fix: 'run `engram setup --yes` to install it again' };
+    if (p.enabled === 'invalid list') return { status: 'fail', detail: `${path.join(v, '.obsidian', 'community-plugins.json')} is not valid JSON, so Obsidian turns on no community plugin`, fix: 'fix the file by hand (a JSON array of plugin ids)' };
+    if (!p.enabled) return { status: 'warn', detail: `installed${p.version ? ` (${p.version})` : ''} but turned off in ${v}`, fix: 'turn Engram on in Obsidian: Settings → Community plugins' };
+    return { status: 'ok', detail: `${p.version ?? 'installed'}, turned on in ${v}` };
   }],
   ['plugin ENGRAM_HOME', (c) => {
     const v = vaultOf(c);

@@ -55,6 +55,9 @@ export interface OpenHostOptions {
 
 export type OpenedHost = { kind: 'already-running'; owner?: LockInfo } | { kind: 'hosting'; host: RunningHost; closed: Promise<string> };
 
+/** Why a host stopped when a client with a newer protocol major asked it to go. */
+export const NEWER_CLIENT = 'a newer client took over';
+
 /** Folders the engine never indexes. */
 const IGNORED = ['.obsidian', '.trash', '.git', 'node_modules'];
 
@@ -151,7 +154,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
       hello: () => ({ host: opts.kind, pid: process.pid, vault: state.vault }),
       handlers: makeHandlers(host, env),
       onActivity: () => opts.onActivity?.(),
-      onTakeover: () => void host.shutdown('a newer client took over'),
+      onTakeover: () => void host.shutdown(NEWER_CLIENT),
       log,
     });
     await server.listen();

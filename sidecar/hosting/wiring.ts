@@ -51,18 +51,15 @@ export function indexMaker(state: VaultState, env: NodeJS.ProcessEnv, choices: I
       // The one atomic write (node/atomic-write.ts): a reader sees the old snapshot or the new one, whole.
       write: (bytes: Uint8Array) => atomicWriteFile(state.snapshot, bytes, { mode: 0o600, beforeRename: () => hit('before-snapshot-rename') }),
     };
-    if (embedder) {
-      // After the text index is up: recall works on BM25 at once, and turns hybrid when the vectors are ready.
-      const attach = async () => {
-        const e = await embedder();
-        if (!e) return;
-        index.setEmbedder(e);
-        const n = await index.embedPending();
-        log('info', `embeddings: ${e.modelId}, ${n} chunks embedded`);
-      };
-      setTimeout(() => void attach().catch((e) => log('warn', `embeddings unavailable: ${errorMessage(e)}`)), 2000).unref?.();
-    }
-    return new IndexedVault(index, { snapshot, log });
+    // After the text index is up: recall works on BM25 at once, and turns hybrid when the vectors are ready.
+    const attach = async () => {
+      const e = await embedder?.();
+      if (!e) return;
+      index.setEmbedder(e);
+      const n = await index.embedPending();
+      log('info', `embeddings: ${e.modelId}, ${n} chunks embedded`);
+    };
+    return new IndexedVault(index, { snapshot, log, afterOpen: embedder ? () => void attach().catch((e) => log('warn', `embeddings unavailable: ${errorMessage(e)}`)) : undefined });
   };
 }
 

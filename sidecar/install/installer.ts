@@ -20,16 +20,30 @@ export interface Target {
   label: string;
 }
 
+/** What `engram setup` put into one vault's `.obsidian` (obsidian-plugin.ts), so uninstall takes out exactly that. */
+export interface ObsidianPluginRecord {
+  /** `<vault>/.obsidian/plugins/engram` */
+  dir: string;
+  /** Each copied file's SHA-256 as written: a file changed since (a store update) is no longer ours to remove. */
+  files: Record<string, string>;
+  /** community-plugins.json did not exist before: uninstall removes it again when it is left empty. */
+  createdList: boolean;
+  /** Folders setup created (deepest last); uninstall removes each that is empty again. */
+  createdDirs: string[];
+}
+
 interface InstallRecord {
   format: number;
   files: Record<string, { existed: boolean; original: string | null; backup?: string }>;
+  /** By vault path. */
+  obsidianPlugins?: Record<string, ObsidianPluginRecord>;
 }
 
 function recordFile(env: NodeJS.ProcessEnv): string {
   return path.join(engramHome(env), 'install.json');
 }
 
-function readRecord(env: NodeJS.ProcessEnv): InstallRecord {
+export function readRecord(env: NodeJS.ProcessEnv): InstallRecord {
   try {
     return JSON.parse(fs.readFileSync(recordFile(env), 'utf8')) as InstallRecord;
   } catch {
@@ -37,7 +51,7 @@ function readRecord(env: NodeJS.ProcessEnv): InstallRecord {
   }
 }
 
-function writeRecord(env: NodeJS.ProcessEnv, rec: InstallRecord): void {
+export function writeRecord(env: NodeJS.ProcessEnv, rec: InstallRecord): void {
   fs.mkdirSync(engramHome(env), { recursive: true, mode: 0o700 });
   atomicWriteFileSync(recordFile(env), `${JSON.stringify(rec, null, 2)}\n`, { mode: 0o600 });
 }
@@ -119,7 +133,8 @@ function readText(file: string): string | null {
   }
 }
 
-function shq(s: string): string {
+/** One shell word, single-quoted (for the shim, and for commands printed for the user to paste). */
+export function shq(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 

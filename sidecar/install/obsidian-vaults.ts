@@ -1,7 +1,9 @@
 // The vaults Obsidian knows, from its obsidian.json (Linux, macOS, Windows), most recently opened first.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { realVaultPath } from '../node/paths.js';
 
 export interface KnownVault {
   path: string;
@@ -40,4 +42,34 @@ export function knownVaults(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = 
     }
   }
   return [...out.values()].sort((a, b) => b.ts - a.ts);
+}
+
+/** Is an Obsidian process running (best effort, cheap: /proc on Linux, one pgrep or tasklist elsewhere)? */
+function obsidianRunning(platform: NodeJS.Platform): boolean {
+  try {
+    if (platform === 'linux') {
+      return fs.readdirSync('/proc').some((pid) => {
+        if (!/^\d+$/.test(pid)) return false;
+        try {
+          return /^obsidian$/i.test(fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim());
+        } catch {
+          return false;
+        }
+      });
+    }
+    if (platform === 'darwin') return spawnSync('pgrep', ['-x', 'Obsidian'], { timeout: 2000 }).status === 0;
+    if (platform === 'win32') return /obsidian\.exe/i.test(spawnSync('tasklist', ['/FI', 'IMAGENAME eq Obsidian.exe', '/NH'], { encoding: 'utf8', timeout: 2000 }).stdout ?? '');
+  } catch {
+    // Not knowable here: say nothing.
+  }
+  return false;
+}
+
+/**
+ * Does Obsidian seem to have this vault open right now? obsidian.json marks the vaults whose windows it restores
+ * (also while Obsidian is closed), so an Obsidian process must be running too.
+ */
+export function obsidianHasVaultOpen(env: NodeJS.ProcessEnv, vault: string, platform: NodeJS.Platform = process.platform): boolean {
+  const target = realVaultPath(vault);
+  return knownVaults(env, platform).some((v) => v.open && realVaultPath(v.path) === target) && obsidianRunning(platform);
 }

@@ -1,7 +1,8 @@
 // The one object a host creates for a vault: index, job queue, recall, context injection, note writing.
 // Hosts (the daemon, the Obsidian plugin) give it Ports; pieces such as the VaultIndex and the extractor plug in.
 import { EngramError, errorMessage } from './errors.js';
-import { readFormat } from './format-version.js';
+import { readFormat, upgradeFormat } from './format-version.js';
+import { parseJsonSteps } from './json-steps.js';
 import type { StateStore } from './extract/state-store.js';
 import { Curation, describeIndexVectors, type CurationOptions, type ForgetResult } from './curate/service.js';
 import { Capture, type CapturePorts } from './capture/capture.js';
@@ -11,6 +12,7 @@ import type { IndexNoteVectors } from './index/note-vectors.js';
 import { parseNote } from './note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from './note/meta.js';
 import { VaultIndex } from './index/vault-index.js';
+import { TimeSlicer } from './time-slice.js';
 import { gateTokenizer, TermStats } from './recall/term-stats.js';
 import { DEFAULT_GATE, judge, type GateConfig } from './recall/gate.js';
 import { renderContext, renderItem } from './recall/render.js';
@@ -121,7 +123,8 @@ export interface SnapshotStore {
 export class IndexedVault implements EngineIndex {
   constructor(
     readonly index: VaultIndex,
-    private readonly opts: { snapshot?: SnapshotStore; log?: EngineLog; label?: string } = {},
+    /** `afterOpen`: once the text index is up (the host attaches its embedder then: recall works on BM25 at once). */
+    private readonly opts: { snapshot?: SnapshotStore; log?: EngineLog; label?: string; afterOpen?: () => void } = {},
   ) {
     if (opts.snapshot) this.open = () => this.openSnapshot(opts.snapshot!);
   }
@@ -138,6 +141,7 @@ export class IndexedVault implements EngineIndex {
   private async openSnapshot(store: SnapshotStore): Promise<void> {
     const report = await this.index.open(await store.read().catch(() => null));
     this.opts.log?.('info', `index open: snapshot ${report.loaded ? 'loaded' : `not used (${report.reason})`}, ${report.indexed} indexed, ${report.unchanged} unchanged, ${report.removed} removed in ${report.ms} ms`);
+    this.opts.afterOpen?.();
   }
   upsert(path: string, text: string): Promise<void> {
     this.index.updateText(path, text);
@@ -155,7 +159,7 @@ export class IndexedVault implements EngineIndex {
     return this.index.noteVectors();
   }
   async save(): Promise<void> {
-    if (this.opts.snapshot) await this.opts.snapshot.write(this.index.snapshot());
+    if (this.opts.snapshot) await this.opts.snapshot.write(await this.index.snapshotAsync());
   }
 }
 
@@ -213,6 +217,7 @@ export class Engine {
     const files = await this.ports.vault.list();
     let n = 0;
     let reused = 0;
+    const slicer = this.slicer();
     for (const f of files) {
       if (this.isIgnored(f.path)) continue;
       const c = this.cached.get(f.path);
@@ -223,7 +228,7 @@ export class Engine {
         this.stats.setTerms(f.path, c.terms);
         reused++;
       } else await this.load(f.path, !selfLoading);
-      if (++n % 200 === 0) await this.ports.yieldNow();
+      if (++n % 200 === 0 || slicer.due()) await slicer.yield();
     }
     this.cached = new Map();
     if (reused) this.log('info', `engine: ${reused} unchanged notes from its saved cache, ${n - reused} read`);
@@ -278,15 +283,21 @@ export class Engine {
     while (this.catchingUp) await this.catchingUp;
   }
 
+  /** Yields to the host by time, not by a count of notes (a large note costs as much as a hundred small ones). */
+  private slicer(): TimeSlicer {
+    return new TimeSlicer(this.ports.clock, this.ports.yieldNow);
+  }
+
   private async catchUp(): Promise<void> {
     let n = 0;
+    const slicer = this.slicer();
     while (this.pendingChanges.size) {
       const [path, change] = this.pendingChanges.entries().next().value as [string, VaultChange];
       this.pendingChanges.delete(path);
       if (this.isIgnored(path)) continue;
       if (change.kind === 'delete') await this.drop(path);
       else await this.load(path);
-      if (++n % 5 === 0) await this.ports.yieldNow();
+      if (++n % 5 === 0 || slicer.due()) await slicer.yield();
     }
   }
 
@@ -546,7 +557,11 @@ export class Engine {
   }
 
   async reindex(): Promise<{ notes: number }> {
-    for (const path of [...this.metas.keys()]) await this.drop(path);
+    const slicer = this.slicer();
+    for (const path of [...this.metas.keys()]) {
+      await this.drop(path);
+      await slicer.pause();
+    }
     await this.start();
     return { notes: this.metas.size };
   }
@@ -560,21 +575,27 @@ export class Engine {
     // The 500 most recent sessions: what was injected, so a restarted host never injects a note twice in a session.
     const sessions = Object.fromEntries([...this.injected.entries()].slice(-500).map(([k, v]) => [k, [...v]]));
     await persist.store.write(`${persist.dir}/injected.json`, JSON.stringify({ format: INJECTED_FORMAT.current, sessions }));
-    if (this.ready) await persist.store.write(`${persist.dir}/notes.json`, this.notesCache());
+    if (this.ready) await persist.store.write(`${persist.dir}/notes.json`, await this.notesCache());
   }
 
-  /** Every note's listing, metadata and terms, with the terms written once (indices into one list). */
-  private notesCache(): string {
+  /**
+   * Every note's listing, metadata and terms, with the terms written once (indices into one list). The JSON of
+   * `{ format, terms, notes }`, built a note at a time so the host gets turns (megabytes for a large vault).
+   */
+  private async notesCache(): Promise<string> {
     const ids = new Map<string, number>();
-    const notes: CachedNote[] = [];
+    const notes: string[] = [];
+    const slicer = this.slicer();
     for (const [path, m] of this.metas) {
       const seen = this.listing.get(path);
       const terms = this.stats.termsOf(path);
       if (!seen || !terms) continue;
       const { path: _p, ...meta } = m;
-      notes.push([path, seen.mtime, seen.size, meta, terms.map((t) => ids.get(t) ?? (ids.set(t, ids.size), ids.size - 1))]);
+      const note: CachedNote = [path, seen.mtime, seen.size, meta, terms.map((t) => ids.get(t) ?? (ids.set(t, ids.size), ids.size - 1))];
+      notes.push(JSON.stringify(note));
+      if (slicer.due()) await slicer.yield();
     }
-    return JSON.stringify({ format: NOTES_FORMAT.current, terms: [...ids.keys()], notes });
+    return `{"format":${JSON.stringify(NOTES_FORMAT.current)},"terms":${JSON.stringify([...ids.keys()])},"notes":[${notes.join(',')}]}`;
   }
 
   private async restorePersisted(): Promise<void> {
@@ -589,10 +610,15 @@ export class Engine {
       this.log('warn', `injected-notes state not restored: ${errorMessage(e)}`);
     }
     try {
-      const saved = readFormat(NOTES_FORMAT, await persist.store.read(`${persist.dir}/notes.json`));
+      const text = await persist.store.read(`${persist.dir}/notes.json`);
+      const slicer = this.slicer();
+      // Megabytes of JSON for a large vault: parsed in slices; text that is not JSON gets readFormat's own message.
+      const parsed = text?.trim() ? await slicer.run(parseJsonSteps(text, 'notes')).catch(() => undefined) : undefined;
+      const saved = parsed === undefined ? readFormat(NOTES_FORMAT, text) : upgradeFormat(NOTES_FORMAT, parsed);
       const terms = (saved?.data.terms ?? []) as string[];
       for (const [path, mtime, size, meta, ids] of (saved?.data.notes ?? []) as CachedNote[]) {
         this.cached.set(path, { mtime, size, meta: { ...meta, path }, terms: ids.map((i) => terms[i]) });
+        if (slicer.due()) await slicer.yield();
       }
     } catch (e) {
       // Damaged or newer: every note is read again, as on a first start.

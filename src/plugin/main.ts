@@ -1,13 +1,13 @@
 // The Obsidian host: lifecycle only. Settings load here; hosting starts once the workspace layout is ready (never in
 // onload) and only on desktop, where the Node part (src/plugin/node/) is loaded on demand.
-import { FileSystemAdapter, Notice, Platform, Plugin } from 'obsidian';
-import { DEFAULT_SETTINGS, EngramSettingTab, migrateSettings, type EngineConfigAccess, type EngramSettings } from './settings';
+import { Notice, Platform, Plugin, type FileSystemAdapter } from 'obsidian';
+import { DEFAULT_SETTINGS, EngramSettingTab, migrateSettings, type EngineConfigAccess, type EngramSettings, type SettingsHost } from './settings';
 import { describeHost, type HostState } from './status-bar';
 import { ObsidianVault } from './obsidian/vault-port';
 import { followVault } from './obsidian/vault-events';
 import type { PluginHost } from './node/host';
 
-export default class EngramPlugin extends Plugin {
+export default class EngramPlugin extends Plugin implements SettingsHost {
   settings: EngramSettings = { ...DEFAULT_SETTINGS };
   private statusEl!: HTMLElement;
   private state: HostState = { kind: 'starting' };
@@ -20,7 +20,7 @@ export default class EngramPlugin extends Plugin {
     this.settings = migrateSettings(await this.loadData());
     this.statusEl = this.addStatusBarItem();
     this.statusEl.addClass('engram-status');
-    this.addSettingTab(new EngramSettingTab(this.app, this));
+    this.addSettingTab(new EngramSettingTab(this.app, this, this));
     const base = this.vaultPath();
     if (!Platform.isDesktopApp || !base) {
       this.show({ kind: 'none', why: 'Engram hosts only in the desktop app, for a vault on the local disk.' });
@@ -74,8 +74,9 @@ export default class EngramPlugin extends Plugin {
 
   /** The vault's folder on disk; undefined for a vault Obsidian does not keep on the local file system. */
   vaultPath(): string | undefined {
-    const adapter = this.app.vault.adapter;
-    return adapter instanceof FileSystemAdapter ? adapter.getBasePath() : undefined;
+    // FileSystemAdapter's own method (duck-typed: the desktop adapter is the only one that has it).
+    const adapter = this.app.vault.adapter as Partial<Pick<FileSystemAdapter, 'getBasePath'>>;
+    return typeof adapter.getBasePath === 'function' ? adapter.getBasePath() : undefined;
   }
 
   statusText(): string {

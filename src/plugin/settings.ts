@@ -1,7 +1,6 @@
 // The plugin's own settings (data.json: how this Obsidian reaches Node and Engram's state) and the settings tab, which
 // also shows and edits Engram's configuration ($ENGRAM_HOME/config.json, shared with the CLI) through the host.
-import { App, Modal, Notice, PluginSettingTab, Setting } from 'obsidian';
-import type EngramPlugin from './main';
+import { App, Modal, Notice, PluginSettingTab, Setting, type Plugin } from 'obsidian';
 
 export interface EngramSettings {
   /** Format of this file, for migrations. */
@@ -46,6 +45,11 @@ export interface EngineConfigAccess {
   runCli(args: string[]): Promise<{ code: number; output: string }>;
 }
 
+/** A configuration value as a text field shows it. */
+function textOf(v: unknown): string {
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : '';
+}
+
 const FOLDERS: Array<[string, string]> = [
   ['folders.inbox', 'Inbox'],
   ['folders.projects', 'Projects'],
@@ -62,18 +66,28 @@ const BACKENDS: Record<string, string> = {
   rules: 'Rules only (no model, offline)',
 };
 
+/** What the tab needs from the plugin (main.ts implements it; the tab never imports main). */
+export interface SettingsHost {
+  settings: EngramSettings;
+  saveSettings(): Promise<void>;
+  configAccess(): EngineConfigAccess | undefined;
+  statusText(): string;
+  problem(): string | undefined;
+  vaultPath(): string | undefined;
+}
+
 export class EngramSettingTab extends PluginSettingTab {
-  constructor(app: App, private readonly plugin: EngramPlugin) {
+  constructor(app: App, plugin: Plugin, private readonly host: SettingsHost) {
     super(app, plugin);
   }
 
   display(): void {
     const { containerEl } = this;
     containerEl.empty();
-    const access = this.plugin.configAccess();
-    new Setting(containerEl).setName('Host').setDesc(this.plugin.statusText());
+    const access = this.host.configAccess();
+    new Setting(containerEl).setName('Host').setDesc(this.host.statusText());
     if (!access) {
-      new Setting(containerEl).setName('Engram settings are unavailable').setDesc(this.plugin.problem() ?? 'The engine has not started yet.');
+      new Setting(containerEl).setName('Engram settings are unavailable').setDesc(this.host.problem() ?? 'The engine has not started yet.');
       this.localSettings(containerEl);
       return;
     }
@@ -88,7 +102,7 @@ export class EngramSettingTab extends PluginSettingTab {
     new Setting(el).setName('Vault folders').setHeading();
     for (const [key, name] of FOLDERS) {
       new Setting(el).setName(name).addText((t) =>
-        t.setValue(String(access.get(key) ?? '')).onChange((v) => void this.save(access, key, v)),
+        t.setValue(textOf(access.get(key))).onChange((v) => void this.save(access, key, v)),
       );
     }
   }
@@ -108,18 +122,20 @@ export class EngramSettingTab extends PluginSettingTab {
       });
     if (backend !== 'rules') {
       new Setting(el).setName('Model').addText((t) =>
-        t.setValue(String(access.get(`${backend}.model`) ?? '')).onChange((v) => void this.save(access, `${backend}.model`, v)),
+        t.setValue(textOf(access.get(`${backend}.model`))).onChange((v) => void this.save(access, `${backend}.model`, v)),
       );
     }
     new Setting(el)
       .setName('Daily token budget')
       .setDesc('Background extraction stops for the day once it has used this many tokens.')
-      .addText((t) => t.setValue(String(access.get('budget.tokens_per_day') ?? '')).onChange((v) => void this.save(access, 'budget.tokens_per_day', v)));
+      .addText((t) => t.setValue(textOf(access.get('budget.tokens_per_day'))).onChange((v) => void this.save(access, 'budget.tokens_per_day', v)));
   }
 
   private embeddingSettings(el: HTMLElement, access: EngineConfigAccess): void {
     new Setting(el).setName('Embeddings').setHeading();
     const model = access.model();
+    const problem = this.host.problem();
+    if (problem) new Setting(el).setName('Search uses words only').setDesc(problem);
     new Setting(el)
       .setName('Embedding model')
       .setDesc('Search by meaning as well as by words. Changing it rebuilds the vectors.')
@@ -151,7 +167,7 @@ export class EngramSettingTab extends PluginSettingTab {
           .setDisabled(Boolean(problem))
           .onClick(async () => {
             // Hooks find the vault through vault_path when a project names none.
-            const vault = this.plugin.vaultPath();
+            const vault = this.host.vaultPath();
             if (vault && !access.get('vault_path')) await this.save(access, 'vault_path', vault);
             await this.runCli(access, ['install'], 'Engram installed for Claude Code');
             this.display();
@@ -168,18 +184,18 @@ export class EngramSettingTab extends PluginSettingTab {
       .setName('Node path')
       .setDesc('The Node 20 (or newer) that runs the embedding child and the command line. Empty: found on PATH.')
       .addText((t) =>
-        t.setPlaceholder('/usr/local/bin/node').setValue(this.plugin.settings.nodePath).onChange(async (v) => {
-          this.plugin.settings.nodePath = v.trim();
-          await this.plugin.saveSettings();
+        t.setPlaceholder('/usr/local/bin/node').setValue(this.host.settings.nodePath).onChange(async (v) => {
+          this.host.settings.nodePath = v.trim();
+          await this.host.saveSettings();
         }),
       );
     new Setting(el)
       .setName('Command line path')
       .setDesc('The engram command (or its dist/engram.mjs). Empty: the one `engram install` placed in the state folder.')
       .addText((t) =>
-        t.setValue(this.plugin.settings.cliPath).onChange(async (v) => {
-          this.plugin.settings.cliPath = v.trim();
-          await this.plugin.saveSettings();
+        t.setValue(this.host.settings.cliPath).onChange(async (v) => {
+          this.host.settings.cliPath = v.trim();
+          await this.host.saveSettings();
         }),
       );
   }

@@ -46,10 +46,10 @@ describe('engram doctor', () => {
     const { code, results } = doctor();
     expect(failing(results)).toEqual([]);
     expect(code).toBe(0);
-    expect(results.map((r) => r.name)).toEqual(['node', 'vault', 'state directory', 'socket', 'host', 'backend', 'embedding model', 'hooks', 'plugin ENGRAM_HOME', 'set-aside events', 'lost hook events', 'state files', 'curation applies', 'claude code']);
+    expect(results.map((r) => r.name)).toEqual(['node', 'vault', 'state directory', 'socket', 'host', 'backend', 'embedding model', 'hooks', 'obsidian plugin', 'plugin ENGRAM_HOME', 'set-aside events', 'lost hook events', 'state files', 'curation applies', 'claude code']);
     expect(results.find((r) => r.name === 'embedding model')!.status).toBe('warn');
     const text = runCli(['doctor'], { env });
-    expect(text.stdout.trim().split('\n')).toHaveLength(14);
+    expect(text.stdout.trim().split('\n')).toHaveLength(15);
     expect(text.stdout).toMatch(/warn {2}embedding model: .* -> fix: run `engram model pull`/);
   });
 
@@ -73,6 +73,12 @@ describe('engram doctor', () => {
     ['backend', 'an unreachable Ollama', () => config({ backend: 'ollama', ollama: { url: 'http://127.0.0.1:9' } })],
     ['embedding model', 'a model path with no model', () => config({ embedding: { model_path: path.join(sb.root, 'no-model') } })],
     ['hooks', 'hooks removed from settings.json', () => fs.writeFileSync(path.join(sb.home, '.claude', 'settings.json'), '{}\n')],
+    ['obsidian plugin', 'a plugin folder without its styles.css', () => {
+      const dir = path.join(sb.vault, '.obsidian', 'plugins', 'engram');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'main.js'), '');
+      fs.writeFileSync(path.join(dir, 'manifest.json'), '{"id":"engram","version":"0.1.0"}');
+    }],
     ['plugin ENGRAM_HOME', 'the plugin using another ENGRAM_HOME', () => {
       fs.mkdirSync(path.join(sb.vault, '.obsidian', 'plugins', 'engram'), { recursive: true });
       fs.writeFileSync(path.join(sb.vault, '.obsidian', 'plugins', 'engram', 'data.json'), JSON.stringify({ engramHome: '/elsewhere/.engram' }));

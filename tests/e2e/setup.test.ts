@@ -39,6 +39,12 @@ describe('engram setup', () => {
     expect(r.stdout).toMatch(/about [\d,]+ input tokens/);
     expect(r.stdout).toContain('engram backfill');
     expect(r.stdout).toContain('engram status');
+    // The Obsidian plugin, from this checkout's build, turned on in the vault.
+    const plugin = path.join(sb.vault, '.obsidian', 'plugins', 'engram');
+    expect(r.stdout).toContain(`5. Obsidian plugin: main.js added, manifest.json added, styles.css added in ${path.join(fs.realpathSync(sb.vault), '.obsidian', 'plugins', 'engram')}`);
+    // Buffer.equals, not toEqual: the built main.js is megabytes, and a deep compare of each byte takes seconds.
+    expect(fs.readFileSync(path.join(plugin, 'main.js')).equals(fs.readFileSync(path.join(repoRoot, 'main.js')))).toBe(true);
+    expect(JSON.parse(fs.readFileSync(path.join(sb.vault, '.obsidian', 'community-plugins.json'), 'utf8'))).toEqual(['engram']);
     // The rules pass files the transcript's explicit markers.
     await waitFor(() => {
       const dir = path.join(sb.vault, 'Engram');
@@ -47,6 +53,20 @@ describe('engram setup', () => {
     const st = runCli(['status', '--json'], { env });
     expect(st.code).toBe(0);
     expect(JSON.parse(st.stdout).host.pid).toBeGreaterThan(0);
+  });
+
+  it('--json puts the prose on stderr and one result on stdout, the Obsidian plugin step included; a second run changes nothing', () => {
+    const run = () => runCli(['setup', '--yes', '--json'], { env: { ...env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' }, timeout: 60_000 });
+    const first = run();
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('1. Vault:');
+    const result = JSON.parse(first.stdout);
+    expect(result.vault).toBe(sb.vault);
+    expect(result.index.notes).toBe(1);
+    expect(result.obsidianPlugin).toMatchObject({ status: 'installed', files: { 'main.js': 'added', 'manifest.json': 'added', 'styles.css': 'added' }, enabled: 'added' });
+    const again = JSON.parse(run().stdout);
+    expect(again.obsidianPlugin).toMatchObject({ status: 'installed', files: { 'main.js': 'unchanged', 'manifest.json': 'unchanged', 'styles.css': 'unchanged' }, enabled: 'unchanged' });
+    expect(fs.readFileSync(path.join(sb.vault, '.obsidian', 'community-plugins.json'), 'utf8')).toBe('[\n  "engram"\n]');
   });
 
   it('without --yes and no terminal, lists the vaults and asks for --vault', () => {

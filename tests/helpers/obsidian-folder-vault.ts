@@ -1,8 +1,9 @@
 // Obsidian's vault API from obsidian-test-mocks, backed by a real folder: the mocks' Vault, FileManager and
 // MetadataCache over a DataAdapter that reads and writes files on disk. The mocks keep files in memory and leave
 // TFile.stat at zero, trash by deleting, and never rewrite links; this fills in what real Obsidian does there
-// (stat kept current, the "Deleted files" and "Automatically update internal links" settings, the file watcher's
-// events for edits made outside Obsidian), so a plugin host can run over a vault other processes also see.
+// (stat kept current, the metadata cache filled, the "Deleted files" and "Automatically update internal links"
+// settings, the file watcher's events for edits made outside Obsidian), so a plugin host can run over a vault other
+// processes also see. The mocks' App is not used: its workspace needs a DOM, and these tests run in Node.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -32,6 +33,11 @@ class FolderAdapter implements DataAdapter {
 
   getName(): string {
     return path.basename(this.root);
+  }
+
+  /** FileSystemAdapter's: the vault's folder on disk (how the plugin knows it may host). */
+  getBasePath(): string {
+    return this.root;
   }
 
   async exists(p: string): Promise<boolean> {
@@ -163,7 +169,6 @@ export function openFolderVault(root: string, files: Record<string, string> = {}
   const vault = Vault.create2__(adapter);
   const app = { vault } as unknown as Parameters<typeof FileManager.create__>[0];
   const fileManager = FileManager.create__(app);
-  const metadataCache = MetadataCache.create2__(app, vault);
 
   const refreshStat = (file: TFile): void => {
     const st = fs.statSync(adapter.full(file.path));
@@ -175,6 +180,9 @@ export function openFolderVault(root: string, files: Record<string, string> = {}
       if (file instanceof TFile) refreshStat(file);
     });
   }
+  // The mocks' metadata cache parses a note on create and modify through readSync__, which they offer only in memory.
+  vault.readSync__ = (file: TFile): string => fs.readFileSync(adapter.full(file.path), 'utf8');
+  const metadataCache = MetadataCache.create2__(app, vault);
 
   const register = (p: string): TFile => {
     const segs = p.split('/');
@@ -187,10 +195,16 @@ export function openFolderVault(root: string, files: Record<string, string> = {}
     refreshStat(file);
     return file;
   };
-  // Obsidian's tree leaves out dot files and dot folders (the config folder, .trash).
-  for (const p of walk(root).filter((x) => !isDotPath(x)).sort()) register(p);
+  // Obsidian's tree leaves out dot files and dot folders (the config folder, .trash). While it loads a vault it reports
+  // every file as created (why the index starts only on layout ready); that also fills the metadata cache.
+  for (const p of walk(root).filter((x) => !isDotPath(x)).sort()) vault.trigger('create', register(p));
 
-  // Real Vault.createFolder refuses a folder that exists (the mocks make it again).
+  // Real Vault.create and Vault.createFolder refuse what exists (the mocks overwrite it).
+  const create = vault.create.bind(vault);
+  vault.create = async (p: string, data: string): Promise<TFile> => {
+    if (vault.getAbstractFileByPath(p) || (await adapter.exists(p))) throw new Error('File already exists.');
+    return create(p, data);
+  };
   const createFolder = vault.createFolder.bind(vault);
   vault.createFolder = async (p: string): Promise<TFolder> => {
     if (vault.getAbstractFileByPath(p)) throw new Error('Folder already exists.');

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+// Path arithmetic, not `new URL(…)`: under happy-dom (the plugin's DOM tests) URL is happy-dom's, not Node's.
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const sharedDir = process.env.ENGRAM_SHARED_DIR ?? path.resolve(repoRoot, '..', 'shared');
 export const corpusDir = path.join(sharedDir, 'corpus');
 export const hasCorpus = fs.existsSync(corpusDir);

@@ -1,5 +1,6 @@
 // The Obsidian host's VaultPort over obsidian-test-mocks backed by a real folder: the shared conformance suite (with
-// the user's "Automatically update internal links" on, so a rename through Obsidian's link update would show), and
+// the user's "Automatically update internal links" on, so a rename through Obsidian's link update would show, and
+// "Deleted files" set to Obsidian's .trash), and
 // what only this port does: edits through Vault.process, trash through the user's setting, curation's rewrite alone.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyProposal, type CurateContext } from '../../src/core/curate/apply';
@@ -78,6 +79,19 @@ describe('ObsidianVault specifics', () => {
     expect(v.allFiles()['Note.md']).toBe('user, just now\n');
   });
 
+  it('reports a note the user made first as a conflict, and keeps it', async () => {
+    const v = open({});
+    const realCreate = v.vault.create.bind(v.vault);
+    // The user's note appears after the port checked the path and before Vault.create runs.
+    vi.spyOn(v.vault, 'create').mockImplementationOnce(async (p: string, data: string) => {
+      await v.userWrite(p, 'mine');
+      return realCreate(p, data);
+    });
+    const e = await rejection(v.port.create('N.md', 'engine'));
+    expect(isEngramError(e, 'conflict')).toBe(true);
+    expect(v.allFiles()).toEqual({ 'N.md': 'mine' });
+  });
+
   it('keeps the user\'s YAML formatting through an edit made by the note layer\'s splice editor', async () => {
     const note = '---\r\n# my own comment\r\ntags: [ a,  b ]   # spaced as I like\r\nsummary: >-\r\n  folded\r\n  text\r\ntype: "insight"\r\n---\r\nBody **kept**.\r\n';
     const v = open({ 'Styled.md': note });
@@ -114,6 +128,15 @@ describe('ObsidianVault specifics', () => {
   it('lists the tracked notes outside a renamed config folder, with Obsidian\'s stat', async () => {
     const v = open({ 'cfg/plugins.md': 'x', 'n.md': 'héllo' });
     expect(await new ObsidianVault(v.app, { configDir: 'cfg' }).list()).toEqual([{ path: 'n.md', mtime: v.vault.getFileByPath('n.md')?.stat.mtime, size: 6 }]);
+  });
+
+  it('runs over a folder whose notes reach Obsidian\'s metadata cache, on open and after each write', async () => {
+    const v = open({ 'n.md': '---\ntype: insight\n---\nSee [[Other]].\n' });
+    const cache = () => v.metadataCache.getFileCache(v.vault.getFileByPath('n.md')!);
+    expect(cache()?.frontmatter).toEqual({ type: 'insight' });
+    expect(cache()?.links?.map((l) => l.link)).toEqual(['Other']);
+    await v.port.writeIfUnchanged('n.md', '---\ntype: insight\n---\nSee [[Other]].\n', '---\ntype: decision\n---\n');
+    expect(cache()?.frontmatter).toEqual({ type: 'decision' });
   });
 
   it('watches the user\'s own changes too, as Obsidian reports them', async () => {

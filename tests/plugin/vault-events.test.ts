@@ -63,6 +63,7 @@ describe('followVault', () => {
     await vault.create('Kept.md', 'k');
     await vault.create('Twice.md', 't');
     await vault.create('Gone.md', 'g');
+    await vault.create('Replaced.md', 'r');
     const batches: VaultChange[][] = [];
     const stop = followVault(app, (b) => batches.push(b), { debounceMs: 100 });
 
@@ -80,6 +81,9 @@ describe('followVault', () => {
     // Renamed, then deleted: the index drops it under the name it knows.
     await vault.rename(file(vault, 'Gone.md'), 'Gone 2.md');
     await vault.delete(file(vault, 'Gone 2.md'));
+    // Deleted and written again (a sync tool replacing it): the note is there with new content.
+    await vault.delete(file(vault, 'Replaced.md'));
+    await vault.create('Replaced.md', 'new');
     vi.advanceTimersByTime(100);
 
     expect(batches).toHaveLength(1);
@@ -91,6 +95,7 @@ describe('followVault', () => {
       'Final.md': { kind: 'create', path: 'Final.md' },
       'Gone.md': { kind: 'delete', path: 'Gone.md' },
       'Gone 2.md': { kind: 'delete', path: 'Gone 2.md' },
+      'Replaced.md': { kind: 'modify', path: 'Replaced.md' },
     });
     stop();
   });

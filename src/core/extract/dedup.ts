@@ -19,11 +19,21 @@ export interface SimilarNotes {
 export interface DedupThresholds {
   /** At or above: the beat restates the note. */
   same: number;
-  /** At or above (and below `same`): maybe a duplicate, so a proposal. */
+  /**
+   * At or above (and below `same`): maybe a duplicate, so a proposal. A beat at or above it that repeats every term of
+   * the note restates it with new detail (a correction said again, quoted and explained by a model).
+   */
   maybe: number;
 }
 
-export const DEFAULT_DEDUP: DedupThresholds = { same: 0.7, maybe: 0.45 };
+/**
+ * Tuned on the index's stop list with the table in tests/core/extract/dedup-thresholds.test.ts: every pair there is at
+ * least 0.05 from the bar that decides it. Overlap alone cannot tell a restatement with new detail (a model's beat
+ * quoting a correction the rules pass filed: 0.60) from another fact with one word swapped ("the payments/billing
+ * service owns the invoices table": 0.67), so the first restates by repeating every term of the note, and `same` sits
+ * above the swaps and paraphrases (0.64-0.69, proposed). Other facts on one topic stay below `maybe` (at most 0.43).
+ */
+export const DEFAULT_DEDUP: DedupThresholds = { same: 0.75, maybe: 0.5 };
 
 export type DedupDecision =
   | { action: 'skip'; path: string; reason: string }
@@ -42,12 +52,13 @@ export async function decide(beat: Beat, catalog: VaultCatalog, similar: Similar
   if (!top || top.score < t.maybe) return { action: 'write' };
   const note = catalog.notes.get(top.path);
   const extendable = note !== undefined && note.valid && !note.meta.locked && note.meta.engramId !== undefined;
+  const restates = top.score >= t.same || (note !== undefined && repeatsEveryTerm(beatText(beat), note.text) && !reverses(beatText(beat), note.text));
   // A number, version or path the note does not have is a different fact ("service 1" vs "service 2"), not a restatement.
   const noteTokens = distinctiveTokens(note?.text ?? '');
   const newFact = [...distinctiveTokens(beatText(beat))].some((x) => !noteTokens.has(x));
-  if (newFact && top.score >= t.same) return { action: 'write', duplicateOf: { path: top.path, score: top.score, reason: 'similar to an existing note but with different numbers or names' } };
-  if (top.score >= t.same && extendable) return { action: 'extend', path: top.path, score: top.score };
-  const reason = top.score >= t.same ? (note?.meta.locked ? 'restates a locked note' : 'restates a note Engram did not write') : 'similar to an existing note';
+  if (newFact && restates) return { action: 'write', duplicateOf: { path: top.path, score: top.score, reason: 'similar to an existing note but with different numbers or names' } };
+  if (restates && extendable) return { action: 'extend', path: top.path, score: top.score };
+  const reason = restates ? (note?.meta.locked ? 'restates a locked note' : 'restates a note Engram did not write') : 'similar to an existing note';
   return { action: 'write', duplicateOf: { path: top.path, score: top.score, reason } };
 }
 
@@ -61,26 +72,34 @@ export function distinctiveTokens(text: string): Set<string> {
   return out;
 }
 
-/**
- * Dedup's thresholds (DEFAULT_DEDUP) were tuned on these stop words, not the index's: the index drops "here",
- * "because", "don", which two phrasings of one fact share, and keeps "use" and "not". Measured: with the index's list a
- * correction restating a note ("Use date-fns instead of moment.js" against "No, don't use moment.js here; use date-fns
- * because…") scores 0.60, with these 0.75, so it extends the note instead of filing a second one.
- */
-const DEDUP_STOP_WORDS: ReadonlySet<string> = new Set(
-  ('the and for that this with from into are was were has have had not but you your our use uses used its can will would ' +
-    'should when then than there their them they what which who how why all any one two also only just more most very much ' +
-    'such onto over under about after before again').split(' '),
-);
-
-// The index's tokenizer (stemmed); compounds (`pnpm-lock.yaml`, `v1.2`) stay whole, as they name one thing.
-const words = new Tokenizer({ compounds: true, stopWords: DEDUP_STOP_WORDS });
+// The index's tokenizer and stop list (stemmed); compounds (`pnpm-lock.yaml`, `v1.2`) stay whole, as they name one thing.
+const words = new Tokenizer({ compounds: true });
 
 /** A text's distinct terms of three characters or more (single letters, "go" or "js" say little about a fact). */
 export function wordSet(text: string): Set<string> {
   const out = new Set<string>();
   for (const t of words.terms(text)) if (t.length >= 3) out.add(t);
   return out;
+}
+
+/** Words that turn a statement around ("don't", "no longer", "instead"). */
+const NEGATION = /\b(?:not|no|never|don[’']?t|doesn[’']?t|didn[’']?t|isn[’']?t|aren[’']?t|won[’']?t|can[’']?t|cannot|instead|anymore|longer|avoid|stop)\b/i;
+
+/**
+ * A beat that negates where its note does not ("Don't use moment.js anymore" against "Use moment.js for dates") turns
+ * the note around: it may repeat every term and still be a correction of its own, never appended to the old note.
+ */
+function reverses(beat: string, note: string): boolean {
+  return NEGATION.test(beat) && !NEGATION.test(note);
+}
+
+/** True when the beat repeats every term of the note (and the note has terms): it restates the note, perhaps with more. */
+export function repeatsEveryTerm(beat: string, note: string): boolean {
+  const a = wordSet(beat);
+  const b = wordSet(note);
+  if (b.size === 0) return false;
+  for (const w of b) if (!a.has(w)) return false;
+  return true;
 }
 
 /** Word-overlap similarity over the catalog (Jaccard of word sets). Good enough for restatements; the index does better. */

@@ -76,13 +76,15 @@ export class FieldIndex {
     return this.liveDocs > 0 ? Math.max(1, this.totalLength / this.liveDocs) : 1;
   }
 
-  /** Drops the spare capacity growth left in every list (after a build: up to half the postings memory). */
-  trim(): void {
+  /** Drops the spare capacity growth left in every list (after a build: up to half the postings memory), in steps. */
+  *trim(): Generator<void, void> {
+    let done = 0;
     for (const p of this.terms.values()) {
       if (p.ids.length > p.n) {
         p.ids = p.ids.slice(0, p.n);
         p.tfs = p.tfs.slice(0, p.n);
       }
+      if (++done % 1024 === 0) yield;
     }
   }
 

@@ -6,6 +6,7 @@ import { EngramError } from '../errors.js';
 import { Posting, type FieldIndex } from './postings.js';
 import { FIELDS, type IndexedNote, type TextIndex } from './text-index.js';
 import { VectorStore } from './vector-store.js';
+import { parseJsonSteps } from '../json-steps.js';
 
 // 4: snapshots of format 3 written without a vector store may hold postings of the wrong notes (encodeSnapshot did not
 // compact them), and note times now read date keys and file-name dates: every older snapshot is rebuilt once.
@@ -23,21 +24,29 @@ export interface SnapshotHeader {
   notes: IndexedNote[];
 }
 
+/** Word pairs summed between two steps of the checksum (about 4 MB). */
+const CHECKSUM_STEP = 1 << 19;
+
 /**
  * Two 32-bit multiply-rotate lanes, one over even and one over odd words (independent, so the CPU runs them side by
- * side), finished over the tail bytes and the length: catches truncation and corruption quickly (not a MAC).
+ * side), finished over the tail bytes and the length: catches truncation and corruption quickly (not a MAC). In steps,
+ * so a host's UI gets turns while a large snapshot is summed.
  */
-export function checksum(bytes: Uint8Array, end = bytes.length): [number, number] {
+function* checksumSteps(bytes: Uint8Array, end: number): Generator<void, [number, number]> {
   let h1 = 0x9e3779b1 ^ end;
   let h2 = 0x85ebca77;
   const words = end >> 2;
   const aligned = bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, words) : new Uint32Array(bytes.slice(0, words * 4).buffer);
   let i = 0;
-  for (; i + 1 < words; i += 2) {
-    h1 = Math.imul(h1 ^ aligned[i], 0xcc9e2d51);
-    h1 = (h1 << 15) | (h1 >>> 17);
-    h2 = Math.imul(h2 ^ aligned[i + 1], 0x1b873593);
-    h2 = (h2 << 13) | (h2 >>> 19);
+  while (i + 1 < words) {
+    const stop = Math.min(words - 1, i + 2 * CHECKSUM_STEP);
+    for (; i + 1 < words && i < stop; i += 2) {
+      h1 = Math.imul(h1 ^ aligned[i], 0xcc9e2d51);
+      h1 = (h1 << 15) | (h1 >>> 17);
+      h2 = Math.imul(h2 ^ aligned[i + 1], 0x1b873593);
+      h2 = (h2 << 13) | (h2 >>> 19);
+    }
+    yield;
   }
   if (i < words) h1 = Math.imul(h1 ^ aligned[i], 0xcc9e2d51);
   for (let j = words * 4; j < end; j++) h2 = Math.imul(h2 ^ bytes[j], 0x1b873593);
@@ -63,22 +72,29 @@ class Writer {
   }
   /** A length-prefixed section padded to 4 bytes, so typed arrays can view it in place. */
   section(b: Uint8Array): void {
-    this.u32(b.length);
-    this.push(b);
-    const pad = (4 - (b.length % 4)) % 4;
+    this.sectionOf([b]);
+  }
+  /** One section written from parts (a large text encoded piece by piece). */
+  sectionOf(parts: Uint8Array[]): void {
+    const length = parts.reduce((n, p) => n + p.length, 0);
+    this.u32(length);
+    for (const p of parts) this.push(p);
+    const pad = (4 - (length % 4)) % 4;
     if (pad) this.push(new Uint8Array(pad));
   }
   typed(a: Int32Array | Uint16Array | Float32Array | Uint8Array | Uint32Array): void {
     this.section(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
   }
-  finish(): Uint8Array {
+  /** The file: every part, then the checksum (in steps: the parts and the sum are tens of MB for a large vault). */
+  *finish(): Generator<void, Uint8Array> {
     const out = new Uint8Array(this.size + 8);
     let off = 0;
     for (const p of this.parts) {
       out.set(p, off);
       off += p.length;
+      if (p.length > 1 << 20) yield;
     }
-    const [a, b] = checksum(out, this.size);
+    const [a, b] = yield* checksumSteps(out, this.size);
     const v = new DataView(out.buffer);
     v.setUint32(this.size, a, true);
     v.setUint32(this.size + 4, b, true);
@@ -125,13 +141,25 @@ class Reader {
   text(): string {
     return dec.decode(this.section());
   }
+  /** A large text section, decoded in pieces (a streaming decoder joins characters split between them). */
+  *textSteps(): Generator<void, string> {
+    const b = this.section();
+    const decoder = new TextDecoder();
+    const out: string[] = [];
+    for (let off = 0; off < b.length; off += TEXT_STEP) {
+      out.push(decoder.decode(b.subarray(off, off + TEXT_STEP), { stream: true }));
+      yield;
+    }
+    out.push(decoder.decode());
+    return out.join('');
+  }
 }
 
 function corrupt(why: string): EngramError {
   return new EngramError('format-version', `index snapshot is damaged (${why}); it will be rebuilt`);
 }
 
-/** Runs a step generator to the end at once. */
+/** Runs a step generator to the end at once (TimeSlicer.run yields between its steps). */
 export function runSync<T>(steps: Generator<void, T>): T {
   for (;;) {
     const r = steps.next();
@@ -139,16 +167,49 @@ export function runSync<T>(steps: Generator<void, T>): T {
   }
 }
 
-/** Runs a step generator, giving the host's event loop a turn (its Yield) between steps. */
-export async function runYielding<T>(steps: Generator<void, T>, pause: () => Promise<void>): Promise<T> {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-    await pause();
+/** Postings of this many terms are copied (or read) between two steps. */
+const TERMS_STEP = 4096;
+/** Characters (or bytes) of text, and notes of the note table, encoded or decoded between two steps. */
+const TEXT_STEP = 1 << 20;
+const NOTES_STEP = 1024;
+
+/** `JSON.stringify(header)`, byte for byte, encoded a block of notes at a time (the note table is megabytes). */
+function* headerParts(header: SnapshotHeader): Generator<void, Uint8Array[]> {
+  const { notes, ...head } = header;
+  const open = JSON.stringify({ ...head, notes: [] });
+  const parts = [enc.encode(open.slice(0, -2))];
+  for (let i = 0; i < notes.length; i += NOTES_STEP) {
+    const block = notes.slice(i, i + NOTES_STEP).map((n) => JSON.stringify(n)).join(',');
+    parts.push(enc.encode(i === 0 ? block : `,${block}`));
+    yield;
   }
+  parts.push(enc.encode(']}'));
+  return parts;
 }
 
-/** Encodes in steps (one per section), so a UI thread gets turns while a large snapshot is written. */
+/**
+ * `texts.slice(0, count).join(separator)` encoded as UTF-8, a block at a time (the chunk texts are megabytes, the body
+ * terms one), cut only where no surrogate pair is split.
+ */
+function* joinedParts(texts: string[], count: number, separator: string): Generator<void, Uint8Array[]> {
+  const parts: Uint8Array[] = [];
+  let from = 0;
+  let chars = 0;
+  for (let c = 0; c < count; c++) {
+    chars += texts[c].length + separator.length;
+    if (chars < TEXT_STEP && c < count - 1) continue;
+    const block = texts.slice(from, c + 1).join(separator);
+    const last = block.charCodeAt(block.length - 1);
+    if (c < count - 1 && separator === '' && last >= 0xd800 && last <= 0xdbff) continue;
+    parts.push(enc.encode(from > 0 ? `${separator}${block}` : block));
+    from = c + 1;
+    chars = 0;
+    yield;
+  }
+  return parts;
+}
+
+/** Encodes in steps (sections, term blocks, the checksum), so a UI thread gets turns while a large snapshot is written. */
 export function* encodeSnapshot(text: TextIndex, vectors: VectorStore | null, modelId: string | null): Generator<void, Uint8Array> {
   // The file holds live slots only, so dead ones must go first, vectors or not (the postings name slot numbers).
   if (text.deadNotes > 0) {
@@ -166,7 +227,7 @@ export function* encodeSnapshot(text: TextIndex, vectors: VectorStore | null, mo
     chunks: text.chunkCount,
     notes: text.notes.filter((n): n is IndexedNote => n !== null),
   };
-  w.section(enc.encode(JSON.stringify(header)));
+  w.sectionOf(yield* headerParts(header));
   // Chunk texts as one UTF-8 blob plus UTF-16 end offsets: decoding it once and slicing is far faster than JSON.
   w.section(enc.encode(JSON.stringify(text.chunkHeading.slice(0, text.chunkCount))));
   const ends = new Uint32Array(text.chunkCount);
@@ -176,20 +237,20 @@ export function* encodeSnapshot(text: TextIndex, vectors: VectorStore | null, mo
     ends[c] = end;
   }
   w.typed(ends);
-  w.section(enc.encode(text.chunkText.slice(0, text.chunkCount).join('')));
+  w.sectionOf(yield* joinedParts(text.chunkText, text.chunkCount, ''));
   yield;
   for (const f of FIELDS) {
-    writeField(w, text.fields[f], f === 'body' ? text.chunkCount : header.notes.length);
+    yield* writeField(w, text.fields[f], f === 'body' ? text.chunkCount : header.notes.length);
     yield;
   }
   if (vectors) {
     w.typed(vectors.has.slice(0, text.chunkCount));
     w.typed(vectors.data.subarray(0, text.chunkCount * vectors.dimension));
   }
-  return w.finish();
+  return yield* w.finish();
 }
 
-function writeField(w: Writer, f: FieldIndex, docs: number): void {
+function* writeField(w: Writer, f: FieldIndex, docs: number): Generator<void, void> {
   const terms: string[] = [];
   const counts = new Uint32Array(f.terms.size);
   let total = 0;
@@ -201,19 +262,21 @@ function writeField(w: Writer, f: FieldIndex, docs: number): void {
   const ids = new Int32Array(total);
   const tfs = new Uint16Array(total);
   let off = 0;
+  let done = 0;
   for (const p of f.terms.values()) {
     ids.set(p.ids.subarray(0, p.n), off);
     tfs.set(p.tfs.subarray(0, p.n), off);
     off += p.n;
+    if (++done % TERMS_STEP === 0) yield;
   }
-  w.section(enc.encode(terms.join('\n')));
+  w.sectionOf(yield* joinedParts(terms, terms.length, '\n'));
   w.typed(counts);
   w.typed(ids);
   w.typed(tfs);
   w.typed(f.lengths.slice(0, docs));
 }
 
-function readField(r: Reader, f: FieldIndex, docs: number): void {
+function* readField(r: Reader, f: FieldIndex, docs: number): Generator<void, void> {
   const termText = r.text();
   const terms = termText === '' ? [] : termText.split('\n');
   const counts = r.u32s();
@@ -227,6 +290,7 @@ function readField(r: Reader, f: FieldIndex, docs: number): void {
     if (off + n > ids.length) throw corrupt('postings run past their table');
     f.terms.set(terms[i], new Posting(ids.subarray(off, off + n), tfs.subarray(off, off + n), n));
     off += n;
+    if ((i + 1) % TERMS_STEP === 0) yield;
   }
   f.lengths = lengths.length > 0 ? lengths : new Float32Array(1024);
   f.liveDocs = docs;
@@ -237,6 +301,10 @@ function readField(r: Reader, f: FieldIndex, docs: number): void {
 
 /** Reads only the header (for `status` and to decide whether the model changed). Throws on anything off. */
 export function verifySnapshot(bytes: Uint8Array): SnapshotHeader {
+  return runSync(verifySteps(bytes));
+}
+
+function* verifySteps(bytes: Uint8Array): Generator<void, SnapshotHeader> {
   if (bytes.length < MAGIC.length + 16) throw corrupt('too short');
   if (dec.decode(bytes.subarray(0, 8)) !== MAGIC) throw new EngramError('format-version', 'not an Engram index snapshot; it will be rebuilt');
   const r = new Reader(bytes, bytes.length - 8);
@@ -246,11 +314,11 @@ export function verifySnapshot(bytes: Uint8Array): SnapshotHeader {
     throw new EngramError('format-version', `index snapshot format ${version} is not ${SNAPSHOT_FORMAT_VERSION}; it will be rebuilt`);
   }
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const [a, b] = checksum(bytes, bytes.length - 8);
+  const [a, b] = yield* checksumSteps(bytes, bytes.length - 8);
   if (v.getUint32(bytes.length - 8, true) !== a || v.getUint32(bytes.length - 4, true) !== b) throw corrupt('checksum mismatch');
   let header: SnapshotHeader;
   try {
-    header = JSON.parse(r.text()) as SnapshotHeader;
+    header = (yield* parseJsonSteps(yield* r.textSteps(), 'notes')) as SnapshotHeader;
   } catch {
     throw corrupt('unreadable header');
   }
@@ -260,29 +328,35 @@ export function verifySnapshot(bytes: Uint8Array): SnapshotHeader {
 
 /** Loads a verified snapshot into empty structures. */
 export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<void, { header: SnapshotHeader; vectors: VectorStore | null }> {
-  const header = verifySnapshot(bytes);
+  const header = yield* verifySteps(bytes);
   yield;
   const r = new Reader(bytes, bytes.length - 8);
   r.off = 12;
   r.section();
   const headings = JSON.parse(r.text()) as (string | null)[];
   const ends = r.u32s();
-  const all = r.text();
+  yield;
+  const all = yield* r.textSteps();
   if (headings.length !== header.chunks || ends.length !== header.chunks || (ends.length > 0 && ends[ends.length - 1] !== all.length)) throw corrupt('chunk table');
   const texts = new Array<string>(ends.length);
-  for (let c = 0, start = 0; c < ends.length; start = ends[c], c++) texts[c] = all.slice(start, ends[c]);
+  for (let c = 0, start = 0; c < ends.length; start = ends[c], c++) {
+    texts[c] = all.slice(start, ends[c]);
+    if ((c + 1) % 8192 === 0) yield;
+  }
   yield;
   for (const f of FIELDS) {
-    readField(r, text.fields[f], f === 'body' ? header.chunks : header.notes.length);
+    yield* readField(r, text.fields[f], f === 'body' ? header.chunks : header.notes.length);
     yield;
   }
   text.notes = header.notes;
   text.slotOf.clear();
   const chunkNote = new Int32Array(Math.max(1024, header.chunks));
-  header.notes.forEach((n, slot) => {
+  for (let slot = 0; slot < header.notes.length; slot++) {
+    const n = header.notes[slot];
     text.slotOf.set(n.path, slot);
     for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount; c++) chunkNote[c] = slot;
-  });
+    if ((slot + 1) % (4 * NOTES_STEP) === 0) yield;
+  }
   text.chunkNote = chunkNote;
   text.chunkHeading = headings.map((h) => h ?? undefined);
   text.chunkText = texts;

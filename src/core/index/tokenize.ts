@@ -37,12 +37,13 @@ export class Tokenizer {
    * The index uses the defaults. `stemming: false` only for comparisons with plain BM25 (benchmarks). Similarity
    * measures (dedup, curation's word vectors) ask for `compounds: true`: `pnpm-lock.yaml`, `post-order` or a date stay
    * one term, as they name one thing. TF-IDF that weighs common words down itself asks for `stopWords: false`, so that
-   * notes on "LLVM and" and "LLVM or" differ; a measure tuned on other stop words (the relevance gate, dedup) passes
-   * its own set.
+   * notes on "LLVM and" and "LLVM or" differ. A measure that must ignore more words (the relevance gate's words of
+   * conversation) adds them with `extraStopWords`: an extension of this one list, never a list of its own.
    */
-  constructor(opts: { stemming?: boolean; stopWords?: boolean | ReadonlySet<string>; compounds?: boolean } = {}) {
+  constructor(opts: { stemming?: boolean; stopWords?: boolean; extraStopWords?: Iterable<string>; compounds?: boolean } = {}) {
     this.stem = opts.stemming === false ? (w) => w : oramaStemmer;
-    this.stop = opts.stopWords === false ? new Set() : opts.stopWords === true || opts.stopWords === undefined ? STOP_WORDS : opts.stopWords;
+    const base: ReadonlySet<string> = opts.stopWords === false ? new Set() : STOP_WORDS;
+    this.stop = opts.extraStopWords ? new Set([...base, ...opts.extraStopWords]) : base;
     this.compounds = opts.compounds === true;
   }
 

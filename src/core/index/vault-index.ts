@@ -1,14 +1,15 @@
 // The index of one vault, owned by the engine: build, load a snapshot, follow changes, embed, search, save.
 import { EngramError, errorMessage } from '../errors.js';
 import { systemClock, yieldToEventLoop, type Clock, type Embedder, type VaultChange, type VaultFile, type VaultPort, type Yield } from '../ports.js';
-import { embeddingText, parseDoc, textHash } from './note-doc.js';
+import { embeddingText, parseDoc, textHash, type ParsedDoc } from './note-doc.js';
 import { allowList, filterKey } from './filters.js';
 import { DEFAULT_RANKING, type RankingConfig } from './rank.js';
 import { buildGraph, runSearch, type IndexSearchOptions, type LinkGraph, type SearchResult } from './search.js';
-import { decodeSnapshot, encodeSnapshot, runSync, runYielding, verifySnapshot, type SnapshotHeader } from './snapshot.js';
+import { decodeSnapshot, encodeSnapshot, runSync, verifySnapshot, type SnapshotHeader } from './snapshot.js';
 import { TextIndex, type IndexedNote } from './text-index.js';
 import { VectorStore } from './vector-store.js';
 import { meanNoteVectors, type IndexNoteVectors } from './note-vectors.js';
+import { TimeSlicer } from '../time-slice.js';
 
 /** File reads kept in flight ahead of indexing. */
 const READ_AHEAD = 32;
@@ -30,7 +31,7 @@ export interface VaultIndexOptions {
   stemming?: boolean;
   /** Embed notes changed by `update`/`updateText` in the background (default true). */
   autoEmbed?: boolean;
-  /** Notes handled between two yields to the host's event loop. */
+  /** At most this many notes between two yields to the host's event loop (which come sooner: every few ms of work). */
   batchSize?: number;
 }
 
@@ -84,6 +85,8 @@ export class VaultIndex {
   private allowCache: { key: string; list: Uint8Array | null } | null = null;
   /** Bumped when chunk ids are renumbered: embedding in flight must not write to stale rows. */
   private generation = 0;
+  /** Bumped by every change to the text index: a snapshot written across yields must see none. */
+  private edits = 0;
   onProgress?: (p: IndexProgress) => void;
 
   constructor(opts: VaultIndexOptions) {
@@ -142,7 +145,7 @@ export class VaultIndex {
   /** As `loadSnapshot`, yielding to the host between sections (what `open` uses). */
   async loadSnapshotAsync(bytes: Uint8Array): Promise<void> {
     const text = new TextIndex({ stemming: this.stemming });
-    this.adopt(text, await runYielding(decodeSnapshot(bytes, text), this.yieldNow));
+    this.adopt(text, await this.slicer().run(decodeSnapshot(bytes, text)));
   }
 
   private adopt(text: TextIndex, { header, vectors }: { header: SnapshotHeader; vectors: VectorStore | null }): void {
@@ -176,13 +179,31 @@ export class VaultIndex {
     return runSync(encodeSnapshot(this.text, this.vectors, this.vectorModel));
   }
 
-  /** As `snapshot`, yielding to the host between sections. */
+  /**
+   * As `snapshot`, yielding to the host every few ms. Notes indexed meanwhile would mix two states of the index into
+   * one file, so a snapshot overtaken by an edit is written again (the third time at once, without yielding).
+   */
   async snapshotAsync(): Promise<Uint8Array> {
-    if (this.text.deadNotes > 0) {
-      this.generation++;
-      this.changed();
+    for (let attempt = 0; ; attempt++) {
+      if (this.text.deadNotes > 0) {
+        this.generation++;
+        this.changed();
+      }
+      const edits = this.edits;
+      const steps = encodeSnapshot(this.text, this.vectors, this.vectorModel);
+      if (attempt === 2) return runSync(steps);
+      try {
+        const bytes = await this.slicer().run(steps);
+        if (this.edits === edits) return bytes;
+      } catch (e) {
+        // Tables that grew under the encoder can make it fail: that is the edit's doing, not a fault.
+        if (this.edits === edits) throw e;
+      }
     }
-    return runYielding(encodeSnapshot(this.text, this.vectors, this.vectorModel), this.yieldNow);
+  }
+
+  private slicer(): TimeSlicer {
+    return new TimeSlicer(this.clock, this.yieldNow);
   }
 
   /** Peeks at a snapshot's header without loading it. */
@@ -241,6 +262,8 @@ export class VaultIndex {
       }
     };
     let next = 0;
+    const slicer = this.slicer();
+    let sinceYield = 0;
     for (const f of files) {
       const slot = this.text.slotOf.get(f.path);
       const old = slot === undefined ? null : this.text.notes[slot];
@@ -255,7 +278,10 @@ export class VaultIndex {
             old.size = file.size;
             report.unchanged++;
           } else {
-            const problem = this.indexText(f.path, file.text, file.mtime, file.size, carried);
+            const doc = parseDoc(f.path, file.text, file.mtime, file.size);
+            // A drawing or a pasted log can take tens of ms to parse and as long again to index: two tasks then.
+            if (slicer.due()) await slicer.yield();
+            const problem = this.indexDoc(f.path, doc, carried);
             if (problem) report.problems.push({ path: f.path, reason: problem });
             report.indexed++;
           }
@@ -266,14 +292,15 @@ export class VaultIndex {
       } else {
         report.unchanged++;
       }
-      if (++done % this.batch === 0) {
-        this.onProgress?.({ phase: 'index', done, total: files.length });
-        await this.yieldNow();
+      if (++done % this.batch === 0) this.onProgress?.({ phase: 'index', done, total: files.length });
+      if (++sinceYield >= this.batch || slicer.due()) {
+        sinceYield = 0;
+        await slicer.yield();
       }
     }
     this.onProgress?.({ phase: 'index', done, total: files.length });
     if (this.text.needsCompaction()) this.compact();
-    if (report.indexed > this.batch) for (const f of Object.values(this.text.fields)) f.trim();
+    if (report.indexed > this.batch) for (const f of Object.values(this.text.fields)) await slicer.run(f.trim());
     report.embedded = await this.embedPending();
     report.ms = this.clock.now() - t0;
     return report;
@@ -286,8 +313,9 @@ export class VaultIndex {
     this.changed();
   }
 
-  /** Drops what is derived from note slots (link graph, filter allow-list). */
+  /** Drops what is derived from note slots (link graph, filter allow-list); counts the edit. */
   private changed(): void {
+    this.edits++;
     this.graphCache = null;
     this.allowCache = null;
   }
@@ -309,7 +337,10 @@ export class VaultIndex {
 
   /** Indexes one note's text now (synchronous: searchable on return); returns a frontmatter problem, if any. */
   private indexText(path: string, text: string, mtime: number, size: number, carried?: Map<string, Float32Array>, title?: string): string | undefined {
-    const doc = parseDoc(path, text, mtime, size, title);
+    return this.indexDoc(path, parseDoc(path, text, mtime, size, title), carried);
+  }
+
+  private indexDoc(path: string, doc: ParsedDoc, carried?: Map<string, Float32Array>): string | undefined {
     const cache = carried ?? new Map<string, Float32Array>();
     const oldSlot = this.text.slotOf.get(path);
     if (oldSlot !== undefined) {

@@ -9,6 +9,8 @@ import { systemClock, type Clock, type VaultChange, type VaultFile, type VaultFi
 interface Entry {
   text: string;
   mtime: number;
+  /** UTF-8 size, kept with the text: encoding every note at each listing costs 50 ms for 13,000 notes. */
+  size: number;
 }
 
 export interface MemoryVaultOptions {
@@ -40,7 +42,7 @@ export class MemoryVault implements VaultPort {
     this.clock = options.clock ?? systemClock;
     this.configDir = options.configDir;
     this.caseInsensitive = options.caseInsensitive ?? false;
-    for (const [p, text] of Object.entries(options.files ?? {})) this.files.set(vaultPath(p), { text, mtime: this.tick() });
+    for (const [p, text] of Object.entries(options.files ?? {})) this.files.set(vaultPath(p), this.entry(text));
   }
 
   /** Strictly increasing mtimes, so that "changed since" checks never tie within one test. */
@@ -49,8 +51,12 @@ export class MemoryVault implements VaultPort {
     return this.lastMtime;
   }
 
+  private entry(text: string): Entry {
+    return { text, mtime: this.tick(), size: encoder.encode(text).length };
+  }
+
   private info(path: string, e: Entry): VaultFileInfo {
-    return { path, mtime: e.mtime, size: encoder.encode(e.text).length };
+    return { path, mtime: e.mtime, size: e.size };
   }
 
   private emit(change: VaultChange): void {
@@ -88,7 +94,7 @@ export class MemoryVault implements VaultPort {
     try {
       const p = vaultPath(path);
       if (this.findCaseInsensitive(p) !== undefined) throw new EngramError('conflict', `a note already exists at ${p}`);
-      const e = { text, mtime: this.tick() };
+      const e = this.entry(text);
       this.files.set(p, e);
       this.emit({ kind: 'create', path: p });
       return Promise.resolve(this.info(p, e));
@@ -103,7 +109,7 @@ export class MemoryVault implements VaultPort {
       const e = this.files.get(p);
       if (!e) throw new EngramError('not-found', `no such note: ${p}`);
       if (e.text !== expected) throw new EngramError('conflict', `${p} changed since it was read; not overwritten`);
-      const next = { text, mtime: this.tick() };
+      const next = this.entry(text);
       this.files.set(p, next);
       this.emit({ kind: 'modify', path: p });
       return Promise.resolve(this.info(p, next));
@@ -137,7 +143,7 @@ export class MemoryVault implements VaultPort {
       // A case-only rename (`note.md` → `Note.md`) is allowed; another file at the target is not.
       if (clash !== undefined && clash !== f) throw new EngramError('conflict', `cannot rename ${f}: ${t} already exists`);
       this.files.delete(f);
-      this.files.set(t, { text: e.text, mtime: e.mtime });
+      this.files.set(t, { ...e });
       this.emit({ kind: 'rename', path: t, oldPath: f });
       return Promise.resolve();
     } catch (err) {
@@ -158,7 +164,7 @@ export class MemoryVault implements VaultPort {
   externalWrite(path: VaultPath, text: string): void {
     const p = vaultPath(path);
     const existed = this.files.has(p);
-    this.files.set(p, { text, mtime: this.tick() });
+    this.files.set(p, this.entry(text));
     this.emit({ kind: existed ? 'modify' : 'create', path: p });
   }
 

@@ -1,6 +1,6 @@
 // Document frequencies over the vault's notes, so the relevance gate can weigh a query's terms by rarity, and the terms
 // it weighs: the index's terms without the words of conversation.
-import { STOP_WORDS, Tokenizer } from '../index/tokenize.js';
+import { Tokenizer } from '../index/tokenize.js';
 
 /**
  * Words that say nothing about a topic ("thanks, that looks good", "let's make one more"): the gate leaves them out of
@@ -13,8 +13,8 @@ const CHAT_WORDS =
   'lot well like going gonna want wanna know think one two make made way thing things something anything everything today tomorrow ' +
   'yesterday good great nice new old see use used using tell say said us via etc may might must shall e g ie eg vs per';
 
-/** The index's tokenizer with the gate's stop words: prompt and note terms, and the prompt's words they came from. */
-export const gateTokenizer = new Tokenizer({ stopWords: new Set([...STOP_WORDS, ...CHAT_WORDS.split(' ')]) });
+/** The index's tokenizer and stop list plus the words of conversation: prompt and note terms, and the prompt's words they came from. */
+export const gateTokenizer = new Tokenizer({ extraStopWords: CHAT_WORDS.split(' ') });
 
 /** A text's distinct topic terms (no stop or conversation words, no single characters), in order of first use. */
 export function contentTerms(text: string): string[] {

@@ -1,14 +1,15 @@
 // The plugin's embedder: `engram embed-server` run with the user's Node over stdio (onnxruntime cannot load in
 // Obsidian's renderer), supervised. A child that dies is restarted with backoff; one that cannot start at all is one
 // `problem` sentence, and the plugin keeps working on BM25. Desktop only: the plugin imports this file lazily.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 // Node's own timers: the supervisor belongs to the child process, not to any Obsidian window.
 import { clearTimeout, setTimeout } from 'node:timers';
+import { Buffer } from 'node:buffer';
 import { errorMessage } from '../../core/errors.js';
 import type { Embedder } from '../../core/ports.js';
 import { MAX_EMBED_TEXTS, MAX_EMBED_TEXT_CHARS, type EmbedInfo, type EmbedResult } from '../../core/protocol/embed.js';
-import { LineDecoder, MAX_FRAME_BYTES, encodeFrame, parseFrame, request } from '../../core/protocol/jsonrpc.js';
+import { MAX_FRAME_BYTES } from '../../core/protocol/jsonrpc.js';
 import { PROTOCOL_VERSION, parseProtocolVersion } from '../../core/protocol/version.js';
+import { ServerProcess, type Exit, type ServerCommand } from './embed-server-process.js';
 import { cliEnv, findEngramCli, findNode, type CliSettings } from './find-cli.js';
 
 export interface Backoff {
@@ -28,132 +29,18 @@ export function restartDelay(crashes: number, backoff: Backoff): number {
 
 export type EmbedChildStatus = { state: 'running'; pid: number } | { state: 'restarting'; reason: string; retryInMs: number } | { state: 'stopped' };
 
-export interface EmbedChildOptions {
-  node: string;
-  /** The CLI entry (`dist/engram.mjs`). */
-  cli: string;
-  /** A model folder (`--model`); default: the CLI's configured or downloaded model. */
-  modelDir?: string;
-  env?: NodeJS.ProcessEnv;
-  /** The child's stderr lines and the supervisor's notes (restarts, stray output). */
-  log?: (line: string) => void;
+export interface EmbedChildOptions extends ServerCommand {
   onStatus?: (status: EmbedChildStatus) => void;
   backoff?: Partial<Backoff>;
   /** After SIGTERM, how long the child has before SIGKILL. */
   killGraceMs?: number;
   /** How long the first start may take (loading a model from disk takes seconds). */
   startTimeoutMs?: number;
+  /** A request unanswered this long means a hung child: it is killed, and restarted like a crashed one. */
+  requestTimeoutMs?: number;
 }
 
 export type EmbedChildStart = { ok: true; embedder: EmbedChild } | { ok: false; problem: string };
-
-interface Exit {
-  /** "exit code 1", "signal SIGKILL", "could not start: …", with the last stderr line when there is one. */
-  reason: string;
-}
-
-/** One run of `engram embed-server`: its pipes, its requests in flight, its exit. */
-class ServerProcess {
-  readonly exited: Promise<Exit>;
-  private readonly proc: ChildProcessWithoutNullStreams;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private readonly decoder = new LineDecoder();
-  private nextId = 1;
-  private stderrTail = '';
-  private killReason?: string;
-  private gone = false;
-
-  constructor(private readonly opts: EmbedChildOptions) {
-    const args = [opts.cli, 'embed-server', ...(opts.modelDir ? ['--model', opts.modelDir] : [])];
-    this.proc = spawn(opts.node, args, { env: opts.env ?? process.env, stdio: 'pipe', windowsHide: true });
-    this.exited = new Promise<Exit>((resolve) => {
-      const done = (reason: string) => {
-        if (this.gone) return;
-        this.gone = true;
-        const why = this.killReason ?? (this.stderrTail ? `${reason}: ${this.stderrTail}` : reason);
-        for (const p of this.pending.values()) p.reject(new Error(`The embedding child stopped (${why}).`));
-        this.pending.clear();
-        resolve({ reason: why });
-      };
-      this.proc.on('exit', (code, signal) => done(signal ? `signal ${signal}` : `exit code ${code ?? 0}`));
-      // Spawning failed (no such file, not executable): 'exit' may never come.
-      this.proc.on('error', (e) => {
-        if (this.proc.pid === undefined) done(`could not start ${opts.node}: ${errorMessage(e)}`);
-      });
-    });
-    // Writing to a child that just died fails with EPIPE; the exit above already says why.
-    this.proc.stdin.on('error', () => undefined);
-    this.proc.stdout.on('data', (chunk: Buffer) => this.onStdout(chunk));
-    this.proc.stderr.setEncoding('utf8');
-    this.proc.stderr.on('data', (chunk: string) => {
-      for (const line of chunk.split(/\r?\n/)) {
-        if (!line.trim()) continue;
-        this.stderrTail = line.trim().slice(0, 500);
-        opts.log?.(`embed-server: ${line}`);
-      }
-    });
-  }
-
-  get pid(): number | undefined {
-    return this.gone ? undefined : this.proc.pid;
-  }
-
-  call(method: string, params?: unknown): Promise<unknown> {
-    if (this.gone) return Promise.reject(new Error('The embedding child is not running.'));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.proc.stdin.write(encodeFrame(request(id, method, params)));
-    });
-  }
-
-  /** Ends this run for a reason the requests in flight are given (a wrong model, garbage on stdout). */
-  kill(reason: string): void {
-    this.killReason ??= reason;
-    if (!this.gone) this.proc.kill('SIGKILL');
-  }
-
-  /** SIGTERM, then SIGKILL after the grace period; resolves once the process is gone and its pipes closed. */
-  async terminate(graceMs: number): Promise<void> {
-    this.killReason ??= 'stopped by Engram';
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    if (!this.gone) {
-      this.proc.stdin.end();
-      this.proc.kill('SIGTERM');
-      timer = setTimeout(() => this.proc.kill('SIGKILL'), graceMs);
-    }
-    await this.exited;
-    clearTimeout(timer);
-    for (const s of [this.proc.stdin, this.proc.stdout, this.proc.stderr]) {
-      s.removeAllListeners();
-      s.destroy();
-    }
-    this.proc.removeAllListeners();
-  }
-
-  private onStdout(chunk: Buffer): void {
-    let lines: string[];
-    try {
-      lines = this.decoder.push(chunk);
-    } catch (e) {
-      this.kill(`its reply was too large: ${errorMessage(e)}`);
-      return;
-    }
-    for (const line of lines) {
-      const parsed = parseFrame(line);
-      const msg = parsed.ok ? parsed.message : undefined;
-      if (!msg || !('id' in msg) || typeof msg.id !== 'number' || !('result' in msg || 'error' in msg)) {
-        this.opts.log?.(`embed-server wrote a line that is not a reply: ${line.slice(0, 200)}`);
-        continue;
-      }
-      const p = this.pending.get(msg.id);
-      if (!p) continue;
-      this.pending.delete(msg.id);
-      if ('error' in msg) p.reject(new Error(`The embedding child refused the request: ${msg.error.message}`));
-      else p.resolve(msg.result);
-    }
-  }
-}
 
 /** Why `info` means this child cannot serve (no model, another protocol major), or undefined when it can. */
 function unusable(info: EmbedInfo): string | undefined {
@@ -161,7 +48,7 @@ function unusable(info: EmbedInfo): string | undefined {
   if (theirs !== parseProtocolVersion(PROTOCOL_VERSION)?.major) {
     return `The Engram CLI speaks protocol ${info.protocolVersion}, this plugin ${PROTOCOL_VERSION}: update the one that is older.`;
   }
-  if (!info.available) return `The embedding server has no model: ${info.reason ?? 'no reason given'}.`;
+  if (!info.available) return `The embedding server cannot embed: ${info.reason ?? 'it gave no reason'}.`;
   return undefined;
 }
 
@@ -176,7 +63,8 @@ export class EmbedChild implements Embedder {
   private server?: ServerProcess;
   private readonly backoff: Backoff;
   private crashes = 0;
-  private startedAt = 0;
+  /** When the current child proved it serves (its `info` checked out); unset while it starts. */
+  private servingSince?: number;
   private restartTimer?: ReturnType<typeof setTimeout>;
   private stopping?: Promise<void>;
   private current: EmbedChildStatus;
@@ -190,6 +78,7 @@ export class EmbedChild implements Embedder {
     this.backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
     this.current = { state: 'running', pid: server.pid ?? 0 };
     this.adopt(server);
+    this.servingSince = Date.now();
   }
 
   /** Starts the child and waits for its `info`; never throws: a child that cannot serve is one problem sentence. */
@@ -198,8 +87,10 @@ export class EmbedChild implements Embedder {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeoutMs = opts.startTimeoutMs ?? 60_000;
     const outcome = await Promise.race([
-      server.call('info').then((info) => ({ info: info as EmbedInfo }), (e: unknown) => ({ error: errorMessage(e) })),
-      server.exited.then((exit) => ({ error: `The embedding server exited before it was ready (${exit.reason}).` })),
+      server.call('info').then(
+        (info) => ({ info: info as EmbedInfo }),
+        (e: unknown) => ({ error: server.exitReason !== undefined ? `The embedding server exited before it was ready (${server.exitReason}).` : errorMessage(e) }),
+      ),
       new Promise<{ error: string }>((resolve) => {
         timer = setTimeout(() => resolve({ error: `The embedding server did not answer within ${Math.round(timeoutMs / 1000)} s.` }), timeoutMs);
       }),
@@ -233,7 +124,7 @@ export class EmbedChild implements Embedder {
     for (let i = 0; i < texts.length; i += batch) {
       // The model reads only the first few hundred tokens, so the server's length cap never changes a vector.
       const slice = texts.slice(i, i + batch).map((t) => (t.length > MAX_EMBED_TEXT_CHARS ? t.slice(0, MAX_EMBED_TEXT_CHARS) : t));
-      const result = (await this.running().call('embed', { texts: slice })) as EmbedResult;
+      const result = (await this.running().call('embed', { texts: slice }, this.opts.requestTimeoutMs ?? 120_000)) as EmbedResult;
       if (result.modelId !== this.modelId || result.dimension !== this.dimension || result.vectors.length !== slice.length) {
         throw new Error(`The embedding child now serves ${result.modelId} (${result.dimension} dimensions), not ${this.modelId} (${this.dimension}): reload Engram.`);
       }
@@ -269,14 +160,14 @@ export class EmbedChild implements Embedder {
 
   private adopt(server: ServerProcess): void {
     this.server = server;
-    this.startedAt = Date.now();
+    this.servingSince = undefined;
     void server.exited.then((exit) => this.onExit(server, exit));
   }
 
   private onExit(server: ServerProcess, exit: Exit): void {
     if (this.server !== server || this.stopping) return;
     this.server = undefined;
-    if (Date.now() - this.startedAt >= this.backoff.healthyMs) this.crashes = 0;
+    if (this.servingSince !== undefined && Date.now() - this.servingSince >= this.backoff.healthyMs) this.crashes = 0;
     this.crashes++;
     const delay = restartDelay(this.crashes, this.backoff);
     this.opts.log?.(`The embedding child stopped (${exit.reason}); restarting in ${delay} ms.`);
@@ -295,7 +186,10 @@ export class EmbedChild implements Embedder {
         const e = info as EmbedInfo;
         const problem = unusable(e) ?? (e.available && (e.modelId !== this.modelId || e.dimension !== this.dimension) ? `it now serves ${e.modelId}, not ${this.modelId}` : undefined);
         if (problem) server.kill(problem);
-        else if (this.server === server && server.pid !== undefined) this.setStatus({ state: 'running', pid: server.pid });
+        else if (this.server === server && server.pid !== undefined) {
+          this.servingSince = Date.now();
+          this.setStatus({ state: 'running', pid: server.pid });
+        }
       },
       () => undefined, // its exit is reported by onExit
     );

@@ -2,7 +2,7 @@
 // (sidecar/hosting/open-host.ts) over Obsidian's vault port and vault events, embeddings from a supervised
 // `engram embed-server` child. A daemon that hosts the vault is asked to hand over; on unload the plugin saves and
 // releases, and the next hook starts a daemon again.
-import { openHost, type VaultFollower } from '../../../sidecar/hosting/open-host';
+import { NEWER_CLIENT, openHost, type VaultFollower } from '../../../sidecar/hosting/open-host';
 import { extractorMaker, indexMaker } from '../../../sidecar/hosting/wiring';
 import { hostLogger, type Logger } from '../../../sidecar/hosting/logger';
 import type { RunningHost } from '../../../sidecar/hosting/running-host';
@@ -13,7 +13,7 @@ import type { VaultPort, Yield } from '../../core/ports';
 import type { EngramSettings, EngineConfigAccess } from '../settings';
 import type { HostState } from '../status-bar';
 import { openEmbedChild } from './embed-child';
-import type { EmbedChild } from './embed-child';
+import type { EmbedChild, EmbedChildStatus } from './embed-child';
 import { nodeConfigAccess } from './config-access';
 
 export interface PluginHostInput {
@@ -88,6 +88,11 @@ export class PluginHost {
 
   get engine() {
     return this.running?.engine;
+  }
+
+  /** The embedding child: running (with its pid), restarting (why), or stopped; undefined when there is none. */
+  get embeddings(): EmbedChildStatus | undefined {
+    return this.embedder?.status;
   }
 
   /** Why something does not work (no Node, no CLI, no model), each said once. */
@@ -187,7 +192,12 @@ export class PluginHost {
     await this.embedder?.dispose().catch(() => undefined);
     this.embedder = undefined;
     if (this.stopping) return;
-    // Someone asked this host to go (`engram serve --stop`, a newer client): host again after a while.
+    if (reason === NEWER_CLIENT) {
+      // A newer Engram took over: hosting again would take the vault back from it, over and over.
+      this.set({ kind: 'none', why: 'a newer version of Engram (the command line) hosts this vault now; update the plugin to host it here again' });
+      return;
+    }
+    // Someone asked this host to go (`engram serve --stop`): host again after a while.
     this.scheduleRehost(`released (${reason})`);
   }
 

@@ -40,6 +40,8 @@ export function onVaultChange(vault: Vault, configDir: string, onChange: (change
 /** Pending changes of one burst, keyed by the path each note has now. */
 class Burst {
   readonly pending = new Map<string, VaultChange>();
+  /** Paths deleted and made again within the burst (their create is a modify for the index). */
+  private readonly replaced = new Set<string>();
 
   add(change: VaultChange): void {
     const prev = this.pending.get(change.path);
@@ -56,18 +58,23 @@ class Burst {
       // A note renamed and then deleted: the index knows it under its old path.
       if (prev?.kind === 'rename' && !this.pending.has(prev.oldPath)) this.pending.set(prev.oldPath, { kind: 'delete', path: prev.oldPath });
       this.pending.set(change.path, change);
-    } else if (!prev || prev.kind === 'modify') {
+    } else if (!prev) {
       this.pending.set(change.path, change);
     } else if (prev.kind === 'delete') {
       // Deleted and written again within the burst: the note is there, with new content.
       this.pending.set(change.path, { kind: 'modify', path: change.path });
+      this.replaced.add(change.path);
+    } else if (prev.kind === 'modify' && change.kind === 'create' && !this.replaced.has(change.path)) {
+      // The metadata cache may report a new note before the vault does.
+      this.pending.set(change.path, change);
     }
-    // A create or rename followed by edits stays a create or rename: both make the index read the note.
+    // Otherwise the pending change stands: each kind already makes the index read the note.
   }
 
   take(): VaultChange[] {
     const batch = [...this.pending.values()];
     this.pending.clear();
+    this.replaced.clear();
     return batch;
   }
 }
@@ -92,20 +99,28 @@ export function followVault(app: Pick<App, 'vault' | 'metadataCache'>, onChange:
   const burst = new Burst();
   let timer: number | null = null;
   let burstStart = 0;
+  let lastEvent = 0;
 
-  const flush = (): void => {
+  // One timer per burst, moved on only when it fires: an event costs no timer call (a sync brings thousands).
+  const fire = (): void => {
+    const due = Math.min(lastEvent + options.debounceMs, burstStart + maxWaitMs);
+    const now = Date.now();
+    if (now < due) {
+      timer = window.setTimeout(fire, due - now);
+      return;
+    }
     timer = null;
     const batch = burst.take();
     if (batch.length > 0) onChange(batch);
   };
 
+  // Delivered from the timer only, never from inside Obsidian's event dispatch.
   const add = (change: VaultChange): void => {
     burst.add(change);
-    const now = Date.now();
-    if (timer === null) burstStart = now;
-    else window.clearTimeout(timer);
-    // Quiet for debounceMs, or the burst's deadline; never delivered from inside Obsidian's event dispatch.
-    timer = window.setTimeout(flush, Math.max(0, Math.min(options.debounceMs, burstStart + maxWaitMs - now)));
+    lastEvent = Date.now();
+    if (timer !== null) return;
+    burstStart = lastEvent;
+    timer = window.setTimeout(fire, options.debounceMs);
   };
 
   const stopVault = onVaultChange(vault, vault.configDir, add);

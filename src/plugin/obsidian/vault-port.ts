@@ -53,8 +53,13 @@ export class ObsidianVault implements VaultPort {
     }
   }
 
-  private ioError(what: string, p: string, e: unknown): EngramError {
+  /** Obsidian reports failures as plain Errors; judged by what is at `p` now, they become the port's error kinds. */
+  private async failure(what: 'read' | 'create' | 'write' | 'trash' | 'rename', p: string, e: unknown): Promise<EngramError> {
     if (e instanceof EngramError) return e;
+    const there = await this.taken(p).catch(() => true);
+    // Someone else made the note first (Vault.create: "File already exists."), or removed it while we worked.
+    if (what === 'create' && there) return new EngramError('conflict', `a note already exists at ${p}`);
+    if (what !== 'create' && !there) return new EngramError('not-found', `no such note: ${p}`);
     return new EngramError('io', `cannot ${what} ${p}: ${errorMessage(e)}`);
   }
 
@@ -121,7 +126,7 @@ export class ObsidianVault implements VaultPort {
       if (st?.type !== 'file') throw new EngramError('not-found', `no such note: ${p}`);
       return { path: p, mtime: st.mtime, size: st.size, text: await this.vault.adapter.read(p) };
     } catch (e) {
-      throw this.ioError('read', p, e);
+      throw await this.failure('read', p, e);
     }
   }
 
@@ -137,7 +142,7 @@ export class ObsidianVault implements VaultPort {
         await this.ensureFolders(p);
         return info(await this.vault.create(p, text));
       } catch (e) {
-        throw this.ioError('create', p, e);
+        throw await this.failure('create', p, e);
       }
     });
   }
@@ -155,7 +160,7 @@ export class ObsidianVault implements VaultPort {
         });
         return info(file);
       } catch (e) {
-        throw this.ioError('write', p, e);
+        throw await this.failure('write', p, e);
       }
     });
   }
@@ -168,7 +173,7 @@ export class ObsidianVault implements VaultPort {
         // The user's "Deleted files" setting decides: Obsidian's .trash, the system trash, or gone.
         await this.fileManager.trashFile(file);
       } catch (e) {
-        throw this.ioError('trash', p, e);
+        throw await this.failure('trash', p, e);
       }
     });
   }
@@ -192,7 +197,7 @@ export class ObsidianVault implements VaultPort {
         await this.ensureFolders(t);
         await this.vault.rename(file, t);
       } catch (e) {
-        throw this.ioError('rename', f, e);
+        throw await this.failure('rename', f, e);
       }
     });
   }

@@ -26,6 +26,12 @@ describe('Tokenizer', () => {
     expect(tokenizer.terms('LLVM and')).toEqual(tokenizer.terms('LLVM or'));
   });
 
+  it('extra stop words extend the one list, never replace it', () => {
+    const more = new Tokenizer({ extraStopWords: ['thanks'] });
+    expect(more.terms('thanks for the notes')).toEqual(tokenizer.terms('notes'));
+    expect(tokenizer.terms('thanks')).not.toEqual([]);
+  });
+
   it('maps each term back to the word the text used', () => {
     const said = tokenizer.wordsByTerm('Merging Workspaces, the notes');
     expect([...said.values()]).toEqual(['Merging', 'Workspaces', 'notes']);

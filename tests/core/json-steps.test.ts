@@ -1,0 +1,45 @@
+// A large JSON object parsed in steps (the snapshot's note table, the engine's note cache) must give exactly what one
+// JSON.parse gives, and refuse exactly what it refuses.
+import { describe, expect, it } from 'vitest';
+import { parseJsonSteps } from '../../src/core/json-steps.js';
+import { runSync } from '../../src/core/index/snapshot.js';
+
+const parse = (json: string, block = 2): unknown => runSync(parseJsonSteps(json, 'notes', block));
+
+describe('parseJsonSteps', () => {
+  it('gives what JSON.parse gives, whatever the notes hold (quotes, braces, commas, escapes, nesting)', () => {
+    const notes = [
+      { path: 'a "quoted", {braced} [note].md', links: ['x,y', '}', ']'], n: 1 },
+      { path: 'back\\slash\\", then "notes":[ inside', tags: [], deep: { a: [[1, 2], { b: '},{' }] } },
+      'a bare string, with a comma',
+      42,
+      null,
+      [],
+      { path: 'émoji 😀 and \u2028 line separator', time: -1.5e-7 },
+    ];
+    for (const head of [{ format: 1, terms: ['a', 'b,c'] }, { formatVersion: 4, modelId: '"notes":[', dimension: 0 }, {}]) {
+      for (let n = 0; n <= notes.length; n++) {
+        const json = JSON.stringify({ ...head, notes: notes.slice(0, n) });
+        for (const block of [1, 2, 3, 1024]) expect(parse(json, block)).toEqual(JSON.parse(json));
+      }
+    }
+  });
+
+  it('parses any other layout in one go, and refuses what JSON.parse refuses', () => {
+    for (const json of ['{"notes":[1,2],"after":true}', '{"x":{"notes":[1]},"notes":[2,3]}', '{ "notes": [1, 2] }', '[1,2]', '"notes"', '{"notes":[[1,2],[3]]}']) {
+      expect(parse(json)).toEqual(JSON.parse(json));
+    }
+    for (const bad of ['{"notes":[1,,2]}', '{"notes":[1,]}', '{"notes":[,1]}', '{"notes":[1 2]}', '{"notes":[{"a":1},{"a":]}', 'not json', '{"a":1,"notes":[1]']) {
+      expect(() => JSON.parse(bad)).toThrow(SyntaxError);
+      for (const block of [1, 2]) expect(() => parse(bad, block)).toThrow(SyntaxError);
+    }
+  });
+
+  it('gives the host turns: one step per block of the array', () => {
+    const json = JSON.stringify({ format: 1, notes: Array.from({ length: 10 }, (_, i) => ({ i })) });
+    const steps = parseJsonSteps(json, 'notes', 3);
+    let n = 0;
+    while (!steps.next().done) n++;
+    expect(n).toBeGreaterThanOrEqual(4);
+  });
+});
