@@ -160,7 +160,7 @@ export function startCodexFollower(o: CodexFollowerOptions): CodexFollower {
       if (await isEngramOwnTranscript(file)) return undefined;
       const sessionId = rolloutSessionId(file);
       const cwd = rolloutCwd(file);
-      const covered = o.coverage.get(jobKey(sessionId))?.bytes ?? 0;
+      const covered = (await o.coverage.get(jobKey(sessionId)))?.bytes ?? 0;
       f = { sessionId, cwd, ours: belongsHere(cwd), lastChange: mtime, grownBytes: covered, finishedBytes: covered };
       followed.set(file, f);
       if (f.ours) o.log('info', `codex: following ${file}`);
@@ -208,7 +208,7 @@ export function startCodexFollower(o: CodexFollowerOptions): CodexFollower {
   };
 
   /** Rollouts quiet for long enough are finished: queue what is left of them (forced, like a SessionEnd). */
-  const finishQuiet = () => {
+  const finishQuiet = async () => {
     const quiet = finishedAfterMs();
     for (const [file, f] of followed) {
       if (!f.ours) continue;
@@ -219,7 +219,7 @@ export function startCodexFollower(o: CodexFollowerOptions): CodexFollower {
       }
       f.lastChange = Math.max(f.lastChange, st.mtimeMs);
       if (now() - f.lastChange < quiet || st.size <= f.finishedBytes) continue;
-      if (st.size <= (o.coverage.get(jobKey(f.sessionId))?.bytes ?? 0)) {
+      if (st.size <= ((await o.coverage.get(jobKey(f.sessionId)))?.bytes ?? 0)) {
         f.finishedBytes = st.size;
         continue;
       }
@@ -263,7 +263,7 @@ export function startCodexFollower(o: CodexFollowerOptions): CodexFollower {
         await stop();
       } else {
         await start();
-        finishQuiet();
+        await finishQuiet();
       }
     } catch (e) {
       o.log('warn', `codex: ${errorMessage(e)}`);

@@ -1,51 +1,29 @@
 // How far each session has been extracted (bytes and records), so Stop re-queues only sessions that grew and a
-// spooled event is satisfied once its transcript size is covered.
+// spooled event is satisfied once its transcript size is covered. It lives in the extractor's ledger
+// (src/core/extract/journal.ts), read and changed only through its JobStore: one file, one format, one lock.
 import fs from 'node:fs';
-import { EngramError } from '../../src/core/errors.js';
-import { atomicWriteFileSync } from '../node/atomic-write.js';
+import { JobStore } from '../../src/core/extract/journal.js';
 import type { CoveragePort, RunRecord, SessionCoverage } from '../../src/core/capture/session-jobs.js';
+import { NodeStateStore } from '../node/node-state-store.js';
 
-export const COVERAGE_FORMAT = 1;
-
-interface CoverageFile {
-  format: number;
-  sessions: Record<string, SessionCoverage>;
-  runs: RunRecord[];
-}
-
-/** sessions.json: capture's coverage port (src/core/capture/session-jobs.ts) on disk. */
+/** Capture's coverage port (src/core/capture/session-jobs.ts) over the vault's ledger under $ENGRAM_HOME. */
 export class CoverageStore implements CoveragePort {
-  private data: CoverageFile = { format: COVERAGE_FORMAT, sessions: {}, runs: [] };
+  private readonly jobs: JobStore;
 
-  constructor(private readonly file: string) {
-    try {
-      const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as CoverageFile;
-      if (raw.format > COVERAGE_FORMAT) {
-        throw new EngramError('format-version', `${file} has format ${raw.format}, newer than this engram`, 'update engram');
-      }
-      this.data = { format: COVERAGE_FORMAT, sessions: raw.sessions ?? {}, runs: raw.runs ?? [] };
-    } catch (e) {
-      if (e instanceof EngramError) throw e;
-    }
+  constructor(engramHome: string, vaultKey: string) {
+    this.jobs = new JobStore(new NodeStateStore(engramHome), `vaults/${vaultKey}`);
   }
 
-  get(sessionId: string): SessionCoverage | undefined {
-    return this.data.sessions[sessionId];
+  get(key: string): Promise<SessionCoverage | undefined> {
+    return this.jobs.captured(key);
   }
 
-  runs(): RunRecord[] {
-    return this.data.runs;
+  runs(): Promise<RunRecord[]> {
+    return this.jobs.recentRuns();
   }
 
-  record(sessionId: string, cov: SessionCoverage | undefined, run: RunRecord): void {
-    if (cov) this.data.sessions[sessionId] = cov;
-    this.data.runs.push(run);
-    if (this.data.runs.length > 50) this.data.runs.splice(0, this.data.runs.length - 50);
-    this.save();
-  }
-
-  private save(): void {
-    atomicWriteFileSync(this.file, JSON.stringify(this.data), { mode: 0o600 });
+  record(key: string, coverage: SessionCoverage | undefined, run: RunRecord): Promise<void> {
+    return this.jobs.recordCapture(key, coverage, run);
   }
 }
 

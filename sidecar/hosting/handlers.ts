@@ -143,7 +143,8 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
         return { ...host.capture.stats(), spooled: spoolDepth(host.state), deferred: aside.deferred, failedEvents: aside.failed };
       })(),
       index: { notes: engine.noteCount(), ready: engine.ready, mode: engine.index.mode },
-      lastRuns: host.coverage.runs().slice(-10),
+      // The runs are in the ledger: status still answers when it is damaged (doctor and the set-aside events name it).
+      lastRuns: await host.coverage.runs().then((r) => r.slice(-10), () => []),
     }),
     'host.release': async () => {
       setTimeout(() => void host.shutdown('handover requested'), 10);

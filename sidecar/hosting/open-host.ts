@@ -80,7 +80,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     });
     const facts = hostFacts(env);
     const { config } = loadConfig(facts);
-    const coverage = new CoverageStore(`${state.dir}/sessions.json`);
+    const coverage = new CoverageStore(engramHome(env), state.key);
     // The extractor dedups through the engine's index, so it is made once the engine exists (below).
     let extractor: TranscriptExtractor = async () => ({ notes: 0, outcome: 'no extractor available in this build' });
     const engine = new Engine({

@@ -98,7 +98,7 @@ describe('failed windows on a running host', () => {
       const r = runCli(['hook', 'SessionEnd'], { env: sb.env, input: JSON.stringify({ session_id: id, transcript_path: path.join(proj, `${id}.jsonl`), cwd: sb.root, hook_event_name: 'SessionEnd', reason: 'other' }) });
       expect(r.code).toBe(0);
     }
-    const runs = () => readJson<{ runs: { sessionId: string; outcome: string }[] }>(path.join(stateDir(sb), 'sessions.json'))?.runs ?? [];
+    const runs = () => readJson<{ runs: { sessionId: string; outcome: string }[] }>(path.join(stateDir(sb), 'ledger.json'))?.runs ?? [];
     const bRun = await waitFor(() => runs().find((x) => x.sessionId === B), 40_000, "B's extraction");
     expect(bRun.outcome).toMatch(/extracted 1 notes/);
     expect([...vaultNotes(sb.vault).values()].filter((t) => t.includes('date-fns'))).toHaveLength(1);
@@ -121,7 +121,7 @@ describe('failed windows on a running host', () => {
     await hostListening(sb, sb.serve({ ENGRAM_EXTRACT_RETRY_AFTER_MINUTES: '0' }, { sweepMs: 300 }));
     const end = () => runCli(['hook', 'SessionEnd'], { env: sb.env, input: JSON.stringify({ session_id: A, transcript_path: path.join(proj, `${A}.jsonl`), cwd: sb.root, hook_event_name: 'SessionEnd', reason: 'other' }) });
     expect(end().code).toBe(0);
-    const runs = () => readJson<{ runs: { sessionId: string; outcome: string }[] }>(path.join(stateDir(sb), 'sessions.json'))?.runs.filter((r) => r.sessionId === A) ?? [];
+    const runs = () => readJson<{ runs: { sessionId: string; outcome: string }[] }>(path.join(stateDir(sb), 'ledger.json'))?.runs.filter((r) => r.sessionId === A) ?? [];
     await waitFor(() => runs().some((r) => r.outcome.startsWith('deferred: 1 window pending')), 30_000, 'the failed run');
     expect([...vaultNotes(sb.vault).values()].some((t) => t.includes('pnpm'))).toBe(false);
     failWhen = undefined;

@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LEDGER_VERSION } from '../../src/core/extract/journal.js';
 import { cliPath } from '../helpers/cli.js';
 import { repoRoot } from '../helpers/shared.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
@@ -122,7 +123,7 @@ describe('a window whose LLM call fails is not wasted', () => {
     // No rules stand-in: the correction in the transcript is not filed by the offline pass.
     expect(notes(s.vault)).toEqual([]);
     const l = ledger(s.home)!;
-    expect(l.version).toBe(2);
+    expect(l.version).toBe(LEDGER_VERSION);
     expect(l.sessions[SESSION_KEY].ranges).toEqual([]);
     expect(l.sessions[SESSION_KEY].pending).toMatchObject({ failure: 'server', windows: 1 });
     const runs = fs.readFileSync(path.join(s.home, 'logs/extract-runs.jsonl'), 'utf8').trim().split('\n').map((x) => JSON.parse(x) as { failed: { failure: string; attempts: number }[] });

@@ -32,7 +32,7 @@ function notes(sb: Sandbox): string[] {
 }
 function runs(sb: Sandbox): { sessionId: string; outcome: string; notes: number }[] {
   try {
-    return (JSON.parse(fs.readFileSync(path.join(stateDir(sb), 'sessions.json'), 'utf8')) as { runs: { sessionId: string; outcome: string; notes: number }[] }).runs;
+    return (JSON.parse(fs.readFileSync(path.join(stateDir(sb), 'ledger.json'), 'utf8')) as { runs: { sessionId: string; outcome: string; notes: number }[] }).runs;
   } catch {
     return [];
   }

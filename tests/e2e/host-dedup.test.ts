@@ -56,7 +56,7 @@ describe('host extraction dedups through the vault index', () => {
     expect(r.code).toBe(0);
     const runs = () => {
       try {
-        return (JSON.parse(fs.readFileSync(path.join(stateDir(sb), 'sessions.json'), 'utf8')) as { runs: { sessionId: string; outcome: string }[] }).runs;
+        return (JSON.parse(fs.readFileSync(path.join(stateDir(sb), 'ledger.json'), 'utf8')) as { runs: { sessionId: string; outcome: string }[] }).runs;
       } catch {
         return [];
       }

@@ -33,7 +33,7 @@ function jsonIn(dir: string): string[] {
 }
 function runs(sb: Sandbox): { sessionId: string; outcome: string }[] {
   try {
-    return (JSON.parse(fs.readFileSync(path.join(vaultState(sb.vault, sb.env).dir, 'sessions.json'), 'utf8')) as { runs: { sessionId: string; outcome: string }[] }).runs;
+    return (JSON.parse(fs.readFileSync(path.join(vaultState(sb.vault, sb.env).dir, 'ledger.json'), 'utf8')) as { runs?: { sessionId: string; outcome: string }[] }).runs ?? [];
   } catch {
     return [];
   }

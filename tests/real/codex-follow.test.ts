@@ -37,9 +37,10 @@ function rollouts(home: string): string[] {
   return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && /^rollout-.*\.jsonl$/.test(e.name)).map((e) => path.join(e.parentPath, e.name));
 }
 
-function coverage(sb: Sandbox): { sessions: Record<string, { bytes: number }>; runs: { sessionId: string; outcome: string; notes: number }[] } {
-  const file = path.join(vaultState(sb.vault, sb.env).dir, 'sessions.json');
-  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { sessions: {}, runs: [] };
+/** Capture's coverage and runs: their part of the vault's ledger. */
+function coverage(sb: Sandbox): { capture: Record<string, { bytes: number }>; runs: { sessionId: string; outcome: string; notes: number }[] } {
+  const file = path.join(vaultState(sb.vault, sb.env).dir, 'ledger.json');
+  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { capture: {}, runs: [] };
 }
 
 describe.skipIf('skip' in codex)(realSuiteTitle('codex', 'the host follows Codex rollouts once Codex is registered'), () => {
@@ -82,7 +83,7 @@ describe.skipIf('skip' in codex)(realSuiteTitle('codex', 'the host follows Codex
     await waitFor(() => notesWith(sb.vault, 'quaggaroute').length > 0, 60_000, 'a note from the grown rollout');
     // Wait until the host has covered the whole rollout (the quiet rollout's final pass), then nothing is doubled.
     const size = fs.statSync(rollout!).size;
-    await waitFor(() => (coverage(sb).sessions[sessionId]?.bytes ?? 0) >= size, 60_000, 'the rollout fully covered');
+    await waitFor(() => (coverage(sb).capture[sessionId]?.bytes ?? 0) >= size, 60_000, 'the rollout fully covered');
     expect(notesWith(sb.vault, 'wombatgate')).toHaveLength(1);
     expect(notesWith(sb.vault, 'quaggaroute')).toHaveLength(1);
     // The grown part's note holds only the new fact.

@@ -79,7 +79,7 @@ export interface ExtractOutcome {
 
 export type TranscriptExtractor = (req: ExtractRequest) => Promise<ExtractOutcome>;
 
-/** How far a session was extracted, and the last runs (the host keeps them: sessions.json). */
+/** How far a session was extracted (capture's part of the extractor's ledger, src/core/extract/journal.ts). */
 export interface SessionCoverage {
   bytes: number;
   records: number;
@@ -96,9 +96,11 @@ export interface RunRecord {
   bytes: number;
 }
 
+/** Coverage and runs by job key; the host keeps them in the extractor's ledger, which another process may change too. */
 export interface CoveragePort {
-  get(key: string): SessionCoverage | undefined;
-  record(key: string, coverage: SessionCoverage | undefined, run: RunRecord): void;
+  get(key: string): Promise<SessionCoverage | undefined>;
+  /** One durable change: the new coverage (undefined when nothing was extracted) with the run. */
+  record(key: string, coverage: SessionCoverage | undefined, run: RunRecord): Promise<void>;
 }
 
 /** Transcripts as the host sees them. */
@@ -136,8 +138,8 @@ export function makeSessionJobRunner(ports: SessionJobPorts): (job: Job<SessionJ
   const now = () => new Date(ports.now?.() ?? Date.now()).toISOString();
   return async ({ data }) => {
     const key = jobKey(data.sessionId, data.backend);
-    const done = (outcome: string, notes = 0, bytes = 0) => {
-      ports.coverage.record(key, undefined, { sessionId: key, at: now(), outcome, notes, bytes });
+    const done = async (outcome: string, notes = 0, bytes = 0) => {
+      await ports.coverage.record(key, undefined, { sessionId: key, at: now(), outcome, notes, bytes });
       ports.spool.release(data.files);
       ports.log('info', `session ${key}: ${outcome}`);
     };
@@ -145,7 +147,7 @@ export function makeSessionJobRunner(ports: SessionJobPorts): (job: Job<SessionJ
     const file = ports.transcripts.allowed(data.transcriptPath);
     if (!file) return done(`transcript refused (outside the agent folders or missing): ${data.transcriptPath}`);
     const size = ports.transcripts.size(file);
-    const covered = ports.coverage.get(key)?.bytes ?? 0;
+    const covered = (await ports.coverage.get(key))?.bytes ?? 0;
     if (size <= covered && data.minBytes <= covered) return done('already covered');
     if (await ports.transcripts.isEngramOwn(file)) return done('skipped: Engram\'s own nested session');
     if (!data.force) {
@@ -166,12 +168,12 @@ export function makeSessionJobRunner(ports: SessionJobPorts): (job: Job<SessionJ
     if (result.deferred) {
       // The events are set aside for later before the run is recorded: whoever reads the run finds them kept.
       ports.spool.defer(data.files, result.retryAt);
-      ports.coverage.record(key, undefined, { sessionId: key, at: now(), outcome: result.outcome ?? 'deferred', notes: result.notes, bytes: covered });
+      await ports.coverage.record(key, undefined, { sessionId: key, at: now(), outcome: result.outcome ?? 'deferred', notes: result.notes, bytes: covered });
       ports.log('info', `session ${key}: ${result.outcome ?? 'deferred'}; retried later`);
       return;
     }
     const records = ports.transcripts.countRecords(file, 0, size);
-    ports.coverage.record(
+    await ports.coverage.record(
       key,
       { bytes: size, records, transcriptPath: file, at: now(), notes: result.notes },
       { sessionId: key, at: now(), outcome: result.outcome ?? 'extracted', notes: result.notes, bytes: size },

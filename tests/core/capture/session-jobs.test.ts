@@ -10,7 +10,7 @@ function world(opts: { size: number; records?: number; own?: boolean; outcome?: 
   const deferred: Array<{ files: string[]; retryAt?: string }> = [];
   const calls: number[] = [];
   const run = makeSessionJobRunner({
-    coverage: { get: (k) => coverage.get(k), record: (k, c, r) => (c && coverage.set(k, c), runs.push(r)) },
+    coverage: { get: async (k) => coverage.get(k), record: async (k, c, r) => void (c && coverage.set(k, c), runs.push(r)) },
     transcripts: {
       allowed: (p) => (p.startsWith('/agents/') ? p : undefined),
       size: () => opts.size,
@@ -91,7 +91,7 @@ describe('capture: spooled events through the queue and its retry policy', () =>
     let failing = false;
     const covered = new Map<string, SessionCoverage>();
     const capture = new Capture({
-      coverage: { get: (k) => covered.get(k), record: (k, c) => void (c && covered.set(k, c)) },
+      coverage: { get: async (k) => covered.get(k), record: async (k, c) => void (c && covered.set(k, c)) },
       transcripts: { allowed: (p) => p, size: () => 50_000, countRecords: () => 10, isEngramOwn: () => Promise.resolve(false) },
       spool: {
         claim: () => spooled.splice(0),

@@ -137,12 +137,12 @@ describe('pending windows', () => {
     await env.state.append(RUNS_LOG, JSON.stringify({ sessionId: 's1', backend: 'rules', windows: { called: 1 } }));
     await env.state.append(RUNS_LOG, JSON.stringify({ sessionId: 's2', backend: 'claude', windows: { called: 1 } }));
     const migrated = await new JobStore(env.state, 'vaults/k').readLedger();
-    expect(migrated.version).toBe(2);
+    expect(migrated.version).toBe(LEDGER_VERSION);
     expect(migrated.sessions['claude-code:s1'].ranges[0].backend).toBe('rules');
     expect(migrated.sessions['claude-code:s2'].ranges[0].backend).toBe('unknown');
     const llm = new ScriptedBackend((req) => beatsFor(req));
     expect((await extractSession(extractOptions(env, llm, session('s1', TEXTS)))).windows.called).toBe(1);
     expect((await extractSession(extractOptions(env, llm, session('s2', TEXTS)))).windows.total).toBe(0);
-    expect(JSON.parse((await env.state.read('vaults/k/ledger.json'))!).version).toBe(2);
+    expect(JSON.parse((await env.state.read('vaults/k/ledger.json'))!).version).toBe(LEDGER_VERSION);
   });
 });
