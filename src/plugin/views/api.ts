@@ -45,3 +45,11 @@ export function operationsApi(engine: Engine, ops: OperationTable): EngramApi {
     forget: (ref) => call('forget', { ref, actor: PLUGIN_ACTOR, byUser: true }),
   };
 }
+
+/** What a pane or command gets from the plugin: the API while the vault is hosted here, and a signal to refresh. */
+export interface PaneContext {
+  /** Undefined while the plugin does not host the vault (starting, or a daemon hosts): panes say so and wait. */
+  api(): EngramApi | undefined;
+  /** Called when hosting starts or stops, the index becomes ready, or the vault changed; returns an unsubscribe. */
+  onChange(listener: () => void): () => void;
+}
