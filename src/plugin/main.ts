@@ -6,6 +6,7 @@ import { describeHost, type HostState } from './status-bar';
 import { ObsidianVault } from './obsidian/vault-port';
 import { followVault } from './obsidian/vault-events';
 import type { PluginHost } from './node/host';
+import type { PaneContext } from './views/api';
 
 export default class EngramPlugin extends Plugin implements SettingsHost {
   settings: EngramSettings = { ...DEFAULT_SETTINGS };
@@ -15,6 +16,15 @@ export default class EngramPlugin extends Plugin implements SettingsHost {
   private starting?: Promise<void>;
   /** Settles once the host has saved and released everything after unload (tests wait on it). */
   unloaded: Promise<void> = Promise.resolve();
+  private readonly listeners = new Set<() => void>();
+  /** What the panes and commands get: the API while this vault is hosted here, and a signal when that changes. */
+  readonly panes: PaneContext = {
+    api: () => this.host?.api(),
+    onChange: (listener) => {
+      this.listeners.add(listener);
+      return () => this.listeners.delete(listener);
+    },
+  };
 
   async onload(): Promise<void> {
     this.settings = migrateSettings(await this.loadData());
@@ -62,7 +72,9 @@ export default class EngramPlugin extends Plugin implements SettingsHost {
   }
 
   private show(s: HostState): void {
+    const changed = s.kind !== this.state.kind || (s.kind === 'here' && this.state.kind === 'here' && (s.notes !== this.state.notes || s.due !== this.state.due || !s.indexing !== !this.state.indexing));
     this.state = s;
+    if (changed) for (const l of [...this.listeners]) l();
     const { text, title } = describeHost(s);
     this.statusEl.setText(text);
     this.statusEl.setAttr('aria-label', title);
