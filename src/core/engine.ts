@@ -438,7 +438,7 @@ export class Engine {
     // Words another note shares (document frequency of two or more), rarest first: what makes this note itself.
     const terms = (this.stats.termsOf(path) ?? []).filter((t) => said.has(t) && this.stats.docFreq(t) >= 2);
     terms.sort((a, b) => this.stats.idf(b) - this.stats.idf(a) || (a < b ? -1 : 1));
-    const words = terms.slice(0, 12).map((t) => said.get(t)!).join(' ');
+    const words = terms.slice(0, 12).map((t) => said.get(t)!.toLowerCase()).join(' ');
     const queryVector = this.index.noteVectors?.()?.vector(path);
     const opts: SearchOptions & { queryVector?: Float32Array } = { limit: limit + 1, timePhrases: false, ...(queryVector ? { queryVector } : {}) };
     const similar = words || queryVector ? (await this.query(words || meta.title, opts)).hits.filter((h) => h.path !== path).slice(0, limit) : [];
