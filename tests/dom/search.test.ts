@@ -100,4 +100,22 @@ describe.skipIf(missing)(`search pane${missing ? ` (skipped: ${missing})` : ''}`
       await v.close();
     }
   });
+
+  it('an answer that arrives after a newer query is typed never replaces it', async () => {
+    const v = await openView('search');
+    try {
+      await v.page.evaluate(() => (window.engramSlowQuery = 'socket'));
+      await v.page.fill('.engram-search-input', 'socket');
+      await v.page.waitForFunction(() => window.engramRelease !== undefined);
+      const newer = await typeQuery(v, 'unix socket');
+      await v.page.evaluate(() => window.engramRelease!());
+      await v.page.waitForFunction(() => window.engramAnswered.includes('socket'));
+      expect(await v.page.evaluate(() => window.engramAnswered)).toEqual(['unix socket', 'socket']);
+      expect(await resultsFor(v, 'unix socket')).toEqual(newer);
+      expect(newer[0]).toBe('Engram/Projects/acme/Use a Unix socket for the sidecar.md');
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
 });

@@ -63,12 +63,6 @@ export class SearchView extends ItemView {
     await Promise.resolve();
   }
 
-  /** Puts a query in the box and searches it (the command "recall related to current note" can open the pane so). */
-  setQuery(query: string): void {
-    this.input.value = query;
-    this.schedule(0);
-  }
-
   private build(): void {
     const root = this.contentEl;
     root.empty();

@@ -1,7 +1,8 @@
 // The search pane over a large vault, for bench/pane-search.bench.ts: the notes come from the page's server
 // (notes.json), the real engine indexes them, and `engramSearchBench.type` types queries a key at a time, timing each
 // keystroke from the input event to the pane showing that prefix's results, while performance observers record every
-// task (and animation frame) over 50 ms. The pane runs with no debounce, so each time is the search and its drawing.
+// task (and animation frame) over 50 ms;
+// `related` times the related pane's question for a sample of notes. The pane runs with no debounce, so each time is the search and its drawing.
 import { SearchView } from '../../../src/plugin/views/search-view';
 import { hostedContext } from './memory-notes';
 import { mount, run, world } from './page-kit';
@@ -16,7 +17,13 @@ export interface KeystrokeFigures {
 
 declare global {
   interface Window {
-    engramSearchBench: { notes: number; indexMs: number; type(queries: string[]): Promise<KeystrokeFigures> };
+    engramSearchBench: {
+      notes: number;
+      indexMs: number;
+      type(queries: string[]): Promise<KeystrokeFigures>;
+      /** The related pane's question (Engine.related) for every `step`-th note: ms each, and how many it found. */
+      related(step: number): Promise<{ ms: number[]; found: number[] }>;
+    };
   }
 }
 
@@ -50,6 +57,18 @@ run(async () => {
   window.engramSearchBench = {
     notes: w.host.engine.index.size(),
     indexMs,
+    async related(step) {
+      const paths = Object.keys(files).filter((_, i) => i % step === 0);
+      const out = { ms: [] as number[], found: [] as number[] };
+      for (const p of paths) {
+        const start = performance.now();
+        const r = await w.api.related(p, 10);
+        out.ms.push(performance.now() - start);
+        out.found.push(r.similar.length + r.citing.length);
+        await nextFrame();
+      }
+      return out;
+    },
     async type(queries) {
       const view = window.engramPage.view!;
       const input = view.contentEl.querySelector<HTMLInputElement>('.engram-search-input')!;
