@@ -42,10 +42,14 @@ describe('Engine.related', () => {
 
   it('meaning with a model: the note vector ranks by cosine and says so', async () => {
     const vault = new MemoryVault({ files: FILES });
-    const vi = new VaultIndex({ vault, embedder: new CountingEmbedder(), autoEmbed: false, clock: systemClock, yieldNow: noYield });
+    const embedder = new CountingEmbedder();
+    const vi = new VaultIndex({ vault, embedder, autoEmbed: false, clock: systemClock, yieldNow: noYield });
     const engine = await engineWith(new IndexedVault(vi), vault);
     await vi.embedPending();
+    const calls = embedder.calls;
     const r = await engine.related('Notes/Sourdough.md', 3);
+    // The note's own vector from the index: nothing is embedded for the question.
+    expect(embedder.calls).toBe(calls);
     expect(r.similar[0].path).toBe('Notes/Rye bread.md');
     expect(r.similar[0].why.some((w) => w.startsWith('meaning'))).toBe(true);
   });
