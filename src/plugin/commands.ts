@@ -1,0 +1,88 @@
+// The palette commands (sentence case, no default hotkeys) and the file, files and editor menus. Each shows only
+// where it applies (a Markdown note open, a selection of notes) and acts through NoteActions.
+import { MarkdownView, TFile, type Editor, type MarkdownFileInfo, type Menu, type Plugin, type TAbstractFile } from 'obsidian';
+import type { PaneContext } from './views/api';
+import { NoteActions } from './note-actions';
+
+/** The panes' view types (each pane's file exports its own constant; main.ts registers the views). */
+export const PANES = { review: 'engram-review', restructure: 'engram-restructure', search: 'engram-search', related: 'engram-related' } as const;
+
+export interface PaneOpener {
+  open(viewType: string): Promise<void>;
+}
+
+function markdown(file: TAbstractFile | null | undefined): file is TFile {
+  return file instanceof TFile && file.extension === 'md';
+}
+
+export function registerCommands(plugin: Plugin, ctx: PaneContext, panes: PaneOpener): NoteActions {
+  const { app } = plugin;
+  const actions = new NoteActions(app, ctx);
+  /** A command on the active Markdown note: listed only while one is open. */
+  const onNote = (id: string, name: string, run: (file: TFile) => Promise<void>): void => {
+    plugin.addCommand({
+      id,
+      name,
+      checkCallback: (checking) => {
+        const file = app.workspace.getActiveFile();
+        if (!markdown(file)) return false;
+        if (!checking) void run(file);
+        return true;
+      },
+    });
+  };
+
+  plugin.addCommand({ id: 'open-review', name: 'Open working-memory review', callback: () => void panes.open(PANES.review) });
+  plugin.addCommand({ id: 'open-restructure', name: 'Open restructure', callback: () => void panes.open(PANES.restructure) });
+  plugin.addCommand({
+    id: 'merge-notes',
+    name: 'Merge notes…',
+    callback: () => {
+      const file = app.workspace.getActiveFile();
+      void actions.pickAndMerge(markdown(file) ? [file.path] : []);
+    },
+  });
+  onNote('split-note', 'Split current note at its headings', (f) => actions.split(f.path));
+  plugin.addCommand({
+    id: 'file-selection',
+    name: 'File selection as memory',
+    editorCheckCallback: (checking: boolean, editor: Editor, info: MarkdownView | MarkdownFileInfo) => {
+      if (!markdown(info.file)) return false;
+      if (!checking) void actions.fileSelection(editor.getSelection());
+      return true;
+    },
+  });
+  onNote('recall-related', 'Recall related to current note', () => panes.open(PANES.related));
+  onNote('toggle-working-memory', 'Toggle working memory on current note', (f) => actions.toggleWorkingMemory(f.path));
+  onNote('toggle-lock', 'Lock or unlock current note', (f) => actions.toggleLock(f.path));
+  plugin.addCommand({ id: 'reindex', name: 'Reindex vault', callback: () => void actions.reindex() });
+  plugin.addCommand({ id: 'status', name: 'Show status', callback: () => actions.status() });
+
+  /** Split and lock for one note (the file explorer's and the editor's menus). */
+  const noteItems = (menu: Menu, file: TFile): void => {
+    if (!ctx.api()) return;
+    const locked = actions.isLocked(file.path);
+    menu.addItem((i) => i.setTitle('Merge with other notes…').setIcon('git-merge').setSection('action').onClick(() => void actions.pickAndMerge([file.path])));
+    if (!locked) menu.addItem((i) => i.setTitle('Split at headings').setIcon('scissors').setSection('action').onClick(() => void actions.split(file.path)));
+    menu.addItem((i) => i.setTitle(locked ? 'Unlock note' : 'Lock note').setIcon(locked ? 'unlock' : 'lock').setSection('action').onClick(() => void actions.toggleLock(file.path)));
+  };
+  plugin.registerEvent(
+    app.workspace.on('file-menu', (menu, file) => {
+      if (markdown(file)) noteItems(menu, file);
+    }),
+  );
+  plugin.registerEvent(
+    app.workspace.on('editor-menu', (menu, editor, info) => {
+      if (markdown(info.file)) noteItems(menu, info.file);
+      if (ctx.api() && editor.somethingSelected()) menu.addItem((i) => i.setTitle('File selection as memory').setIcon('brain').setSection('action').onClick(() => void actions.fileSelection(editor.getSelection())));
+    }),
+  );
+  plugin.registerEvent(
+    app.workspace.on('files-menu', (menu, files) => {
+      const notes = files.filter(markdown);
+      if (!ctx.api() || notes.length < 2) return;
+      menu.addItem((i) => i.setTitle(`Merge ${notes.length} notes`).setIcon('git-merge').setSection('action').onClick(() => void actions.merge(notes.map((f) => f.path))));
+    }),
+  );
+  return actions;
+}
