@@ -1,6 +1,6 @@
 // Files an editor selection as a memory: shows the text, asks for its type (the vault's vocabulary) and an optional
 // title, and resolves with them on "File as memory", or null when the user closes it.
-import { Modal, Setting, type App } from 'obsidian';
+import { Modal, Setting, type App, type DropdownComponent, type TextComponent } from 'obsidian';
 
 export interface BeatChoice {
   type: string;
@@ -9,8 +9,6 @@ export interface BeatChoice {
 
 export class BeatTypeModal extends Modal {
   private decided = false;
-  private type: string;
-  private title = '';
 
   constructor(
     app: App,
@@ -19,7 +17,6 @@ export class BeatTypeModal extends Modal {
     private readonly done: (choice: BeatChoice | null) => void,
   ) {
     super(app);
-    this.type = types[0] ?? 'insight';
   }
 
   onOpen(): void {
@@ -28,13 +25,18 @@ export class BeatTypeModal extends Modal {
     const { contentEl } = this;
     contentEl.empty();
     contentEl.createEl('blockquote', { cls: 'engram-beat-text', text: this.text.length > 600 ? `${this.text.slice(0, 600)}…` : this.text });
+    let type!: DropdownComponent;
+    let title!: TextComponent;
     new Setting(contentEl).setName('Type').addDropdown((d) => {
       for (const t of this.types) d.addOption(t, t);
-      d.setValue(this.type).onChange((v) => (this.type = v));
+      type = d;
     });
-    new Setting(contentEl).setName('Title').setDesc('Leave empty to use the first line.').addText((t) => t.onChange((v) => (this.title = v.trim())));
+    new Setting(contentEl).setName('Title').setDesc('Leave empty to use the first line.').addText((t) => (title = t));
     const buttons = contentEl.createDiv({ cls: 'modal-button-container' });
-    buttons.createEl('button', { cls: 'mod-cta engram-beat-file', text: 'File as memory' }).addEventListener('click', () => this.decide({ type: this.type, ...(this.title ? { title: this.title } : {}) }));
+    buttons.createEl('button', { cls: 'mod-cta engram-beat-file', text: 'File as memory' }).addEventListener('click', () => {
+      const chosenTitle = title.getValue().trim();
+      this.decide({ type: type.getValue() || (this.types[0] ?? 'insight'), ...(chosenTitle ? { title: chosenTitle } : {}) });
+    });
     buttons.createEl('button', { text: 'Cancel' }).addEventListener('click', () => this.decide(null));
   }
 

@@ -47,11 +47,15 @@ export class NotePickerModal extends Modal {
       const row = this.listEl.createEl('label', { cls: 'engram-picker-row' });
       const box = row.createEl('input', { type: 'checkbox' });
       box.checked = this.chosen.has(path);
-      box.addEventListener('change', () => {
+      const sync = (): void => {
         if (box.checked) this.chosen.add(path);
         else this.chosen.delete(path);
         this.updateFooter();
-      });
+      };
+      // Both: `change` is what browsers send; a click (mouse, or space on the focused box) toggles first, so reading
+      // `checked` twice is harmless.
+      box.addEventListener('change', sync);
+      box.addEventListener('click', sync);
       row.createSpan({ text: path });
     }
     if (matches.length > MAX_ROWS) this.listEl.createDiv({ cls: 'engram-picker-more', text: `${matches.length - MAX_ROWS} more: type to narrow` });
