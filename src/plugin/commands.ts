@@ -1,6 +1,7 @@
 // The palette commands (sentence case, no default hotkeys) and the file, files and editor menus. Each shows only
 // where it applies (a Markdown note open, a selection of notes) and acts through NoteActions.
-import { MarkdownView, TFile, type Editor, type MarkdownFileInfo, type Menu, type Plugin, type TAbstractFile } from 'obsidian';
+import { Notice, TFile, type MarkdownView, type Editor, type MarkdownFileInfo, type Menu, type Plugin, type TAbstractFile } from 'obsidian';
+import { errorMessage } from '../core/errors';
 import type { PaneContext } from './views/api';
 import { NoteActions } from './note-actions';
 
@@ -15,6 +16,11 @@ function markdown(file: TAbstractFile | null | undefined): file is TFile {
   return file instanceof TFile && file.extension === 'md';
 }
 
+/** Runs an action from a command or menu; what the engine did not foresee is still told, never lost in the console. */
+function act(p: Promise<void>): void {
+  p.catch((e: unknown) => new Notice(`Engram failed: ${errorMessage(e)}`));
+}
+
 export function registerCommands(plugin: Plugin, ctx: PaneContext, panes: PaneOpener): NoteActions {
   const { app } = plugin;
   const actions = new NoteActions(app, ctx);
@@ -26,20 +32,20 @@ export function registerCommands(plugin: Plugin, ctx: PaneContext, panes: PaneOp
       checkCallback: (checking) => {
         const file = app.workspace.getActiveFile();
         if (!markdown(file)) return false;
-        if (!checking) void run(file);
+        if (!checking) act(run(file));
         return true;
       },
     });
   };
 
-  plugin.addCommand({ id: 'open-review', name: 'Open working-memory review', callback: () => void panes.open(PANES.review) });
-  plugin.addCommand({ id: 'open-restructure', name: 'Open restructure', callback: () => void panes.open(PANES.restructure) });
+  plugin.addCommand({ id: 'open-review', name: 'Open working-memory review', callback: () => act(panes.open(PANES.review)) });
+  plugin.addCommand({ id: 'open-restructure', name: 'Open restructure', callback: () => act(panes.open(PANES.restructure)) });
   plugin.addCommand({
     id: 'merge-notes',
     name: 'Merge notes…',
     callback: () => {
       const file = app.workspace.getActiveFile();
-      void actions.pickAndMerge(markdown(file) ? [file.path] : []);
+      act(actions.pickAndMerge(markdown(file) ? [file.path] : []));
     },
   });
   onNote('split-note', 'Split current note at its headings', (f) => actions.split(f.path));
@@ -48,23 +54,23 @@ export function registerCommands(plugin: Plugin, ctx: PaneContext, panes: PaneOp
     name: 'File selection as memory',
     editorCheckCallback: (checking: boolean, editor: Editor, info: MarkdownView | MarkdownFileInfo) => {
       if (!markdown(info.file)) return false;
-      if (!checking) void actions.fileSelection(editor.getSelection());
+      if (!checking) act(actions.fileSelection(editor.getSelection()));
       return true;
     },
   });
   onNote('recall-related', 'Recall related to current note', () => panes.open(PANES.related));
   onNote('toggle-working-memory', 'Toggle working memory on current note', (f) => actions.toggleWorkingMemory(f.path));
   onNote('toggle-lock', 'Lock or unlock current note', (f) => actions.toggleLock(f.path));
-  plugin.addCommand({ id: 'reindex', name: 'Reindex vault', callback: () => void actions.reindex() });
+  plugin.addCommand({ id: 'reindex', name: 'Reindex vault', callback: () => act(actions.reindex()) });
   plugin.addCommand({ id: 'status', name: 'Show status', callback: () => actions.status() });
 
   /** Split and lock for one note (the file explorer's and the editor's menus). */
   const noteItems = (menu: Menu, file: TFile): void => {
     if (!ctx.api()) return;
     const locked = actions.isLocked(file.path);
-    menu.addItem((i) => i.setTitle('Merge with other notes…').setIcon('git-merge').setSection('action').onClick(() => void actions.pickAndMerge([file.path])));
-    if (!locked) menu.addItem((i) => i.setTitle('Split at headings').setIcon('scissors').setSection('action').onClick(() => void actions.split(file.path)));
-    menu.addItem((i) => i.setTitle(locked ? 'Unlock note' : 'Lock note').setIcon(locked ? 'unlock' : 'lock').setSection('action').onClick(() => void actions.toggleLock(file.path)));
+    menu.addItem((i) => i.setTitle('Merge with other notes…').setIcon('git-merge').setSection('action').onClick(() => act(actions.pickAndMerge([file.path]))));
+    if (!locked) menu.addItem((i) => i.setTitle('Split at headings').setIcon('scissors').setSection('action').onClick(() => act(actions.split(file.path))));
+    menu.addItem((i) => i.setTitle(locked ? 'Unlock note' : 'Lock note').setIcon(locked ? 'unlock' : 'lock').setSection('action').onClick(() => act(actions.toggleLock(file.path))));
   };
   plugin.registerEvent(
     app.workspace.on('file-menu', (menu, file) => {
@@ -74,14 +80,14 @@ export function registerCommands(plugin: Plugin, ctx: PaneContext, panes: PaneOp
   plugin.registerEvent(
     app.workspace.on('editor-menu', (menu, editor, info) => {
       if (markdown(info.file)) noteItems(menu, info.file);
-      if (ctx.api() && editor.somethingSelected()) menu.addItem((i) => i.setTitle('File selection as memory').setIcon('brain').setSection('action').onClick(() => void actions.fileSelection(editor.getSelection())));
+      if (ctx.api() && editor.somethingSelected()) menu.addItem((i) => i.setTitle('File selection as memory').setIcon('brain').setSection('action').onClick(() => act(actions.fileSelection(editor.getSelection()))));
     }),
   );
   plugin.registerEvent(
     app.workspace.on('files-menu', (menu, files) => {
       const notes = files.filter(markdown);
       if (!ctx.api() || notes.length < 2) return;
-      menu.addItem((i) => i.setTitle(`Merge ${notes.length} notes`).setIcon('git-merge').setSection('action').onClick(() => void actions.merge(notes.map((f) => f.path))));
+      menu.addItem((i) => i.setTitle(`Merge ${notes.length} notes`).setIcon('git-merge').setSection('action').onClick(() => act(actions.merge(notes.map((f) => f.path)))));
     }),
   );
   return actions;

@@ -21,7 +21,7 @@ export class BeatTypeModal extends Modal {
 
   onOpen(): void {
     this.modalEl.addClass('engram-beat-modal');
-    this.setTitle('File selection as memory');
+    this.titleEl.setText('File selection as memory');
     const { contentEl } = this;
     contentEl.empty();
     contentEl.createEl('blockquote', { cls: 'engram-beat-text', text: this.text.length > 600 ? `${this.text.slice(0, 600)}…` : this.text });

@@ -24,7 +24,7 @@ export class NotePickerModal extends Modal {
 
   onOpen(): void {
     this.modalEl.addClass('engram-picker-modal');
-    this.setTitle('Merge notes');
+    this.titleEl.setText('Merge notes');
     const { contentEl } = this;
     contentEl.empty();
     const filter = contentEl.createEl('input', { cls: 'engram-picker-filter', type: 'search', attr: { placeholder: 'Filter notes', 'aria-label': 'Filter notes' } });

@@ -21,7 +21,7 @@ export class ProposalPreviewModal extends Modal {
   onOpen(): void {
     const p = this.proposal;
     this.modalEl.addClass('engram-preview-modal');
-    this.setTitle(`${this.verb[0].toUpperCase()}${this.verb.slice(1)}: preview`);
+    this.titleEl.setText(`${this.verb[0].toUpperCase()}${this.verb.slice(1)}: preview`);
     const { contentEl } = this;
     contentEl.empty();
     contentEl.createEl('p', { cls: 'engram-preview-reason', text: p.reason });

@@ -11,7 +11,7 @@ export class StatusModal extends Modal {
 
   onOpen(): void {
     this.modalEl.addClass('engram-status-modal');
-    this.setTitle('Engram status');
+    this.titleEl.setText('Engram status');
     const { contentEl } = this;
     contentEl.empty();
     const table = contentEl.createEl('table', { cls: 'engram-status-table' });
