@@ -77,11 +77,15 @@ export class NoteActions {
 
   private async previewAndApply(verb: 'merge' | 'split', propose: () => Promise<Proposal>, api: EngramApi): Promise<void> {
     let proposal: Proposal;
+    // A proposal reads the whole vault for exact texts and links (a few hundred ms on 13,000 notes): say so meanwhile.
+    const preparing = tell(`Preparing the ${verb} preview…`, 0);
     try {
       proposal = await propose();
     } catch (e) {
       tell(`Engram cannot ${verb} this: ${why(e)}`);
       return;
+    } finally {
+      preparing.hide();
     }
     if (!(await confirmProposal(this.app, proposal, verb))) return;
     const [outcome] = await api.apply([proposal.id]);
