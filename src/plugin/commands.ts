@@ -21,9 +21,18 @@ function act(p: Promise<void>): void {
   p.catch((e: unknown) => new Notice(`Engram failed: ${errorMessage(e)}`));
 }
 
+/** The Engram plugin's account of who hosts the vault (EngramPlugin#statusText; main.ts is not imported here). */
+interface DescribesHost {
+  statusText(): string;
+}
+
+function describesHost(plugin: Plugin): plugin is Plugin & DescribesHost {
+  return typeof (plugin as Partial<DescribesHost>).statusText === 'function';
+}
+
 export function registerCommands(plugin: Plugin, ctx: PaneContext, panes: PaneOpener): NoteActions {
   const { app } = plugin;
-  const actions = new NoteActions(app, ctx);
+  const actions = new NoteActions(app, ctx, describesHost(plugin) ? () => plugin.statusText() : undefined);
   /** A command on the active Markdown note: listed only while one is open. */
   const onNote = (id: string, name: string, run: (file: TFile) => Promise<void>): void => {
     plugin.addCommand({

@@ -32,6 +32,8 @@ export class NoteActions {
   constructor(
     private readonly app: App,
     private readonly ctx: PaneContext,
+    /** The host's own account of its state (the status bar's tooltip), when the plugin gives one. */
+    private readonly hostText?: () => string,
   ) {}
 
   /** The API while hosted; otherwise says so. */
@@ -169,10 +171,11 @@ export class NoteActions {
   status(): void {
     const api = this.ctx.api();
     const rows: Array<[string, string]> = [];
-    if (!api) rows.push(['Host', NOT_HOSTED]);
+    const host = this.hostText?.();
+    if (!api) rows.push(['Host', host ?? NOT_HOSTED]);
     else {
       const e = api.engine;
-      rows.push(['Host', 'This Obsidian window hosts the vault'], ['Index', e.ready ? e.index.mode : 'loading'], ['Notes', String(e.noteCount())]);
+      rows.push(['Host', host ?? 'This Obsidian window hosts the vault.'], ['Index', e.ready ? e.index.mode : 'loading'], ['Notes', String(e.noteCount())]);
       rows.push(['Working memory due today', String(e.dueCount(isoDate(e.ports.clock.now())))]);
       if (e.backlog > 0) rows.push(['Changes waiting', String(e.backlog)]);
     }

@@ -21,9 +21,15 @@ const FILES: Record<string, string> = {
   'Notes/Locked.md': '---\nlocked: true\n---\nNever curated.\n',
   'Notes/Broken.md': '---\ntags: [a\n---\nThe frontmatter does not parse.\n',
   'Notes/Plain.md': 'A note without frontmatter.\n',
+  'Notes/Due.md': '---\nreview_after: 2026-03-01\n---\nA working-memory note past its review date.\n',
 };
 
-class TestPlugin extends Plugin {}
+class TestPlugin extends Plugin {
+  /** What EngramPlugin#statusText says (the status bar's tooltip). */
+  statusText(): string {
+    return 'Engram hosts this vault here: 7 notes indexed.';
+  }
+}
 
 let host: InProcessHost;
 let app: App;
@@ -262,13 +268,14 @@ describe('commands', () => {
 
   it('reindex the vault with a notice, and show the status', async () => {
     run('reindex');
-    await notice(/Reindexed the vault: 7 notes/);
+    await notice(/Reindexed the vault: 8 notes/);
     expect(notices[0]).toBe('Reindexing the vault…');
     run('status');
     const m = await modal();
     const rows = [...m.contentEl.querySelectorAll('tr')].map((r) => [r.querySelector('th')!.textContent, r.querySelector('td')!.textContent]);
-    expect(rows).toContainEqual(['Notes', '7']);
-    expect(rows).toContainEqual(['Working memory due today', '0']);
+    expect(rows).toContainEqual(['Host', 'Engram hosts this vault here: 7 notes indexed.']);
+    expect(rows).toContainEqual(['Notes', '8']);
+    expect(rows).toContainEqual(['Working memory due today', '1']);
   });
 
   it('say the vault is not hosted yet, and change nothing', async () => {
