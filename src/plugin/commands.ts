@@ -27,7 +27,7 @@ interface DescribesHost {
 }
 
 function describesHost(plugin: Plugin): plugin is Plugin & DescribesHost {
-  return typeof (plugin as Partial<DescribesHost>).statusText === 'function';
+  return 'statusText' in plugin && typeof plugin.statusText === 'function';
 }
 
 export function registerCommands(plugin: Plugin, ctx: PaneContext, panes: PaneOpener): NoteActions {
