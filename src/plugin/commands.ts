@@ -21,18 +21,33 @@ function act(p: Promise<void>): void {
   p.catch((e: unknown) => new Notice(`Engram failed: ${errorMessage(e)}`));
 }
 
-/** The Engram plugin's account of who hosts the vault (EngramPlugin#statusText; main.ts is not imported here). */
-interface DescribesHost {
+/** What the Engram plugin tells about itself (EngramPlugin; main.ts is not imported here, it imports this file). */
+interface EngramFacts {
+  /** Who hosts the vault, as the status bar's tooltip says it. */
   statusText(): string;
+  /** The engine's configuration while hosted (`review_after_days`). */
+  configAccess(): { get(key: string): unknown } | undefined;
 }
 
-function describesHost(plugin: Plugin): plugin is Plugin & DescribesHost {
-  return 'statusText' in plugin && typeof plugin.statusText === 'function';
+function facts(plugin: Plugin): Partial<EngramFacts> {
+  const has = <K extends keyof EngramFacts>(k: K): boolean => k in plugin && typeof (plugin as unknown as Record<K, unknown>)[k] === 'function';
+  const p = plugin as unknown as EngramFacts;
+  return {
+    ...(has('statusText') ? { statusText: () => p.statusText() } : {}),
+    ...(has('configAccess') ? { configAccess: () => p.configAccess() } : {}),
+  };
 }
 
 export function registerCommands(plugin: Plugin, ctx: PaneContext, panes: PaneOpener): NoteActions {
   const { app } = plugin;
-  const actions = new NoteActions(app, ctx, describesHost(plugin) ? () => plugin.statusText() : undefined);
+  const f = facts(plugin);
+  const actions = new NoteActions(app, ctx, {
+    hostText: f.statusText,
+    reviewDays: () => {
+      const days = f.configAccess?.()?.get('review_after_days');
+      return typeof days === 'number' && days > 0 ? days : undefined;
+    },
+  });
   /** A command on the active Markdown note: listed only while one is open. */
   const onNote = (id: string, name: string, run: (file: TFile) => Promise<void>): void => {
     plugin.addCommand({

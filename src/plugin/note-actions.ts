@@ -28,12 +28,19 @@ function why(e: unknown): string {
   return `${errorMessage(e)}${e.hint ? ` (${e.hint})` : ''}`;
 }
 
+/** What the plugin knows that the panes' API does not. */
+export interface PluginFacts {
+  /** The host's own account of its state (the status bar's tooltip). */
+  hostText?: () => string;
+  /** Days until a note made working memory is due (the `review_after_days` setting). */
+  reviewDays?: () => number | undefined;
+}
+
 export class NoteActions {
   constructor(
     private readonly app: App,
     private readonly ctx: PaneContext,
-    /** The host's own account of its state (the status bar's tooltip), when the plugin gives one. */
-    private readonly hostText?: () => string,
+    private readonly plugin: PluginFacts = {},
   ) {}
 
   /** The API while hosted; otherwise says so. */
@@ -117,7 +124,8 @@ export class NoteActions {
       if (await this.edit(api, path, { review_after: null, cb_review_after: null })) tell(`${path} is no longer working memory.`);
       return;
     }
-    const next = isoDate(api.engine.ports.clock.now() + DEFAULT_REVIEW_DAYS * 86_400_000);
+    const days = this.plugin.reviewDays?.() ?? DEFAULT_REVIEW_DAYS;
+    const next = isoDate(api.engine.ports.clock.now() + days * 86_400_000);
     if (await this.edit(api, path, { review_after: next })) tell(`${path} is working memory, due for review on ${next}.`);
   }
 
@@ -171,7 +179,7 @@ export class NoteActions {
   status(): void {
     const api = this.ctx.api();
     const rows: Array<[string, string]> = [];
-    const host = this.hostText?.();
+    const host = this.plugin.hostText?.();
     if (!api) rows.push(['Host', host ?? NOT_HOSTED]);
     else {
       const e = api.engine;

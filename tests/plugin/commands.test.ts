@@ -29,6 +29,10 @@ class TestPlugin extends Plugin {
   statusText(): string {
     return 'Engram hosts this vault here: 7 notes indexed.';
   }
+  /** EngramPlugin#configAccess: the engine's settings (a week until review, not the default four). */
+  configAccess(): { get(key: string): unknown } {
+    return { get: (key) => (key === 'review_after_days' ? 7 : undefined) };
+  }
 }
 
 let host: InProcessHost;
@@ -158,9 +162,9 @@ describe('commands', () => {
   it('toggle working memory on the current note: sets review_after, then clears it', async () => {
     await open('Notes/Plain.md');
     run('toggle-working-memory');
-    await notice(/Notes\/Plain\.md is working memory, due for review on 2026-04-07/);
-    expect((await files())['Notes/Plain.md']).toBe('---\nreview_after: 2026-04-07\n---\nA note without frontmatter.\n');
-    expect(host.engine.meta('Notes/Plain.md')?.reviewAfter).toBe('2026-04-07');
+    await notice(/Notes\/Plain\.md is working memory, due for review on 2026-03-17/);
+    expect((await files())['Notes/Plain.md']).toBe('---\nreview_after: 2026-03-17\n---\nA note without frontmatter.\n');
+    expect(host.engine.meta('Notes/Plain.md')?.reviewAfter).toBe('2026-03-17');
     run('toggle-working-memory');
     await notice(/no longer working memory/);
     expect((await files())['Notes/Plain.md']).toBe('---\n---\nA note without frontmatter.\n');

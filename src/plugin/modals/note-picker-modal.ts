@@ -29,6 +29,10 @@ export class NotePickerModal extends Modal {
     contentEl.empty();
     const filter = contentEl.createEl('input', { cls: 'engram-picker-filter', type: 'search', attr: { placeholder: 'Filter notes', 'aria-label': 'Filter notes' } });
     filter.addEventListener('input', () => this.renderList(filter.value));
+    // Enter previews once two notes are chosen (the keyboard's way to the button).
+    filter.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && this.chosen.size >= 2) this.decide([...this.chosen]);
+    });
     this.listEl = contentEl.createDiv({ cls: 'engram-picker-list' });
     const footer = contentEl.createDiv({ cls: 'modal-button-container' });
     this.countEl = footer.createSpan({ cls: 'engram-picker-count' });
