@@ -3,10 +3,11 @@
 import { Notice, TFile, type MarkdownView, type Editor, type MarkdownFileInfo, type Menu, type Plugin, type TAbstractFile } from 'obsidian';
 import { errorMessage } from '../core/errors';
 import type { PaneContext } from './views/api';
+import { VIEW_TYPE_RELATED } from './views/related-view';
 import { NoteActions } from './note-actions';
 
-/** The panes' view types (each pane's file exports its own constant; main.ts registers the views). */
-export const PANES = { review: 'engram-review', restructure: 'engram-restructure', search: 'engram-search', related: 'engram-related' } as const;
+/** The panes the commands open (main.ts registers the views; the review and restructure panes' files will export theirs). */
+export const PANES = { review: 'engram-review', restructure: 'engram-restructure', related: VIEW_TYPE_RELATED } as const;
 
 export interface PaneOpener {
   open(viewType: string): Promise<void>;
