@@ -7,6 +7,7 @@ import { ObsidianVault } from './obsidian/vault-port';
 import { followVault } from './obsidian/vault-events';
 import type { PluginHost } from './node/host';
 import type { PaneContext } from './views/api';
+import { registerCommands } from './commands';
 import { SearchView, VIEW_TYPE_SEARCH } from './views/search-view';
 import { RelatedView, VIEW_TYPE_RELATED } from './views/related-view';
 
@@ -40,6 +41,7 @@ export default class EngramPlugin extends Plugin implements SettingsHost {
     this.statusEl.addClass('engram-status');
     this.addSettingTab(new EngramSettingTab(this.app, this, this));
     this.registerPanes();
+    registerCommands(this, this.panes, { open: (type) => this.openPane(type) });
     const base = this.vaultPath();
     if (!Platform.isDesktopApp || !base) {
       this.show({ kind: 'none', why: 'Engram hosts only in the desktop app, for a vault on the local disk.' });
