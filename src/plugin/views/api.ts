@@ -7,6 +7,7 @@ import type { SearchOptions } from '../../core/index/types';
 import type { ApplyOutcome, ForgetResult, MaintainRequest, MaintainResult, RestructurePlanResult, RestructureRequest, ReviewPlanResult, ReviewRequest } from '../../core/curate/service';
 import type { RememberInput, RememberResult } from '../../core/memory/remember';
 import { EngramError } from '../../core/errors';
+import { editFrontmatter, type FrontmatterValue } from '../../core/note/frontmatter-edit';
 
 /** Who the vault's Engram log names for what the panes and commands change. */
 export const PLUGIN_ACTOR = 'plugin';
@@ -24,6 +25,11 @@ export interface EngramApi {
   read(ref: string): Promise<{ path: string; title: string; text: string }>;
   remember(p: RememberInput): Promise<RememberResult>;
   forget(ref: string): Promise<ForgetResult>;
+  /**
+   * Sets frontmatter keys of one note (null removes the key) through the note layer's splice editor: only those keys
+   * change, and the write is refused if the note changed meanwhile. A note with invalid YAML is refused, never rewritten.
+   */
+  setFrontmatter(path: string, changes: Record<string, unknown | null>): Promise<void>;
 }
 
 /** The typed face of an operation table (the plugin host's, or a test's over the in-memory vault). */
@@ -43,6 +49,19 @@ export function operationsApi(engine: Engine, ops: OperationTable): EngramApi {
     read: (ref) => call('read', { ref }),
     remember: (p) => call('remember', p),
     forget: (ref) => call('forget', { ref, actor: PLUGIN_ACTOR, byUser: true }),
+    setFrontmatter: async (path, changes) => {
+      const vault = engine.ports.vault;
+      const file = await vault.read(path);
+      const set: Record<string, FrontmatterValue> = {};
+      const remove: string[] = [];
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === null) remove.push(key);
+        // Frontmatter values are YAML data; the editor refuses what it cannot write.
+        else set[key] = value as FrontmatterValue;
+      }
+      const edited = editFrontmatter(file.text, { set, remove }, path);
+      if (edited.changed) await vault.writeIfUnchanged(path, file.text, edited.text);
+    },
   };
 }
 
