@@ -29,6 +29,7 @@ export interface EngramApi {
    * Sets frontmatter keys of one note (null removes the key) through the note layer's splice editor: only those keys
    * change, and the write is refused if the note changed meanwhile. A note with invalid YAML is refused, never rewritten.
    */
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- `| null` says what null means (remove the key)
   setFrontmatter(path: string, changes: Record<string, unknown | null>): Promise<void>;
 }
 

@@ -1,0 +1,26 @@
+// The restructure pane's vault for its test and bench: two merge pairs (close in words, sharing a tag), a release guide
+// of over 12,000 characters in three sections (a split), and notes that link to all of them.
+export const NOW = Date.parse('2026-03-10T12:00:00Z');
+
+const para = (topic: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `Point ${i + 1} on ${topic}: the ${topic} step is checked, logged and kept short so the next reader can follow it.`).join('\n');
+
+/** A note of three top-level sections, each about a third of `chars` characters. */
+export function guide(chars = 13_500): string {
+  const lines = Math.ceil(chars / 3 / 115);
+  return ['---', 'type: reference', 'tags: [release]', '---', 'How we ship a release, end to end.', '', '## Prepare', '', para('prepare', lines), '', '## Build', '', para('build', lines), '', '## Publish', '', para('publish', lines), ''].join('\n');
+}
+
+export function restructureVault(): Record<string, string> {
+  return {
+    'Engram/Use pnpm workspaces.md': '---\ntype: decision\ntags: [tooling]\n---\nWe use pnpm workspaces for the monorepo, not npm or yarn. The lockfile is pnpm-lock.yaml.\n',
+    'Engram/Prefer pnpm workspaces.md': '---\ntype: decision\ntags: [tooling]\n---\nWe use pnpm workspaces for the monorepo, not npm or yarn; the lockfile is pnpm-lock.yaml.\n',
+    'Engram/Retry with backoff.md': '---\ntype: pattern\ntags: [retries]\n---\nRetry failed uploads with exponential backoff and jitter, at most five times.\n',
+    'Engram/Retry using backoff.md': '---\ntype: pattern\ntags: [retries]\n---\nRetry failed uploads with exponential backoff and jitter, five times at most.\n',
+    'Engram/Release guide.md': guide(),
+    'Notes/Index.md': 'Start with [[Prefer pnpm workspaces]], then [[Release guide#Build|the build]].\n',
+    'Notes/Readme.md': 'Tooling: [[Prefer pnpm workspaces]].\n',
+    'Notes/Todo.md': '- [ ] read [[Use pnpm workspaces]] again\n',
+    'Notes/Cooking.md': '---\ntags: [cooking]\n---\nBread needs time.\n',
+  };
+}

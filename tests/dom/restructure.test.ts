@@ -1,0 +1,116 @@
+// The restructure pane in headless Chromium over the real engine: it shows a diff (unified and side by side), applies a
+// merge and a split (the vault shows the new notes, the originals in the trash, links rewritten in the linking notes),
+// a locked note leaves the next plan, and a proposal whose note changed is refreshed, never applied.
+import { describe, expect, it } from 'vitest';
+import { chromiumMissing, openView, type ViewPage } from '../helpers/view-harness';
+
+const missing = chromiumMissing();
+
+/** Every file of the in-memory vault, trash included (`.trash/…`). */
+function snapshot(v: ViewPage): Promise<Record<string, string>> {
+  return v.page.evaluate(() => window.engramPage.world.host.vault.snapshot());
+}
+
+const card = (kind: string, title: string) => `.engram-restructure-card[data-kind="${kind}"]:has-text("${title}")`;
+
+async function openCard(v: ViewPage, sel: string): Promise<void> {
+  if ((await v.page.getAttribute(`${sel} .engram-restructure-card-head`, 'aria-expanded')) !== 'true') await v.page.click(`${sel} .engram-restructure-card-head`);
+  await v.page.waitForSelector(`${sel}.is-open .engram-diff`);
+}
+
+describe.skipIf(missing)(`the restructure pane${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  it('shows the diff of a merge and its link rewrites, then applies it', async () => {
+    const v = await openView('restructure');
+    v.page.setDefaultTimeout(10_000);
+    try {
+      const merge = card('merge', 'into [[Prefer pnpm workspaces]]');
+      await openCard(v, merge);
+      // The kept note gains the other's text under its title; the linking note's link is listed with its new form.
+      await v.page.waitForSelector(`${merge} .engram-diff-add:has-text("## Use pnpm workspaces")`);
+      await v.page.waitForSelector(`${merge} .engram-restructure-link:has-text("[[Use pnpm workspaces]] → [[Prefer pnpm workspaces|Use pnpm workspaces]]")`);
+      await v.page.click('.engram-restructure-modes button:has-text("Side by side")');
+      await v.page.waitForSelector(`${merge} .engram-diff-row .engram-diff-add`);
+      await v.page.click('.engram-restructure-modes button:has-text("Unified")');
+      await v.screenshot('restructure-light');
+
+      await v.page.click(`${merge} button:has-text("Apply")`);
+      await v.page.waitForSelector('.engram-restructure-message:has-text("Applied: merge")');
+      const files = await snapshot(v);
+      expect(files['Engram/Use pnpm workspaces.md']).toBeUndefined();
+      expect(files['Engram/Prefer pnpm workspaces.md']).toContain('## Use pnpm workspaces');
+      expect(files['.trash/Engram/Use pnpm workspaces.md']).toContain('The lockfile is pnpm-lock.yaml.');
+      expect(files['.trash/Engram/Prefer pnpm workspaces.md']).toContain('the lockfile is pnpm-lock.yaml.');
+      expect(files['Notes/Todo.md']).toBe('- [ ] read [[Prefer pnpm workspaces|Use pnpm workspaces]] again\n');
+      // The applied proposal is gone from the refreshed plan.
+      expect(await v.page.locator(merge).count()).toBe(0);
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('applies a split: one note per section, the hub in place, links to a section follow it', async () => {
+    const v = await openView('restructure');
+    v.page.setDefaultTimeout(10_000);
+    try {
+      const split = card('split', 'split [[Release guide]]');
+      await openCard(v, split);
+      await v.page.waitForSelector(`${split} .engram-restructure-file[data-path="Engram/Release guide - Build.md"] .engram-diff-add`);
+      await v.page.waitForSelector(`${split} .engram-restructure-link:has-text("[[Release guide#Build|the build]] → [[Release guide - Build|the build]]")`);
+      await v.page.click(`${split} button:has-text("Apply")`);
+      await v.page.waitForSelector('.engram-restructure-message:has-text("Applied: split")');
+      const files = await snapshot(v);
+      for (const part of ['Prepare', 'Build', 'Publish']) expect(files[`Engram/Release guide - ${part}.md`]).toContain(`Point 1 on ${part.toLowerCase()}`);
+      expect(files['Engram/Release guide.md']).toContain('[[Release guide - Build]]');
+      expect(files['.trash/Engram/Release guide.md']).toContain('## Build');
+      expect(files['Notes/Index.md']).toContain('[[Release guide - Build|the build]]');
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('locks a note: it leaves the next plan, and only its frontmatter changes', async () => {
+    const v = await openView('restructure');
+    v.page.setDefaultTimeout(10_000);
+    try {
+      const retry = card('merge', 'Retry');
+      await openCard(v, retry);
+      const before = (await snapshot(v))['Engram/Retry with backoff.md'];
+      await v.page.click(`${retry} .engram-restructure-source:has-text("Engram/Retry with backoff.md") button:has-text("Lock")`);
+      await v.page.waitForSelector('.engram-restructure-message:has-text("Locked Engram/Retry with backoff.md")');
+      expect(await v.page.locator(retry).count()).toBe(0);
+      expect((await snapshot(v))['Engram/Retry with backoff.md']).toBe(before.replace('tags: [retries]\n', 'tags: [retries]\nlocked: true\n'));
+      // The other proposals are still there.
+      expect(await v.page.locator(card('merge', 'pnpm')).count()).toBe(1);
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('a proposal whose note changed since the plan is refreshed, not applied', async () => {
+    const v = await openView('restructure', { theme: 'dark' });
+    v.page.setDefaultTimeout(10_000);
+    try {
+      const merge = card('merge', 'into [[Prefer pnpm workspaces]]');
+      await openCard(v, merge);
+      const oldId = await v.page.getAttribute(merge, 'data-id');
+      const edited = '---\ntype: decision\ntags: [tooling]\n---\nWe use pnpm workspaces for the monorepo, not npm or yarn. The lockfile is pnpm-lock.yaml. Edited.\n';
+      await v.page.evaluate((text) => window.engramPage.world.host.vault.externalWrite('Engram/Use pnpm workspaces.md', text), edited);
+      const before = await snapshot(v);
+      await v.page.click(`${merge} button:has-text("Apply")`);
+      await v.page.waitForSelector('.engram-restructure-message:has-text("Engram/Use pnpm workspaces.md changed since the plan, so nothing was applied")');
+      expect(await snapshot(v)).toEqual(before);
+      // The refreshed plan proposes the merge again, made from the note as it is now (a new id).
+      await v.page.waitForSelector(merge);
+      const newId = await v.page.getAttribute(merge, 'data-id');
+      expect(newId).not.toBe(oldId);
+      await v.page.waitForSelector(`${merge} .engram-diff-add:has-text("Edited.")`);
+      await v.screenshot('restructure-dark');
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
+});
