@@ -70,6 +70,24 @@ describe.skipIf(missing)(`the restructure pane${missing ? ` (skipped: ${missing}
     }
   });
 
+  it('shows a summary for a very large note until asked for the full diff', async () => {
+    const v = await openView('restructure');
+    v.page.setDefaultTimeout(10_000);
+    try {
+      const split = card('split', 'split [[Handbook]]');
+      await v.page.click(`${split} .engram-restructure-card-head`);
+      const hub = `${split} .engram-restructure-file[data-path="Engram/Handbook.md"]`;
+      await v.page.waitForSelector(`${hub} .engram-diff-large:has-text("A large note: 56,333 characters now")`);
+      expect(await v.page.locator(`${hub} .engram-diff-line`).count()).toBe(0);
+      await v.page.click(`${hub} button:has-text("Show full diff")`);
+      await v.page.waitForSelector(`${hub} .engram-diff-del:has-text("Point 1 on hiring")`, { state: 'attached' });
+      expect(await v.page.locator(`${hub} .engram-diff-large`).count()).toBe(0);
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
+
   it('locks a note: it leaves the next plan, and only its frontmatter changes', async () => {
     const v = await openView('restructure');
     v.page.setDefaultTimeout(10_000);

@@ -34,6 +34,19 @@ function sideCell(row: HTMLElement, l: DiffLine | undefined, side: 'a' | 'b'): v
   cell.createSpan({ cls: 'engram-diff-text', text: l?.text ?? '' });
 }
 
+/** Rows per block: blocks out of view skip style, layout and paint (CSS content-visibility), so a long diff costs what shows. */
+const BLOCK_ROWS = 40;
+
+function blocks(parent: HTMLElement): () => HTMLElement {
+  let block: HTMLElement | null = null;
+  let rows = 0;
+  return () => {
+    if (!block || rows % BLOCK_ROWS === 0) block = parent.createDiv({ cls: 'engram-diff-block' });
+    rows++;
+    return block;
+  };
+}
+
 function skipped(parent: HTMLElement, n: number): void {
   if (n > 0) parent.createDiv({ cls: 'engram-diff-skip', text: `${n} unchanged ${n === 1 ? 'line' : 'lines'}` });
 }
@@ -59,12 +72,12 @@ export function renderDiff(parent: HTMLElement, before: string, after: string, o
   stats.createSpan({ cls: 'engram-diff-stat-del', text: `-${d.removed}` });
   for (const h of d.hunks) {
     skipped(el, h.skippedBefore);
-    const body = el.createDiv({ cls: 'engram-diff-hunk' });
+    const block = blocks(el.createDiv({ cls: 'engram-diff-hunk' }));
     if (opts.mode === 'unified') {
-      for (const l of h.lines) unifiedLine(body, l);
+      for (const l of h.lines) unifiedLine(block(), l);
     } else {
       for (const r of sideBySide(h.lines)) {
-        const row = body.createDiv({ cls: 'engram-diff-row' });
+        const row = block().createDiv({ cls: 'engram-diff-row' });
         sideCell(row, r.left, 'a');
         sideCell(row, r.right, 'b');
       }

@@ -24,10 +24,10 @@ export interface LongEntry {
 declare global {
   interface Window {
     engramRestructureBench: {
-      /** Clicks the button matched by `selector` and times the pane's redraw. */
-      click(selector: string): Promise<PaneTiming>;
-      /** Draws the diff of `before` against `after` `runs` times in `mode` (layout forced each time); ms per run. */
-      diff(before: string, after: string, mode: DiffMode, runs: number): Promise<number[]>;
+      /** Clicks the first button matched by `selector` (whose text includes `containing`) and times the pane's redraw. */
+      click(selector: string, containing?: string): Promise<PaneTiming>;
+      /** Draws the diff of `before` against `after` `runs` times in `mode`; each run timed as the pane's click is. */
+      diff(before: string, after: string, mode: DiffMode, runs: number): Promise<PaneTiming[]>;
       /** The page's performance clock now (to tell which step a long task belongs to). */
       now(): number;
       /** Tasks and animation frames over 50 ms since the page loaded. */
@@ -42,8 +42,8 @@ for (const type of ['longtask', 'long-animation-frame']) new PerformanceObserver
 const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 window.engramRestructureBench = {
-  async click(selector) {
-    const button = document.querySelector<HTMLElement>(selector);
+  async click(selector, containing = '') {
+    const button = [...document.querySelectorAll<HTMLElement>(selector)].find((b) => b.textContent?.includes(containing));
     if (!button) throw new Error(`nothing matches ${selector}`);
     const t0 = performance.now();
     button.click();
@@ -52,7 +52,7 @@ window.engramRestructureBench = {
     return { buildMs, frameMs: performance.now() - t0 };
   },
   async diff(before, after, mode, runs) {
-    const out: number[] = [];
+    const out: PaneTiming[] = [];
     // At the top of the page, in view, as the pane shows a diff.
     const host = createDiv({ cls: 'engram-restructure' });
     document.body.prepend(host);
@@ -60,9 +60,9 @@ window.engramRestructureBench = {
       host.empty();
       const t0 = performance.now();
       renderDiff(host, before, after, { mode, full: false, onShowFull: () => undefined });
-      host.getBoundingClientRect();
-      out.push(performance.now() - t0);
+      const buildMs = performance.now() - t0;
       await nextFrame();
+      out.push({ buildMs, frameMs: performance.now() - t0 });
     }
     host.remove();
     return out;
