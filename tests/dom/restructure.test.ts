@@ -1,6 +1,7 @@
 // The restructure pane in headless Chromium over the real engine: it shows a diff (unified and side by side), applies a
 // merge and a split (the vault shows the new notes, the originals in the trash, links rewritten in the linking notes),
-// a locked note leaves the next plan, and a proposal whose note changed is refreshed, never applied.
+// guards a very large note's diff, skips, a locked note leaves the next plan, it waits while the vault is not hosted
+// here, and a proposal whose note changed is refreshed, never applied.
 import { describe, expect, it } from 'vitest';
 import { chromiumMissing, openView, type ViewPage } from '../helpers/view-harness';
 
@@ -88,6 +89,25 @@ describe.skipIf(missing)(`the restructure pane${missing ? ` (skipped: ${missing}
     }
   });
 
+  it('skips a proposal until asked to show the skipped ones, changing nothing', async () => {
+    const v = await openView('restructure');
+    v.page.setDefaultTimeout(10_000);
+    try {
+      const retry = card('merge', 'Retry');
+      await openCard(v, retry);
+      const before = await snapshot(v);
+      await v.page.click(`${retry} button:has-text("Skip")`);
+      await v.page.waitForSelector('.engram-restructure-skipped:has-text("1 skipped")');
+      expect(await v.page.locator(retry).count()).toBe(0);
+      await v.page.click('button:has-text("Show skipped")');
+      await v.page.waitForSelector(retry);
+      expect(await snapshot(v)).toEqual(before);
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
+
   it('locks a note: it leaves the next plan, and only its frontmatter changes', async () => {
     const v = await openView('restructure');
     v.page.setDefaultTimeout(10_000);
@@ -101,6 +121,23 @@ describe.skipIf(missing)(`the restructure pane${missing ? ` (skipped: ${missing}
       expect((await snapshot(v))['Engram/Retry with backoff.md']).toBe(before.replace('tags: [retries]\n', 'tags: [retries]\nlocked: true\n'));
       // The other proposals are still there.
       expect(await v.page.locator(card('merge', 'pnpm')).count()).toBe(1);
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('waits while the vault is not hosted here, and plans when hosting starts', async () => {
+    const v = await openView('restructure');
+    v.page.setDefaultTimeout(10_000);
+    try {
+      await v.page.waitForSelector('.engram-restructure-card');
+      await v.page.evaluate(() => window.engramHosting(false));
+      await v.page.waitForSelector('.engram-restructure-empty:has-text("Waiting for Engram to host this vault")');
+      expect(await v.page.locator('.engram-restructure-card').count()).toBe(0);
+      expect(await v.page.isDisabled('button:has-text("Refresh")')).toBe(true);
+      await v.page.evaluate(() => window.engramHosting(true));
+      await v.page.waitForSelector(card('merge', 'into [[Prefer pnpm workspaces]]'));
       expect(v.errors).toEqual([]);
     } finally {
       await v.close();

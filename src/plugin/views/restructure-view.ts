@@ -28,6 +28,8 @@ export class RestructureView extends ItemView {
   /** `id\0path` of the diffs the user asked to see in full past the size guard. */
   private readonly fullDiffs = new Set<string>();
   private busy = false;
+  /** Counts plans started: an answer to an older one (hosting stopped, or a newer plan began) is dropped. */
+  private generation = 0;
 
   constructor(leaf: WorkspaceLeaf, private readonly ctx: PaneContext) {
     super(leaf);
@@ -54,6 +56,7 @@ export class RestructureView extends ItemView {
   /** Hosting started or stopped: plan once the API is here; a vault change alone waits for the user's refresh. */
   private onContextChange(): void {
     if (!this.ctx.api()) {
+      this.generation++;
       this.status = 'waiting';
       this.plan = null;
       this.render();
@@ -72,13 +75,18 @@ export class RestructureView extends ItemView {
     }
     this.status = 'planning';
     this.render();
+    const mine = ++this.generation;
     try {
-      this.plan = await api.restructurePlan();
-      this.texts = await this.readSources(api, this.plan.proposals);
+      const plan = await api.restructurePlan();
+      const texts = await this.readSources(api, plan.proposals);
+      if (mine !== this.generation || !this.ctx.api()) return;
+      this.plan = plan;
+      this.texts = texts;
       this.status = 'ready';
       const visible = this.visible();
       if (!visible.some((p) => p.id === this.openId)) this.openId = visible[0]?.id ?? null;
     } catch (e) {
+      if (mine !== this.generation) return;
       this.status = 'failed';
       this.message = { text: `Could not plan: ${errorMessage(e)}`, warn: true };
     }
