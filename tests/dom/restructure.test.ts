@@ -168,4 +168,24 @@ describe.skipIf(missing)(`the restructure pane${missing ? ` (skipped: ${missing}
       await v.close();
     }
   });
+
+  it('a proposal the engine refuses (a note now exists where it would write) changes nothing and is refreshed', async () => {
+    const v = await openView('restructure');
+    v.page.setDefaultTimeout(10_000);
+    try {
+      const split = card('split', 'split [[Release guide]]');
+      await openCard(v, split);
+      await v.page.evaluate(() => window.engramPage.world.host.vault.externalWrite('Engram/Release guide - Build.md', 'Mine.\n'));
+      const before = await snapshot(v);
+      await v.page.click(`${split} button:has-text("Apply")`);
+      await v.page.waitForSelector('.engram-restructure-message:has-text("Not applied: a note now exists at Engram/Release guide - Build.md; nothing was changed. The proposals were refreshed.")');
+      expect(await snapshot(v)).toEqual(before);
+      // The fresh plan writes the part beside the user's note.
+      await openCard(v, split);
+      await v.page.waitForSelector(`${split} .engram-restructure-file[data-path="Engram/Release guide - Build 1.md"]`);
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
 });

@@ -134,9 +134,10 @@ export class RestructureView extends ItemView {
         const links = r.relinked.length ? `; links rewritten in ${r.relinked.length} ${r.relinked.length === 1 ? 'note' : 'notes'}` : '';
         await this.replan({ text: `Applied: ${r.title}${links}.`, warn: false });
       } else {
-        const why = outcome?.error ?? 'no answer';
-        const stale = /\bstale\b/.test(why);
-        await this.replan({ text: stale ? `Not applied, the proposal was stale: ${why}. The proposals were refreshed.` : `Not applied: ${why}`, warn: true });
+        // Refused (stale: a note changed between the check above and the apply; or a note now exists where it would
+        // write): the vault is unchanged, and a fresh plan replaces the proposal. The CLI's hint does not apply here.
+        const why = (outcome?.error ?? 'no answer').replace(/ \(run the dry run again[^)]*\)$/, '');
+        await this.replan({ text: `Not applied: ${why}. The proposals were refreshed.`, warn: true });
       }
     } catch (e) {
       this.message = { text: `Not applied: ${errorMessage(e)}`, warn: true };
