@@ -89,14 +89,19 @@ describe.skipIf(missing)(`the restructure pane${missing ? ` (skipped: ${missing}
     }
   });
 
-  it('skips a proposal until asked to show the skipped ones, changing nothing', async () => {
+  it('skips a proposal, by keyboard, until asked to show the skipped ones, changing nothing', async () => {
     const v = await openView('restructure');
     v.page.setDefaultTimeout(10_000);
     try {
+      // By keyboard: the card's heading opens it and keeps the focus; Tab reaches its buttons.
       const retry = card('merge', 'Retry');
-      await openCard(v, retry);
+      await v.page.focus(`${retry} .engram-restructure-card-head`);
+      await v.page.keyboard.press('Enter');
+      await v.page.waitForSelector(`${retry}.is-open .engram-diff`);
+      expect(await v.page.evaluate(() => document.activeElement?.classList.contains('engram-restructure-card-head'))).toBe(true);
       const before = await snapshot(v);
-      await v.page.click(`${retry} button:has-text("Skip")`);
+      await v.page.focus(`${retry} button:has-text("Skip")`);
+      await v.page.keyboard.press('Enter');
       await v.page.waitForSelector('.engram-restructure-skipped:has-text("1 skipped")');
       expect(await v.page.locator(retry).count()).toBe(0);
       await v.page.click('button:has-text("Show skipped")');

@@ -162,18 +162,26 @@ export class RestructureView extends ItemView {
     }
   }
 
+  /** Redraws the pane; the button that had the focus (by its data-focus key) gets it back, so the keyboard stays in place. */
   private render(): void {
     const el = this.contentEl;
+    const focused = el.ownerDocument.activeElement;
+    const key = focused instanceof HTMLElement && el.contains(focused) ? focused.getAttribute('data-focus') : null;
+    this.draw(el);
+    if (key) el.querySelector<HTMLElement>(`[data-focus="${key}"]`)?.focus();
+  }
+
+  private draw(el: HTMLElement): void {
     el.empty();
     const head = el.createDiv({ cls: 'engram-restructure-head' });
     head.createEl('h4', { text: 'Restructure' });
     const bar = head.createDiv({ cls: 'engram-restructure-toolbar' });
-    const refresh = bar.createEl('button', { text: 'Refresh', cls: 'engram-restructure-refresh' });
+    const refresh = bar.createEl('button', { text: 'Refresh', cls: 'engram-restructure-refresh', attr: { 'data-focus': 'refresh' } });
     refresh.disabled = this.status === 'planning' || this.status === 'waiting';
     refresh.addEventListener('click', () => void this.replan(null));
     const modes = bar.createDiv({ cls: 'engram-restructure-modes', attr: { role: 'group', 'aria-label': 'Diff layout' } });
     for (const [mode, label] of [['unified', 'Unified'], ['side-by-side', 'Side by side']] as const) {
-      const b = modes.createEl('button', { text: label, attr: { 'aria-pressed': String(this.mode === mode) } });
+      const b = modes.createEl('button', { text: label, attr: { 'aria-pressed': String(this.mode === mode), 'data-focus': `mode-${mode}` } });
       b.toggleClass('is-active', this.mode === mode);
       b.addEventListener('click', () => {
         this.mode = mode;
@@ -217,7 +225,7 @@ export class RestructureView extends ItemView {
     const open = p.id === this.openId;
     const card = parent.createDiv({ cls: 'engram-restructure-card', attr: { 'data-id': p.id, 'data-kind': p.kind } });
     card.toggleClass('is-open', open);
-    const head = card.createEl('button', { cls: 'engram-restructure-card-head', attr: { 'aria-expanded': String(open) } });
+    const head = card.createEl('button', { cls: 'engram-restructure-card-head', attr: { 'aria-expanded': String(open), 'data-focus': `head-${p.id}` } });
     head.createSpan({ cls: 'engram-restructure-kind', text: KIND_LABEL[p.kind] ?? p.kind });
     head.createSpan({ cls: 'engram-restructure-title', text: p.title });
     head.addEventListener('click', () => {
