@@ -3,7 +3,7 @@
 // Obsidian or Node, so the panes run in headless Chromium over the in-memory vault in tests.
 import type { Engine, QueryAnswer } from '../../core/engine';
 import type { OperationTable } from '../../core/operations';
-import type { SearchOptions } from '../../core/index/types';
+import type { SearchHit, SearchOptions } from '../../core/index/types';
 import type { ApplyOutcome, ForgetResult, MaintainRequest, MaintainResult, RestructurePlanResult, RestructureRequest, ReviewPlanResult, ReviewRequest } from '../../core/curate/service';
 import type { RememberInput, RememberResult } from '../../core/memory/remember';
 import { EngramError } from '../../core/errors';
@@ -22,6 +22,8 @@ export interface EngramApi {
   apply(ids: string[]): Promise<ApplyOutcome[]>;
   /** The one search road (filters, date phrases, why each hit matched), as MCP recall and `engram search` take it. */
   search(query: string, filters?: SearchOptions): Promise<QueryAnswer>;
+  /** The notes closest to a note (meaning with a model, words otherwise) and the notes that cite it (Engine.related). */
+  related(path: string, limit?: number): Promise<{ similar: SearchHit[]; citing: string[] }>;
   read(ref: string): Promise<{ path: string; title: string; text: string }>;
   remember(p: RememberInput): Promise<RememberResult>;
   forget(ref: string): Promise<ForgetResult>;
@@ -47,6 +49,11 @@ export function operationsApi(engine: Engine, ops: OperationTable): EngramApi {
     maintain: (p = {}) => call('maintain.run', { ...p, actor: PLUGIN_ACTOR }),
     apply: async (ids) => (await call<{ applied: ApplyOutcome[] }>('curate.apply', { ids, actor: PLUGIN_ACTOR })).applied,
     search: (query, filters = {}) => call('search', { ...filters, query }),
+    // Not an operation of the protocol: the pane reads the live engine in process, once it has read the vault.
+    related: async (path, limit) => {
+      await engine.whenReady();
+      return engine.related(path, limit);
+    },
     read: (ref) => call('read', { ref }),
     remember: (p) => call('remember', p),
     forget: (ref) => call('forget', { ref, actor: PLUGIN_ACTOR, byUser: true }),
