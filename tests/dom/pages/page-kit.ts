@@ -5,6 +5,7 @@ import { setup } from 'obsidian-test-mocks/setup';
 import type { App as ObsidianApp, ItemView, WorkspaceLeaf } from 'obsidian';
 import { App } from 'obsidian-test-mocks/obsidian';
 import { startInProcessHost, type InProcessHost } from '../../helpers/in-process-host';
+import type { LlmBackend } from '../../../src/core/extract/backends/types';
 import { operationsApi, type EngramApi } from '../../../src/plugin/views/api';
 import pluginCss from '../../../styles.css';
 import themeCss from '../obsidian-theme.css';
@@ -31,11 +32,12 @@ function applyTheme(): void {
   for (const css of [themeCss, pluginCss]) document.head.createEl('style', { text: css });
 }
 
-export async function world(files: Record<string, string>, opts: { now?: number } = {}): Promise<PageWorld> {
+/** `backend`: review's model (default none: `rules`, which proposes extend only). */
+export async function world(files: Record<string, string>, opts: { now?: number; backend?: LlmBackend } = {}): Promise<PageWorld> {
   setup();
   applyTheme();
   const clock = opts.now === undefined ? undefined : { now: () => opts.now! };
-  const host = await startInProcessHost(files, clock ? { clock } : {});
+  const host = await startInProcessHost(files, { ...(clock ? { clock } : {}), ...(opts.backend ? { backend: opts.backend } : {}) });
   const app = App.createConfigured__();
   const w: PageWorld = {
     app: app.asOriginalType__(),

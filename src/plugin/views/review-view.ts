@@ -1,0 +1,250 @@
+// The working-memory review pane: the notes due within a chosen horizon, grouped by project and cluster, with
+// curation's proposals (promote, extend, delete) to approve (with the promotion's text edited first, if wanted) or
+// reject, one by one or in batch, by mouse or keyboard. Every change goes through the engine's API on the user's click.
+import { ItemView, type WorkspaceLeaf } from 'obsidian';
+import type { Proposal } from '../../core/curate/proposals';
+import type { ProposalEdit, ReviewPlanResult } from '../../core/curate/service';
+import type { EngramApi, PaneContext } from './api';
+import { orderedSections, renderItem, type ReviewItemHost } from './review-items';
+
+export const VIEW_TYPE_REVIEW = 'engram-review';
+
+/** The horizons offered: due today, within a week, within a month. */
+export const REVIEW_HORIZONS: ReadonlyArray<{ days: number; label: string }> = [
+  { days: 0, label: 'Due today' },
+  { days: 7, label: '7 days' },
+  { days: 30, label: '30 days' },
+];
+
+export class ReviewView extends ItemView {
+  private horizon = 7;
+  private plan: ReviewPlanResult | null = null;
+  private status = '';
+  private busy = false;
+  private readonly selected = new Set<string>();
+  /** Rejected this session: hidden until the pane is opened again (the plan proposes them again later). */
+  private readonly rejected = new Set<string>();
+  private readonly edits = new Map<string, string>();
+  private focused = 0;
+  private unsubscribe?: () => void;
+  /** Resolves when the pane has drawn the latest plan (tests and the bench wait on it). */
+  rendered: Promise<void> = Promise.resolve();
+
+  constructor(leaf: WorkspaceLeaf, private readonly ctx: PaneContext) {
+    super(leaf);
+  }
+
+  getViewType(): string {
+    return VIEW_TYPE_REVIEW;
+  }
+
+  getDisplayText(): string {
+    return 'Working-memory review';
+  }
+
+  getIcon(): string {
+    return 'list-checks';
+  }
+
+  async onOpen(): Promise<void> {
+    this.contentEl.addClass('engram-review-view');
+    this.registerDomEvent(this.contentEl, 'keydown', (e) => this.onKey(e));
+    this.unsubscribe = this.ctx.onChange(() => {
+      if (!this.busy) void this.refresh();
+    });
+    await this.refresh();
+  }
+
+  async onClose(): Promise<void> {
+    this.unsubscribe?.();
+  }
+
+  /** Plans again (the proposals as the vault is now) and redraws. */
+  refresh(): Promise<void> {
+    this.rendered = this.loadPlan();
+    return this.rendered;
+  }
+
+  private async loadPlan(): Promise<void> {
+    const api = this.ctx.api();
+    if (!api) {
+      this.plan = null;
+      this.draw(undefined);
+      return;
+    }
+    try {
+      this.plan = await api.reviewPlan({ dueWithinDays: this.horizon });
+    } catch (e) {
+      this.plan = null;
+      this.status = `Could not plan the review: ${(e as Error).message}`;
+    }
+    const live = new Set(this.plan?.proposals.map((p) => p.id) ?? []);
+    for (const id of [...this.selected]) if (!live.has(id)) this.selected.delete(id);
+    for (const id of [...this.edits.keys()]) if (!live.has(id)) this.edits.delete(id);
+    this.draw(api);
+  }
+
+  private visible(): Proposal[] {
+    return this.plan?.proposals.filter((p) => !this.rejected.has(p.id)) ?? [];
+  }
+
+  private itemHost(api: EngramApi): ReviewItemHost {
+    return {
+      meta: (path) => api.engine.meta(path),
+      now: api.engine.ports.clock.now(),
+      isSelected: (id) => this.selected.has(id),
+      editedText: (id) => this.edits.get(id),
+      toggleSelected: (id, on) => {
+        if (on) this.selected.add(id);
+        else this.selected.delete(id);
+        this.updateBatchButton();
+      },
+      approve: (p) => void this.approve([p]),
+      startEdit: (p) => {
+        this.edits.set(p.id, p.writes.find((w) => !w.replaces)?.text ?? '');
+        this.redraw(p.id);
+        this.contentEl.querySelector<HTMLTextAreaElement>(`[data-id="${p.id}"] textarea`)?.focus();
+      },
+      editText: (id, text) => this.edits.set(id, text),
+      reject: (p) => {
+        this.rejected.add(p.id);
+        this.selected.delete(p.id);
+        this.status = `Rejected: ${p.title}. Nothing changed; it will be proposed again at a later review.`;
+        this.redraw();
+      },
+      open: (path) => void this.app.workspace.openLinkText(path, '', false),
+    };
+  }
+
+  private redraw(focusId?: string): void {
+    const api = this.ctx.api();
+    if (focusId) this.focused = Math.max(0, this.visible().findIndex((p) => p.id === focusId));
+    this.draw(api);
+  }
+
+  private draw(api: EngramApi | undefined): void {
+    const el = this.contentEl;
+    el.empty();
+    const bar = el.createDiv({ cls: 'engram-review-bar' });
+    bar.createEl('h4', { cls: 'engram-review-heading', text: 'Working-memory review' });
+    const horizons = bar.createDiv({ cls: 'engram-review-horizons', attr: { role: 'group', 'aria-label': 'Due within' } });
+    for (const h of REVIEW_HORIZONS) {
+      const b = horizons.createEl('button', { text: h.label, cls: 'engram-review-horizon', attr: { 'aria-pressed': String(h.days === this.horizon) } });
+      if (h.days === this.horizon) b.addClass('is-active');
+      b.addEventListener('click', () => {
+        this.horizon = h.days;
+        void this.refresh();
+      });
+    }
+    if (this.status) el.createDiv({ cls: 'engram-review-status', text: this.status, attr: { role: 'status' } });
+    if (!api) {
+      el.createDiv({ cls: 'engram-review-empty', text: 'Engram is not hosting this vault yet. The review appears once the engine has started.' });
+      return;
+    }
+    const items = this.visible();
+    if (!items.length) {
+      this.drawEmpty(el);
+      return;
+    }
+    const batch = el.createDiv({ cls: 'engram-review-batch' });
+    batch.createSpan({ text: `${this.plan!.due.length} note${this.plan!.due.length === 1 ? '' : 's'} due, ${items.length} proposal${items.length === 1 ? '' : 's'}` });
+    batch.createEl('button', { cls: 'engram-review-approve-selected', text: 'Approve selected' }).addEventListener('click', () => {
+      void this.approve(this.visible().filter((p) => this.selected.has(p.id)));
+    });
+    this.updateBatchButton();
+    for (const problem of this.plan!.problems) el.createDiv({ cls: 'engram-review-problem', text: problem });
+    const host = this.itemHost(api);
+    const list = el.createDiv({ cls: 'engram-review-list', attr: { role: 'list' } });
+    for (const section of orderedSections(this.plan!, (path) => api.engine.meta(path), this.rejected)) {
+      const s = list.createDiv({ cls: 'engram-review-project' });
+      s.createEl('h5', { cls: 'engram-review-project-name', text: section.project });
+      for (const cluster of section.clusters) {
+        const c = s.createDiv({ cls: 'engram-review-cluster' });
+        if (cluster.length > 1 || cluster[0].sources.length > 1) c.createDiv({ cls: 'engram-review-cluster-label', text: 'Related notes' });
+        for (const p of cluster) renderItem(c, p, host);
+      }
+    }
+    const all = this.items();
+    this.focused = Math.min(this.focused, all.length - 1);
+    all[this.focused]?.setAttr('tabindex', '0');
+  }
+
+  private drawEmpty(el: HTMLElement): void {
+    const box = el.createDiv({ cls: 'engram-review-empty' });
+    const horizon = REVIEW_HORIZONS.find((h) => h.days === this.horizon)?.label.toLowerCase() ?? `${this.horizon} days`;
+    box.createEl('p', { cls: 'engram-review-empty-title', text: this.horizon === 0 ? 'No working memory is due today.' : `No working memory is due within ${horizon}.` });
+    box.createEl('p', {
+      text: 'Working memory is the short-lived notes Engram writes from your agent sessions: a task in progress, a hunch, a temporary workaround. Each carries a review date (review_after).',
+    });
+    box.createEl('p', { text: 'Notes arrive here when their review date falls within the chosen horizon. You then promote each to a durable note, extend it, or delete it.' });
+  }
+
+  private items(): HTMLElement[] {
+    return Array.from(this.contentEl.querySelectorAll<HTMLElement>('.engram-review-item'));
+  }
+
+  private updateBatchButton(): void {
+    const b = this.contentEl.querySelector<HTMLButtonElement>('.engram-review-approve-selected');
+    if (!b) return;
+    const n = this.visible().filter((p) => this.selected.has(p.id)).length;
+    b.disabled = n === 0 || this.busy;
+    b.setText(n ? `Approve selected (${n})` : 'Approve selected');
+  }
+
+  /** Applies the proposals (with the user's text where edited), then plans again. */
+  private async approve(ps: Proposal[]): Promise<void> {
+    const api = this.ctx.api();
+    if (!api || !ps.length || this.busy) return;
+    this.busy = true;
+    const edits: ProposalEdit[] = [];
+    for (const p of ps) {
+      const text = this.edits.get(p.id);
+      const w = p.writes.find((x) => !x.replaces);
+      if (text !== undefined && w && text !== w.text) edits.push({ id: p.id, path: w.path, text });
+    }
+    try {
+      const outcomes = await api.apply(ps.map((p) => p.id), edits);
+      const failed = outcomes.filter((o) => !o.ok);
+      const done = outcomes.length - failed.length;
+      this.status = [done ? `Applied ${done} proposal${done === 1 ? '' : 's'}.` : '', ...failed.map((o) => `Not applied: ${o.error ?? o.id}`)].filter(Boolean).join(' ');
+      for (const o of outcomes) if (o.ok) this.selected.delete(o.id);
+    } catch (e) {
+      this.status = `Could not apply: ${(e as Error).message}`;
+    } finally {
+      this.busy = false;
+    }
+    await this.refresh();
+    this.items()[this.focused]?.focus();
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const t = e.target as HTMLElement;
+    if (t.closest('textarea, input[type="text"]') || e.metaKey || e.ctrlKey || e.altKey) return;
+    const all = this.items();
+    if (!all.length) return;
+    const current = t.closest<HTMLElement>('.engram-review-item');
+    if (current) this.focused = Math.max(0, all.indexOf(current));
+    const p = this.visible().find((x) => x.id === all[this.focused]?.dataset.id);
+    const move = (to: number) => {
+      all[this.focused]?.setAttr('tabindex', '-1');
+      this.focused = Math.max(0, Math.min(all.length - 1, to));
+      all[this.focused].setAttr('tabindex', '0');
+      all[this.focused].focus();
+      all[this.focused].scrollIntoView({ block: 'nearest' });
+    };
+    const key = e.key;
+    if (key === 'ArrowDown' || key === 'ArrowUp') move(current ? this.focused + (key === 'ArrowDown' ? 1 : -1) : this.focused);
+    else if (key === 'Enter' && current === t && p) void this.app.workspace.openLinkText(p.sources[0].path, '', false);
+    else if (key === 'a' && p) void this.approve([p]);
+    else if ((key === 'e' || key === 'd') && p) {
+      const kind = key === 'e' ? 'extend' : 'delete';
+      if (p.kind === kind) void this.approve([p]);
+      else {
+        this.status = `Engram proposes to ${p.kind} this, not to ${kind} it: approve the proposal with a, or reject it.`;
+        this.redraw(p.id);
+        this.items()[this.focused]?.focus();
+      }
+    } else return;
+    e.preventDefault();
+  }
+}
