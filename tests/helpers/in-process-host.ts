@@ -8,7 +8,7 @@ import { MemoryStateStore } from '../../src/core/extract/state-store.js';
 import { coreOperations, type InjectionSettings, type OperationTable } from '../../src/core/operations.js';
 import { MemoryVault } from '../../src/core/ports/memory-vault.js';
 import { checkParams, isMethod } from '../../src/core/protocol/index.js';
-import type { Clock } from '../../src/core/ports.js';
+import type { Clock, Yield } from '../../src/core/ports.js';
 import type { LlmBackend } from '../../src/core/extract/backends/types.js';
 
 export interface InProcessHost {
@@ -21,7 +21,7 @@ export interface InProcessHost {
   call(method: string, params?: unknown): Promise<unknown>;
 }
 
-export async function startInProcessHost(files: Record<string, string>, opts: { clock?: Clock; injection?: Partial<InjectionSettings>; backend?: LlmBackend } = {}): Promise<InProcessHost> {
+export async function startInProcessHost(files: Record<string, string>, opts: { clock?: Clock; injection?: Partial<InjectionSettings>; backend?: LlmBackend; yieldNow?: Yield } = {}): Promise<InProcessHost> {
   const clock = opts.clock ?? { now: () => Date.now() };
   const vault = new MemoryVault({ files, clock });
   const state = new MemoryStateStore();
@@ -29,7 +29,7 @@ export async function startInProcessHost(files: Record<string, string>, opts: { 
   // backend is `rules` (extend only) unless the test gives one (a scripted model that promotes and deletes).
   const backend = opts.backend;
   const curationOpts = { state, vaultKey: '0123456789abcdef', settings: curateSettings({ device: 'test', actor: 'plugin' }), ...(backend ? { backend: () => backend } : {}) };
-  const engine = new Engine({ ports: { vault, clock, yieldNow: () => Promise.resolve() }, curation: curationOpts });
+  const engine = new Engine({ ports: { vault, clock, yieldNow: opts.yieldNow ?? (() => Promise.resolve()) }, curation: curationOpts });
   const curation = engine.curation!;
   await engine.start();
   const injection: InjectionSettings = { inject: true, sessionStartChars: 4000, promptChars: 1500, promptItems: 5, ...opts.injection };

@@ -170,6 +170,7 @@ export class Curation {
       horizonDays,
       types: vocabulary.types.map((t) => t.name),
       preferences: vocabulary.preferences,
+      yieldNow: this.opts.yieldNow,
     });
     return { horizonDays, ...plan };
   }

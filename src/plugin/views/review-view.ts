@@ -1,6 +1,8 @@
 // The working-memory review pane: the notes due within a chosen horizon, grouped by project and cluster, with
 // curation's proposals (promote, extend, delete) to approve (with the promotion's text edited first, if wanted) or
 // reject, one by one or in batch, by mouse or keyboard. Every change goes through the engine's API on the user's click.
+// A plan may ask a model once per group of notes: the pane plans when opened, when the horizon changes and on Refresh,
+// and after an approval drops what was applied instead of asking the model about every remaining group again.
 import { ItemView, type WorkspaceLeaf } from 'obsidian';
 import type { Proposal } from '../../core/curate/proposals';
 import type { ProposalEdit, ReviewPlanResult } from '../../core/curate/service';
@@ -26,6 +28,8 @@ export class ReviewView extends ItemView {
   private readonly rejected = new Set<string>();
   private readonly edits = new Map<string, string>();
   private focused = 0;
+  /** Whether the last draw had the API (hosting starting or stopping plans again). */
+  private hosted = false;
   private unsubscribe?: () => void;
   /** Resolves when the pane has drawn the latest plan (tests and the bench wait on it). */
   rendered: Promise<void> = Promise.resolve();
@@ -49,8 +53,9 @@ export class ReviewView extends ItemView {
   async onOpen(): Promise<void> {
     this.contentEl.addClass('engram-review-view');
     this.registerDomEvent(this.contentEl, 'keydown', (e) => this.onKey(e));
+    // Vault changes do not re-plan (a plan may ask the model again); a stale proposal is refused when applied.
     this.unsubscribe = this.ctx.onChange(() => {
-      if (!this.busy) void this.refresh();
+      if (!this.busy && (this.ctx.api() !== undefined) !== this.hosted) void this.refresh();
     });
     await this.refresh();
   }
@@ -67,6 +72,7 @@ export class ReviewView extends ItemView {
 
   private async loadPlan(): Promise<void> {
     const api = this.ctx.api();
+    this.hosted = api !== undefined;
     if (!api) {
       this.plan = null;
       this.draw(undefined);
@@ -136,12 +142,24 @@ export class ReviewView extends ItemView {
         void this.refresh();
       });
     }
+    if (api) {
+      const again = bar.createEl('button', { cls: 'engram-review-refresh', text: 'Refresh', attr: { 'aria-label': 'Plan the review again' } });
+      again.addEventListener('click', () => {
+        this.status = '';
+        void this.refresh();
+      });
+    }
     if (this.status) el.createDiv({ cls: 'engram-review-status', text: this.status, attr: { role: 'status' } });
     if (!api) {
       el.createDiv({ cls: 'engram-review-empty', text: 'Engram is not hosting this vault yet. The review appears once the engine has started.' });
       return;
     }
     const items = this.visible();
+    if (!items.length && this.plan?.due.length) {
+      const n = this.plan.due.length;
+      el.createDiv({ cls: 'engram-review-empty', text: `Nothing left to decide: the ${n} note${n === 1 ? '' : 's'} still due ${n === 1 ? 'was' : 'were'} rejected for now. Refresh plans ${n === 1 ? 'it' : 'them'} again.` });
+      return;
+    }
     if (!items.length) {
       this.drawEmpty(el);
       return;
@@ -207,14 +225,26 @@ export class ReviewView extends ItemView {
       const failed = outcomes.filter((o) => !o.ok);
       const done = outcomes.length - failed.length;
       this.status = [done ? `Applied ${done} proposal${done === 1 ? '' : 's'}.` : '', ...failed.map((o) => `Not applied: ${o.error ?? o.id}`)].filter(Boolean).join(' ');
-      for (const o of outcomes) if (o.ok) this.selected.delete(o.id);
+      this.dropApplied(ps.filter((p) => outcomes.some((o) => o.ok && o.id === p.id)));
     } catch (e) {
       this.status = `Could not apply: ${(e as Error).message}`;
     } finally {
       this.busy = false;
     }
-    await this.refresh();
+    this.redraw();
     this.items()[this.focused]?.focus();
+  }
+
+  /** Takes applied proposals out of the plan, with any other proposal about the same notes (now stale). */
+  private dropApplied(applied: Proposal[]): void {
+    if (!this.plan || !applied.length) return;
+    const gone = new Set(applied.flatMap((p) => p.sources.map((s) => s.path)));
+    const proposals = this.plan.proposals.filter((p) => !p.sources.some((s) => gone.has(s.path)));
+    for (const p of applied) {
+      this.selected.delete(p.id);
+      this.edits.delete(p.id);
+    }
+    this.plan = { ...this.plan, proposals, due: this.plan.due.filter((d) => !gone.has(d.path)), groups: this.plan.groups.map((g) => g.filter((x) => !gone.has(x))).filter((g) => g.length) };
   }
 
   private onKey(e: KeyboardEvent): void {
