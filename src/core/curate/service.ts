@@ -16,6 +16,7 @@ import { planRestructure } from './restructure';
 import { planReview, type DueNote } from './review';
 import type { CurateSettings } from './settings';
 import { loadVocabulary } from '../note/vocabulary';
+import { TimeSlicer } from '../time-slice';
 import type { IndexNoteVectors } from '../index/note-vectors';
 import { curateStateNames, RecallStatsStore, StateProposalStore } from './stores';
 
@@ -150,8 +151,17 @@ export class Curation {
     return this.recallStats.record(paths, this.opts.clock.now());
   }
 
-  private catalog(): Promise<NoteCatalog> {
-    return loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow });
+  /** The vault read for curation, its frontmatter parsed in slices in a UI host (a plan reads every note's metadata). */
+  private async catalog(): Promise<NoteCatalog> {
+    const catalog = await loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow });
+    if (this.opts.yieldNow) {
+      const slicer = new TimeSlicer(this.opts.clock, this.opts.yieldNow);
+      for (const n of catalog.notes.values()) {
+        void n.meta;
+        await slicer.pause();
+      }
+    }
+    return catalog;
   }
 
   /** Due working-memory notes, grouped, with one stored proposal per decision. Changes no note. */

@@ -18,6 +18,9 @@ export const REVIEW_HORIZONS: ReadonlyArray<{ days: number; label: string }> = [
   { days: 30, label: '30 days' },
 ];
 
+/** Items drawn per turn (about a screenful). */
+const DRAW_CHUNK = 20;
+
 export class ReviewView extends ItemView {
   private horizon = 7;
   private plan: ReviewPlanResult | null = null;
@@ -31,8 +34,11 @@ export class ReviewView extends ItemView {
   /** Whether the last draw had the API (hosting starting or stopping plans again). */
   private hosted = false;
   private unsubscribe?: () => void;
-  /** Resolves when the pane has drawn the latest plan (tests and the bench wait on it). */
+  /** Resolves when the pane has planned and drawn its first screenful. */
   rendered: Promise<void> = Promise.resolve();
+  /** Resolves when every item of the latest draw is in the DOM. */
+  drawn: Promise<void> = Promise.resolve();
+  private generation = 0;
 
   constructor(leaf: WorkspaceLeaf, private readonly ctx: PaneContext) {
     super(leaf);
@@ -129,6 +135,8 @@ export class ReviewView extends ItemView {
   }
 
   private draw(api: EngramApi | undefined): void {
+    this.generation++;
+    this.drawn = Promise.resolve();
     const el = this.contentEl;
     el.empty();
     const bar = el.createDiv({ cls: 'engram-review-bar' });
@@ -173,18 +181,36 @@ export class ReviewView extends ItemView {
     for (const problem of this.plan!.problems) el.createDiv({ cls: 'engram-review-problem', text: problem });
     const host = this.itemHost(api);
     const list = el.createDiv({ cls: 'engram-review-list', attr: { role: 'list' } });
+    // Clusters are drawn a screenful at a time, the rest in later turns: hundreds of due notes never block the UI.
+    const steps: Array<() => number> = [];
     for (const section of orderedSections(this.plan!, (path) => api.engine.meta(path), this.rejected)) {
-      const s = list.createDiv({ cls: 'engram-review-project' });
-      s.createEl('h5', { cls: 'engram-review-project-name', text: section.project });
+      let s: HTMLElement | undefined;
       for (const cluster of section.clusters) {
-        const c = s.createDiv({ cls: 'engram-review-cluster' });
-        if (cluster.length > 1 || cluster[0].sources.length > 1) c.createDiv({ cls: 'engram-review-cluster-label', text: 'Related notes' });
-        for (const p of cluster) renderItem(c, p, host);
+        steps.push(() => {
+          if (!s) {
+            s = list.createDiv({ cls: 'engram-review-project' });
+            s.createEl('h5', { cls: 'engram-review-project-name', text: section.project });
+          }
+          const c = s.createDiv({ cls: 'engram-review-cluster' });
+          if (cluster.length > 1 || cluster[0].sources.length > 1) c.createDiv({ cls: 'engram-review-cluster-label', text: 'Related notes' });
+          for (const p of cluster) renderItem(c, p, host);
+          return cluster.length;
+        });
       }
     }
-    const all = this.items();
-    this.focused = Math.min(this.focused, all.length - 1);
-    all[this.focused]?.setAttr('tabindex', '0');
+    const generation = this.generation;
+    this.drawn = new Promise<void>((resolve) => {
+      const chunk = () => {
+        if (generation !== this.generation) return resolve();
+        for (let n = 0; n < DRAW_CHUNK && steps.length; ) n += steps.shift()!();
+        const all = this.items();
+        this.focused = Math.min(this.focused, all.length - 1);
+        all[this.focused]?.setAttr('tabindex', '0');
+        if (steps.length) window.setTimeout(chunk, 0);
+        else resolve();
+      };
+      chunk();
+    });
   }
 
   private drawEmpty(el: HTMLElement): void {
@@ -232,6 +258,7 @@ export class ReviewView extends ItemView {
       this.busy = false;
     }
     this.redraw();
+    await this.drawn;
     this.items()[this.focused]?.focus();
   }
 
