@@ -35,6 +35,7 @@ describe.skipIf(missing)(`the working-memory review pane${missing ? ` (skipped: 
       await page.waitForSelector(item('promote'));
       // Due within 7 days (the default): one promotion of two related deploy notes, one delete, one extend, in project acme.
       expect(await page.locator('.engram-review-item').count()).toBe(3);
+      expect(await page.locator('.engram-review-count').textContent()).toBe('4 notes due, 3 proposals');
       expect(await page.locator('.engram-review-project-name').allTextContents()).toEqual(['acme']);
       const promote = page.locator(item('promote'));
       expect(await promote.locator('.engram-review-note-title').allTextContents()).toEqual(['Retry flaky deploy', 'Deploy needs root']);
@@ -67,6 +68,7 @@ describe.skipIf(missing)(`the working-memory review pane${missing ? ` (skipped: 
       expect(files['Notes/Deploy guide.md']).toContain('[[Deploy from the root and retry the upload once');
       expect(logText(files)).toMatch(/plugin · review promote \(claude\)/);
       expect(await page.locator('.engram-review-status').textContent()).toContain('Applied 1 proposal.');
+      expect(await page.locator('.engram-review-count').textContent()).toBe('2 notes due, 2 proposals');
 
       // Batch: select the delete and the extend, approve both.
       await page.locator(`${item('delete')} input.engram-review-select`).check();
@@ -137,15 +139,16 @@ describe.skipIf(missing)(`the working-memory review pane${missing ? ` (skipped: 
       expect(await focusedId(page)).toBe(ids[0]);
 
       // `d` on the delete, `e` on the extend, `a` on the promotion.
+      // Focus stays in the list: after an item goes, the next one has it.
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('d');
       await page.waitForSelector(item('delete'), { state: 'detached' });
       expect((await vault(page))[`.trash/${WM}/Try websockets.md`]).toContain('polling is enough');
-      await page.focus(item('extend'));
+      expect(await focusedId(page)).toBe(ids[2]);
       await page.keyboard.press('e');
       await page.waitForSelector(item('extend'), { state: 'detached' });
       expect((await vault(page))[`${WM}/Migrate auth.md`]).toContain('review_after: 2026-03-28');
-      await page.focus(item('promote'));
+      expect(await focusedId(page)).toBe(ids[0]);
       await page.keyboard.press('a');
       await page.waitForSelector('.engram-review-empty');
       const files = await vault(page);

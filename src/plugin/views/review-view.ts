@@ -39,6 +39,7 @@ export class ReviewView extends ItemView {
   /** Resolves when every item of the latest draw is in the DOM. */
   drawn: Promise<void> = Promise.resolve();
   private generation = 0;
+  private statusEl?: HTMLElement;
 
   constructor(leaf: WorkspaceLeaf, private readonly ctx: PaneContext) {
     super(leaf);
@@ -101,7 +102,7 @@ export class ReviewView extends ItemView {
   }
 
   private itemHost(api: EngramApi): ReviewItemHost {
-    return {
+    const host: ReviewItemHost = {
       meta: (path) => api.engine.meta(path),
       now: api.engine.ports.clock.now(),
       isSelected: (id) => this.selected.has(id),
@@ -109,29 +110,62 @@ export class ReviewView extends ItemView {
       toggleSelected: (id, on) => {
         if (on) this.selected.add(id);
         else this.selected.delete(id);
-        this.updateBatchButton();
+        this.updateCounts();
       },
       approve: (p) => void this.approve([p]),
       startEdit: (p) => {
         this.edits.set(p.id, p.writes.find((w) => !w.replaces)?.text ?? '');
-        this.redraw(p.id);
-        this.contentEl.querySelector<HTMLTextAreaElement>(`[data-id="${p.id}"] textarea`)?.focus();
+        // Only this item is drawn again, so the list keeps its scroll position.
+        const old = this.itemEl(p.id);
+        if (!old) return;
+        const fresh = renderItem(createDiv(), p, host);
+        fresh.setAttr('tabindex', old.getAttr('tabindex') ?? '-1');
+        old.replaceWith(fresh);
+        fresh.querySelector('textarea')?.focus();
       },
       editText: (id, text) => this.edits.set(id, text),
       reject: (p) => {
         this.rejected.add(p.id);
         this.selected.delete(p.id);
-        this.status = `Rejected: ${p.title}. Nothing changed; it will be proposed again at a later review.`;
-        this.redraw();
+        this.setStatus(`Rejected: ${p.title}. Nothing changed; it will be proposed again at a later review.`);
+        this.removeItems([p.id]);
       },
       open: (path) => void this.app.workspace.openLinkText(path, '', false),
     };
+    return host;
   }
 
-  private redraw(focusId?: string): void {
-    const api = this.ctx.api();
-    if (focusId) this.focused = Math.max(0, this.visible().findIndex((p) => p.id === focusId));
-    this.draw(api);
+  private itemEl(id: string): HTMLElement | undefined {
+    return this.items().find((el) => el.dataset.id === id);
+  }
+
+  private setStatus(text: string): void {
+    this.status = text;
+    this.statusEl?.setText(text);
+  }
+
+  /** Takes items out of the list in place (keeping the scroll position), or draws the empty state when none is left. */
+  private removeItems(ids: string[]): void {
+    const before = this.items();
+    const next = before.slice(this.focused + 1).find((el) => !ids.includes(el.dataset.id ?? ''));
+    for (const id of ids) {
+      const el = this.itemEl(id);
+      const cluster = el?.parentElement;
+      el?.remove();
+      if (cluster && !cluster.querySelector('.engram-review-item')) {
+        const section = cluster.parentElement;
+        cluster.remove();
+        if (section && !section.querySelector('.engram-review-item')) section.remove();
+      }
+    }
+    const all = this.items();
+    if (!all.length) {
+      this.draw(this.ctx.api());
+      return;
+    }
+    this.focused = next ? all.indexOf(next) : all.length - 1;
+    for (const [i, el] of all.entries()) el.setAttr('tabindex', i === this.focused ? '0' : '-1');
+    this.updateCounts();
   }
 
   private draw(api: EngramApi | undefined): void {
@@ -147,6 +181,7 @@ export class ReviewView extends ItemView {
       if (h.days === this.horizon) b.addClass('is-active');
       b.addEventListener('click', () => {
         this.horizon = h.days;
+        this.status = '';
         void this.refresh();
       });
     }
@@ -157,7 +192,7 @@ export class ReviewView extends ItemView {
         void this.refresh();
       });
     }
-    if (this.status) el.createDiv({ cls: 'engram-review-status', text: this.status, attr: { role: 'status' } });
+    this.statusEl = el.createDiv({ cls: 'engram-review-status', text: this.status, attr: { role: 'status' } });
     if (!api) {
       el.createDiv({ cls: 'engram-review-empty', text: 'Engram is not hosting this vault yet. The review appears once the engine has started.' });
       return;
@@ -173,11 +208,12 @@ export class ReviewView extends ItemView {
       return;
     }
     const batch = el.createDiv({ cls: 'engram-review-batch' });
-    batch.createSpan({ text: `${this.plan!.due.length} note${this.plan!.due.length === 1 ? '' : 's'} due, ${items.length} proposal${items.length === 1 ? '' : 's'}` });
+    batch.createSpan({ cls: 'engram-review-count' });
+    this.updateCounts();
     batch.createEl('button', { cls: 'engram-review-approve-selected', text: 'Approve selected' }).addEventListener('click', () => {
       void this.approve(this.visible().filter((p) => this.selected.has(p.id)));
     });
-    this.updateBatchButton();
+    this.updateCounts();
     for (const problem of this.plan!.problems) el.createDiv({ cls: 'engram-review-problem', text: problem });
     const host = this.itemHost(api);
     const list = el.createDiv({ cls: 'engram-review-list', attr: { role: 'list' } });
@@ -227,7 +263,11 @@ export class ReviewView extends ItemView {
     return Array.from(this.contentEl.querySelectorAll<HTMLElement>('.engram-review-item'));
   }
 
-  private updateBatchButton(): void {
+  /** The counts line and the batch button, as the plan and the selection are now. */
+  private updateCounts(): void {
+    const due = this.plan?.due.length ?? 0;
+    const shown = this.visible().length;
+    this.contentEl.querySelector('.engram-review-count')?.setText(`${due} note${due === 1 ? '' : 's'} due, ${shown} proposal${shown === 1 ? '' : 's'}`);
     const b = this.contentEl.querySelector<HTMLButtonElement>('.engram-review-approve-selected');
     if (!b) return;
     const n = this.visible().filter((p) => this.selected.has(p.id)).length;
@@ -250,28 +290,30 @@ export class ReviewView extends ItemView {
       const outcomes = await api.apply(ps.map((p) => p.id), edits);
       const failed = outcomes.filter((o) => !o.ok);
       const done = outcomes.length - failed.length;
-      this.status = [done ? `Applied ${done} proposal${done === 1 ? '' : 's'}.` : '', ...failed.map((o) => `Not applied: ${o.error ?? o.id}`)].filter(Boolean).join(' ');
-      this.dropApplied(ps.filter((p) => outcomes.some((o) => o.ok && o.id === p.id)));
+      this.setStatus([done ? `Applied ${done} proposal${done === 1 ? '' : 's'}.` : '', ...failed.map((o) => `Not applied: ${o.error ?? o.id}`)].filter(Boolean).join(' '));
+      const hadFocus = this.contentEl.contains(document.activeElement);
+      this.removeItems(this.dropApplied(ps.filter((p) => outcomes.some((o) => o.ok && o.id === p.id))));
+      if (hadFocus) this.items()[this.focused]?.focus();
     } catch (e) {
-      this.status = `Could not apply: ${(e as Error).message}`;
+      this.setStatus(`Could not apply: ${(e as Error).message}`);
     } finally {
       this.busy = false;
+      this.updateCounts();
     }
-    this.redraw();
-    await this.drawn;
-    this.items()[this.focused]?.focus();
   }
 
-  /** Takes applied proposals out of the plan, with any other proposal about the same notes (now stale). */
-  private dropApplied(applied: Proposal[]): void {
-    if (!this.plan || !applied.length) return;
+  /** Takes applied proposals out of the plan, with any other proposal about the same notes (now stale); returns their ids. */
+  private dropApplied(applied: Proposal[]): string[] {
+    if (!this.plan || !applied.length) return [];
     const gone = new Set(applied.flatMap((p) => p.sources.map((s) => s.path)));
-    const proposals = this.plan.proposals.filter((p) => !p.sources.some((s) => gone.has(s.path)));
+    const dropped = this.plan.proposals.filter((p) => p.sources.some((s) => gone.has(s.path))).map((p) => p.id);
+    const proposals = this.plan.proposals.filter((p) => !dropped.includes(p.id));
     for (const p of applied) {
       this.selected.delete(p.id);
       this.edits.delete(p.id);
     }
     this.plan = { ...this.plan, proposals, due: this.plan.due.filter((d) => !gone.has(d.path)), groups: this.plan.groups.map((g) => g.filter((x) => !gone.has(x))).filter((g) => g.length) };
+    return dropped;
   }
 
   private onKey(e: KeyboardEvent): void {
@@ -296,11 +338,7 @@ export class ReviewView extends ItemView {
     else if ((key === 'e' || key === 'd') && p) {
       const kind = key === 'e' ? 'extend' : 'delete';
       if (p.kind === kind) void this.approve([p]);
-      else {
-        this.status = `Engram proposes to ${p.kind} this, not to ${kind} it: approve the proposal with a, or reject it.`;
-        this.redraw(p.id);
-        this.items()[this.focused]?.focus();
-      }
+      else this.setStatus(`Engram proposes to ${p.kind} this, not to ${kind} it: approve the proposal with a, or reject it.`);
     } else return;
     e.preventDefault();
   }
