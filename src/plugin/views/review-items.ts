@@ -1,4 +1,4 @@
-// What the review pane draws for a plan: the due notes grouped by project and by cluster (the plan's groups), each
+// What the review pane draws for a plan (and when there is none): the due notes grouped by project and by cluster (the plan's groups), each
 // proposal with its notes (summary, age, source session, links), what it would do, and the text a promotion writes.
 import type { Proposal } from '../../core/curate/proposals';
 import type { ReviewPlanResult } from '../../core/curate/service';
@@ -114,4 +114,14 @@ export function renderItem(parent: HTMLElement, p: Proposal, host: ReviewItemHos
   if (p.kind === 'promote' && host.editedText(p.id) === undefined) buttons.createEl('button', { cls: 'engram-review-edit', text: 'Edit text' }).addEventListener('click', () => host.startEdit(p));
   buttons.createEl('button', { cls: 'engram-review-reject', text: 'Reject' }).addEventListener('click', () => host.reject(p));
   return item;
+}
+
+/** No working memory due: what it is and when notes arrive. */
+export function renderEmpty(el: HTMLElement, horizonLabel: string, horizonDays: number): void {
+  const box = el.createDiv({ cls: 'engram-review-empty' });
+  box.createEl('p', { cls: 'engram-review-empty-title', text: horizonDays === 0 ? 'No working memory is due today.' : `No working memory is due within ${horizonLabel}.` });
+  box.createEl('p', {
+    text: 'Working memory is the short-lived notes Engram writes from your agent sessions: a task in progress, a hunch, a temporary workaround. Each carries a review date (review_after).',
+  });
+  box.createEl('p', { text: 'Notes arrive here when their review date falls within the chosen horizon. You then promote each to a durable note, extend it, or delete it.' });
 }

@@ -7,7 +7,7 @@ import { ItemView, type WorkspaceLeaf } from 'obsidian';
 import type { Proposal } from '../../core/curate/proposals';
 import type { ProposalEdit, ReviewPlanResult } from '../../core/curate/service';
 import type { EngramApi, PaneContext } from './api';
-import { orderedSections, renderItem, type ReviewItemHost } from './review-items';
+import { orderedSections, renderEmpty, renderItem, type ReviewItemHost } from './review-items';
 
 export const VIEW_TYPE_REVIEW = 'engram-review';
 
@@ -85,6 +85,8 @@ export class ReviewView extends ItemView {
       this.draw(undefined);
       return;
     }
+    // A plan reads the vault and may ask the model about each group of notes: say so while it runs.
+    const loading = this.contentEl.createDiv({ cls: 'engram-review-loading', text: 'Planning the review…' });
     try {
       this.plan = await api.reviewPlan({ dueWithinDays: this.horizon });
     } catch (e) {
@@ -94,6 +96,7 @@ export class ReviewView extends ItemView {
     const live = new Set(this.plan?.proposals.map((p) => p.id) ?? []);
     for (const id of [...this.selected]) if (!live.has(id)) this.selected.delete(id);
     for (const id of [...this.edits.keys()]) if (!live.has(id)) this.edits.delete(id);
+    loading.remove();
     this.draw(api);
   }
 
@@ -204,7 +207,7 @@ export class ReviewView extends ItemView {
       return;
     }
     if (!items.length) {
-      this.drawEmpty(el);
+      renderEmpty(el, REVIEW_HORIZONS.find((h) => h.days === this.horizon)?.label.toLowerCase() ?? `${this.horizon} days`, this.horizon);
       return;
     }
     const batch = el.createDiv({ cls: 'engram-review-batch' });
@@ -247,16 +250,6 @@ export class ReviewView extends ItemView {
       };
       chunk();
     });
-  }
-
-  private drawEmpty(el: HTMLElement): void {
-    const box = el.createDiv({ cls: 'engram-review-empty' });
-    const horizon = REVIEW_HORIZONS.find((h) => h.days === this.horizon)?.label.toLowerCase() ?? `${this.horizon} days`;
-    box.createEl('p', { cls: 'engram-review-empty-title', text: this.horizon === 0 ? 'No working memory is due today.' : `No working memory is due within ${horizon}.` });
-    box.createEl('p', {
-      text: 'Working memory is the short-lived notes Engram writes from your agent sessions: a task in progress, a hunch, a temporary workaround. Each carries a review date (review_after).',
-    });
-    box.createEl('p', { text: 'Notes arrive here when their review date falls within the chosen horizon. You then promote each to a durable note, extend it, or delete it.' });
   }
 
   private items(): HTMLElement[] {
