@@ -55,6 +55,8 @@ export interface EngineIndex {
   open?(): Promise<void>;
   /** Each note's vector (mean of its chunks), when the index has embeddings: curation's "close in meaning". */
   noteVectors?(): IndexNoteVectors | null;
+  /** The notes that link to a note (body wikilinks or `related:`), from the index's link graph. */
+  linksTo?(path: string): string[];
 }
 
 export interface EngineConfig {
@@ -157,6 +159,9 @@ export class IndexedVault implements EngineIndex {
   }
   noteVectors(): IndexNoteVectors | null {
     return this.index.noteVectors();
+  }
+  linksTo(path: string): string[] {
+    return this.index.linksTo(path);
   }
   async save(): Promise<void> {
     if (this.opts.snapshot) await this.opts.snapshot.write(await this.index.snapshotAsync());
@@ -417,6 +422,31 @@ export class Engine {
 
   async search(query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
     return (await this.query(query, opts)).hits;
+  }
+
+  /**
+   * The notes closest to `path` and the notes that cite it (the "related to this note" pane). Closest goes through the
+   * one search road: the note's rarest shared words for BM25 and, where the index has embeddings, the note's own vector
+   * for meaning (an index that does not take `queryVector` embeds the words instead). Citing: notes linking to it,
+   * Engram's own notes first.
+   */
+  async related(path: string, limit = 10): Promise<{ similar: SearchHit[]; citing: string[] }> {
+    const meta = this.metas.get(path);
+    if (!meta) throw new EngramError('not-found', `no indexed note at ${path}`, 'give the vault path of a Markdown note outside the ignored folders');
+    const body = parseNote((await this.ports.vault.read(path)).text).body;
+    const said = gateTokenizer.wordsByTerm(`${meta.title}\n${meta.summary ?? ''}\n${meta.tags.join(' ')}\n${body}`);
+    // Words another note shares (document frequency of two or more), rarest first: what makes this note itself.
+    const terms = (this.stats.termsOf(path) ?? []).filter((t) => said.has(t) && this.stats.docFreq(t) >= 2);
+    terms.sort((a, b) => this.stats.idf(b) - this.stats.idf(a) || (a < b ? -1 : 1));
+    const words = terms.slice(0, 12).map((t) => said.get(t)!.toLowerCase()).join(' ');
+    const queryVector = this.index.noteVectors?.()?.vector(path);
+    const opts: SearchOptions & { queryVector?: Float32Array } = { limit: limit + 1, timePhrases: false, ...(queryVector ? { queryVector } : {}) };
+    const similar = words || queryVector ? (await this.query(words || meta.title, opts)).hits.filter((h) => h.path !== path).slice(0, limit) : [];
+    const out = new Set([`${this.config.folders.archive}/`, `${this.config.folders.log}/`]);
+    const engram = (p: string): number => (this.metas.get(p)?.engramId ?? this.metas.get(p)?.engramSource ? 0 : 1);
+    const citing = (this.index.linksTo?.(path) ?? []).filter((p) => ![...out].some((f) => p.startsWith(f)));
+    citing.sort((a, b) => engram(a) - engram(b) || (a < b ? -1 : a > b ? 1 : 0));
+    return { similar, citing };
   }
 
   async recall(query: string, opts: SearchOptions & { full?: number } = {}): Promise<RecallResult> {

@@ -1,12 +1,21 @@
 // The Obsidian host: lifecycle only. Settings load here; hosting starts once the workspace layout is ready (never in
 // onload) and only on desktop, where the Node part (src/plugin/node/) is loaded on demand.
-import { Notice, Platform, Plugin, type FileSystemAdapter } from 'obsidian';
+import { Notice, Platform, Plugin, type FileSystemAdapter, type ItemView, type WorkspaceLeaf } from 'obsidian';
 import { DEFAULT_SETTINGS, EngramSettingTab, migrateSettings, type EngineConfigAccess, type EngramSettings, type SettingsHost } from './settings';
 import { describeHost, type HostState } from './status-bar';
 import { ObsidianVault } from './obsidian/vault-port';
 import { followVault } from './obsidian/vault-events';
 import type { PluginHost } from './node/host';
 import type { PaneContext } from './views/api';
+import { registerCommands } from './commands';
+import { SearchView, VIEW_TYPE_SEARCH } from './views/search-view';
+import { RelatedView, VIEW_TYPE_RELATED } from './views/related-view';
+
+/** Each pane's view type and how to make it over the panes' context. */
+const PANES: Record<string, (leaf: WorkspaceLeaf, ctx: PaneContext) => ItemView> = {
+  [VIEW_TYPE_SEARCH]: (leaf, ctx) => new SearchView(leaf, ctx),
+  [VIEW_TYPE_RELATED]: (leaf, ctx) => new RelatedView(leaf, ctx),
+};
 
 export default class EngramPlugin extends Plugin implements SettingsHost {
   settings: EngramSettings = { ...DEFAULT_SETTINGS };
@@ -31,6 +40,8 @@ export default class EngramPlugin extends Plugin implements SettingsHost {
     this.statusEl = this.addStatusBarItem();
     this.statusEl.addClass('engram-status');
     this.addSettingTab(new EngramSettingTab(this.app, this, this));
+    this.registerPanes();
+    registerCommands(this, this.panes, { open: (type) => this.openPane(type) });
     const base = this.vaultPath();
     if (!Platform.isDesktopApp || !base) {
       this.show({ kind: 'none', why: 'Engram hosts only in the desktop app, for a vault on the local disk.' });
@@ -49,6 +60,22 @@ export default class EngramPlugin extends Plugin implements SettingsHost {
   onunload(): void {
     const starting = this.starting ?? Promise.resolve();
     this.unloaded = starting.then(() => this.host?.stop('Obsidian closed the vault'));
+  }
+
+  /** The panes: registered at load (cheap), drawn only when opened. */
+  private registerPanes(): void {
+    for (const [type, make] of Object.entries(PANES)) this.registerView(type, (leaf) => make(leaf, this.panes));
+  }
+
+  /** Opens (or reveals) a pane: review, restructure and search as tabs, related in the right sidebar. */
+  async openPane(type: string): Promise<void> {
+    const { workspace } = this.app;
+    let leaf = workspace.getLeavesOfType(type)[0];
+    if (!leaf) {
+      leaf = (type === VIEW_TYPE_RELATED ? workspace.getRightLeaf(false) : workspace.getLeaf('tab')) ?? workspace.getLeaf('tab');
+      await leaf.setViewState({ type, active: true });
+    }
+    workspace.setActiveLeaf(leaf, { focus: true });
   }
 
   private async startHosting(vaultPath: string): Promise<void> {

@@ -92,8 +92,12 @@ export const command: CommandDefinition = {
     let hostError: string | undefined;
     try {
       const conn = await HostConnection.open({ socket: state.socket, env: ctx.env, deadline: Date.now() + 2000, client: 'cli' });
-      host = (await conn.call('status', {}, Date.now() + 5000)) as StatusResult;
-      conn.close();
+      // Closed whatever the answer: an open socket would keep the command waiting on the host.
+      try {
+        host = (await conn.call('status', {}, Date.now() + 5000)) as StatusResult;
+      } finally {
+        conn.close();
+      }
     } catch (e) {
       if (!isNoHost(e)) hostError = e instanceof RpcError ? e.message : (e as Error).message;
     }

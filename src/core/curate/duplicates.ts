@@ -7,6 +7,7 @@ import type { NoteCatalog } from './catalog';
 import { planLinkRewrites } from './apply';
 import { makeProposal, type Proposal } from './proposals';
 import { mergeDraft } from './restructure';
+import { checkCuratable } from './chosen';
 import type { CurateSettings } from './settings';
 
 export interface DuplicateRecord {
@@ -63,11 +64,8 @@ export async function duplicateAsMerge(state: StateStore, dir: string, id: strin
   if (r.expires && Date.parse(r.expires) <= now) throw new EngramError('refused', `proposal ${id} expired at ${r.expires}`);
   const members: string[] = [];
   for (const n of r.notes) {
-    const note = catalog.get(n.path);
-    if (!note) throw new EngramError('refused', `proposal is stale: ${n.path} was removed or renamed since it was made; nothing was changed`);
-    if (n.hash !== null && catalog.hash(n.path) !== n.hash) throw new EngramError('refused', `proposal is stale: ${n.path} changed since it was made; nothing was changed`);
-    if (!note.meta) throw new EngramError('refused', `${n.path} has invalid frontmatter; Engram never rewrites such notes`);
-    if (note.meta.locked) throw new EngramError('refused', `${n.path} is locked; curation never touches it`);
+    if (catalog.get(n.path) && n.hash !== null && catalog.hash(n.path) !== n.hash) throw new EngramError('refused', `proposal is stale: ${n.path} changed since it was made; nothing was changed`);
+    checkCuratable(catalog, n.path);
     members.push(n.path);
   }
   if (new Set(members).size < 2) throw new EngramError('refused', `proposal ${id} does not name two notes`);

@@ -1,6 +1,7 @@
 // Curation for one vault: the one object the CLI, the host's protocol handlers (MCP tools, forwarded commands) and
-// the plugin's panes call for review, restructure, maintain, apply and forget. Hosts give it ports; it returns typed
-// results, and each caller formats them (the CLI prints, MCP renders short text, the panes draw).
+// the plugin's panes and commands call for review, restructure (and merges and splits the user chose), maintain, apply
+// and forget. Hosts give it ports; it returns typed results, and each caller formats them (the CLI prints, MCP renders
+// short text, the panes draw).
 import type { BackendName } from '../config';
 import { EngramError, errorMessage } from '../errors';
 import type { LlmBackend } from '../extract/backends/types';
@@ -8,6 +9,7 @@ import type { StateStore } from '../extract/state-store';
 import type { Clock, VaultPort, Yield } from '../ports';
 import { applyProposal, type ApplyResult, type CurateContext } from './apply';
 import { loadCatalog, type NoteCatalog } from './catalog';
+import { chosenMerge, chosenSplit } from './chosen';
 import { duplicateAsMerge, isDuplicateId, listDuplicates, type DuplicateRecord } from './duplicates';
 import { archiveProposals, forgetNote, orphanNotes, possibleDuplicates, staleNotes, type StaleNote } from './maintain';
 import { curatable, type NoteVectors } from './merge-candidates';
@@ -206,6 +208,22 @@ export class Curation {
     const ms = this.opts.clock.now() - started;
     const duplicates = await listDuplicates(this.opts.state, this.proposalsDir, now);
     return { vectors: source.kind, pairsCompared: plan.pairsCompared, notesConsidered: plan.notesConsidered, ms, proposals: plan.proposals, duplicates };
+  }
+
+  /** A merge of the notes the user chose (stored; applied by id). Changes no note. */
+  async proposeMerge(paths: string[]): Promise<Proposal> {
+    const now = this.opts.clock.now();
+    const p = chosenMerge(await this.catalog(), paths, this.opts.settings, now);
+    await this.store.save(p);
+    return p;
+  }
+
+  /** A split of one note at its top-level headings (stored; applied by id). Changes no note. */
+  async proposeSplit(path: string): Promise<Proposal> {
+    const now = this.opts.clock.now();
+    const p = chosenSplit(await this.catalog(), path, this.opts.settings, now);
+    await this.store.save(p);
+    return p;
   }
 
   /** The proposal with the user's text for notes it creates, stored under its own id (the original stays as planned). */

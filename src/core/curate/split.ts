@@ -61,13 +61,13 @@ export function outline(text: string): Outline {
 /** Sections shorter than this stay in the hub (a "See also" list is not worth a note of its own). */
 export const MIN_PART_CHARS = 300;
 
-function isPart(s: Section): boolean {
-  return s.body.trim().length >= MIN_PART_CHARS;
+function isPart(s: Section, minChars = MIN_PART_CHARS): boolean {
+  return s.body.trim().length >= minChars;
 }
 
 export function isSplitCandidate(text: string, bodyLength: number, settings: CurateSettings): boolean {
   if (bodyLength < settings.splitMinChars) return false;
-  return outline(text).sections.filter(isPart).length >= settings.splitMinSections;
+  return outline(text).sections.filter((x) => isPart(x)).length >= settings.splitMinSections;
 }
 
 function subHeadings(body: string): string[] {
@@ -82,14 +82,17 @@ function blockIds(body: string): string[] {
   return [...body.matchAll(/\s\^([A-Za-z0-9-]+)[ \t]*$/gm)].map((m) => m[1]);
 }
 
-/** The split proposal for one note: the exact text of the hub and of every part, and the redirect for links. */
-export function splitDraft(catalog: NoteCatalog, path: string, now: number): ProposalDraft | null {
+/**
+ * The split proposal for one note: the exact text of the hub and of every part, and the redirect for links.
+ * `minPartChars`: shorter sections stay in the hub (a split the user asks for takes every section with text).
+ */
+export function splitDraft(catalog: NoteCatalog, path: string, now: number, minPartChars = MIN_PART_CHARS): ProposalDraft | null {
   const note = catalog.get(path);
   if (!note?.meta || note.meta.locked) return null;
   const o = outline(note.text);
-  const sections = o.sections.filter(isPart);
+  const sections = o.sections.filter((x) => isPart(x, minPartChars));
   if (sections.length < 2) return null;
-  const kept = o.sections.filter((x) => !isPart(x));
+  const kept = o.sections.filter((x) => !isPart(x, minPartChars));
   const title = note.meta.title;
   const folder = folderOf(path);
   const taken = new Set<string>();

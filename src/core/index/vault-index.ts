@@ -505,6 +505,14 @@ export class VaultIndex {
     return this.text.slotOf.has(path);
   }
 
+  /** The notes that link to `path` (a wikilink in the body or `related:`): the graph link expansion follows. */
+  linksTo(path: string): string[] {
+    const slot = this.text.slotOf.get(path);
+    if (slot === undefined) return [];
+    const graph = (this.graphCache ??= buildGraph(this.text));
+    return graph.back(slot).flatMap((s) => this.text.notes[s]?.path ?? []);
+  }
+
   /** Each note's vector as the index holds it now (curation's "close in meaning"); null without embeddings. */
   noteVectors(): IndexNoteVectors | null {
     return this.vectors ? meanNoteVectors(this.text, this.vectors, this.embedder?.modelId ?? this.vectorModel) : null;

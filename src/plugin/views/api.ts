@@ -3,9 +3,11 @@
 // Obsidian or Node, so the panes run in headless Chromium over the in-memory vault in tests.
 import type { Engine, QueryAnswer } from '../../core/engine';
 import type { OperationTable } from '../../core/operations';
-import type { SearchOptions } from '../../core/index/types';
-import type { ApplyOutcome, ForgetResult, ProposalEdit, MaintainRequest, MaintainResult, RestructurePlanResult, RestructureRequest, ReviewPlanResult, ReviewRequest } from '../../core/curate/service';
+import type { SearchHit, SearchOptions } from '../../core/index/types';
+import type { ApplyOutcome, ForgetResult, MaintainRequest, MaintainResult, ProposalEdit, RestructurePlanResult, RestructureRequest, ReviewPlanResult, ReviewRequest } from '../../core/curate/service';
 import type { RememberInput, RememberResult } from '../../core/memory/remember';
+import type { Proposal } from '../../core/curate/proposals';
+import { editFrontmatter, type FrontmatterValue } from '../../core/note/frontmatter-edit';
 import { EngramError } from '../../core/errors';
 
 /** Who the vault's Engram log names for what the panes and commands change. */
@@ -24,9 +26,27 @@ export interface EngramApi {
   apply(ids: string[], edits?: ProposalEdit[]): Promise<ApplyOutcome[]>;
   /** The one search road (filters, date phrases, why each hit matched), as MCP recall and `engram search` take it. */
   search(query: string, filters?: SearchOptions): Promise<QueryAnswer>;
+  /** The notes closest to a note (meaning with a model, words otherwise) and the notes that cite it (Engine.related). */
+  related(path: string, limit?: number): Promise<{ similar: SearchHit[]; citing: string[] }>;
   read(ref: string): Promise<{ path: string; title: string; text: string }>;
   remember(p: RememberInput): Promise<RememberResult>;
   forget(ref: string): Promise<ForgetResult>;
+  /** A merge of the notes the user chose, with the exact text it would write (stored; `apply([id])` applies it). */
+  proposeMerge(paths: string[]): Promise<Proposal>;
+  /** A split of one note at its top-level headings, with every text it would write (stored; `apply([id])` applies it). */
+  proposeSplit(path: string): Promise<Proposal>;
+  /**
+   * Sets top-level frontmatter keys of one note (`null` removes the key), splicing only those lines; refuses a note
+   * whose frontmatter does not parse (`invalid-yaml`) or that changed while it was edited.
+   */
+  setFrontmatter(path: string, changes: Record<string, unknown>): Promise<void>;
+  /** Drops and rebuilds the index from the vault. */
+  reindex(): Promise<{ notes: number }>;
+}
+
+function curation(engine: Engine): NonNullable<Engine['curation']> {
+  if (!engine.curation) throw new EngramError('refused', 'curation needs a state store, which this host did not give the engine');
+  return engine.curation;
 }
 
 /** The typed face of an operation table (the plugin host's, or a test's over the in-memory vault). */
@@ -43,9 +63,34 @@ export function operationsApi(engine: Engine, ops: OperationTable): EngramApi {
     maintain: (p = {}) => call('maintain.run', { ...p, actor: PLUGIN_ACTOR }),
     apply: async (ids, edits) => (await call<{ applied: ApplyOutcome[] }>('curate.apply', { ids, actor: PLUGIN_ACTOR, ...(edits?.length ? { edits } : {}) })).applied,
     search: (query, filters = {}) => call('search', { ...filters, query }),
+    // Not an operation of the protocol: the pane reads the live engine in process, once it has read the vault.
+    related: async (path, limit) => {
+      await engine.whenReady();
+      return engine.related(path, limit);
+    },
     read: (ref) => call('read', { ref }),
     remember: (p) => call('remember', p),
     forget: (ref) => call('forget', { ref, actor: PLUGIN_ACTOR, byUser: true }),
+    // Plans for chosen notes change nothing; applying them goes through `curate.apply` like every proposal.
+    proposeMerge: (paths) => curation(engine).proposeMerge(paths),
+    proposeSplit: (path) => curation(engine).proposeSplit(path),
+    setFrontmatter: async (path, changes) => {
+      const vault = engine.ports.vault;
+      const before = (await vault.read(path)).text;
+      const set: Record<string, FrontmatterValue> = {};
+      const remove: string[] = [];
+      for (const [k, v] of Object.entries(changes)) {
+        if (v === null || v === undefined) remove.push(k);
+        else set[k] = v as FrontmatterValue;
+      }
+      const { text, changed } = editFrontmatter(before, { set, remove }, path);
+      if (!changed) return;
+      await vault.writeIfUnchanged(path, before, text);
+      // The index sees the change before the promise settles (a search or a due count right after includes it).
+      engine.applyChange({ kind: 'modify', path });
+      await engine.settled();
+    },
+    reindex: () => call('reindex', {}),
   };
 }
 

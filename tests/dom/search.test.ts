@@ -1,0 +1,121 @@
+// The search pane in headless Chromium over the real engine: ranked results as you type with why they matched,
+// filters and a date phrase narrow them, a click or Enter opens the note, a late answer never replaces a newer one.
+import { describe, expect, it } from 'vitest';
+import { chromiumMissing, openView, type ViewPage } from '../helpers/view-harness';
+
+const missing = chromiumMissing();
+
+async function typeQuery(v: ViewPage, query: string): Promise<string[]> {
+  await v.page.fill('.engram-search-input', query);
+  return resultsFor(v, query);
+}
+
+/** The result paths once the pane shows the answer to `query`. */
+async function resultsFor(v: ViewPage, query: string): Promise<string[]> {
+  await v.page.waitForSelector(`.engram-search-results[data-query="${query}"]`);
+  return v.page.$$eval('.engram-search-result', (els) => els.map((e) => (e as HTMLElement).dataset.path!));
+}
+
+describe.skipIf(missing)(`search pane${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  for (const theme of ['light', 'dark'] as const) {
+    it(`typing shows ranked results that say why they matched (${theme})`, async () => {
+      const v = await openView('search', { theme });
+      try {
+        await v.page.waitForSelector('.engram-search-status:has-text("Type to search")');
+        // Typed a key at a time, as a user types: only the answer to the whole query stays.
+        await v.page.type('.engram-search-input', 'sidecar socket timeout', { delay: 5 });
+        const paths = await resultsFor(v, 'sidecar socket timeout');
+        expect(paths[0]).toBe('Engram/Projects/acme/Sidecar socket timeout.md');
+        expect(paths).not.toContain('Notes/Garden.md');
+        const first = v.page.locator('.engram-search-result').first();
+        await expect(first.locator('.engram-search-result-title').textContent()).resolves.toBe('Sidecar socket timeout');
+        const why = await first.locator('.engram-search-why-item').allTextContents();
+        expect(why.some((w) => /^title: .*sidecar/.test(w))).toBe(true);
+        await expect(first.locator('.engram-search-result-snippet').textContent()).resolves.toMatch(/socket/i);
+        await v.screenshot(`search-${theme}`);
+        expect(v.errors).toEqual([]);
+      } finally {
+        await v.close();
+      }
+    });
+  }
+
+  it('the type, project and working-memory filters narrow the results', async () => {
+    const v = await openView('search');
+    try {
+      const all = await typeQuery(v, 'socket');
+      expect(all.length).toBeGreaterThanOrEqual(5);
+      await v.page.selectOption('.engram-search-type', 'insight');
+      await v.page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('.engram-search-result')].length === 2);
+      expect(await resultsFor(v, 'socket')).toEqual(expect.arrayContaining(['Engram/Projects/zeta/Socket pool sizing.md', 'Engram/Working memory/Socket retry idea.md']));
+      await v.page.fill('.engram-search-project', 'acme');
+      await v.page.waitForFunction(() => document.querySelectorAll('.engram-search-result').length === 1);
+      expect(await resultsFor(v, 'socket')).toEqual(['Engram/Working memory/Socket retry idea.md']);
+      await v.page.fill('.engram-search-project', '');
+      await v.page.selectOption('.engram-search-type', '');
+      await v.page.check('.engram-search-working input');
+      await v.page.waitForFunction(() => document.querySelectorAll('.engram-search-result').length === 1);
+      expect(await resultsFor(v, 'socket')).toEqual(['Engram/Working memory/Socket retry idea.md']);
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('a date phrase filters by date and says so', async () => {
+    const v = await openView('search');
+    try {
+      const everyDate = await typeQuery(v, 'socket');
+      expect(everyDate).toContain('Engram/Projects/acme/Use a Unix socket for the sidecar.md');
+      const paths = await typeQuery(v, 'socket last week');
+      // "Last week" is from Monday 9 March to now (Friday 20th): the March notes stay, February's decision goes.
+      expect(paths.sort()).toEqual([
+        'Engram/Inbox/Socket timeouts need backoff.md',
+        'Engram/Projects/acme/Sidecar socket timeout.md',
+        'Engram/Projects/zeta/Socket pool sizing.md',
+        'Engram/Working memory/Socket retry idea.md',
+        'Notes/Daily 2026-03-19.md',
+      ]);
+      await v.page.waitForSelector('.engram-search-notice:has-text("last week")');
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('a click, or Enter on a focused result, opens the note', async () => {
+    const v = await openView('search');
+    try {
+      await typeQuery(v, 'unix socket');
+      await v.page.click('.engram-search-result[data-path="Engram/Projects/acme/Use a Unix socket for the sidecar.md"]');
+      await v.page.waitForFunction(() => window.engramPage.world.app.workspace.getActiveFile()?.path === 'Engram/Projects/acme/Use a Unix socket for the sidecar.md');
+      await typeQuery(v, 'pool sizing');
+      await v.page.focus('.engram-search-input');
+      await v.page.keyboard.press('ArrowDown');
+      await v.page.keyboard.press('Enter');
+      await v.page.waitForFunction(() => window.engramPage.world.app.workspace.getActiveFile()?.path === 'Engram/Projects/zeta/Socket pool sizing.md');
+      expect(await v.page.evaluate(() => window.engramOpened)).toEqual(['Engram/Projects/acme/Use a Unix socket for the sidecar.md', 'Engram/Projects/zeta/Socket pool sizing.md']);
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('an answer that arrives after a newer query is typed never replaces it', async () => {
+    const v = await openView('search');
+    try {
+      await v.page.evaluate(() => (window.engramSlowQuery = 'socket'));
+      await v.page.fill('.engram-search-input', 'socket');
+      await v.page.waitForFunction(() => window.engramRelease !== undefined);
+      const newer = await typeQuery(v, 'unix socket');
+      await v.page.evaluate(() => window.engramRelease!());
+      await v.page.waitForFunction(() => window.engramAnswered.includes('socket'));
+      expect(await v.page.evaluate(() => window.engramAnswered)).toEqual(['unix socket', 'socket']);
+      expect(await resultsFor(v, 'unix socket')).toEqual(newer);
+      expect(newer[0]).toBe('Engram/Projects/acme/Use a Unix socket for the sidecar.md');
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
+});
