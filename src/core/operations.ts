@@ -112,8 +112,8 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       return q.apply ? writing(() => curation().maintain(q)) : serialized(() => curation().maintain(q));
     },
     'curate.apply': (p) => {
-      const { ids, actor } = p as Params<'curate.apply'>;
-      return writing(async () => ({ applied: await curation().apply(ids, { actor }) }));
+      const { ids, actor, edits } = p as Params<'curate.apply'>;
+      return writing(async () => ({ applied: await curation().apply(ids, { actor, edits }) }));
     },
     reindex: async () => {
       await engine.whenReady();

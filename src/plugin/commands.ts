@@ -5,10 +5,11 @@ import { errorMessage } from '../core/errors';
 import type { PaneContext } from './views/api';
 import { VIEW_TYPE_RELATED } from './views/related-view';
 import { VIEW_TYPE_RESTRUCTURE } from './views/restructure-view';
+import { VIEW_TYPE_REVIEW } from './views/review-view';
 import { NoteActions } from './note-actions';
 
 /** The panes the commands open (main.ts registers the views; the review and restructure panes' files will export theirs). */
-export const PANES = { review: 'engram-review', restructure: VIEW_TYPE_RESTRUCTURE, related: VIEW_TYPE_RELATED } as const;
+export const PANES = { review: VIEW_TYPE_REVIEW, restructure: VIEW_TYPE_RESTRUCTURE, related: VIEW_TYPE_RELATED } as const;
 
 export interface PaneOpener {
   open(viewType: string): Promise<void>;

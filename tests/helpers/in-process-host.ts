@@ -8,7 +8,8 @@ import { MemoryStateStore } from '../../src/core/extract/state-store.js';
 import { coreOperations, type InjectionSettings, type OperationTable } from '../../src/core/operations.js';
 import { MemoryVault } from '../../src/core/ports/memory-vault.js';
 import { checkParams, isMethod } from '../../src/core/protocol/index.js';
-import type { Clock } from '../../src/core/ports.js';
+import type { Clock, Yield } from '../../src/core/ports.js';
+import type { LlmBackend } from '../../src/core/extract/backends/types.js';
 
 export interface InProcessHost {
   vault: MemoryVault;
@@ -20,12 +21,15 @@ export interface InProcessHost {
   call(method: string, params?: unknown): Promise<unknown>;
 }
 
-export async function startInProcessHost(files: Record<string, string>, opts: { clock?: Clock; injection?: Partial<InjectionSettings> } = {}): Promise<InProcessHost> {
+export async function startInProcessHost(files: Record<string, string>, opts: { clock?: Clock; injection?: Partial<InjectionSettings>; backend?: LlmBackend; yieldNow?: Yield } = {}): Promise<InProcessHost> {
   const clock = opts.clock ?? { now: () => Date.now() };
   const vault = new MemoryVault({ files, clock });
   const state = new MemoryStateStore();
-  // The one object a host creates: the engine, given its ports (vault, clock, state store) and settings.
-  const engine = new Engine({ ports: { vault, clock, yieldNow: () => Promise.resolve() }, curation: { state, vaultKey: '0123456789abcdef', settings: curateSettings({ device: 'test', actor: 'plugin' }) } });
+  // The one object a host creates: the engine, given its ports (vault, clock, state store) and settings. Review's
+  // backend is `rules` (extend only) unless the test gives one (a scripted model that promotes and deletes).
+  const backend = opts.backend;
+  const curationOpts = { state, vaultKey: '0123456789abcdef', settings: curateSettings({ device: 'test', actor: 'plugin' }), ...(backend ? { backend: () => backend } : {}) };
+  const engine = new Engine({ ports: { vault, clock, yieldNow: opts.yieldNow ?? (() => Promise.resolve()) }, curation: curationOpts });
   const curation = engine.curation!;
   await engine.start();
   const injection: InjectionSettings = { inject: true, sessionStartChars: 4000, promptChars: 1500, promptItems: 5, ...opts.injection };

@@ -4,6 +4,7 @@ import { isoWithOffset } from '../note/write-beat';
 import { stableId } from '../hash';
 import { parseModelJson } from '../extract/repair-json';
 import type { LlmBackend } from '../extract/backends/types';
+import type { Yield } from '../ports';
 import { ENGRAM_PROMPT_MARKER } from '../transcript/fence';
 import { DEFAULT_TYPES } from '../note/meta';
 import { planLinkRewrites } from './apply';
@@ -244,7 +245,7 @@ export interface ReviewPlan {
 export async function planReview(
   catalog: NoteCatalog,
   settings: CurateSettings,
-  opts: { backend?: LlmBackend; vectors?: NoteVectors; store?: ProposalStore | null; now: number; horizonDays: number; types?: readonly string[]; preferences?: string },
+  opts: { backend?: LlmBackend; vectors?: NoteVectors; store?: ProposalStore | null; now: number; horizonDays: number; types?: readonly string[]; preferences?: string; yieldNow?: Yield },
 ): Promise<ReviewPlan> {
   const today = isoDate(opts.now);
   const due = dueNotes(catalog, settings, today, opts.horizonDays);
@@ -254,6 +255,8 @@ export async function planReview(
   const problems: string[] = [];
   const drafts: ProposalDraft[] = [];
   for (const group of groups) {
+    // Hundreds of due notes in a UI host (the plugin's review pane): give the UI a turn between groups.
+    if (opts.yieldNow) await opts.yieldNow();
     let decisions: ReviewDecision[] = [];
     if (opts.backend && opts.backend.name !== 'rules') {
       try {
@@ -276,6 +279,7 @@ export async function planReview(
   }
   const proposals: Proposal[] = [];
   for (const d of drafts) {
+    if (opts.yieldNow) await opts.yieldNow();
     d.linkRewrites = planLinkRewrites(catalog, d).map(({ path, edits }) => ({ path, edits }));
     const p = makeProposal(d, opts.now, settings.proposalDays);
     if (opts.store) await opts.store.save(p);

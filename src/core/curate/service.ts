@@ -13,11 +13,12 @@ import { chosenMerge, chosenSplit } from './chosen';
 import { duplicateAsMerge, isDuplicateId, listDuplicates, type DuplicateRecord } from './duplicates';
 import { archiveProposals, forgetNote, orphanNotes, possibleDuplicates, staleNotes, type StaleNote } from './maintain';
 import { curatable, type NoteVectors } from './merge-candidates';
-import { pruneExpired, type Proposal } from './proposals';
+import { makeProposal, pruneExpired, type Proposal } from './proposals';
 import { planRestructure } from './restructure';
 import { planReview, type DueNote } from './review';
 import type { CurateSettings } from './settings';
 import { loadVocabulary } from '../note/vocabulary';
+import { TimeSlicer } from '../time-slice';
 import type { IndexNoteVectors } from '../index/note-vectors';
 import { curateStateNames, RecallStatsStore, StateProposalStore } from './stores';
 
@@ -108,6 +109,13 @@ export interface ApplyOutcome {
   result?: Omit<ApplyResult, 'proposal'> & { kind: string; title: string };
 }
 
+/** The user's own text for a note a proposal creates (a promotion edited before approving). */
+export interface ProposalEdit {
+  id: string;
+  path: string;
+  text: string;
+}
+
 /** Wraps one apply (the CLI lets an apply under way finish on Ctrl-C, and says which ids were left). */
 export type ApplyGuard = (id: string, later: string[], run: () => Promise<ApplyResult>) => Promise<ApplyResult>;
 
@@ -145,8 +153,17 @@ export class Curation {
     return this.recallStats.record(paths, this.opts.clock.now());
   }
 
-  private catalog(): Promise<NoteCatalog> {
-    return loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow });
+  /** The vault read for curation, its frontmatter parsed in slices in a UI host (a plan reads every note's metadata). */
+  private async catalog(): Promise<NoteCatalog> {
+    const catalog = await loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow });
+    if (this.opts.yieldNow) {
+      const slicer = new TimeSlicer(this.opts.clock, this.opts.yieldNow);
+      for (const n of catalog.notes.values()) {
+        void n.meta;
+        await slicer.pause();
+      }
+    }
+    return catalog;
   }
 
   /** Due working-memory notes, grouped, with one stored proposal per decision. Changes no note. */
@@ -165,6 +182,7 @@ export class Curation {
       horizonDays,
       types: vocabulary.types.map((t) => t.name),
       preferences: vocabulary.preferences,
+      yieldNow: this.opts.yieldNow,
     });
     return { horizonDays, ...plan };
   }
@@ -208,8 +226,28 @@ export class Curation {
     return p;
   }
 
-  /** Applies each id in turn (a proposal, or a possible duplicate that becomes a merge now); one refusal stops none. */
-  async apply(ids: string[], req: Actor = {}, guard?: ApplyGuard): Promise<ApplyOutcome[]> {
+  /** The proposal with the user's text for notes it creates, stored under its own id (the original stays as planned). */
+  private async edited(id: string, edits: ProposalEdit[]): Promise<string> {
+    const p = await this.store.load(id);
+    if (!p) throw new EngramError('not-found', `no proposal with id ${id}`, 'plan again to list current proposals');
+    const writes = p.writes.map((w) => ({ ...w }));
+    for (const e of edits) {
+      const w = writes.find((x) => x.path === e.path && !x.replaces);
+      if (!w) throw new EngramError('refused', `proposal ${id} creates no note at ${e.path}; only a new note's text can be edited`);
+      if (e.text.trim() === '') throw new EngramError('refused', `the edited text for ${e.path} is empty`);
+      w.text = e.text.endsWith('\n') ? e.text : `${e.text}\n`;
+    }
+    const { format: _f, id: _i, createdAt, expiresAt, ...draft } = p;
+    const copy = { ...makeProposal({ ...draft, writes }, Date.parse(createdAt), 0), expiresAt };
+    await this.store.save(copy);
+    return copy.id;
+  }
+
+  /**
+   * Applies each id in turn (a proposal, or a possible duplicate that becomes a merge now); one refusal stops none.
+   * `edits`: the user's text for notes a proposal creates, applied instead of the planned text.
+   */
+  async apply(ids: string[], req: Actor & { edits?: ProposalEdit[] } = {}, guard?: ApplyGuard): Promise<ApplyOutcome[]> {
     const ctx = this.context(req);
     const outcomes: ApplyOutcome[] = [];
     let catalog: NoteCatalog | undefined;
@@ -222,6 +260,8 @@ export class Curation {
           await this.store.save(p);
           real = p.id;
         }
+        const mine = req.edits?.filter((e) => e.id === id) ?? [];
+        if (mine.length) real = await this.edited(real, mine);
         const run = () => applyProposal(ctx, real);
         const { proposal, ...rest } = await (guard ? guard(id, ids.slice(i + 1), run) : run());
         outcomes.push({ id, ok: true, result: { ...rest, kind: proposal.kind, title: proposal.title } });

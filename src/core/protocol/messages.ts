@@ -76,7 +76,12 @@ export const methodParams = {
   'review.plan': v.object({ actor, dueWithinDays: v.optional(v.int({ min: 0, max: 3650 })), backend: v.optional(v.oneOf(BACKENDS)) }),
   'restructure.plan': v.object({ actor, folder: v.optional(v.string({ max: 1024 })), threshold: v.optional(v.number({ min: 0, max: 1 })) }),
   'maintain.run': v.object({ actor, apply: v.optional(v.boolean()), staleDays: v.optional(v.int({ min: 0, max: 36500 })) }),
-  'curate.apply': v.object({ actor, ids: v.array(v.string({ min: 1, max: 128 }), 100) }),
+  /** `edits`: the user's text for a note a proposal creates (a promotion edited before approving). */
+  'curate.apply': v.object({
+    actor,
+    ids: v.array(v.string({ min: 1, max: 128 }), 100),
+    edits: v.optional(v.array(v.object({ id: v.string({ min: 1, max: 128 }), path: v.string({ min: 1, max: 4096 }), text: v.string({ min: 1, max: 200_000 }) }), 100)),
+  }),
   reindex: v.object({}),
   /** `engram extract` for a live host: one transcript, queued with the hooks' jobs, answered with the run. */
   'extract.run': v.object({ path: v.string({ min: 1, max: 4096 }), backend: v.optional(v.oneOf(BACKENDS)) }),

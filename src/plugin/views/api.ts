@@ -4,7 +4,7 @@
 import type { Engine, QueryAnswer } from '../../core/engine';
 import type { OperationTable } from '../../core/operations';
 import type { SearchHit, SearchOptions } from '../../core/index/types';
-import type { ApplyOutcome, ForgetResult, MaintainRequest, MaintainResult, RestructurePlanResult, RestructureRequest, ReviewPlanResult, ReviewRequest } from '../../core/curate/service';
+import type { ApplyOutcome, ForgetResult, MaintainRequest, MaintainResult, ProposalEdit, RestructurePlanResult, RestructureRequest, ReviewPlanResult, ReviewRequest } from '../../core/curate/service';
 import type { RememberInput, RememberResult } from '../../core/memory/remember';
 import type { Proposal } from '../../core/curate/proposals';
 import { editFrontmatter, type FrontmatterValue } from '../../core/note/frontmatter-edit';
@@ -19,8 +19,11 @@ export interface EngramApi {
   reviewPlan(p?: Omit<ReviewRequest, 'actor'>): Promise<ReviewPlanResult>;
   restructurePlan(p?: Omit<RestructureRequest, 'actor'>): Promise<RestructurePlanResult>;
   maintain(p?: Omit<MaintainRequest, 'actor'>): Promise<MaintainResult>;
-  /** Applies proposals by id, in order; each outcome says whether it applied (a stale proposal is refused). */
-  apply(ids: string[]): Promise<ApplyOutcome[]>;
+  /**
+   * Applies proposals by id, in order; each outcome says whether it applied (a stale proposal is refused). `edits`: the
+   * user's text for a note a proposal creates (a promotion edited before approving), applied instead of the planned one.
+   */
+  apply(ids: string[], edits?: ProposalEdit[]): Promise<ApplyOutcome[]>;
   /** The one search road (filters, date phrases, why each hit matched), as MCP recall and `engram search` take it. */
   search(query: string, filters?: SearchOptions): Promise<QueryAnswer>;
   /** The notes closest to a note (meaning with a model, words otherwise) and the notes that cite it (Engine.related). */
@@ -58,7 +61,7 @@ export function operationsApi(engine: Engine, ops: OperationTable): EngramApi {
     reviewPlan: (p = {}) => call('review.plan', { ...p, actor: PLUGIN_ACTOR }),
     restructurePlan: (p = {}) => call('restructure.plan', { ...p, actor: PLUGIN_ACTOR }),
     maintain: (p = {}) => call('maintain.run', { ...p, actor: PLUGIN_ACTOR }),
-    apply: async (ids) => (await call<{ applied: ApplyOutcome[] }>('curate.apply', { ids, actor: PLUGIN_ACTOR })).applied,
+    apply: async (ids, edits) => (await call<{ applied: ApplyOutcome[] }>('curate.apply', { ids, actor: PLUGIN_ACTOR, ...(edits?.length ? { edits } : {}) })).applied,
     search: (query, filters = {}) => call('search', { ...filters, query }),
     // Not an operation of the protocol: the pane reads the live engine in process, once it has read the vault.
     related: async (path, limit) => {

@@ -5,6 +5,8 @@ import { setup } from 'obsidian-test-mocks/setup';
 import type { App as ObsidianApp, ItemView, WorkspaceLeaf } from 'obsidian';
 import { App } from 'obsidian-test-mocks/obsidian';
 import { startInProcessHost, type InProcessHost } from '../../helpers/in-process-host';
+import type { LlmBackend } from '../../../src/core/extract/backends/types';
+import type { Clock, Yield } from '../../../src/core/ports';
 import { operationsApi, type EngramApi } from '../../../src/plugin/views/api';
 import pluginCss from '../../../styles.css';
 import themeCss from '../obsidian-theme.css';
@@ -31,11 +33,16 @@ function applyTheme(): void {
   for (const css of [themeCss, pluginCss]) document.head.createEl('style', { text: css });
 }
 
-export async function world(files: Record<string, string>, opts: { now?: number } = {}): Promise<PageWorld> {
+/**
+ * `backend`: review's model (default none: `rules`, which proposes extend only). `yieldNow`: how the engine gives the
+ * page a turn (default a microtask; the plugin host yields to the UI, which a bench of long tasks needs). `clock`: a
+ * running clock (the engine slices its work by it) instead of `now`'s fixed one.
+ */
+export async function world(files: Record<string, string>, opts: { now?: number; clock?: Clock; backend?: LlmBackend; yieldNow?: Yield } = {}): Promise<PageWorld> {
   setup();
   applyTheme();
-  const clock = opts.now === undefined ? undefined : { now: () => opts.now! };
-  const host = await startInProcessHost(files, clock ? { clock } : {});
+  const clock = opts.clock ?? (opts.now === undefined ? undefined : { now: () => opts.now! });
+  const host = await startInProcessHost(files, { ...(clock ? { clock } : {}), ...(opts.backend ? { backend: opts.backend } : {}), ...(opts.yieldNow ? { yieldNow: opts.yieldNow } : {}) });
   const app = App.createConfigured__();
   const w: PageWorld = {
     app: app.asOriginalType__(),

@@ -1,0 +1,127 @@
+// What the review pane draws for a plan (and when there is none): the due notes grouped by project and by cluster (the plan's groups), each
+// proposal with its notes (summary, age, source session, links), what it would do, and the text a promotion writes.
+import type { Proposal } from '../../core/curate/proposals';
+import type { ReviewPlanResult } from '../../core/curate/service';
+import type { NoteMeta } from '../../core/note/meta';
+
+/** What an item needs from the pane: notes' metadata, the clock, the user's choices so far, and the actions. */
+export interface ReviewItemHost {
+  meta(path: string): NoteMeta | undefined;
+  now: number;
+  isSelected(id: string): boolean;
+  /** The user's text for a promotion being edited (undefined: not being edited). */
+  editedText(id: string): string | undefined;
+  toggleSelected(id: string, on: boolean): void;
+  approve(p: Proposal): void;
+  startEdit(p: Proposal): void;
+  editText(id: string, text: string): void;
+  reject(p: Proposal): void;
+  open(path: string): void;
+}
+
+const KIND_LABEL: Record<string, string> = { promote: 'Promote to a durable note', extend: 'Extend', delete: 'Delete' };
+
+/** "today", "3 days", "5 weeks": how long ago. */
+export function ageText(created: number | undefined, now: number): string {
+  if (created === undefined) return 'age unknown';
+  const days = Math.floor((now - created) / 86_400_000);
+  if (days <= 0) return 'written today';
+  if (days < 14) return `${days} day${days === 1 ? '' : 's'} old`;
+  return `${Math.floor(days / 7)} weeks old`;
+}
+
+function noteTitle(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+}
+
+/** The proposals of the plan in the order drawn, grouped by project, then cluster. */
+export function orderedSections(plan: ReviewPlanResult, meta: (path: string) => NoteMeta | undefined, hidden: ReadonlySet<string>): Array<{ project: string; clusters: Proposal[][] }> {
+  const byNote = new Map<string, Proposal>();
+  for (const p of plan.proposals) if (!hidden.has(p.id)) for (const s of p.sources) byNote.set(s.path, p);
+  const sections = new Map<string, Proposal[][]>();
+  for (const group of plan.groups) {
+    const seen = new Set<Proposal>();
+    const cluster: Proposal[] = [];
+    for (const path of group) {
+      const p = byNote.get(path);
+      if (p && !seen.has(p)) {
+        seen.add(p);
+        cluster.push(p);
+      }
+    }
+    if (!cluster.length) continue;
+    const project = meta(group[0])?.project ?? 'No project';
+    if (!sections.has(project)) sections.set(project, []);
+    sections.get(project)!.push(cluster);
+  }
+  return [...sections].map(([project, clusters]) => ({ project, clusters }));
+}
+
+function renderNote(el: HTMLElement, path: string, host: ReviewItemHost): void {
+  const m = host.meta(path);
+  const row = el.createDiv({ cls: 'engram-review-note' });
+  const head = row.createDiv({ cls: 'engram-review-note-head' });
+  const link = head.createEl('a', { cls: 'engram-review-note-title', text: m?.title ?? noteTitle(path), href: '#' });
+  link.addEventListener('click', (e) => {
+    e.preventDefault();
+    host.open(path);
+  });
+  const facts = [ageText(m?.created, host.now), m?.reviewAfter ? `review after ${m.reviewAfter}` : '', m?.engramSession ? `session ${m.engramSession.slice(0, 8)}${m.engramAgent ? ` (${m.engramAgent})` : ''}` : 'written by hand'];
+  head.createSpan({ cls: 'engram-review-note-facts', text: facts.filter(Boolean).join(' · ') });
+  if (m?.summary) row.createDiv({ cls: 'engram-review-note-summary', text: m.summary });
+  if (m?.related.length) {
+    const links = row.createDiv({ cls: 'engram-review-note-links', text: 'Links: ' });
+    m.related.forEach((l, i) => {
+      const name = l.replace(/^\[\[|\]\]$/g, '').split('|')[0];
+      if (i) links.appendText(', ');
+      const a = links.createEl('a', { text: name, href: '#' });
+      a.addEventListener('click', (e) => {
+        e.preventDefault();
+        host.open(name);
+      });
+    });
+  }
+}
+
+/** One proposal: its checkbox, notes, what it would do, the preview (editable for a promotion), and its buttons. */
+export function renderItem(parent: HTMLElement, p: Proposal, host: ReviewItemHost): HTMLElement {
+  const item = parent.createDiv({ cls: `engram-review-item engram-review-${p.kind}`, attr: { tabindex: '-1', 'data-id': p.id, 'data-kind': p.kind, role: 'listitem' } });
+  const top = item.createDiv({ cls: 'engram-review-item-top' });
+  const box = top.createEl('input', { type: 'checkbox', cls: 'engram-review-select', attr: { 'aria-label': `Select: ${p.title}` } });
+  box.checked = host.isSelected(p.id);
+  box.addEventListener('change', () => host.toggleSelected(p.id, box.checked));
+  top.createSpan({ cls: 'engram-review-kind', text: KIND_LABEL[p.kind] ?? p.kind });
+  top.createSpan({ cls: 'engram-review-proposal', text: p.title });
+  const notes = item.createDiv({ cls: 'engram-review-notes' });
+  for (const s of p.sources) renderNote(notes, s.path, host);
+  if (p.reason) item.createDiv({ cls: 'engram-review-reason', text: `Why: ${p.reason}` });
+  const created = p.writes.find((w) => !w.replaces);
+  if (p.kind === 'promote' && created) {
+    const preview = item.createDiv({ cls: 'engram-review-preview' });
+    preview.createDiv({ cls: 'engram-review-preview-label', text: `Will write ${created.path}` });
+    const edited = host.editedText(p.id);
+    if (edited === undefined) {
+      preview.createEl('pre', { cls: 'engram-review-preview-text', text: created.text });
+    } else {
+      const area = preview.createEl('textarea', { cls: 'engram-review-editor', attr: { 'aria-label': `Text of ${created.path}`, rows: '12' } });
+      area.value = edited;
+      area.addEventListener('input', () => host.editText(p.id, area.value));
+    }
+  }
+  const buttons = item.createDiv({ cls: 'engram-review-buttons' });
+  const approve = buttons.createEl('button', { cls: 'mod-cta engram-review-approve', text: host.editedText(p.id) === undefined ? 'Approve' : 'Approve edited text' });
+  approve.addEventListener('click', () => host.approve(p));
+  if (p.kind === 'promote' && host.editedText(p.id) === undefined) buttons.createEl('button', { cls: 'engram-review-edit', text: 'Edit text' }).addEventListener('click', () => host.startEdit(p));
+  buttons.createEl('button', { cls: 'engram-review-reject', text: 'Reject' }).addEventListener('click', () => host.reject(p));
+  return item;
+}
+
+/** No working memory due: what it is and when notes arrive. */
+export function renderEmpty(el: HTMLElement, horizonLabel: string, horizonDays: number): void {
+  const box = el.createDiv({ cls: 'engram-review-empty' });
+  box.createEl('p', { cls: 'engram-review-empty-title', text: horizonDays === 0 ? 'No working memory is due today.' : `No working memory is due within ${horizonLabel}.` });
+  box.createEl('p', {
+    text: 'Working memory is the short-lived notes Engram writes from your agent sessions: a task in progress, a hunch, a temporary workaround. Each carries a review date (review_after).',
+  });
+  box.createEl('p', { text: 'Notes arrive here when their review date falls within the chosen horizon. You then promote each to a durable note, extend it, or delete it.' });
+}
