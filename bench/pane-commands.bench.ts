@@ -2,27 +2,13 @@
 // real engine and curation (the in-process host over the in-memory vault): how long the user waits between choosing a
 // command and seeing its preview (each proposal reads the whole vault for exact texts and links), and for a lock.
 import fs from 'node:fs';
-import path from 'node:path';
 import { register } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { ms, pct, s, zettelDir } from './lib/index-corpus.js';
+import { ms, pct, readVaultTexts, s, zettelDir } from './lib/index-corpus.js';
 
 // The engine imports its prompt templates (.md) as text.
 register('./md-text-loader.mjs', import.meta.url);
 
-function readVault(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (rel: string): void => {
-    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      if (e.name.startsWith('.')) continue;
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(r);
-      else if (e.name.endsWith('.md')) out[r] = fs.readFileSync(path.join(dir, r), 'utf8');
-    }
-  };
-  walk('');
-  return out;
-}
 
 async function timed(n: number, fn: () => Promise<unknown>): Promise<number[]> {
   const out: number[] = [];
@@ -45,7 +31,7 @@ export async function run(): Promise<void> {
   const { parseNote } = await import('../src/core/note/frontmatter.js');
   const { operationsApi } = await import('../src/plugin/views/api.js');
   const { startInProcessHost } = await import('../tests/helpers/in-process-host.js');
-  const files = readVault(zettelDir);
+  const files = readVaultTexts(zettelDir);
   let t = performance.now();
   const host = await startInProcessHost(files);
   const api = operationsApi(host.engine, host.operations);

@@ -5,21 +5,13 @@
 // Also timed: the related pane's question for 200 of the notes. Skips where the shared corpus or Chromium is missing.
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleForBrowser, chromiumMissing, openPage } from '../tests/helpers/chromium.js';
 import type { KeystrokeFigures } from '../tests/dom/pages/search-bench.page.js';
-import { ms, pct, s, zettelDir, zettelQueries } from './lib/index-corpus.js';
+import { ms, pct, readVaultTexts, s, zettelDir, zettelQueries } from './lib/index-corpus.js';
 
 const entry = fileURLToPath(new URL('../tests/dom/pages/search-bench.page.ts', import.meta.url));
 
-function readVault(root: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const rel of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) {
-    if (rel.endsWith('.md')) files[rel.split(path.sep).join('/')] = fs.readFileSync(path.join(root, rel), 'utf8');
-  }
-  return files;
-}
 
 export async function run(): Promise<void> {
   const missing = !fs.existsSync(zettelDir) ? 'the shared corpus (../shared/corpus/vaults) is not here' : chromiumMissing();
@@ -27,7 +19,7 @@ export async function run(): Promise<void> {
     console.log(`  skipped: ${missing}`);
     return;
   }
-  const files = readVault(zettelDir);
+  const files = readVaultTexts(zettelDir);
   const queries = zettelQueries().slice(0, 40);
   const page = await openPage(await bundleForBrowser(entry, { obsidian: 'obsidian-test-mocks/obsidian' }), { 'notes.json': JSON.stringify(files) }, { viewport: { width: 900, height: 700 } });
   try {

@@ -6,18 +6,10 @@
 // costliest notes: each is parsed and indexed as one piece.
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { chromiumMissing } from '../tests/helpers/chromium.js';
 import { indexInChromium } from '../tests/helpers/plugin-index.js';
-import { ms, pct, s, zettelDir } from './lib/index-corpus.js';
+import { ms, pct, readVaultTexts, s, zettelDir } from './lib/index-corpus.js';
 
-function readVault(root: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const rel of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) {
-    if (rel.endsWith('.md')) files[rel.split(path.sep).join('/')] = fs.readFileSync(path.join(root, rel), 'utf8');
-  }
-  return files;
-}
 
 export async function run(): Promise<void> {
   const missing = !fs.existsSync(zettelDir) ? 'the shared corpus (../shared/corpus/vaults) is not here' : chromiumMissing();
@@ -25,7 +17,7 @@ export async function run(): Promise<void> {
     console.log(`  skipped: ${missing}`);
     return;
   }
-  const f = await indexInChromium(readVault(zettelDir));
+  const f = await indexInChromium(readVaultTexts(zettelDir));
   const by = (step: string) => f.longTasks.filter((t) => t.step === step);
   const longest = (ts: { ms: number }[]) => (ts.length ? ms(Math.max(...ts.map((t) => t.ms))) : 'none');
   console.log(`  ${f.notes.toLocaleString('en')} notes, host yields with ${f.yieldWith}`);

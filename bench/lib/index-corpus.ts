@@ -49,3 +49,18 @@ export function loadLocomo(): Locomo {
 export function fmt(r: EvalResult): string {
   return `nDCG@10 ${r.overall['nDCG@10'].toFixed(3)} R@1 ${r.overall['R@1'].toFixed(3)} R@5 ${r.overall['R@5'].toFixed(3)} R@10 ${r.overall['R@10'].toFixed(3)} R@20 ${r.overall['R@20'].toFixed(3)} (${r.overall.queries} q)`;
 }
+
+/** Every Markdown note of a vault folder (dot folders left out), keyed by vault path: what a page or host is given. */
+export function readVaultTexts(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (rel: string): void => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      if (e.name.startsWith('.')) continue;
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(r);
+      else if (e.name.endsWith('.md')) out[r] = fs.readFileSync(path.join(dir, r), 'utf8');
+    }
+  };
+  walk('');
+  return out;
+}

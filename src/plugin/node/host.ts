@@ -9,12 +9,13 @@ import type { RunningHost } from '../../../sidecar/hosting/running-host';
 import { releaseHost } from '../../../sidecar/client/release';
 import { engramHome, vaultState, type VaultState } from '../../../sidecar/node/paths';
 import { errorMessage } from '../../core/errors';
-import type { VaultPort, Yield } from '../../core/ports';
+import type { VaultPort } from '../../core/ports';
 import type { EngramSettings, EngineConfigAccess } from '../settings';
 import type { HostState } from '../status-bar';
 import { openEmbedChild } from './embed-child';
 import type { EmbedChild, EmbedChildStatus } from './embed-child';
 import { nodeConfigAccess } from './config-access';
+import { yieldToUi } from './yield';
 import { coreOperations } from '../../core/operations';
 import { operationsApi, type EngramApi } from '../views/api';
 
@@ -33,19 +34,6 @@ export interface PluginHostInput {
   rehostMs?: number;
 }
 
-/** Gives Obsidian's UI a turn without setTimeout's 4 ms clamp on nested timers. */
-const yieldToUi: Yield = () => {
-  const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (s?.yield) return s.yield();
-  return new Promise((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      resolve();
-    };
-    ch.port2.postMessage(null);
-  });
-};
 
 const today = () => new Date().toISOString().slice(0, 10);
 

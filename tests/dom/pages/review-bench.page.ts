@@ -5,6 +5,7 @@ import { ReviewView } from '../../../src/plugin/views/review-view';
 import type { EngramApi, PaneContext } from '../../../src/plugin/views/api';
 import { ScriptedBackend } from '../../helpers/extract';
 import { mount, run, world } from './page-kit';
+import { yieldToUi } from '../../../src/plugin/node/yield';
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 export const DUE_NOTES = 500;
@@ -68,19 +69,6 @@ function reply(user: string): string {
   return JSON.stringify({ decisions: [{ action, notes: paths, reason: 'scripted', weeks: 2, ...(action === 'promote' ? { note } : {}) }] });
 }
 
-/** As the plugin host yields to Obsidian's UI (src/plugin/node/host.ts): scheduler.yield, else a message turn. */
-function yieldToUi(): Promise<void> {
-  const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (s?.yield) return s.yield();
-  return new Promise((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      resolve();
-    };
-    ch.port2.postMessage(null);
-  });
-}
 
 run(async () => {
   const w = await world(files(), { clock: { now: () => NOW + performance.now() }, backend: new ScriptedBackend((req) => reply(req.user ?? '')), yieldNow: yieldToUi });
