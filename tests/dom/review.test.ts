@@ -131,27 +131,24 @@ describe.skipIf(missing)(`the working-memory review pane${missing ? ` (skipped: 
       await page.keyboard.press('Enter');
       await expect.poll(() => page.evaluate(() => window.reviewOpened)).toEqual([`${WM}/Retry flaky deploy.md`]);
 
-      // `e` on a promotion is refused with a word, and changes nothing.
-      const before = await vault(page);
-      await page.keyboard.press('e');
-      await page.waitForSelector('.engram-review-status:has-text("not to extend it")');
-      expect(await vault(page)).toEqual(before);
-      expect(await focusedId(page)).toBe(ids[0]);
-
-      // `d` on the delete, `e` on the extend, `a` on the promotion.
-      // Focus stays in the list: after an item goes, the next one has it.
+      // `e` and `d` act whatever the plan proposed: `e` on the delete extends that note instead, `d` on the extend
+      // deletes that one instead. Focus stays in the list: after an item goes, the next one has it.
       await page.keyboard.press('ArrowDown');
-      await page.keyboard.press('d');
-      await page.waitForSelector(item('delete'), { state: 'detached' });
-      expect((await vault(page))[`.trash/${WM}/Try websockets.md`]).toContain('polling is enough');
-      expect(await focusedId(page)).toBe(ids[2]);
       await page.keyboard.press('e');
+      await page.waitForSelector(item('delete'), { state: 'detached' });
+      let files = await vault(page);
+      expect(files[`${WM}/Try websockets.md`]).toMatch(/review_after: 2026-0[34]-\d\d/);
+      expect(files[`.trash/${WM}/Try websockets.md`]).toBeUndefined();
+      expect(await focusedId(page)).toBe(ids[2]);
+      await page.keyboard.press('d');
       await page.waitForSelector(item('extend'), { state: 'detached' });
-      expect((await vault(page))[`${WM}/Migrate auth.md`]).toContain('review_after: 2026-03-28');
+      files = await vault(page);
+      expect(files[`.trash/${WM}/Migrate auth.md`]).toContain('Moving auth');
+      expect(files[`${WM}/Migrate auth.md`]).toBeUndefined();
       expect(await focusedId(page)).toBe(ids[0]);
       await page.keyboard.press('a');
       await page.waitForSelector('.engram-review-empty');
-      const files = await vault(page);
+      files = await vault(page);
       expect(files[`.trash/${WM}/Retry flaky deploy.md`]).toBeDefined();
       expect(Object.keys(files).some((p) => p.endsWith('/Deploy from the root and retry the upload once.md') && !p.startsWith('.trash/'))).toBe(true);
       expect(logText(files).match(/· plugin · review /g)?.length).toBe(6);

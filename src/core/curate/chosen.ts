@@ -5,7 +5,8 @@ import type { NoteCatalog } from './catalog';
 import { planLinkRewrites } from './apply';
 import { makeProposal, type Proposal, type ProposalDraft } from './proposals';
 import { mergeDraft } from './restructure';
-import type { CurateSettings } from './settings';
+import { isoDate, type CurateSettings } from './settings';
+import { decisionDraft } from './review';
 import { outline, splitDraft } from './split';
 
 /** A note curation may rewrite: present, with frontmatter that parses, not locked; else a refusal that says why. */
@@ -44,5 +45,21 @@ export function chosenSplit(catalog: NoteCatalog, path: string, settings: Curate
     throw new EngramError('refused', `${path} has ${n === 0 ? 'no headings' : n === 1 ? 'one top-level section' : 'too few sections with text'}; a split needs two or more sections with text`);
   }
   draft.reason = `chosen to split at its ${draft.writes.length - 1} top-level headings`;
+  return finish(catalog, draft, settings, now);
+}
+
+/**
+ * Extends or deletes working-memory notes the user picked in the review pane, whatever the plan proposed for them: the
+ * same review proposal the plan would make (logged, trash for delete), built for the named notes.
+ */
+export function chosenReview(catalog: NoteCatalog, paths: string[], action: 'extend' | 'delete', settings: CurateSettings, now: number): Proposal {
+  const notes = [...new Set(paths)].sort();
+  if (!notes.length) throw new EngramError('usage', `choose a note to ${action}`);
+  for (const p of notes) {
+    if (!catalog.get(p)) throw new EngramError('not-found', `no note at ${p}`);
+    checkCuratable(catalog, p);
+  }
+  const draft = decisionDraft(catalog, settings, { action, notes, reason: `chosen to ${action} in the review` }, isoDate(now), now, 'user');
+  if (!draft) throw new EngramError('refused', `${notes.join(', ')} cannot be ${action === 'extend' ? 'extended' : 'deleted'}: its frontmatter could not be edited`);
   return finish(catalog, draft, settings, now);
 }

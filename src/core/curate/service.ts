@@ -9,7 +9,7 @@ import type { StateStore } from '../extract/state-store';
 import type { Clock, VaultPort, Yield } from '../ports';
 import { applyProposal, type ApplyResult, type CurateContext } from './apply';
 import { loadCatalog, type NoteCatalog } from './catalog';
-import { chosenMerge, chosenSplit } from './chosen';
+import { chosenMerge, chosenReview, chosenSplit } from './chosen';
 import { duplicateAsMerge, isDuplicateId, listDuplicates, type DuplicateRecord } from './duplicates';
 import { archiveProposals, forgetNote, orphanNotes, possibleDuplicates, staleNotes, type StaleNote } from './maintain';
 import { curatable, type NoteVectors } from './merge-candidates';
@@ -222,6 +222,13 @@ export class Curation {
   async proposeSplit(path: string): Promise<Proposal> {
     const now = this.opts.clock.now();
     const p = chosenSplit(await this.catalog(), path, this.opts.settings, now);
+    await this.store.save(p);
+    return p;
+  }
+
+  /** Extend or delete the chosen notes, whatever the plan proposed (stored; applied by id). Changes no note. */
+  async proposeReview(paths: string[], action: 'extend' | 'delete'): Promise<Proposal> {
+    const p = chosenReview(await this.catalog(), paths, action, this.opts.settings, this.opts.clock.now());
     await this.store.save(p);
     return p;
   }

@@ -33,6 +33,8 @@ export interface EngramApi {
   forget(ref: string): Promise<ForgetResult>;
   /** A merge of the notes the user chose, with the exact text it would write (stored; `apply([id])` applies it). */
   proposeMerge(paths: string[]): Promise<Proposal>;
+  /** Extends or deletes the chosen working-memory notes whatever the plan proposed (stored; `apply([id])` applies it). */
+  proposeReview(paths: string[], action: 'extend' | 'delete'): Promise<Proposal>;
   /** A split of one note at its top-level headings, with every text it would write (stored; `apply([id])` applies it). */
   proposeSplit(path: string): Promise<Proposal>;
   /**
@@ -74,6 +76,7 @@ export function operationsApi(engine: Engine, ops: OperationTable): EngramApi {
     // Plans for chosen notes change nothing; applying them goes through `curate.apply` like every proposal.
     proposeMerge: (paths) => curation(engine).proposeMerge(paths),
     proposeSplit: (path) => curation(engine).proposeSplit(path),
+    proposeReview: (paths, action) => curation(engine).proposeReview(paths, action),
     setFrontmatter: async (path, changes) => {
       const vault = engine.ports.vault;
       const before = (await vault.read(path)).text;

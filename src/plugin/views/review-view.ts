@@ -295,6 +295,22 @@ export class ReviewView extends ItemView {
     }
   }
 
+  /** Extends or deletes the item's notes: its own proposal when it proposes that, else a proposal made for them now. */
+  private async instead(p: Proposal, action: 'extend' | 'delete'): Promise<void> {
+    if (p.kind === action) return this.approve([p]);
+    const api = this.ctx.api();
+    if (!api || this.busy) return;
+    let chosen: Proposal;
+    try {
+      chosen = await api.proposeReview(p.sources.map((s) => s.path), action);
+    } catch (e) {
+      this.setStatus(`Could not ${action}: ${(e as Error).message}`);
+      return;
+    }
+    // The plan's own proposal for these notes goes with them once the chosen one is applied (dropApplied).
+    await this.approve([{ ...chosen, sources: p.sources }]);
+  }
+
   /** Takes applied proposals out of the plan, with any other proposal about the same notes (now stale); returns their ids. */
   private dropApplied(applied: Proposal[]): string[] {
     if (!this.plan || !applied.length) return [];
@@ -328,11 +344,8 @@ export class ReviewView extends ItemView {
     if (key === 'ArrowDown' || key === 'ArrowUp') move(current ? this.focused + (key === 'ArrowDown' ? 1 : -1) : this.focused);
     else if (key === 'Enter' && current === t && p) void this.app.workspace.openLinkText(p.sources[0].path, '', false);
     else if (key === 'a' && p) void this.approve([p]);
-    else if ((key === 'e' || key === 'd') && p) {
-      const kind = key === 'e' ? 'extend' : 'delete';
-      if (p.kind === kind) void this.approve([p]);
-      else this.setStatus(`Engram proposes to ${p.kind} this, not to ${kind} it: approve the proposal with a, or reject it.`);
-    } else return;
+    else if ((key === 'e' || key === 'd') && p) void this.instead(p, key === 'e' ? 'extend' : 'delete');
+    else return;
     e.preventDefault();
   }
 }

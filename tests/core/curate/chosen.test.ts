@@ -59,3 +59,22 @@ describe('merges and splits the user chose', () => {
     expect((await vault.read('Notes/Cites.md')).text).toBe('See [[Guide - Usage|Guide > Usage]] and [[Guide - Usage#^run|Guide > ^run]].\n');
   });
 });
+
+describe('extend or delete what the user chose in the review', () => {
+  it('extends a working-memory note by the settings weeks, or moves it to the trash; a locked note is refused', async () => {
+    const wm = '---\ntype: insight\nreview_after: 2020-01-01\nengram_id: w1\n---\nHalf done.\n';
+    const vault = new MemoryVault({ files: { 'WM/Half.md': wm, 'WM/Other.md': wm.replace('w1', 'w2'), 'Notes/Locked.md': FILES['Notes/Locked.md'] }, clock: { now: () => NOW } });
+    const c = new Curation({ vault, state: new MemoryStateStore(), vaultKey: '0123456789abcdef', settings, clock: { now: () => NOW } });
+    const extend = await c.proposeReview(['WM/Half.md'], 'extend');
+    expect(extend.kind).toBe('extend');
+    expect((await vault.read('WM/Half.md')).text).toBe(wm);
+    expect((await c.apply([extend.id], { actor: 'plugin' }))[0].ok).toBe(true);
+    const after = (await vault.read('WM/Half.md')).text;
+    expect(after).toMatch(/review_after: \d{4}-\d\d-\d\d/);
+    expect(after).not.toContain('2020-01-01');
+    const del = await c.proposeReview(['WM/Other.md'], 'delete');
+    expect((await c.apply([del.id], { actor: 'plugin' }))[0].ok).toBe(true);
+    expect(await vault.exists('WM/Other.md')).toBe(false);
+    await expect(c.proposeReview(['Notes/Locked.md'], 'delete')).rejects.toThrow(/is locked/);
+  });
+});
