@@ -175,7 +175,13 @@ export class EngramSettingTab extends PluginSettingTab {
       );
     new Setting(el)
       .setName('State folder')
-      .setDesc(`Engram keeps its index, queue and logs in ${access.home} (ENGRAM_HOME). The command line must use the same folder; \`engram doctor\` checks it.`);
+      .setDesc(`Engram keeps its index, queue and logs in ${access.home} (ENGRAM_HOME). The command line must use the same folder; \`engram doctor\` checks it. A change applies when the plugin next loads.`)
+      .addText((t) =>
+        t.setValue(this.host.settings.engramHome).onChange(async (v) => {
+          this.host.settings.engramHome = v.trim();
+          await this.host.saveSettings();
+        }),
+      );
   }
 
   private localSettings(el: HTMLElement): void {
