@@ -1,0 +1,73 @@
+// @vitest-environment happy-dom
+// The settings tab over the real config access (config.json in a temp ENGRAM_HOME): the sections a user looks for,
+// a folder typed in reaches config.json, a bad value is refused with a notice and leaves the file alone, and the model
+// download asks first (nothing runs until the user confirms).
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ButtonComponent, Notice, TextComponent } from 'obsidian-test-mocks/obsidian';
+import { EngramSettingTab, DEFAULT_SETTINGS, type EngineConfigAccess, type SettingsHost } from '../../src/plugin/settings';
+import { nodeConfigAccess } from '../../src/plugin/node/config-access';
+import { pluginApp } from '../helpers/plugin-app';
+import { makeTempDir, removeDir } from '../helpers/temp';
+
+let root: string;
+beforeEach(() => {
+  root = makeTempDir('engram-settings-');
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  removeDir(root);
+});
+
+/** Every text field and button the tab draws, by the name of its setting row (and the button's label). */
+function controls() {
+  const texts = new Map<string, (v: string) => unknown>();
+  const buttons = new Map<string, () => unknown>();
+  // The mocks' Setting row: [control [input or button]] [info [name, description]] (no class names).
+  const rowName = (el: HTMLElement) => el.parentElement?.parentElement?.children[1]?.firstElementChild?.textContent ?? '';
+  vi.spyOn(TextComponent.prototype, 'onChange').mockImplementation(function (this: TextComponent, cb: (v: string) => unknown) {
+    texts.set(rowName(this.inputEl), cb);
+    return this;
+  });
+  vi.spyOn(ButtonComponent.prototype, 'onClick').mockImplementation(function (this: ButtonComponent, cb: (evt: MouseEvent) => unknown) {
+    buttons.set(`${rowName(this.buttonEl) || 'modal'}: ${this.buttonEl.textContent}`, () => cb(new MouseEvent('click')));
+    return this;
+  });
+  return { texts, buttons };
+}
+
+describe('settings tab', () => {
+  it('shows folders, extraction, embeddings, integrations and the state folder, and saves through config.json', async () => {
+    const home = path.join(root, 'engram');
+    fs.mkdirSync(home);
+    const { app } = pluginApp(root, {});
+    const real = nodeConfigAccess({ ...process.env, ENGRAM_HOME: home }, { nodePath: '', cliPath: path.join(root, 'nowhere.mjs'), engramHome: home });
+    const runCli = vi.fn(async () => ({ code: 0, output: '' }));
+    const access: EngineConfigAccess = { ...real, home: real.home, runCli };
+    const host: SettingsHost = { settings: { ...DEFAULT_SETTINGS }, saveSettings: async () => {}, configAccess: () => access, statusText: () => 'Engram hosts this vault here.', problem: () => undefined, vaultPath: () => root };
+    // The mocks keep no notice text: their constructor hook records it.
+    const notices = vi.spyOn(Notice.prototype, 'constructor__');
+    const { texts, buttons } = controls();
+    const tab = new EngramSettingTab(app, {} as never, host);
+    tab.display();
+    const text = tab.containerEl.textContent ?? '';
+    for (const heading of ['Vault folders', 'Extraction', 'Embeddings', 'Claude Code and Codex', 'State folder', 'Node path']) expect(text).toContain(heading);
+    expect(text).toContain(home);
+    expect(text).toContain('https://huggingface.co/');
+
+    texts.get('Inbox')!('Memory/Inbox');
+    const config = path.join(home, 'config.json');
+    await vi.waitFor(() => expect(JSON.parse(fs.readFileSync(config, 'utf8'))).toMatchObject({ folders: { inbox: 'Memory/Inbox' } }));
+    const before = fs.readFileSync(config, 'utf8');
+    texts.get('Daily token budget')!('lots');
+    await vi.waitFor(() => expect(notices.mock.calls.flat().join(' ')).toMatch(/budget\.tokens_per_day must be/));
+    expect(fs.readFileSync(config, 'utf8')).toBe(before);
+
+    // The download asks first: nothing runs until the modal's Download is clicked.
+    await buttons.get('No model yet: Download…')!();
+    expect(runCli).not.toHaveBeenCalled();
+    await buttons.get('modal: Download')!();
+    await vi.waitFor(() => expect(runCli).toHaveBeenCalledWith(['model', 'pull']));
+  });
+});
