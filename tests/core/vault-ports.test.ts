@@ -7,18 +7,9 @@ import { MemoryVault } from '../../src/core/ports/memory-vault.js';
 import { NodeVault } from '../../sidecar/node/node-vault.js';
 import { atomicWriteFile } from '../../sidecar/node/atomic-write.js';
 import { isEngramError } from '../../src/core/errors.js';
-import { makeTempDir, removeDir } from '../helpers/temp.js';
+import { listFiles, makeTempDir, removeDir } from '../helpers/temp.js';
 import { vaultPortConformance, type VaultUnderTest } from './ports-conformance.js';
 
-function walk(root: string, rel = ''): string[] {
-  const out: string[] = [];
-  for (const d of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
-    const p = rel ? `${rel}/${d.name}` : d.name;
-    if (d.isDirectory()) out.push(...walk(root, p));
-    else out.push(p);
-  }
-  return out;
-}
 
 vaultPortConformance('MemoryVault', async (files) => {
   const vault = new MemoryVault({ files });
@@ -42,7 +33,7 @@ vaultPortConformance('NodeVault', async (files) => {
   return {
     vault,
     externalWrite: (p, text) => Promise.resolve(fs.writeFileSync(path.join(root, ...p.split('/')), text)),
-    allFiles: () => Promise.resolve(Object.fromEntries(walk(root).map((p) => [p, fs.readFileSync(path.join(root, p), 'utf8')]))),
+    allFiles: () => Promise.resolve(Object.fromEntries(listFiles(root).map((p) => [p, fs.readFileSync(path.join(root, p), 'utf8')]))),
     cleanup: () => Promise.resolve(removeDir(root)),
   };
 });
@@ -83,7 +74,7 @@ describe('NodeVault specifics', () => {
       expect(fs.statSync(file).ino).not.toBe(before);
       await atomicWriteFile(path.join(root, 'state', 'deep', 'x.json'), '{}');
       expect(fs.readFileSync(path.join(root, 'state', 'deep', 'x.json'), 'utf8')).toBe('{}');
-      expect(walk(root).filter((f) => f.endsWith('.tmp') || /\.engram-tmp-/.test(f))).toEqual([]);
+      expect(listFiles(root).filter((f) => f.endsWith('.tmp') || /\.engram-tmp-/.test(f))).toEqual([]);
     } finally {
       removeDir(root);
     }

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { App as AppOriginal, DataAdapter, DataWriteOptions, ListedFiles, Stat } from 'obsidian';
+import { listFiles } from './temp';
 import { FileManager, MetadataCache, TAbstractFile, TFile, TFolder, Vault } from 'obsidian-test-mocks/obsidian';
 
 /** What the user chose under Settings → Files and links → Deleted files. */
@@ -148,15 +149,6 @@ export interface FolderVault {
   allFiles(): Record<string, string>;
 }
 
-function walk(root: string, rel = ''): string[] {
-  const out: string[] = [];
-  for (const d of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
-    const p = rel ? `${rel}/${d.name}` : d.name;
-    if (d.isDirectory()) out.push(...walk(root, p));
-    else out.push(p);
-  }
-  return out;
-}
 
 /** Writes `files` into `root` (which must exist) and opens it as an Obsidian vault. */
 export function openFolderVault(root: string, files: Record<string, string> = {}, options: FolderVaultOptions = {}): FolderVault {
@@ -197,7 +189,7 @@ export function openFolderVault(root: string, files: Record<string, string> = {}
   };
   // Obsidian's tree leaves out dot files and dot folders (the config folder, .trash). While it loads a vault it reports
   // every file as created (why the index starts only on layout ready); that also fills the metadata cache.
-  for (const p of walk(root).filter((x) => !isDotPath(x)).sort()) vault.trigger('create', register(p));
+  for (const p of listFiles(root).filter((x) => !isDotPath(x)).sort()) vault.trigger('create', register(p));
 
   // Real Vault.create and Vault.createFolder refuse what exists (the mocks overwrite it).
   const create = vault.create.bind(vault);
@@ -252,7 +244,7 @@ export function openFolderVault(root: string, files: Record<string, string> = {}
       else vault.trigger('create', register(p));
     },
     allFiles(): Record<string, string> {
-      return Object.fromEntries(walk(root).map((p) => [p, fs.readFileSync(path.join(root, p), 'utf8')]));
+      return Object.fromEntries(listFiles(root).map((p) => [p, fs.readFileSync(path.join(root, p), 'utf8')]));
     },
   };
 }
