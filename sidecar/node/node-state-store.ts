@@ -56,8 +56,14 @@ export class NodeStateStore implements StateStore {
         return () => fsp.rm(file, { force: true });
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-        const pid = Number((await fsp.readFile(file, 'utf8').catch(() => '')).trim());
-        if (pid > 0 && processAlive(pid)) return undefined;
+        const text = await fsp.readFile(file, 'utf8').catch(() => null);
+        if (text === null) continue; // released meanwhile: try again
+        const pid = Number(text.trim());
+        if (!(pid > 0)) {
+          // No pid yet: its taker is between creating the file and writing its pid (unless that was long ago, a crash).
+          const age = Date.now() - ((await fsp.stat(file).catch(() => null))?.mtimeMs ?? 0);
+          if (age < 10_000) return undefined;
+        } else if (processAlive(pid)) return undefined;
         // The holder died (a crash): the lock is stale.
         await fsp.rm(file, { force: true });
       }

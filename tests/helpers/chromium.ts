@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import esbuild from 'esbuild';
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 
 /** Chromium to test with: $ENGRAM_CHROMIUM, else the Debian package's binary; null when neither is there. */
 export function chromiumPath(): string | null {
@@ -70,10 +70,10 @@ export async function openPage(script: string, files: Record<string, string | Ui
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
   try {
-    browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-    const page = await browser.newPage(opts.viewport ? { viewport: opts.viewport } : {});
+    context = await (await sharedBrowser(executablePath)).newContext(opts.viewport ? { viewport: opts.viewport } : {});
+    const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => {
@@ -81,22 +81,48 @@ export async function openPage(script: string, files: Record<string, string | Ui
     });
     await page.goto(`${url}/${opts.search ?? ''}`);
     const cdp = await page.context().newCDPSession(page);
-    const b = browser;
+    const c = context;
     return {
       page,
       cdp,
       errors,
       url,
       close: async () => {
-        await b.close();
+        await c.close();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        releaseBrowser();
       },
     };
   } catch (e) {
-    await browser?.close();
+    await context?.close();
     server.close();
+    releaseBrowser();
     throw e;
   }
+}
+
+/**
+ * One Chromium per test process, a fresh context (its own storage) per page: a launch costs about a second, a context
+ * a few milliseconds. The browser closes a moment after its last page, so a process (a bench) can exit.
+ */
+let browser: Promise<Browser> | undefined;
+let open = 0;
+let closing: ReturnType<typeof setTimeout> | undefined;
+
+function sharedBrowser(executablePath: string): Promise<Browser> {
+  clearTimeout(closing);
+  open++;
+  browser ??= chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  return browser;
+}
+
+function releaseBrowser(): void {
+  if (--open > 0) return;
+  closing = setTimeout(() => {
+    const b = browser;
+    browser = undefined;
+    void b?.then((x) => x.close());
+  }, 1000);
 }
 
 /** The page's memory in use after a full garbage collection, in MB: the JS heap plus array buffers (typed arrays). */
