@@ -3,8 +3,8 @@
 import { watch, type FSWatcher } from 'chokidar';
 import path from 'node:path';
 import type { VaultChange } from '../../src/core/ports.js';
+import { VAULT_IGNORED_DIRS } from '../node/paths.js';
 
-const IGNORED_DIRS = ['.obsidian', '.trash', '.git', 'node_modules'];
 
 export function startVaultWatcher(root: string, onChange: (c: VaultChange) => void, onError: (e: Error) => void = () => {}, debounceMs = 50): { close(): Promise<void>; ready: Promise<void> } {
   const timers = new Map<string, { kind: VaultChange['kind']; timer: NodeJS.Timeout }>();
@@ -15,7 +15,7 @@ export function startVaultWatcher(root: string, onChange: (c: VaultChange) => vo
     atomic: true,
     ignored: (p, stats) => {
       const r = rel(p);
-      if (IGNORED_DIRS.some((d) => r === d || r.startsWith(`${d}/`) || r.includes(`/${d}/`))) return true;
+      if (VAULT_IGNORED_DIRS.some((d) => r === d || r.startsWith(`${d}/`) || r.includes(`/${d}/`))) return true;
       return !!stats?.isFile() && !p.toLowerCase().endsWith('.md');
     },
   });

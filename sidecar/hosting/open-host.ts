@@ -7,7 +7,7 @@ import { systemClock, yieldToEventLoop, type VaultChange, type VaultPort, type Y
 import { errorMessage } from '../../src/core/errors.js';
 import { PROTOCOL_VERSION } from '../../src/core/protocol/index.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
-import { engramHome, type VaultState } from '../node/paths.js';
+import { engramHome, VAULT_IGNORED_DIRS, type VaultState } from '../node/paths.js';
 import { clientSettings } from '../node/settings.js';
 import { acquireHostLock, releaseHostLock, type LockInfo } from '../node/election.js';
 import { NodeVault } from '../node/node-vault.js';
@@ -58,9 +58,6 @@ export type OpenedHost = { kind: 'already-running'; owner?: LockInfo } | { kind:
 /** Why a host stopped when a client with a newer protocol major asked it to go. */
 export const NEWER_CLIENT = 'a newer client took over';
 
-/** Folders the engine never indexes. */
-const IGNORED = ['.obsidian', '.trash', '.git', 'node_modules'];
-
 export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
   const { state, env, log } = opts;
   ensureStateDirs(state);
@@ -104,7 +101,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
       },
       persist: { store: new NodeStateStore(engramHome(env)), dir: `vaults/${state.key}` },
       config: {
-        ignore: IGNORED,
+        ignore: [...VAULT_IGNORED_DIRS],
         folders: {
           inbox: config.get('folders.inbox'),
           projects: config.get('folders.projects'),

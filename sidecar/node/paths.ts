@@ -85,3 +85,6 @@ export function ensurePrivateDir(dir: string): void {
   if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new Error(`${dir} belongs to another user`);
   if ((st.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
 }
+
+/** Folders of a vault no host indexes or watches: Obsidian's config and trash, git, and dependencies. */
+export const VAULT_IGNORED_DIRS: readonly string[] = ['.obsidian', '.trash', '.git', 'node_modules'];

@@ -1,7 +1,7 @@
 // What the settings tab reads and writes, on Node: Engram's config.json (the CLI's keys, checked by core's rules), the
 // embedding model's place, the hook and MCP registrations, and running the `engram` CLI for install and model pull.
 import { execFile } from 'node:child_process';
-import { isConfigKey, keySpec, unknownKeyError } from '../../core/config';
+import { isConfigKey } from '../../core/config';
 import { EngramError } from '../../core/errors';
 import { engramHome } from '../../core/state';
 import { loadConfig, saveConfigKey } from '../../../sidecar/node/config-file';
@@ -20,11 +20,9 @@ export function nodeConfigAccess(env: NodeJS.ProcessEnv, settings: Pick<EngramSe
   return {
     home: engramHome(facts),
     get: (key) => (isConfigKey(key) ? read().get(key) : undefined),
+    // config.json's writer checks the key and its value (core's rules) before anything is written.
     async set(key, value) {
-      if (!isConfigKey(key)) throw unknownKeyError(key);
-      const r = keySpec(key).check(value);
-      if (!r.ok) throw new EngramError('usage', `${key} must be ${r.error}`);
-      await saveConfigKey(facts, key, r.value);
+      await saveConfigKey(facts, key, value);
     },
     model() {
       const c = read();
