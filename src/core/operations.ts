@@ -40,13 +40,8 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
     if (!engine.curation) throw new EngramError('refused', 'curation needs a state store, which this host did not give the engine');
     return engine.curation;
   };
-  // Curation runs one request at a time (two applies never interleave, a plan never reads a half-applied vault).
-  let chain: Promise<unknown> = Promise.resolve();
-  const serialized = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = chain.then(fn, fn);
-    chain = run.catch(() => {});
-    return run;
-  };
+  // Curation runs one request at a time, in curation's own queue (without curation, the work says why it cannot run).
+  const serialized = <T>(fn: () => Promise<T>): Promise<T> => (engine.curation ? engine.curation.exclusive(fn) : fn());
   // What a write changed is in the index before the answer goes out (a search right after sees it).
   const writing = <T>(fn: () => Promise<T>): Promise<T> =>
     serialized(async () => {

@@ -130,12 +130,23 @@ export class Curation {
   readonly recallStats: RecallStatsStore;
   private readonly store: StateProposalStore;
   private readonly proposalsDir: string;
+  private chain: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: CurationOptions) {
     const names = curateStateNames(opts.vaultKey);
     this.proposalsDir = names.proposals;
     this.store = new StateProposalStore(opts.state, names.proposals);
     this.recallStats = new RecallStatsStore(opts.state, names.recallStats);
+  }
+
+  /**
+   * Runs curation work one request at a time, whoever asks (the host's operation table, the plugin's commands): two
+   * applies never interleave, and a plan never reads a half-applied vault. Work inside must not call it again.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(fn, fn);
+    this.chain = run.catch(() => {});
+    return run;
   }
 
   get settings(): CurateSettings {

@@ -46,9 +46,11 @@ export interface EngramApi {
   reindex(): Promise<{ notes: number }>;
 }
 
-function curation(engine: Engine): NonNullable<Engine['curation']> {
-  if (!engine.curation) throw new EngramError('refused', 'curation needs a state store, which this host did not give the engine');
-  return engine.curation;
+/** Curation work in the host's one curation queue (the same the operation table uses: never beside an apply). */
+async function exclusive<T>(engine: Engine, fn: (c: NonNullable<Engine['curation']>) => Promise<T>): Promise<T> {
+  const c = engine.curation;
+  if (!c) throw new EngramError('refused', 'curation needs a state store, which this host did not give the engine');
+  return c.exclusive(() => fn(c));
 }
 
 /** The typed face of an operation table (the plugin host's, or a test's over the in-memory vault). */
@@ -74,9 +76,9 @@ export function operationsApi(engine: Engine, ops: OperationTable): EngramApi {
     remember: (p) => call('remember', p),
     forget: (ref) => call('forget', { ref, actor: PLUGIN_ACTOR, byUser: true }),
     // Plans for chosen notes change nothing; applying them goes through `curate.apply` like every proposal.
-    proposeMerge: (paths) => curation(engine).proposeMerge(paths),
-    proposeSplit: (path) => curation(engine).proposeSplit(path),
-    proposeReview: (paths, action) => curation(engine).proposeReview(paths, action),
+    proposeMerge: (paths) => exclusive(engine, (c) => c.proposeMerge(paths)),
+    proposeSplit: (path) => exclusive(engine, (c) => c.proposeSplit(path)),
+    proposeReview: (paths, action) => exclusive(engine, (c) => c.proposeReview(paths, action)),
     setFrontmatter: async (path, changes) => {
       const vault = engine.ports.vault;
       const before = (await vault.read(path)).text;

@@ -78,3 +78,26 @@ describe('extend or delete what the user chose in the review', () => {
     await expect(c.proposeReview(['Notes/Locked.md'], 'delete')).rejects.toThrow(/is locked/);
   });
 });
+
+describe('one curation queue', () => {
+  it('a chosen proposal waits for curation work under way (it never reads a half-applied vault)', async () => {
+    const { c } = curation();
+    const order: string[] = [];
+    let finish!: () => void;
+    const first = c.exclusive(async () => {
+      order.push('apply starts');
+      await new Promise<void>((r) => (finish = r));
+      order.push('apply ends');
+    });
+    const second = c.exclusive(async () => {
+      order.push('merge planned');
+      return c.proposeMerge(['Notes/Deploy.md', 'Notes/Release.md']);
+    });
+    await Promise.resolve();
+    expect(order).toEqual(['apply starts']);
+    finish();
+    await first;
+    expect((await second).kind).toBe('merge');
+    expect(order).toEqual(['apply starts', 'apply ends', 'merge planned']);
+  });
+});
