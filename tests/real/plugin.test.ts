@@ -17,15 +17,16 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/** What `/plugin install` has: the committed files, node_modules, and (to skip the first-use build) dist/. */
+/** What `/plugin install` has: the plugin folder's own files, node_modules, and (to skip the first-use build) dist/.
+ * (tests/real/plugin-install.test.ts installs it from the marketplace for real.) */
 function pluginCopy(root: string): string {
   const dir = path.join(root, 'plugin');
-  const files = execFileSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const files = execFileSync('git', ['ls-files', '-z', 'plugin'], { cwd: repoRoot, encoding: 'utf8' }).split('\0').filter(Boolean);
   for (const f of files) {
     const src = path.join(repoRoot, f);
     if (!fs.existsSync(src) || fs.lstatSync(src).isSymbolicLink()) continue;
-    fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
-    fs.copyFileSync(src, path.join(dir, f));
+    fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+    fs.copyFileSync(src, path.join(root, f));
   }
   fs.cpSync(path.join(repoRoot, 'dist'), path.join(dir, 'dist'), { recursive: true });
   fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
@@ -49,7 +50,7 @@ describe.skipIf('skip' in oldest)(realSuiteTitle('claudeOldest', 'Engram as a pl
     const sb = sandbox();
     const server = await startFakeAnthropic(() => ({ text: 'ok' }));
     cleanups.push(() => server.close());
-    const v = await runProcess(oldestBin, ['plugin', 'validate', repoRoot, '--strict'], { cwd: sb.root, env: claudeEnv(sb.home, server) });
+    const v = await runProcess(oldestBin, ['plugin', 'validate', path.join(repoRoot, 'plugin'), '--strict'], { cwd: sb.root, env: claudeEnv(sb.home, server) });
     expect(v.code, v.stdout + v.stderr).toBe(0);
     expect(v.stdout).toContain('Validation passed');
     sb.writeNote('Engram/Inbox/Pnpm strict modules.md', '---\ntype: insight\nscope: general\nsummary: pnpm workspaces keep node_modules strict (platypode)\n---\nWhy monorepos pick pnpm workspaces over npm: strict node_modules.\n');
@@ -71,14 +72,18 @@ describe.skipIf('skip' in oldest)(realSuiteTitle('claudeOldest', 'Engram as a pl
 describe.skipIf('skip' in claude)(realSuiteTitle('claude', 'Engram as a Claude Code plugin'), () => {
   const bin = (claude as { bin: string }).bin;
 
-  it('`claude plugin validate --strict` passes on the repository', async () => {
+  it('`claude plugin validate --strict` passes on the plugin folder and on the marketplace', async () => {
     const sb = sandbox();
     const server = await startFakeAnthropic();
     cleanups.push(() => server.close());
-    const r = await runProcess(bin, ['plugin', 'validate', repoRoot, '--strict'], { cwd: sb.root, env: claudeEnv(sb.home, server) });
+    const r = await runProcess(bin, ['plugin', 'validate', path.join(repoRoot, 'plugin'), '--strict'], { cwd: sb.root, env: claudeEnv(sb.home, server) });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('Validation passed');
     expect(r.stdout + r.stderr).not.toMatch(/Duplicate hooks file/);
+    // The repository root is the marketplace (.claude-plugin/marketplace.json) that lists the plugin folder.
+    const m = await runProcess(bin, ['plugin', 'validate', repoRoot, '--strict'], { cwd: sb.root, env: claudeEnv(sb.home, server) });
+    expect(m.code, m.stdout + m.stderr).toBe(0);
+    expect(m.stdout).toContain('Validation passed');
   });
 
   it('a session with the plugin loaded runs each hook once and the prompt\'s context reaches the model', async () => {
