@@ -39,7 +39,8 @@ describe('engram setup', () => {
     expect(r.stdout).toMatch(/about [\d,]+ input tokens/);
     expect(r.stdout).toContain('engram backfill');
     expect(r.stdout).toContain('engram status');
-    // The Obsidian plugin, from this checkout's build, turned on in the vault.
+    // The Obsidian plugin, from this checkout's build, turned on in the vault: the tests built main.js in its release
+    // form (setup refuses a development build), so `npm test` never leaves a build a user should not get.
     const plugin = path.join(sb.vault, '.obsidian', 'plugins', 'engram');
     expect(r.stdout).toContain(`5. Obsidian plugin: main.js added, manifest.json added, styles.css added in ${path.join(fs.realpathSync(sb.vault), '.obsidian', 'plugins', 'engram')}`);
     // Buffer.equals, not toEqual: the built main.js is megabytes, and a deep compare of each byte takes seconds.
