@@ -3,7 +3,7 @@
 // --no-fund` on its own runtime-only lock (docs/ARCHITECTURE.md "What the agents do"; it allows 60 s), then the first
 // hook builds dist/ (plugin/bin/engram-plugin.mjs). This copies the plugin folder the same way to a temporary folder,
 // runs that exact command, and reports the size of node_modules and the times. Uses the npm registry (or npm's cache
-// when warm). tests/real/plugin-install.test.ts does the same install with the real Claude Code.
+// when warm). tests/real/plugin.test.ts does the same install with the real Claude Code.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
