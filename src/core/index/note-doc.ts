@@ -45,6 +45,19 @@ export function wikilinks(text: string): string[] {
   return [...out];
 }
 
+const H1 = /^#[ \t]+(.+?)[ \t#]*$/m;
+
+/** Display title: frontmatter `title`, else the body's first H1 (outside code), else the file name. */
+export function displayName(data: Record<string, unknown> | null, body: string, fileName: string): string {
+  const t = data?.title;
+  if (typeof t === 'string' && t.trim()) return t.trim().slice(0, 200);
+  // Only an H1 near the top names the note; one deep inside is a section of a long page.
+  const head = body.slice(0, 2000).split(/^\s{0,3}(?:```|~~~)/m)[0];
+  const m = H1.exec(head);
+  const h = m?.[1].replace(/[*_`]+/g, '').replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').trim();
+  return h ? h.slice(0, 200) : fileName;
+}
+
 const BEAT_TYPES = new Set<string>(DEFAULT_TYPES);
 
 /** `title` replaces the file name as the note's title (a document without a name, such as a BEIR passage, has ''). */
@@ -52,14 +65,17 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
   const parsed = parseNote(text);
   const meta = readNoteMeta(path, parsed.data ?? {});
   const body = parsed.data === null ? text : parsed.body;
-  const aliases = meta.aliases.filter((a) => a.toLowerCase() !== title.toLowerCase());
+  const name = displayName(parsed.data, body, title);
+  const names = name === title ? [title] : [title, name];
+  const aliases = meta.aliases.filter((a) => !names.some((n) => n.toLowerCase() === a.toLowerCase()));
   const links = new Set(wikilinks(body));
   for (const r of meta.related) for (const k of wikilinks(r.includes('[[') ? r : `[[${r}]]`)) links.add(k);
   const slash = path.lastIndexOf('/');
   const note: NoteDoc = {
     path,
     // Aliases are names of the note too: a search for one should find it by title.
-    title: aliases.length ? `${title} ${aliases.join(' ')}`.trim() : title,
+    title: [...names, ...aliases].join(' ').trim(),
+    ...(name !== title ? { name } : {}),
     folder: slash >= 0 ? path.slice(0, slash) : '',
     hash: textHash(text),
     mtime,

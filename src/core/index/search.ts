@@ -109,7 +109,8 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
     const exact = new Set<number>();
     const best = top[0]?.score ?? 0;
     for (const c of top) {
-      if (squash(noteName(text.notes[c.slot]!.path)) === wanted) {
+      const n = text.notes[c.slot]!;
+      if (squash(noteName(n.path)) === wanted || (n.name !== undefined && squash(n.name) === wanted)) {
         c.score = Math.max(c.score * EXACT_TITLE_BOOST, best * 1.1);
         exact.add(c.slot);
       }
@@ -244,7 +245,7 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
   why.push(...c.why);
   return {
     path: n.path,
-    title: noteName(n.path),
+    title: n.name ?? noteName(n.path),
     score: Number(c.score.toFixed(6)),
     snippet: makeSnippet(t.chunkText[c.chunk] ?? '', words),
     heading: t.chunkHeading[c.chunk],
