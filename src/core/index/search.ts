@@ -233,13 +233,30 @@ function expand(ctx: SearchContext, hits: Cand[], hops: 1 | 2, allowed: Uint8Arr
   hits.sort((a, b) => b.score - a.score || byPath(ctx, a, b));
 }
 
+/** Rarity of a term among passages; a term the vault never uses weighs most (an off-topic word). */
+function termWeight(text: TextIndex, term: string): number {
+  const bf = text.fields.body;
+  const n = bf.terms.get(term)?.n ?? 0;
+  return Math.log(1 + (bf.liveDocs - n + 0.5) / (n + 0.5));
+}
+
 function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], said: Map<string, string>): SearchHit {
   const t = ctx.text;
   const n = t.notes[c.slot]!;
   const why: string[] = [];
+  const fields = t.matchedFields(c.slot, c.chunk, terms);
   if (c.bm25 !== undefined) {
     // The user's words ("materials"), not the index's stems ("materi").
-    for (const [field, ts] of t.matchedFields(c.slot, c.chunk, terms)) why.push(`${field}: ${ts.map((x) => said.get(x) ?? x).join(', ')}`);
+    for (const [field, ts] of fields) why.push(`${field}: ${ts.map((x) => said.get(x) ?? x).join(', ')}`);
+  }
+  const found = new Set<string>();
+  for (const ts of fields.values()) for (const x of ts) found.add(x);
+  let total = 0;
+  let got = 0;
+  for (const x of terms) {
+    const w = termWeight(t, x);
+    total += w;
+    if (found.has(x)) got += w;
   }
   if (c.cos !== undefined) why.push(`meaning (cosine ${c.cos.toFixed(2)})`);
   why.push(...c.why);
@@ -254,6 +271,8 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
     project: n.project,
     summary: n.summary,
     via: c.via,
+    coverage: total > 0 ? Number((got / total).toFixed(3)) : 1,
+    terms: [...found],
   };
 }
 
