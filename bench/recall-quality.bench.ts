@@ -110,6 +110,25 @@ function dominance(lists: { ranked: string[]; relevant: string[] }[]): { note: s
 }
 const squash = (t: string): string => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
+/** The text under a heading, down to the next heading of the same or a higher level ('' when the note lacks it). */
+function sectionText(note: string, heading: string): string {
+  const lines = note.split('\n');
+  const want = squash(heading);
+  const at = lines.findIndex((l) => /^#{1,6}\s/.test(l) && squash(l.replace(/^#+/, '')) === want);
+  if (at < 0) return '';
+  const level = /^#+/.exec(lines[at])![0].length;
+  const end = lines.findIndex((l, i) => i > at && /^#{1,6}\s/.test(l) && /^#+/.exec(l)![0].length <= level);
+  return lines.slice(at + 1, end < 0 ? undefined : end).join('\n');
+}
+
+/** Whether the injected text quotes the answering section: some run of 6 words of the injection is in it. */
+function quotesSection(injected: string, section: string): boolean {
+  const sec = ` ${squash(section)} `;
+  const w = squash(injected).split(' ');
+  for (let i = 0; i + 6 <= w.length; i++) if (sec.includes(` ${w.slice(i, i + 6).join(' ')} `)) return true;
+  return false;
+}
+
 function readNotes(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (rel: string): void => {
@@ -148,7 +167,10 @@ export async function run(): Promise<void> {
     }
     const notes = readNotes(dir);
     const missing = set.questions.flatMap((q) => q.relevant.filter((p) => !notes.has(p)).map((p) => `${q.id}: ${p}`));
-    if (missing.length) console.log(`  ${set.vault}: ${missing.length} relevant paths not in the vault: ${missing.slice(0, 5).join('; ')}`);
+    for (const q of set.questions) {
+      if (q.answer_heading && !q.relevant.some((p) => sectionText(notes.get(p) ?? '', q.answer_heading!))) missing.push(`${q.id}: no heading "${q.answer_heading}"`);
+    }
+    if (missing.length) console.log(`  ${set.vault}: ${missing.length} relevant paths or answer headings not in the vault: ${missing.slice(0, 5).join('; ')}`);
 
     const t0 = performance.now();
     const vault = new NodeVault(dir);
@@ -167,6 +189,7 @@ export async function run(): Promise<void> {
     let injectedRelevant = 0;
     let headingSeen = 0;
     let headingAsked = 0;
+    let sectionQuoted = 0;
     for (const q of set.questions) {
       const hits = await engine.search(q.q, { limit: 10 });
       const e = { q, ranked: hits.map((h) => h.path) };
@@ -183,7 +206,10 @@ export async function run(): Promise<void> {
         headingAsked++;
         const ok = squash(ctx.text ?? '').includes(squash(q.answer_heading));
         if (ok) headingSeen++;
-        headingNote = ` · answer heading "${q.answer_heading}" ${ok ? 'in' : 'NOT in'} the injected text`;
+        const section = q.relevant.map((p) => sectionText(notes.get(p) ?? '', q.answer_heading!)).join('\n');
+        const quoted = quotesSection(ctx.text ?? '', section);
+        if (quoted) sectionQuoted++;
+        headingNote = ` · answer heading "${q.answer_heading}" ${ok ? 'in' : 'NOT in'} the injected text; its section ${quoted ? 'quoted' : 'NOT quoted'}`;
       }
       injected.push(
         `## ${q.id} (${q.kind}): ${q.q}\nexpected: ${q.relevant.join(', ')}${q.answer_heading ? ` § ${q.answer_heading}` : ''}\n` +
@@ -229,7 +255,7 @@ export async function run(): Promise<void> {
     const dp = dominance(lists(plainRows, offPlainLists));
     console.log(`  off-topic prompts that inject anything: engram ${offInjected}/${set.offtopic.length}; plain BM25 returns hits for ${offPlainHits}/${set.offtopic.length} (no floor)`);
     console.log(`  on-topic prompts that inject anything: ${injectedAny}/${set.questions.length}; a relevant note injected: ${injectedRelevant}/${set.questions.length}`);
-    if (headingAsked) console.log(`  answer heading present in the injected text (proxy for "the passage answers"): ${headingSeen}/${headingAsked} relevant injections that name one`);
+    if (headingAsked) console.log(`  of ${headingAsked} relevant injections whose question names an answer section: heading shown ${headingSeen}, section text quoted ${sectionQuoted} (proxies for "the passage answers")`);
     console.log(`  most frequent note in top 3s (all ${set.questions.length + set.offtopic.length} prompts): engram ${de.note} ${de.count} (${(de.share * 100).toFixed(0)}%, ${de.unasked} where not expected); plain ${dp.note} ${dp.count} (${(dp.share * 100).toFixed(0)}%, ${dp.unasked} where not expected)`);
     const base = path.join(outDir, set.vault);
     fs.writeFileSync(`${base}.injected.md`, `# Injected text per on-topic prompt (${set.vault})\n\n${injected.join('\n')}\n# Off-topic prompts that inject\n\n${offLines.join('\n') || 'none\n'}`);
