@@ -489,7 +489,7 @@ export class Engine {
   }): Promise<ContextResult> {
     if (p.event === 'SessionStart' && p.sessionId && (p.source === 'compact' || p.source === 'clear')) this.injected.delete(p.sessionId);
     const seen = p.sessionId ? (this.injected.get(p.sessionId) ?? new Set<string>()) : new Set<string>();
-    const items: (ContextItem & { summary?: string; snippet?: string; type?: string })[] = [];
+    const items: (ContextItem & { summary?: string; snippet?: string; heading?: string; type?: string })[] = [];
     if (p.event === 'SessionStart') {
       // At session start the bar is the project itself: the project's own notes, newest first.
       for (const meta of this.projectNotes(p.project)) {
@@ -509,12 +509,14 @@ export class Engine {
     for (const hit of hits) {
       if (items.length >= p.maxItems) break;
       if (seen.has(hit.path)) continue;
-      const terms = this.stats.termsOf(hit.path);
+      // The bar is read on the passage that matched (with the note's title, summary and tags), not the whole note: a
+      // long list note holds every word of any prompt somewhere.
+      const terms = hit.terms ?? this.stats.termsOf(hit.path);
       if (!terms) continue;
       const verdict = judge(query, terms, this.stats, this.config.gate);
       if (!verdict.pass) continue;
       const why = [...hit.why.filter((w) => !w.startsWith('words:')), `shares: ${verdict.matched.slice(0, 6).map((t) => said.get(t) ?? t).join(', ')}`];
-      items.push({ path: hit.path, title: hit.title, why, score: hit.score, summary: hit.summary, snippet: hit.snippet, type: hit.type });
+      items.push({ path: hit.path, title: hit.title, why, score: hit.score, summary: hit.summary, snippet: hit.snippet, heading: hit.heading, type: hit.type });
     }
     return this.finishContext(p, items, seen);
   }
@@ -530,7 +532,7 @@ export class Engine {
 
   private finishContext(
     p: { event: 'SessionStart' | 'UserPromptSubmit'; sessionId?: string; maxChars: number },
-    items: (ContextItem & { summary?: string; snippet?: string; type?: string })[],
+    items: (ContextItem & { summary?: string; snippet?: string; heading?: string; type?: string })[],
     seen: Set<string>,
   ): ContextResult {
     const heading = p.event === 'SessionStart' ? 'Notes from the user\'s Obsidian vault about this project (reference data):' : 'Possibly relevant notes from the user\'s Obsidian vault (reference data):';
