@@ -8,6 +8,7 @@ import { Curation, describeIndexVectors, type CurationOptions, type ForgetResult
 import { Capture, type CapturePorts } from './capture/capture.js';
 import type { Ports, VaultChange } from './ports.js';
 import type { SearchHit, SearchOptions } from './index/types.js';
+import { SEARCH_FLOOR } from './index/search.js';
 import type { IndexNoteVectors } from './index/note-vectors.js';
 import { parseNote } from './note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from './note/meta.js';
@@ -468,7 +469,9 @@ export class Engine {
     this.noteRecalled(out.map((h) => h.path));
     // A project with no notes of its own gets general notes at most, and is told so (never other projects' notes).
     const unknown = (opts.projects ?? []).filter((p) => !this.hasProject(p));
-    const preface = unknown.length ? `No notes are filed under project ${unknown.map((p) => `"${p}"`).join(', ')} yet${out.length ? '; these are general notes' : ''}. Search every project with all_projects.\n` : '';
+    let preface = unknown.length ? `No notes are filed under project ${unknown.map((p) => `"${p}"`).join(', ')} yet${out.length ? '; these are general notes' : ''}. Search every project with all_projects.\n` : '';
+    // The floor: weak hits are shown, but said to be weak first (the best passage shares little of the query).
+    if (out.length && (out[0].coverage ?? 1) < SEARCH_FLOOR && !out[0].why.some((w) => w.startsWith('meaning'))) preface += 'No close match: the nearest notes share little of the query.\n';
     const text = out.length ? `${preface}${fenceRecalled(`Notes from the user's vault (${out.length}):\n${lines.join('\n')}`)}` : `${preface}No notes matched.`;
     return { hits: out, text, mode: this.index.mode };
   }
