@@ -45,16 +45,26 @@ export function wikilinks(text: string): string[] {
   return [...out];
 }
 
-const H1 = /^#[ \t]+(.+?)[ \t#]*$/m;
+const H1 = /^#[ \t]+(.+?)[ \t#]*$/;
+const FENCE_LINE = /^\s{0,3}(?:```|~~~)/;
 
-/** Display title: frontmatter `title`, else the body's first H1 (outside code), else the file name. */
+/**
+ * Display title: frontmatter `title`, else an H1 that opens the body and is its only H1 (a note of several H1s, as many
+ * Zettelkasten notes are written, uses them as section labels: "# Law", "# Example"), else the file name.
+ */
 export function displayName(data: Record<string, unknown> | null, body: string, fileName: string): string {
   const t = data?.title;
   if (typeof t === 'string' && t.trim()) return t.trim().slice(0, 200);
-  // Only an H1 near the top names the note; one deep inside is a section of a long page.
-  const head = body.slice(0, 2000).split(/^\s{0,3}(?:```|~~~)/m)[0];
-  const m = H1.exec(head);
-  const h = m?.[1].replace(/[*_`]+/g, '').replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').trim();
+  const lines = body.split(/\r?\n/);
+  const first = lines.findIndex((l) => l.trim() !== '');
+  const m = first >= 0 ? H1.exec(lines[first]) : null;
+  if (!m) return fileName;
+  let fence = false;
+  for (let i = first + 1; i < lines.length; i++) {
+    if (FENCE_LINE.test(lines[i])) fence = !fence;
+    else if (!fence && H1.test(lines[i])) return fileName;
+  }
+  const h = m[1].replace(/[*_`]+/g, '').replace(/\[\[(?:[^\]|]*\|)?([^\]]*)\]\]/g, '$1').trim();
   return h ? h.slice(0, 200) : fileName;
 }
 

@@ -83,6 +83,8 @@ describe('passages', () => {
       'plugins/table-editor-obsidian.md': '---\ntitle: Advanced Tables\naliases: [Table Editor]\n---\nBetter markdown tables.\n',
       'guides/sync-setup.md': '# Setting up Sync\n\nOpen settings and sign in to sync your vault.\n',
       'notes/plain-name.md': 'Nothing but text about sync and settings.\n',
+      // Several H1s are section labels (a Zettelkasten habit), not the note's name.
+      'notes/Renaming variables.md': '# Law\nRename a bound variable in sync settings.\n# Example\nx becomes y.\n',
     });
     const byTitle = (await index.search('advanced tables', { mode: 'bm25' })).hits[0];
     expect(byTitle).toMatchObject({ path: 'plugins/table-editor-obsidian.md', title: 'Advanced Tables' });
@@ -90,6 +92,7 @@ describe('passages', () => {
     const hits = (await index.search('sync settings', { mode: 'bm25' })).hits;
     expect(hits.find((h) => h.path === 'guides/sync-setup.md')?.title).toBe('Setting up Sync');
     expect(hits.find((h) => h.path === 'notes/plain-name.md')?.title).toBe('plain-name');
+    expect(hits.find((h) => h.path === 'notes/Renaming variables.md')?.title).toBe('Renaming variables');
   });
 
   it('snippets leave out HTML buttons and show what an embed embeds', async () => {
