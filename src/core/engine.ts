@@ -9,6 +9,7 @@ import { Capture, type CapturePorts } from './capture/capture.js';
 import type { Ports, VaultChange } from './ports.js';
 import type { SearchHit, SearchOptions } from './index/types.js';
 import { SEARCH_FLOOR } from './index/search.js';
+import { compactList, passagesUnder } from './recall/passages.js';
 import type { IndexNoteVectors } from './index/note-vectors.js';
 import { parseNote } from './note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from './note/meta.js';
@@ -465,14 +466,15 @@ export class Engine {
       }
       out.push(hit);
     }
-    const lines = out.map((h) => `${renderItem({ ...h, why: h.why }, 300)}${h.body ? `\n\n${h.body.trim()}\n` : ''}`);
+    const lines = full === 0 ? compactList(out) : out.map((h) => `${renderItem({ ...h, why: h.why }, 300)}${h.body ? `\n\n${h.body.trim()}\n` : ''}`);
     this.noteRecalled(out.map((h) => h.path));
     // A project with no notes of its own gets general notes at most, and is told so (never other projects' notes).
     const unknown = (opts.projects ?? []).filter((p) => !this.hasProject(p));
     let preface = unknown.length ? `No notes are filed under project ${unknown.map((p) => `"${p}"`).join(', ')} yet${out.length ? '; these are general notes' : ''}. Search every project with all_projects.\n` : '';
     // The floor: weak hits are shown, but said to be weak first (the best passage shares little of the query).
     if (out.length && (out[0].coverage ?? 1) < SEARCH_FLOOR && !out[0].why.some((w) => w.startsWith('meaning'))) preface += 'No close match: the nearest notes share little of the query.\n';
-    const text = out.length ? `${preface}${fenceRecalled(`Notes from the user's vault (${out.length}):\n${lines.join('\n')}`)}` : `${preface}No notes matched.`;
+    const head = full === 0 ? `Notes from the user's vault (${out.length}; read one with the read tool, by path, or path#heading for the passage):` : `Notes from the user's vault (${out.length}):`;
+    const text = out.length ? `${preface}${fenceRecalled(`${head}\n${lines.join('\n')}`)}` : `${preface}No notes matched.`;
     return { hits: out, text, mode: this.index.mode };
   }
 
@@ -549,10 +551,22 @@ export class Engine {
     return { text, items: kept.map(({ path, title, why, score }) => ({ path, title, why, score })) };
   }
 
-  async read(ref: string): Promise<{ path: string; title: string; text: string }> {
+  /**
+   * A note in full, or one passage of it: `path#Heading` (or `#Parent > Heading`, as recall lists it) returns the
+   * passages under that heading, with the heading path; a heading the note lacks is a not-found error naming those it has.
+   */
+  async read(ref: string): Promise<{ path: string; title: string; text: string; heading?: string }> {
     const { path } = this.noteFor(ref, 'read');
     const file = await this.ports.vault.read(path);
-    return { path, title: this.metas.get(path)?.title ?? path, text: file.text };
+    const title = this.metas.get(path)?.title ?? path;
+    const hash = ref.replace(/\]\]$/, '').split('|')[0].indexOf('#');
+    const wanted = hash >= 0 ? ref.replace(/\]\]$/, '').split('|')[0].slice(hash + 1).trim() : '';
+    if (!wanted) return { path, title, text: file.text };
+    const found = passagesUnder(parseNote(file.text).body, wanted);
+    if (!found.text) {
+      throw new EngramError('not-found', `no heading "${wanted}" in ${path}`, found.headings.length ? `headings: ${found.headings.slice(0, 12).join('; ')}` : 'the note has no headings: read it whole');
+    }
+    return { path, title, text: found.text, heading: found.heading };
   }
 
   /** Files a note (or finds the one this text already made: then nothing is written and `existed` is true). */

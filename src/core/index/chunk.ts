@@ -21,11 +21,11 @@ const PIECE = 1200;
 /** A line longer than this (a pasted log, a minified blob) is cut hard. */
 const MAX_LINE = 1600;
 
-const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
-const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+export const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
+export const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 
 /** A heading's text as a reader sees it: emphasis marks, links and tags out. */
-function headingText(h: string): string {
+export function headingText(h: string): string {
   return h
     .replace(/\[\[([^\]|]*)\|([^\]]*)\]\]/g, '$2')
     .replace(/\[\[([^\]]*)\]\]/g, '$1')

@@ -284,6 +284,7 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
     project: n.project,
     summary: n.summary,
     via: c.via,
+    chars: n.size,
     coverage: total > 0 ? Number((got / total).toFixed(3)) : 1,
     terms: [...found],
   };

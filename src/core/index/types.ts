@@ -49,6 +49,8 @@ export interface SearchHit {
    * and best passage: what the floor reads ("no close match" below it). 1 for a hit of filters alone.
    */
   coverage?: number;
+  /** The note's size in characters (bytes of its file): what opening it costs. */
+  chars?: number;
   /** The query's index terms found there (stems: the relevance gate compares them with the prompt's). */
   terms?: string[];
 }
