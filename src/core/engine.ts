@@ -182,6 +182,8 @@ export class Engine {
   private cached = new Map<string, { mtime: number; size: number; meta: NoteMeta; terms: string[] }>();
   private burstSize = 0;
   private readonly injected = new Map<string, Set<string>>();
+  /** Characters injected so far per session (the per-session budget; afresh after /compact or /clear). */
+  private readonly injectedChars = new Map<string, number>();
   private readonly log: EngineLog;
   /** Curation for this vault, when the host gave it what it needs. */
   readonly curation?: Curation;
@@ -491,8 +493,19 @@ export class Engine {
     project?: string;
     maxChars: number;
     maxItems: number;
+    /** Most characters injected over the session, all events together (0 or absent: no limit). */
+    sessionChars?: number;
   }): Promise<ContextResult> {
-    if (p.event === 'SessionStart' && p.sessionId && (p.source === 'compact' || p.source === 'clear')) this.injected.delete(p.sessionId);
+    if (p.event === 'SessionStart' && p.sessionId && (p.source === 'compact' || p.source === 'clear')) {
+      this.injected.delete(p.sessionId);
+      this.injectedChars.delete(p.sessionId);
+    }
+    if (p.sessionId && p.sessionChars) {
+      // The per-session budget: what is left of it caps this event's budget; nothing fits, nothing is injected.
+      const left = p.sessionChars - (this.injectedChars.get(p.sessionId) ?? 0);
+      if (left < 200) return { items: [] };
+      p = { ...p, maxChars: Math.min(p.maxChars, left) };
+    }
     const seen = p.sessionId ? (this.injected.get(p.sessionId) ?? new Set<string>()) : new Set<string>();
     const items: (ContextItem & { summary?: string; snippet?: string; heading?: string; type?: string })[] = [];
     if (p.event === 'SessionStart') {
@@ -547,7 +560,11 @@ export class Engine {
     if (p.sessionId && kept.length) {
       for (const k of kept) seen.add(k.path);
       this.injected.set(p.sessionId, seen);
+      this.injectedChars.set(p.sessionId, (this.injectedChars.get(p.sessionId) ?? 0) + (text?.length ?? 0));
+      if (this.injectedChars.size > 500) this.injectedChars.delete(this.injectedChars.keys().next().value as string);
     }
+    // What went out and its size, for the activity record.
+    if (kept.length) this.log('info', `injected ${p.event}: ${kept.length} notes, ${text?.length ?? 0} chars (${kept.map((k) => k.path).join(', ')})`);
     return { text, items: kept.map(({ path, title, why, score }) => ({ path, title, why, score })) };
   }
 

@@ -49,3 +49,23 @@ describe('progressive disclosure', () => {
     expect(ctx.text).toContain('previous image tag');
   });
 });
+
+describe('injection budgets', () => {
+  it('a session gets at most sessionChars over all its prompts; /clear starts the budget afresh', async () => {
+    const files: Record<string, string> = {};
+    // Other subjects, so that the prompt's words are rare in the vault (the relevance bar weighs words by rarity).
+    for (let i = 0; i < 30; i++) files[`Other/Garden ${i}.md`] = `Tomato bed ${i} needs water and compost.`;
+    for (let i = 0; i < 8; i++) files[`Notes/Harbor crane ${i}.md`] = `Harbor crane ${i} lifts containers; crane maintenance schedule ${i} and harbor safety rules. ${filler('cranes')}`;
+    const engine = await engineWith(files);
+    const ask = (prompt: string) => engine.context({ event: 'UserPromptSubmit', prompt, sessionId: 's1', maxChars: 1500, maxItems: 2, sessionChars: 1600 });
+    const first = await ask('harbor crane maintenance schedule');
+    expect(first.items.length).toBeGreaterThan(0);
+    const second = await ask('harbor crane safety rules maintenance');
+    const total = (first.text?.length ?? 0) + (second.text?.length ?? 0);
+    expect(total).toBeLessThanOrEqual(1600);
+    const third = await ask('harbor crane containers maintenance schedule safety');
+    expect(total + (third.text?.length ?? 0)).toBeLessThanOrEqual(1600);
+    await engine.context({ event: 'SessionStart', source: 'clear', sessionId: 's1', maxChars: 1500, maxItems: 2, sessionChars: 1600 });
+    expect((await ask('harbor crane maintenance schedule')).items.length).toBeGreaterThan(0);
+  });
+});
