@@ -3,7 +3,8 @@
 // and recall use) and the UserPromptSubmit injection (Engine.context with the relevance gate and the default prompt
 // budget), beside a plain whole-note BM25 written here, in the same run.
 // Prints hit@1/3/10 and MRR overall and per kind, off-topic injections, the note most often in a top 3; writes the
-// injected text of every on-topic prompt and the failures to .tmp/recall-quality/.
+// injected text of every on-topic prompt, the failures and a JSON summary to .tmp/recall-quality/.
+// `ENGRAM_RECALL_VAULTS=kepano-obsidian,dwarvesf-brain npm run bench -- recall-quality` runs a subset of the vaults.
 import fs from 'node:fs';
 import path from 'node:path';
 import { register } from 'node:module';
@@ -260,6 +261,9 @@ export async function run(): Promise<void> {
     const base = path.join(outDir, set.vault);
     fs.writeFileSync(`${base}.injected.md`, `# Injected text per on-topic prompt (${set.vault})\n\n${injected.join('\n')}\n# Off-topic prompts that inject\n\n${offLines.join('\n') || 'none\n'}`);
     fs.writeFileSync(`${base}.failures.md`, `# Questions whose expected note is not in Engram's top 3 (${set.vault})\n\n${failures.join('\n') || 'none\n'}`);
-    console.log(`  written: ${path.relative(root, `${base}.injected.md`)}, ${path.relative(root, `${base}.failures.md`)}`);
+    const byKind = Object.fromEntries(['all', ...kinds].map((k) => [k, { engram: scores(k === 'all' ? engramRows : engramRows.filter((r) => r.q.kind === k)), plain: scores(k === 'all' ? plainRows : plainRows.filter((r) => r.q.kind === k)) }]));
+    const summary = { vault: set.vault, notes: notes.size, byKind, offtopicInjected: offInjected, offtopic: set.offtopic.length, injectedRelevant, headingAsked, headingSeen, sectionQuoted, topNote: { engram: de, plain: dp } };
+    fs.writeFileSync(`${base}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
+    console.log(`  written: ${path.relative(root, `${base}.injected.md`)}, ${path.relative(root, `${base}.failures.md`)}, ${path.relative(root, `${base}.summary.json`)}`);
   }
 }
