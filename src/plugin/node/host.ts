@@ -89,7 +89,7 @@ export class PluginHost {
       const ops = coreOperations({
         engine: running.engine,
         // The panes never inject context; the hooks' settings apply to the socket's answers only.
-        injection: () => ({ inject: false, sessionStartChars: 0, promptChars: 0, promptItems: 0 }),
+        injection: () => ({ inject: false, sessionStartChars: 0, promptChars: 0, promptItems: 0, sessionChars: 0 }),
       });
       this.apiFor = { host: running, api: operationsApi(running.engine, ops) };
     }
