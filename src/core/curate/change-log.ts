@@ -71,7 +71,7 @@ export async function appendLogOnce(vault: VaultPort, folder: string, device: st
   if (current === null) {
     const title = path.slice(path.lastIndexOf('/') + 1, -3);
     try {
-      await vault.create(path, `${LOG_HEADING}${title}\n\nChanges Engram made to this vault. Removed notes are in the vault's trash.\n\n${line}\n`);
+      await vault.create(path, `${LOG_HEADING}${title}\n\nChanges Engram made to this vault on device ${device}. Removed notes are in the vault's trash.\n\n${line}\n`);
       return path;
     } catch (e) {
       // Someone else made the month's note first: append to theirs.
