@@ -18,7 +18,7 @@ import { loadConfig } from '../node/config-file.js';
 import { hostFacts } from '../node/facts.js';
 import { curationSetup } from '../node/curate-host.js';
 import { thisDevice } from '../node/device.js';
-import { describeLease, LEASE_RENEW_MS, releaseLease, takeLease, type Lease } from '../node/vault-lease.js';
+import { describeLease, LEASE_RENEW_MS, releaseLease, takeLease, type Lease, type LeaseResult } from '../node/vault-lease.js';
 import { releaseStartClaim } from '../client/start-host.js';
 import { HostServer, ensureToken } from './server.js';
 import type { Logger } from './logger.js';
@@ -69,8 +69,15 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
   releaseStartClaim(state.dir);
   // One machine per vault: another device's lease, not yet expired, means that device hosts this vault (a synced folder).
   const device = thisDevice(engramHome(env));
-  const leased = takeLease(state.vault, device, opts.kind);
-  if (!leased.ok) {
+  let leased: LeaseResult | undefined;
+  try {
+    leased = takeLease(state.vault, device, opts.kind);
+  } catch (e) {
+    // A vault this host cannot write (read-only, a full disk): it still serves recall; only other devices cannot see it.
+    log('warn', `cannot write the vault's lease (${errorMessage(e)}); hosting without it, unseen by other devices`);
+  }
+  const since = leased?.ok ? leased.lease.since : new Date().toISOString();
+  if (leased && !leased.ok) {
     log('warn', `not hosting ${state.vault}: ${describeLease(leased.holder)} hosts it; this device (${device.name}) waits until that lease expires`);
     releaseHostLock(state.lock);
     return { kind: 'already-running', lease: leased.holder };
@@ -189,7 +196,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     // The lease is renewed while this host runs; a device that took it meanwhile (ours expired: a sleep, a stall) keeps it.
     const renew = setInterval(() => {
       try {
-        const r = takeLease(state.vault, device, opts.kind, leased.lease.since);
+        const r = takeLease(state.vault, device, opts.kind, since);
         if (!r.ok) void host.shutdown(`${describeLease(r.holder)} took over this vault`);
       } catch (e) {
         log('warn', `renewing the vault's lease failed: ${errorMessage(e)}`);

@@ -30,25 +30,31 @@ function readId(file: string): string | undefined {
   }
 }
 
+function makeId(file: string, home: string): string {
+  const made = crypto.randomBytes(16).toString('hex');
+  try {
+    fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+    try {
+      fs.writeFileSync(file, `${JSON.stringify({ format: DEVICE_FORMAT, id: made })}\n`, { flag: 'wx', mode: 0o600 });
+      return made;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    // Made by another process just now, or damaged: a damaged file is replaced.
+    const theirs = readId(file);
+    if (theirs) return theirs;
+    fs.writeFileSync(file, `${JSON.stringify({ format: DEVICE_FORMAT, id: made })}\n`, { mode: 0o600 });
+    return made;
+  } catch {
+    // A state folder that cannot be written (full disk, read-only): an id from this machine and folder, the same on
+    // every run until the file can be made.
+    return crypto.createHash('sha256').update(`${os.hostname()}\0${path.resolve(home)}`).digest('hex').slice(0, 32);
+  }
+}
+
 /** This device, its id made on first use (two processes making it at once agree: the file is created exclusively). */
 export function thisDevice(home: string): Device {
   const file = path.join(home, 'device.json');
-  let id = readId(file);
-  if (!id) {
-    fs.mkdirSync(home, { recursive: true, mode: 0o700 });
-    const made = crypto.randomBytes(16).toString('hex');
-    try {
-      fs.writeFileSync(file, `${JSON.stringify({ format: DEVICE_FORMAT, id: made })}\n`, { flag: 'wx', mode: 0o600 });
-      id = made;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      // Made by another process just now, or damaged: a damaged file is replaced.
-      id = readId(file);
-      if (!id) {
-        fs.writeFileSync(file, `${JSON.stringify({ format: DEVICE_FORMAT, id: made })}\n`, { mode: 0o600 });
-        id = made;
-      }
-    }
-  }
+  const id = readId(file) ?? makeId(file, home);
   return { id, name: `${shortHost()}-${id.slice(0, 6)}` };
 }

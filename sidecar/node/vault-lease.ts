@@ -89,7 +89,11 @@ export function takeLease(vault: string, device: Device, host: 'daemon' | 'plugi
 /** Removes the lease when it is still this device's (a host stopping). */
 export function releaseLease(vault: string, device: Device): void {
   const lease = readLease(vault);
-  if (lease && lease.deviceId === device.id && lease.pid === process.pid) fs.rmSync(leaseFile(vault), { force: true });
+  try {
+    if (lease && lease.deviceId === device.id && lease.pid === process.pid) fs.rmSync(leaseFile(vault), { force: true });
+  } catch {
+    // A vault that became read-only: the lease expires by itself.
+  }
 }
 
 /** Who hosts a vault, as `status` and `doctor` say it: this device, another (named), or nobody. */

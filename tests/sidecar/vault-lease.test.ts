@@ -30,6 +30,15 @@ describe('the device id', () => {
     fs.writeFileSync(path.join(homeB, 'device.json'), '{not json');
     expect(thisDevice(homeB).id).toMatch(/^[0-9a-f]{32}$/);
   });
+
+  it('a state folder that cannot be written still gives one stable id (never an error)', () => {
+    const blocker = path.join(tmp('home-c'), 'a-file');
+    fs.writeFileSync(blocker, '');
+    const home = path.join(blocker, 'engram');
+    const d = thisDevice(home);
+    expect(d.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(thisDevice(home)).toEqual(d);
+  });
 });
 
 describe('the vault lease', () => {
