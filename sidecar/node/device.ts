@@ -20,14 +20,15 @@ function shortHost(): string {
 }
 
 function readId(file: string): string | undefined {
+  let data: { format?: number; id?: unknown };
   try {
-    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { format?: number; id?: unknown };
-    if (typeof data.format === 'number' && data.format > DEVICE_FORMAT) throw new Error(`${file} has format ${data.format}, newer than this Engram (${DEVICE_FORMAT}); update Engram`);
-    return typeof data.id === 'string' && /^[0-9a-f]{32}$/.test(data.id) ? data.id : undefined;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || e instanceof SyntaxError) return undefined;
-    throw e;
+    data = JSON.parse(fs.readFileSync(file, 'utf8')) as { format?: number; id?: unknown };
+  } catch {
+    // Missing, damaged, or a state folder that cannot be read: made (or derived) again.
+    return undefined;
   }
+  if (typeof data.format === 'number' && data.format > DEVICE_FORMAT) throw new Error(`${file} has format ${data.format}, newer than this Engram (${DEVICE_FORMAT}); update Engram`);
+  return typeof data.id === 'string' && /^[0-9a-f]{32}$/.test(data.id) ? data.id : undefined;
 }
 
 function makeId(file: string, home: string): string {
