@@ -51,8 +51,10 @@ export const command: CommandDefinition = {
     list(`Stale (Engram notes not recalled in ${r.staleDays} days)`, r.stale.map((s) => `${s.path}${s.lastRecalled ? `  last recalled ${s.lastRecalled.slice(0, 10)}` : '  never recalled'}`));
     list('Orphans (Engram notes with no links either way)', r.orphans);
     list('Possible duplicates', r.duplicates.map((d) => `${d.why}: ${d.notes.join(', ')}`));
-    ctx.stdout(`Sync conflicts (kept out of recall until resolved): ${conflicts.length}`);
-    for (const line of describeConflicts(conflicts)) ctx.stdout(line);
+    if (conflicts.length) {
+      ctx.stdout(`Sync conflicts (kept out of recall until resolved): ${conflicts.length}`);
+      for (const line of describeConflicts(conflicts)) ctx.stdout(line);
+    }
     return r.failed.length ? 1 : 0;
   },
 };
