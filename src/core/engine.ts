@@ -13,6 +13,7 @@ import { compactList, passagesUnder } from './recall/passages.js';
 import type { IndexNoteVectors } from './index/note-vectors.js';
 import { parseNote } from './note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from './note/meta.js';
+import { isConflictCopy } from './note/conflict-copy.js';
 import { VaultIndex } from './index/vault-index.js';
 import { TimeSlicer } from './time-slice.js';
 import { gateTokenizer, TermStats } from './recall/term-stats.js';
@@ -210,7 +211,7 @@ export class Engine {
   }
 
   isIgnored(path: string): boolean {
-    return this.config.ignore.some((f) => path === f || path.startsWith(`${f}/`)) || !path.toLowerCase().endsWith('.md');
+    return this.config.ignore.some((f) => path === f || path.startsWith(`${f}/`)) || !path.toLowerCase().endsWith('.md') || isConflictCopy(path);
   }
 
   /** Resolves once the first full read of the vault is done (requests that need every note's metadata wait). */
