@@ -20,6 +20,8 @@ export interface InjectionSettings {
   sessionStartChars: number;
   promptChars: number;
   promptItems: number;
+  /** Most characters injected over one session, all hooks together (0: no limit). */
+  sessionChars: number;
 }
 
 export interface OperationDeps {
@@ -77,6 +79,7 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
         project: q.project,
         maxChars: q.maxChars ?? (start ? s.sessionStartChars : s.promptChars),
         maxItems: q.maxItems ?? (start ? 8 : s.promptItems),
+        sessionChars: s.sessionChars,
       });
     },
     recall: async (p) => {
