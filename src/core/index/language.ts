@@ -1,0 +1,175 @@
+// The languages the tokenizer knows: which one a text is written in (cheaply, from its script and its stop words), the
+// stemmer and stop list of each, and how Chinese, Japanese and Korean text is cut into words. Used only through the
+// one tokenizer (tokenize.ts); the relevance gate asks `isContentTerm`.
+import { stemmer as danish } from '@orama/stemmers/danish';
+import { stemmer as dutch } from '@orama/stemmers/dutch';
+import { stemmer as finnish } from '@orama/stemmers/finnish';
+import { stemmer as french } from '@orama/stemmers/french';
+import { stemmer as german } from '@orama/stemmers/german';
+import { stemmer as italian } from '@orama/stemmers/italian';
+import { stemmer as norwegian } from '@orama/stemmers/norwegian';
+import { stemmer as portuguese } from '@orama/stemmers/portuguese';
+import { stemmer as russian } from '@orama/stemmers/russian';
+import { stemmer as spanish } from '@orama/stemmers/spanish';
+import { stemmer as swedish } from '@orama/stemmers/swedish';
+import { stopwords as daStop } from '@orama/stopwords/danish';
+import { stopwords as nlStop } from '@orama/stopwords/dutch';
+import { stopwords as enStop } from '@orama/stopwords/english';
+import { stopwords as fiStop } from '@orama/stopwords/finnish';
+import { stopwords as frStop } from '@orama/stopwords/french';
+import { stopwords as deStop } from '@orama/stopwords/german';
+import { stopwords as itStop } from '@orama/stopwords/italian';
+import { stopwords as noStop } from '@orama/stopwords/norwegian';
+import { stopwords as ptStop } from '@orama/stopwords/portuguese';
+import { stopwords as ruStop } from '@orama/stopwords/russian';
+import { stopwords as esStop } from '@orama/stopwords/spanish';
+import { stopwords as svStop } from '@orama/stopwords/swedish';
+
+/** Languages with a stemmer and a stop list (Snowball's, from Orama), and the three cut into words by script. */
+export type Lang = 'en' | 'de' | 'fr' | 'es' | 'it' | 'pt' | 'nl' | 'sv' | 'no' | 'da' | 'fi' | 'ru' | 'zh' | 'ja' | 'ko';
+
+interface Stemmed {
+  lang: Lang;
+  stem: (w: string) => string;
+  stop: readonly string[];
+}
+
+/** Every language with its own stemmer (English's stays the tokenizer's own). Order = order of preference on a tie. */
+export const STEMMED: readonly Stemmed[] = [
+  { lang: 'de', stem: german, stop: deStop },
+  { lang: 'fr', stem: french, stop: frStop },
+  { lang: 'es', stem: spanish, stop: esStop },
+  { lang: 'it', stem: italian, stop: itStop },
+  { lang: 'pt', stem: portuguese, stop: ptStop },
+  { lang: 'nl', stem: dutch, stop: nlStop },
+  { lang: 'sv', stem: swedish, stop: svStop },
+  { lang: 'no', stem: norwegian, stop: noStop },
+  { lang: 'da', stem: danish, stop: daStop },
+  { lang: 'fi', stem: finnish, stop: fiStop },
+  { lang: 'ru', stem: russian, stop: ruStop },
+];
+
+/** Languages counted when detecting: English first, then the stemmed ones, by bit. */
+const DETECT: readonly { lang: Lang; stop: readonly string[] }[] = [{ lang: 'en', stop: enStop }, ...STEMMED];
+const STOP_BITS = new Map<string, number>();
+DETECT.forEach(({ stop }, i) => {
+  for (const w of stop) if (w) STOP_BITS.set(w, (STOP_BITS.get(w) ?? 0) | (1 << i));
+});
+
+/** Han, kana (with the long-vowel mark) and Hangul: scripts written without spaces between words (Hangul: particles glued). */
+export const CJK_CHAR = /[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]/;
+const CJK_RUN = /([\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]+)|([\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]+)/g;
+const KANA = /[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]/g;
+const HANGUL = /[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]/g;
+const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g;
+const WORD = /[^\p{L}\p{N}_]+/u;
+const DIACRITIC_CUES: readonly [RegExp, Lang][] = [
+  [/[äöüß]/, 'de'],
+  [/[çœèêëàâîïûù]/, 'fr'],
+  [/[ñ¿¡]/, 'es'],
+  [/[ãõ]/, 'pt'],
+  [/[å]/, 'sv'],
+  [/[æø]/, 'no'],
+  [/[а-яё]/, 'ru'],
+];
+
+/**
+ * The language a text is written in: Chinese, Japanese or Korean when their characters make a fair share of it,
+ * else the language whose stop words it uses most (English unless another clearly leads), else a letter only one
+ * language writes (ä, ç, ñ…), else `fallback`. Reads at most the first 2,000 characters.
+ */
+export function detectLanguage(text: string, fallback: Lang = 'en'): Lang {
+  const sample = text.length > 2000 ? text.slice(0, 2000) : text;
+  const lower = sample.toLowerCase();
+  const ascii = !/[^\x00-\x7f]/.test(lower);
+  if (!ascii && CJK_CHAR.test(lower)) {
+    const hangul = lower.match(HANGUL)?.length ?? 0;
+    const kana = lower.match(KANA)?.length ?? 0;
+    const han = lower.match(HAN)?.length ?? 0;
+    const latin = lower.match(/[a-z]/g)?.length ?? 0;
+    // A CJK character carries about as much as a Latin word: compare with the Latin letters / 5.
+    if ((hangul + kana + han) * 5 >= latin) return hangul > kana + han ? 'ko' : kana > 0 ? 'ja' : 'zh';
+  }
+  const counts = new Array<number>(DETECT.length).fill(0);
+  for (const w of lower.split(WORD)) {
+    if (!w) continue;
+    const bits = STOP_BITS.get(w);
+    if (bits === undefined) continue;
+    for (let i = 0; i < DETECT.length; i++) if (bits & (1 << i)) counts[i]++;
+  }
+  let best = 0;
+  for (let i = 1; i < counts.length; i++) if (counts[i] > counts[best]) best = i;
+  const cue = ascii ? undefined : DIACRITIC_CUES.find(([re]) => re.test(lower))?.[1];
+  // Another language must lead English with two stop words, or one and a letter of its own ("die" alone is English
+  // too); English keeps a tie.
+  if (best !== 0 && counts[best] > counts[0] && (counts[best] >= 2 || cue === DETECT[best].lang)) return DETECT[best].lang;
+  if (counts[0] > 0 && counts[0] >= counts[best]) return 'en';
+  return cue ?? fallback;
+}
+
+/** The stemmer and stop list of a language with its own (none for English and the CJK languages: the tokenizer's own). */
+export function stemmedLanguage(lang: Lang): Stemmed | undefined {
+  return STEMMED.find((s) => s.lang === lang);
+}
+
+// Function words of Chinese and Japanese that the word segmenter returns on their own: dropped like English stop words.
+// Short on purpose (Orama's Mandarin list holds content words such as 人 and 中).
+export const CJK_STOP_WORDS = new Set(
+  ('的 了 在 是 我 我的 你 你的 他 她 它 我们 你们 他们 和 与 及 或 或者 吗 呢 吧 啊 呀 如何 怎么 怎样 怎么样 什么 哪些 哪个 哪 为什么 ' +
+    '这 那 这个 那个 这些 那些 有 没有 被 把 对 从 到 也 都 就 还 而 并 等 个 之 以 其 该 将 会 要 能 可以 吗 是否 一个 ' +
+    'の に は を が で と も へ や か から まで より する した して します しま す し され される でき できる できます ある あり あります ' +
+    'いる い います ない なる なり こと もの ため よう どう どうやって どの どこ どれ 何 なに です でしょ でしょう ます ました て た だ な ' +
+    'ん ね よ これ それ あれ この その あの 私 わたし 僕 는 은 이 가 을 를 의 에 에서 와 과 도 로 으로').split(' '),
+);
+
+/** A term the relevance gate weighs: two letters or more, or one CJK character (Chinese words are often one). */
+export function isContentTerm(term: string): boolean {
+  return term.length > 1 || CJK_CHAR.test(term);
+}
+
+/** How CJK runs become terms: ICU's dictionary words (Intl.Segmenter), or overlapping character pairs. */
+export type CjkMode = 'words' | 'bigrams';
+
+type WordSegmenter = { segment(input: string): Iterable<{ segment: string; isWordLike?: boolean }> };
+let segmenter: WordSegmenter | null | undefined;
+function wordSegmenter(): WordSegmenter | null {
+  if (segmenter === undefined) {
+    const Seg = (Intl as { Segmenter?: new (locale: string, opts: { granularity: 'word' }) => WordSegmenter }).Segmenter;
+    segmenter = Seg ? new Seg('zh', { granularity: 'word' }) : null;
+  }
+  return segmenter;
+}
+
+/** Whether ICU word segmentation is available here (Node with full ICU, Chromium): else CJK falls back to bigrams. */
+export function hasWordSegmenter(): boolean {
+  return wordSegmenter() !== null;
+}
+
+/**
+ * Cuts a piece of text holding CJK characters into units, in order: other runs (Latin words, digits) whole, Han and
+ * kana runs into dictionary words (or bigrams), Hangul runs into syllable bigrams (a Korean word carries its particle:
+ * 보관함을 → 보관 관함 함을, so 보관함 matches). `emit(unit, cjk)` receives each.
+ */
+export function cutCjk(piece: string, mode: CjkMode, emit: (unit: string, cjk: boolean) => void): void {
+  let at = 0;
+  CJK_RUN.lastIndex = 0;
+  for (let m = CJK_RUN.exec(piece); m; m = CJK_RUN.exec(piece)) {
+    if (m.index > at) emit(piece.slice(at, m.index), false);
+    at = m.index + m[0].length;
+    const seg = m[1] !== undefined && mode === 'words' ? wordSegmenter() : null;
+    if (seg) {
+      for (const s of seg.segment(m[0])) if (s.isWordLike !== false) emit(s.segment, true);
+    } else {
+      bigrams(m[0], emit);
+    }
+  }
+  if (at < piece.length) emit(piece.slice(at), false);
+}
+
+function bigrams(run: string, emit: (unit: string, cjk: boolean) => void): void {
+  if (run.length === 1) {
+    emit(run, true);
+    return;
+  }
+  for (let i = 0; i + 1 < run.length; i++) emit(run.slice(i, i + 2), true);
+}
