@@ -84,7 +84,7 @@ export async function run(): Promise<void> {
     const base = await score(lang, set, plain);
     if (lang === 'en') en = ours.hit3;
     console.log(`${lang}: Engram     ${fmt(ours)}${lang === 'en' ? '' : `  (hit@3 ${ours.hit3 - en >= 0 ? '+' : ''}${(ours.hit3 - en).toFixed(3)} vs English)`}`);
-    if (lang === 'zh' || lang === 'ja') console.log(`    Engram, character pairs instead of words: ${fmt(await score(lang, set, { cjk: 'bigrams' }))}`);
+    if (lang === 'zh' || lang === 'ja') console.log(`    Engram with dictionary words (Intl.Segmenter) instead of character pairs: ${fmt(await score(lang, set, { cjk: 'words' }))}`);
     console.log(`    plain BM25 ${fmt(base)}`);
     if (showMisses) console.log(`    Engram misses at 3: ${ours.misses.join(', ') || 'none'}`);
   }

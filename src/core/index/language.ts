@@ -34,14 +34,26 @@ interface Stemmed {
   stop: readonly string[];
 }
 
+// Question words and the verbs of a question ("how", "can I", "make"), as the English list has them: Snowball's
+// lists leave them out, and a question's "comment… peut… faire" then outweighs its topic.
+const ASKING: Partial<Record<Lang, string>> = {
+  de: 'wie was wo wohin woher warum wann welche welcher welches welchem welchen kann kannst können muss gibt geht mache machen',
+  fr: 'comment quel quelle quels quelles où pourquoi quand combien peut peux puis pouvez faire fait veux dois',
+  es: 'cómo qué dónde cuándo cuál cuáles por qué puedo puede hacer',
+  it: 'come cosa dove quando quale quali perché posso può fare',
+  pt: 'como onde quando qual quais porque posso pode fazer',
+  nl: 'hoe wat waar waarom wanneer welke kan kun kunt maken',
+};
+const withAsking = (lang: Lang, stop: readonly string[]): readonly string[] => [...stop, ...(ASKING[lang]?.split(' ') ?? [])];
+
 /** Every language with its own stemmer (English's stays the tokenizer's own). Order = order of preference on a tie. */
 export const STEMMED: readonly Stemmed[] = [
-  { lang: 'de', stem: german, stop: deStop },
-  { lang: 'fr', stem: french, stop: frStop },
-  { lang: 'es', stem: spanish, stop: esStop },
-  { lang: 'it', stem: italian, stop: itStop },
-  { lang: 'pt', stem: portuguese, stop: ptStop },
-  { lang: 'nl', stem: dutch, stop: nlStop },
+  { lang: 'de', stem: german, stop: withAsking('de', deStop) },
+  { lang: 'fr', stem: french, stop: withAsking('fr', frStop) },
+  { lang: 'es', stem: spanish, stop: withAsking('es', esStop) },
+  { lang: 'it', stem: italian, stop: withAsking('it', itStop) },
+  { lang: 'pt', stem: portuguese, stop: withAsking('pt', ptStop) },
+  { lang: 'nl', stem: dutch, stop: withAsking('nl', nlStop) },
   { lang: 'sv', stem: swedish, stop: svStop },
   { lang: 'no', stem: norwegian, stop: noStop },
   { lang: 'da', stem: danish, stop: daStop },
@@ -65,9 +77,9 @@ const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g;
 const WORD = /[^\p{L}\p{N}_]+/u;
 const DIACRITIC_CUES: readonly [RegExp, Lang][] = [
   [/[äöüß]/, 'de'],
-  [/[çœèêëàâîïûù]/, 'fr'],
-  [/[ñ¿¡]/, 'es'],
   [/[ãõ]/, 'pt'],
+  [/[ñ¿¡áíóú]/, 'es'],
+  [/[çœèêëàâîïûùé]/, 'fr'],
   [/[å]/, 'sv'],
   [/[æø]/, 'no'],
   [/[а-яё]/, 'ru'],
@@ -103,6 +115,9 @@ export function detectLanguage(text: string, fallback: Lang = 'en'): Lang {
   // Another language must lead English with two stop words, or one and a letter of its own ("die" alone is English
   // too); English keeps a tie.
   if (best !== 0 && counts[best] > counts[0] && (counts[best] >= 2 || cue === DETECT[best].lang)) return DETECT[best].lang;
+  // A tie with English goes to the language whose letters the text uses ("mes notes depuis Evernote", with é).
+  const cued = cue ? DETECT.findIndex((d) => d.lang === cue) : -1;
+  if (cued > 0 && counts[cued] > 0 && counts[cued] >= counts[0]) return DETECT[cued].lang;
   if (counts[0] > 0 && counts[0] >= counts[best]) return 'en';
   return cue ?? fallback;
 }
@@ -127,7 +142,7 @@ export function isContentTerm(term: string): boolean {
   return term.length > 1 || CJK_CHAR.test(term);
 }
 
-/** How CJK runs become terms: ICU's dictionary words (Intl.Segmenter), or overlapping character pairs. */
+/** How CJK runs become terms: overlapping character pairs (the default), or ICU's dictionary words (Intl.Segmenter). */
 export type CjkMode = 'words' | 'bigrams';
 
 type WordSegmenter = { segment(input: string): Iterable<{ segment: string; isWordLike?: boolean }> };
@@ -138,11 +153,6 @@ function wordSegmenter(): WordSegmenter | null {
     segmenter = Seg ? new Seg('zh', { granularity: 'word' }) : null;
   }
   return segmenter;
-}
-
-/** Whether ICU word segmentation is available here (Node with full ICU, Chromium): else CJK falls back to bigrams. */
-export function hasWordSegmenter(): boolean {
-  return wordSegmenter() !== null;
 }
 
 /**

@@ -30,7 +30,7 @@ export interface VaultIndexOptions {
   ranking?: Partial<RankingConfig>;
   /** Stemming and word cutting (default on); off only to compare with plain BM25. */
   stemming?: boolean;
-  /** How Chinese and Japanese are cut into terms (default: dictionary words where Intl.Segmenter exists). */
+  /** How Chinese and Japanese are cut into terms (default: character pairs; see Tokenizer). */
   cjk?: CjkMode;
   /** Embed notes changed by `update`/`updateText` in the background (default true). */
   autoEmbed?: boolean;
