@@ -61,11 +61,18 @@ export const STEMMED: readonly Stemmed[] = [
   { lang: 'ru', stem: russian, stop: ruStop },
 ];
 
-/** Languages counted when detecting: English first, then the stemmed ones, by bit. */
-const DETECT: readonly { lang: Lang; stop: readonly string[] }[] = [{ lang: 'en', stop: enStop }, ...STEMMED];
+/**
+ * Languages counted when detecting: English first, then the stemmed ones, by bit. A word English also writes ("a",
+ * "in", "die", "was", "var") never counts for another language, nor does a single letter: short English notes full of
+ * links and code must stay English (the 13,415-note English vault: 2,000 of its notes read as Spanish or Italian
+ * before this rule, 24 after: short notes of code or links).
+ */
+const EN_DETECT = [...enStop, 'a', 'also', 'can', 'will', 'may', 'use', 'used', 'using', 'new', 'one', 'get', 'set', 'var', 'like'];
+const DETECT: readonly { lang: Lang; stop: readonly string[] }[] = [{ lang: 'en', stop: EN_DETECT }, ...STEMMED];
 const STOP_BITS = new Map<string, number>();
+for (const w of EN_DETECT) STOP_BITS.set(w, 1);
 DETECT.forEach(({ stop }, i) => {
-  for (const w of stop) if (w) STOP_BITS.set(w, (STOP_BITS.get(w) ?? 0) | (1 << i));
+  if (i > 0) for (const w of stop) if (w.length > 1 && STOP_BITS.get(w) !== 1) STOP_BITS.set(w, (STOP_BITS.get(w) ?? 0) | (1 << i));
 });
 
 /** Han, kana (with the long-vowel mark) and Hangul: scripts written without spaces between words (Hangul: particles glued). */
@@ -93,7 +100,7 @@ const DIACRITIC_CUES: readonly [RegExp, Lang][] = [
 export function detectLanguage(text: string, fallback: Lang = 'en'): Lang {
   const sample = text.length > 2000 ? text.slice(0, 2000) : text;
   const lower = sample.toLowerCase();
-  const ascii = !/[^\x00-\x7f]/.test(lower);
+  const ascii = !/[\u0080-\uffff]/.test(lower);
   if (!ascii && CJK_CHAR.test(lower)) {
     const hangul = lower.match(HANGUL)?.length ?? 0;
     const kana = lower.match(KANA)?.length ?? 0;
@@ -103,8 +110,10 @@ export function detectLanguage(text: string, fallback: Lang = 'en'): Lang {
     if ((hangul + kana + han) * 5 >= latin) return hangul > kana + han ? 'ko' : kana > 0 ? 'ja' : 'zh';
   }
   const counts = new Array<number>(DETECT.length).fill(0);
+  let words = 0;
   for (const w of lower.split(WORD)) {
     if (!w) continue;
+    words++;
     const bits = STOP_BITS.get(w);
     if (bits === undefined) continue;
     for (let i = 0; i < DETECT.length; i++) if (bits & (1 << i)) counts[i]++;
@@ -112,9 +121,10 @@ export function detectLanguage(text: string, fallback: Lang = 'en'): Lang {
   let best = 0;
   for (let i = 1; i < counts.length; i++) if (counts[i] > counts[best]) best = i;
   const cue = ascii ? undefined : DIACRITIC_CUES.find(([re]) => re.test(lower))?.[1];
-  // Another language must lead English with two stop words, or one and a letter of its own ("die" alone is English
-  // too); English keeps a tie.
-  if (best !== 0 && counts[best] > counts[0] && (counts[best] >= 2 || cue === DETECT[best].lang)) return DETECT[best].lang;
+  // Another language must lead English with two stop words (three and twice English's in a longer text), or one and
+  // a letter of its own; English keeps a tie.
+  const enough = words > 12 ? counts[best] >= 3 && counts[best] > 2 * counts[0] : counts[best] >= 2 && counts[best] > counts[0];
+  if (best !== 0 && (enough || (counts[best] > counts[0] && cue === DETECT[best].lang))) return DETECT[best].lang;
   // A tie with English goes to the language whose letters the text uses ("mes notes depuis Evernote", with é).
   const cued = cue ? DETECT.findIndex((d) => d.lang === cue) : -1;
   if (cued > 0 && counts[cued] > 0 && counts[cued] >= counts[0]) return DETECT[cued].lang;
@@ -136,6 +146,11 @@ export const CJK_STOP_WORDS = new Set(
     'いる い います ない なる なり こと もの ため よう どう どうやって どの どこ どれ 何 なに です でしょ でしょう ます ました て た だ な ' +
     'ん ね よ これ それ あれ この その あの 私 わたし 僕 는 은 이 가 을 를 의 에 에서 와 과 도 로 으로').split(' '),
 );
+
+/** A term of Chinese, Japanese or Korean characters (a pair of them, or one alone): it carries more than its length says. */
+export function isCjkTerm(term: string): boolean {
+  return CJK_CHAR.test(term);
+}
 
 /** A term the relevance gate weighs: two letters or more, or one CJK character (Chinese words are often one). */
 export function isContentTerm(term: string): boolean {

@@ -118,7 +118,7 @@ export class Tokenizer {
   /** A lower-case word as a term of a language with its own stemmer: stemmed first (Snowball reads ä, é), then unaccented. */
   private normalizeIn(word: string, lang: Lang): string {
     let cache = this.caches.get(lang);
-    if (!cache) this.caches.set(lang, (cache = new Map()));
+    if (!cache) this.caches.set(lang, (cache = new Map<string, string>()));
     let t = cache.get(word);
     if (t !== undefined) return t;
     const own = this.own(lang);
