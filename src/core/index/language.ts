@@ -198,3 +198,24 @@ function bigrams(run: string, emit: (unit: string, cjk: boolean) => void): void 
   }
   for (let i = 0; i + 1 < run.length; i++) emit(run.slice(i, i + 2), true);
 }
+
+/**
+ * A query's words for finding where an excerpt should start: its words as typed, except that a word holding CJK
+ * characters gives its character pairs and Latin parts (a Chinese question is one "word" between spaces).
+ */
+export function snippetWords(query: string): string[] {
+  const out: string[] = [];
+  for (const w of query.split(/\s+/)) {
+    if (!w) continue;
+    if (!CJK_CHAR.test(w)) {
+      out.push(w);
+      continue;
+    }
+    for (const piece of w.split(WORD)) {
+      if (piece) cutCjk(piece, 'bigrams', (u, cjk) => {
+        if (!cjk || !CJK_STOP_WORDS.has(u)) out.push(u);
+      });
+    }
+  }
+  return out;
+}

@@ -1,4 +1,5 @@
 // Ranking knobs and the pieces of hybrid ranking that do not touch the index: fusion, priors, snippets.
+import { isCjkTerm } from './language.js';
 import { DEFAULT_BM25, type Bm25Params, type IndexedNote } from './text-index.js';
 
 export interface RankingConfig {
@@ -83,7 +84,7 @@ export function makeSnippet(text: string, words: string[], max = 240): string {
   const lower = flat.toLowerCase();
   let at = -1;
   for (const w of words) {
-    if (w.length < 3) continue;
+    if (w.length < 3 && !isCjkTerm(w)) continue;
     const i = lower.indexOf(w.toLowerCase());
     if (i >= 0 && (at < 0 || i < at)) at = i;
   }

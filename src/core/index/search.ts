@@ -1,5 +1,6 @@
 // One query against the index: time phrases -> filters, BM25 and vector candidates, reciprocal-rank fusion, priors,
 // near-duplicate collapse, optional link expansion, and hits that say why they matched.
+import { snippetWords } from './language.js';
 import { EngramError } from '../errors.js';
 import type { Clock, Embedder } from '../ports.js';
 import { allowList, hasFilters } from './filters.js';
@@ -158,7 +159,7 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   }
   const kept = collapse(ctx, list, limit);
   if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit);
-  const words = query.split(/\s+/).filter(Boolean);
+  const words = snippetWords(query);
   const said = text.tokenizer.wordsByTerm(query);
   return { hits: kept.slice(0, limit).map((c) => toHit(ctx, c, terms, words, said)), mode, notices, timeFilter, terms };
 }

@@ -97,6 +97,14 @@ describe('search, gate and dedup in other languages', () => {
     expect((await index.search('how do I sync my notes between devices', { mode: 'bm25' })).hits[0]?.path).toBe('Help/Sync your notes.md');
   });
 
+  it('starts a long Chinese note\'s excerpt where the question\'s words are', async () => {
+    const long = `${'这一段只是介绍，讲的是别的事情。'.repeat(30)}要恢复以前的版本，请打开版本历史记录并选择一个快照。`;
+    const index = new VaultIndex({ vault: new MemoryVault({ files: { '帮助/版本.md': long }, clock: fixedClock() }), clock: fixedClock(), yieldNow: noYield });
+    await index.build();
+    const hit = (await index.search('怎样恢复以前的版本？', { mode: 'bm25' })).hits[0];
+    expect(hit?.snippet).toContain('恢复以前的版本');
+  });
+
   it('lets the relevance gate pass a Chinese and a German note on topic, and not off topic', () => {
     const stats = new TermStats();
     for (const [p, t] of Object.entries(files)) stats.set(p, t);
