@@ -94,9 +94,10 @@ const DIACRITIC_CUES: readonly [RegExp, Lang][] = [
 
 /**
  * The language a text is written in: Chinese, Japanese or Korean when their characters make a fair share of it,
- * else the language whose stop words it uses most (English unless another clearly leads), else a letter only one
- * language writes (ä, ç, ñ…), else `fallback`. Reads at most the first 1,500 characters, and stops at ten English stop
- * words no other language comes near (most notes of an English vault: the index pays for this on every note).
+ * else the language whose stop words it uses most (English unless another clearly leads; a letter only one language
+ * writes, ä, ç, ñ…, settles a tie or a short text's single stop word), else `fallback`. Reads at most the first
+ * 1,500 characters, and stops at ten English stop words no other language comes near (most notes of an English
+ * vault: the index pays for this on every note).
  */
 export function detectLanguage(text: string, fallback: Lang = 'en'): Lang {
   const sample = text.length > 1500 ? text.slice(0, 1500) : text;
@@ -135,7 +136,8 @@ export function detectLanguage(text: string, fallback: Lang = 'en'): Lang {
   const cued = cue ? DETECT.findIndex((d) => d.lang === cue) : -1;
   if (cued > 0 && counts[cued] > 0 && counts[cued] >= counts[0]) return DETECT[cued].lang;
   if (counts[0] > 0 && counts[0] >= counts[best]) return 'en';
-  return cue ?? fallback;
+  // No stop word at all: a letter alone does not decide ("Sönke Ahrens fleeting notes" is an English question).
+  return fallback;
 }
 
 /** The stemmer and stop list of a language with its own (none for English and the CJK languages: the tokenizer's own). */
