@@ -100,6 +100,11 @@ const DIACRITIC_CUES: readonly [RegExp, Lang][] = [
  * vault: the index pays for this on every note).
  */
 export function detectLanguage(text: string, fallback: Lang = 'en'): Lang {
+  return languageShown(text) ?? fallback;
+}
+
+/** The language a text shows by its script or its stop words (see detectLanguage); undefined when it shows none. */
+export function languageShown(text: string): Lang | undefined {
   const sample = text.length > 1500 ? text.slice(0, 1500) : text;
   const lower = sample.toLowerCase();
   const ascii = !/[\u0080-\uffff]/.test(lower);
@@ -137,7 +142,7 @@ export function detectLanguage(text: string, fallback: Lang = 'en'): Lang {
   if (cued > 0 && counts[cued] > 0 && counts[cued] >= counts[0]) return DETECT[cued].lang;
   if (counts[0] > 0 && counts[0] >= counts[best]) return 'en';
   // No stop word at all: a letter alone does not decide ("Sönke Ahrens fleeting notes" is an English question).
-  return fallback;
+  return undefined;
 }
 
 /** The stemmer and stop list of a language with its own (none for English and the CJK languages: the tokenizer's own). */

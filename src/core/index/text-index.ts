@@ -188,7 +188,7 @@ export class TextIndex {
 
   /** Distinct query terms, at most `max`, rarest first (a 10 KB paste must not score 2,000 terms). */
   queryTerms(query: string, max = 48): string[] {
-    const uniq = [...new Set(this.tokenizer.terms(query))];
+    const uniq = this.tokenizer.queryTerms(query, (t) => FIELDS.some((f) => this.fields[f].terms.has(t)));
     if (uniq.length <= max) return uniq;
     const df = (t: string): number => this.fields.body.terms.get(t)?.n ?? 0;
     return uniq

@@ -3,7 +3,7 @@
 // Orama's English stemmer; a text in another language (language.ts) with that language's stemmer and stop list;
 // Chinese and Japanese runs are cut into dictionary words, Korean into syllable pairs.
 import { tokenizer as oramaTokenizer } from '@orama/orama/components';
-import { CJK_CHAR, CJK_STOP_WORDS, type CjkMode, cutCjk, detectLanguage, type Lang, stemmedLanguage } from './language.js';
+import { CJK_CHAR, CJK_STOP_WORDS, type CjkMode, cutCjk, detectLanguage, type Lang, languageShown, STEMMED, stemmedLanguage } from './language.js';
 
 type Stemmer = (word: string) => string;
 
@@ -137,6 +137,32 @@ export class Tokenizer {
       this.others.set(lang, o);
     }
     return o;
+  }
+
+  /**
+   * A query's distinct terms, in order. A query that shows no language (no stop word: "Notizen Geräte") is read as
+   * English, except that a word whose English term `known` lacks takes the first other language's term that `known`
+   * has, so keywords find a German or French vault's notes. A term the index lacks scored nothing: English results
+   * stay as they were.
+   */
+  queryTerms(query: string, known: (term: string) => boolean): string[] {
+    if (this.plain || languageShown(query) !== undefined) return [...new Set(this.terms(query))];
+    const out = new Set<string>();
+    for (const [term, word] of this.wordsByTerm(query, 'en')) {
+      let t = term;
+      if (!known(term) && !CJK_CHAR.test(term)) {
+        const lower = word.toLowerCase();
+        for (const s of STEMMED) {
+          const alt = this.normalizeIn(lower, s.lang);
+          if (alt && known(alt)) {
+            t = alt;
+            break;
+          }
+        }
+      }
+      out.add(t);
+    }
+    return [...out];
   }
 
   /** The text's own words by the term each gives (the first word wins), so a "why" can show words, not stems. */

@@ -97,6 +97,14 @@ describe('search, gate and dedup in other languages', () => {
     expect((await index.search('how do I sync my notes between devices', { mode: 'bm25' })).hits[0]?.path).toBe('Help/Sync your notes.md');
   });
 
+  it('finds a German note for bare keywords, which show no language of their own', async () => {
+    const index = await built();
+    expect((await index.search('Notizen Geräten synchronisieren', { mode: 'bm25' })).hits[0]?.path).toBe('Hilfe/Notizen synchronisieren.md');
+    expect((await index.search('Tastenkürzel zuweisen', { mode: 'bm25' })).hits[0]?.path).toBe('Hilfe/Tastenkürzel.md');
+    // English keywords keep their English terms.
+    expect((await index.search('sync devices', { mode: 'bm25' })).terms).toEqual(tk.terms('sync devices'));
+  });
+
   it('starts a long Chinese note\'s excerpt where the question\'s words are', async () => {
     const long = `${'这一段只是介绍，讲的是别的事情。'.repeat(30)}要恢复以前的版本，请打开版本历史记录并选择一个快照。`;
     const index = new VaultIndex({ vault: new MemoryVault({ files: { '帮助/版本.md': long }, clock: fixedClock() }), clock: fixedClock(), yieldNow: noYield });
