@@ -89,6 +89,16 @@ export function startHostDetached(vault: string, env: NodeJS.ProcessEnv): number
   return child.pid;
 }
 
+/**
+ * Whether a host for this state folder is on its way: one holds host.lock (and will listen), or a start claim names
+ * a live process. False once a start has failed (an invalid config makes `serve` exit): then nobody should wait.
+ */
+export function hostStarting(state: { dir: string; lock: string }): boolean {
+  if (lockIsLive(readLock(state.lock))) return true;
+  const claim = readClaim(startClaimPath(state.dir));
+  return claim !== undefined && Date.now() - claim.at < START_CLAIM_MS && processAlive(claim.pid);
+}
+
 /** Called by the host once it holds host.lock: the start is over. */
 export function releaseStartClaim(stateDir: string): void {
   fs.rmSync(startClaimPath(stateDir), { force: true });
