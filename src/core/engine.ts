@@ -110,7 +110,8 @@ export interface EngineOptions {
 }
 
 const INJECTED_FORMAT = { name: 'injected.json', current: 1, field: 'format' as const };
-const NOTES_FORMAT = { name: 'notes.json', current: 1, field: 'format' as const };
+// 2: terms cut by script and stemmed per language (index/language.ts): a cache of older terms is dropped and its notes read again.
+const NOTES_FORMAT = { name: 'notes.json', current: 2, field: 'format' as const, migrations: { 1: () => ({ terms: [], notes: [] }) } };
 
 /** A note as the engine last read it: its listing, metadata and terms (indices into the cache's term list). */
 type CachedNote = [path: string, mtime: number, size: number, meta: Omit<NoteMeta, 'path'>, terms: number[]];
