@@ -13,6 +13,7 @@ import { makeProposal, type MergeRename, type Proposal, type ProposalDraft, type
 import type { CurateSettings } from './settings';
 import { isSplitCandidate, splitDraft } from './split';
 import { findFrontmatter, parseNote } from '../note/frontmatter';
+import { knownUnits, whatItAdds } from './evidence';
 
 export const MAX_MERGE = 5;
 
@@ -89,6 +90,13 @@ function sameList(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+/** Why a merge was proposed, in plain words: confidence, what matched, what differs. */
+export function mergeReason(cluster: MergeCluster): string {
+  if (!cluster.evidence?.length) return `similarity ≥ ${cluster.minScore.toFixed(3)}; shared: ${cluster.shared.slice(0, 6).join(', ')}`;
+  const parts = cluster.evidence.map((e) => `${e.matched.join('; ')}${e.differs.length ? `; differs: ${e.differs.join('; ')}` : ''}`);
+  return `confidence ${(cluster.confidence ?? 0).toFixed(2)}: ${[...new Set(parts)].join(' | ')}`;
+}
+
 export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: number): ProposalDraft {
   const primary = primaryOf(catalog, cluster.members);
   const others = cluster.members.filter((m) => m !== primary);
@@ -105,6 +113,14 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: num
   if (!sameList(tags, meta.tags)) set.tags = tags;
   if (!sameList(aliases, meta.aliases)) set.aliases = aliases;
   if (!sameList(related, meta.related)) set.related = related;
+  // Keys the kept note lacks come from the merged notes (first one wins); keys it has stay as written.
+  const own = parseNote(p.text).data ?? {};
+  for (const o of others) {
+    for (const [k, v] of Object.entries(parseNote(catalog.get(o)!.text).data ?? {})) {
+      if (k in own || k in set || k === 'title' || k === 'aliases' || v === null || v === undefined || v === '') continue;
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))) set[k] = v as FrontmatterValue;
+    }
+  }
   set.updated = isoWithOffset(now);
 
   // Headings and block ids: the kept note's stay; a merged note's that clash are renamed, and links follow.
@@ -128,7 +144,12 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: num
   const after = catalog.resolver.with({ remove: others });
   const ctx = { before: catalog.resolver, after, redirect: moveRedirect(new Map(moves), renameMaps) };
   const sections = [rewriteLinks(p.body, primary, primary, ctx).text.replace(/\s+$/, '')];
-  for (const b of bodies) sections.push(`## ${b.title}\n\n${rewriteLinks(b.body, b.path, primary, ctx).text}`);
+  // The kept note gains only what it lacks: no sentence, list item or code block twice; a heading only over new text.
+  const known = knownUnits(p.body);
+  for (const b of bodies) {
+    const adds = whatItAdds(b.body, known);
+    if (adds) sections.push(`## ${b.title}\n\n${rewriteLinks(adds, b.path, primary, ctx).text}`);
+  }
   const body = `${sections.join('\n\n')}\n`;
   let text: string;
   try {
@@ -144,7 +165,7 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: num
     family: 'restructure',
     kind: 'merge',
     title: `merge ${others.map(wikilink).join(', ')} into ${wikilink(primary)}`,
-    reason: `similarity ≥ ${cluster.minScore.toFixed(3)}; shared: ${cluster.shared.slice(0, 6).join(', ')}`,
+    reason: mergeReason(cluster),
     sources: cluster.members.map((m) => ({ path: m, hash: catalog.hash(m) })),
     writes: [{ path: primary, text }],
     trash: [...cluster.members],
@@ -204,7 +225,7 @@ export async function planRestructure(
   let splits = 0;
   for (const path of curatable(catalog, settings, folder)) {
     const n = catalog.get(path)!;
-    if (!isSplitCandidate(n.text, n.body.length, settings)) continue;
+    if (!isSplitCandidate(n.text, n.body.length, settings, n.meta?.title ?? path.replace(/^.*\//, '').replace(/\.md$/i, ''))) continue;
     const d = splitDraft(catalog, path, now);
     if (d) {
       drafts.push(d);
