@@ -190,8 +190,11 @@ export class Evidence {
     return [...this.catalog.outgoing(a)].filter((t) => outB.has(t)).map((t) => [t, this.linkDf.get(t) ?? 1] as [string, number]).sort((x, y) => x[1] - y[1]);
   }
 
-  /** Whether two notes are one subject written twice; `similarity`: the vectors' cosine when they were compared. */
-  pair(a: string, b: string, similarity?: number): PairEvidence {
+  /**
+   * Whether two notes are one subject written twice; `similarity`: the vectors' cosine when they were compared;
+   * `meaning`: the vectors are embeddings (they see paraphrase), not word counts.
+   */
+  pair(a: string, b: string, similarity?: number, meaning = false): PairEvidence {
     const na = this.catalog.get(a)!;
     const nb = this.catalog.get(b)!;
     const matched: string[] = [];
@@ -216,7 +219,9 @@ export class Evidence {
     const keysA = frontmatterKeys(na.text);
     const keysB = frontmatterKeys(nb.text);
     if (!said && keysA.size >= 4 && keysB.size >= 4 && overlap(keysA, keysB) < 0.25) return no('different kinds of note (their frontmatter fields differ)');
-    const linked = this.catalog.outgoing(a).has(b) || this.catalog.outgoing(b).has(a);
+    // Linked in the body (an index lists its note, or one note contrasts itself with the other); `related:` is not.
+    const inBody = (x: typeof na, other: string, stem: string): boolean => this.catalog.outgoing(x.path).has(other) && x.body.toLowerCase().includes(stem.toLowerCase());
+    const linked = inBody(na, b, stemB) || inBody(nb, a, stemA);
     if (linked && !said) return no('one links the other (an index and its note, or two notes contrasted)');
 
     const ownA = this.own(a);
@@ -253,7 +258,14 @@ export class Evidence {
     // Different names: the bodies must say mostly the same thing both ways, in prose, not only in a shared example (a short note copied into a long one is
     // a part of it, not a duplicate).
     else confidence = sharedChars >= 400 && agreeBoth >= 0.75 && proseBoth >= 0.6 ? 0.9 * agree : 0.5 * agree;
-    if (!said && small === 0) return no('no text of their own to compare');
+    // Embeddings see the same thing said in other words: close in meaning, with nothing above against it.
+    const tagsB = new Set(nb.tags);
+    const common = links.length > 0 || na.tags.some((t) => tagsB.has(t)) || shared.length > 0;
+    if (meaning && common && similarity !== undefined && confidence < 0.9 * similarity) {
+      confidence = 0.9 * similarity;
+      matched.push('close in meaning (embeddings)');
+    }
+    if (!said && small === 0 && !meaning) return no('no text of their own to compare');
     return { duplicate: true, confidence: Math.min(1, confidence), matched, differs, ...(similarity !== undefined ? { similarity } : {}) };
   }
 }

@@ -133,6 +133,8 @@ export async function findMergeCandidates(
   }
   const index = new Map(withVectors.map((p, i) => [p, i] as [string, number]));
   const evidence = new Evidence(catalog, paths, settings.templatesFolder);
+  // Word-count vectors see shared words, not meaning: with them, only text in common counts.
+  const meaning = source.vectors !== undefined && (source.vectors as { modelId?: string }).modelId !== 'engram-lexical-hash';
   const verdicts = new Map<string, { a: string; b: string } & PairEvidence>();
   let compared = 0;
   let neighbourPairs = 0;
@@ -141,7 +143,7 @@ export async function findMergeCandidates(
     const [x, y] = a < b ? [a, b] : [b, a];
     const key = `${x}\n${y}`;
     if (x === y || verdicts.has(key)) return;
-    verdicts.set(key, { a: x, b: y, ...evidence.pair(x, y, score) });
+    verdicts.set(key, { a: x, b: y, ...evidence.pair(x, y, score, meaning) });
   };
   let m: VectorMatrix | null = null;
   if (rows.length > 1) {
