@@ -17,7 +17,9 @@ export function idsToApply(ctx: CommandContext): string[] {
 export function describeProposal(p: Proposal): string[] {
   const lines = [`${p.id}  ${p.kind.padEnd(7)} ${p.title}`, `    why: ${p.reason}`];
   for (const w of p.writes) lines.push(`    ${w.replaces ? 'rewrite' : 'write  '} ${w.path} (${w.text.length} chars)`);
-  for (const t of p.trash) lines.push(`    trash   ${t}`);
+  // The kept note goes to the trash only to be written again in place: it is listed as written, not as trashed.
+  const written = new Set(p.writes.map((w) => w.path));
+  for (const t of p.trash) if (!written.has(t)) lines.push(`    trash   ${t}`);
   for (const [a, b] of p.moves) lines.push(`    move    ${a} → ${b}`);
   const edits = p.linkRewrites.reduce((n, r) => n + r.edits.length, 0);
   if (edits) lines.push(`    links   ${edits} in ${p.linkRewrites.length} note${p.linkRewrites.length === 1 ? '' : 's'}: ${p.linkRewrites.slice(0, 3).map((r) => r.path).join(', ')}${p.linkRewrites.length > 3 ? ', …' : ''}`);

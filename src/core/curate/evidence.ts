@@ -347,7 +347,9 @@ export function whatItAdds(body: string, known: Set<string>): string {
     }
     rows = next;
   }
-  return rows.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  // The note's own line breaks (CRLF stays CRLF).
+  const eol = body.includes('\r\n') ? '\r\n' : '\n';
+  return rows.join(eol).replace(/(\r?\n){3,}/g, `${eol}${eol}`).trim();
 }
 
 /** The normalised units of a text already present (seed for `whatItAdds`). */

@@ -118,7 +118,7 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: num
   for (const o of others) {
     for (const [k, v] of Object.entries(parseNote(catalog.get(o)!.text).data ?? {})) {
       if (k in own || k in set || k === 'title' || k === 'aliases' || v === null || v === undefined || v === '') continue;
-      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))) set[k] = v as FrontmatterValue;
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))) set[k] = v;
     }
   }
   set.updated = isoWithOffset(now);
