@@ -88,6 +88,9 @@ export function nameKey(s: string): string {
     .replace(/[-_.]+/g, ' ')
     .replace(/\((copy|\d+)\)|\bcopy\b/g, ' ')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    // Articles say nothing about the subject: "Deploy from the root" is "Deploy from root".
+    .replace(/\b(the|a|an)\b/g, ' ')
+    .replace(/\s+/g, ' ')
     .trim();
 }
 
@@ -257,6 +260,8 @@ export class Evidence {
     else if (sameName) confidence = agree >= 0.5 ? 0.6 + 0.4 * agree : 0.3 * agree;
     // Different names: the bodies must say mostly the same thing both ways, in prose, not only in a shared example (a short note copied into a long one is
     // a part of it, not a duplicate).
+    // The same words throughout, both ways: one note written twice, however short.
+    else if (agreeBoth >= 0.95 && small >= 40) confidence = 0.9;
     else confidence = sharedChars >= 400 && agreeBoth >= 0.75 && proseBoth >= 0.6 ? 0.9 * agree : 0.5 * agree;
     // Embeddings see the same thing said in other words: close in meaning, with nothing above against it.
     const tagsB = new Set(nb.tags);
@@ -275,7 +280,7 @@ export class Evidence {
  * note (or an earlier part of the merge) does not already have, after normalisation. A heading stays only when its
  * section still has content. `known` grows with what is added.
  */
-export function whatItAdds(body: string, known: Set<string>): string {
+export function whatItAdds(body: string, known: Set<string>, keepHeading: (text: string) => boolean = () => false): string {
   const lines = body.split(/\r?\n/);
   const out: string[] = [];
   let code: string[] | null = null;
@@ -334,7 +339,7 @@ export function whatItAdds(body: string, known: Set<string>): string {
     const next: string[] = [];
     for (let i = 0; i < rows.length; i++) {
       const level = isHeading(rows[i]);
-      if (level) {
+      if (level && !keepHeading(rows[i].trim().replace(/^#{1,6}\s+/, '').replace(/[ \t#]+$/, ''))) {
         let j = i + 1;
         while (j < rows.length && rows[j].trim() === '') j++;
         const nextLevel = j < rows.length ? isHeading(rows[j]) : 0;

@@ -90,6 +90,17 @@ function sameList(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+/** Headings of a note that links elsewhere point at (keys). */
+function linkedHeadings(catalog: NoteCatalog, path: string): Set<string> {
+  const out = new Set<string>();
+  for (const from of catalog.backlinks(path)) {
+    for (const l of catalog.get(from)!.links) {
+      if (l.heading && catalog.resolver.resolve(l.linkpath, from) === path) out.add(headingKey(l.heading.split('#').pop()!));
+    }
+  }
+  return out;
+}
+
 /** Why a merge was proposed, in plain words: confidence, what matched, what differs. */
 export function mergeReason(cluster: MergeCluster): string {
   if (!cluster.evidence?.length) return `similarity ≥ ${cluster.minScore.toFixed(3)}; shared: ${cluster.shared.slice(0, 6).join(', ')}`;
@@ -147,7 +158,16 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: num
   // The kept note gains only what it lacks: no sentence, list item or code block twice; a heading only over new text.
   const known = knownUnits(p.body);
   for (const b of bodies) {
-    const adds = whatItAdds(b.body, known);
+    // Headings other notes link to stay (their links must land), unless they clashed: those links go to the kept
+    // note's own heading of that name when the section brought nothing new.
+    const renamed = renameMaps.get(b.path)!;
+    const renamedTo = new Set([...renamed.headings.values()].map(headingKey));
+    const linked = linkedHeadings(catalog, b.path);
+    const adds = whatItAdds(b.body, known, (h) => !renamedTo.has(headingKey(h)) && linked.has(headingKey(h)));
+    const kept = new Set(headingsIn(adds).map(headingKey));
+    for (const [key, next] of [...renamed.headings]) if (!kept.has(headingKey(next))) renamed.headings.delete(key);
+    const entry = renames.find((r) => r.path === b.path);
+    if (entry) entry.headings = entry.headings.filter(([, next]) => kept.has(headingKey(next)));
     if (adds) sections.push(`## ${b.title}\n\n${rewriteLinks(adds, b.path, primary, ctx).text}`);
   }
   const body = `${sections.join('\n\n')}\n`;
