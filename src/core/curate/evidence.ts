@@ -94,6 +94,19 @@ export function nameKey(s: string): string {
     .trim();
 }
 
+/** Runs of four words of each passage (a shorter passage whole); code keeps its mark. */
+function shingles(units: string[]): string[] {
+  const out = new Set<string>();
+  for (const u of units) {
+    const code = u.startsWith(CODE);
+    const words = (code ? u.slice(CODE.length) : u).split(' ');
+    const mark = code ? CODE : '';
+    if (words.length < 4) out.add(mark + words.join(' '));
+    else for (let i = 0; i + 4 <= words.length; i++) out.add(mark + words.slice(i, i + 4).join(' '));
+  }
+  return [...out];
+}
+
 function frontmatterKeys(text: string): Set<string> {
   const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
   return new Set(m ? [...m[1].matchAll(/^([\w-]+)\s*:/gm)].map((x) => x[1].toLowerCase()) : []);
@@ -227,19 +240,25 @@ export class Evidence {
     const linked = inBody(na, b, stemB) || inBody(nb, a, stemA);
     if (linked && !said) return no('one links the other (an index and its note, or two notes contrasted)');
 
-    const ownA = this.own(a);
-    const ownB = this.own(b);
+    // Compared as runs of four words inside each passage, so punctuation, a split sentence or a reworded clause
+    // costs only the runs it touches.
+    const unitsA = this.own(a);
+    const unitsB = this.own(b);
+    const ownA = shingles(unitsA);
+    const ownB = shingles(unitsB);
     const setB = new Set(ownB);
     const shared = ownA.filter((u) => setB.has(u));
-    const chars = (xs: string[]): number => xs.reduce((n, x) => n + x.length, 0);
+    const setUB = new Set(unitsB);
+    const sharedUnits = unitsA.filter((u) => setUB.has(u)).length;
+    const chars = (xs: string[]): number => xs.reduce((n, x) => n + x.length / 4, 0);
     const small = Math.min(chars(ownA), chars(ownB));
     const sharedChars = chars(shared);
-    const agree = small > 0 ? sharedChars / small : 0;
+    const agree = small > 0 ? Math.min(1, sharedChars / small) : 0;
     const large = Math.max(chars(ownA), chars(ownB));
-    const agreeBoth = large > 0 ? sharedChars / large : 0;
-    if (shared.length) matched.push(`${shared.length} passage${shared.length === 1 ? '' : 's'} in common (${Math.round(100 * agree)}% of the shorter note's own text)`);
-    const onlyA = ownA.length - shared.length;
-    const onlyB = ownB.length - shared.length;
+    const agreeBoth = large > 0 ? Math.min(1, sharedChars / large) : 0;
+    if (shared.length) matched.push(`${Math.round(100 * agree)}% of the shorter note's own text in common${sharedUnits ? ` (${sharedUnits} passage${sharedUnits === 1 ? '' : 's'} word for word)` : ''}`);
+    const onlyA = unitsA.length - sharedUnits;
+    const onlyB = unitsB.length - sharedUnits;
     if (onlyA || onlyB) differs.push(`${onlyA} passage${onlyA === 1 ? '' : 's'} only in ${a.replace(/^.*\//, '')}, ${onlyB} only in ${b.replace(/^.*\//, '')}`);
     const links = this.sharedLinks(a, b);
     const rare = links.filter(([, n]) => n <= Math.max(3, this.total / 200));
