@@ -66,7 +66,7 @@ export function isTemplate(path: string, templatesFolder?: string): boolean {
 }
 
 /** A note's names: file name, title, aliases and handles, normalised ("Foo 1", "foo-bar..", "(copy)" count as the same). */
-export function namesOf(catalog: NoteCatalog, path: string): Set<string> {
+export function namesOf(catalog: NoteCatalog, path: string, copyNumbers = true): Set<string> {
   const n = catalog.get(path)!;
   const stem = path.replace(/^.*\//, '').replace(/\.md$/i, '');
   const raw = [stem, n.meta?.title ?? '', ...(n.meta?.aliases ?? [])];
@@ -74,7 +74,7 @@ export function namesOf(catalog: NoteCatalog, path: string): Set<string> {
   for (const m of fm.matchAll(/^(?:handle|username|github_id|github|twitter|nickname)\s*:\s*["']?@?([^\s"'\n]+)/gim)) raw.push(m[1]);
   const out = new Set<string>();
   for (const r of raw) {
-    const k = nameKey(r);
+    const k = nameKey(copyNumbers ? r : `${r}#`).replace(/#$/, '').trim();
     if (k) out.add(k);
   }
   return out;
@@ -112,11 +112,6 @@ function frontmatterKeys(text: string): Set<string> {
   return new Set(m ? [...m[1].matchAll(/^([\w-]+)\s*:/gm)].map((x) => x[1].toLowerCase()) : []);
 }
 
-function overlap(a: Set<string>, b: Set<string>): number {
-  let n = 0;
-  for (const x of a) if (b.has(x)) n++;
-  return n / (a.size + b.size - n);
-}
 
 /** Lines of text that say one note duplicates another ("duplicate of [[X]]", "same as [[X]]"). */
 function saysDuplicate(text: string, other: string): boolean {
@@ -220,6 +215,9 @@ export class Evidence {
     if (isTemplate(a, this.templatesFolder) || isTemplate(b, this.templatesFolder)) return no('a template');
     const namesA = namesOf(this.catalog, a);
     const namesB = namesOf(this.catalog, b);
+    // "Note 1" is Obsidian's name for a copy of "Note"; "Track 1" and "Track 2" are two tracks: a copy must agree closely.
+    const exactB = namesOf(this.catalog, b, false);
+    const exactName = [...namesOf(this.catalog, a, false)].some((n) => exactB.has(n));
     const sameName = [...namesA].some((n) => namesB.has(n));
     const said = saysDuplicate(na.text, b) || saysDuplicate(nb.text, a);
     const within = (x: string, y: string): boolean => x.length >= 4 && x !== y && ` ${y} `.includes(` ${x} `);
@@ -234,7 +232,10 @@ export class Evidence {
     // Different kinds of note (a tech-radar record and an article): their frontmatter keys hardly overlap.
     const keysA = frontmatterKeys(na.text);
     const keysB = frontmatterKeys(nb.text);
-    if (!said && keysA.size >= 4 && keysB.size >= 4 && overlap(keysA, keysB) < 0.25) return no('different kinds of note (their frontmatter fields differ)');
+    const lacking = (x: Set<string>, y: Set<string>): number => [...x].filter((k) => !y.has(k)).length;
+    if (!said && keysA.size >= 3 && keysB.size >= 3 && Math.max(lacking(keysA, keysB), lacking(keysB, keysA)) >= 5) {
+      return no('different kinds of note (one has five or more frontmatter fields the other lacks)');
+    }
     // Linked in the body (an index lists its note, or one note contrasts itself with the other); `related:` is not.
     const inBody = (x: typeof na, other: string, stem: string): boolean => this.catalog.outgoing(x.path).has(other) && x.body.toLowerCase().includes(stem.toLowerCase());
     const linked = inBody(na, b, stemB) || inBody(nb, a, stemA);
@@ -276,6 +277,7 @@ export class Evidence {
     const proseBoth = prose(shared) / Math.max(1, prose(ownA), prose(ownB));
     if (said) confidence = 0.6 + 0.4 * agree;
     else if (nameWithin && agreeBoth >= 0.6 && proseBoth >= 0.5) confidence = 0.5 + 0.4 * agree;
+    else if (sameName && !exactName) confidence = agree >= 0.85 ? 0.6 + 0.4 * agree : 0.3 * agree;
     else if (sameName) confidence = agree >= 0.5 ? 0.6 + 0.4 * agree : 0.3 * agree;
     // Different names: the bodies must say mostly the same thing both ways, in prose, not only in a shared example (a short note copied into a long one is
     // a part of it, not a duplicate).
