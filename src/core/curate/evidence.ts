@@ -10,7 +10,14 @@ export function normaliseUnit(s: string): string {
   return s.toLowerCase().replace(/\[\[([^\]|#]*)(?:[^\]]*)\]\]/g, '$1').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
-const FENCE = /^\s*(```|~~~)/;
+const FENCE = /^\s*(`{3,}|~{3,})/;
+
+/** Whether a line closes the code block `open` started (same character, at least as long, nothing after). */
+function closes(open: string, line: string): boolean {
+  const m = /^\s*(`{3,}|~{3,})\s*$/.exec(line);
+  const o = FENCE.exec(open)?.[1] ?? '```';
+  return !!m && m[1][0] === o[0] && m[1].length >= o.length;
+}
 const CODE = 'code: ';
 /** Code blocks that are queries other plugins fill in (generated output, not the note's own words). */
 const QUERY_FENCE = /^\s*(```|~~~)\s*(dataview|dataviewjs|query|base|tasks)\b/i;
@@ -20,10 +27,11 @@ export function unitsOf(body: string): { units: string[]; headings: string[] } {
   const units: string[] = [];
   const headings: string[] = [];
   let code: string[] | null = null;
+  let opened = '';
   let query = false;
   for (const line of body.split(/\r?\n/)) {
     if (code) {
-      if (FENCE.test(line)) {
+      if (closes(opened, line)) {
         // Code is marked: it counts as text in common, but names that differ need prose in common.
         if (!query) units.push(`${CODE}${normaliseUnit(code.join(' '))}`);
         code = null;
@@ -32,6 +40,7 @@ export function unitsOf(body: string): { units: string[]; headings: string[] } {
     }
     if (FENCE.test(line)) {
       code = [];
+      opened = line;
       query = QUERY_FENCE.test(line);
       continue;
     }
@@ -303,12 +312,14 @@ export class Evidence {
  */
 export function whatItAdds(body: string, known: Set<string>, keepHeading: (text: string) => boolean = () => false): string {
   const lines = body.split(/\r?\n/);
+  // A sentence of five words or more already said inside a longer passage (a list item with a bold lead) is known too.
+  const has = (u: string): boolean => known.has(u) || (u.split(' ').length >= 5 && [...known].some((k) => k.length > u.length && ` ${k} `.includes(` ${u} `)));
   const out: string[] = [];
   let code: string[] | null = null;
   for (const line of lines) {
     if (code) {
       code.push(line);
-      if (FENCE.test(line)) {
+      if (closes(code[0], line)) {
         const u = normaliseUnit(code.slice(1, -1).join(' '));
         if (!u || !known.has(u)) out.push(...code);
         if (u) known.add(u);
@@ -335,16 +346,19 @@ export function whatItAdds(body: string, known: Set<string>, keepHeading: (text:
     const marker = /^([-*+]|\d+[.)]|>)\s+/.exec(t);
     if (marker) {
       // A list item goes when everything it says is already there.
-      const us = t.slice(marker[0].length).split(/(?<=[.!?])\s+/).map(normaliseUnit).filter(Boolean);
-      if (us.length && us.every((u) => known.has(u))) continue;
-      for (const u of us) known.add(u);
-      out.push(line);
+      const parts = t.slice(marker[0].length).split(/(?<=[.!?])\s+/);
+      const us = parts.map(normaliseUnit);
+      if (us.some(Boolean) && us.every((u) => !u || has(u))) continue;
+      // An item that repeats some of its sentences keeps only the new ones.
+      const fresh = parts.filter((_, i) => !us[i] || !has(us[i]));
+      for (const u of us) if (u) known.add(u);
+      out.push(fresh.length === parts.length ? line : `${line.slice(0, line.indexOf(t))}${marker[0]}${fresh.join(' ')}`);
       continue;
     }
     const kept = t.split(/(?<=[.!?])\s+/).filter((sentence) => {
       const u = normaliseUnit(sentence);
       if (!u) return true;
-      if (known.has(u)) return false;
+      if (has(u)) return false;
       known.add(u);
       return true;
     });
