@@ -97,22 +97,26 @@ export function nameKey(s: string): string {
     .replace(/[-_.]+/g, ' ')
     .replace(/\((copy|\d+)\)|\bcopy\b/g, ' ')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    // Articles say nothing about the subject: "Deploy from the root" is "Deploy from root".
-    .replace(/\b(the|a|an)\b/g, ' ')
+    // Articles and linking words say nothing about the subject: "Retry with backoff" is "Retry using backoff"
+    // ("and", "or", "not", "in", "out" can be the subject itself, so they stay).
+    .replace(/\b(the|a|an|with|using|via|from|of|for)\b/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
 }
 
-/** Runs of four words of each passage (a shorter passage whole); code keeps its mark. */
+/** Runs of four words through the note's own prose (passages in order), and through each code block; code keeps its mark. */
 function shingles(units: string[]): string[] {
   const out = new Set<string>();
-  for (const u of units) {
-    const code = u.startsWith(CODE);
-    const words = (code ? u.slice(CODE.length) : u).split(' ');
-    const mark = code ? CODE : '';
+  const add = (words: string[], mark: string): void => {
     if (words.length < 4) out.add(mark + words.join(' '));
     else for (let i = 0; i + 4 <= words.length; i++) out.add(mark + words.slice(i, i + 4).join(' '));
+  };
+  const prose: string[] = [];
+  for (const u of units) {
+    if (u.startsWith(CODE)) add(u.slice(CODE.length).split(' '), CODE);
+    else prose.push(...u.split(' '));
   }
+  if (prose.length) add(prose, '');
   return [...out];
 }
 
@@ -267,9 +271,11 @@ export class Evidence {
     const large = Math.max(chars(ownA), chars(ownB));
     const agreeBoth = large > 0 ? Math.min(1, sharedChars / large) : 0;
     if (shared.length) matched.push(`${Math.round(100 * agree)}% of the shorter note's own text in common${sharedUnits ? ` (${sharedUnits} passage${sharedUnits === 1 ? '' : 's'} word for word)` : ''}`);
-    const onlyA = unitsA.length - sharedUnits;
-    const onlyB = unitsB.length - sharedUnits;
-    if (onlyA || onlyB) differs.push(`${onlyA} passage${onlyA === 1 ? '' : 's'} only in ${a.replace(/^.*\//, '')}, ${onlyB} only in ${b.replace(/^.*\//, '')}`);
+    const setA = new Set(ownA);
+    const onlyA = ownA.length ? ownA.filter((x) => !setB.has(x)).length / ownA.length : 0;
+    const onlyB = ownB.length ? ownB.filter((x) => !setA.has(x)).length / ownB.length : 0;
+    const pct = (x: number): string => `${Math.round(100 * x)}%`;
+    if (onlyA > 0 || onlyB > 0) differs.push(`${pct(onlyA)} of ${a.replace(/^.*\//, '')} is not in the other, ${pct(onlyB)} of ${b.replace(/^.*\//, '')}`);
     const links = this.sharedLinks(a, b);
     const rare = links.filter(([, n]) => n <= Math.max(3, this.total / 200));
     if (rare.length) matched.push(`rare links in common: ${rare.slice(0, 4).map(([t]) => `[[${t.replace(/\.md$/i, '')}]]`).join(', ')}`);
