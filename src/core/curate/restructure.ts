@@ -228,6 +228,8 @@ export interface RestructurePlan {
   notesConsidered: number;
   notesWithVectors: number;
   splitCandidates: number;
+  /** Drafts left out as rejected before. */
+  rejected: number;
 }
 
 /** Finds merge, hub and split proposals and stores them (nothing in the vault changes). */
@@ -238,6 +240,8 @@ export async function planRestructure(
   store: ProposalStore | null,
   now: number,
   folder?: string,
+  /** Drafts the user rejected before (same notes, unchanged): left out. */
+  isRejected: (d: ProposalDraft) => boolean = () => false,
 ): Promise<RestructurePlan> {
   const search = await findMergeCandidates(catalog, settings, source, folder);
   const drafts: ProposalDraft[] = [];
@@ -253,11 +257,16 @@ export async function planRestructure(
     }
   }
   const proposals: Proposal[] = [];
+  let rejected = 0;
   for (const d of drafts) {
+    if (isRejected(d)) {
+      rejected++;
+      continue;
+    }
     d.linkRewrites = planLinkRewrites(catalog, d).map(({ path, edits }) => ({ path, edits }));
     const p = makeProposal(d, now, settings.proposalDays);
     if (store) await store.save(p);
     proposals.push(p);
   }
-  return { proposals, pairsCompared: search.pairsCompared, notesConsidered: search.notesConsidered, notesWithVectors: search.notesWithVectors, splitCandidates: splits };
+  return { proposals, pairsCompared: search.pairsCompared, notesConsidered: search.notesConsidered, notesWithVectors: search.notesWithVectors, splitCandidates: splits, rejected };
 }

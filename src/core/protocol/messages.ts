@@ -82,6 +82,8 @@ export const methodParams = {
     ids: v.array(v.string({ min: 1, max: 128 }), 100),
     edits: v.optional(v.array(v.object({ id: v.string({ min: 1, max: 128 }), path: v.string({ min: 1, max: 4096 }), text: v.string({ min: 1, max: 200_000 }) }), 100)),
   }),
+  /** Remember that the user rejected these proposals (not proposed again until one of their notes changes). */
+  'curate.reject': v.object({ actor, ids: v.array(v.string({ min: 1, max: 128 }), 100) }),
   reindex: v.object({}),
   /** `engram extract` for a live host: one transcript, queued with the hooks' jobs, answered with the run. */
   'extract.run': v.object({ path: v.string({ min: 1, max: 4096 }), backend: v.optional(v.oneOf(BACKENDS)) }),
