@@ -9,7 +9,8 @@ import { curatable } from './merge-candidates';
 import { wikilink } from './note-text';
 import { fileNameKey, uniqueNotePath } from '../note/filename';
 import { makeProposal, type Proposal, type ProposalDraft } from './proposals';
-import { addDays, inFolder, isoDate, type CurateSettings } from './settings';
+import { addDays, isoDate } from '../day';
+import { inFolder, type CurateSettings } from './settings';
 import type { RecallStats } from './stores';
 
 function archiveDraft(catalog: NoteCatalog, settings: CurateSettings, path: string, reason: string, taken: Set<string>): ProposalDraft {

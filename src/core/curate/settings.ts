@@ -63,11 +63,4 @@ export function inFolder(path: string, folder: string): boolean {
   return f === '' || path === f || path.startsWith(`${f}/`);
 }
 
-/** ISO date `yyyy-mm-dd` (UTC) of an epoch-ms time. */
-export function isoDate(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
 
-export function addDays(date: string, days: number): string {
-  return isoDate(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000);
-}
