@@ -2,7 +2,7 @@
 // under a hub note (6+), and to split notes that grew too large. Runs only when asked; applies only by id.
 import { isoWithOffset } from '../note/write-beat';
 import type { NoteCatalog } from './catalog';
-import { planLinkRewrites } from './apply';
+import { linksLeftAlone, planLinkRewrites } from './apply';
 import { headingKey, rewriteLinks, moveRedirect, type Renames } from './link-rewrite';
 import { codeRanges } from './links';
 import { editFrontmatter, type FrontmatterValue } from '../note/frontmatter-edit';
@@ -264,6 +264,8 @@ export async function planRestructure(
       continue;
     }
     d.linkRewrites = planLinkRewrites(catalog, d).map(({ path, edits }) => ({ path, edits }));
+    const left = linksLeftAlone(catalog, d);
+    if (left.length) d.leftAlone = left;
     const p = makeProposal(d, now, settings.proposalDays);
     if (store) await store.save(p);
     proposals.push(p);
