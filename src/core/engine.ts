@@ -1,5 +1,6 @@
 // The one object a host creates for a vault: index, job queue, recall, context injection, note writing.
 // Hosts (the daemon, the Obsidian plugin) give it Ports; pieces such as the VaultIndex and the extractor plug in.
+import { lookUpNote, stripTitlePrefix, titleKey, type LookUp } from './note/lookup.js';
 import { EngramError, errorMessage } from './errors.js';
 import { readFormat, upgradeFormat } from './format-version.js';
 import { parseJsonSteps } from './json-steps.js';
@@ -75,16 +76,6 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
 
 export type EngineLog = (level: 'info' | 'warn' | 'error', message: string) => void;
 
-
-/** A title compared as a person reads it: case, punctuation and spacing aside. */
-function titleKey(t: string): string {
-  return t.normalize('NFC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-}
-
-/** A title without a leading Zettelkasten id or date (`202211141287 - `, `2024-03-01 `). */
-function stripTitlePrefix(t: string): string {
-  return t.replace(/^(?:\d{8,14}|\d{4}-\d{2}-\d{2}(?:[ T_]\d{2}[-:.]?\d{2}(?:[-:.]?\d{2})?)?)\s*(?:[-–—_:]\s*)?/, '') || t;
-}
 
 export interface EngineOptions {
   ports: Ports;
@@ -369,22 +360,8 @@ export class Engine {
    * alias, or a title without its Zettelkasten or date prefix ("Go JSON Parsing" for `202211141287 - Go JSON
    * Parsing.md`). Several notes matching equally is ambiguous: `candidates` lists them and `path` is unset.
    */
-  lookUp(ref: string): { path?: string; exact: boolean; candidates: string[] } {
-    let r = ref.trim().replace(/^\[\[|\]\]$/g, '').split('|')[0].split('#')[0].trim().replace(/\\/g, '/');
-    if (r.startsWith('/')) r = r.slice(1);
-    if (this.metas.has(r)) return { path: r, exact: true, candidates: [r] };
-    if (this.metas.has(`${r}.md`)) return { path: `${r}.md`, exact: true, candidates: [`${r}.md`] };
-    const wanted = titleKey(r.replace(/\.md$/i, ''));
-    if (!wanted) return { exact: false, candidates: [] };
-    const tiers: string[][] = [[], [], []];
-    for (const [path, meta] of this.metas) {
-      if (path.toLowerCase() === `${r.toLowerCase().replace(/\.md$/, '')}.md`) tiers[0].push(path);
-      else if (titleKey(meta.title) === wanted || meta.aliases.some((a) => titleKey(a) === wanted)) tiers[1].push(path);
-      else if (titleKey(stripTitlePrefix(meta.title)) === wanted) tiers[2].push(path);
-    }
-    const hit = tiers.find((t) => t.length > 0) ?? [];
-    hit.sort();
-    return hit.length === 1 ? { path: hit[0], exact: false, candidates: hit } : { exact: false, candidates: hit };
+  lookUp(ref: string): LookUp {
+    return lookUpNote(ref, this.metas);
   }
 
   /** The titles closest to `ref`, for a "did you mean" (shared words first, then shared prefix). */
