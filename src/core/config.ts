@@ -152,6 +152,7 @@ export const CONFIG_KEYS = {
   'folders.working_memory': folderKey('Engram/Working memory', 'Vault folder for working-memory notes awaiting review'),
   'folders.archive': folderKey('Engram/Archive', 'Vault folder for archived notes'),
   'folders.log': folderKey('Engram/Log', 'Vault folder for the change log (one note per device and month)'),
+  'curate.merge_confidence': intKey(70, 'Confidence (percent) the evidence must reach for restructure to propose a merge in this vault', 1, 100),
   review_after_days: intKey(28, 'Days until a working-memory note is due for review', 1, 3650),
   'recall.session_start_chars': intKey(4000, 'Most characters injected at session start', 0, 100_000),
   'recall.prompt_chars': intKey(1500, 'Most characters injected on each prompt', 0, 100_000),
