@@ -68,18 +68,23 @@ export function resolverAfter(catalog: NoteCatalog, p: Pick<Proposal, 'trash' | 
   });
 }
 
+/** The notes that link to a note the change redirects (sorted; the change's own notes aside), and the rewrite context. */
+function linking(catalog: NoteCatalog, p: Pick<Proposal, 'trash' | 'moves' | 'writes'>, redirect: RedirectSpec) {
+  const skip = new Set([...p.trash, ...p.writes.map((w) => w.path), ...p.moves.map(([from]) => from)]);
+  const files = new Set<string>();
+  for (const path of redirectedPaths(redirect)) for (const b of catalog.backlinks(path)) if (!skip.has(b)) files.add(b);
+  return { files: [...files].sort(), ctx: { before: catalog.resolver, after: resolverAfter(catalog, p), redirect: redirectFrom(redirect) } };
+}
+
 /**
  * Link rewrites across the vault for a change: only notes with a backlink to a redirected note are parsed again.
  * Notes the change itself writes, removes or moves are skipped (their new text is already exact).
  */
 export function planLinkRewrites(catalog: NoteCatalog, p: Pick<Proposal, 'trash' | 'moves' | 'writes' | 'redirect'>): PlannedRewrite[] {
   if (!p.redirect) return [];
-  const skip = new Set([...p.trash, ...p.writes.map((w) => w.path), ...p.moves.map(([from]) => from)]);
-  const files = new Set<string>();
-  for (const path of redirectedPaths(p.redirect)) for (const b of catalog.backlinks(path)) if (!skip.has(b)) files.add(b);
-  const ctx = { before: catalog.resolver, after: resolverAfter(catalog, p), redirect: redirectFrom(p.redirect) };
+  const { files, ctx } = linking(catalog, p, p.redirect);
   const out: PlannedRewrite[] = [];
-  for (const path of [...files].sort()) {
+  for (const path of files) {
     const note = catalog.get(path)!;
     // Invalid frontmatter: left byte-for-byte alone. Locked: never touched by curation. Their links stay as written.
     if (note.meta === null || note.meta.locked) continue;
@@ -95,12 +100,9 @@ export function planLinkRewrites(catalog: NoteCatalog, p: Pick<Proposal, 'trash'
  */
 export function linksLeftAlone(catalog: NoteCatalog, p: Pick<Proposal, 'trash' | 'moves' | 'writes' | 'redirect'>): LeftAlone[] {
   if (!p.redirect) return [];
-  const skip = new Set([...p.trash, ...p.writes.map((w) => w.path), ...p.moves.map(([from]) => from)]);
-  const files = new Set<string>();
-  for (const path of redirectedPaths(p.redirect)) for (const b of catalog.backlinks(path)) if (!skip.has(b)) files.add(b);
-  const ctx = { before: catalog.resolver, after: resolverAfter(catalog, p), redirect: redirectFrom(p.redirect) };
+  const { files, ctx } = linking(catalog, p, p.redirect);
   const out: LeftAlone[] = [];
-  for (const path of [...files].sort()) {
+  for (const path of files) {
     const note = catalog.get(path)!;
     if (note.meta !== null && !note.meta.locked) continue;
     const n = rewriteLinks(note.text, path, path, ctx, note.links).edits.length;
