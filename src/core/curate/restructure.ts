@@ -252,6 +252,7 @@ export async function planRestructure(
     if (!isSplitCandidate(n.text, n.body.length, settings, n.meta?.title ?? path.replace(/^.*\//, '').replace(/\.md$/i, ''))) continue;
     const d = splitDraft(catalog, path, now);
     if (d) {
+      d.reason += '; its sections are separate subjects (they do not all speak of its title, and it is not one article or course)';
       drafts.push(d);
       splits++;
     }
