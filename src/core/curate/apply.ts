@@ -8,12 +8,12 @@ import { sha256Hex } from '../hash';
 import { parseNote } from '../note/frontmatter';
 import { readNoteMeta } from '../note/meta';
 import type { Clock, VaultPort, Yield } from '../ports';
-import { appendLogOnce, type LogEntry } from './change-log';
+import { appendLogOnce, isChangeLog, type LogEntry } from './change-log';
 import { loadCatalog, type NoteCatalog } from './catalog';
 import { headingKey, moveRedirect, rewriteLinks, splitRedirect, type LinkEdit, type Redirect } from './link-rewrite';
 import type { LinkResolver } from './link-resolver';
 import { isExpired, type ApplyJournal, type ApplyStep, type FileRewrite, type Proposal, type ProposalStore, type RedirectSpec } from './proposals';
-import type { CurateSettings } from './settings';
+import { inFolder, type CurateSettings } from './settings';
 
 export interface CurateContext {
   vault: VaultPort;
@@ -86,8 +86,9 @@ export function planLinkRewrites(catalog: NoteCatalog, p: Pick<Proposal, 'trash'
   const out: PlannedRewrite[] = [];
   for (const path of files) {
     const note = catalog.get(path)!;
-    // Invalid frontmatter: left byte-for-byte alone. Locked: never touched by curation. Their links stay as written.
-    if (note.meta === null || note.meta.locked) continue;
+    // Invalid frontmatter: left byte-for-byte alone. Locked: never touched by curation. The change log (any device's,
+    // a synced copy of it included) is a record, only ever appended to. Their links stay as written.
+    if (note.meta === null || note.meta.locked || isChangeLog(note.text)) continue;
     const r = rewriteLinks(note.text, path, path, ctx, note.links);
     if (r.edits.length) out.push({ path, edits: r.edits, before: note.text, after: r.text });
   }
@@ -104,7 +105,7 @@ export function linksLeftAlone(catalog: NoteCatalog, p: Pick<Proposal, 'trash' |
   const out: LeftAlone[] = [];
   for (const path of files) {
     const note = catalog.get(path)!;
-    if (note.meta !== null && !note.meta.locked) continue;
+    if ((note.meta !== null && !note.meta.locked) || isChangeLog(note.text)) continue;
     const n = rewriteLinks(note.text, path, path, ctx, note.links).edits.length;
     if (n) out.push({ path, links: n, why: note.meta === null ? 'its frontmatter is not valid YAML' : 'it is locked' });
   }
@@ -351,9 +352,10 @@ export async function applyProposal(ctx: CurateContext, id: string): Promise<App
   }
 
   // 2. Links across the vault as it is now (notes may have gained links since the proposal).
+  // The log folder is never a target either: its notes are appended to while the apply runs.
   const current = p.redirect ? await loadCatalog(ctx.vault, { yieldNow: ctx.yieldNow }) : null;
-  const rewrites = current ? planLinkRewrites(current, p) : [];
-  const leftAlone = current ? linksLeftAlone(current, p) : [];
+  const rewrites = current ? planLinkRewrites(current, p).filter((r) => !inFolder(r.path, ctx.settings.folders.log)) : [];
+  const leftAlone = current ? linksLeftAlone(current, p).filter((l) => !inFolder(l.path, ctx.settings.folders.log)) : [];
   if (leftAlone.length) p.leftAlone = leftAlone;
 
   // 3. The journal, stored before the vault changes.

@@ -4,6 +4,7 @@
 // Conservative on purpose: a memory full of junk is worse than an empty one, so questions, hypotheticals, hedges,
 // pasted text (code, logs, quotes, plans) and Engram's own injected context never count. The `rules` backend files
 // these statements as notes; `findSignals` passes them to the LLM backends as hints.
+import { localizedMarkers } from './markers-i18n.js';
 import { stripEngramFences } from './fence.js';
 import type { Turn } from './types.js';
 
@@ -123,6 +124,10 @@ function markerHits(text: string, role: Turn['role'], code: [number, number][]):
       const word = (m[1] ?? m[2]).toLowerCase();
       hits.push({ marker: word, kind: 'insight', at: m.index, after: m.index + m[0].length });
     }
+  }
+  // The same markers typed in the user's language (markers-i18n.ts).
+  for (const h of localizedMarkers(text, role === 'user')) {
+    if (!inside(code, h.at) && !hits.some((o) => h.at >= o.at && h.at < o.after)) hits.push({ ...h, kind: HASHTAG_KIND[h.marker] });
   }
   return hits.sort((a, b) => a.at - b.at);
 }
