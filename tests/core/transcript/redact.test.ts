@@ -126,3 +126,16 @@ describe('redaction: what the readers hand out', () => {
     expect(s.stats!.redactions).toEqual({ 'anthropic-key': 1 });
   });
 });
+
+describe('personal data in what extraction reads', () => {
+  it('writes home folders relative to the home and redacts e-mail addresses unless kept', async () => {
+    const r = await redactText('The config lives in /Users/soph/Work/devenv/config.toml; mail ann.lee@example.com, or C:\\Users\\bob\\src and /home/ada');
+    expect(r.text).toBe('The config lives in ~/Work/devenv/config.toml; mail [REDACTED:email], or ~\\src and ~');
+    expect(r.personal).toEqual({ email: 1, 'home-path': 3 });
+    expect(r.counts).toEqual({});
+    expect((await redactText('mail ann.lee@example.com', { keepEmails: true })).text).toBe('mail ann.lee@example.com');
+  });
+  it('leaves git remotes, package specs, URL credentials and shared folders alone', async () => {
+    for (const t of ['git@github.com:foo/bar.git', 'npm i @scope/pkg@1.2.3', '/Users/Shared/data', 'user@localhost']) expect((await redactText(t)).text).toBe(t);
+  });
+});
