@@ -130,3 +130,63 @@ export function repositoryFolderOf(gitdir: string, commondir: string, platform: 
   if (base.endsWith('.git')) return ops.join(ops.dirname(common), base.slice(0, -4));
   return common;
 }
+
+export interface RecordedProject {
+  name: string;
+  /** Absent when the records say it plainly (a worktree layout); otherwise why the name is a guess, for the note. */
+  guess?: string;
+}
+
+const WORKTREE_DIR = /^(?:\.worktrees?|worktrees?)$/i;
+const WORKTREE_SUFFIX = /^(.+?)[-_.](?:worktrees?|wt)$/i;
+
+/** The repository a worktree path names: `<repo>/.worktrees/<n>`, `<repo>/.claude/worktrees/<n>`, `<repo>/.git/worktrees/<n>`, `<repo>-worktrees/<n>`; null otherwise. */
+function worktreeRepository(parts: string[]): string | null {
+  for (let k = parts.length - 2; k >= 1; k--) {
+    const seg = parts[k];
+    if (WORKTREE_DIR.test(seg)) {
+      let j = k - 1;
+      if (j >= 1 && /^\.(?:claude|git)$/i.test(parts[j])) j--;
+      if (parts[j]) return parts[j].replace(/\.git$/i, '') || null;
+    }
+    const m = WORKTREE_SUFFIX.exec(seg);
+    if (m) return m[1];
+  }
+  return null;
+}
+
+/** A folder named after its branch (`soph/multi-session` → `soph-multi-session`) is a worktree of some repository. */
+function namedAfterBranch(base: string, branch: string | undefined): boolean {
+  if (!branch) return false;
+  const b = branch.toLowerCase();
+  const n = base.toLowerCase();
+  return n === b.replace(/[/\\]+/g, '-') || n === b.slice(b.lastIndexOf('/') + 1) || n === b;
+}
+
+/**
+ * The project of a session whose folder no longer exists (setup's backlog: sessions of deleted worktrees), from what
+ * its transcript records: the worktree layout of its cwd, the other folders it ran in, and the projects already seen
+ * beside it (`known`: project folders of other sessions, e.g. `/src/acme/cli`) before the folder's own name.
+ */
+export function projectFromRecords(i: { cwd: string; otherCwds?: string[]; gitBranch?: string; known?: string[]; platform: string }): RecordedProject {
+  const ops = pathOpsFor(i.platform);
+  const split = (p: string) => p.split(/[\\/]+/).filter(Boolean);
+  const parts = split(i.cwd);
+  const base = parts[parts.length - 1] ?? '';
+  const layout = worktreeRepository(parts);
+  if (layout) return { name: layout };
+  const parent = ops.dirname(i.cwd.replace(/[\\/]+$/, ''));
+  const worktreeLike = namedAfterBranch(base, i.gitBranch);
+  // Another folder of the same session that is not itself a worktree: where the repository lives.
+  for (const other of i.otherCwds ?? []) {
+    const op = split(other);
+    const name = worktreeRepository(op) ?? op[op.length - 1];
+    if (name && name !== base && (worktreeLike || worktreeRepository(op))) return { name, guess: `the session's folder ${i.cwd} no longer exists; it also ran in ${other}` };
+  }
+  // A project seen beside it: `cli-completion-updater` next to `cli`, or a branch-named folder next to one repository.
+  const siblings = (i.known ?? []).filter((k) => ops.dirname(k.replace(/[\\/]+$/, '')) === parent).map((k) => ops.basename(k)).filter((n) => n && n !== base);
+  const prefixed = siblings.filter((n) => base.toLowerCase().startsWith(`${n.toLowerCase()}-`)).sort((a, b) => b.length - a.length);
+  if (prefixed.length) return { name: prefixed[0], guess: `the session's folder ${i.cwd} no longer exists; named after ${ops.join(parent, prefixed[0])} beside it` };
+  if (worktreeLike && siblings.length === 1) return { name: siblings[0], guess: `the session's folder ${i.cwd} (named after branch ${i.gitBranch}) no longer exists; ${ops.join(parent, siblings[0])} is the project beside it` };
+  return { name: base || 'default', guess: `the session's folder ${i.cwd} no longer exists; named after the folder` };
+}

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseLocalSettings, repositoryFolderOf, resolveProject, resolveVault, parseGitFile } from '../../src/core/resolve.js';
+import { parseLocalSettings, projectFromRecords, repositoryFolderOf, resolveProject, resolveVault, parseGitFile } from '../../src/core/resolve.js';
 import { findLocalSettings, gitTopLevel, projectFor, requireVault } from '../../sidecar/node/resolve.js';
 import { hostFacts } from '../../sidecar/node/facts.js';
 import { vaultKey } from '../../src/core/state.js';
@@ -108,5 +108,27 @@ describe('on-disk lookups', () => {
     expect(requireVault(facts, root, 'Vault').realPath).toBe(path.join(root, 'Vault'));
     expect(requireVault(hostFacts({ ...facts.env, ENGRAM_VAULT: path.join(root, 'Vault') }), root).source).toBe('environment');
     expect(() => requireVault(facts, root)).toThrow(/not valid JSON/);
+  });
+});
+
+describe('projectFromRecords: a session whose folder is gone', () => {
+  const p = (cwd: string, more: Partial<Parameters<typeof projectFromRecords>[0]> = {}) => projectFromRecords({ cwd, platform: 'linux', ...more });
+  it('reads the repository from worktree layouts, as no guess', () => {
+    expect(p('/Users/alex/workspace/cli/.worktrees/3')).toEqual({ name: 'cli' });
+    expect(p('/Users/alex/workspace/cli/.worktrees/alex/code-dup-tooling')).toEqual({ name: 'cli' });
+    expect(p('/home/me/app/.claude/worktrees/fix-login')).toEqual({ name: 'app' });
+    expect(p('/home/USER/projects/spotter-worktrees/spotter-gqc')).toEqual({ name: 'spotter' });
+  });
+  it('takes the project beside a branch-named folder or another folder the session ran in, and says it is a guess', () => {
+    const other = p('/Users/v/wks/soph-multi-session', { gitBranch: 'soph/multi-session', otherCwds: ['/Users/soph/Work/entire/devenv/cli'] });
+    expect(other.name).toBe('cli');
+    expect(other.guess).toMatch(/no longer exists; it also ran in/);
+    expect(p('/Users/paul/src/entireio/cli-completion-updater', { known: ['/Users/paul/src/entireio/cli', '/Users/paul/src/other'] }).name).toBe('cli');
+    expect(p('/Users/v/wks/feature-x', { gitBranch: 'feature-x', known: ['/Users/v/wks/cli'] }).name).toBe('cli');
+  });
+  it('falls back to the folder name, as a guess', () => {
+    const r = p('/Users/paul/src/entireio/cli');
+    expect(r.name).toBe('cli');
+    expect(r.guess).toMatch(/named after the folder/);
   });
 });
