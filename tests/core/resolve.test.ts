@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseLocalSettings, projectFromRecords, repositoryFolderOf, resolveProject, resolveVault, parseGitFile } from '../../src/core/resolve.js';
-import { findLocalSettings, gitTopLevel, projectFor, requireVault } from '../../sidecar/node/resolve.js';
+import { findLocalSettings, gitTopLevel, projectFor, requireVault, setSessionProject } from '../../sidecar/node/resolve.js';
+import type { SessionMeta } from '../../src/core/transcript/types.js';
 import { hostFacts } from '../../sidecar/node/facts.js';
 import { vaultKey } from '../../src/core/state.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
@@ -130,5 +131,17 @@ describe('projectFromRecords: a session whose folder is gone', () => {
     const r = p('/Users/paul/src/entireio/cli');
     expect(r.name).toBe('cli');
     expect(r.guess).toMatch(/named after the folder/);
+  });
+});
+
+describe('setSessionProject: the host side', () => {
+  it('resolves a gone worktree through the transcript, and keeps why a fallback is a guess with the home as ~', () => {
+    const meta: SessionMeta = { sessionId: 's', agent: 'claude-code', cwd: '/nonexistent-engram-test/alex/workspace/cli/.worktrees/3' };
+    setSessionProject(meta, '/nonexistent-engram-test/alex');
+    expect([meta.project, meta.projectGuess]).toEqual(['cli', undefined]);
+    const gone: SessionMeta = { sessionId: 's', agent: 'claude-code', cwd: '/nonexistent-engram-test/alex/old-app' };
+    setSessionProject(gone, '/nonexistent-engram-test/alex');
+    expect(gone.project).toBe('old-app');
+    expect(gone.projectGuess).toBe("the session's folder ~/old-app no longer exists; named after the folder");
   });
 });
