@@ -155,18 +155,26 @@ function worktreeRepository(parts: string[]): string | null {
   return null;
 }
 
-/** A folder named after its branch (`soph/multi-session` → `soph-multi-session`) is a worktree of some repository. */
-function namedAfterBranch(base: string, branch: string | undefined): boolean {
-  if (!branch) return false;
-  const b = branch.toLowerCase();
-  const n = base.toLowerCase();
-  return n === b.replace(/[/\\]+/g, '-') || n === b.slice(b.lastIndexOf('/') + 1) || n === b;
+/**
+ * How many folders up a branch-named checkout sits below the folder that holds the repositories: `…/soph-multi-session`
+ * for branch `soph/multi-session` (1), `…/gtrrz-victor/improve-status` for `gtrrz-victor/improve-status` or for a
+ * later branch `gtrrz-victor/other` (2); 0 when the folder does not look named after a branch.
+ */
+function branchDepth(parts: string[], branch: string | undefined): number {
+  if (!branch) return 0;
+  const b = branch.toLowerCase().split(/[/\\]+/).filter(Boolean);
+  const p = parts.map((x) => x.toLowerCase());
+  const base = p[p.length - 1] ?? '';
+  if (b.length > 1 && p.slice(-b.length).join('/') === b.join('/')) return b.length;
+  if (base === b.join('-') || base === b[b.length - 1] || base === b.join('/')) return 1;
+  if (b.length > 1 && p[p.length - 2] === b[0]) return 2;
+  return 0;
 }
 
 /**
  * The project of a session whose folder no longer exists (setup's backlog: sessions of deleted worktrees), from what
  * its transcript records: the worktree layout of its cwd, the other folders it ran in, and the projects already seen
- * beside it (`known`: project folders of other sessions, e.g. `/src/acme/cli`) before the folder's own name.
+ * near it (`known`: the folders of other sessions, e.g. `/src/acme/cli`) before the folder's own name.
  */
 export function projectFromRecords(i: { cwd: string; otherCwds?: string[]; gitBranch?: string; known?: string[]; platform: string }): RecordedProject {
   const ops = pathOpsFor(i.platform);
@@ -175,18 +183,32 @@ export function projectFromRecords(i: { cwd: string; otherCwds?: string[]; gitBr
   const base = parts[parts.length - 1] ?? '';
   const layout = worktreeRepository(parts);
   if (layout) return { name: layout };
-  const parent = ops.dirname(i.cwd.replace(/[\\/]+$/, ''));
-  const worktreeLike = namedAfterBranch(base, i.gitBranch);
+  const depth = branchDepth(parts, i.gitBranch);
   // Another folder of the same session that is not itself a worktree: where the repository lives.
   for (const other of i.otherCwds ?? []) {
     const op = split(other);
     const name = worktreeRepository(op) ?? op[op.length - 1];
-    if (name && name !== base && (worktreeLike || worktreeRepository(op))) return { name, guess: `the session's folder ${i.cwd} no longer exists; it also ran in ${other}` };
+    if (name && name !== base && (depth > 0 || worktreeRepository(op))) return { name, guess: `the session's folder ${i.cwd} no longer exists; it also ran in ${other}` };
   }
-  // A project seen beside it: `cli-completion-updater` next to `cli`, or a branch-named folder next to one repository.
-  const siblings = (i.known ?? []).filter((k) => ops.dirname(k.replace(/[\\/]+$/, '')) === parent).map((k) => ops.basename(k)).filter((n) => n && n !== base);
-  const prefixed = siblings.filter((n) => base.toLowerCase().startsWith(`${n.toLowerCase()}-`)).sort((a, b) => b.length - a.length);
-  if (prefixed.length) return { name: prefixed[0], guess: `the session's folder ${i.cwd} no longer exists; named after ${ops.join(parent, prefixed[0])} beside it` };
-  if (worktreeLike && siblings.length === 1) return { name: siblings[0], guess: `the session's folder ${i.cwd} (named after branch ${i.gitBranch}) no longer exists; ${ops.join(parent, siblings[0])} is the project beside it` };
-  return { name: base || 'default', guess: `the session's folder ${i.cwd} no longer exists; named after the folder` };
+  const gone = `the session's folder ${i.cwd} no longer exists`;
+  // The projects seen near it, and how many sessions each had (the repository people work in most).
+  const trim = (k: string) => k.replace(/[\\/]+$/, '');
+  const known = (i.known ?? []).map(trim).filter((k) => k !== trim(i.cwd));
+  const count = new Map<string, number>();
+  for (const k of known) count.set(ops.basename(k), (count.get(ops.basename(k)) ?? 0) + 1);
+  const childrenOf = (dir: string) => [...new Set(known.filter((k) => ops.dirname(k) === dir).map((k) => ops.basename(k)))].filter((n) => n && n !== base);
+  const parent = ops.dirname(trim(i.cwd));
+  // `cli-completion-updater` or `20260205-cli` beside `cli`: a checkout named after its repository.
+  const named = childrenOf(parent)
+    .filter((n) => { const b = base.toLowerCase(); const x = n.toLowerCase(); return b.startsWith(`${x}-`) || b.endsWith(`-${x}`); })
+    .sort((a, b) => b.length - a.length);
+  if (named.length) return { name: named[0], guess: `${gone}; named after ${ops.join(parent, named[0])} beside it` };
+  if (depth > 0) {
+    // A branch-named checkout: the project most seen in the folder that holds it.
+    let dir = trim(i.cwd);
+    for (let k = 0; k < depth; k++) dir = ops.dirname(dir);
+    const near = childrenOf(dir).sort((a, b) => (count.get(b) ?? 0) - (count.get(a) ?? 0));
+    if (near.length) return { name: near[0], guess: `${gone} (named after branch ${i.gitBranch}); ${ops.join(dir, near[0])} is the project most seen beside it` };
+  }
+  return { name: base || 'default', guess: `${gone}; named after the folder` };
 }

@@ -31,6 +31,10 @@ export interface ExtractionSet {
   about?: string;
   /** Where the files are, relative to the shared folder (informational). */
   transcripts?: string;
+  /** For a set outside the shared corpus: the environment variable naming the folder the files were extracted to (benches). */
+  transcriptsEnv?: string;
+  /** Every session in the transcripts folder belongs to this project (a check of project resolution over all of them). */
+  everySessionProject?: string;
   sessions: AnnotatedSession[];
 }
 

@@ -18,7 +18,7 @@ const DANGLING = new Set(
 // Conversational openers that carry no content: dropped from the front, repeatedly ("ok so, actually, …").
 const FILLER = [
   /^#(?:cor|correction|decision|insight|problem|failed|reference|remember)\b[\s:–—-]*/i,
-  /^(?:remember|note to self|for the record|fyi|btw|nb|note|important|one more(?: thing)?|more context|context|update|edit|p\.?s\.?)\s*[:–—-]\s*/i,
+  /^(?:remember|note to self|for the record|fyi|btw|nb|note|important|one more(?: thing)?|more context|context|update|edit|p\.?s\.?|thinking again|on second thought|second thoughts?)\s*[:–—-]\s*/i,
   /^(?:no|nope|nah|wrong|not quite)\s*[,.!:;–—-]+\s*/i,
   /^no\s+(?=(?:that'?s|it'?s|this|you|we|i|don'?t|do not|use|add|put|remove|keep|set|make|change|revert|stop|just|instead)\b)/i,
   /^(?:that'?s|that is|this is|it'?s|it is|you'?re|you are) (?:wrong|incorrect|not (?:right|correct|true|it|what i (?:meant|asked|wanted)))\b\s*[,.!:;–—-]*\s*/i,

@@ -233,7 +233,10 @@ const RULES: Rule[] = [
   { kind: 'decision', re: /\blet'?s go (?!ahead|back|through|over|on\b|with\b|for it|step|and\b|to\b)[\w@./+-]+\s*[.!]*$/i },
   { kind: 'decision', re: /\blet'?s (?:just )?(?:make (?:both|all|them|it|this|that|these|those|\S+) (?:a |an )?(?:constant|default|required|optional|configurable|private|public)|store (?:it|them|this|that|the \w+) in|remove (?:that|this|it|them|the \w+) (?:entirely|completely|altogether)|always|never)\b/i },
   { kind: 'decision', re: /\bwe use [\w@./+-]+\b[^.?!]*\bto (?:not|avoid|never)\b/i },
-  { kind: 'decision', re: /^(?:or better:?\s*)?(?:let'?s\s+)?(?:just\s+)?remove (?:the |this |that )?[^,.;]{0,60}\b(?:entirely|completely|altogether)\b/i },
+  { kind: 'decision', re: /^(?:or better:?\s*)?(?:let'?s\s+)?(?:just\s+)?remove (?:the |this |that )?[^,.;]{0,60}\b(?:entirely|completely|altogether)\b|\blet'?s (?:just )?(?:completely|entirely) (?:remove|drop|get rid of)\b/i },
+  // "We should add the agent name to any logging", "we should be using the strong types … wherever we can": a "should"
+  // whose scope is every case is a standing rule, not a task.
+  { kind: 'decision', re: /^we should (?:always |never |be )?[a-z]+\b[^.?!]*\b(?:any|every|all|everywhere|wherever|whenever|always)\b/i },
   { kind: 'insight', re: /^(?:note|fyi|for the record|just so you know|heads up|important)\s*:\s*\S+\s+\S+\s+\S+|^(?:note|fyi|for the record|just so you know|heads up)\b[,:]?\s+(?:that\s+)?\S+\s+\S+\s+\S+|\b(?:keep|bear) in mind(?: that)?\s+\S+\s+\S+\s+\S+/i },
 ];
 
@@ -331,7 +334,7 @@ function steersThisTurn(sentence: string, at: number): boolean {
   return TURN_SCOPED_DONT.test(sentence) || words(clause) <= 6;
 }
 
-const REMEMBER_THIS = /^(?:so |and |ok,? )?(?:do |can |please |will )?(?:you )?(?:please )?remember (?:this|that)\b/i;
+const REMEMBER_THIS = /^(?:so |and |ok,? )?(?:do |can |please |will )?(?:you )?(?:please )?remember (?:this|that)\b|\bso (?:that )?you (?:will )?remember (?:this|that)\b/i;
 
 /** Statements in a user's own words: corrections, decisions, and facts the user points out ("keep in mind that …"). */
 export function plainStatements(original: string): Statement[] {
@@ -345,10 +348,13 @@ export function plainStatements(original: string): Statement[] {
     if (inside(skip, s.start)) return;
     // "… Use the v2 endpoint. So you remember this?": the sentence before is what to keep.
     if (REMEMBER_THIS.test(s.text)) {
-      const prev = all[idx - 1];
-      if (prev && !inside(skip, prev.start) && !isQuestionOrHedge(prev.text) && words(prev.text) >= 4 && !found.some((f) => f.idx === idx - 1)) {
-        found.push({ rule: { kind: 'insight', re: REMEMBER_THIS }, s: prev, idx: idx - 1 });
-      }
+      // The sentences before it in its paragraph (a short one, "Since that is the stable link.", takes the one before too).
+      let k = idx - 1;
+      const ok = (j: number) => j >= 0 && all[j].paragraph === s.paragraph && !inside(skip, all[j].start) && !isQuestionOrHedge(all[j].text);
+      if (!ok(k) || found.some((f) => f.idx === k)) return;
+      while (k > 0 && ok(k - 1) && words(all.slice(k, idx).map((x) => x.text).join(' ')) < 12 && !found.some((f) => f.idx === k - 1)) k--;
+      const from = all[k];
+      if (words(all.slice(k, idx).map((x) => x.text).join(' ')) >= 4) found.push({ rule: { kind: 'insight', re: REMEMBER_THIS }, s: { ...all[idx - 1], start: from.start, first: from.first }, idx: idx - 1 });
       return;
     }
     // The sentence as the person typed it, with the filler of a reply removed for the opener tests.

@@ -240,6 +240,8 @@ describe('durable statements only, judged per clause', () => {
       "don't add notes, looks like there is a need to track the conversation id",
       "don't produce code, design solution first",
       "no, it's not phase 1 there are a bunch of phases completed",
+      'we should add a test for all three cases?',
+      "let's make the start command hidden",
     );
     expect(ruleBeats(turns).map((b) => b.title)).toEqual([]);
   });
@@ -262,6 +264,9 @@ describe('durable statements only, judged per clause', () => {
       ['I think the legacy flag is useless now, so let\'s just remove that entirely', 'decision', "Let's just remove the legacy flag entirely"],
       ['The resume command fetches the metadata branch. it should never try to create a branch without a BaseCommit', 'decision', 'The resume command should never try to create a branch without a BaseCommit'],
       ['we use worktrees for each agent session to not clash on the git index', 'decision', 'We use worktrees for each agent session to not clash on the git index'],
+      ["thinking again: let's completely remove the start command", 'decision', "Let's completely remove the start command"],
+      ['We should add the agent name to any logging', 'decision', 'We should add the agent name to any logging'],
+      ['Option 1 does not work since the commit hash can change. That is the stable link. I wonder if we should add this to CLAUDE.md so you remember this?', 'insight', 'Option 1 does not work since the commit hash can change'],
     ];
     for (const [text, type, title] of cases) {
       const turns = talk(text);
