@@ -135,6 +135,12 @@ describe('personal data in what extraction reads', () => {
     expect(r.counts).toEqual({});
     expect((await redactText('mail ann.lee@example.com', { keepEmails: true })).text).toBe('mail ann.lee@example.com');
   });
+  it('reaches the turns a reader hands out; keepEmails (config extract.keep_emails) keeps the addresses', async () => {
+    const lines = [{ type: 'user', uuid: 'u1', sessionId: 's1', timestamp: '2026-11-20T09:00:00.000Z', message: { role: 'user', content: 'no, send alerts to ops@acme.io, the config is in /Users/ann/acme/alerts.yml' } }];
+    const bytes = () => [new TextEncoder().encode(lines.map((l) => JSON.stringify(l)).join('\n'))];
+    expect((await readClaudeCode(bytes())).turns[0].text).toBe('no, send alerts to [REDACTED:email], the config is in ~/acme/alerts.yml');
+    expect((await readClaudeCode(bytes(), { keepEmails: true })).turns[0].text).toBe('no, send alerts to ops@acme.io, the config is in ~/acme/alerts.yml');
+  });
   it('leaves git remotes, package specs, URL credentials and shared folders alone', async () => {
     for (const t of ['git@github.com:foo/bar.git', 'npm i @scope/pkg@1.2.3', '/Users/Shared/data', 'user@localhost']) expect((await redactText(t)).text).toBe(t);
   });
