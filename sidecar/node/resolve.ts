@@ -61,6 +61,22 @@ export function projectFor(cwd: string): ResolvedProject {
   return resolveProject({ local: findLocalSettings(cwd), gitTopLevel: gitTopLevel(cwd), cwd: path.resolve(cwd), platform: process.platform });
 }
 
+/** The git repositories on disk beside a gone folder and one level up (where a deleted worktree's repository still lives). */
+function repositoriesNear(cwd: string): string[] {
+  const out: string[] = [];
+  let dir = path.dirname(path.resolve(cwd));
+  for (let up = 0; up < 2; up++, dir = path.dirname(dir)) {
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const n of names) if (fs.existsSync(path.join(dir, n, '.git'))) out.push(path.join(dir, n));
+  }
+  return out;
+}
+
 /**
  * Sets a session's project when its reader left it unset: the resolver above while the session's folder (or a parent
  * that names the repository) is on disk; for a folder that is gone, what the transcript records (projectFromRecords),
@@ -73,7 +89,7 @@ export function setSessionProject(meta: SessionMeta, homeDir: string, known?: st
     meta.project = resolved.name;
     return;
   }
-  const r = projectFromRecords({ cwd: meta.cwd, otherCwds: meta.otherCwds, gitBranch: meta.gitBranch, known, platform: process.platform });
+  const r = projectFromRecords({ cwd: meta.cwd, otherCwds: meta.otherCwds, gitBranch: meta.gitBranch, known: [...(known ?? []), ...repositoriesNear(meta.cwd)], platform: process.platform });
   meta.project = r.name;
   if (r.guess) meta.projectGuess = homeRelative(r.guess.split(homeDir).join('~')).text;
 }

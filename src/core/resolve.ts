@@ -208,6 +208,8 @@ export function projectFromRecords(i: { cwd: string; otherCwds?: string[]; gitBr
     let dir = trim(i.cwd);
     for (let k = 0; k < depth; k++) dir = ops.dirname(dir);
     const near = childrenOf(dir).sort((a, b) => (count.get(b) ?? 0) - (count.get(a) ?? 0));
+    // Two projects seen as often beside it: no way to tell which.
+    if (near.length > 1 && (count.get(near[0]) ?? 0) === (count.get(near[1]) ?? 0)) return { name: base || 'default', guess: `${gone}; named after the folder` };
     if (near.length) return { name: near[0], guess: `${gone} (named after branch ${i.gitBranch}); ${ops.join(dir, near[0])} is the project most seen beside it` };
   }
   return { name: base || 'default', guess: `${gone}; named after the folder` };

@@ -145,3 +145,26 @@ describe('setSessionProject: the host side', () => {
     expect(gone.projectGuess).toBe("the session's folder ~/old-app no longer exists; named after the folder");
   });
 });
+
+describe('setSessionProject: repositories still on disk beside a gone checkout', () => {
+  let dir = '';
+  afterEach(() => {
+    if (dir) removeDir(dir);
+    dir = '';
+  });
+  it('names a gone `cli-completion-updater` or branch-named folder after the repository beside it', () => {
+    dir = makeTempDir('engram-gone-');
+    fs.mkdirSync(path.join(dir, 'src', 'cli', '.git'), { recursive: true });
+    const named: SessionMeta = { sessionId: 's', agent: 'claude-code', cwd: path.join(dir, 'src', 'cli-completion-updater') };
+    setSessionProject(named, '/nonexistent-home');
+    expect(named.project).toBe('cli');
+    const branch: SessionMeta = { sessionId: 's', agent: 'claude-code', cwd: path.join(dir, 'src', 'soph-multi-session'), gitBranch: 'soph/multi-session' };
+    setSessionProject(branch, '/nonexistent-home');
+    expect(branch.project).toBe('cli');
+    expect(branch.projectGuess).toMatch(/named after branch soph\/multi-session/);
+    fs.mkdirSync(path.join(dir, 'src', 'web', '.git'), { recursive: true });
+    const twoBeside: SessionMeta = { sessionId: 's', agent: 'claude-code', cwd: path.join(dir, 'src', 'feature-x'), gitBranch: 'feature-x' };
+    setSessionProject(twoBeside, '/nonexistent-home');
+    expect(twoBeside.project).toBe('feature-x');
+  });
+});
