@@ -372,6 +372,8 @@ export function plainStatements(original: string): Statement[] {
       // Steering for this turn, not a standing rule: a short "don't …", "No, it's not …" about the agent's reading.
       if (rule.re === IMPERATIVE_NOT && words(s.text) >= 4 && steersThisTurn(s.text, 0)) break;
       if (rule.opener && /^(?:no|nope|nah)\b/i.test(s.text) && !STANDING_DONT.test(rest) && (TURN_SCOPED_DONT.test(rest.trim()) || /^(?:it'?s|it is|that'?s|that is|this is) not\b/i.test(rest.trim()))) break;
+      // "That is wrong, I can see … in the main branch": what the user sees now, against the agent's reading of it.
+      if (rule.opener && /^(?:i|we) (?:can |could )?(?:also |still |just )?(?:totally |clearly )?(?:see|saw|ran|tried|got|checked|have)\b/i.test(rest.replace(/^[\s,.:;!–—-]+/, ''))) break;
       if (words(s.text) < 4) {
         // "… is already present in metrics. don't overcomplicate": a short order takes the sentence before it.
         const prev = all[idx - 1];

@@ -241,6 +241,7 @@ describe('durable statements only, judged per clause', () => {
       "don't produce code, design solution first",
       "no, it's not phase 1 there are a bunch of phases completed",
       'we should add a test for all three cases?',
+      'that is wrong, I can also totally see `Entire-Checkpoint:` trailers in the main branch',
       "let's make the start command hidden",
     );
     expect(ruleBeats(turns).map((b) => b.title)).toEqual([]);
