@@ -36,6 +36,15 @@ function expectWholeTitle(title: string): void {
   expect(endsMidClause(title), title).toBe(false);
 }
 
+/** The one note the rules file from `text`, said after an agent turn: its type and title, grounded and whole. */
+function expectFiled(text: string, type: string, title: string): void {
+  const turns = talk(text);
+  const beats = ruleBeats(turns);
+  expect(beats.map((b) => [b.type, b.title, b.turns]), text).toEqual([[type, title, [1]]]);
+  grounded(beats, turns);
+  expectWholeTitle(beats[0].title);
+}
+
 async function notesOf(turns: Turn[]) {
   const vault = new MemoryVault();
   const run = await extractSession({ ports: { vault, clock: { now: () => 0 } }, state: new MemoryStateStore(), vaultDir: 'v', backend: new RulesBackend(), session: { meta: { sessionId: 's1', agent: 'claude-code', project: 'acme' }, turns } });
@@ -104,13 +113,7 @@ describe('plain-words corrections and decisions from the user', () => {
     ['don’t ever run the migrations by hand on staging', 'correction', "Don't ever run the migrations by hand on staging"],
   ];
 
-  it.each(said)('files "%s" as a %s', (text, type, title) => {
-    const turns = talk(text);
-    const beats = ruleBeats(turns);
-    expect(beats.map((b) => [b.type, b.title, b.turns])).toEqual([[type, title, [1]]]);
-    grounded(beats, turns);
-    expectWholeTitle(beats[0].title);
-  });
+  it.each(said)('files "%s" as a %s', (text, type, title) => expectFiled(text, type, title));
 
   it('reads a decision after an opener that is not a correction ("Actually, let\'s …")', () => {
     const beats = ruleBeats(talk("Actually, let's go with Postgres for the reporting database."));
@@ -230,6 +233,17 @@ describe('what the rules do not file', () => {
 // What a person would keep from sessions nobody tuned for (issue 29: 263 sessions of a public project): steering for
 // the turn is not a rule, the agent's words quoted back are not the user's, and a near-explicit standing rule is kept
 // with what it is about.
+const NEAR_EXPLICIT: [string, string, string][] = [
+  ['and remember to use pagination for every list endpoint of the API', 'decision', 'Remember to use pagination for every list endpoint of the API'],
+  ['The sessions endpoint returns at most 50 items per page. so you remember this?', 'insight', 'The sessions endpoint returns at most 50 items per page'],
+  ['I think the legacy flag is useless now, so let\'s just remove that entirely', 'decision', "Let's just remove the legacy flag entirely"],
+  ['The resume command fetches the metadata branch. it should never try to create a branch without a BaseCommit', 'decision', 'The resume command should never try to create a branch without a BaseCommit'],
+  ['we use worktrees for each agent session to not clash on the git index', 'decision', 'We use worktrees for each agent session to not clash on the git index'],
+  ["thinking again: let's completely remove the start command", 'decision', "Let's completely remove the start command"],
+  ['We should add the agent name to any logging', 'decision', 'We should add the agent name to any logging'],
+  ['Option 1 does not work since the commit hash can change. That is the stable link. I wonder if we should add this to CLAUDE.md so you remember this?', 'insight', 'Option 1 does not work since the commit hash can change'],
+];
+
 describe('durable statements only, judged per clause', () => {
   it('files nothing for steering meant for this turn', () => {
     const turns = talk(
@@ -258,24 +272,7 @@ describe('durable statements only, judged per clause', () => {
     expect(ruleBeats(own).map((b) => b.title)).toEqual(['Uploads are retried three times by the queue worker']);
   });
 
-  it('catches near-explicit standing rules', () => {
-    const cases: [string, string, string][] = [
-      ['and remember to use pagination for every list endpoint of the API', 'decision', 'Remember to use pagination for every list endpoint of the API'],
-      ['The sessions endpoint returns at most 50 items per page. so you remember this?', 'insight', 'The sessions endpoint returns at most 50 items per page'],
-      ['I think the legacy flag is useless now, so let\'s just remove that entirely', 'decision', "Let's just remove the legacy flag entirely"],
-      ['The resume command fetches the metadata branch. it should never try to create a branch without a BaseCommit', 'decision', 'The resume command should never try to create a branch without a BaseCommit'],
-      ['we use worktrees for each agent session to not clash on the git index', 'decision', 'We use worktrees for each agent session to not clash on the git index'],
-      ["thinking again: let's completely remove the start command", 'decision', "Let's completely remove the start command"],
-      ['We should add the agent name to any logging', 'decision', 'We should add the agent name to any logging'],
-      ['Option 1 does not work since the commit hash can change. That is the stable link. I wonder if we should add this to CLAUDE.md so you remember this?', 'insight', 'Option 1 does not work since the commit hash can change'],
-    ];
-    for (const [text, type, title] of cases) {
-      const turns = talk(text);
-      const beats = ruleBeats(turns);
-      expect(beats.map((b) => [b.type, b.title]), text).toEqual([[type, title]]);
-      grounded(beats, turns);
-    }
-  });
+  it.each(NEAR_EXPLICIT)('catches the near-explicit "%s" as a %s', (text, type, title) => expectFiled(text, type, title));
 
   it('gives a pronoun its referent from the turn before, or files nothing', () => {
     const turns: Turn[] = [turn(0, 'user', 'is "Gemini CLI" a constant or should we make it one?'), turn(1, 'assistant', 'It is a string literal in two places.'), turn(2, 'user', "yeah let's make both a constant")];
