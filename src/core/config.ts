@@ -144,6 +144,7 @@ export const CONFIG_KEYS = {
   'budget.tokens_per_day': intKey(200_000, 'Rolling-day token budget of the configured backend for background extraction (the default is for claude; until set, paid APIs, anthropic and a remote openai, spend nothing in the background, and local ones, ollama or a local openai server, have no limit)'),
   'extract.validate': boolKey(false, 'A second model call per window asks the model to confirm each grounded beat (more tokens, fewer wrong notes)'),
   'extract.retry_after_minutes': intKey(5, 'Minutes before the host retries a session whose windows failed (doubled after each failure, at most 6 hours)', 0, 360),
+  'extract.keep_emails': boolKey(false, 'Keep e-mail addresses in what extraction reads and files (by default they are redacted like secrets)'),
   'extract.timeout_ms': intKey(180_000, 'How long one LLM call for a window may take (ms); past it the window stays pending and a later run retries it', 5_000, 3_600_000),
   'embedding.model_id': textKey('TaylorAI/bge-micro-v2', 'Embedding model (Hugging Face id); changing it rebuilds the vector index'),
   'embedding.model_path': pathKey(null, 'Local folder holding the embedding model (unset = download on first use)'),

@@ -21,7 +21,7 @@ import { gateTokenizer, TermStats } from './recall/term-stats.js';
 import { DEFAULT_GATE, judge, type GateConfig } from './recall/gate.js';
 import { renderContext, renderItem } from './recall/render.js';
 import { fenceRecalled } from './transcript/fence.js';
-import { rememberNote, type RememberInput, type RememberResult } from './memory/remember.js';
+import { extendNote, rememberContentProblem, rememberId, rememberNote, restatedNote, type RememberInput, type RememberResult } from './memory/remember.js';
 import type { ContextItem, ContextResult, RecallResult } from './protocol/messages.js';
 
 /** One query's answer: the hits, and what the user should know (BM25 only, a time phrase read as a date…). */
@@ -568,6 +568,24 @@ export class Engine {
   /** Files a note (or finds the one this text already made: then nothing is written and `existed` is true). */
   async remember(input: RememberInput): Promise<RememberResult> {
     const byId = (id: string) => [...this.metas.values()].find((m) => m.engramId === id)?.path;
+    const body = input.text.trim();
+    if (body && !rememberContentProblem(body) && !byId(rememberId(body.replace(/\r\n/g, '\n'), input.scope === 'general' ? undefined : input.project)) && input.onDuplicate !== 'new') {
+      // A paraphrase of a note: name it and offer to extend it, rather than file a second copy.
+      const hits = (await this.query(body.slice(0, 500), { limit: 8, mode: 'bm25' })).hits;
+      const candidates: { path: string; title: string; text: string }[] = [];
+      for (const h of hits) {
+        const text = await this.ports.vault.read(h.path).then((f) => f.text, () => undefined);
+        if (text !== undefined) candidates.push({ path: h.path, title: this.metas.get(h.path)?.title ?? h.path, text });
+      }
+      const dup = await restatedNote(body, candidates);
+      if (dup && input.onDuplicate === 'extend') {
+        if (this.metas.get(dup.path)?.locked) throw new EngramError('refused', `${dup.path} is locked: it cannot be extended`, 'remember with onDuplicate "new" to file a note of its own');
+        await extendNote(this.ports.vault, dup.path, body, this.ports.clock.now());
+        await this.load(dup.path);
+        return { path: dup.path, existed: false, duplicateOf: dup, extended: true };
+      }
+      if (dup) return { path: dup.path, existed: false, duplicateOf: dup };
+    }
     const r = await rememberNote(this.ports.vault, this.config.folders, input, this.ports.clock.now(), byId);
     if (!r.existed) await this.load(r.path);
     return r;

@@ -39,6 +39,7 @@ function provenanceFooter(beat: Beat, p: Provenance, now: number): string {
     PROVENANCE_CALLOUT,
     `> ${quote.length > 400 ? `${quote.slice(0, 397)}…` : quote}`,
     `> — ${p.session.agent} session \`${p.session.sessionId}\`, ${turns}; extracted ${isoDate(now)} by ${p.backend} (${p.model})`,
+    ...(p.session.projectGuess && p.session.project ? [`> Project \`${p.session.project}\` is a guess: ${p.session.projectGuess}.`] : []),
   ].join('\n');
 }
 

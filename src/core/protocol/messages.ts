@@ -68,6 +68,7 @@ export const methodParams = {
     project: v.optional(v.string({ max: 256 })),
     scope: v.optional(v.oneOf(['project', 'general'] as const)),
     tags: v.optional(v.array(v.string({ max: 64 }), 20)),
+    onDuplicate: v.optional(v.oneOf(['ask', 'extend', 'new'] as const)),
   }),
   extract: v.object({ path: v.string({ min: 1, max: 4096 }), sessionId: v.optional(v.string({ max: 256 })) }),
   /** Archive a note (Curation#forget). `byUser`: a person named it in a terminal (their own note, by exact path). */
