@@ -7,8 +7,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Engine, IndexedVault } from '../src/core/engine.js';
 import { VaultIndex } from '../src/core/index/vault-index.js';
-import { NodeStateStore } from '../sidecar/node/node-state-store.js';
-import { NodeVault } from '../sidecar/node/node-vault.js';
+import { NodeStateStore } from '../sidecar/hosting/node-state-store.js';
+import { NodeVault } from '../sidecar/hosting/node-vault.js';
 
 const root = [path.join('..', 'shared'), path.join('..', '..', 'shared')]
   .map((d) => path.resolve(import.meta.dirname, '..', d, 'corpus', 'vaults', 'digitalyoshixi-zettelkasten'))

@@ -3,9 +3,9 @@
 import { EngramError, type ErrorCode } from '../../src/core/errors.js';
 import { RpcCode, type Method } from '../../src/core/protocol/index.js';
 import type { HostFacts } from '../../src/core/state.js';
-import { requireVault } from '../node/resolve.js';
-import { HostConnection, RpcError, isNoHost } from './connection.js';
-import { vaultState } from '../node/paths.js';
+import { requireVault } from '../hosting/resolve.js';
+import { HostConnection, RpcError, isNoHost } from '../hosting/connection.js';
+import { vaultState } from '../hosting/paths.js';
 
 /** Who asks (a CLI command's context has all of it): where, for which vault, and where to say a note. */
 export interface HostCaller {

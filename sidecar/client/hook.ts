@@ -5,12 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HOOK_EVENTS, type HookEvent, type ContextResult } from '../../src/core/protocol/messages.js';
 import { hostSupports } from '../../src/core/protocol/version.js';
-import { HostConnection, isNoHost } from './connection.js';
-import { engramHome, logsDir, vaultState } from '../node/paths.js';
-import { appendLog } from '../node/log.js';
-import { captureEnabled, clientSettings, resolveProject, resolveVault } from '../node/settings.js';
-import { startHostDetached } from './start-host.js';
-import { SPOOL_FORMAT, lossCause, recordLostEvent, writeSpoolEntry } from './spool-writer.js';
+import { HostConnection, isNoHost } from '../hosting/connection.js';
+import { engramHome, logsDir, vaultState } from '../hosting/paths.js';
+import { appendLog } from '../hosting/log.js';
+import { captureEnabled, clientSettings, resolveProject, resolveVault } from '../hosting/settings.js';
+import { startHostDetached } from '../hosting/start-host.js';
+import { SPOOL_FORMAT, lossCause, recordLostEvent, writeSpoolEntry } from '../hosting/spool-writer.js';
 
 export interface HookIo {
   event: string;

@@ -9,16 +9,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { errorMessage } from '../../src/core/errors.js';
 import { readFormat } from '../../src/core/format-version.js';
-import { SPOOL_FORMAT, writeSpoolEntry } from '../client/spool-writer.js';
-import { codexHome, type VaultState } from '../node/paths.js';
+import { SPOOL_FORMAT, writeSpoolEntry } from './spool-writer.js';
+import { codexHome, type VaultState } from './paths.js';
 import { MCP_NAME } from '../install/registration.js';
-import { loadConfig } from '../node/config-file.js';
+import { loadConfig } from './config-file.js';
 import type { CoverageStore } from './coverage.js';
-import { hostFacts } from '../node/facts.js';
-import { findVault } from '../node/resolve.js';
+import { hostFacts } from './facts.js';
+import { findVault } from './resolve.js';
 import { jobKey } from '../../src/core/capture/session-jobs.js';
-import { isEngramOwnTranscript } from '../node/transcript-files.js';
-import { atomicWriteFileSync } from '../node/atomic-write.js';
+import { isEngramOwnTranscript } from './transcript-files.js';
+import { atomicWriteFileSync } from './atomic-write.js';
 
 export function codexSessionsDir(env: NodeJS.ProcessEnv): string {
   return path.join(codexHome(env), 'sessions');

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { PROTOCOL_VERSION, LineDecoder, encodeFrame, parseFrame, request, type RpcResponse } from '../../src/core/protocol/index.js';
 import type { HelloResult } from '../../src/core/protocol/messages.js';
 import { EngramError } from '../../src/core/errors.js';
-import { tokenPath } from '../node/paths.js';
+import { tokenPath } from './paths.js';
 
 export class RpcError extends Error {
   constructor(readonly code: number, message: string, readonly data?: unknown) {

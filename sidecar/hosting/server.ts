@@ -9,7 +9,7 @@ import {
   checkParams, isMethod, ParamError, mismatchAdvice, type RpcNotification, type RpcRequest,
 } from '../../src/core/protocol/index.js';
 import { EngramError } from '../../src/core/errors.js';
-import { ensurePrivateDir, tokenPath } from '../node/paths.js';
+import { ensurePrivateDir, tokenPath } from './paths.js';
 
 /** Sends a notification to the client that made the request (progress of a long call), before its answer. */
 export type Notify = (method: string, params: unknown) => void;

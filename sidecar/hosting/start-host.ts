@@ -3,8 +3,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { lockIsLive, processAlive, readLock } from '../node/election.js';
-import { logsDir, vaultState } from '../node/paths.js';
+import { lockIsLive, processAlive, readLock } from './election.js';
+import { logsDir, vaultState } from './paths.js';
 
 /** A start claimed this long ago whose host has not taken host.lock yet is presumed failed; the next caller retries. */
 export const START_CLAIM_MS = 15_000;

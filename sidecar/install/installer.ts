@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
-import { claudeDir, codexHome, engramHome, logsDir, shimPath } from '../node/paths.js';
-import { atomicWriteFileSync } from '../node/atomic-write.js';
+import { claudeDir, codexHome, engramHome, logsDir, shimPath } from '../hosting/paths.js';
+import { atomicWriteFileSync } from '../hosting/atomic-write.js';
 import { addHooks, addMcp, codexBlock, deepEqual, detectIndent, lineDiff, removeCodexBlock, removeHooks, removeMcp } from './registration.js';
 
 export type Scope = 'user' | 'project';

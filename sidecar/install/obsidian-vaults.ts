@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { realVaultPath } from '../node/paths.js';
+import { realVaultPath } from '../hosting/paths.js';
 
 export interface KnownVault {
   path: string;

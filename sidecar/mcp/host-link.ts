@@ -1,7 +1,7 @@
 // The MCP server's link to the vault's host: one connection, re-opened (and a host started) when it drops.
-import { HostConnection, RpcError, isNoHost } from '../client/connection.js';
-import { startHostDetached } from '../client/start-host.js';
-import type { VaultState } from '../node/paths.js';
+import { HostConnection, RpcError, isNoHost } from '../hosting/connection.js';
+import { startHostDetached } from '../hosting/start-host.js';
+import type { VaultState } from '../hosting/paths.js';
 
 export class HostLink {
   private conn: HostConnection | null = null;

@@ -1,7 +1,7 @@
 // `engram mcp`: a thin MCP server over stdio that forwards every tool to the vault's host.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { RpcError } from '../client/connection.js';
+import { RpcError } from '../hosting/connection.js';
 import { describeAgentConfigKeys } from '../../src/core/config.js';
 import { DURATION_FORMS } from '../../src/core/duration.js';
 import { EngramError } from '../../src/core/errors.js';

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseLocalSettings, repositoryFolderOf, resolveProject, resolveVault, parseGitFile } from '../../src/core/resolve.js';
-import { findLocalSettings, gitTopLevel, projectFor, requireVault } from '../../sidecar/node/resolve.js';
-import { hostFacts } from '../../sidecar/node/facts.js';
+import { findLocalSettings, gitTopLevel, projectFor, requireVault } from '../../sidecar/hosting/resolve.js';
+import { hostFacts } from '../../sidecar/hosting/facts.js';
 import { vaultKey } from '../../src/core/state.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 

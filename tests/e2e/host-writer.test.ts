@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HostConnection } from '../../sidecar/client/connection.js';
+import { HostConnection } from '../../sidecar/hosting/connection.js';
 import { runCli } from '../helpers/cli.js';
 import { makeSandbox, pidsFromLocks, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';

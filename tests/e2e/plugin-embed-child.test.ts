@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_BACKOFF, EmbedChild, openEmbedChild, restartDelay, type EmbedChildStatus } from '../../src/plugin/node/embed-child.js';
 import { MIN_NODE_VERSION, findEngramCli, findNode } from '../../src/plugin/node/find-cli.js';
-import { loadEmbedder } from '../../sidecar/node/embedder.js';
+import { loadEmbedder } from '../../sidecar/hosting/embedder.js';
 import { shimText } from '../../sidecar/install/installer.js';
 import { cliPath } from '../helpers/cli.js';
 import { alive, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { BACKENDS, type BackendName } from '../../../src/core/config.js';
 import { EngramError } from '../../../src/core/errors.js';
 import type { ExtractRun } from '../../../src/core/extract/extract.js';
-import { extractTranscript } from '../../node/extract-runner.js';
-import { requireVault } from '../../node/resolve.js';
+import { extractTranscript } from '../../hosting/extract-runner.js';
+import { requireVault } from '../../hosting/resolve.js';
 import { callHost } from '../../client/forward.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 

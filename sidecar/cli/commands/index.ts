@@ -1,8 +1,8 @@
 // `engram index`: builds or brings up to date the vault's index and its snapshot, with a progress bar on a terminal
 // (sparse progress lines elsewhere). Ctrl-C says what is kept: the snapshot is saved whole or not at all.
 import type { IndexProgress } from '../../../src/core/index/vault-index.js';
-import { openVaultIndex, snapshotExists } from '../../node/index-host.js';
-import { requireVault } from '../../node/resolve.js';
+import { openVaultIndex, snapshotExists } from '../../hosting/index-host.js';
+import { requireVault } from '../../hosting/resolve.js';
 import { callHost } from '../../client/forward.js';
 import type { IndexUpdateResult } from '../../../src/core/protocol/index.js';
 import { progressFor, terminalProgress, type ProgressLine } from '../progress.js';

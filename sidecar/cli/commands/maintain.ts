@@ -2,7 +2,7 @@
 // stale notes (not recalled in a while), orphans and possible duplicates for the user to look at.
 import type { MaintainResult } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
-import { localCuration } from '../../node/curate-host.js';
+import { localCuration } from '../../hosting/curate-host.js';
 import { callHost } from '../../client/forward.js';
 import { CLI_ACTOR } from '../curate-output.js';
 import type { CommandDefinition } from '../types.js';

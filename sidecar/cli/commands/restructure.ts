@@ -2,7 +2,7 @@
 // note, and split notes that grew too large. Runs only when asked; nothing changes until a proposal is applied.
 import type { RestructurePlanResult } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
-import { localCuration } from '../../node/curate-host.js';
+import { localCuration } from '../../hosting/curate-host.js';
 import { applyIds, CLI_ACTOR, describeProposal, idsToApply, printApplied } from '../curate-output.js';
 import { callHost } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';

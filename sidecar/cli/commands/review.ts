@@ -1,7 +1,7 @@
 // `engram review`: working-memory notes that are due, grouped, with proposals (promote, extend, delete).
 // Lists by default (a dry run); `--apply <id>` applies one proposal from this or an earlier run.
 import type { ReviewPlanResult } from '../../../src/core/curate/service.js';
-import { localCuration } from '../../node/curate-host.js';
+import { localCuration } from '../../hosting/curate-host.js';
 import { backendOption } from './extract.js';
 import { parseDays } from '../../../src/core/duration.js';
 import { applyIds, CLI_ACTOR, describeProposal, idsToApply, printApplied } from '../curate-output.js';

@@ -4,9 +4,9 @@ import { EngramError } from '../../../src/core/errors.js';
 import { parseSince } from '../../../src/core/duration.js';
 import type { IndexSearchOptions } from '../../../src/core/index/search.js';
 import { callHost } from '../../client/forward.js';
-import { loadConfig } from '../../node/config-file.js';
-import { lockIsLive, readLock } from '../../node/election.js';
-import { openVaultIndex } from '../../node/index-host.js';
+import { loadConfig } from '../../hosting/config-file.js';
+import { lockIsLive, readLock } from '../../hosting/election.js';
+import { openVaultIndex } from '../../hosting/index-host.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
 const list = (v: unknown): string[] | undefined => {

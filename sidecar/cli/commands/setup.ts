@@ -7,15 +7,15 @@ import readline from 'node:readline/promises';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import { EngramError } from '../../../src/core/errors.js';
 import type { StatusResult } from '../../../src/core/protocol/messages.js';
-import { vaultState } from '../../node/paths.js';
-import { engramEntry } from '../../client/start-host.js';
-import { saveConfigKey } from '../../node/config-file.js';
+import { vaultState } from '../../hosting/paths.js';
+import { engramEntry } from '../../hosting/start-host.js';
+import { saveConfigKey } from '../../hosting/config-file.js';
 import { install, targets, writeShim, type ChangeReport } from '../../install/installer.js';
 import { describeLink, linkOnPath } from '../../install/bin-link.js';
 import { claudePlugin } from '../../install/claude-plugin.js';
 import { knownVaults, obsidianHasVaultOpen } from '../../install/obsidian-vaults.js';
 import { choosePlugin, pluginStep } from '../../install/obsidian-plugin.js';
-import { installRoot } from '../../node/embedding-runtime.js';
+import { installRoot } from '../../hosting/embedding-runtime.js';
 import { estimateBacklog, listClaudeTranscripts } from '../../install/transcripts.js';
 import { ensureHost, queueTranscripts } from '../../install/queue-backlog.js';
 import { Interrupted } from '../interrupt.js';
@@ -65,7 +65,7 @@ async function chooseVault(ctx: CommandContext, say: (line: string) => void, ask
 }
 
 async function transcriptChars(file: string): Promise<number> {
-  const { readTranscriptFile } = await import('../../node/extract-runner.js');
+  const { readTranscriptFile } = await import('../../hosting/extract-runner.js');
   const session = await readTranscriptFile(file);
   return session.turns.reduce((n, t) => n + t.text.length, 0);
 }
@@ -87,8 +87,8 @@ export const command: CommandDefinition = {
     const pluginChoice = await choosePlugin({ vault, env: ctx.env, yes: Boolean(ctx.options.yes), skip: Boolean(ctx.options['no-plugin']), interactive: Boolean(process.stdin.isTTY), ask: asker });
     const facts = ctx.facts;
     // The LLM pass setup advertises needs a backend that runs: say up front when it cannot, with the ways out.
-    const { loadConfig } = await import('../../node/config-file.js');
-    const { checkBackend, describeBackendProblem } = await import('../../node/backend-check.js');
+    const { loadConfig } = await import('../../hosting/config-file.js');
+    const { checkBackend, describeBackendProblem } = await import('../../hosting/backend-check.js');
     const backendCheck = checkBackend(loadConfig(facts).config, ctx.env);
     if (!backendCheck.ok) {
       for (const line of describeBackendProblem(backendCheck)) say(line);

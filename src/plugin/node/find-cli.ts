@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { errorMessage } from '../../core/errors.js';
-import { shimPath } from '../../../sidecar/node/paths.js';
+import { shimPath } from '../../../sidecar/hosting/paths.js';
 import { shimTarget } from '../../../sidecar/install/installer.js';
 
 /** The oldest Node the CLI runs on (package.json `engines`). */
