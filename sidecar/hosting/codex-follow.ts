@@ -11,7 +11,7 @@ import { errorMessage } from '../../src/core/errors.js';
 import { readFormat } from '../../src/core/format-version.js';
 import { SPOOL_FORMAT, writeSpoolEntry } from './spool-writer.js';
 import { codexHome, type VaultState } from './paths.js';
-import { MCP_NAME } from '../install/registration.js';
+import { MCP_NAME } from './install-facts.js';
 import { loadConfig } from './config-file.js';
 import type { CoverageStore } from './coverage.js';
 import { hostFacts } from './facts.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
 import { atomicWriteFileSync } from '../hosting/atomic-write.js';
 import { realVaultPath } from '../hosting/paths.js';
-import { readRecord, shq, writeRecord, type ObsidianPluginRecord } from './installer.js';
+import { readRecord, shq, writeRecord, type ObsidianPluginRecord } from '../hosting/install-facts.js';
 
 export const PLUGIN_FILES = ['main.js', 'manifest.json', 'styles.css'] as const;
 const PLUGIN_ID = 'engram';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { DEFAULT_BACKOFF, EmbedChild, openEmbedChild, restartDelay, type EmbedChildStatus } from '../../src/plugin/node/embed-child.js';
 import { MIN_NODE_VERSION, findEngramCli, findNode } from '../../src/plugin/node/find-cli.js';
 import { loadEmbedder } from '../../sidecar/hosting/embedder.js';
-import { shimText } from '../../sidecar/install/installer.js';
+import { shimText } from '../../sidecar/hosting/install-facts.js';
 import { cliPath } from '../helpers/cli.js';
 import { alive, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 import { makeTinyModel, type TinyModel } from '../helpers/tiny-model.js';

@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CommandDefinition } from '../types.js';
-import { remainingRegistrations, uninstall, targets } from '../../install/installer.js';
+import { uninstall, targets } from '../../install/installer.js';
+import { remainingRegistrations } from '../../hosting/install-facts.js';
 import { engramHome, shimPath } from '../../hosting/paths.js';
 import { lockIsLive, readLock } from '../../hosting/election.js';
 import { parseAgent, parseScope, printReports } from './install.js';

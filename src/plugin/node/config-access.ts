@@ -7,7 +7,7 @@ import { engramHome } from '../../core/state';
 import { loadConfig, saveConfigKey } from '../../../sidecar/hosting/config-file';
 import { hostFacts } from '../../../sidecar/hosting/facts';
 import { HUB, locateModel } from '../../../sidecar/hosting/embedder';
-import { remainingRegistrations } from '../../../sidecar/install/installer';
+import { remainingRegistrations } from '../../../sidecar/hosting/install-facts';
 import type { EngineConfigAccess, EngramSettings } from '../settings';
 import { cliEnv, findEngramCli, findNode } from './find-cli';
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { errorMessage } from '../../core/errors.js';
 import { shimPath } from '../../../sidecar/hosting/paths.js';
-import { shimTarget } from '../../../sidecar/install/installer.js';
+import { shimTarget } from '../../../sidecar/hosting/install-facts.js';
 
 /** The oldest Node the CLI runs on (package.json `engines`). */
 export const MIN_NODE_VERSION = '20.19';
