@@ -3,7 +3,7 @@
 // within a deadline. Always exit 0; stdout carries only the hookSpecificOutput JSON.
 import fs from 'node:fs';
 import path from 'node:path';
-import { HOOK_EVENTS, type HookEvent, type ContextResult } from '../../src/core/protocol/messages.js';
+import { HOOK_EVENTS, type HookEvent } from '../../src/core/protocol/messages.js';
 import { hostSupports } from '../../src/core/protocol/version.js';
 import { HostConnection, isNoHost } from '../hosting/connection.js';
 import { engramHome, logsDir, vaultState } from '../hosting/paths.js';
@@ -21,7 +21,12 @@ export interface HookIo {
   stdout: (text: string) => void;
 }
 
-const SPOOL_EVENTS = new Set(['Stop', 'PreCompact', 'SessionEnd']);
+const SPOOL_EVENTS = ['Stop', 'PreCompact', 'SessionEnd'] as const;
+
+/** An event the hook spools for capture (the others ask the host for context). */
+function isSpoolEvent(e: HookEvent): e is (typeof SPOOL_EVENTS)[number] {
+  return (SPOOL_EVENTS as readonly string[]).includes(e);
+}
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v ? v : undefined;
@@ -70,7 +75,7 @@ export async function runHook(io: HookIo): Promise<void> {
   const state = vaultState(resolved.vault, env);
   const sessionId = str(payload.session_id) ?? 'unknown';
 
-  if (SPOOL_EVENTS.has(event)) {
+  if (isSpoolEvent(event)) {
     if (!captureEnabled(cwd)) {
       log(`capture is off for ${cwd} (.claude/engram.local.json)`);
       return;
@@ -127,7 +132,7 @@ export async function runHook(io: HookIo): Promise<void> {
     return;
   }
   try {
-    const result = (await conn.call('context', {
+    const result = await conn.call('context', {
       event,
       // A host older than protocol 1.1 refuses fields it does not know.
       source: start && hostSupports(conn.hello.protocolVersion, 1) ? str(payload.source)?.slice(0, 32) : undefined,
@@ -137,7 +142,7 @@ export async function runHook(io: HookIo): Promise<void> {
       project: resolveProject(cwd),
       maxChars: start ? settings.session_start_max_chars : settings.prompt_max_chars,
       maxItems: start ? 8 : settings.prompt_max_items,
-    }, deadline)) as ContextResult;
+    }, deadline);
     if (result.text) {
       io.stdout(JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: result.text } }));
     }

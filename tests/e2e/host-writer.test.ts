@@ -51,7 +51,7 @@ async function ask(sb: Sandbox, method: string, params: unknown): Promise<unknow
   const socket = await hostSocket(sb);
   const conn = await HostConnection.open({ socket, env: sb.env, deadline: Date.now() + 10_000, client: 'test' });
   try {
-    return await conn.call(method, params, Date.now() + 10_000);
+    return await conn.request(method, params, Date.now() + 10_000);
   } finally {
     conn.close();
   }
@@ -64,7 +64,7 @@ async function streamed(sb: Sandbox, method: string, params: Record<string, unkn
   const events: Array<{ method: string; params: unknown } | { result: unknown }> = [];
   conn.onNotification = (method, p) => events.push({ method, params: p });
   try {
-    events.push({ result: await conn.call(method, params, Date.now() + 30_000) });
+    events.push({ result: await conn.request(method, params, Date.now() + 30_000) });
   } finally {
     conn.close();
   }

@@ -50,7 +50,7 @@ export const command: CommandDefinition = {
     // dry run writes nothing, so it runs here).
     const hosted = dryRun
       ? undefined
-      : await callHost<ImportResult>(ctx, 'import.run', { path: abs, backend, keepRuns: keepRuns || Boolean(ctx.options.verbose) }, {
+      : await callHost(ctx, 'import.run', { path: abs, backend, keepRuns: keepRuns || Boolean(ctx.options.verbose) }, {
         deadlineMs: 24 * 60 * 60_000,
         onNotification: (method, params) => {
           if (method === IMPORT_PROGRESS) show(params as ImportProgress);

@@ -1,6 +1,5 @@
 // `engram restructure`: proposals to merge notes that say the same thing, gather larger clusters under a hub
 // note, and split notes that grew too large. Runs only when asked; nothing changes until a proposal is applied.
-import type { RestructurePlanResult } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
 import { localCuration } from '../../hosting/curate-host.js';
 import { applyIds, CLI_ACTOR, describeProposal, idsToApply, printApplied } from '../curate-output.js';
@@ -29,7 +28,7 @@ export const command: CommandDefinition = {
     if (ids.length) return printApplied(ctx, await applyIds(ctx, ids, local));
     const folder = typeof ctx.options.folder === 'string' ? ctx.options.folder : undefined;
     const req = { actor: CLI_ACTOR, folder, threshold };
-    const plan = (await callHost<RestructurePlanResult>(ctx, 'restructure.plan', req))?.result ?? (await local().restructurePlan(req));
+    const plan = (await callHost(ctx, 'restructure.plan', req))?.result ?? (await local().restructurePlan(req));
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify(plan, null, 2));
       return 0;

@@ -22,7 +22,7 @@ const list = (v: unknown): string[] | undefined => {
 async function searchOnHost(ctx: CommandContext, query: string, opts: IndexSearchOptions): Promise<QueryAnswer | undefined> {
   const { expandLinks, ...rest } = opts;
   // A large vault's host may still be reading its notes: the answer waits for it, as recall does.
-  return (await callHost<QueryAnswer>(ctx, 'search', { query, ...rest, expandLinks: expandLinks || undefined }, { deadlineMs: 120_000 }))?.result;
+  return (await callHost(ctx, 'search', { query, ...rest, expandLinks: expandLinks || undefined }, { deadlineMs: 120_000 }))?.result;
 }
 
 /** No host: the same query path on an index opened here; its snapshot is saved only while no host owns the vault. */

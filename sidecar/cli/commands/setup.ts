@@ -6,7 +6,6 @@ import path from 'node:path';
 import readline from 'node:readline/promises';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import { EngramError } from '../../../src/core/errors.js';
-import type { StatusResult } from '../../../src/core/protocol/messages.js';
 import { vaultState } from '../../hosting/paths.js';
 import { engramEntry } from '../../hosting/start-host.js';
 import { saveConfigKey } from '../../hosting/config-file.js';
@@ -117,10 +116,10 @@ export const command: CommandDefinition = {
     const state = vaultState(vault, ctx.env);
     const conn = await ensureHost(state, ctx.env);
     if (!conn) throw new EngramError('timeout', 'the background host did not start', 'run `engram serve --foreground` to see why');
-    let status = (await conn.call('status', {}, Date.now() + 5000)) as StatusResult;
+    let status = await conn.call('status', {}, Date.now() + 5000);
     for (let i = 0; i < 600 && !status.index.ready; i++) {
       await new Promise((r) => setTimeout(r, 200));
-      status = (await conn.call('status', {}, Date.now() + 5000)) as StatusResult;
+      status = await conn.call('status', {}, Date.now() + 5000);
     }
     say(`3. Index: ${status.index.notes} notes (${status.index.mode}), kept up to date by the host (pid ${status.pid})`);
 

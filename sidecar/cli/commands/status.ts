@@ -94,7 +94,7 @@ export const command: CommandDefinition = {
       const conn = await HostConnection.open({ socket: state.socket, env: ctx.env, deadline: Date.now() + 2000, client: 'cli' });
       // Closed whatever the answer: an open socket would keep the command waiting on the host.
       try {
-        host = (await conn.call('status', {}, Date.now() + 5000)) as StatusResult;
+        host = await conn.call('status', {}, Date.now() + 5000);
       } finally {
         conn.close();
       }
