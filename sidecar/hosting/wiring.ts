@@ -93,7 +93,7 @@ async function extractorFor(engine: Engine, vault: VaultPort, state: VaultState,
     const notes = run.beats.created + run.beats.extended;
     // Stopped by the budget, or another process holds the session: keep the event for later, not "covered".
     if (run.budgetStopped) return { notes, outcome: `deferred: ${run.budgetStopped}`, deferred: true };
-    if (run.skipped && /another process/.test(run.skipped)) return { notes, outcome: `deferred: ${run.skipped}`, deferred: true };
+    if (run.skippedKind === 'busy') return { notes, outcome: `deferred: ${run.skipped}`, deferred: true };
     // Failed windows stay pending (not covered) and are retried after a backoff; the queue moves on to other sessions.
     if (run.waiting) return { notes, outcome: `deferred: ${run.waiting}`, deferred: true };
     if (run.failed.length) return { notes, outcome: `deferred: ${run.windows.notDone} window${run.windows.notDone === 1 ? '' : 's'} pending (${run.failed[0].reason})${run.pending ? `; next try after ${run.pending.retryAt}` : ''}`, deferred: true, retryAt: run.pending?.retryAt };
