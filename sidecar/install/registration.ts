@@ -1,7 +1,7 @@
 // What `engram install` adds to Claude Code's settings (hooks) and MCP config, and how to take exactly that out.
+import { HOOK_EVENTS } from '../../src/core/protocol/messages.js';
 import { MCP_NAME } from '../hosting/install-facts.js';
 
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd'] as const;
 
 /** Seconds Claude Code allows each hook (ours return far sooner; these are only ceilings). */
 const TIMEOUTS: Record<string, number> = { SessionStart: 10, UserPromptSubmit: 5, Stop: 10, PreCompact: 10, SessionEnd: 5 };
