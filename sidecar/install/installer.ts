@@ -2,13 +2,13 @@
 // Codex (config.toml), merging into what is there, idempotently, with a backup; uninstall takes exactly that out
 // and restores the original bytes when nothing else changed.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
 import { claudeDir, codexHome, engramHome, logsDir, shimPath } from '../hosting/paths.js';
 import { atomicWriteFileSync } from '../hosting/atomic-write.js';
 import { readRecord, shimText, writeRecord } from '../hosting/install-facts.js';
 import { addHooks, addMcp, codexBlock, deepEqual, detectIndent, lineDiff, removeCodexBlock, removeHooks, removeMcp } from './registration.js';
+import { homeDir } from '../hosting/facts.js';
 
 export type Scope = 'user' | 'project';
 type Json = Record<string, unknown>;
@@ -78,7 +78,7 @@ export function targets(opts: { scope: Scope; agent: 'claude' | 'codex'; cwd: st
   }
   const settings = opts.scope === 'user' ? path.join(claudeDir(env), 'settings.json') : path.join(opts.cwd, '.claude', 'settings.json');
   const mcp = opts.scope === 'user'
-    ? (env.CLAUDE_CONFIG_DIR ? path.join(env.CLAUDE_CONFIG_DIR, '.claude.json') : path.join(env.HOME ?? os.homedir(), '.claude.json'))
+    ? (env.CLAUDE_CONFIG_DIR ? path.join(env.CLAUDE_CONFIG_DIR, '.claude.json') : path.join(homeDir(env), '.claude.json'))
     : path.join(opts.cwd, '.mcp.json');
   // Project files are committed and shared: they run `engram` from PATH (each teammate's own install), never this
   // machine's absolute paths.
