@@ -2,13 +2,15 @@
 // no note cache: every note read), then restarts from the index snapshot and the engine's note cache, which read only
 // the notes that changed. Before the note cache a restart read every note again (about 6 s here).
 import fs from 'node:fs';
+import { register } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Engine, IndexedVault } from '../src/core/engine.js';
-import { VaultIndex } from '../src/core/index/vault-index.js';
-import { NodeStateStore } from '../sidecar/hosting/node-state-store.js';
-import { NodeVault } from '../sidecar/hosting/node-vault.js';
+
+// The engine's extraction side imports its prompt files (.md) as text: the loader must be in place before the engine
+// is imported, so the engine comes in by dynamic import below (a static import would be loaded first and fail with
+// "Unknown file extension .md").
+register('./md-text-loader.mjs', import.meta.url);
 
 const root = [path.join('..', 'shared'), path.join('..', '..', 'shared')]
   .map((d) => path.resolve(import.meta.dirname, '..', d, 'corpus', 'vaults', 'digitalyoshixi-zettelkasten'))
@@ -19,6 +21,10 @@ export async function run(): Promise<void> {
     console.log('  skipped: the shared corpus (../shared/corpus/vaults) is not here');
     return;
   }
+  const { Engine, IndexedVault } = await import('../src/core/engine.js');
+  const { VaultIndex } = await import('../src/core/index/vault-index.js');
+  const { NodeStateStore } = await import('../sidecar/hosting/node-state-store.js');
+  const { NodeVault } = await import('../sidecar/hosting/node-vault.js');
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-bench-start-'));
   const snapFile = path.join(home, 'snapshot');
   const vault = new NodeVault(root);

@@ -1,7 +1,9 @@
-// Plugin install figures: what `/plugin install` costs. Claude Code copies the repository and runs
-// `npm ci --ignore-scripts --workspaces=false --no-audit --no-fund` (docs/ARCHITECTURE.md "What the agents do"; it allows 60 s), then the first hook
-// builds dist/ (bin/engram-plugin.mjs). This copies the committed files to a temporary folder, runs that exact
-// command, and reports the size of node_modules and the times. Uses the npm registry (or npm's cache when warm).
+// Plugin install figures: what `claude plugin install engram@engram` costs. Claude Code copies the plugin folder
+// (plugin/, its links to the sources followed) and runs `npm ci --ignore-scripts --workspaces=false --no-audit
+// --no-fund` on its own runtime-only lock (docs/ARCHITECTURE.md "What the agents do"; it allows 60 s), then the first
+// hook builds dist/ (plugin/bin/engram-plugin.mjs). This copies the plugin folder the same way to a temporary folder,
+// runs that exact command, and reports the size of node_modules and the times. Uses the npm registry (or npm's cache
+// when warm). tests/real/plugin.test.ts does the same install with the real Claude Code.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,12 +21,13 @@ function duMb(dir: string): number {
 export async function run(): Promise<void> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-plugin-bench-'));
   try {
-    const files = execFileSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' }).split('\0').filter(Boolean);
+    const files = execFileSync('git', ['ls-files', '-z', 'plugin'], { cwd: repoRoot, encoding: 'utf8' }).split('\0').filter(Boolean);
     for (const f of files) {
       const src = path.join(repoRoot, f);
-      if (!fs.existsSync(src) || fs.lstatSync(src).isSymbolicLink()) continue;
-      fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
-      fs.copyFileSync(src, path.join(root, f));
+      if (!fs.existsSync(src)) continue;
+      const dest = path.join(root, path.relative('plugin', f));
+      fs.mkdirSync(path.dirname(dest), { recursive: true });
+      fs.cpSync(src, dest, { recursive: true, dereference: true });
     }
     let t = performance.now();
     const ci = spawnSync('npm', PLUGIN_NPM_CI, { cwd: root, encoding: 'utf8' });

@@ -9,7 +9,7 @@ import { HostConnection, isNoHost } from '../hosting/connection.js';
 import { engramHome, logsDir, vaultState } from '../hosting/paths.js';
 import { appendLog } from '../hosting/log.js';
 import { captureEnabled, clientSettings, resolveProject, resolveVault } from '../hosting/settings.js';
-import { startHostDetached } from '../hosting/start-host.js';
+import { hostStarting, startHostDetached } from '../hosting/start-host.js';
 import { SPOOL_FORMAT, lossCause, recordLostEvent, writeSpoolEntry } from '../hosting/spool-writer.js';
 
 export interface HookIo {
@@ -26,6 +26,43 @@ const SPOOL_EVENTS = ['Stop', 'PreCompact', 'SessionEnd'] as const;
 /** An event the hook spools for capture (the others ask the host for context). */
 function isSpoolEvent(e: HookEvent): e is (typeof SPOOL_EVENTS)[number] {
   return (SPOOL_EVENTS as readonly string[]).includes(e);
+}
+
+/**
+ * How long a context hook that found no host waits for the one it starts (a host answers in 0.1–1.7 s from 110 to
+ * 13,415 notes): inside the hook's own limit (10 s for SessionStart, 5 s for UserPromptSubmit, registration.ts and
+ * plugin/hooks/hooks.json), leaving a second for Node's start and the answer.
+ */
+export const COLD_START_BUDGET_MS = { SessionStart: 8000, UserPromptSubmit: 3500 } as const;
+
+/**
+ * No host is running: start one and wait for it while it is on its way and the budget lasts, so the first prompt
+ * after an idle exit or a reboot gets its context too. Gives up at once when no host is starting any more (its start
+ * failed), so a broken setup never slows every prompt.
+ */
+async function connectStartedHost(state: ReturnType<typeof vaultState>, env: NodeJS.ProcessEnv, budgetMs: number, why: string, log: (msg: string) => void): Promise<{ conn: HostConnection; deadline: number } | undefined> {
+  const deadline = Date.now() + budgetMs;
+  const pid = startHostDetached(state.vault, env);
+  log(`no host running (${why}); ${pid ? `started one (pid ${pid})` : 'one is starting'}, waiting up to ${budgetMs} ms`);
+  for (;;) {
+    try {
+      return { conn: await HostConnection.open({ socket: state.socket, env, deadline, client: 'hook' }), deadline };
+    } catch (e) {
+      if (!isNoHost(e)) {
+        log(`no context: ${(e as Error).message}`);
+        return undefined;
+      }
+    }
+    if (Date.now() + 50 >= deadline) {
+      log(`no context: the host did not answer within ${budgetMs} ms`);
+      return undefined;
+    }
+    if (!hostStarting(state)) {
+      log('no context: the host did not start (see its log: engram status)');
+      return undefined;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 function str(v: unknown): string | undefined {
@@ -119,17 +156,18 @@ export async function runHook(io: HookIo): Promise<void> {
   const settings = clientSettings(env);
   if (!settings.inject) return;
   const start = event === 'SessionStart';
-  const deadline = Date.now() + (start ? settings.session_start_deadline_ms : settings.prompt_deadline_ms);
+  let deadline = Date.now() + (start ? settings.session_start_deadline_ms : settings.prompt_deadline_ms);
   let conn: HostConnection;
   try {
     conn = await HostConnection.open({ socket: state.socket, env, deadline, client: 'hook' });
   } catch (e) {
-    if (isNoHost(e)) {
-      // Start one for the next prompt; this one goes without context rather than wait.
-      const pid = startHostDetached(state.vault, env);
-      log(`no host running (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); ${pid ? `started one (pid ${pid})` : 'one is starting'}`);
-    } else log(`no context: ${(e as Error).message}`);
-    return;
+    if (!isNoHost(e)) {
+      log(`no context: ${(e as Error).message}`);
+      return;
+    }
+    const started = await connectStartedHost(state, env, Math.max(COLD_START_BUDGET_MS[start ? 'SessionStart' : 'UserPromptSubmit'], deadline - Date.now()), (e as NodeJS.ErrnoException).code ?? (e as Error).message, log);
+    if (!started) return;
+    ({ conn, deadline } = started);
   }
   try {
     const result = await conn.call('context', {

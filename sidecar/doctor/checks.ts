@@ -11,8 +11,11 @@ import { resolveVault } from '../hosting/settings.js';
 import { hostFacts } from '../hosting/facts.js';
 import { loadConfig } from '../hosting/config-file.js';
 import { lockIsLive, readLock } from '../hosting/election.js';
-import { inNpxCache } from '../install/installer.js';
-import { shimTarget } from '../hosting/install-facts.js';
+import { thisDevice } from '../hosting/device.js';
+import { leaseStatus } from '../hosting/vault-lease.js';
+import { vaultConflicts } from '../hosting/conflict-copies.js';
+import { inNpxCache, targets } from '../install/installer.js';
+import { readRecord, shimTarget } from '../hosting/install-facts.js';
 import { claudeDir } from '../hosting/paths.js';
 import { claudePlugin } from '../install/claude-plugin.js';
 import { claudeCodeVersion, MIN_CLAUDE_CODE, versionAtLeast } from '../install/claude-version.js';
@@ -106,6 +109,21 @@ export const CHECKS: [string, Check][] = [
       return { status: 'fail', detail: (e as Error).message, fix: 'run `engram serve --foreground` to see the error' };
     }
   }],
+  ['lease', (c) => {
+    const v = vaultOf(c);
+    if (!v) return { status: 'warn', detail: 'no vault, so no lease' };
+    const l = leaseStatus(vaultState(v, c.env).vault, thisDevice(engramHome(c.env)));
+    if (l.held === 'elsewhere') return { status: 'warn', detail: l.text, fix: `hooks here spool their events until then; to host here, stop Engram's host on ${l.lease!.device} (engram serve --stop)` };
+    return { status: 'ok', detail: l.text };
+  }],
+  ['sync conflicts', (c) => {
+    const v = vaultOf(c);
+    if (!v) return { status: 'warn', detail: 'no vault, so no sync conflicts' };
+    const found = vaultConflicts(vaultState(v, c.env).vault);
+    if (!found.length) return { status: 'ok', detail: 'no conflict copies in the vault' };
+    const shown = found.slice(0, 3).map((f) => `${f.path} (a copy of ${f.original}, by ${f.tool})`).join('; ');
+    return { status: 'warn', detail: `${found.length} conflict cop${found.length === 1 ? 'y' : 'ies'} left by a sync tool, kept out of recall: ${shown}${found.length > 3 ? '; …' : ''}`, fix: 'keep what you need in each note, then delete the copy; `engram maintain` shows what differs' };
+  }],
   ['backend', async (c) => {
     const { config } = loadConfig(hostFacts(c.env));
     const backend = config.get('backend');
@@ -164,6 +182,7 @@ export const CHECKS: [string, Check][] = [
     if (target && inNpxCache(target)) return { status: 'fail', detail: `the shim runs ${target}, inside npm's npx cache, which npm cleans`, fix: 'run `npx engram setup` inside a checkout (after `npm ci && npm run build`)' };
     return { status: 'ok', detail: `5/5 hooks in ${file}` };
   }],
+  ['mcp server', (c) => mcpRegistrations(c)],
   ['obsidian plugin', (c) => {
     const v = vaultOf(c);
     if (!v) return { status: 'warn', detail: 'no vault' };
@@ -325,3 +344,42 @@ export async function runFixes(c: DoctorContext): Promise<string[]> {
   }
   return done;
 }
+
+/**
+ * The MCP server as each client will start it: Claude Code's from the enabled plugin (with its dependencies
+ * installed) or from `engram install` (the `engram` entry in ~/.claude.json), Codex's when `engram install --agent
+ * codex` registered it. The hooks can be all there while the MCP entry is gone.
+ */
+function mcpRegistrations(c: DoctorContext): Omit<CheckResult, 'name'> {
+  const found: string[] = [];
+  const plugin = claudePlugin(c.env, c.cwd);
+  if (plugin?.enabled) {
+    if (plugin.installPath && !fs.existsSync(path.join(plugin.installPath, 'node_modules', '@modelcontextprotocol', 'sdk'))) {
+      return { status: 'fail', detail: `the Claude Code plugin ${plugin.id} in ${plugin.installPath} has no dependencies installed: its MCP server and hooks cannot run`, fix: `reinstall it: \`claude plugin uninstall ${plugin.id}\`, then \`claude plugin install ${plugin.id}\`` };
+    }
+    found.push(`Claude Code: from the plugin ${plugin.id}`);
+  } else {
+    const [, claudeMcp] = targets({ scope: 'user', agent: 'claude', cwd: c.cwd, env: c.env, shim: shimPath(c.env) });
+    let servers: Record<string, unknown> | undefined;
+    try {
+      servers = (JSON.parse(fs.readFileSync(claudeMcp.file, 'utf8')) as { mcpServers?: Record<string, unknown> }).mcpServers;
+    } catch {
+      // absent or invalid: not registered
+    }
+    if (!servers?.engram) return { status: 'fail', detail: `Claude Code: no \`engram\` MCP server in ${claudeMcp.file} (the recall, read and remember tools are missing)`, fix: 'run `engram install` (or install the Claude Code plugin)' };
+    found.push(`Claude Code: in ${claudeMcp.file}`);
+  }
+  const [codex] = targets({ scope: 'user', agent: 'codex', cwd: c.cwd, env: c.env, shim: shimPath(c.env) });
+  if (readRecord(c.env).files[codex.file]) {
+    let toml = '';
+    try {
+      toml = fs.readFileSync(codex.file, 'utf8');
+    } catch {
+      // gone
+    }
+    if (!/^\[mcp_servers\.engram\]/m.test(toml)) return { status: 'fail', detail: `Codex: \`engram install --agent codex\` registered the MCP server in ${codex.file}, and it is gone`, fix: 'run `engram install --agent codex`' };
+    found.push(`Codex: in ${codex.file}`);
+  }
+  return { status: 'ok', detail: found.join('; ') };
+}
+

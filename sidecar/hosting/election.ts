@@ -59,7 +59,9 @@ export function readLock(file: string): LockInfo | undefined {
 /** Is the lock's owner still the process that wrote it? */
 export function lockIsLive(info: LockInfo | undefined): boolean {
   if (!info) return false;
-  if (info.hostname !== os.hostname()) return true; // another machine (a synced home): never steal
+  // Another machine (a synced home): never steal. A lock that names no machine (an older version's, or one written
+  // by hand) is judged by its pid like our own: a dead pid's lock is stale whatever its other fields.
+  if (typeof info.hostname === 'string' && info.hostname !== '' && info.hostname !== os.hostname()) return true;
   if (!processAlive(info.pid)) return false;
   if (info.startTime) {
     const now = processStartTime(info.pid);

@@ -97,7 +97,7 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Handler
     engine,
     injection: () => {
       const c = clientSettings(env);
-      return { inject: c.inject, sessionStartChars: c.session_start_max_chars, promptChars: c.prompt_max_chars, promptItems: c.prompt_max_items };
+      return { inject: c.inject, sessionStartChars: c.session_start_max_chars, promptChars: c.prompt_max_chars, promptItems: c.prompt_max_items, sessionChars: c.session_max_chars };
     },
     synthesize: (query, result) => synthesize(query, result, env),
   }));

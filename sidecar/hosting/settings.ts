@@ -13,6 +13,7 @@ export interface ClientSettings {
   session_start_max_chars: number;
   prompt_max_chars: number;
   prompt_max_items: number;
+  session_max_chars: number;
   idle_minutes: number;
   /** A Stop re-queues a session only when it grew by this many records ... */
   stop_min_new_turns: number;
@@ -38,6 +39,7 @@ export function clientSettings(env: NodeJS.ProcessEnv): ClientSettings {
     session_start_max_chars: cfg.get('recall.session_start_chars'),
     prompt_max_chars: cfg.get('recall.prompt_chars'),
     prompt_max_items: cfg.get('recall.prompt_items'),
+    session_max_chars: cfg.get('recall.session_chars'),
     idle_minutes: cfg.get('idle_timeout_minutes'),
     stop_min_new_turns: cfg.get('hooks.stop_min_new_turns'),
     stop_min_new_bytes: cfg.get('hooks.stop_min_new_bytes'),

@@ -139,6 +139,11 @@ export function missingPluginFiles(source: string): string[] {
   return PLUGIN_FILES.filter((f) => !fs.existsSync(path.join(source, f)));
 }
 
+/** A development build (`npm run dev`): unminified with the source map inlined, megabytes, not for a vault. */
+export function isDevelopmentBuild(mainJs: Buffer): boolean {
+  return mainJs.subarray(Math.max(0, mainJs.length - 4_000_000)).includes('//# sourceMappingURL=data:application/json');
+}
+
 export interface PluginInstall {
   vault: string;
   dir: string;
@@ -157,6 +162,9 @@ export function installPlugin(opts: { vault: string; source: string; env: NodeJS
   const vault = realVaultPath(opts.vault);
   const missing = missingPluginFiles(opts.source);
   if (missing.length) throw new EngramError('not-found', `the Obsidian plugin is not built in ${opts.source} (no ${missing.join(', ')})`, `run \`npm run build\` in ${opts.source}, then \`engram setup\` again`);
+  if (isDevelopmentBuild(fs.readFileSync(path.join(opts.source, 'main.js')))) {
+    throw new EngramError('invalid-config', `${path.join(opts.source, 'main.js')} is a development build (\`npm run dev\`: unminified, with its source map inlined); not installing it into the vault`, `run \`npm run build\` in ${opts.source}, then \`engram setup\` again`);
+  }
   const list = listFile(vault);
   const before = readText(list);
   // Checked first: a list we cannot edit changes nothing at all.

@@ -55,7 +55,7 @@ export function buildMcpServer(deps: McpDeps): McpServer {
 
   server.registerTool('recall', {
     title: 'Recall from memory',
-    description: 'Search the notes Engram keeps in the user\'s Obsidian vault (hybrid keyword + meaning search). Returns the best notes, full text for the top ones, fenced as reference data. Defaults to this project plus general notes.',
+    description: 'Search the notes Engram keeps in the user\'s Obsidian vault (hybrid keyword + meaning search). Returns a compact list (title, path#heading of the passage that matched, size in tokens, one line), fenced as reference data; open a hit with read (its path, or path#heading for just that passage), or ask detail "full" for the top notes\' text. Defaults to this project plus general notes.',
     inputSchema: {
       query: z.string().min(1).max(4000).describe('What to look for, in plain words'),
       limit: z.number().int().min(1).max(50).optional().describe('How many notes (default 8)'),
@@ -64,19 +64,21 @@ export function buildMcpServer(deps: McpDeps): McpServer {
       all_projects: z.boolean().optional().describe('Search every project\'s notes'),
       since: z.string().max(64).optional().describe(`Only notes newer than this: ${DURATION_FORMS}`),
       synthesize: z.boolean().optional().describe('Also ask the configured LLM backend for a short answer from these notes (slower; off by default)'),
+      detail: z.enum(['list', 'full']).optional().describe('list (default): one line a note; full: the top three notes\' text too'),
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   }, async (a) => call('recall', {
     query: a.query, limit: a.limit, types: a.types, project: a.project ?? deps.project, allProjects: a.all_projects, since: a.since, synthesize: a.synthesize,
+    full: a.detail === 'full' ? 3 : 0,
   }, (res) => text(res.synthesis ? `${res.text}\n\n${res.synthesis}` : res.text)));
 
   server.registerTool('read', {
     title: 'Read a note',
-    description: 'Read one note of the vault in full, by title, [[wikilink]] or vault-relative path. Refuses anything outside the vault or in its config folder.',
-    inputSchema: { ref: z.string().min(1).max(1024).describe('Note title, [[wikilink]] or vault path') },
+    description: 'Read one note of the vault in full, by title, [[wikilink]] or vault-relative path; or one passage of it, as path#heading (what recall lists). Refuses anything outside the vault or in its config folder.',
+    inputSchema: { ref: z.string().min(1).max(1024).describe('Note title, [[wikilink]] or vault path; path#heading for one passage') },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   }, async (a) => call('read', { ref: a.ref }, (note) => {
-    return text(fenceRecalled(`[[${note.path.replace(/\.md$/, '')}|${note.title}]] (${note.path})\n\n${capText(note.text, MAX_TOOL_CHARS - 500, 'the note is longer; open it in Obsidian')}`));
+    return text(fenceRecalled(`[[${note.path.replace(/\.md$/, '')}|${note.title}]] (${note.path})${note.heading ? ` § ${note.heading}` : ''}\n\n${capText(note.text, MAX_TOOL_CHARS - 500, 'the note is longer; open it in Obsidian')}`));
   }));
 
   server.registerTool('remember', {

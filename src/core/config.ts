@@ -156,6 +156,7 @@ export const CONFIG_KEYS = {
   'recall.session_start_chars': intKey(4000, 'Most characters injected at session start', 0, 100_000),
   'recall.prompt_chars': intKey(1500, 'Most characters injected on each prompt', 0, 100_000),
   'recall.prompt_items': intKey(5, 'Most notes injected on each prompt', 0, 50),
+  'recall.session_chars': intKey(24_000, 'Most characters injected over one session, all hooks together (0: no limit)', 0, 1_000_000),
   'hooks.session_start_deadline_ms': intKey(3000, 'How long the SessionStart hook waits for context (ms)', 100, 60_000),
   'hooks.prompt_deadline_ms': intKey(1500, 'How long the UserPromptSubmit hook waits for context (ms)', 100, 30_000),
   'hooks.inject': boolKey(true, 'Whether hooks inject recalled context into sessions'),

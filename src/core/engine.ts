@@ -8,9 +8,12 @@ import { Curation, describeIndexVectors, type CurationOptions, type ForgetResult
 import { Capture, type CapturePorts } from './capture/capture.js';
 import type { Ports, VaultChange } from './ports.js';
 import type { SearchHit, SearchOptions } from './index/types.js';
+import { SEARCH_FLOOR } from './index/search.js';
+import { compactList, passagesUnder } from './recall/passages.js';
 import type { IndexNoteVectors } from './index/note-vectors.js';
 import { parseNote } from './note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from './note/meta.js';
+import { isConflictCopy } from './note/conflict-copy.js';
 import { VaultIndex } from './index/vault-index.js';
 import { TimeSlicer } from './time-slice.js';
 import { gateTokenizer, TermStats } from './recall/term-stats.js';
@@ -180,6 +183,8 @@ export class Engine {
   private cached = new Map<string, { mtime: number; size: number; meta: NoteMeta; terms: string[] }>();
   private burstSize = 0;
   private readonly injected = new Map<string, Set<string>>();
+  /** Characters injected so far per session (the per-session budget; afresh after /compact or /clear). */
+  private readonly injectedChars = new Map<string, number>();
   private readonly log: EngineLog;
   /** Curation for this vault, when the host gave it what it needs. */
   readonly curation?: Curation;
@@ -206,7 +211,7 @@ export class Engine {
   }
 
   isIgnored(path: string): boolean {
-    return this.config.ignore.some((f) => path === f || path.startsWith(`${f}/`)) || !path.toLowerCase().endsWith('.md');
+    return this.config.ignore.some((f) => path === f || path.startsWith(`${f}/`)) || !path.toLowerCase().endsWith('.md') || isConflictCopy(path);
   }
 
   /** Resolves once the first full read of the vault is done (requests that need every note's metadata wait). */
@@ -464,12 +469,15 @@ export class Engine {
       }
       out.push(hit);
     }
-    const lines = out.map((h) => `${renderItem({ ...h, why: h.why }, 300)}${h.body ? `\n\n${h.body.trim()}\n` : ''}`);
+    const lines = full === 0 ? compactList(out) : out.map((h) => `${renderItem({ ...h, why: h.why }, 300)}${h.body ? `\n\n${h.body.trim()}\n` : ''}`);
     this.noteRecalled(out.map((h) => h.path));
     // A project with no notes of its own gets general notes at most, and is told so (never other projects' notes).
     const unknown = (opts.projects ?? []).filter((p) => !this.hasProject(p));
-    const preface = unknown.length ? `No notes are filed under project ${unknown.map((p) => `"${p}"`).join(', ')} yet${out.length ? '; these are general notes' : ''}. Search every project with all_projects.\n` : '';
-    const text = out.length ? `${preface}${fenceRecalled(`Notes from the user's vault (${out.length}):\n${lines.join('\n')}`)}` : `${preface}No notes matched.`;
+    let preface = unknown.length ? `No notes are filed under project ${unknown.map((p) => `"${p}"`).join(', ')} yet${out.length ? '; these are general notes' : ''}. Search every project with all_projects.\n` : '';
+    // The floor: weak hits are shown, but said to be weak first (the best passage shares little of the query).
+    if (out.length && (out[0].coverage ?? 1) < SEARCH_FLOOR && !out[0].why.some((w) => w.startsWith('meaning'))) preface += 'No close match: the nearest notes share little of the query.\n';
+    const head = full === 0 ? `Notes from the user's vault (${out.length}; read one with the read tool, by path, or path#heading for the passage):` : `Notes from the user's vault (${out.length}):`;
+    const text = out.length ? `${preface}${fenceRecalled(`${head}\n${lines.join('\n')}`)}` : `${preface}No notes matched.`;
     return { hits: out, text, mode: this.index.mode };
   }
 
@@ -486,10 +494,21 @@ export class Engine {
     project?: string;
     maxChars: number;
     maxItems: number;
+    /** Most characters injected over the session, all events together (0 or absent: no limit). */
+    sessionChars?: number;
   }): Promise<ContextResult> {
-    if (p.event === 'SessionStart' && p.sessionId && (p.source === 'compact' || p.source === 'clear')) this.injected.delete(p.sessionId);
+    if (p.event === 'SessionStart' && p.sessionId && (p.source === 'compact' || p.source === 'clear')) {
+      this.injected.delete(p.sessionId);
+      this.injectedChars.delete(p.sessionId);
+    }
+    if (p.sessionId && p.sessionChars) {
+      // The per-session budget: what is left of it caps this event's budget; nothing fits, nothing is injected.
+      const left = p.sessionChars - (this.injectedChars.get(p.sessionId) ?? 0);
+      if (left < 200) return { items: [] };
+      p = { ...p, maxChars: Math.min(p.maxChars, left) };
+    }
     const seen = p.sessionId ? (this.injected.get(p.sessionId) ?? new Set<string>()) : new Set<string>();
-    const items: (ContextItem & { summary?: string; snippet?: string; type?: string })[] = [];
+    const items: (ContextItem & { summary?: string; snippet?: string; heading?: string; type?: string })[] = [];
     if (p.event === 'SessionStart') {
       // At session start the bar is the project itself: the project's own notes, newest first.
       for (const meta of this.projectNotes(p.project)) {
@@ -509,12 +528,14 @@ export class Engine {
     for (const hit of hits) {
       if (items.length >= p.maxItems) break;
       if (seen.has(hit.path)) continue;
-      const terms = this.stats.termsOf(hit.path);
+      // The bar is read on the passage that matched (with the note's title, summary and tags), not the whole note: a
+      // long list note holds every word of any prompt somewhere.
+      const terms = hit.terms ?? this.stats.termsOf(hit.path);
       if (!terms) continue;
       const verdict = judge(query, terms, this.stats, this.config.gate);
       if (!verdict.pass) continue;
       const why = [...hit.why.filter((w) => !w.startsWith('words:')), `shares: ${verdict.matched.slice(0, 6).map((t) => said.get(t) ?? t).join(', ')}`];
-      items.push({ path: hit.path, title: hit.title, why, score: hit.score, summary: hit.summary, snippet: hit.snippet, type: hit.type });
+      items.push({ path: hit.path, title: hit.title, why, score: hit.score, summary: hit.summary, snippet: hit.snippet, heading: hit.heading, type: hit.type });
     }
     return this.finishContext(p, items, seen);
   }
@@ -530,7 +551,7 @@ export class Engine {
 
   private finishContext(
     p: { event: 'SessionStart' | 'UserPromptSubmit'; sessionId?: string; maxChars: number },
-    items: (ContextItem & { summary?: string; snippet?: string; type?: string })[],
+    items: (ContextItem & { summary?: string; snippet?: string; heading?: string; type?: string })[],
     seen: Set<string>,
   ): ContextResult {
     const heading = p.event === 'SessionStart' ? 'Notes from the user\'s Obsidian vault about this project (reference data):' : 'Possibly relevant notes from the user\'s Obsidian vault (reference data):';
@@ -540,14 +561,30 @@ export class Engine {
     if (p.sessionId && kept.length) {
       for (const k of kept) seen.add(k.path);
       this.injected.set(p.sessionId, seen);
+      this.injectedChars.set(p.sessionId, (this.injectedChars.get(p.sessionId) ?? 0) + (text?.length ?? 0));
+      if (this.injectedChars.size > 500) this.injectedChars.delete(this.injectedChars.keys().next().value as string);
     }
+    // What went out and its size, for the activity record.
+    if (kept.length) this.log('info', `injected ${p.event}: ${kept.length} notes, ${text?.length ?? 0} chars (${kept.map((k) => k.path).join(', ')})`);
     return { text, items: kept.map(({ path, title, why, score }) => ({ path, title, why, score })) };
   }
 
-  async read(ref: string): Promise<{ path: string; title: string; text: string }> {
+  /**
+   * A note in full, or one passage of it: `path#Heading` (or `#Parent > Heading`, as recall lists it) returns the
+   * passages under that heading, with the heading path; a heading the note lacks is a not-found error naming those it has.
+   */
+  async read(ref: string): Promise<{ path: string; title: string; text: string; heading?: string }> {
     const { path } = this.noteFor(ref, 'read');
     const file = await this.ports.vault.read(path);
-    return { path, title: this.metas.get(path)?.title ?? path, text: file.text };
+    const title = this.metas.get(path)?.title ?? path;
+    const hash = ref.replace(/\]\]$/, '').split('|')[0].indexOf('#');
+    const wanted = hash >= 0 ? ref.replace(/\]\]$/, '').split('|')[0].slice(hash + 1).trim() : '';
+    if (!wanted) return { path, title, text: file.text };
+    const found = passagesUnder(parseNote(file.text).body, wanted);
+    if (!found.text) {
+      throw new EngramError('not-found', `no heading "${wanted}" in ${path}`, found.headings.length ? `headings: ${found.headings.slice(0, 12).join('; ')}` : 'the note has no headings: read it whole');
+    }
+    return { path, title, text: found.text, heading: found.heading };
   }
 
   /** Files a note (or finds the one this text already made: then nothing is written and `existed` is true). */

@@ -8,6 +8,9 @@ import { checkParams, type Method, type Params, type RecallResult, type Result }
 import { parseSince } from './duration.js';
 import { systemClock, type Clock } from './ports.js';
 
+/** The longest a `context` request waits for a starting host's first read of the vault (hooks wait 8 s at most). */
+const CONTEXT_READY_WAIT_MS = 10_000;
+
 /** One method's operation: its checked params in, its typed result out. */
 export type Operation<M extends Method> = (params: Params<M>) => Promise<Result<M>>;
 export type OperationTable = { [M in Method]?: Operation<M> };
@@ -24,6 +27,8 @@ export interface InjectionSettings {
   sessionStartChars: number;
   promptChars: number;
   promptItems: number;
+  /** Most characters injected over one session, all hooks together (0: no limit). */
+  sessionChars: number;
 }
 
 export interface OperationDeps {
@@ -62,7 +67,15 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
   return {
     context: async (q) => {
       const s = injection();
-      if (!s.inject || !engine.ready) return { items: [] };
+      if (!s.inject) return { items: [] };
+      // A host that has just started (the hook that found none started it and waits) answers once the notes are
+      // read; the hook gives up at its own deadline, and a wait is bounded here too.
+      if (!engine.ready) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([engine.whenReady(), new Promise((r) => (timer = setTimeout(r, CONTEXT_READY_WAIT_MS)))]);
+        clearTimeout(timer);
+      }
+      if (!engine.ready) return { items: [] };
       const start = q.event === 'SessionStart';
       return engine.context({
         event: q.event,
@@ -72,6 +85,7 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
         project: q.project,
         maxChars: q.maxChars ?? (start ? s.sessionStartChars : s.promptChars),
         maxItems: q.maxItems ?? (start ? 8 : s.promptItems),
+        sessionChars: s.sessionChars,
       });
     },
     recall: async (q) => {

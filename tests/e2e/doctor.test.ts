@@ -46,11 +46,44 @@ describe('engram doctor', () => {
     const { code, results } = doctor();
     expect(failing(results)).toEqual([]);
     expect(code).toBe(0);
-    expect(results.map((r) => r.name)).toEqual(['node', 'vault', 'state directory', 'socket', 'host', 'backend', 'embedding model', 'hooks', 'obsidian plugin', 'plugin ENGRAM_HOME', 'set-aside events', 'lost hook events', 'state files', 'curation applies', 'claude code']);
+    expect(results.map((r) => r.name)).toEqual(['node', 'vault', 'state directory', 'socket', 'host', 'lease', 'sync conflicts', 'backend', 'embedding model', 'hooks', 'mcp server', 'obsidian plugin', 'plugin ENGRAM_HOME', 'set-aside events', 'lost hook events', 'state files', 'curation applies', 'claude code']);
     expect(results.find((r) => r.name === 'embedding model')!.status).toBe('warn');
     const text = runCli(['doctor'], { env });
-    expect(text.stdout.trim().split('\n')).toHaveLength(15);
+    expect(text.stdout.trim().split('\n')).toHaveLength(18);
     expect(text.stdout).toMatch(/warn {2}embedding model: .* -> fix: run `engram model pull`/);
+  });
+
+  it('checks the MCP registration of each client, not only the hooks', () => {
+    const mcp = () => doctor().results.find((r) => r.name === 'mcp server')!;
+    const claudeJson = path.join(sb.home, '.claude.json');
+    expect(mcp()).toMatchObject({ status: 'ok', detail: `Claude Code: in ${claudeJson}` });
+    // Removed from ~/.claude.json by hand (or by `claude mcp remove`): the hooks are all there, the tools are not.
+    const j = JSON.parse(fs.readFileSync(claudeJson, 'utf8'));
+    delete j.mcpServers.engram;
+    fs.writeFileSync(claudeJson, JSON.stringify(j));
+    expect(doctor().results.find((r) => r.name === 'hooks')!.status).toBe('ok');
+    expect(mcp()).toMatchObject({ status: 'fail', fix: 'run `engram install` (or install the Claude Code plugin)' });
+    expect(runCli(['install'], { env }).code).toBe(0);
+    // Codex, once `engram install --agent codex` registered it there.
+    expect(runCli(['install', '--agent', 'codex'], { env }).code).toBe(0);
+    const codexToml = path.join(sb.home, '.codex', 'config.toml');
+    expect(mcp()).toMatchObject({ status: 'ok', detail: `Claude Code: in ${claudeJson}; Codex: in ${codexToml}` });
+    fs.writeFileSync(codexToml, fs.readFileSync(codexToml, 'utf8').replace(/\[mcp_servers\.engram\][\s\S]*/, ''));
+    expect(mcp()).toMatchObject({ status: 'fail', fix: 'run `engram install --agent codex`' });
+  });
+
+  it('a Claude Code plugin installed without its dependencies fails (its MCP server and hooks cannot run)', () => {
+    expect(runCli(['uninstall'], { env }).code).toBe(0);
+    const plugins = path.join(sb.home, '.claude', 'plugins');
+    const installPath = path.join(plugins, 'cache', 'engram', 'engram', '0.1.0');
+    fs.mkdirSync(installPath, { recursive: true });
+    fs.writeFileSync(path.join(plugins, 'installed_plugins.json'), JSON.stringify({ version: 2, plugins: { 'engram@engram': [{ scope: 'user', installPath, version: '0.1.0' }] } }));
+    fs.writeFileSync(path.join(sb.home, '.claude', 'settings.json'), JSON.stringify({ enabledPlugins: { 'engram@engram': true } }));
+    const mcp = () => doctor().results.find((r) => r.name === 'mcp server')!;
+    expect(mcp()).toMatchObject({ status: 'fail' });
+    expect(mcp().detail).toContain('has no dependencies installed');
+    fs.mkdirSync(path.join(installPath, 'node_modules', '@modelcontextprotocol', 'sdk'), { recursive: true });
+    expect(mcp()).toMatchObject({ status: 'ok', detail: 'Claude Code: from the plugin engram@engram' });
   });
 
   // This process's Node cannot be swapped for an old one: the checks run in process, given the version to check.

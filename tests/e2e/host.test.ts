@@ -109,6 +109,29 @@ describe('engram serve', () => {
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'host.lock'), 'utf8')).pid).toBe(child.pid);
   });
 
+  // A lock written by an older version or by hand (no hostname, no format, no start time, a bare pid) never stops
+  // capture for good: its pid is gone, so it is stale whatever its fields.
+  for (const [name, lock] of [
+    ['no hostname', (pid: number) => JSON.stringify({ format: 1, pid, host: 'daemon', since: 'x' })],
+    ['the older format (pid and since only)', (pid: number) => JSON.stringify({ pid, since: 'x' })],
+    ['an empty hostname', (pid: number) => JSON.stringify({ format: 1, pid, host: 'daemon', hostname: '', since: 'x' })],
+    ['a bare pid', (pid: number) => `${pid}\n`],
+  ] as const) {
+    it(`takes over a dead host's lock with ${name}`, async () => {
+      const dead = spawn(process.execPath, ['-e', '0']);
+      await new Promise((r) => dead.on('exit', r));
+      const { vaultKey } = await import('../../sidecar/hosting/paths.js');
+      const dir = path.join(sb.engramHome, 'vaults', vaultKey(sb.vault));
+      fs.mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, 'host.lock');
+      fs.writeFileSync(file, lock(dead.pid!));
+      // Older than a starter's half-written lock would be.
+      fs.utimesSync(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+      const child = await startHost(sb);
+      expect(JSON.parse(fs.readFileSync(file, 'utf8')).pid).toBe(child.pid);
+    });
+  }
+
   it('refuses a wrong token, garbage and anything but hello first; serves a correct hello', async () => {
     await startHost(sb);
     const sock = sockFile(sb)!;

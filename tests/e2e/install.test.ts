@@ -99,13 +99,13 @@ describe('engram install / uninstall', () => {
 describe('Claude Code plugin manifest', () => {
   it('declares the MCP server and all five hooks through ${CLAUDE_PLUGIN_ROOT}', async () => {
     const { repoRoot } = await import('../helpers/shared.js');
-    const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, '.claude-plugin', 'plugin.json'), 'utf8'));
+    const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'plugin', '.claude-plugin', 'plugin.json'), 'utf8'));
     expect(manifest.name).toBe('engram');
     expect(manifest.mcpServers.engram.args).toEqual(['${CLAUDE_PLUGIN_ROOT}/bin/engram-plugin.mjs', 'mcp']);
     // Claude Code loads hooks/hooks.json by itself; naming it again in the manifest is an error in 2.1.197.
     expect(manifest.hooks).toBeUndefined();
     expect(manifest.author?.name).toBeTruthy();
-    const hooks = JSON.parse(fs.readFileSync(path.join(repoRoot, 'hooks', 'hooks.json'), 'utf8')).hooks;
+    const hooks = JSON.parse(fs.readFileSync(path.join(repoRoot, 'plugin', 'hooks', 'hooks.json'), 'utf8')).hooks;
     for (const e of ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd']) {
       expect(hooks[e][0].hooks[0].args).toEqual(['${CLAUDE_PLUGIN_ROOT}/bin/engram-plugin.mjs', 'hook', e]);
     }
@@ -124,11 +124,14 @@ describe('Claude Code plugin install from the repository', () => {
       for (const f of files) {
         if (!fs.existsSync(path.join(repoRoot, f))) continue;
         fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
-        fs.copyFileSync(path.join(repoRoot, f), path.join(root, f));
+        // plugin/ links to the sources (src, sidecar, esbuild.config.mjs): Claude Code's copy follows them.
+        if (fs.lstatSync(path.join(repoRoot, f)).isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(path.join(repoRoot, f)), path.join(root, f));
+        else fs.copyFileSync(path.join(repoRoot, f), path.join(root, f));
       }
       fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'));
-      expect(fs.existsSync(path.join(root, 'dist'))).toBe(false);
-      const launcher = path.join(root, 'bin', 'engram-plugin.mjs');
+      const plugin = path.join(root, 'plugin');
+      expect(fs.existsSync(path.join(plugin, 'dist'))).toBe(false);
+      const launcher = path.join(plugin, 'bin', 'engram-plugin.mjs');
       const home = path.join(root, '.home');
       const env = { ...process.env, HOME: home, ENGRAM_HOME: path.join(home, '.engram'), ENGRAM_VAULT: '', ENGRAM_NESTED: '' };
       // Three hooks at once on a fresh install: all exit 0, and the CLI ends up built.
@@ -141,12 +144,46 @@ describe('Claude Code plugin install from the repository', () => {
       // Each one ran the CLI: none found a half-written build (the plugin would log that and exit 0).
       const hookLog = path.join(home, '.engram', 'logs', 'hook.log');
       expect(fs.existsSync(hookLog) ? fs.readFileSync(hookLog, 'utf8') : '').not.toMatch(/could not load the CLI/);
-      expect(fs.existsSync(path.join(root, 'dist', 'engram.mjs'))).toBe(true);
-      expect(fs.existsSync(path.join(root, '.engram-build.lock'))).toBe(false);
+      expect(fs.existsSync(path.join(plugin, 'dist', 'engram.mjs'))).toBe(true);
+      expect(fs.existsSync(path.join(plugin, '.engram-build.lock'))).toBe(false);
       const version = execFileSync(process.execPath, [launcher, '--version'], { env, encoding: 'utf8' }).trim();
       expect(version).toBe(JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('the Claude Code plugin folder (plugin/)', () => {
+  it('carries the runtime dependencies only, at the versions the repository lock pins, and is up to date', async () => {
+    const { repoRoot } = await import('../helpers/shared.js');
+    // @ts-expect-error: a plain JavaScript tool without type declarations
+    const { pluginPackageFiles } = (await import('../../tools/plugin-package.mjs')) as { pluginPackageFiles: (root: string) => Record<string, string> };
+    const wanted = pluginPackageFiles(repoRoot);
+    for (const [file, text] of Object.entries(wanted)) expect(fs.readFileSync(path.join(repoRoot, file), 'utf8'), `${file}: run node tools/plugin-package.mjs`).toBe(text);
+    const rootPkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+    const rootLock = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8'));
+    const pkg = JSON.parse(wanted['plugin/package.json']);
+    const lock = JSON.parse(wanted['plugin/package-lock.json']);
+    expect(pkg.dependencies).toEqual(rootPkg.dependencies);
+    expect(pkg.version).toBe(rootPkg.version);
+    expect(pkg.devDependencies).toBeUndefined();
+    expect(pkg.workspaces).toBeUndefined();
+    // No folder links (Claude Code 2.1.330 refuses a lock with one), no development tools, and every entry pinned
+    // exactly as in the repository's lock.
+    const entries = Object.entries(lock.packages as Record<string, { version?: string; link?: boolean }>).filter(([at]) => at !== '');
+    expect(entries.filter(([, e]) => e.link)).toEqual([]);
+    for (const dev of ['node_modules/vitest', 'node_modules/typescript', 'node_modules/eslint', 'node_modules/engram-dev', 'node_modules/@huggingface/transformers']) expect(lock.packages[dev], dev).toBeUndefined();
+    for (const [at, e] of entries) expect(e.version, at).toBe(rootLock.packages[at].version);
+    for (const name of Object.keys(rootPkg.dependencies)) expect(lock.packages[`node_modules/${name}`], name).toBeDefined();
+  });
+
+  it('the marketplace lists the plugin folder', async () => {
+    const { repoRoot } = await import('../helpers/shared.js');
+    const market = JSON.parse(fs.readFileSync(path.join(repoRoot, '.claude-plugin', 'marketplace.json'), 'utf8'));
+    expect(market.name).toBe('engram');
+    expect(market.plugins).toEqual([expect.objectContaining({ name: 'engram', source: './plugin' })]);
+    expect(fs.existsSync(path.join(repoRoot, 'plugin', '.claude-plugin', 'plugin.json'))).toBe(true);
+    expect(fs.existsSync(path.join(repoRoot, 'LICENSE'))).toBe(true);
+  });
 });

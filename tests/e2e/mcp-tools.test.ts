@@ -35,7 +35,10 @@ describe('MCP results reach the model: text only, fenced note bodies, under 20,0
     sb = makeSandbox();
     sb.writeNote('Engram/Inbox/Use pnpm workspaces.md', engramNote('e1', 'We moved the monorepo to pnpm workspaces; installs went from 4 minutes to 40 seconds.'));
     await connect();
-    const recall = await call('recall', { query: 'pnpm workspaces monorepo installs' });
+    // The compact list (the default) names the note and where to read it; `detail: full` adds the top notes' text.
+    const list = await call('recall', { query: 'pnpm workspaces monorepo installs' });
+    expect(list.content[0].text).toMatch(/- Use pnpm workspaces · Engram\/Inbox\/Use pnpm workspaces\.md · ~\d+ tok/);
+    const recall = await call('recall', { query: 'pnpm workspaces monorepo installs', detail: 'full' });
     const read = await call('read', { ref: 'Use pnpm workspaces' });
     for (const r of [recall, read]) {
       expect(r.isError, r.content[0].text).toBeFalsy();
@@ -208,9 +211,11 @@ describe('tools that do what they say', () => {
     expect(r.isError).toBeFalsy();
     expect(r.content[0].text).toMatch(/No notes are filed under project "beta" yet/);
     expect(r.content[0].text).not.toContain('Mondays after the standup');
+    expect(r.content[0].text).not.toContain('Alpha deploys on Mondays');
+    // The compact list (recall's default) names the note by path; its text is one read away.
     const alpha = await call('recall', { query: 'when do deploys happen', project: 'alpha' });
     expect(alpha.content[0].text).not.toMatch(/No notes are filed under/);
-    expect(alpha.content[0].text).toContain('Mondays after the standup');
+    expect(alpha.content[0].text).toContain('Engram/Projects/alpha/Alpha deploys on Mondays.md');
   });
 
   it('since takes the same forms in MCP and the CLI, and names them when it cannot read one', async () => {

@@ -51,7 +51,7 @@ describe('engram mcp (real client, real host)', () => {
     const rel = /Saved as (.+)$/.exec(saved.content[0].text)![1];
     expect(fs.existsSync(path.join(sb.vault, rel))).toBe(true);
 
-    const r = (await client.callTool({ name: 'recall', arguments: { query: 'why pnpm workspaces monorepo' } })) as TextResult;
+    const r = (await client.callTool({ name: 'recall', arguments: { query: 'why pnpm workspaces monorepo', detail: 'full' } })) as TextResult;
     expect(r.isError).toBeFalsy();
     expect(r.content[0].text).toContain('<engram-memory');
     expect(r.content[0].text).toContain('Use pnpm workspaces');

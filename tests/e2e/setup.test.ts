@@ -39,7 +39,8 @@ describe('engram setup', () => {
     expect(r.stdout).toMatch(/about [\d,]+ input tokens/);
     expect(r.stdout).toContain('engram backfill');
     expect(r.stdout).toContain('engram status');
-    // The Obsidian plugin, from this checkout's build, turned on in the vault.
+    // The Obsidian plugin, from this checkout's build, turned on in the vault: the tests built main.js in its release
+    // form (setup refuses a development build), so `npm test` never leaves a build a user should not get.
     const plugin = path.join(sb.vault, '.obsidian', 'plugins', 'engram');
     expect(r.stdout).toContain(`5. Obsidian plugin: main.js added, manifest.json added, styles.css added in ${path.join(fs.realpathSync(sb.vault), '.obsidian', 'plugins', 'engram')}`);
     // Buffer.equals, not toEqual: the built main.js is megabytes, and a deep compare of each byte takes seconds.
@@ -91,5 +92,46 @@ describe('engram setup', () => {
     expect(r.stdout).toContain(`started a new vault at ${fresh}`);
     expect(JSON.parse(fs.readFileSync(path.join(sb.engramHome, 'config.json'), 'utf8')).vault_path).toBe(fresh);
     expect(r.stdout).toMatch(/Index: 0 notes/);
+  });
+
+  describe('the extraction backend on a fresh machine', () => {
+    // PATH holds node and the system tools; HOME (~/.claude/local, ~/.local/bin) is the sandbox's.
+    const bin = () => {
+      const dir = path.join(sb.root, 'bin');
+      fs.mkdirSync(dir, { recursive: true });
+      return dir;
+    };
+    const pathWith = (dir: string) => [dir, path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter);
+    const doctorBackend = (e: NodeJS.ProcessEnv) => (JSON.parse(runCli(['doctor', '--json'], { env: e }).stdout) as { name: string; status: string; detail: string }[]).find((c) => c.name === 'backend')!;
+
+    it('without the Claude Code CLI, chooses rules, says so, and doctor is satisfied', () => {
+      const e = { ...env, PATH: pathWith(bin()), ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' };
+      const r = runCli(['setup', '--yes', '--no-plugin', '--json'], { env: e, timeout: 60_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('Backend: rules (offline, no LLM)');
+      expect(r.stderr).toContain('the Claude Code CLI is not on PATH');
+      expect(r.stderr).toContain('engram configure backend claude');
+      expect(JSON.parse(r.stdout).backend).toEqual({ name: 'rules', ok: true, chosen: 'no Claude Code CLI on PATH' });
+      expect(JSON.parse(fs.readFileSync(path.join(sb.engramHome, 'config.json'), 'utf8')).backend).toBe('rules');
+      // doctor failed right after a successful setup here ("the claude CLI is not on PATH").
+      expect(doctorBackend(e)).toMatchObject({ status: 'ok', detail: 'rules (no LLM)' });
+    });
+
+    it('with the CLI on PATH, or a backend the user chose, leaves the backend alone', () => {
+      const dir = bin();
+      fs.writeFileSync(path.join(dir, 'claude'), '#!/bin/sh\necho \'{"loggedIn":true,"authMethod":"claude.ai"}\'\n');
+      fs.chmodSync(path.join(dir, 'claude'), 0o755);
+      const withCli = runCli(['setup', '--yes', '--no-plugin', '--json'], { env: { ...env, PATH: pathWith(dir) }, timeout: 60_000 });
+      expect(withCli.code, withCli.stderr).toBe(0);
+      expect(JSON.parse(withCli.stdout).backend).toEqual({ name: 'claude', ok: true });
+      expect(JSON.parse(fs.readFileSync(path.join(sb.engramHome, 'config.json'), 'utf8')).backend).toBeUndefined();
+
+      fs.rmSync(path.join(dir, 'claude'));
+      fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, backend: 'claude' }));
+      const chosen = runCli(['setup', '--yes', '--no-plugin', '--json'], { env: { ...env, PATH: pathWith(dir) }, timeout: 60_000 });
+      expect(chosen.code, chosen.stderr).toBe(0);
+      expect(chosen.stderr).not.toContain('Backend: rules');
+      expect(JSON.parse(fs.readFileSync(path.join(sb.engramHome, 'config.json'), 'utf8')).backend).toBe('claude');
+    });
   });
 });

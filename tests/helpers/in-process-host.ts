@@ -32,7 +32,7 @@ export async function startInProcessHost(files: Record<string, string>, opts: { 
   const engine = new Engine({ ports: { vault, clock, yieldNow: opts.yieldNow ?? (() => Promise.resolve()) }, curation: curationOpts });
   const curation = engine.curation!;
   await engine.start();
-  const injection: InjectionSettings = { inject: true, sessionStartChars: 4000, promptChars: 1500, promptItems: 5, ...opts.injection };
+  const injection: InjectionSettings = { inject: true, sessionStartChars: 4000, promptChars: 1500, promptItems: 5, sessionChars: 24_000, ...opts.injection };
   const operations = coreOperations({ engine, injection: () => injection, clock });
   return {
     vault,

@@ -52,7 +52,7 @@ describe.skipIf('skip' in codex)(realSuiteTitle('codex', 'Engram\'s MCP tools un
       recallName ||= names.find((n) => /engram.*recall/.test(n)) ?? '';
       if (toolResults(req.body).length) return { text: 'done' };
       if (!recallName) return { text: `no recall tool in ${names.join(', ')}` };
-      return ns ? namespacedCall('mcp__engram', 'recall', { query: 'why pnpm workspaces for the monorepo' }) : { toolUse: { name: recallName, input: { query: 'why pnpm workspaces for the monorepo' } } };
+      return ns ? namespacedCall('mcp__engram', 'recall', { query: 'why pnpm workspaces for the monorepo', detail: 'full' }) : { toolUse: { name: recallName, input: { query: 'why pnpm workspaces for the monorepo', detail: 'full' } } };
     });
     cleanups.push(() => server.close());
     writeCodexConfig(sb.home, server);

@@ -47,7 +47,7 @@ describe.skipIf('skip' in claude)(realSuiteTitle('claude', 'MCP tool results rea
     const install = runCli(['install'], { env: sb.env });
     expect(install.code, install.stderr).toBe(0);
     const server = await startFakeAnthropic(callsTools([
-      { name: 'mcp__engram__recall', input: { query: 'why pnpm workspaces for the monorepo' } },
+      { name: 'mcp__engram__recall', input: { query: 'why pnpm workspaces for the monorepo', detail: 'full' } },
       { name: 'mcp__engram__read', input: { ref: 'Use pnpm workspaces' } },
     ]));
     cleanups.push(() => server.close());

@@ -136,6 +136,22 @@ describe.skipIf('skip' in claude)(realSuiteTitle('claude', 'the claude backend r
     expect(childRuns(envFile)[0]!.env.ANTHROPIC_BASE_URL).toBeUndefined();
   });
 
+  it('runs none of the user\'s hooks (Engram\'s own included) while keeping the user\'s other settings', async () => {
+    const { home } = scratch();
+    const fake = await server(() => ({ text: '{"beats":[]}' }));
+    const ran = path.join(home, '..', 'hooks-ran.txt');
+    const record = (event: string) => [{ hooks: [{ type: 'command', command: `echo ${event} >> '${ran}'` }] }];
+    fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
+    // The user's settings: an endpoint (still honoured) and a hook on every event (what `engram install` adds).
+    const events = ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd', 'PreCompact'];
+    fs.writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify({ env: { ANTHROPIC_BASE_URL: fake.url }, hooks: Object.fromEntries(events.map((e) => [e, record(e)])) }));
+    const { backend: b, envFile } = backend(home, { ...cleanEnv(home), ANTHROPIC_API_KEY: 'sk-ant-user-own-key' }, {});
+    for (let i = 0; i < 3; i++) expect((await b.complete({ system: `${ENGRAM_PROMPT_MARKER}\nx`, user: `call ${i}`, maxTokens: 64 })).text).toBe('{"beats":[]}');
+    expect(fake.modelRequests()).toHaveLength(3);
+    expect(fs.existsSync(ran) ? fs.readFileSync(ran, 'utf8').trim().split('\n') : []).toEqual([]);
+    expect(childRuns(envFile)[0]!.args.join(' ')).toContain('disableAllHooks');
+  });
+
   it('an HTTP 500 costs one request per Engram attempt (the CLI does not retry on its own) and is a server failure', async () => {
     const { home } = scratch();
     const fake = await server(() => ({ status: 500 }));

@@ -49,7 +49,7 @@ describe.skipIf('skip' in claude)(realSuiteTitle('claude', 'project-scope files 
     }, 20_000, 'a ready host');
     const server = await startFakeAnthropic((req: RecordedRequest): Reply => {
       if (!req.body?.tools?.length) return { text: 'side call' };
-      return toolResults(req.body).length ? { text: 'done' } : { toolUse: { name: 'mcp__engram__recall', input: { query: 'why pnpm workspaces for the monorepo' } } };
+      return toolResults(req.body).length ? { text: 'done' } : { toolUse: { name: 'mcp__engram__recall', input: { query: 'why pnpm workspaces for the monorepo', detail: 'full' } } };
     });
     cleanups.push(() => server.close());
     const env = {

@@ -92,7 +92,7 @@ describe('the engine in a second host (in process, in-memory vault)', () => {
     type Result = { content: { text: string }[]; isError?: boolean };
     const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
     try {
-      expect((await call('recall', { query: 'pnpm workspaces installs', all_projects: true })).content[0].text).toContain('4 minutes to 40 seconds');
+      expect((await call('recall', { query: 'pnpm workspaces installs', all_projects: true, detail: 'full' })).content[0].text).toContain('4 minutes to 40 seconds');
       expect((await call('read', { ref: 'Use pnpm workspaces' })).content[0].text).toMatch(/<engram-memory[\s\S]*40 seconds/);
       const list = (await call('restructure')).content[0].text;
       const id = /- ([0-9a-f]{12}) · merge/.exec(list)?.[1];

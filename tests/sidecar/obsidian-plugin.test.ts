@@ -153,6 +153,15 @@ describe('the Obsidian plugin in a vault', () => {
     expect(fs.existsSync(obsidian())).toBe(false);
   });
 
+  it('refuses a development build (`npm run dev`, source map inlined) and says how to build, writing nothing', async () => {
+    build(`"use strict";\nmodule.exports = {};\n//# sourceMappingURL=data:application/json;base64,eyJ2ZXJzaW9uIjozfQ==\n`);
+    const step = run(await choosePlugin(question({ yes: true })));
+    expect(step.status).toBe('failed');
+    expect(step.lines[0]).toContain('development build');
+    expect(step.lines[0]).toContain('npm run build');
+    expect(fs.existsSync(obsidian())).toBe(false);
+  });
+
   it('running setup again is idempotent, and brings changed files up to date', async () => {
     otherPlugins();
     run(await choosePlugin(question({ yes: true })));

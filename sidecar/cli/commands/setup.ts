@@ -88,7 +88,23 @@ export const command: CommandDefinition = {
     // The LLM pass setup advertises needs a backend that runs: say up front when it cannot, with the ways out.
     const { loadConfig } = await import('../../hosting/config-file.js');
     const { checkBackend, describeBackendProblem } = await import('../../hosting/backend-check.js');
-    const backendCheck = checkBackend(loadConfig(facts).config, ctx.env);
+    const loaded = loadConfig(facts);
+    let backendCheck = checkBackend(loaded.config, ctx.env);
+    let backendChosen: string | undefined;
+    // A fresh setup on a machine without the Claude Code CLI: the default `claude` backend cannot run, so take the
+    // offline rules and say so (a backend the user chose is never changed).
+    if (!backendCheck.ok && backendCheck.backend === 'claude' && loaded.config.source('backend') === 'default') {
+      const { findClaude, isExecutable } = await import('../../hosting/backends.js');
+      if (!isExecutable(findClaude(loaded.config.get('claude.command'), ctx.env))) {
+        const chose = await saveConfigKey(facts, 'backend', 'rules');
+        backendCheck = checkBackend(chose.config, ctx.env);
+        backendChosen = 'rules';
+        say(`Backend: rules (offline, no LLM), saved in ${chose.file}: the Claude Code CLI is not on PATH, so sessions are`);
+        say('extracted by the offline rules (explicit #decision / remember: markers and plain corrections). Once Claude Code');
+        say('is installed and logged in, `engram configure backend claude` turns the LLM pass on (or set an API key backend).');
+        say('');
+      }
+    }
     if (!backendCheck.ok) {
       for (const line of describeBackendProblem(backendCheck)) say(line);
       say('Setup goes on (the offline rules pass needs no backend); sessions are extracted by the LLM once one of these is done.');
@@ -146,6 +162,7 @@ export const command: CommandDefinition = {
       ctx.stdout(JSON.stringify({
         vault,
         config: saved.file,
+        backend: { name: backendCheck.backend, ok: backendCheck.ok, ...(backendChosen ? { chosen: 'no Claude Code CLI on PATH' } : {}) },
         shim,
         link,
         claudeCode,

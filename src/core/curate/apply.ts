@@ -8,12 +8,12 @@ import { sha256Hex } from '../hash';
 import { parseNote } from '../note/frontmatter';
 import { readNoteMeta } from '../note/meta';
 import type { Clock, VaultPort, Yield } from '../ports';
-import { appendLogOnce, type LogEntry } from './change-log';
+import { appendLogOnce, isChangeLog, type LogEntry } from './change-log';
 import { loadCatalog, type NoteCatalog } from './catalog';
 import { headingKey, moveRedirect, rewriteLinks, splitRedirect, type LinkEdit, type Redirect } from './link-rewrite';
 import type { LinkResolver } from './link-resolver';
 import { isExpired, type ApplyJournal, type ApplyStep, type FileRewrite, type Proposal, type ProposalStore, type RedirectSpec } from './proposals';
-import type { CurateSettings } from './settings';
+import { inFolder, type CurateSettings } from './settings';
 
 export interface CurateContext {
   vault: VaultPort;
@@ -72,8 +72,9 @@ export function planLinkRewrites(catalog: NoteCatalog, p: Pick<Proposal, 'trash'
   const out: PlannedRewrite[] = [];
   for (const path of [...files].sort()) {
     const note = catalog.get(path)!;
-    // Invalid frontmatter: left byte-for-byte alone. Locked: never touched by curation. Their links stay as written.
-    if (note.meta === null || note.meta.locked) continue;
+    // Invalid frontmatter: left byte-for-byte alone. Locked: never touched by curation. The change log (any device's,
+    // a synced copy of it included) is a record, only ever appended to. Their links stay as written.
+    if (note.meta === null || note.meta.locked || isChangeLog(note.text)) continue;
     const r = rewriteLinks(note.text, path, path, ctx, note.links);
     if (r.edits.length) out.push({ path, edits: r.edits, before: note.text, after: r.text });
   }
@@ -319,7 +320,8 @@ export async function applyProposal(ctx: CurateContext, id: string): Promise<App
   }
 
   // 2. Links across the vault as it is now (notes may have gained links since the proposal).
-  const rewrites = p.redirect ? planLinkRewrites(await loadCatalog(ctx.vault, { yieldNow: ctx.yieldNow }), p) : [];
+  // The log folder is never a target either: its notes are appended to while the apply runs.
+  const rewrites = p.redirect ? planLinkRewrites(await loadCatalog(ctx.vault, { yieldNow: ctx.yieldNow }), p).filter((r) => !inFolder(r.path, ctx.settings.folders.log)) : [];
 
   // 3. The journal, stored before the vault changes.
   p.applying = { startedAt: now, steps: planSteps(p, sourceText, rewrites) };

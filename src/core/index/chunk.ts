@@ -1,8 +1,12 @@
-// Splits a note's body into chunks by heading, so a long note is matched (and quoted) by its best section.
-// Short notes, beats among them, stay one chunk.
+// Splits a note's body into passages: heading sections, each carrying its heading path, with long sections and long
+// lists cut into bounded pieces, so a note is matched (and quoted) by the part that answers and a 277,000-character
+// list is a few hundred small passages, not one giant document. Short notes, beats among them, stay one passage.
 
 export interface Chunk {
-  /** The heading the chunk starts under, without the leading #s; absent for the text before the first heading. */
+  /**
+   * The heading path the passage sits under ("Setup > Linux"), without the leading #s; absent for the text before the
+   * first heading and for a note kept whole.
+   */
   heading?: string;
   text: string;
 }
@@ -11,66 +15,105 @@ export interface Chunk {
 export const CHUNK_MIN_NOTE = 1500;
 /** Sections shorter than this are merged into the one before. */
 const MIN_SECTION = 200;
-/** Sections longer than this are cut at paragraph breaks. */
-const MAX_SECTION = 4000;
+/** Sections longer than this are cut into pieces of about PIECE characters (a passage of about 200 words). */
+const MAX_SECTION = 1600;
+const PIECE = 1200;
+/** A line longer than this (a pasted log, a minified blob) is cut hard. */
+const MAX_LINE = 1600;
 
-const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
-const FENCE = /^(`{3,}|~{3,})/;
+export const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
+export const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+
+/** A heading's text as a reader sees it: emphasis marks, links and tags out. */
+export function headingText(h: string): string {
+  return h
+    .replace(/\[\[([^\]|]*)\|([^\]]*)\]\]/g, '$2')
+    .replace(/\[\[([^\]]*)\]\]/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>]+>/g, '')
+    .replace(/[*_`]+/g, '')
+    .trim();
+}
 
 export function chunkBody(body: string): Chunk[] {
   const text = body.trim();
   if (text.length <= CHUNK_MIN_NOTE) return [{ text }];
   const sections: Chunk[] = [];
-  let current: { heading?: string; lines: string[] } = { lines: [] };
+  const path: { level: number; text: string }[] = [];
+  let heading: string | undefined;
+  let lines: string[] = [];
   let fence: string | null = null;
   for (const line of text.split(/\r?\n/)) {
     const f = FENCE.exec(line);
     if (f) fence = fence === null ? f[1][0] : fence === f[1][0] ? null : fence;
-    const h = fence === null ? HEADING.exec(line) : null;
+    const h = fence === null && !f ? HEADING.exec(line) : null;
     if (h) {
-      sections.push({ heading: current.heading, text: current.lines.join('\n').trim() });
-      // Headings often carry emphasis (`## **Setup**`); the marks are noise in results and in the index.
-      current = { heading: h[2].replace(/[*_`]+/g, '').trim(), lines: [] };
+      sections.push({ heading, text: lines.join('\n').trim() });
+      const level = h[1].length;
+      while (path.length && path[path.length - 1].level >= level) path.pop();
+      const t = headingText(h[2]);
+      if (t) path.push({ level, text: t });
+      heading = path.length ? path.map((p) => p.text).join(' > ') : undefined;
+      lines = [];
     } else {
-      current.lines.push(line);
+      lines.push(line);
     }
   }
-  sections.push({ heading: current.heading, text: current.lines.join('\n').trim() });
+  sections.push({ heading, text: lines.join('\n').trim() });
 
   const merged: Chunk[] = [];
   for (const s of sections) {
-    if (s.text === '' && s.heading === undefined) continue;
+    // A heading with nothing under it before the next one lives on in that one's heading path.
+    if (s.text === '') continue;
     const prev = merged[merged.length - 1];
-    if (prev && prev.text.length < MIN_SECTION) {
+    if (prev && prev.text.length < MIN_SECTION && prev.text.length + s.text.length <= MAX_SECTION) {
       // A tiny section (often a heading with one line) reads better together with its neighbour.
-      prev.text = `${prev.text}\n${s.heading ? `${s.heading}\n` : ''}${s.text}`.trim();
+      const last = s.heading?.split(' > ').pop();
+      prev.text = `${prev.text}\n${last && last !== prev.heading ? `${last}\n` : ''}${s.text}`.trim();
       continue;
     }
     merged.push({ ...s });
   }
   const out: Chunk[] = [];
   for (const s of merged) {
-    if (s.text.length <= MAX_SECTION) {
-      out.push(s);
-      continue;
-    }
-    let piece = '';
-    for (const para of s.text.split(/\n\s*\n/)) {
-      if (piece.length > 0 && piece.length + para.length > MAX_SECTION / 2) {
-        out.push({ heading: s.heading, text: piece });
-        piece = '';
-      }
-      // A single paragraph longer than the limit (a pasted log) is cut hard.
-      for (let i = 0; i < para.length; i += MAX_SECTION) {
-        const part = para.slice(i, i + MAX_SECTION);
-        piece = piece ? `${piece}\n\n${part}` : part;
-        if (piece.length >= MAX_SECTION) {
-          out.push({ heading: s.heading, text: piece });
-          piece = '';
-        }
-      }
-    }
-    if (piece) out.push({ heading: s.heading, text: piece });
+    if (s.text.length <= MAX_SECTION) out.push(s);
+    else for (const piece of cut(s.text)) out.push({ heading: s.heading, text: piece });
   }
   return out.length > 0 ? out : [{ text }];
+}
+
+/**
+ * Cuts a long section into pieces of about PIECE characters: at paragraph breaks first, then between lines (a list is
+ * cut between its items, never inside one), a code block kept whole where it fits, a single huge line cut hard.
+ */
+function cut(text: string): string[] {
+  const out: string[] = [];
+  let piece: string[] = [];
+  let size = 0;
+  const flush = (): void => {
+    const t = piece.join('\n').trim();
+    if (t) out.push(t);
+    piece = [];
+    size = 0;
+  };
+  const blocks = text.split(/\n[ \t]*\n/);
+  for (const block of blocks) {
+    if (size > 0 && size + block.length > PIECE) flush();
+    if (block.length <= MAX_SECTION) {
+      piece.push(block, '');
+      size += block.length + 1;
+      continue;
+    }
+    for (const raw of block.split('\n')) {
+      for (let i = 0; i < Math.max(1, raw.length); i += MAX_LINE) {
+        const line = raw.slice(i, i + MAX_LINE);
+        if (size > 0 && size + line.length > PIECE) flush();
+        piece.push(line);
+        size += line.length + 1;
+      }
+    }
+    piece.push('');
+  }
+  flush();
+  return out;
 }

@@ -45,6 +45,29 @@ export function wikilinks(text: string): string[] {
   return [...out];
 }
 
+const H1 = /^#[ \t]+(.+?)[ \t#]*$/;
+const FENCE_LINE = /^\s{0,3}(?:```|~~~)/;
+
+/**
+ * Display title: frontmatter `title`, else an H1 that opens the body and is its only H1 (a note of several H1s, as many
+ * Zettelkasten notes are written, uses them as section labels: "# Law", "# Example"), else the file name.
+ */
+export function displayName(data: Record<string, unknown> | null, body: string, fileName: string): string {
+  const t = data?.title;
+  if (typeof t === 'string' && t.trim()) return t.trim().slice(0, 200);
+  const lines = body.split(/\r?\n/);
+  const first = lines.findIndex((l) => l.trim() !== '');
+  const m = first >= 0 ? H1.exec(lines[first]) : null;
+  if (!m) return fileName;
+  let fence = false;
+  for (let i = first + 1; i < lines.length; i++) {
+    if (FENCE_LINE.test(lines[i])) fence = !fence;
+    else if (!fence && H1.test(lines[i])) return fileName;
+  }
+  const h = m[1].replace(/[*_`]+/g, '').replace(/\[\[(?:[^\]|]*\|)?([^\]]*)\]\]/g, '$1').trim();
+  return h ? h.slice(0, 200) : fileName;
+}
+
 const BEAT_TYPES = new Set<string>(DEFAULT_TYPES);
 
 /** `title` replaces the file name as the note's title (a document without a name, such as a BEIR passage, has ''). */
@@ -52,14 +75,17 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
   const parsed = parseNote(text);
   const meta = readNoteMeta(path, parsed.data ?? {});
   const body = parsed.data === null ? text : parsed.body;
-  const aliases = meta.aliases.filter((a) => a.toLowerCase() !== title.toLowerCase());
+  const name = displayName(parsed.data, body, title);
+  const names = name === title ? [title] : [title, name];
+  const aliases = meta.aliases.filter((a) => !names.some((n) => n.toLowerCase() === a.toLowerCase()));
   const links = new Set(wikilinks(body));
   for (const r of meta.related) for (const k of wikilinks(r.includes('[[') ? r : `[[${r}]]`)) links.add(k);
   const slash = path.lastIndexOf('/');
   const note: NoteDoc = {
     path,
     // Aliases are names of the note too: a search for one should find it by title.
-    title: aliases.length ? `${title} ${aliases.join(' ')}`.trim() : title,
+    title: [...names, ...aliases].join(' ').trim(),
+    ...(name !== title ? { name } : {}),
     folder: slash >= 0 ? path.slice(0, slash) : '',
     hash: textHash(text),
     mtime,

@@ -54,7 +54,10 @@ export function rrf(rank: number, k: number): number {
 }
 
 // HTML an editor leaves in notes (not `<T>` of code): removed from snippets with its attributes.
-const HTML_TAG = /<\/?(?:a|img|br|hr|div|span|p|b|i|u|s|em|strong|small|sup|sub|mark|kbd|font|center|iframe|video|audio|source|picture|figure|figcaption|details|summary|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|blockquote|pre|code|style|script)\b[^>]*>/gi;
+const HTML_TAG =
+  /<\/?(?:a|img|br|hr|div|span|p|b|i|u|s|em|strong|small|sup|sub|mark|kbd|font|center|iframe|video|audio|source|picture|figure|figcaption|details|summary|table|thead|tbody|tfoot|tr|td|th|ul|ol|li|dl|dt|dd|h[1-6]|blockquote|pre|code|style|script|button|input|label|form|select|option|textarea|svg|path|nav|section|article|header|footer|aside|main|abbr|cite|time|ins|del|caption|wbr)\b[^>]*>/gi;
+/** An embed of a file that is not a note (an image, a PDF, a drawing): nothing a reader of text can use. */
+const FILE_EMBED = /!\[\[[^\]\n]*\.(?:png|jpe?g|gif|webp|svg|bmp|avif|pdf|mp[34]|webm|mov|ogg|wav|m4a|excalidraw|canvas)(?:[#|][^\]\n]*)?\]\]/gi;
 
 /**
  * A note's text as a reader sees it: no image or file embeds, no HTML or comments, wikilinks and Markdown links by
@@ -64,9 +67,12 @@ export function readableText(md: string): string {
   return md
     .replace(/%%[\s\S]*?%%/g, ' ')
     .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/!\[\[[^\]\n]*\]\]/g, ' ')
+    .replace(FILE_EMBED, ' ')
+    // A note embed shows what it embeds by name: "(embeds Setup > Linux)".
+    .replace(/!\[\[([^\]|\n]*)(?:\|[^\]\n]*)?\]\]/g, (_m, t: string) => ` (embeds ${t.replace(/#\^?/, ' > ').trim()}) `)
     .replace(/!\[[^\]\n]*\]\([^)\n]*\)/g, ' ')
-    .replace(/<(?:style|script)\b[\s\S]*?<\/(?:style|script)>/gi, ' ')
+    // A button's label ("Open in Obsidian") is a page's controls, not what the note says.
+    .replace(/<(style|script|button)\b[\s\S]*?<\/\1>/gi, ' ')
     .replace(HTML_TAG, ' ')
     .replace(/\[\[([^\]|\n]*)\|([^\]\n]*)\]\]/g, '$2')
     .replace(/\[\[([^\]\n]*)\]\]/g, (_m, t: string) => t.replace(/#\^?/, ' > '))
@@ -76,18 +82,32 @@ export function readableText(md: string): string {
     .replace(/(^|\s)#(?=[\p{L}_][\p{L}\p{N}_/-]*)/gmu, '$1');
 }
 
-/** A window of the chunk around the first query word it contains, markup out and whitespace collapsed. */
-export function makeSnippet(text: string, words: string[], max = 240): string {
+/**
+ * A window of the passage where the query's words are densest (the most distinct terms within `max` characters), markup
+ * out and whitespace collapsed. `terms` are the index's stems ("materi" finds "materials"); `words` the query's words.
+ */
+export function makeSnippet(text: string, words: string[], max = 240, terms: string[] = []): string {
   const flat = readableText(text).replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;
   const lower = flat.toLowerCase();
+  const keys = [...new Set([...words.map((w) => w.toLowerCase()), ...terms].filter((w) => w.length >= 3))];
+  const hits: { at: number; key: number }[] = [];
+  keys.forEach((k, key) => {
+    for (let i = lower.indexOf(k); i >= 0 && hits.length < 2000; i = lower.indexOf(k, i + k.length)) hits.push({ at: i, key });
+  });
+  hits.sort((a, b) => a.at - b.at);
   let at = -1;
-  for (const w of words) {
-    if (w.length < 3) continue;
-    const i = lower.indexOf(w.toLowerCase());
-    if (i >= 0 && (at < 0 || i < at)) at = i;
+  let bestCount = 0;
+  for (let i = 0, j = 0; i < hits.length; i++) {
+    // Distinct keys within [hits[i].at, hits[i].at + max * 2/3): the densest stretch wins, earliest on ties.
+    while (j < hits.length && hits[j].at < hits[i].at + (max * 2) / 3) j++;
+    const count = new Set(hits.slice(i, j).map((h) => h.key)).size;
+    if (count > bestCount) {
+      bestCount = count;
+      at = hits[i].at;
+    }
   }
-  let start = at < 0 ? 0 : Math.max(0, at - Math.floor(max / 3));
+  let start = at < 0 ? 0 : Math.max(0, at - Math.floor(max / 4));
   if (start > 0) {
     const space = flat.indexOf(' ', start);
     if (space > 0 && space - start < 20) start = space + 1;

@@ -10,7 +10,8 @@ import { parseJsonSteps } from '../json-steps.js';
 
 // 4: snapshots of format 3 written without a vector store may hold postings of the wrong notes (encodeSnapshot did not
 // compact them), and note times now read date keys and file-name dates: every older snapshot is rebuilt once.
-export const SNAPSHOT_FORMAT_VERSION = 4;
+// 5: notes are indexed as bounded passages with heading paths and carry a display name: older snapshots are rebuilt.
+export const SNAPSHOT_FORMAT_VERSION = 5;
 const MAGIC = 'ENGRAMIX';
 const enc = new TextEncoder();
 const dec = new TextDecoder();

@@ -7,7 +7,10 @@ import { TopK } from './vector-store.js';
 
 export interface IndexedNote {
   path: string;
+  /** What the title field indexes: the file name, the display name when it differs, and the aliases. */
   title: string;
+  /** The name a person knows the note by, when it is not the file name: frontmatter `title`, else the first H1. */
+  name?: string;
   /** Folder path ('' at the vault root). */
   folder: string;
   hash: string;
@@ -41,7 +44,10 @@ export interface Bm25Params {
   weights: Record<FieldName, number>;
   k1: number;
   b: number;
-  /** Weight of a note's other matching chunks, added to its best chunk (0 = best chunk only). */
+  /**
+   * Weight of a note's second and third best matching passages, added to its best (0 = best passage only). Only those
+   * two count: a note of 400 passages cannot outscore a focused one by matching a word in each.
+   */
   restChunks: number;
 }
 
@@ -69,7 +75,8 @@ export class TextIndex {
   deadChunks = 0;
   private noteScore = new Float64Array(0);
   private bodyBest = new Float64Array(0);
-  private bodyRest = new Float64Array(0);
+  private bodySecond = new Float64Array(0);
+  private bodyThird = new Float64Array(0);
   private bestChunkOf = new Int32Array(0);
   private chunkScore = new Float64Array(0);
   // Lists of touched ids, reused across queries: a common term touches thousands, and fresh arrays mean GC pauses.
@@ -199,7 +206,8 @@ export class TextIndex {
       const n = Math.max(1024, this.notes.length * 2);
       this.noteScore = new Float64Array(n);
       this.bodyBest = new Float64Array(n);
-      this.bodyRest = new Float64Array(n);
+      this.bodySecond = new Float64Array(n);
+      this.bodyThird = new Float64Array(n);
       this.bestChunkOf = new Int32Array(n).fill(-1);
       this.touchedNotes = new Int32Array(n);
       this.bodyNoteIds = new Int32Array(n);
@@ -267,7 +275,8 @@ export class TextIndex {
       }
     }
     const bodyBest = this.bodyBest;
-    const bodyRest = this.bodyRest;
+    const second = this.bodySecond;
+    const third = this.bodyThird;
     const best = this.bestChunkOf;
     const bodyNotes = this.bodyNoteIds;
     let nBody = 0;
@@ -280,18 +289,23 @@ export class TextIndex {
         bodyNotes[nBody++] = slot;
         best[slot] = c;
         bodyBest[slot] = s;
-      } else if (s > bodyBest[slot]) {
-        bodyRest[slot] += bodyBest[slot];
+      } else if (s > bodyBest[slot] || (s === bodyBest[slot] && c < best[slot])) {
+        // Ties go to the earlier passage: a fresh build and a loaded snapshot number passages alike within a note.
+        third[slot] = second[slot];
+        second[slot] = bodyBest[slot];
         bodyBest[slot] = s;
         best[slot] = c;
-      } else {
-        bodyRest[slot] += s;
+      } else if (s > second[slot]) {
+        third[slot] = second[slot];
+        second[slot] = s;
+      } else if (s > third[slot]) {
+        third[slot] = s;
       }
     }
     for (let bi = 0; bi < nBody; bi++) {
       const slot = bodyNotes[bi];
       if (noteScore[slot] === 0) touched[nTouched++] = slot;
-      noteScore[slot] += bodyBest[slot] + p.restChunks * bodyRest[slot];
+      noteScore[slot] += bodyBest[slot] + p.restChunks * (second[slot] + third[slot]);
     }
     const heap = new TopK(Math.min(k, nTouched));
     for (let ti = 0; ti < nTouched; ti++) {
@@ -303,7 +317,8 @@ export class TextIndex {
       const slot = bodyNotes[bi];
       best[slot] = -1;
       bodyBest[slot] = 0;
-      bodyRest[slot] = 0;
+      second[slot] = 0;
+      third[slot] = 0;
     }
     return heap.sorted().map((e) => ({ slot: e.id2, score: e.score, bestChunk: e.id }));
   }

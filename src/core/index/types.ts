@@ -44,4 +44,13 @@ export interface SearchHit {
   summary?: string;
   /** Set when the hit came from link expansion, not the query itself. */
   via?: string;
+  /**
+   * Share of the query's weight (its terms weighed by rarity across passages) found in the note's title, summary, tags
+   * and best passage: what the floor reads ("no close match" below it). 1 for a hit of filters alone.
+   */
+  coverage?: number;
+  /** The note's size in characters (bytes of its file): what opening it costs. */
+  chars?: number;
+  /** The query's index terms found there (stems: the relevance gate compares them with the prompt's). */
+  terms?: string[];
 }

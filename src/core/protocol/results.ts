@@ -6,11 +6,12 @@ import type { RememberResult } from '../memory/remember.js';
 import type { ExtractRun } from '../extract/extract.js';
 import type { ContextResult, HelloResult, ImportResult, IndexUpdateResult, Method, RecallResult, StatusResult } from './messages.js';
 
-/** One note in full, as `read` answers. */
+/** One note in full, or one passage of it (`path#heading`), as `read` answers. */
 export interface NoteText {
   path: string;
   title: string;
   text: string;
+  heading?: string;
 }
 
 export interface MethodResults {

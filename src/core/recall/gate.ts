@@ -1,5 +1,5 @@
-// The relevance bar for automatic injection: a note is injected only when it covers most of what the prompt is
-// about, weighted by how rare each word is in the vault. Nothing clears the bar → nothing is injected.
+// The relevance bar for automatic injection: a note is injected only when its best passage covers most of what the
+// prompt is about, weighted by how rare each word is in the vault. Nothing clears the bar → nothing is injected.
 import { contentTerms, type TermStats } from './term-stats.js';
 
 export interface GateConfig {
@@ -13,7 +13,12 @@ export interface GateConfig {
   minPromptTerms: number;
 }
 
-export const DEFAULT_GATE: GateConfig = { minCoverage: 0.45, minMatched: 2, minMatchedIdf: 3, minPromptTerms: 2 };
+/**
+ * Read on a hit's best passage (with its note's title, summary and tags). Measured on bench/recall-sets (133 questions,
+ * 30 off-topic prompts over three vaults, any of the 12 best hits counted): a coverage of 0.45 let 8 of 30 off-topic
+ * prompts inject and a relevant note for 106 of 133 questions; 0.6 lets 3 of 30 (0, 2 and 1 per vault) and 93 of 133.
+ */
+export const DEFAULT_GATE: GateConfig = { minCoverage: 0.6, minMatched: 2, minMatchedIdf: 3, minPromptTerms: 2 };
 
 export interface GateVerdict {
   pass: boolean;

@@ -7,6 +7,8 @@ export interface RenderItem {
   type?: string;
   summary?: string;
   snippet?: string;
+  /** Heading path of the passage the snippet comes from. */
+  heading?: string;
   why: string[];
 }
 
@@ -22,7 +24,9 @@ function linkTarget(item: RenderItem): string {
 
 export function renderItem(item: RenderItem, detail: number): string {
   const head = `- [[${linkTarget(item)}|${item.title}]]${item.type ? ` (${item.type})` : ''}`;
-  const body = oneLine(item.summary || item.snippet || '', detail);
+  // A passage of a long note is quoted with where it sits; a short note (or a beat) by its summary, else its text.
+  const passage = item.heading && item.snippet ? `§ ${item.heading}: ${item.snippet}` : undefined;
+  const body = oneLine(passage || item.summary || item.snippet || '', detail);
   const why = item.why.length ? ` (matched: ${oneLine(item.why.join('; '), 120)})` : '';
   return body ? `${head}: ${body}${why}` : `${head}${why}`;
 }

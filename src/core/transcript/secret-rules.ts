@@ -1,3 +1,5 @@
+import { foldForMatching, originalSpan } from './fold.js';
+
 // Engram's own secret rules: what the secretlint preset does not catch (CLI arguments, `.env` and
 // YAML lines, connection strings, passwords in prose) and the provider shapes it does not know.
 // Provider tokens are matched by their documented shapes; generic contexts (assignments, config keys,
@@ -211,6 +213,23 @@ const RULES: Rule[] = [
     group: 2,
     check: looksRandom,
   },
+  {
+    // Docker's config.json (`"auths": {"registry": {"auth": "<base64 user:password>"}}`), and any `auth` or
+    // `basic_auth` key whose value is base64 of user:password.
+    kind: 'basic-auth-credentials',
+    hint: /auth/i,
+    re: /(["']?\b(?:auth|basic_?auth|basicAuth|http_?auth|proxy_?auth)["']?\s*[:=]\s*["']?)([A-Za-z0-9+/]{8,512}={0,2})(?![A-Za-z0-9+/=])/gi,
+    group: 2,
+    check: isBase64Credentials,
+  },
+  {
+    // Docker's identity and registry tokens (config.json): long-lived refresh tokens for a registry.
+    kind: 'registry-token',
+    hint: /identitytoken|registrytoken/i,
+    re: /(["']?\b(?:identitytoken|registrytoken)["']?\s*:\s*["'])([^"'\s]{16,4096})["']/gi,
+    group: 2,
+    check: notTemplate,
+  },
   { kind: 'bearer-token', lit: ['Bearer', 'Basic', 'token'], re: /\b(Bearer|Basic|token)(\s+)([A-Za-z0-9_\-.=+/]{20,})/g, group: 3, check: looksRandom },
   {
     // A password written in prose: "my password is X", "the pw is X", "changed the password to X"
@@ -222,15 +241,41 @@ const RULES: Rule[] = [
   },
 ];
 
+/** A base64 value that decodes to printable `user:password` (both sides non-empty). */
+function isBase64Credentials(v: string): boolean {
+  if (v.length % 4 === 1) return false;
+  let decoded: string;
+  try {
+    decoded = atob(v.padEnd(v.length + ((4 - (v.length % 4)) % 4), '='));
+  } catch {
+    return false;
+  }
+  const colon = decoded.indexOf(':');
+  return colon > 0 && colon < decoded.length - 1 && /^[\x20-\x7E]+$/.test(decoded);
+}
+
 // Cheap pre-check so most text skips all the rules.
 const HINT_RE =
-  /-----BEGIN|sk-|sk_|rk_|pk_|\bA[A-Z]{3}[A-Z2-7]{16}\b|gh[pousr]_|github_pat_|\bgl[a-z]+-|xox|xapp-|whsec_|AIza|GOCSPX|ya29\.|1\/\/0|npm_|hf_|SG\.|_v1_|shp|pypi-|gsk_|xai-|lin_api|dapi|:AA|SK[0-9a-f]{32}|key-|dp\.|hv[sb]\.|eyJ|:\/\/|secret|pass|pw|pin\b|key|token|credential|dsn|bearer|basic|-p|-u|sig=|authoriz|_auth/i;
+  /-----BEGIN|sk-|sk_|rk_|pk_|\bA[A-Z]{3}[A-Z2-7]{16}\b|gh[pousr]_|github_pat_|\bgl[a-z]+-|xox|xapp-|whsec_|AIza|GOCSPX|ya29\.|1\/\/0|npm_|hf_|SG\.|_v1_|shp|pypi-|gsk_|xai-|lin_api|dapi|:AA|SK[0-9a-f]{32}|key-|dp\.|hv[sb]\.|eyJ|:\/\/|secret|pass|pw|pin\b|key|token|credential|dsn|bearer|basic|-p|-u|sig=|auth|identitytoken|registrytoken/i;
 
 // Every keyword a `keyword` rule needs on its line (the names, flags and prose words those rules match).
 const KEYWORD_RE = /pass|pwd|pw\b|\bpin\b|secret|token|key|credential|dsn/i;
 
-/** Every secret Engram's own rules find in `text` (spans may overlap; the caller merges them). */
+/**
+ * Every secret Engram's own rules find in `text` (spans may overlap; the caller merges them). Text with characters
+ * beyond ASCII is also matched folded (fold.ts: zero-width characters and soft hyphens removed, full-width and
+ * look-alike characters as their ASCII twins), each finding mapped back to the original span.
+ */
 export function findEngramSecrets(text: string): SecretFinding[] {
+  const found = findInText(text);
+  const folded = foldForMatching(text);
+  if (folded) {
+    for (const f of findInText(folded.text)) found.push({ ...originalSpan(folded, f.start, f.end), kind: f.kind });
+  }
+  return found;
+}
+
+function findInText(text: string): SecretFinding[] {
   const found: SecretFinding[] = [];
   if (!text || !HINT_RE.test(text)) return found;
   if (text.includes('-----BEGIN')) findPrivateKeys(text, found);

@@ -89,7 +89,7 @@ export class PluginHost {
       const ops = coreOperations({
         engine: running.engine,
         // The panes never inject context; the hooks' settings apply to the socket's answers only.
-        injection: () => ({ inject: false, sessionStartChars: 0, promptChars: 0, promptItems: 0 }),
+        injection: () => ({ inject: false, sessionStartChars: 0, promptChars: 0, promptItems: 0, sessionChars: 0 }),
       });
       this.apiFor = { host: running, api: operationsApi(running.engine, ops) };
     }
@@ -158,6 +158,12 @@ export class PluginHost {
         this.dueTimer = setInterval(() => {
           if (this.running) this.set(this.hereState());
         }, 60_000);
+        return;
+      }
+      if (opened.lease) {
+        // Another device hosts this synced vault: this Obsidian reads and edits notes; that device captures and curates.
+        this.say(`Engram: device ${opened.lease.device} hosts this vault (a synced folder); this device waits until its lease expires.`);
+        this.set({ kind: 'elsewhere', by: opened.lease.host, pid: opened.lease.pid });
         return;
       }
       const owner = opened.owner;

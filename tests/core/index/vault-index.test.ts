@@ -90,7 +90,8 @@ describe('VaultIndex: build and BM25 search', () => {
     expect(index.stats().chunks).toBeGreaterThan(2);
     const r = await index.search('blue-green');
     expect(r.hits).toHaveLength(1);
-    expect(r.hits[0].heading).toBe('Deployment');
+    // The heading path, so a reader sees where in the note the passage sits.
+    expect(r.hits[0].heading).toBe('Handbook > Deployment');
     expect(r.hits[0].snippet).toMatch(/blue-green/);
   });
 

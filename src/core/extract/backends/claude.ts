@@ -123,6 +123,10 @@ export function claudeArgs(model: string, system: string): string[] {
     '--mcp-config', '{"mcpServers":{}}',
     // No transcript under ~/.claude/projects: Engram's own call must never be listed as a session to extract.
     '--no-session-persistence',
+    // None of the user's hooks (Engram's own included: 41 hook processes for 11 calls) and no plugin hooks, while the
+    // user's other settings (an endpoint, an apiKeyHelper) still apply; `--bare` would also drop OAuth logins and
+    // `--setting-sources` the settings. Both pinned versions (2.1.197, 2.1.330) know `disableAllHooks`.
+    '--settings', '{"disableAllHooks":true}',
     '--system-prompt', system,
   ];
 }

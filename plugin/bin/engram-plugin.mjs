@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Entry point for the Claude Code plugin (`/plugin install`). Claude Code copies the repository and runs
-// `npm ci --ignore-scripts`, so the built CLI (dist/, not committed) may be missing on first use: build it once,
+// Entry point for the Claude Code plugin (`claude plugin install engram@engram`). Claude Code copies the plugin/
+// folder (its links to the sources followed) and installs its runtime dependencies from plugin/package-lock.json, so
+// the built CLI (dist/, not committed) may be missing on first use: build it once,
 // under a lock so that parallel hooks do not build twice, then run it. Plain JavaScript with no dependencies.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -43,7 +44,7 @@ function build() {
     fd = fs.openSync(lock, 'wx');
   }
   try {
-    const r = spawnSync(process.execPath, ['esbuild.config.mjs', 'production'], { cwd: root, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['esbuild.config.mjs', 'production', 'cli'], { cwd: root, encoding: 'utf8' });
     if (r.status !== 0) process.stderr.write(`engram: building the CLI failed: ${(r.stderr || r.stdout || '').split('\n')[0]}\n`);
     return r.status === 0 && fs.existsSync(entry);
   } finally {
@@ -69,7 +70,7 @@ if (fs.existsSync(lock)) waitForBuild();
 if (!fs.existsSync(entry) && !build()) {
   // A hook never fails the session (never exit 2); the CLI and MCP server say how to fix it.
   if (isHook) process.exit(0);
-  process.stderr.write(`engram: the CLI is not built in ${root}; run \`npm ci && npm run build\` there\n`);
+  process.stderr.write(`engram: the CLI is not built in ${root}; run \`npm ci && node esbuild.config.mjs production cli\` there\n`);
   process.exit(1);
 }
 try {

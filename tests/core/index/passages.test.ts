@@ -1,0 +1,121 @@
+// Odd notes as real vaults hold them (issue 21): no headings, a 277,000-character list, code blocks, frontmatter only,
+// embeds, HTML. A note is found by the passage that answers, named as a person knows it, and a giant list never wins
+// by holding every word somewhere.
+import { describe, expect, it } from 'vitest';
+import { chunkBody } from '../../../src/core/index/chunk.js';
+import { NO_CLOSE_MATCH } from '../../../src/core/index/search.js';
+import { VaultIndex } from '../../../src/core/index/vault-index.js';
+import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
+import { fixedClock, noYield } from '../../helpers/index-fixtures.js';
+
+async function built(files: Record<string, string>): Promise<VaultIndex> {
+  const index = new VaultIndex({ vault: new MemoryVault({ files }), clock: fixedClock(), yieldNow: noYield });
+  await index.build();
+  return index;
+}
+
+const WORDS = 'amber basil cedar delta ember fjord garnet harbor indigo juniper kestrel lagoon meadow nectar orchid pebble quartz raven saffron tundra'.split(' ');
+
+/** About 2,000 one-line entries and 277,000 characters, like the community vault's plugin list. */
+function giantList(): string {
+  const lines: string[] = ['# Every plugin', ''];
+  for (let i = 0; lines.join('\n').length < 277_000; i++) {
+    const a = WORDS[i % WORDS.length];
+    const b = WORDS[(i * 7 + 3) % WORDS.length];
+    lines.push(`- [plugin-${i}](https://example.org/p/${i}) ${a} ${b} helper number ${i} for tables, sync and markdown export tools`);
+  }
+  return lines.join('\n');
+}
+
+describe('passages', () => {
+  it('cuts a 277k list into bounded passages between its items, each under its heading', () => {
+    const list = giantList();
+    expect(list.length).toBeGreaterThanOrEqual(277_000);
+    const chunks = chunkBody(list);
+    expect(chunks.length).toBeGreaterThan(150);
+    expect(Math.max(...chunks.map((c) => c.text.length))).toBeLessThanOrEqual(1600);
+    expect(chunks.every((c) => c.heading === 'Every plugin')).toBe(true);
+    // No entry is cut in two: every line of every passage is a whole list item.
+    expect(chunks.every((c) => c.text.split('\n').every((l) => /^- \[plugin-\d+\]\(.*tools$/.test(l)))).toBe(true);
+  });
+
+  it('a focused note beats a giant list that holds every query word somewhere', async () => {
+    const index = await built({
+      'Lists/All plugins.md': giantList(),
+      'Plugins/Advanced Tables.md': '---\ntitle: Advanced Tables\n---\nEdit markdown tables: tab to the next cell, sync column widths, export tables.\n',
+      'Other/Bread.md': 'Flour, water, salt.\n',
+    });
+    const hits = (await index.search('markdown tables sync export', { mode: 'bm25' })).hits;
+    expect(hits[0].path).toBe('Plugins/Advanced Tables.md');
+    // The list is still findable by what only it says, and quoted at the entry that answers.
+    const one = (await index.search('plugin-1234', { mode: 'bm25' })).hits[0];
+    expect(one.path).toBe('Lists/All plugins.md');
+    expect(one.snippet).toContain('plugin-1234');
+    expect(one.heading).toBe('Every plugin');
+  });
+
+  it('a long note without headings is cut at paragraphs into bounded passages', () => {
+    const para = (i: number): string => `Paragraph ${i} ${'talks about river stones and moss '.repeat(8)}`.trim();
+    const body = Array.from({ length: 20 }, (_, i) => para(i)).join('\n\n');
+    const chunks = chunkBody(body);
+    expect(chunks.length).toBeGreaterThan(3);
+    expect(chunks.every((c) => c.heading === undefined && c.text.length <= 1600)).toBe(true);
+    expect(chunks.map((c) => c.text).join('\n\n')).toBe(body);
+  });
+
+  it('a # line inside a code block is code, not a heading; headings nest into a path', () => {
+    const filler = 'Some words about deployment and servers. '.repeat(12);
+    const body = `# Guide\n\n${filler}\n\n## Install\n\n${filler}\n\n\`\`\`bash\n# install the tool\nnpm i tool\n\`\`\`\n\n### Linux\n\n${filler}`;
+    const chunks = chunkBody(body);
+    expect(chunks.map((c) => c.heading)).toEqual(['Guide', 'Guide > Install', 'Guide > Install > Linux']);
+    expect(chunks[1].text).toContain('# install the tool');
+  });
+
+  it('a note of frontmatter only is indexed by its title and metadata', async () => {
+    const index = await built({ 'People/Jane Roe.md': '---\ntitle: Jane Roe\naliases: [JR]\ntags: [author]\nsummary: Wrote the river survey.\n---\n' });
+    const hit = (await index.search('river survey', { mode: 'bm25' })).hits[0];
+    expect(hit.path).toBe('People/Jane Roe.md');
+    expect(hit.snippet).toBe('');
+  });
+
+  it('names a note by its frontmatter title, else its first H1, else its file name; aliases find it', async () => {
+    const index = await built({
+      'plugins/table-editor-obsidian.md': '---\ntitle: Advanced Tables\naliases: [Table Editor]\n---\nBetter markdown tables.\n',
+      'guides/sync-setup.md': '# Setting up Sync\n\nOpen settings and sign in to sync your vault.\n',
+      'notes/plain-name.md': 'Nothing but text about sync and settings.\n',
+      // Several H1s are section labels (a Zettelkasten habit), not the note's name.
+      'notes/Renaming variables.md': '# Law\nRename a bound variable in sync settings.\n# Example\nx becomes y.\n',
+    });
+    const byTitle = (await index.search('advanced tables', { mode: 'bm25' })).hits[0];
+    expect(byTitle).toMatchObject({ path: 'plugins/table-editor-obsidian.md', title: 'Advanced Tables' });
+    expect((await index.search('table editor', { mode: 'bm25' })).hits[0].path).toBe('plugins/table-editor-obsidian.md');
+    const hits = (await index.search('sync settings', { mode: 'bm25' })).hits;
+    expect(hits.find((h) => h.path === 'guides/sync-setup.md')?.title).toBe('Setting up Sync');
+    expect(hits.find((h) => h.path === 'notes/plain-name.md')?.title).toBe('plain-name');
+    expect(hits.find((h) => h.path === 'notes/Renaming variables.md')?.title).toBe('Renaming variables');
+  });
+
+  it('snippets leave out HTML buttons and show what an embed embeds', async () => {
+    const index = await built({
+      'plugins/calendar.md': '<button class="open" onclick="x()">Open in Obsidian</button>\n\nShows a calendar of your daily notes.\n\n![[Calendar setup#Options]]\n\n![[screenshot.png]]\n',
+    });
+    const hit = (await index.search('calendar daily notes', { mode: 'bm25' })).hits[0];
+    expect(hit.snippet).not.toMatch(/button|onclick|Open in Obsidian/);
+    expect(hit.snippet).toContain('Shows a calendar of your daily notes.');
+    expect(hit.snippet).toContain('(embeds Calendar setup > Options)');
+    expect(hit.snippet).not.toContain('screenshot');
+  });
+
+  it('search says "no close match" before hits that share little of the query', async () => {
+    const index = await built({
+      'Cooking/Bread.md': 'Knead the dough, let it rise overnight, bake at 220 degrees.\n',
+      'Cooking/Soup.md': 'Simmer onions and carrots for soup.\n',
+    });
+    const off = await index.search('how tall is mount everest compared with the bread tower', { mode: 'bm25' });
+    expect(off.hits.length).toBeGreaterThan(0);
+    expect(off.notices[0]).toBe(NO_CLOSE_MATCH);
+    const on = await index.search('knead dough rise overnight', { mode: 'bm25' });
+    expect(on.notices).not.toContain(NO_CLOSE_MATCH);
+    expect(on.hits[0].coverage).toBe(1);
+  });
+});
