@@ -1,6 +1,6 @@
 // The Node SpawnPort: output, exit codes, stdin, environment overrides, missing commands and timeouts.
 import { describe, expect, it } from 'vitest';
-import { NodeSpawn, childEnv } from '../../sidecar/node/node-spawn.js';
+import { NodeSpawn, childEnv } from '../../sidecar/hosting/node-spawn.js';
 import { isEngramError } from '../../src/core/errors.js';
 
 const node = process.execPath;

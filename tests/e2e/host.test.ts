@@ -101,7 +101,7 @@ describe('engram serve', () => {
     fs.mkdirSync(path.join(sb.engramHome, 'vaults'), { recursive: true });
     const dead = spawn(process.execPath, ['-e', '0']);
     await new Promise((r) => dead.on('exit', r));
-    const { vaultKey } = await import('../../sidecar/node/paths.js');
+    const { vaultKey } = await import('../../sidecar/hosting/paths.js');
     const dir = path.join(sb.engramHome, 'vaults', vaultKey(sb.vault));
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'host.lock'), JSON.stringify({ format: 1, pid: dead.pid, host: 'daemon', hostname: (await import('node:os')).hostname(), since: 'x' }));
@@ -120,7 +120,7 @@ describe('engram serve', () => {
     it(`takes over a dead host's lock with ${name}`, async () => {
       const dead = spawn(process.execPath, ['-e', '0']);
       await new Promise((r) => dead.on('exit', r));
-      const { vaultKey } = await import('../../sidecar/node/paths.js');
+      const { vaultKey } = await import('../../sidecar/hosting/paths.js');
       const dir = path.join(sb.engramHome, 'vaults', vaultKey(sb.vault));
       fs.mkdirSync(dir, { recursive: true });
       const file = path.join(dir, 'host.lock');

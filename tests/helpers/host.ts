@@ -6,7 +6,7 @@ import path from 'node:path';
 import { cliPath } from './cli.js';
 import { makeTempDir, removeDir } from './temp.js';
 import { repoRoot } from './shared.js';
-import { vaultState } from '../../sidecar/node/paths.js';
+import { vaultState } from '../../sidecar/hosting/paths.js';
 
 /** Host options a user never sets, given to a test host as flags (tests/helpers/host-entry.ts). */
 export interface TestHostOptions {

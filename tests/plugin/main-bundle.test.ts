@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { vaultState } from '../../sidecar/node/paths';
-import { readLock } from '../../sidecar/node/election';
+import { vaultState } from '../../sidecar/hosting/paths';
+import { readLock } from '../../sidecar/hosting/election';
 import { pluginApp } from '../helpers/plugin-app';
 import { makeTempDir, removeDir } from '../helpers/temp';
 import { builtins, loadBundle } from '../helpers/plugin-bundle';

@@ -18,6 +18,7 @@ import { isLocalUrl } from '../../src/core/extract/usage.js';
 import { EngramError } from '../../src/core/errors.js';
 import { NodeSpawn } from './node-spawn.js';
 import { claudeDir, readJson } from './paths.js';
+import { homeDir } from './facts.js';
 
 /** A file this user may run (not a folder). */
 export function isExecutable(file: string): boolean {
@@ -36,7 +37,7 @@ export function findClaude(configured: string, env: NodeJS.ProcessEnv): string {
   for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
     for (const n of names) if (isExecutable(path.join(dir, n))) return path.join(dir, n);
   }
-  const home = env.HOME || os.homedir();
+  const home = homeDir(env);
   for (const candidate of [path.join(home, '.claude', 'local', 'claude'), path.join(home, '.local', 'bin', 'claude'), '/usr/local/bin/claude', '/opt/homebrew/bin/claude']) {
     if (isExecutable(candidate)) return candidate;
   }
@@ -82,7 +83,7 @@ function claudeLogin(env: NodeJS.ProcessEnv): string | undefined {
   const dir = claudeDir(env);
   const creds = readJson(path.join(dir, '.credentials.json'));
   if (creds && creds.claudeAiOauth) return path.join(dir, '.credentials.json');
-  const state = path.join(env.CLAUDE_CONFIG_DIR ?? (env.HOME || os.homedir()), '.claude.json');
+  const state = path.join(env.CLAUDE_CONFIG_DIR ?? homeDir(env), '.claude.json');
   if (readJson(state)?.oauthAccount) return state;
   return undefined;
 }
