@@ -6,7 +6,7 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { Buffer } from 'node:buffer';
 import { errorMessage } from '../../core/errors.js';
 import type { Embedder } from '../../core/ports.js';
-import { MAX_EMBED_TEXTS, MAX_EMBED_TEXT_CHARS, type EmbedInfo, type EmbedResult } from '../../core/protocol/embed.js';
+import { MAX_EMBED_TEXTS, MAX_EMBED_TEXT_CHARS, type EmbedInfo } from '../../core/protocol/embed.js';
 import { MAX_FRAME_BYTES } from '../../core/protocol/jsonrpc.js';
 import { PROTOCOL_VERSION, parseProtocolVersion } from '../../core/protocol/version.js';
 import { ServerProcess, type Exit, type ServerCommand } from './embed-server-process.js';

@@ -3,7 +3,6 @@
 // install folders are tried too. Never a shell: paths are checked and run directly.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { errorMessage } from '../../core/errors.js';
 import { shimPath } from '../../../sidecar/hosting/paths.js';
