@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { alive } from '../helpers/leftovers.js';
+import { running } from '../helpers/leftovers.js';
 import { repoRoot } from '../helpers/shared.js';
 import { makeTempDir } from '../helpers/temp.js';
 
@@ -36,7 +36,7 @@ describe('the test harness leaves nothing behind', () => {
     expect(r.out).toContain('fails here on purpose');
     expect(r.out).toContain('a teardown step throws before the sandbox is cleaned');
     expect(r.started.pids).toHaveLength(3);
-    expect(r.started.pids.filter(alive)).toEqual([]);
+    expect(r.started.pids.filter(running)).toEqual([]);
     expect(r.started.dirs.filter((d) => fs.existsSync(d))).toEqual([]);
     expect(r.out).toContain('engram tests: 0 passed, 1 failed, 0 skipped');
     expect(r.out).toContain('engram tests: nothing left behind');
@@ -52,7 +52,7 @@ describe('the test harness leaves nothing behind', () => {
     expect(r.out).toContain('engram tests: FAILED: the tests left these behind');
     expect(r.out).toContain(`process ${pid}:`);
     expect(r.out).toContain(`temp folder entry ${dir}`);
-    expect(alive(pid)).toBe(false);
+    expect(running(pid)).toBe(false);
     expect(fs.existsSync(dir)).toBe(false);
   }, 180_000);
 });

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cliPath } from './cli.js';
 import { makeTempDir, removeDir } from './temp.js';
-import { alive, killAll, killMarked, onTeardown, processesMarked, removeFolder, removeFolderSync, type Found } from './leftovers.js';
+import { killAll, killMarked, onTeardown, processesMarked, removeFolder, removeFolderSync, type Found } from './leftovers.js';
 import { repoRoot } from './shared.js';
 import { vaultState } from '../../sidecar/node/paths.js';
 
@@ -60,7 +60,14 @@ export function pidsFromLocks(engramHome: string): number[] {
   return out;
 }
 
-export { alive } from './leftovers.js';
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export async function waitFor<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000, what = 'condition'): Promise<T> {
   const end = Date.now() + ms;

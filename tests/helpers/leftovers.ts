@@ -115,8 +115,11 @@ export function processesMarked(name: string, value: string, opts: { prefix?: bo
   return out;
 }
 
-/** Whether `pid` runs: a zombie (dead, its exit status not yet collected, as under a container's init) does not. */
-export function alive(pid: number): boolean {
+/**
+ * Whether `pid` still runs: unlike kill(pid, 0) (host.ts's `alive`), a zombie (dead, its exit status not collected yet,
+ * as under a container's init) does not.
+ */
+export function running(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch {
