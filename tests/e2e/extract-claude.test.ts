@@ -36,7 +36,7 @@ function backend(extra: Partial<ConstructorParameters<typeof ClaudeBackend>[0]> 
     env,
     makeTempDir: async () => {
       const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'engram-nested-'));
-      return { path: dir, remove: () => fsp.rm(dir, { recursive: true, force: true }) };
+      return { path: dir, remove: () => fsp.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };
     },
     retry: fastRetry,
     ...extra,
