@@ -34,7 +34,8 @@ export default defineConfig({
       // In process: the sidecar's adapters and a second host of the engine (npm test).
       { extends: true, test: { name: 'sidecar', include: ['tests/sidecar/**/*.test.ts'], environment: 'node' } },
       // Real processes: the built CLI, hooks, hosts killed with -9, racing starters, stdio MCP (npm run test:e2e).
-      { extends: true, test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', globalSetup: ['tests/helpers/global-setup.ts'] } },
+      // Real processes on a loaded machine: a generous bound on "it finishes" (no test bounds how fast).
+      { extends: true, test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', globalSetup: ['tests/helpers/global-setup.ts'], testTimeout: 120_000 } },
       { extends: true, test: { name: 'corpus', include: ['tests/corpus/**/*.test.ts'], environment: 'node' } },
       // The real Claude Code and Codex CLIs against fake model servers (tests/helpers/real-cli.ts).
       // Tests that fail and leak on purpose, run only by tests/e2e/leftovers.test.ts (which sets the variable).
