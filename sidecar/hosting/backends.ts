@@ -65,7 +65,8 @@ export function apiKey(name: string, env: NodeJS.ProcessEnv): string | undefined
 
 async function emptyTempDir(): Promise<TempDir> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'engram-nested-'));
-  return { path: dir, remove: () => fsp.rm(dir, { recursive: true, force: true }) };
+  // Retried: the CLI's last writes can land while the folder is removed (ENOTEMPTY), which left it in the temp folder.
+  return { path: dir, remove: () => fsp.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };
 }
 
 export type CredentialSource = 'subscription login' | 'ANTHROPIC_API_KEY from env' | 'CLAUDE_CODE_OAUTH_TOKEN from env' | 'Claude Code settings' | 'secret store' | 'OPENAI_API_KEY from env' | 'not needed' | 'none';

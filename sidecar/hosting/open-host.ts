@@ -136,6 +136,8 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     if (made) extractor = made;
     const capture = engine.capture!;
 
+    /** The save right after the first start (awaited before the last save at shutdown). */
+    let firstSave: Promise<void> = Promise.resolve();
     let shuttingDown: Promise<void> | null = null;
     const host: RunningHost = {
       kind: opts.kind, state, vault, engine, capture, coverage, curation: engine.curation!, startedAt: Date.now(), log,
@@ -155,6 +157,8 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
           returnClaimed(state);
           await Promise.resolve(watcher.close()).catch(() => {});
           await codex.close().catch(() => {});
+          // The save after start first: left running, it wrote notes.json after the host had released and exited.
+          await firstSave;
           // The snapshot, recall statistics and which notes each session was given.
           await engine.save().catch((e) => log('warn', `saving the engine's state failed: ${errorMessage(e)}`));
           releaseLease(state.vault, device);
@@ -208,7 +212,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
       () => {
         host.drain();
         // Save the freshly built index at once: a crash later must not cost a full rebuild.
-        void engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
+        firstSave = engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
       },
       (e) => log('error', `engine start failed: ${errorMessage(e)}`),
     );
