@@ -4,7 +4,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { EffectiveConfig, BackendName } from '../../src/core/config.js';
 import { AnthropicBackend } from '../../src/core/extract/backends/anthropic.js';
@@ -17,7 +16,7 @@ import type { RetryPolicy } from '../../src/core/extract/backends/retry.js';
 import { isLocalUrl } from '../../src/core/extract/usage.js';
 import { EngramError } from '../../src/core/errors.js';
 import { NodeSpawn } from './node-spawn.js';
-import { claudeDir, readJson } from './paths.js';
+import { claudeDir, engramHome, readJson } from './paths.js';
 import { homeDir } from './facts.js';
 
 /** A file this user may run (not a folder). */
@@ -63,9 +62,26 @@ export function apiKey(name: string, env: NodeJS.ProcessEnv): string | undefined
   return key || undefined;
 }
 
-async function emptyTempDir(): Promise<TempDir> {
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'engram-nested-'));
-  // Retried: the CLI's last writes can land while the folder is removed (ENOTEMPTY), which left it in the temp folder.
+/** A nested call's folder left by a host that died mid-call (kill -9, power loss) is removed by a later call after this. */
+const STALE_NESTED_MS = 60 * 60_000;
+
+/**
+ * The nested `claude`'s empty working folder, `$ENGRAM_HOME/tmp/engram-nested-XXXXXX`: in the state folder, not the
+ * system's temp folder, so a host killed mid-call leaves nothing outside Engram's own folder, and the next call clears
+ * what such a host left (older than any call can run).
+ */
+async function emptyTempDir(env: NodeJS.ProcessEnv): Promise<TempDir> {
+  const parent = path.join(engramHome(env), 'tmp');
+  await fsp.mkdir(parent, { recursive: true, mode: 0o700 });
+  const now = Date.now();
+  for (const name of await fsp.readdir(parent).catch(() => [] as string[])) {
+    if (!name.startsWith('engram-nested-')) continue;
+    const at = path.join(parent, name);
+    const st = await fsp.stat(at).catch(() => undefined);
+    if (st && now - st.mtimeMs > STALE_NESTED_MS) await fsp.rm(at, { recursive: true, force: true }).catch(() => undefined);
+  }
+  const dir = await fsp.mkdtemp(path.join(parent, 'engram-nested-'));
+  // Retried: the CLI's last writes can land while the folder is removed (ENOTEMPTY), which left it behind.
   return { path: dir, remove: () => fsp.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };
 }
 
@@ -150,7 +166,7 @@ export function createBackend(name: BackendName, config: EffectiveConfig, deps: 
         model: config.get('claude.model'),
         env: { ...env },
         baseUrl: config.get('claude.base_url') ?? undefined,
-        makeTempDir: emptyTempDir,
+        makeTempDir: () => emptyTempDir(env),
       });
     case 'anthropic':
       return new AnthropicBackend({ ...common, apiKey: apiKey('ANTHROPIC_API_KEY', env) ?? '', model: config.get('anthropic.model'), baseUrl: config.get('anthropic.url'), stream: env.ENGRAM_STREAM === '1' });

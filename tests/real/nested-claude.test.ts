@@ -120,6 +120,8 @@ describe.skipIf('skip' in claude)(realSuiteTitle('claude', 'the claude backend r
     expect(run!.env).toMatchObject({ ENGRAM_NESTED: '1', MAX_THINKING_TOKENS: '0', CLAUDE_CODE_DISABLE_THINKING: '1', CLAUDE_CODE_MAX_RETRIES: '0', CLAUDE_CODE_MAX_OUTPUT_TOKENS: '2048' });
     expect(run!.args).toContain('--no-session-persistence');
     expect(fs.existsSync(run!.cwd)).toBe(false); // the empty temporary folder is gone
+    // It was made in Engram's state folder, so a host killed mid-call leaves nothing in the system's temp folder.
+    expect(path.dirname(run!.cwd)).toBe(path.join(home, '.engram', 'tmp'));
   });
 
   it('without claude.base_url, the endpoint in the user\'s Claude Code settings applies, never the session\'s', async () => {
