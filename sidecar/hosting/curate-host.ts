@@ -24,7 +24,12 @@ export function curationSetup(facts: HostFacts, vaultKey: string, config: Effect
     state: new NodeStateStore(engramHome(facts)),
     vaultKey,
     // One log note per device and month: this machine's device name (its host name and its stable device id).
-    settings: curateSettings({ device: thisDevice(engramHome(facts)).name, actor, folders: foldersFromConfig(config) }),
+    settings: curateSettings({
+      device: thisDevice(engramHome(facts)).name,
+      actor,
+      folders: foldersFromConfig(config),
+      mergeConfidence: config.get('curate.merge_confidence') / 100,
+    }),
     backend: (name) => createBackend(name ?? config.get('backend'), config, { env: facts.env as NodeJS.ProcessEnv }),
     fault: () => hit('apply-step'),
   };
