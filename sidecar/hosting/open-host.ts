@@ -109,6 +109,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
           archive: config.get('folders.archive'),
           log: config.get('folders.log'),
         },
+        trust: { outsideFolders: config.get('recall.outside_folders'), trustedFolders: config.get('recall.trusted_folders') },
       },
     });
     const made = await opts.makeExtractor?.(engine, vault).catch((e) => {
