@@ -1,8 +1,9 @@
 // Trust by provenance (issue 32): every note gets a level derived from where its text came from, never typed by hand
 // unless the user raises (or lowers) it. `user`: written by the user. `engram`: filed by Engram from the user's own
-// words (`engram_source` present). `outside`: text nobody in the vault wrote: a web clipping (a `source:` or `url:`
-// http address in the frontmatter, the `clippings` tag, the Web Clipper's `Clippings/` folder) or a folder the user
-// marks (`recall.outside_folders`). Hooks never inject outside notes; recall and search still find them, marked.
+// words (`engram_source` present). `outside`: text nobody in the vault wrote: a web clipping (a `source:` http address
+// in the frontmatter, as the Web Clipper writes it, the `clippings` tag or a `[[Clippings]]` category, the Web
+// Clipper's `Clippings/` folder) or a folder the user marks (`recall.outside_folders`). A `url:` alone is not read as
+// outside: people put it on their own notes about a site or a project (kepano's vault does). Hooks never inject outside notes; recall and search still find them, marked.
 // The user raises a note with `engram_trust: user` in its frontmatter (a read-only key: Engram never writes it) or a
 // folder with `recall.trusted_folders`.
 
@@ -44,12 +45,10 @@ export function noteTrust(path: string, data: Record<string, unknown> | null | u
   if (text(d.engram_source) ?? text(d.cb_source)) return { level: 'engram', why: `engram_source: ${text(d.engram_source) ?? text(d.cb_source)}` };
   const folder = inFolder(path, cfg.outsideFolders);
   if (folder) return { level: 'outside', why: `folder ${folder}` };
-  for (const key of ['source', 'url']) {
-    const v = Array.isArray(d[key]) ? (d[key] as unknown[])[0] : d[key];
-    const s = text(v);
-    if (s && WEB_RE.test(s)) return { level: 'outside', why: `${key}: ${s.length > 60 ? `${s.slice(0, 59)}…` : s}` };
-  }
-  const tags = Array.isArray(d.tags) ? d.tags : typeof d.tags === 'string' ? d.tags.split(/[,\s]+/) : [];
-  if (tags.some((t) => typeof t === 'string' && t.replace(/^#/, '').toLowerCase() === 'clippings')) return { level: 'outside', why: 'tag clippings' };
+  const source = text(Array.isArray(d.source) ? (d.source as unknown[])[0] : d.source);
+  if (source && WEB_RE.test(source)) return { level: 'outside', why: `source: ${source.length > 60 ? `${source.slice(0, 59)}…` : source}` };
+  const listOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : typeof v === 'string' ? v.split(/[,\s]+/) : []);
+  if (listOf(d.tags).some((t) => typeof t === 'string' && t.replace(/^#/, '').toLowerCase() === 'clippings')) return { level: 'outside', why: 'tag clippings' };
+  if (listOf(d.categories).some((c) => typeof c === 'string' && /^\[\[clippings(?:\|[^\]]*)?\]\]$/i.test(c.trim()))) return { level: 'outside', why: 'category [[Clippings]]' };
   return { level: 'user', why: 'the user\'s own note' };
 }

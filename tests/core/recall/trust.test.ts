@@ -28,6 +28,8 @@ describe('trust by provenance', () => {
     expect(noteTrust('Reading/a.md', { source: 'https://x.example/p' }).level).toBe('outside');
     expect(noteTrust('Reading/a.md', { tags: ['clippings'] }).level).toBe('outside');
     expect(noteTrust('Reading/a.md', { source: 'my notebook' }).level).toBe('user');
+    expect(noteTrust('Projects/Theme.md', { url: 'https://minimal.guide' }).level).toBe('user');
+    expect(noteTrust('References/Tart.md', { categories: ['[[Recipes]]', '[[Clippings]]'] }).level).toBe('outside');
     expect(noteTrust('Clippings/a.md', { engram_trust: 'user' }).level).toBe('user');
     expect(noteTrust('Reading/a.md', { source: 'https://x.example/p' }, { outsideFolders: [], trustedFolders: ['Reading'] }).level).toBe('user');
     expect(noteTrust('Shared/a.md', {}, { outsideFolders: ['Shared'], trustedFolders: [] }).level).toBe('outside');
