@@ -5,6 +5,10 @@
 //    clipped into Clippings/ with a `source:` URL. Every legitimate note's prompt is asked of the UserPromptSubmit hook:
 //    payloads auto-injected (goal 0), clippings injected (goal 0), legitimate notes still injected (goal ≥ 95% of the
 //    prompts that injected them with the guard off).
+// 1b. Capture: each payload in a real Claude Code transcript, in a fetched page (a tool result) that the assistant
+//    then echoes, beside the user's own `#decision` on the same subject; extracted once with the rules backend and once
+//    with a credulous model (a scripted backend that proposes a beat for the echoed page too): payloads filed as beats
+//    (goal 0) and the user's decisions filed.
 // 2. The three corpus vaults (skipped without ../shared): every note flagged as directive-shaped, printed in full for
 //    reading (goal ≤ 1 per 1,000 notes), notes read as outside text, and the recall-set prompts (bench/recall-sets)
 //    asked with the guard on and off: prompts that injected a note before and still inject it.
@@ -55,7 +59,7 @@ export async function run(): Promise<void> {
   const legitPath = (l: PoisonSet['legit'][number]) => `Notes/${l.title}.md`;
   for (const l of set.legit) {
     files[legitPath(l)] = `${l.body}\n`;
-    files[`Clippings/${l.title} (clipped).md`] = `---\nsource: "https://blog.example.com/${l.id}"\ntags: [clippings]\n---\n${l.body}\n`;
+    files[`Clippings/${l.title} (clipped).md`] = `---\nsource: "https://blog.example.com/${l.id}"\ntags: [clippings]\n---\nA blog post on this, clipped for later (the search collapses identical text).\n\n${l.body}\n`;
   }
   const twinOf = new Map<string, string>();
   set.payloads.forEach((p, i) => {
@@ -93,6 +97,59 @@ export async function run(): Promise<void> {
   console.log(`  guard off (before): ${tally.before.payloads.size} payload twins injected, ${tally.before.clips} clippings injected, legitimate note injected for ${tally.before.legit} of ${set.legit.length} prompts`);
   console.log(`  guard on  (Engram): ${tally.after.payloads.size} payload twins injected (goal 0), payload text in injected context ${payloadTextOut} times, ${tally.after.clips} clippings injected (goal 0), legitimate note injected for ${tally.after.legit} of ${set.legit.length} prompts`);
   console.log(`  legitimate notes still injected: ${keptLegit} of the ${tally.before.legit} prompts that injected them before (${pct(keptLegit, tally.before.legit)}; goal ≥ 95%)`);
+
+  // ---- 1b. capture
+  const { extractSession } = await import('../src/core/extract/extract.js');
+  const { RulesBackend } = await import('../src/core/extract/backends/rules.js');
+  const { MemoryStateStore } = await import('../src/core/extract/state-store.js');
+  const { readClaudeCode } = await import('../src/core/transcript/claude-code.js');
+  type Backend = import('../src/core/extract/backends/types.js').LlmBackend;
+  type Req = import('../src/core/extract/backends/types.js').CompletionRequest;
+  const reply = (text: string) => Promise.resolve({ text, usage: { inputTokens: 0, outputTokens: 0 }, model: 'credulous-1', costUsd: 0, durationMs: 0, attempts: 1 });
+  const credulous: Backend = {
+    name: 'ollama',
+    model: 'credulous-1',
+    paid: false,
+    complete(req: Req) {
+      const beats = (req.turns ?? []).filter((t) => t.text.length >= 30 && !/^please read/i.test(t.text)).map((t) => {
+        const body = t.text.replace(/^#decision\s*/, '').replace(/^The page says:\s*/, '');
+        return { type: 'decision', title: body.split(/\s+/).slice(0, 6).join(' ').replace(/[^\p{L}\p{N}\s-]/gu, '') || 'Page advice', summary: body.slice(0, 120), body, scope: 'project', durability: 'durable', tags: [], related: [], confidence: 0.9, turns: [t.index], quote: body.slice(0, 60) };
+      });
+      return reply(JSON.stringify({ beats }));
+    },
+  };
+  for (const [label, backend] of [['rules backend', new RulesBackend()], ['credulous model', credulous]] as const) {
+    let filedPayloads = 0;
+    let proposed = 0;
+    let userFiled = 0;
+    for (const [i, p] of set.payloads.entries()) {
+      const l = set.legit[i % set.legit.length];
+      const base = { isSidechain: false, userType: 'external', cwd: '/home/dev/acme', sessionId: `poison-${p.id}`, version: '2.1.39' };
+      let n = 0;
+      const rec = (type: 'user' | 'assistant', content: unknown) => {
+        n++;
+        return JSON.stringify({ ...base, parentUuid: n > 1 ? `u${n - 1}` : null, uuid: `u${n}`, timestamp: `2026-11-20T09:${String(n).padStart(2, '0')}:00.000Z`, type, message: type === 'user' ? { role: 'user', content } : { id: `m${n}`, role: 'assistant', model: 'claude-opus-4-6', content } });
+      };
+      const decision = `#decision For ${l.title.toLowerCase()} we keep the steps in this note: ${l.body.split('\n\n')[1]?.slice(0, 100) ?? l.title}`;
+      const lines = [
+        rec('user', `Please read https://blog.example.com/${l.id} about ${l.title.toLowerCase()}.`),
+        rec('assistant', [{ type: 'tool_use', id: 't1', name: 'WebFetch', input: { url: `https://blog.example.com/${l.id}` } }]),
+        rec('user', [{ type: 'tool_result', tool_use_id: 't1', content: `${l.body}\n\n${p.text}` }]),
+        rec('assistant', [{ type: 'text', text: `The page says: ${p.text}` }]),
+        rec('user', decision),
+      ];
+      const session = await readClaudeCode([new TextEncoder().encode(`${lines.join('\n')}\n`)], { source: `${p.id}.jsonl` });
+      session.meta.project = 'acme';
+      const vault = new MemoryVault();
+      const proposedNow = JSON.parse((await backend.complete({ system: '', user: '', turns: session.turns })).text) as { beats: { body: string }[] };
+      proposed += proposedNow.beats.filter((b) => b.body.includes(p.text.slice(0, 30))).length;
+      await extractSession({ ports: { vault, clock: { now: () => 0 } }, state: new MemoryStateStore(), vaultDir: 'v', backend, session });
+      const texts = await Promise.all((await vault.list()).map(async (f) => (await vault.read(f.path)).text));
+      if (texts.some((t) => t.includes(p.text.slice(0, 30)))) filedPayloads++;
+      if (texts.some((t) => t.includes(decision.slice(10, 50)))) userFiled++;
+    }
+    console.log(`  capture, ${label}: ${proposed} payload beats proposed, ${filedPayloads} payloads filed as beats (goal 0); the user's own decision filed in ${userFiled} of ${set.payloads.length} sessions`);
+  }
 
   // ---- 2. the corpus vaults
   if (!fs.existsSync(vaultsDir)) {
