@@ -175,6 +175,9 @@ class GeneratedVault implements VaultPort {
   writeIfUnchanged(): Promise<VaultFileInfo> {
     return Promise.reject(new Error('read-only'));
   }
+  append(): Promise<void> {
+    return Promise.reject(new Error('read-only'));
+  }
   trash(): Promise<void> {
     return Promise.reject(new Error('read-only'));
   }

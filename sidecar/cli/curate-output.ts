@@ -17,8 +17,11 @@ export function idsToApply(ctx: CommandContext): string[] {
 export function describeProposal(p: Proposal): string[] {
   const lines = [`${p.id}  ${p.kind.padEnd(7)} ${p.title}`, `    why: ${p.reason}`];
   for (const w of p.writes) lines.push(`    ${w.replaces ? 'rewrite' : 'write  '} ${w.path} (${w.text.length} chars)`);
-  for (const t of p.trash) lines.push(`    trash   ${t}`);
+  // The kept note goes to the trash only to be written again in place: it is listed as written, not as trashed.
+  const written = new Set(p.writes.map((w) => w.path));
+  for (const t of p.trash) if (!written.has(t)) lines.push(`    trash   ${t}`);
   for (const [a, b] of p.moves) lines.push(`    move    ${a} → ${b}`);
+  for (const l of p.leftAlone ?? []) lines.push(`    left    ${l.path}: ${l.links} link${l.links === 1 ? '' : 's'} stay as written (${l.why}); fix by hand`);
   const edits = p.linkRewrites.reduce((n, r) => n + r.edits.length, 0);
   if (edits) lines.push(`    links   ${edits} in ${p.linkRewrites.length} note${p.linkRewrites.length === 1 ? '' : 's'}: ${p.linkRewrites.slice(0, 3).map((r) => r.path).join(', ')}${p.linkRewrites.length > 3 ? ', …' : ''}`);
   return lines;
@@ -55,7 +58,9 @@ export function printApplied(cc: CommandContext, outcomes: ApplyOutcome[]): numb
       const r = o.result!;
       cc.stdout(`${o.id}: applied ${r.title}${r.resumed ? ' (finished an apply that was interrupted)' : ''}`);
       for (const w of r.wrote) cc.stdout(`    wrote   ${w}`);
-      for (const t of r.trashed) cc.stdout(`    trashed ${t}`);
+      // A note rewritten in place keeps its old text in the trash: it is listed as written, not as trashed.
+      for (const t of r.trashed) if (!r.wrote.includes(t)) cc.stdout(`    trashed ${t}`);
+      for (const l of r.leftAlone ?? []) cc.stdout(`    left    ${l.path}: ${l.links} link${l.links === 1 ? '' : 's'} still point at the old note (${l.why}); fix by hand`);
       for (const [a, b] of r.moved) cc.stdout(`    moved   ${a} → ${b}`);
       if (r.relinked.length) cc.stdout(`    links rewritten in ${r.relinked.length} note${r.relinked.length === 1 ? '' : 's'}`);
       cc.stdout(`    logged in ${r.logPath}`);

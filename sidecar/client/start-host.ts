@@ -4,7 +4,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { lockIsLive, processAlive, readLock } from '../node/election.js';
-import { logsDir, vaultState } from '../node/paths.js';
+import { engramHome, logsDir, vaultState } from '../node/paths.js';
+import { thisDevice } from '../node/device.js';
+import { heldElsewhere, readLease } from '../node/vault-lease.js';
 
 /** A start claimed this long ago whose host has not taken host.lock yet is presumed failed; the next caller retries. */
 export const START_CLAIM_MS = 15_000;
@@ -58,6 +60,8 @@ function claimStart(file: string): boolean {
 export function startHostDetached(vault: string, env: NodeJS.ProcessEnv): number | undefined {
   const state = vaultState(vault, env);
   if (lockIsLive(readLock(state.lock))) return undefined;
+  // Another device hosts this synced vault: no host here (hooks' events wait in the spool until its lease expires).
+  if (heldElsewhere(readLease(state.vault), thisDevice(engramHome(env)))) return undefined;
   fs.mkdirSync(state.dir, { recursive: true, mode: 0o700 });
   const claimFile = startClaimPath(state.dir);
   if (!claimStart(claimFile)) return undefined;

@@ -11,6 +11,9 @@ import { resolveVault } from '../node/settings.js';
 import { hostFacts } from '../node/facts.js';
 import { loadConfig } from '../node/config-file.js';
 import { lockIsLive, readLock } from '../node/election.js';
+import { thisDevice } from '../node/device.js';
+import { leaseStatus } from '../node/vault-lease.js';
+import { vaultConflicts } from '../node/conflict-copies.js';
 import { inNpxCache, readRecord, shimTarget, targets } from '../install/installer.js';
 import { claudeDir } from '../node/paths.js';
 import { claudePlugin } from '../install/claude-plugin.js';
@@ -104,6 +107,21 @@ export const CHECKS: [string, Check][] = [
       if (isNoHost(e)) return { status: 'ok', detail: 'not running (starts on demand with the next hook or `engram serve`)' };
       return { status: 'fail', detail: (e as Error).message, fix: 'run `engram serve --foreground` to see the error' };
     }
+  }],
+  ['lease', (c) => {
+    const v = vaultOf(c);
+    if (!v) return { status: 'warn', detail: 'no vault, so no lease' };
+    const l = leaseStatus(vaultState(v, c.env).vault, thisDevice(engramHome(c.env)));
+    if (l.held === 'elsewhere') return { status: 'warn', detail: l.text, fix: `hooks here spool their events until then; to host here, stop Engram's host on ${l.lease!.device} (engram serve --stop)` };
+    return { status: 'ok', detail: l.text };
+  }],
+  ['sync conflicts', (c) => {
+    const v = vaultOf(c);
+    if (!v) return { status: 'warn', detail: 'no vault, so no sync conflicts' };
+    const found = vaultConflicts(vaultState(v, c.env).vault);
+    if (!found.length) return { status: 'ok', detail: 'no conflict copies in the vault' };
+    const shown = found.slice(0, 3).map((f) => `${f.path} (a copy of ${f.original}, by ${f.tool})`).join('; ');
+    return { status: 'warn', detail: `${found.length} conflict cop${found.length === 1 ? 'y' : 'ies'} left by a sync tool, kept out of recall: ${shown}${found.length > 3 ? '; …' : ''}`, fix: 'keep what you need in each note, then delete the copy; `engram maintain` shows what differs' };
   }],
   ['backend', async (c) => {
     const { config } = loadConfig(hostFacts(c.env));

@@ -5,6 +5,7 @@ import { errorMessage } from '../../src/core/errors.js';
 import { vaultState } from '../node/paths.js';
 import { clientSettings } from '../node/settings.js';
 import type { LockInfo } from '../node/election.js';
+import type { Lease } from '../node/vault-lease.js';
 import { openHost, type OpenHostOptions } from '../hosting/open-host.js';
 import { hostLogger } from '../hosting/logger.js';
 import type { RunningHost } from '../hosting/running-host.js';
@@ -17,7 +18,7 @@ export interface HostOptions extends Pick<OpenHostOptions, 'sweepMs' | 'deferRet
   idleMs?: number;
 }
 
-export type HostOutcome = { kind: 'already-running'; owner?: LockInfo } | { kind: 'exited'; reason: string };
+export type HostOutcome = { kind: 'already-running'; owner?: LockInfo; lease?: Lease } | { kind: 'exited'; reason: string };
 
 export async function runHost(opts: HostOptions): Promise<HostOutcome> {
   const env = opts.env ?? process.env;

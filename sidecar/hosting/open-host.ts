@@ -17,6 +17,8 @@ import { configuredTranscriptRoots } from '../node/transcript-roots.js';
 import { loadConfig } from '../node/config-file.js';
 import { hostFacts } from '../node/facts.js';
 import { curationSetup } from '../node/curate-host.js';
+import { thisDevice } from '../node/device.js';
+import { describeLease, LEASE_RENEW_MS, releaseLease, takeLease, type Lease, type LeaseResult } from '../node/vault-lease.js';
 import { releaseStartClaim } from '../client/start-host.js';
 import { HostServer, ensureToken } from './server.js';
 import type { Logger } from './logger.js';
@@ -53,7 +55,8 @@ export interface OpenHostOptions {
   makeExtractor?: (engine: Engine, vault: VaultPort) => Promise<TranscriptExtractor | undefined>;
 }
 
-export type OpenedHost = { kind: 'already-running'; owner?: LockInfo } | { kind: 'hosting'; host: RunningHost; closed: Promise<string> };
+/** Not hosting: a host on this machine holds host.lock (`owner`), or another device holds the vault's lease (`lease`). */
+export type OpenedHost = { kind: 'already-running'; owner?: LockInfo; lease?: Lease } | { kind: 'hosting'; host: RunningHost; closed: Promise<string> };
 
 /** Why a host stopped when a client with a newer protocol major asked it to go. */
 export const NEWER_CLIENT = 'a newer client took over';
@@ -64,6 +67,21 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
   const election = acquireHostLock(state.lock, opts.kind);
   if (!election.won) return { kind: 'already-running', owner: election.owner };
   releaseStartClaim(state.dir);
+  // One machine per vault: another device's lease, not yet expired, means that device hosts this vault (a synced folder).
+  const device = thisDevice(engramHome(env));
+  let leased: LeaseResult | undefined;
+  try {
+    leased = takeLease(state.vault, device, opts.kind);
+  } catch (e) {
+    // A vault this host cannot write (read-only, a full disk): it still serves recall; only other devices cannot see it.
+    log('warn', `cannot write the vault's lease (${errorMessage(e)}); hosting without it, unseen by other devices`);
+  }
+  const since = leased?.ok ? leased.lease.since : new Date().toISOString();
+  if (leased && !leased.ok) {
+    log('warn', `not hosting ${state.vault}: ${describeLease(leased.holder)} hosts it; this device (${device.name}) waits until that lease expires`);
+    releaseHostLock(state.lock);
+    return { kind: 'already-running', lease: leased.holder };
+  }
   log('info', `${opts.kind} host starting for ${state.vault} (key ${state.key}, protocol ${PROTOCOL_VERSION})`);
 
   let closedResolve!: (reason: string) => void;
@@ -127,6 +145,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
         shuttingDown ??= (async () => {
           log('info', `host stopping: ${reason}`);
           clearInterval(sweep);
+          clearInterval(renew);
           await server.close();
           // Finish the running job (or give up after a while: its entries go back to the spool).
           const current = capture.queue.currentData();
@@ -139,6 +158,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
           await codex.close().catch(() => {});
           // The snapshot, recall statistics and which notes each session was given.
           await engine.save().catch((e) => log('warn', `saving the engine's state failed: ${errorMessage(e)}`));
+          releaseLease(state.vault, device);
           releaseHostLock(state.lock);
           closedResolve(reason);
         })();
@@ -174,6 +194,16 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
       if (++sweeps % 20 === 0 && engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
     }, opts.sweepMs ?? 30_000);
     sweep.unref?.();
+    // The lease is renewed while this host runs; a device that took it meanwhile (ours expired: a sleep, a stall) keeps it.
+    const renew = setInterval(() => {
+      try {
+        const r = takeLease(state.vault, device, opts.kind, since);
+        if (!r.ok) void host.shutdown(`${describeLease(r.holder)} took over this vault`);
+      } catch (e) {
+        log('warn', `renewing the vault's lease failed: ${errorMessage(e)}`);
+      }
+    }, LEASE_RENEW_MS);
+    renew.unref?.();
 
     void engine.start().then(
       () => {
@@ -186,6 +216,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     return { kind: 'hosting', host, closed };
   } catch (e) {
     log('error', `host failed: ${(e as Error)?.stack ?? String(e)}`);
+    releaseLease(state.vault, device);
     releaseHostLock(state.lock);
     throw e;
   }

@@ -84,12 +84,13 @@ async function extractorFor(engine: Engine, vault: VaultPort, state: VaultState,
   const facts = hostFacts(env);
   const search = dedupSearch(engine);
   return async (req) => {
-    const session = await runner.readTranscriptFile(req.transcriptPath);
-    if (req.project && !session.meta.project) session.meta.project = req.project;
-    if (req.cwd && !session.meta.cwd) session.meta.cwd = req.cwd;
     // Background mode (the daily budget applies); a forced backend is setup's offline `rules` pass.
     const ctx = { facts, vaultRoot: state.vault, vaultKey: state.key, vault, mode: 'background' as const, search, ...(req.backend ? { backend: req.backend } : {}) };
-    const run = await runner.extractParsedSession(ctx, runner.extractHost(ctx), session);
+    const host = runner.extractHost(ctx);
+    const session = await runner.readTranscriptFile(req.transcriptPath, { keepEmails: host.config.get('extract.keep_emails') });
+    if (req.project && !session.meta.project) session.meta.project = req.project;
+    if (req.cwd && !session.meta.cwd) session.meta.cwd = req.cwd;
+    const run = await runner.extractParsedSession(ctx, host, session);
     const notes = run.beats.created + run.beats.extended;
     // Stopped by the budget, or another process holds the session: keep the event for later, not "covered".
     if (run.budgetStopped) return { notes, outcome: `deferred: ${run.budgetStopped}`, deferred: true };

@@ -93,13 +93,18 @@ export function buildMcpServer(deps: McpDeps): McpServer {
       project: z.string().max(256).optional().describe('Project (default: the current one; omit with scope general)'),
       scope: z.enum(['project', 'general']).optional().describe('project (default) or general (useful everywhere)'),
       tags: z.array(z.string().max(64)).max(20).optional(),
+      onDuplicate: z.enum(['ask', 'extend', 'new']).optional().describe('When the text restates an existing note: ask (default: nothing is written, the note is named), extend (add it to that note) or new (file it anyway)'),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   }, async (a) => call('remember', {
-    text: a.text, title: a.title, type: a.type, scope: a.scope, tags: a.tags,
+    text: a.text, title: a.title, type: a.type, scope: a.scope, tags: a.tags, onDuplicate: a.onDuplicate,
     project: a.scope === 'general' ? undefined : (a.project ?? deps.project),
   }, (r) => {
-    const res = r as { path: string; existed?: boolean };
+    const res = r as { path: string; existed?: boolean; extended?: boolean; duplicateOf?: { path: string; title: string; score: number } };
+    if (res.extended) return text(`Added to the existing note ${res.path} ("${res.duplicateOf?.title ?? ''}") as a dated section.`);
+    if (res.duplicateOf) {
+      return text(`Not saved: this restates the note "${res.duplicateOf.title}" (${res.duplicateOf.path}, word overlap ${res.duplicateOf.score}). Call remember again with onDuplicate "extend" to add it to that note, or "new" to file it as a note of its own.`);
+    }
     return text(res.existed ? `Already remembered in ${res.path}: nothing was written.` : `Saved as ${res.path}`);
   }));
 

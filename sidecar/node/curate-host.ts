@@ -2,7 +2,6 @@
 // config.json, the configured LLM backend and the crash switch. The daemon's engine builds its own from this setup
 // (vectors from its live index); the CLI's (no host running) takes vectors from the index snapshot on disk.
 import fs from 'node:fs';
-import os from 'node:os';
 import type { EffectiveConfig } from '../../src/core/config.js';
 import { vectorsFromSnapshot } from '../../src/core/curate/index-vectors.js';
 import { Curation, describeIndexVectors, type CurationOptions, type VectorSource } from '../../src/core/curate/service.js';
@@ -11,6 +10,7 @@ import { systemClock, yieldToEventLoop } from '../../src/core/ports.js';
 import { foldersFromConfig } from '../../src/core/note/route.js';
 import { engramHome, type HostFacts } from '../../src/core/state.js';
 import { createBackend } from './backends.js';
+import { thisDevice } from './device.js';
 import { faultFromEnv, faultTrigger } from './fault.js';
 import { loadConfig } from './config-file.js';
 import { NodeStateStore } from './node-state-store.js';
@@ -23,8 +23,13 @@ export function curationSetup(facts: HostFacts, vaultKey: string, config: Effect
   return {
     state: new NodeStateStore(engramHome(facts)),
     vaultKey,
-    // One log note per device and month: the device is this machine's short host name.
-    settings: curateSettings({ device: os.hostname().split('.')[0] || 'device', actor, folders: foldersFromConfig(config) }),
+    // One log note per device and month: this machine's device name (its host name and its stable device id).
+    settings: curateSettings({
+      device: thisDevice(engramHome(facts)).name,
+      actor,
+      folders: foldersFromConfig(config),
+      mergeConfidence: config.get('curate.merge_confidence') / 100,
+    }),
     backend: (name) => createBackend(name ?? config.get('backend'), config, { env: facts.env as NodeJS.ProcessEnv }),
     fault: () => hit('apply-step'),
   };

@@ -27,7 +27,7 @@ import { createBackend } from './backends.js';
 import { faultFromEnv, faultTrigger, type FaultPoint } from './fault.js';
 import { NodeStateStore } from './node-state-store.js';
 import { NodeVault } from './node-vault.js';
-import { projectFor } from './resolve.js';
+import { setSessionProject } from './resolve.js';
 
 /** Git is busy while it holds its index lock or is in the middle of a rebase; vault writes wait for it. */
 export function gitBusy(vaultRoot: string): boolean {
@@ -148,8 +148,8 @@ export async function extractParsedSession(ctx: ExtractContext, host: ExtractHos
     ]);
   }
   // The one project resolver recall uses too (engram.local.json, git top level, the cwd's name), also for a cwd
-  // that is gone since: its parent folders still name the repository.
-  if (!session.meta.project && session.meta.cwd) session.meta.project = projectFor(session.meta.cwd).name;
+  // that is gone since: its parent folders or the transcript's records still name the repository.
+  setSessionProject(session.meta, ctx.facts.homeDir);
   return extractSession({
     ports: { vault: host.vault, clock: systemClock },
     state: host.state,
@@ -179,7 +179,7 @@ export async function extractParsedSession(ctx: ExtractContext, host: ExtractHos
   });
 }
 
-export async function readTranscriptFile(file: string): Promise<Session> {
+export async function readTranscriptFile(file: string, opts: { keepEmails?: boolean } = {}): Promise<Session> {
   let head: string;
   try {
     const fd = await fsp.open(file, 'r');
@@ -197,13 +197,14 @@ export async function readTranscriptFile(file: string): Promise<Session> {
   const format = detectFormat(head, file);
   if (format === 'chat-export') throw new EngramError('usage', `${file} is a chat export (many conversations)`, 'use `engram import <file>` for Claude.ai and ChatGPT exports');
   if (format === 'unknown') throw new EngramError('usage', `${file} is not a Claude Code or Codex transcript`);
-  return readSession(fs.createReadStream(file), format, { source: file });
+  return readSession(fs.createReadStream(file), format, { source: file, keepEmails: opts.keepEmails });
 }
 
 /** Extracts one transcript file into the vault. The daemon's job queue and `engram extract` both call this. */
 export async function extractTranscript(ctx: ExtractContext & { transcriptPath: string }): Promise<ExtractRun> {
-  const session = await readTranscriptFile(ctx.transcriptPath);
-  return extractParsedSession(ctx, extractHost(ctx), session);
+  const host = extractHost(ctx);
+  const session = await readTranscriptFile(ctx.transcriptPath, { keepEmails: host.config.get('extract.keep_emails') });
+  return extractParsedSession(ctx, host, session);
 }
 
 /**

@@ -203,6 +203,26 @@ export class NodeVault implements VaultPort {
     return this.locked(vaultPath(p), () => this.writeNow(p, expected, text));
   }
 
+  /** O_APPEND without O_CREAT: the kernel puts each write at the end, so appends from other processes are never lost. */
+  async append(p: VaultPath, text: string): Promise<void> {
+    const rel = vaultPath(p);
+    const full = this.abs(rel);
+    try {
+      const link = await fsp.lstat(full);
+      if (!(await this.staysInside(full, link.isSymbolicLink()))) throw new EngramError('refused', `${rel} is a link to a file outside the vault; Engram never writes it`);
+      const fh = await fsp.open(full, fs.constants.O_WRONLY | fs.constants.O_APPEND);
+      try {
+        await fh.write(text);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      this.emit({ kind: 'modify', path: rel });
+    } catch (e) {
+      throw this.ioError('append', rel, e);
+    }
+  }
+
   async trash(p: VaultPath): Promise<void> {
     return this.locked(vaultPath(p), () => this.trashNow(p));
   }

@@ -86,5 +86,5 @@ export function ensurePrivateDir(dir: string): void {
   if ((st.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
 }
 
-/** Folders of a vault no host indexes or watches: Obsidian's config and trash, git, and dependencies. */
-export const VAULT_IGNORED_DIRS: readonly string[] = ['.obsidian', '.trash', '.git', 'node_modules'];
+/** Folders of a vault no host indexes or watches: Obsidian's config and trash, git, dependencies, and the lease (.engram). */
+export const VAULT_IGNORED_DIRS: readonly string[] = ['.obsidian', '.trash', '.git', 'node_modules', '.engram'];

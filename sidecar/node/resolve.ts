@@ -3,7 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
-import { noVaultError, parseGitFile, parseLocalSettings, repositoryFolderOf, resolveProject, resolveVault, type LocalSettings, type ResolvedProject, type ResolvedVault } from '../../src/core/resolve.js';
+import { noVaultError, parseGitFile, parseLocalSettings, projectFromRecords, repositoryFolderOf, resolveProject, resolveVault, type LocalSettings, type ResolvedProject, type ResolvedVault } from '../../src/core/resolve.js';
+import { homeRelative } from '../../src/core/transcript/redact.js';
+import type { SessionMeta } from '../../src/core/transcript/types.js';
 import { engramHome, vaultKey, vaultState, type HostFacts, type VaultState } from '../../src/core/state.js';
 import { loadConfig } from './config-file.js';
 
@@ -57,6 +59,39 @@ export function gitTopLevel(cwd: string): string | null {
 
 export function projectFor(cwd: string): ResolvedProject {
   return resolveProject({ local: findLocalSettings(cwd), gitTopLevel: gitTopLevel(cwd), cwd: path.resolve(cwd), platform: process.platform });
+}
+
+/** The git repositories on disk beside a gone folder and one level up (where a deleted worktree's repository still lives). */
+function repositoriesNear(cwd: string): string[] {
+  const out: string[] = [];
+  let dir = path.dirname(path.resolve(cwd));
+  for (let up = 0; up < 2; up++, dir = path.dirname(dir)) {
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const n of names) if (fs.existsSync(path.join(dir, n, '.git'))) out.push(path.join(dir, n));
+  }
+  return out;
+}
+
+/**
+ * Sets a session's project when its reader left it unset: the resolver above while the session's folder (or a parent
+ * that names the repository) is on disk; for a folder that is gone, what the transcript records (projectFromRecords),
+ * with the reason it is a guess kept for the note (home folders written as `~`).
+ */
+export function setSessionProject(meta: SessionMeta, homeDir: string, known?: string[]): void {
+  if (meta.project || !meta.cwd) return;
+  const resolved = projectFor(meta.cwd);
+  if (resolved.source !== 'folder' || fs.existsSync(meta.cwd)) {
+    meta.project = resolved.name;
+    return;
+  }
+  const r = projectFromRecords({ cwd: meta.cwd, otherCwds: meta.otherCwds, gitBranch: meta.gitBranch, known: [...(known ?? []), ...repositoriesNear(meta.cwd)], platform: process.platform });
+  meta.project = r.name;
+  if (r.guess) meta.projectGuess = homeRelative(r.guess.split(homeDir).join('~')).text;
 }
 
 export interface VaultContext extends ResolvedVault {

@@ -1,8 +1,9 @@
 // Opens transcripts on disk for the pure readers in src/core/transcript: a chunk stream from a
 // byte offset, format detection from the file's head, and one call that reads a whole file.
 import fs from 'node:fs';
+import os from 'node:os';
 import { EngramError } from '../../src/core/errors.js';
-import { projectFor } from './resolve.js';
+import { setSessionProject } from './resolve.js';
 import {
   detectFormat,
   readChatExport,
@@ -86,7 +87,7 @@ export async function readTranscriptFile(file: string, opts: ReaderOptions & { f
   const readerOpts: ReaderOptions = { ...opts, source: opts.source ?? file };
   if (format === 'claude-code' || format === 'codex') {
     const session = await readSession(openChunks(file, opts.startOffset ?? 0), format, readerOpts);
-    if (!session.meta.project && session.meta.cwd) session.meta.project = projectFor(session.meta.cwd).name;
+    setSessionProject(session.meta, os.homedir());
     return { format, sessions: [session] };
   }
   if (format === 'chat-export') {

@@ -1,5 +1,6 @@
 // The one object a host creates for a vault: index, job queue, recall, context injection, note writing.
 // Hosts (the daemon, the Obsidian plugin) give it Ports; pieces such as the VaultIndex and the extractor plug in.
+import { lookUpNote, stripTitlePrefix, titleKey, type LookUp } from './note/lookup.js';
 import { EngramError, errorMessage } from './errors.js';
 import { readFormat, upgradeFormat } from './format-version.js';
 import { parseJsonSteps } from './json-steps.js';
@@ -13,6 +14,7 @@ import { compactList, passagesUnder } from './recall/passages.js';
 import type { IndexNoteVectors } from './index/note-vectors.js';
 import { parseNote } from './note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from './note/meta.js';
+import { isConflictCopy } from './note/conflict-copy.js';
 import { VaultIndex } from './index/vault-index.js';
 import { TimeSlicer } from './time-slice.js';
 import { gateTokenizer, TermStats } from './recall/term-stats.js';
@@ -21,7 +23,7 @@ import { renderContext, renderItem } from './recall/render.js';
 import { findDirectives, withholdDirectives, type Directive } from './recall/directives.js';
 import { DEFAULT_TRUST, noteTrust, type Trust, type TrustConfig } from './recall/trust.js';
 import { fenceRecalled } from './transcript/fence.js';
-import { rememberNote, type RememberInput, type RememberResult } from './memory/remember.js';
+import { extendNote, rememberContentProblem, rememberId, rememberNote, restatedNote, type RememberInput, type RememberResult } from './memory/remember.js';
 import type { ContextItem, ContextResult, RecallResult } from './protocol/messages.js';
 
 /** One query's answer: the hits, and what the user should know (BM25 only, a time phrase read as a date…). */
@@ -89,16 +91,6 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
 export type EngineLog = (level: 'info' | 'warn' | 'error', message: string) => void;
 
 
-/** A title compared as a person reads it: case, punctuation and spacing aside. */
-function titleKey(t: string): string {
-  return t.normalize('NFC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-}
-
-/** A title without a leading Zettelkasten id or date (`202211141287 - `, `2024-03-01 `). */
-function stripTitlePrefix(t: string): string {
-  return t.replace(/^(?:\d{8,14}|\d{4}-\d{2}-\d{2}(?:[ T_]\d{2}[-:.]?\d{2}(?:[-:.]?\d{2})?)?)\s*(?:[-–—_:]\s*)?/, '') || t;
-}
-
 export interface EngineOptions {
   ports: Ports;
   config?: Partial<EngineConfig>;
@@ -120,7 +112,8 @@ export interface EngineOptions {
 }
 
 const INJECTED_FORMAT = { name: 'injected.json', current: 1, field: 'format' as const };
-const NOTES_FORMAT = { name: 'notes.json', current: 1, field: 'format' as const };
+// 2: terms cut by script and stemmed per language (index/language.ts): a cache of older terms is dropped and its notes read again.
+const NOTES_FORMAT = { name: 'notes.json', current: 2, field: 'format' as const, migrations: { 1: () => ({ terms: [], notes: [] }) } };
 
 /** A note as the engine last read it: its listing, metadata and terms (indices into the cache's term list). */
 type CachedNote = [path: string, mtime: number, size: number, meta: Omit<NoteMeta, 'path'>, terms: number[]];
@@ -223,7 +216,7 @@ export class Engine {
   }
 
   isIgnored(path: string): boolean {
-    return this.config.ignore.some((f) => path === f || path.startsWith(`${f}/`)) || !path.toLowerCase().endsWith('.md');
+    return this.config.ignore.some((f) => path === f || path.startsWith(`${f}/`)) || !path.toLowerCase().endsWith('.md') || isConflictCopy(path);
   }
 
   /** Resolves once the first full read of the vault is done (requests that need every note's metadata wait). */
@@ -386,22 +379,8 @@ export class Engine {
    * alias, or a title without its Zettelkasten or date prefix ("Go JSON Parsing" for `202211141287 - Go JSON
    * Parsing.md`). Several notes matching equally is ambiguous: `candidates` lists them and `path` is unset.
    */
-  lookUp(ref: string): { path?: string; exact: boolean; candidates: string[] } {
-    let r = ref.trim().replace(/^\[\[|\]\]$/g, '').split('|')[0].split('#')[0].trim().replace(/\\/g, '/');
-    if (r.startsWith('/')) r = r.slice(1);
-    if (this.metas.has(r)) return { path: r, exact: true, candidates: [r] };
-    if (this.metas.has(`${r}.md`)) return { path: `${r}.md`, exact: true, candidates: [`${r}.md`] };
-    const wanted = titleKey(r.replace(/\.md$/i, ''));
-    if (!wanted) return { exact: false, candidates: [] };
-    const tiers: string[][] = [[], [], []];
-    for (const [path, meta] of this.metas) {
-      if (path.toLowerCase() === `${r.toLowerCase().replace(/\.md$/, '')}.md`) tiers[0].push(path);
-      else if (titleKey(meta.title) === wanted || meta.aliases.some((a) => titleKey(a) === wanted)) tiers[1].push(path);
-      else if (titleKey(stripTitlePrefix(meta.title)) === wanted) tiers[2].push(path);
-    }
-    const hit = tiers.find((t) => t.length > 0) ?? [];
-    hit.sort();
-    return hit.length === 1 ? { path: hit[0], exact: false, candidates: hit } : { exact: false, candidates: hit };
+  lookUp(ref: string): LookUp {
+    return lookUpNote(ref, this.metas);
   }
 
   /** The titles closest to `ref`, for a "did you mean" (shared words first, then shared prefix). */
@@ -657,6 +636,24 @@ export class Engine {
   /** Files a note (or finds the one this text already made: then nothing is written and `existed` is true). */
   async remember(input: RememberInput): Promise<RememberResult> {
     const byId = (id: string) => [...this.metas.values()].find((m) => m.engramId === id)?.path;
+    const body = input.text.trim();
+    if (body && !rememberContentProblem(body) && !byId(rememberId(body.replace(/\r\n/g, '\n'), input.scope === 'general' ? undefined : input.project)) && input.onDuplicate !== 'new') {
+      // A paraphrase of a note: name it and offer to extend it, rather than file a second copy.
+      const hits = (await this.query(body.slice(0, 500), { limit: 8, mode: 'bm25' })).hits;
+      const candidates: { path: string; title: string; text: string }[] = [];
+      for (const h of hits) {
+        const text = await this.ports.vault.read(h.path).then((f) => f.text, () => undefined);
+        if (text !== undefined) candidates.push({ path: h.path, title: this.metas.get(h.path)?.title ?? h.path, text });
+      }
+      const dup = await restatedNote(body, candidates);
+      if (dup && input.onDuplicate === 'extend') {
+        if (this.metas.get(dup.path)?.locked) throw new EngramError('refused', `${dup.path} is locked: it cannot be extended`, 'remember with onDuplicate "new" to file a note of its own');
+        await extendNote(this.ports.vault, dup.path, body, this.ports.clock.now());
+        await this.load(dup.path);
+        return { path: dup.path, existed: false, duplicateOf: dup, extended: true };
+      }
+      if (dup) return { path: dup.path, existed: false, duplicateOf: dup };
+    }
     const r = await rememberNote(this.ports.vault, this.config.folders, input, this.ports.clock.now(), byId);
     if (!r.existed) await this.load(r.path);
     return r;

@@ -124,6 +124,10 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       const { ids, actor, edits } = p as Params<'curate.apply'>;
       return writing(async () => ({ applied: await curation().apply(ids, { actor, edits }) }));
     },
+    'curate.reject': (p) => {
+      const { ids } = p as Params<'curate.reject'>;
+      return serialized(async () => ({ rejected: await curation().reject(ids) }));
+    },
     reindex: async () => {
       await engine.whenReady();
       return engine.reindex();

@@ -34,6 +34,11 @@ export interface VaultPort {
    * otherwise rejects with a Conflict EngramError and leaves the file alone.
    */
   writeIfUnchanged(path: VaultPath, expected: string, text: string): Promise<VaultFileInfo>;
+  /**
+   * Adds text at the end of an existing file, without reading it first: appends from several writers at once (two
+   * processes, two `engram forget`s) all land. Rejects with a NotFound EngramError when the file is missing.
+   */
+  append(path: VaultPath, text: string): Promise<void>;
   /** Moves a file to the vault's trash (recoverable). */
   trash(path: VaultPath): Promise<void>;
   /** Renames a file; rejects with a Conflict EngramError when the target exists. */

@@ -130,3 +130,87 @@ export function repositoryFolderOf(gitdir: string, commondir: string, platform: 
   if (base.endsWith('.git')) return ops.join(ops.dirname(common), base.slice(0, -4));
   return common;
 }
+
+export interface RecordedProject {
+  name: string;
+  /** Absent when the records say it plainly (a worktree layout); otherwise why the name is a guess, for the note. */
+  guess?: string;
+}
+
+const WORKTREE_DIR = /^(?:\.worktrees?|worktrees?)$/i;
+const WORKTREE_SUFFIX = /^(.+?)[-_.](?:worktrees?|wt)$/i;
+
+/** The repository a worktree path names: `<repo>/.worktrees/<n>`, `<repo>/.claude/worktrees/<n>`, `<repo>/.git/worktrees/<n>`, `<repo>-worktrees/<n>`; null otherwise. */
+function worktreeRepository(parts: string[]): string | null {
+  for (let k = parts.length - 2; k >= 1; k--) {
+    const seg = parts[k];
+    if (WORKTREE_DIR.test(seg)) {
+      let j = k - 1;
+      if (j >= 1 && /^\.(?:claude|git)$/i.test(parts[j])) j--;
+      if (parts[j]) return parts[j].replace(/\.git$/i, '') || null;
+    }
+    const m = WORKTREE_SUFFIX.exec(seg);
+    if (m) return m[1];
+  }
+  return null;
+}
+
+/**
+ * How many folders up a branch-named checkout sits below the folder that holds the repositories: `…/soph-multi-session`
+ * for branch `soph/multi-session` (1), `…/gtrrz-victor/improve-status` for `gtrrz-victor/improve-status` or for a
+ * later branch `gtrrz-victor/other` (2); 0 when the folder does not look named after a branch.
+ */
+function branchDepth(parts: string[], branch: string | undefined): number {
+  if (!branch) return 0;
+  const b = branch.toLowerCase().split(/[/\\]+/).filter(Boolean);
+  const p = parts.map((x) => x.toLowerCase());
+  const base = p[p.length - 1] ?? '';
+  if (b.length > 1 && p.slice(-b.length).join('/') === b.join('/')) return b.length;
+  if (base === b.join('-') || base === b[b.length - 1] || base === b.join('/')) return 1;
+  if (b.length > 1 && p[p.length - 2] === b[0]) return 2;
+  return 0;
+}
+
+/**
+ * The project of a session whose folder no longer exists (setup's backlog: sessions of deleted worktrees), from what
+ * its transcript records: the worktree layout of its cwd, the other folders it ran in, and the projects already seen
+ * near it (`known`: the folders of other sessions, e.g. `/src/acme/cli`) before the folder's own name.
+ */
+export function projectFromRecords(i: { cwd: string; otherCwds?: string[]; gitBranch?: string; known?: string[]; platform: string }): RecordedProject {
+  const ops = pathOpsFor(i.platform);
+  const split = (p: string) => p.split(/[\\/]+/).filter(Boolean);
+  const parts = split(i.cwd);
+  const base = parts[parts.length - 1] ?? '';
+  const layout = worktreeRepository(parts);
+  if (layout) return { name: layout };
+  const depth = branchDepth(parts, i.gitBranch);
+  // Another folder of the same session that is not itself a worktree: where the repository lives.
+  for (const other of i.otherCwds ?? []) {
+    const op = split(other);
+    const name = worktreeRepository(op) ?? op[op.length - 1];
+    if (name && name !== base && (depth > 0 || worktreeRepository(op))) return { name, guess: `the session's folder ${i.cwd} no longer exists; it also ran in ${other}` };
+  }
+  const gone = `the session's folder ${i.cwd} no longer exists`;
+  // The projects seen near it, and how many sessions each had (the repository people work in most).
+  const trim = (k: string) => k.replace(/[\\/]+$/, '');
+  const known = (i.known ?? []).map(trim).filter((k) => k !== trim(i.cwd));
+  const count = new Map<string, number>();
+  for (const k of known) count.set(ops.basename(k), (count.get(ops.basename(k)) ?? 0) + 1);
+  const childrenOf = (dir: string) => [...new Set(known.filter((k) => ops.dirname(k) === dir).map((k) => ops.basename(k)))].filter((n) => n && n !== base);
+  const parent = ops.dirname(trim(i.cwd));
+  // `cli-completion-updater` or `20260205-cli` beside `cli`: a checkout named after its repository.
+  const named = childrenOf(parent)
+    .filter((n) => { const b = base.toLowerCase(); const x = n.toLowerCase(); return b.startsWith(`${x}-`) || b.endsWith(`-${x}`); })
+    .sort((a, b) => b.length - a.length);
+  if (named.length) return { name: named[0], guess: `${gone}; named after ${ops.join(parent, named[0])} beside it` };
+  if (depth > 0) {
+    // A branch-named checkout: the project most seen in the folder that holds it.
+    let dir = trim(i.cwd);
+    for (let k = 0; k < depth; k++) dir = ops.dirname(dir);
+    const near = childrenOf(dir).sort((a, b) => (count.get(b) ?? 0) - (count.get(a) ?? 0));
+    // Two projects seen as often beside it: no way to tell which.
+    if (near.length > 1 && (count.get(near[0]) ?? 0) === (count.get(near[1]) ?? 0)) return { name: base || 'default', guess: `${gone}; named after the folder` };
+    if (near.length) return { name: near[0], guess: `${gone} (named after branch ${i.gitBranch}); ${ops.join(dir, near[0])} is the project most seen beside it` };
+  }
+  return { name: base || 'default', guess: `${gone}; named after the folder` };
+}

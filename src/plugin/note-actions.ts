@@ -4,7 +4,7 @@
 import { Notice, type App } from 'obsidian';
 import { errorMessage, isEngramError } from '../core/errors';
 import type { Proposal } from '../core/curate/proposals';
-import { isoDate } from '../core/curate/settings';
+import { isoDate } from '../core/day';
 import { DEFAULT_REVIEW_DAYS } from '../core/extract/note-writer';
 import { loadVocabulary } from '../core/note/vocabulary';
 import type { EngramApi, PaneContext } from './views/api';

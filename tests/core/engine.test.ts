@@ -178,5 +178,14 @@ describe('a restart reads only the notes that changed', () => {
     const third = await start((_l, m) => warnings.push(m));
     expect(warnings.join('\n')).toMatch(/note cache not used: notes.json is not valid JSON/);
     expect(new Set(reads).size).toBe(third.noteCount());
+
+    // A cache from before terms were cut by language (format 1): its terms are not trusted, every note is read again.
+    await third.save();
+    const saved = JSON.parse(store.files.get(`${persist.dir}/notes.json`) as string) as { format: number };
+    expect(saved.format).toBe(2);
+    store.files.set(`${persist.dir}/notes.json`, JSON.stringify({ ...saved, format: 1 }));
+    reads.length = 0;
+    const fourth = await start();
+    expect(new Set(reads).size).toBe(fourth.noteCount());
   });
 });

@@ -125,6 +125,18 @@ export function vaultPortConformance(name: string, factory: VaultFactory): void 
       });
     });
 
+    it('appends at the end without reading, and never creates a missing file', async () => {
+      await withVault(factory, seed, async ({ vault }) => {
+        await Promise.all([vault.append('Note.md', 'one\n'), vault.append('Note.md', 'two\n')]);
+        const text = (await vault.read('Note.md')).text;
+        expect(text.startsWith('# Note\n')).toBe(true);
+        expect(text.slice('# Note\n'.length).split('\n').sort()).toEqual(['', 'one', 'two']);
+        const missing = await rejection(vault.append('Gone.md', 'x'));
+        expect(isEngramError(missing, 'not-found')).toBe(true);
+        expect(await vault.exists('Gone.md')).toBe(false);
+      });
+    });
+
     it('lets exactly one of two concurrent writers with the same expected text win', async () => {
       await withVault(factory, seed, async ({ vault }) => {
         const { text } = await vault.read('Note.md');

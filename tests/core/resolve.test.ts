@@ -2,8 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseLocalSettings, repositoryFolderOf, resolveProject, resolveVault, parseGitFile } from '../../src/core/resolve.js';
-import { findLocalSettings, gitTopLevel, projectFor, requireVault } from '../../sidecar/node/resolve.js';
+import { parseLocalSettings, projectFromRecords, repositoryFolderOf, resolveProject, resolveVault, parseGitFile } from '../../src/core/resolve.js';
+import { findLocalSettings, gitTopLevel, projectFor, requireVault, setSessionProject } from '../../sidecar/node/resolve.js';
+import type { SessionMeta } from '../../src/core/transcript/types.js';
 import { hostFacts } from '../../sidecar/node/facts.js';
 import { vaultKey } from '../../src/core/state.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
@@ -108,5 +109,62 @@ describe('on-disk lookups', () => {
     expect(requireVault(facts, root, 'Vault').realPath).toBe(path.join(root, 'Vault'));
     expect(requireVault(hostFacts({ ...facts.env, ENGRAM_VAULT: path.join(root, 'Vault') }), root).source).toBe('environment');
     expect(() => requireVault(facts, root)).toThrow(/not valid JSON/);
+  });
+});
+
+describe('projectFromRecords: a session whose folder is gone', () => {
+  const p = (cwd: string, more: Partial<Parameters<typeof projectFromRecords>[0]> = {}) => projectFromRecords({ cwd, platform: 'linux', ...more });
+  it('reads the repository from worktree layouts, as no guess', () => {
+    expect(p('/Users/alex/workspace/cli/.worktrees/3')).toEqual({ name: 'cli' });
+    expect(p('/Users/alex/workspace/cli/.worktrees/alex/code-dup-tooling')).toEqual({ name: 'cli' });
+    expect(p('/home/me/app/.claude/worktrees/fix-login')).toEqual({ name: 'app' });
+    expect(p('/home/USER/projects/spotter-worktrees/spotter-gqc')).toEqual({ name: 'spotter' });
+  });
+  it('takes the project beside a branch-named folder or another folder the session ran in, and says it is a guess', () => {
+    const other = p('/Users/v/wks/soph-multi-session', { gitBranch: 'soph/multi-session', otherCwds: ['/Users/soph/Work/entire/devenv/cli'] });
+    expect(other.name).toBe('cli');
+    expect(other.guess).toMatch(/no longer exists; it also ran in/);
+    expect(p('/Users/paul/src/entireio/cli-completion-updater', { known: ['/Users/paul/src/entireio/cli', '/Users/paul/src/other'] }).name).toBe('cli');
+    expect(p('/Users/v/wks/feature-x', { gitBranch: 'feature-x', known: ['/Users/v/wks/cli'] }).name).toBe('cli');
+  });
+  it('falls back to the folder name, as a guess', () => {
+    const r = p('/Users/paul/src/entireio/cli');
+    expect(r.name).toBe('cli');
+    expect(r.guess).toMatch(/named after the folder/);
+  });
+});
+
+describe('setSessionProject: the host side', () => {
+  it('resolves a gone worktree through the transcript, and keeps why a fallback is a guess with the home as ~', () => {
+    const meta: SessionMeta = { sessionId: 's', agent: 'claude-code', cwd: '/nonexistent-engram-test/alex/workspace/cli/.worktrees/3' };
+    setSessionProject(meta, '/nonexistent-engram-test/alex');
+    expect([meta.project, meta.projectGuess]).toEqual(['cli', undefined]);
+    const gone: SessionMeta = { sessionId: 's', agent: 'claude-code', cwd: '/nonexistent-engram-test/alex/old-app' };
+    setSessionProject(gone, '/nonexistent-engram-test/alex');
+    expect(gone.project).toBe('old-app');
+    expect(gone.projectGuess).toBe("the session's folder ~/old-app no longer exists; named after the folder");
+  });
+});
+
+describe('setSessionProject: repositories still on disk beside a gone checkout', () => {
+  let dir = '';
+  afterEach(() => {
+    if (dir) removeDir(dir);
+    dir = '';
+  });
+  it('names a gone `cli-completion-updater` or branch-named folder after the repository beside it', () => {
+    dir = makeTempDir('engram-gone-');
+    fs.mkdirSync(path.join(dir, 'src', 'cli', '.git'), { recursive: true });
+    const named: SessionMeta = { sessionId: 's', agent: 'claude-code', cwd: path.join(dir, 'src', 'cli-completion-updater') };
+    setSessionProject(named, '/nonexistent-home');
+    expect(named.project).toBe('cli');
+    const branch: SessionMeta = { sessionId: 's', agent: 'claude-code', cwd: path.join(dir, 'src', 'soph-multi-session'), gitBranch: 'soph/multi-session' };
+    setSessionProject(branch, '/nonexistent-home');
+    expect(branch.project).toBe('cli');
+    expect(branch.projectGuess).toMatch(/named after branch soph\/multi-session/);
+    fs.mkdirSync(path.join(dir, 'src', 'web', '.git'), { recursive: true });
+    const twoBeside: SessionMeta = { sessionId: 's', agent: 'claude-code', cwd: path.join(dir, 'src', 'feature-x'), gitBranch: 'feature-x' };
+    setSessionProject(twoBeside, '/nonexistent-home');
+    expect(twoBeside.project).toBe('feature-x');
   });
 });

@@ -26,8 +26,9 @@ describe.skipIf(missing)(`the restructure pane${missing ? ` (skipped: ${missing}
     try {
       const merge = card('merge', 'into [[Prefer pnpm workspaces]]');
       await openCard(v, merge);
-      // The kept note gains the other's text under its title; the linking note's link is listed with its new form.
-      await v.page.waitForSelector(`${merge} .engram-diff-add:has-text("## Use pnpm workspaces")`);
+      // The kept note gains only what it lacks (here the other's name, as an alias: its text is already there); the
+      // linking note's link is listed with its new form.
+      await v.page.waitForSelector(`${merge} .engram-diff-add:has-text("Use pnpm workspaces")`);
       await v.page.waitForSelector(`${merge} .engram-restructure-link:has-text("[[Use pnpm workspaces]] → [[Prefer pnpm workspaces|Use pnpm workspaces]]")`);
       await v.page.click('.engram-restructure-modes button:has-text("Side by side")');
       await v.page.waitForSelector(`${merge} .engram-diff-row .engram-diff-add`);
@@ -38,7 +39,10 @@ describe.skipIf(missing)(`the restructure pane${missing ? ` (skipped: ${missing}
       await v.page.waitForSelector('.engram-restructure-message:has-text("Applied: merge")');
       const files = await snapshot(v);
       expect(files['Engram/Use pnpm workspaces.md']).toBeUndefined();
-      expect(files['Engram/Prefer pnpm workspaces.md']).toContain('## Use pnpm workspaces');
+      // One note: its own text once, the other's name kept as an alias, no section repeating what it says.
+      expect(files['Engram/Prefer pnpm workspaces.md']).toContain('aliases:\n  - Use pnpm workspaces');
+      expect(files['Engram/Prefer pnpm workspaces.md']).not.toContain('## Use pnpm workspaces');
+      expect(files['Engram/Prefer pnpm workspaces.md'].match(/Every package lists/g)).toHaveLength(1);
       expect(files['.trash/Engram/Use pnpm workspaces.md']).toContain('The lockfile is pnpm-lock.yaml.');
       expect(files['.trash/Engram/Prefer pnpm workspaces.md']).toContain('the lockfile is pnpm-lock.yaml.');
       expect(files['Notes/Todo.md']).toBe('- [ ] read [[Prefer pnpm workspaces|Use pnpm workspaces]] again\n');
@@ -156,7 +160,7 @@ describe.skipIf(missing)(`the restructure pane${missing ? ` (skipped: ${missing}
       const merge = card('merge', 'into [[Prefer pnpm workspaces]]');
       await openCard(v, merge);
       const oldId = await v.page.getAttribute(merge, 'data-id');
-      const edited = '---\ntype: decision\ntags: [tooling]\n---\nWe use pnpm workspaces for the monorepo, not npm or yarn. The lockfile is pnpm-lock.yaml. Edited.\n';
+      const edited = '---\ntype: decision\ntags: [tooling]\n---\nWe use pnpm workspaces for the monorepo, not npm or yarn. The lockfile is pnpm-lock.yaml. Every package lists its own dependencies, and the root only holds the tools that all of them share. Edited.\n';
       await v.page.evaluate((text) => window.engramPage.world.host.vault.externalWrite('Engram/Use pnpm workspaces.md', text), edited);
       const before = await snapshot(v);
       await v.page.click(`${merge} button:has-text("Apply")`);

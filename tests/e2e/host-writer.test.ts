@@ -25,6 +25,8 @@ function vaultFiles(dir: string): Record<string, string> {
   const walk = (rel: string) => {
     for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
       const r = rel ? `${rel}/${e.name}` : e.name;
+      // The host's lease (.engram/) is there only while a host runs.
+      if (r === '.engram') continue;
       if (e.isDirectory()) walk(r);
       else out[r] = fs.readFileSync(path.join(dir, r), 'utf8').replace(/\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?/g, 'hh:mm');
     }
@@ -78,6 +80,8 @@ async function recallPaths(sb: Sandbox, query: string): Promise<string[]> {
 
 function sandbox(): Sandbox {
   const sb = makeSandbox();
+  // The vault with a host and the one without are the same machine: one device id, so one change log name.
+  fs.writeFileSync(path.join(sb.engramHome, 'device.json'), JSON.stringify({ format: 1, id: '0123456789abcdef0123456789abcdef' }));
   for (const [rel, text] of Object.entries(notes)) sb.writeNote(rel, text);
   return sb;
 }

@@ -1,4 +1,5 @@
 // `engram eval retrieval`: Recall@k and nDCG@10 of the index on a BEIR-style set, overall and per category.
+// `engram eval extraction`: precision and recall of an extractor on annotated sessions (eval-extraction.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError, errorMessage } from '../../../src/core/errors.js';
@@ -18,9 +19,9 @@ const row = (name: string, m: Metrics): string =>
   `${name.padEnd(12)} ${String(m.queries).padStart(5)}  ${m['R@1'].toFixed(3)}  ${m['R@5'].toFixed(3)}  ${m['R@10'].toFixed(3)}  ${m['R@20'].toFixed(3)}  ${m['nDCG@10'].toFixed(3)}`;
 
 export const command: CommandDefinition = {
-  usage: 'eval retrieval --corpus <jsonl> --queries <jsonl> --qrels <tsv> [--level turn|session] [--mode bm25|hybrid] [--json]',
+  usage: 'eval retrieval --corpus <jsonl> --queries <jsonl> --qrels <tsv> [--level turn|session] [--mode bm25|hybrid] [--json]\n  engram eval extraction --set <json> --transcripts <folder> [--backend <name>] [--verbose] [--json]',
   description:
-    'Index a BEIR-style corpus (one {"_id","text"} per line) with the real index, run every query within its own group (the part of _id before "|"), and print Recall@1/5/10/20 and nDCG@10 overall and per category.',
+    'retrieval: index a BEIR-style corpus (one {"_id","text"} per line) with the real index, run every query within its own group (the part of _id before "|"), and print Recall@1/5/10/20 and nDCG@10 overall and per category. extraction: run an extractor (rules by default, or --backend) over annotated sessions into a throwaway vault and print precision and recall per type, recall of the items stated outright, notes holding the agent\'s words and projects right, beside the previous run.',
   options: {
     corpus: { type: 'string', valueName: '<jsonl>', description: 'Documents: {"_id", "text", "title"?} per line' },
     queries: { type: 'string', valueName: '<jsonl>', description: 'Queries: {"_id", "text", "category"?} per line' },
@@ -28,10 +29,15 @@ export const command: CommandDefinition = {
     dir: { type: 'string', valueName: '<folder>', description: 'Take corpus_<level>.jsonl, queries_<level>.jsonl and qrels_<level>.tsv from this folder' },
     level: { type: 'string', valueName: 'turn|session', description: 'Which files --dir means (default turn); shown in the output' },
     mode: { type: 'string', valueName: 'bm25|hybrid', description: 'bm25 (default) or hybrid with the configured embedding model' },
+    set: { type: 'string', valueName: '<json>', description: 'extraction: the annotated sessions (see bench/extraction-sets/)' },
+    transcripts: { type: 'string', valueName: '<folder>', description: 'extraction: the folder the set\'s session files are relative to' },
+    backend: { type: 'string', valueName: '<name>', description: 'extraction: the extractor to score (default rules; an LLM backend uses its configured model and is billed as usual)' },
+    verbose: { type: 'boolean', description: 'extraction: list every wrong note and every missed stated item' },
   },
-  details: 'Example: engram eval retrieval --dir ../shared/corpus/bench/locomo-dev --level turn',
+  details: 'Examples:\n  engram eval retrieval --dir ../shared/corpus/bench/locomo-dev --level turn\n  engram eval extraction --set bench/extraction-sets/corpus-transcripts.json --transcripts ../shared/corpus/transcripts --verbose',
   async run(ctx) {
-    if (ctx.args[0] !== 'retrieval') throw new EngramError('usage', `unknown evaluation "${ctx.args[0] ?? ''}"`, 'use: engram eval retrieval --corpus … --queries … --qrels …');
+    if (ctx.args[0] === 'extraction') return (await import('./eval-extraction.js')).evalExtraction(ctx);
+    if (ctx.args[0] !== 'retrieval') throw new EngramError('usage', `unknown evaluation "${ctx.args[0] ?? ''}"`, 'use: engram eval retrieval --corpus … --queries … --qrels …, or engram eval extraction --set … --transcripts …');
     const level = String(ctx.options.level ?? 'turn');
     if (level !== 'turn' && level !== 'session') throw new EngramError('usage', '--level must be turn or session');
     const dir = ctx.options.dir as string | undefined;

@@ -3,6 +3,8 @@
 import type { MaintainResult } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
 import { localCuration } from '../../node/curate-host.js';
+import { describeConflicts, vaultConflicts } from '../../node/conflict-copies.js';
+import { requireVault } from '../../node/resolve.js';
 import { callHost } from '../../client/forward.js';
 import { CLI_ACTOR } from '../curate-output.js';
 import type { CommandDefinition } from '../types.js';
@@ -26,9 +28,11 @@ export const command: CommandDefinition = {
     const req = { actor: CLI_ACTOR, apply: Boolean(ctx.options.apply), staleDays };
     const r = (await callHost<MaintainResult>(ctx, 'maintain.run', req))?.result
       ?? (await localCuration(ctx.facts, ctx.cwd, ctx.global.vault, CLI_ACTOR).maintain(req));
+    // Sync conflicts (a vault synced between machines): copies kept out of recall until the user resolves them.
+    const conflicts = vaultConflicts(requireVault(ctx.facts, ctx.cwd, ctx.global.vault).realPath, { markers: true });
     if (ctx.global.json) {
       const { staleDays: _days, ...rest } = r;
-      ctx.stdout(JSON.stringify(rest, null, 2));
+      ctx.stdout(JSON.stringify({ ...rest, conflicts }, null, 2));
       return r.failed.length ? 1 : 0;
     }
     if (ctx.options.apply) {
@@ -47,6 +51,10 @@ export const command: CommandDefinition = {
     list(`Stale (Engram notes not recalled in ${r.staleDays} days)`, r.stale.map((s) => `${s.path}${s.lastRecalled ? `  last recalled ${s.lastRecalled.slice(0, 10)}` : '  never recalled'}`));
     list('Orphans (Engram notes with no links either way)', r.orphans);
     list('Possible duplicates', r.duplicates.map((d) => `${d.why}: ${d.notes.join(', ')}`));
+    if (conflicts.length) {
+      ctx.stdout(`Sync conflicts (kept out of recall until resolved): ${conflicts.length}`);
+      for (const line of describeConflicts(conflicts)) ctx.stdout(line);
+    }
     return r.failed.length ? 1 : 0;
   },
 };

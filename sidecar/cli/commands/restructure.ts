@@ -8,13 +8,14 @@ import { callHost } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';
 
 export const command: CommandDefinition = {
-  usage: 'restructure [--folder <folder>] [--dry-run | --apply <id>…] [--threshold <0..1>] [--json]',
+  usage: 'restructure [--folder <folder>] [--dry-run | --apply <id>… | --reject <id>…] [--threshold <0..1>] [--json]',
   description:
     'Find notes to merge (2–5 notes that are close in meaning AND share a tag or link), clusters to gather under a hub note (6 or more), and notes to split (large, with several top-level sections). Each proposal shows the exact text it would write, the notes it removes and the links it rewrites; apply one by id. Locked notes are never part of a proposal.',
   options: {
     folder: { type: 'string', valueName: '<folder>', description: 'Only notes in this vault folder' },
     'dry-run': { type: 'boolean', description: 'List proposals only (the default)' },
     apply: { type: 'string', multiple: true, valueName: '<id>', description: 'Apply the proposal with this id (repeatable)' },
+    reject: { type: 'string', multiple: true, valueName: '<id>', description: 'Reject the proposal with this id: not proposed again until one of its notes changes (repeatable)' },
     threshold: { type: 'number', valueName: '<0..1>', description: 'Similarity for merge candidates (default 0.88)' },
     'show-text': { type: 'boolean', description: 'Print the full text each proposal would write' },
   },
@@ -25,6 +26,12 @@ export const command: CommandDefinition = {
     if (threshold !== undefined && !(threshold > 0 && threshold <= 1)) throw new EngramError('usage', '--threshold must be between 0 and 1');
     const local = () => localCuration(facts, ctx.cwd, ctx.global.vault, CLI_ACTOR);
     // A live host (the vault's one writer) plans and applies; with none, the same core code runs here.
+    const rejects = ([] as unknown[]).concat(ctx.options.reject ?? []).flatMap((s) => String(s).split(',')).map((s) => s.trim()).filter(Boolean);
+    if (rejects.length) {
+      const done = (await callHost<{ rejected: string[] }>(ctx, 'curate.reject', { ids: rejects, actor: CLI_ACTOR }))?.result.rejected ?? (await local().reject(rejects));
+      for (const id of rejects) ctx.stdout(done.includes(id) ? `${id}  rejected: not proposed again until one of its notes changes` : `${id}  no such proposal (plan again to list current ones)`);
+      return done.length === rejects.length ? 0 : 1;
+    }
     const ids = idsToApply(ctx);
     if (ids.length) return printApplied(ctx, await applyIds(ctx, ids, local));
     const folder = typeof ctx.options.folder === 'string' ? ctx.options.folder : undefined;
@@ -34,7 +41,7 @@ export const command: CommandDefinition = {
       ctx.stdout(JSON.stringify(plan, null, 2));
       return 0;
     }
-    ctx.stdout(`${plan.notesConsidered} notes considered, ${plan.pairsCompared} pairs compared (${plan.vectors}), ${plan.ms} ms. Nothing was changed.`);
+    ctx.stdout(`${plan.notesConsidered} notes considered, ${plan.pairsCompared} pairs compared (${plan.vectors}), ${plan.ms} ms. Nothing was changed.${plan.rejected ? ` ${plan.rejected} rejected before and left out.` : ''}`);
     if (plan.proposals.length === 0) ctx.stdout('No merge, hub or split proposals.');
     for (const p of plan.proposals) {
       for (const line of describeProposal(p)) ctx.stdout(line);

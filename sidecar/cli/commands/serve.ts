@@ -3,7 +3,9 @@ import { EngramError } from '../../../src/core/errors.js';
 import type { CommandDefinition } from '../types.js';
 import type { HostFacts } from '../../../src/core/state.js';
 import { requireVault } from '../../node/resolve.js';
-import { vaultState } from '../../node/paths.js';
+import { engramHome, vaultState } from '../../node/paths.js';
+import { thisDevice } from '../../node/device.js';
+import { describeLease, heldElsewhere, readLease } from '../../node/vault-lease.js';
 import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
 import { startHostDetached } from '../../client/start-host.js';
 import { releaseHost } from '../../client/release.js';
@@ -45,6 +47,10 @@ export const command: CommandDefinition = {
     if (ctx.options.foreground || ctx.env.ENGRAM_DAEMON) {
       const { runHost } = await import('../../host/main.js');
       const outcome = await runHost({ vault, foreground: Boolean(ctx.options.foreground), env: ctx.env });
+      if (outcome.kind === 'already-running' && outcome.lease) {
+        ctx.stderr(`engram serve: not hosting ${state.vault}: ${describeLease(outcome.lease)} hosts it (a synced vault); this device waits until that lease expires`);
+        return 1;
+      }
       if (outcome.kind === 'already-running') {
         ctx.stdout(`engram serve: a host already serves ${state.vault} (pid ${outcome.owner?.pid ?? '?'}, ${outcome.owner?.host ?? 'daemon'}); nothing to do`);
         return 0;
@@ -60,6 +66,8 @@ export const command: CommandDefinition = {
       existing.close();
       return 0;
     }
+    const lease = heldElsewhere(readLease(state.vault), thisDevice(engramHome(ctx.env)));
+    if (lease) throw new EngramError('refused', `${describeLease(lease)} hosts ${state.vault} (a synced vault); this device does not start a second host`, 'stop it there (engram serve --stop), or wait until its lease expires');
     const pid = startHostDetached(state.vault, ctx.env);
     for (let i = 0; i < 100; i++) {
       await sleep(100);

@@ -8,6 +8,8 @@ import { listLostEvents, lossCause } from '../../client/spool-writer.js';
 import { listSetAside } from '../../hosting/spool.js';
 import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
 import { commandVault } from './serve.js';
+import { thisDevice } from '../../node/device.js';
+import { leaseStatus } from '../../node/vault-lease.js';
 
 function countJson(dir: string): number {
   try {
@@ -109,8 +111,10 @@ export const command: CommandDefinition = {
     const setAside = listSetAside(state).map((a) => ({ entry: a.name, kind: a.record?.cause.kind ?? 'unknown', where: a.record?.cause.where, fix: a.record?.cause.fix }));
     const credentials = await credentialsStatus(ctx.facts);
     const pending = await pendingWindows(ctx.facts, state.key);
+    // Which device hosts the vault (one vault synced between machines: one host at a time).
+    const lease = leaseStatus(state.vault, thisDevice(engramHome(ctx.env)));
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, spooled, lost, setAside, search, usage, credentials, pending }, null, 2));
+      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, lease, spooled, lost, setAside, search, usage, credentials, pending }, null, 2));
       return 0;
     }
     ctx.stdout(`vault     ${state.vault} (key ${state.key})`);
@@ -120,9 +124,10 @@ export const command: CommandDefinition = {
       ctx.stdout(`queue     ${host.queue.pending} pending${host.queue.running ? `, running ${host.queue.running}` : ''}, ${host.queue.spooled} spooled, ${host.queue.done} done, ${host.queue.failed} failed${host.queue.deferred ? `, ${host.queue.deferred} deferred (budget, or failed windows waiting for their retry)` : ''}${host.queue.failedEvents ? `, ${host.queue.failedEvents} events set aside in spool/failed/` : ''}`);
       for (const r of host.lastRuns.slice(-5)) ctx.stdout(`  ${r.at}  ${r.sessionId.slice(0, 12)}  ${r.outcome}`);
     } else {
-      ctx.stdout(`host      not running${hostError ? ` (${hostError})` : ''}; the next hook or \`engram serve\` starts one`);
+      ctx.stdout(`host      not running${hostError ? ` (${hostError})` : ''}; ${lease.held === 'elsewhere' ? 'another device hosts this vault' : 'the next hook or `engram serve` starts one'}`);
       ctx.stdout(`queue     ${spooled} spooled`);
     }
+    ctx.stdout(`device    ${lease.text}`);
     if (lost.length) ctx.stdout(`lost      ${lost.length} hook event${lost.length === 1 ? '' : 's'} not saved (last ${lost[lost.length - 1].at}, ${lost[lost.length - 1].event}: ${lost[lost.length - 1].cause}); see \`engram doctor\``);
     if (setAside.length) {
       const kinds = [...new Set(setAside.map((a) => `${a.kind}${a.where ? ` at ${a.where}` : ''}`))].join(', ');

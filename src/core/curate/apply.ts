@@ -8,12 +8,12 @@ import { sha256Hex } from '../hash';
 import { parseNote } from '../note/frontmatter';
 import { readNoteMeta } from '../note/meta';
 import type { Clock, VaultPort, Yield } from '../ports';
-import { appendLogOnce, type LogEntry } from './change-log';
+import { appendLogOnce, isChangeLog, type LogEntry } from './change-log';
 import { loadCatalog, type NoteCatalog } from './catalog';
 import { headingKey, moveRedirect, rewriteLinks, splitRedirect, type LinkEdit, type Redirect } from './link-rewrite';
 import type { LinkResolver } from './link-resolver';
 import { isExpired, type ApplyJournal, type ApplyStep, type FileRewrite, type Proposal, type ProposalStore, type RedirectSpec } from './proposals';
-import type { CurateSettings } from './settings';
+import { inFolder, type CurateSettings } from './settings';
 
 export interface CurateContext {
   vault: VaultPort;
@@ -30,12 +30,21 @@ export interface PlannedRewrite extends FileRewrite {
   after: string;
 }
 
+/** A note whose links to a changed note were left as written (curation never rewrites it), and why. */
+export interface LeftAlone {
+  path: string;
+  links: number;
+  why: string;
+}
+
 export interface ApplyResult {
   proposal: Proposal;
   wrote: string[];
   trashed: string[];
   moved: Array<[string, string]>;
   relinked: string[];
+  /** Notes whose links still point at the old note (invalid YAML, locked): fix them by hand. */
+  leftAlone?: LeftAlone[];
   logPath: string;
   /** The apply finished one that a crash interrupted. */
   resumed?: boolean;
@@ -59,23 +68,46 @@ export function resolverAfter(catalog: NoteCatalog, p: Pick<Proposal, 'trash' | 
   });
 }
 
+/** The notes that link to a note the change redirects (sorted; the change's own notes aside), and the rewrite context. */
+function linking(catalog: NoteCatalog, p: Pick<Proposal, 'trash' | 'moves' | 'writes'>, redirect: RedirectSpec) {
+  const skip = new Set([...p.trash, ...p.writes.map((w) => w.path), ...p.moves.map(([from]) => from)]);
+  const files = new Set<string>();
+  for (const path of redirectedPaths(redirect)) for (const b of catalog.backlinks(path)) if (!skip.has(b)) files.add(b);
+  return { files: [...files].sort(), ctx: { before: catalog.resolver, after: resolverAfter(catalog, p), redirect: redirectFrom(redirect) } };
+}
+
 /**
  * Link rewrites across the vault for a change: only notes with a backlink to a redirected note are parsed again.
  * Notes the change itself writes, removes or moves are skipped (their new text is already exact).
  */
 export function planLinkRewrites(catalog: NoteCatalog, p: Pick<Proposal, 'trash' | 'moves' | 'writes' | 'redirect'>): PlannedRewrite[] {
   if (!p.redirect) return [];
-  const skip = new Set([...p.trash, ...p.writes.map((w) => w.path), ...p.moves.map(([from]) => from)]);
-  const files = new Set<string>();
-  for (const path of redirectedPaths(p.redirect)) for (const b of catalog.backlinks(path)) if (!skip.has(b)) files.add(b);
-  const ctx = { before: catalog.resolver, after: resolverAfter(catalog, p), redirect: redirectFrom(p.redirect) };
+  const { files, ctx } = linking(catalog, p, p.redirect);
   const out: PlannedRewrite[] = [];
-  for (const path of [...files].sort()) {
+  for (const path of files) {
     const note = catalog.get(path)!;
-    // Invalid frontmatter: left byte-for-byte alone. Locked: never touched by curation. Their links stay as written.
-    if (note.meta === null || note.meta.locked) continue;
+    // Invalid frontmatter: left byte-for-byte alone. Locked: never touched by curation. The change log (any device's,
+    // a synced copy of it included) is a record, only ever appended to. Their links stay as written.
+    if (note.meta === null || note.meta.locked || isChangeLog(note.text)) continue;
     const r = rewriteLinks(note.text, path, path, ctx, note.links);
     if (r.edits.length) out.push({ path, edits: r.edits, before: note.text, after: r.text });
+  }
+  return out;
+}
+
+/**
+ * Notes whose links would follow the change but are left byte for byte alone (invalid frontmatter, locked): their
+ * links keep pointing at the old note, and the user is told which notes and why.
+ */
+export function linksLeftAlone(catalog: NoteCatalog, p: Pick<Proposal, 'trash' | 'moves' | 'writes' | 'redirect'>): LeftAlone[] {
+  if (!p.redirect) return [];
+  const { files, ctx } = linking(catalog, p, p.redirect);
+  const out: LeftAlone[] = [];
+  for (const path of files) {
+    const note = catalog.get(path)!;
+    if ((note.meta !== null && !note.meta.locked) || isChangeLog(note.text)) continue;
+    const n = rewriteLinks(note.text, path, path, ctx, note.links).edits.length;
+    if (n) out.push({ path, links: n, why: note.meta === null ? 'its frontmatter is not valid YAML' : 'it is locked' });
   }
   return out;
 }
@@ -204,7 +236,8 @@ function logEntry(ctx: CurateContext, p: Proposal, j: ApplyJournal, end: 'start'
   if (end === 'start') return { ...base, wrote: [], from: [], trashed: [], moved: [], relinked: 0, note: 'started' };
   if (end !== 'applied') return { ...base, wrote: [], from: [], trashed: [], moved: [], relinked: 0, note: `rolled back, nothing changed (${end.rolledBack})` };
   const r = outcome(p, j);
-  return { ...base, wrote: r.wrote, from: p.sources.map((s) => s.path), trashed: r.trashed, moved: r.moved, relinked: r.relinked.length, note: plain(p.title) };
+  const left = p.leftAlone?.length ? `; links left as written in ${p.leftAlone.map((l) => `${l.path} (${l.why})`).join(', ')}` : '';
+  return { ...base, wrote: r.wrote, from: p.sources.map((s) => s.path), trashed: r.trashed, moved: r.moved, relinked: r.relinked.length, note: `${plain(p.title)}${left}` };
 }
 
 function outcome(p: Proposal, j: ApplyJournal): Omit<ApplyResult, 'proposal' | 'logPath'> {
@@ -319,11 +352,16 @@ export async function applyProposal(ctx: CurateContext, id: string): Promise<App
   }
 
   // 2. Links across the vault as it is now (notes may have gained links since the proposal).
-  const rewrites = p.redirect ? planLinkRewrites(await loadCatalog(ctx.vault, { yieldNow: ctx.yieldNow }), p) : [];
+  // The log folder is never a target either: its notes are appended to while the apply runs.
+  const current = p.redirect ? await loadCatalog(ctx.vault, { yieldNow: ctx.yieldNow }) : null;
+  const rewrites = current ? planLinkRewrites(current, p).filter((r) => !inFolder(r.path, ctx.settings.folders.log)) : [];
+  const leftAlone = current ? linksLeftAlone(current, p).filter((l) => !inFolder(l.path, ctx.settings.folders.log)) : [];
+  if (leftAlone.length) p.leftAlone = leftAlone;
 
   // 3. The journal, stored before the vault changes.
   p.applying = { startedAt: now, steps: planSteps(p, sourceText, rewrites) };
   await ctx.store.save(p);
   ctx.fault?.();
-  return runJournal(ctx, p, false);
+  const result = await runJournal(ctx, p, false);
+  return leftAlone.length ? { ...result, leftAlone } : result;
 }

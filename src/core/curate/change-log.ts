@@ -46,32 +46,40 @@ export function formatEntry(e: LogEntry): string {
   return parts.join(' · ');
 }
 
-/** Appends an entry, creating the month's note when needed (retrying when someone else wrote in between), but does nothing when the exact line is already there (a re-run after a crash logs once). */
-export async function appendLogOnce(vault: VaultPort, folder: string, device: string, entry: LogEntry): Promise<string> {
-  return appendLine(vault, logPath(folder, device, entry.at), formatEntry(entry), true);
+/** The first line of every log note: how curation knows a log (in any folder, a synced copy included) and never relinks it. */
+export const LOG_HEADING = '# Engram log: ';
+
+export function isChangeLog(text: string): boolean {
+  return text.startsWith(LOG_HEADING);
 }
 
-async function appendLine(vault: VaultPort, path: string, line: string, once: boolean): Promise<string> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    let current: string | null = null;
+/**
+ * Appends an entry, creating the month's note when needed, but does nothing when the exact line is already there (a
+ * re-run after a crash logs once). A true append (the vault port's `append`, never read-then-write): entries written
+ * at once by several processes all land.
+ */
+export async function appendLogOnce(vault: VaultPort, folder: string, device: string, entry: LogEntry): Promise<string> {
+  const path = logPath(folder, device, entry.at);
+  const line = formatEntry(entry);
+  let current: string | null = null;
+  try {
+    current = (await vault.read(path)).text;
+  } catch (e) {
+    if (!isEngramError(e, 'not-found')) throw e;
+  }
+  if (current !== null && current.split(/\r?\n/).includes(line)) return path;
+  if (current === null) {
+    const title = path.slice(path.lastIndexOf('/') + 1, -3);
     try {
-      current = (await vault.read(path)).text;
-    } catch (e) {
-      if (!isEngramError(e, 'not-found')) throw e;
-    }
-    if (once && current !== null && current.split(/\r?\n/).includes(line)) return path;
-    try {
-      if (current === null) {
-        const title = path.slice(path.lastIndexOf('/') + 1, -3);
-        await vault.create(path, `# Engram log: ${title}\n\nChanges Engram made to this vault. Removed notes are in the vault's trash.\n\n${line}\n`);
-      } else {
-        const sep = current.endsWith('\n') || current === '' ? '' : '\n';
-        await vault.writeIfUnchanged(path, current, `${current}${sep}${line}\n`);
-      }
+      await vault.create(path, `${LOG_HEADING}${title}\n\nChanges Engram made to this vault on device ${device}. Removed notes are in the vault's trash.\n\n${line}\n`);
       return path;
     } catch (e) {
+      // Someone else made the month's note first: append to theirs.
       if (!isEngramError(e, 'conflict')) throw e;
     }
   }
-  throw new Error(`could not append to the Engram log ${path}: it kept changing`);
+  // A log whose last line has no end (edited by hand, or cut short by a crash) gets one first, so lines never join.
+  const sep = current !== null && current !== '' && !current.endsWith('\n') ? '\n' : '';
+  await vault.append(path, `${sep}${line}\n`);
+  return path;
 }

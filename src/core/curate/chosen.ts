@@ -5,7 +5,8 @@ import type { NoteCatalog } from './catalog';
 import { planLinkRewrites } from './apply';
 import { makeProposal, type Proposal, type ProposalDraft } from './proposals';
 import { mergeDraft } from './restructure';
-import { isoDate, type CurateSettings } from './settings';
+import { isoDate } from '../day';
+import type { CurateSettings } from './settings';
 import { decisionDraft } from './review';
 import { outline, splitDraft } from './split';
 

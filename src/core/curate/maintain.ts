@@ -9,7 +9,9 @@ import { curatable } from './merge-candidates';
 import { wikilink } from './note-text';
 import { fileNameKey, uniqueNotePath } from '../note/filename';
 import { makeProposal, type Proposal, type ProposalDraft } from './proposals';
-import { addDays, inFolder, isoDate, type CurateSettings } from './settings';
+import { addDays, isoDate } from '../day';
+import { lookUpNote, type NoteNames } from '../note/lookup';
+import { inFolder, type CurateSettings } from './settings';
 import type { RecallStats } from './stores';
 
 function archiveDraft(catalog: NoteCatalog, settings: CurateSettings, path: string, reason: string, taken: Set<string>): ProposalDraft {
@@ -60,18 +62,15 @@ export function archiveProposals(catalog: NoteCatalog, settings: CurateSettings,
  * `exact` says whether the user gave the path itself; `candidates` lists every note an ambiguous title matches.
  */
 export function findNote(catalog: NoteCatalog, ref: string): { path: string | null; exact: boolean; candidates: string[] } {
-  let clean = ref.trim().replace(/^\[\[|\]\]$/g, '').split('|')[0].split('#')[0].trim().replace(/\\/g, '/');
-  if (clean.startsWith('/')) clean = clean.slice(1);
-  for (const p of [clean, `${clean}.md`]) if (catalog.get(p)) return { path: p, exact: true, candidates: [p] };
-  const key = clean.replace(/\.md$/i, '').normalize('NFC').toLowerCase();
-  const candidates: string[] = [];
-  for (const n of catalog.notes.values()) {
-    const title = n.path.slice(n.path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
-    const names = [title, n.path.replace(/\.md$/i, ''), ...(n.meta?.aliases ?? [])];
-    if (names.some((x) => x.normalize('NFC').toLowerCase() === key)) candidates.push(n.path);
-  }
-  candidates.sort();
-  return { path: candidates.length === 1 ? candidates[0] : null, exact: false, candidates };
+  // The engine's one resolver (src/core/note/lookup.ts), over the notes as curation read them.
+  const names = {
+    has: (p: string) => catalog.notes.has(p),
+    *entries(): Iterable<[string, NoteNames]> {
+      for (const n of catalog.notes.values()) yield [n.path, { title: n.meta?.title ?? n.path.slice(n.path.lastIndexOf('/') + 1).replace(/\.md$/i, ''), aliases: n.meta?.aliases ?? [] }];
+    },
+  };
+  const r = lookUpNote(ref, names);
+  return { path: r.path ?? null, exact: r.exact, candidates: r.candidates };
 }
 
 /**

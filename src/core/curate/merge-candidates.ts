@@ -3,6 +3,7 @@
 // Only pairs that share a tag or a link, or are near neighbours, are compared (never all pairs).
 import type { NoteCatalog } from './catalog';
 import { cosine, neighbourJoin, type VectorMatrix } from './neighbour-join';
+import { Evidence, isGenerated, isTemplate, type PairEvidence } from './evidence';
 import { inFolder, type CurateSettings } from './settings';
 
 /** Note-level unit vectors, from the index's vector store. */
@@ -21,6 +22,10 @@ export interface MergeCluster {
   minScore: number;
   /** Tags or link targets the members share. */
   shared: string[];
+  /** Lowest confidence of the pairs that joined the cluster (0..1). */
+  confidence?: number;
+  /** What matched and what differs, pair by pair. */
+  evidence?: Array<{ a: string; b: string } & PairEvidence>;
 }
 
 export interface MergeSearch {
@@ -46,6 +51,8 @@ export function curatable(catalog: NoteCatalog, settings: CurateSettings, folder
   for (const n of catalog.notes.values()) {
     if (!n.meta || n.meta.locked || pluginOwned(n.path, n.text)) continue;
     if (inFolder(n.path, settings.folders.archive) || inFolder(n.path, settings.folders.log)) continue;
+    // Generated notes and templates are another tool's or the user's machinery, never merged or split.
+    if (isTemplate(n.path, settings.templatesFolder) || isGenerated(n.text)) continue;
     if (folder !== undefined && !inFolder(n.path, folder)) continue;
     out.push(n.path);
   }
@@ -125,26 +132,29 @@ export async function findMergeCandidates(
     }
   }
   const index = new Map(withVectors.map((p, i) => [p, i] as [string, number]));
-  const uf = new UnionFind(withVectors.length);
-  const minOf = new Map<number, number>();
+  const evidence = new Evidence(catalog, paths, settings.templatesFolder);
+  // Word-count vectors see shared words, not meaning: with them, only text in common counts.
+  const meaning = source.vectors !== undefined && (source.vectors as { modelId?: string }).modelId !== 'engram-lexical-hash';
+  const verdicts = new Map<string, { a: string; b: string } & PairEvidence>();
   let compared = 0;
   let neighbourPairs = 0;
-  const accept = (a: number, b: number, score: number): void => {
-    if (score < settings.mergeThreshold) return;
-    if (sharedBetween(catalog, withVectors[a], withVectors[b]).length === 0) return;
-    uf.union(a, b);
-    minOf.set(a, Math.min(minOf.get(a) ?? 1, score));
-    minOf.set(b, Math.min(minOf.get(b) ?? 1, score));
+  /** A pair the vectors or the names found: kept only when the evidence says it is one subject written twice. */
+  const check = (a: string, b: string, score?: number): void => {
+    const [x, y] = a < b ? [a, b] : [b, a];
+    const key = `${x}\n${y}`;
+    if (x === y || verdicts.has(key)) return;
+    verdicts.set(key, { a: x, b: y, ...evidence.pair(x, y, score, meaning) });
   };
+  let m: VectorMatrix | null = null;
   if (rows.length > 1) {
     const dim = rows[0].length;
     const data = new Float32Array(rows.length * dim);
     rows.forEach((r, i) => data.set(r.subarray(0, dim), i * dim));
-    const m: VectorMatrix = { data, dim, count: rows.length };
+    m = { data, dim, count: rows.length };
     const join = neighbourJoin(m, settings.neighbours, settings.mergeThreshold);
     compared += join.compared;
     neighbourPairs = join.compared;
-    for (const p of join.pairs) accept(p.a, p.b, p.score);
+    for (const p of join.pairs) check(withVectors[p.a], withVectors[p.b], p.score);
     // Pairs that share a narrow tag or a link, unless the join compared them already.
     const done = new Set<number>();
     for (const g of pairGroups(catalog, index, settings.maxGroupForPairs)) {
@@ -157,47 +167,61 @@ export async function findMergeCandidates(
           if (done.has(key)) continue;
           done.add(key);
           compared++;
-          accept(a, b, cosine(m, a, b));
+          const score = cosine(m, a, b);
+          if (score >= settings.mergeThreshold) check(withVectors[a], withVectors[b], score);
         }
       }
     }
-  } else if (source.neighbours && rows.length <= 1) {
+  } else if (source.neighbours) {
     // No vectors to read: ask the index for each note's neighbours (fine for small vaults and folders).
-    const pos = new Map(paths.map((p, i) => [p, i] as [string, number]));
-    const uf2 = new UnionFind(paths.length);
-    const scores = new Map<number, number>();
     for (const p of paths) {
       for (const n of await source.neighbours.neighbours(p, settings.neighbours)) {
-        const j = pos.get(n.path);
-        if (j === undefined || n.path === p) continue;
+        if (n.path === p || !catalog.get(n.path)) continue;
         compared++;
-        if (n.score >= settings.mergeThreshold && sharedBetween(catalog, p, n.path).length) {
-          uf2.union(pos.get(p)!, j);
-          scores.set(j, Math.min(scores.get(j) ?? 1, n.score));
-          scores.set(pos.get(p)!, Math.min(scores.get(pos.get(p)!) ?? 1, n.score));
-        }
+        if (n.score >= settings.mergeThreshold) check(p, n.path, n.score);
       }
     }
-    return { clusters: collect(paths, uf2, scores, catalog), pairsCompared: compared, neighbourPairs: compared, sharedPairs: 0, notesConsidered: paths.length, notesWithVectors: 0 };
+    neighbourPairs = compared;
   }
-  return { clusters: collect(withVectors, uf, minOf, catalog), pairsCompared: compared, neighbourPairs, sharedPairs: compared - neighbourPairs, notesConsidered: paths.length, notesWithVectors: withVectors.length };
+  // The same subject under different names: a name, alias or handle in common, or a rare passage in common.
+  const allowed = new Set(paths);
+  for (const [a, b] of evidence.candidatePairs(paths)) {
+    if (!allowed.has(a) || !allowed.has(b)) continue;
+    compared++;
+    const i = index.get(a);
+    const j = index.get(b);
+    check(a, b, m && i !== undefined && j !== undefined ? cosine(m, i, j) : undefined);
+  }
+  const accepted = [...verdicts.values()].filter((v) => v.duplicate && v.confidence >= settings.mergeConfidence);
+  return { clusters: collect(accepted, catalog), pairsCompared: compared, neighbourPairs, sharedPairs: compared - neighbourPairs, notesConsidered: paths.length, notesWithVectors: withVectors.length };
 }
 
-function collect(paths: string[], uf: UnionFind, minOf: Map<number, number>, catalog: NoteCatalog): MergeCluster[] {
-  const groups = new Map<number, number[]>();
-  for (const i of minOf.keys()) {
-    const r = uf.find(i);
+function collect(pairs: Array<{ a: string; b: string } & PairEvidence>, catalog: NoteCatalog): MergeCluster[] {
+  const paths = [...new Set(pairs.flatMap((p) => [p.a, p.b]))].sort();
+  const at = new Map(paths.map((p, i) => [p, i] as [string, number]));
+  const uf = new UnionFind(paths.length);
+  for (const p of pairs) uf.union(at.get(p.a)!, at.get(p.b)!);
+  const groups = new Map<number, string[]>();
+  for (const p of paths) {
+    const r = uf.find(at.get(p)!);
     const g = groups.get(r);
-    if (g) g.push(i);
-    else groups.set(r, [i]);
+    if (g) g.push(p);
+    else groups.set(r, [p]);
   }
   const clusters: MergeCluster[] = [];
-  for (const g of groups.values()) {
-    if (g.length < 2) continue;
-    const members = g.map((i) => paths[i]).sort();
+  for (const members of groups.values()) {
+    if (members.length < 2) continue;
+    const inside = pairs.filter((p) => members.includes(p.a));
     const shared = new Set<string>();
     for (let x = 1; x < members.length; x++) for (const s of sharedBetween(catalog, members[0], members[x])) shared.add(s);
-    clusters.push({ members, minScore: Math.min(...g.map((i) => minOf.get(i)!)), shared: [...shared] });
+    const scores = inside.flatMap((p) => (p.similarity === undefined ? [] : [p.similarity]));
+    clusters.push({
+      members,
+      minScore: scores.length ? Math.min(...scores) : 0,
+      shared: [...shared],
+      confidence: Math.min(...inside.map((p) => p.confidence)),
+      evidence: inside,
+    });
   }
   return clusters.sort((a, b) => b.members.length - a.members.length || (a.members[0] < b.members[0] ? -1 : 1));
 }

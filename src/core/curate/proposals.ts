@@ -63,6 +63,8 @@ export interface Proposal {
   redirect: RedirectSpec | null;
   /** The link rewrites as computed when proposed (a preview; applying recomputes them). */
   linkRewrites: FileRewrite[];
+  /** Notes whose links to a changed note are left as written (invalid YAML, locked), with why. */
+  leftAlone?: Array<{ path: string; links: number; why: string }>;
   /** Backend that produced it (review), for the log. */
   backend?: string;
   appliedAt?: string;

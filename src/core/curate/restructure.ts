@@ -2,7 +2,7 @@
 // under a hub note (6+), and to split notes that grew too large. Runs only when asked; applies only by id.
 import { isoWithOffset } from '../note/write-beat';
 import type { NoteCatalog } from './catalog';
-import { planLinkRewrites } from './apply';
+import { linksLeftAlone, planLinkRewrites } from './apply';
 import { headingKey, rewriteLinks, moveRedirect, type Renames } from './link-rewrite';
 import { codeRanges } from './links';
 import { editFrontmatter, type FrontmatterValue } from '../note/frontmatter-edit';
@@ -13,6 +13,7 @@ import { makeProposal, type MergeRename, type Proposal, type ProposalDraft, type
 import type { CurateSettings } from './settings';
 import { isSplitCandidate, splitDraft } from './split';
 import { findFrontmatter, parseNote } from '../note/frontmatter';
+import { knownUnits, whatItAdds } from './evidence';
 
 export const MAX_MERGE = 5;
 
@@ -89,6 +90,24 @@ function sameList(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+/** Headings of a note that links elsewhere point at (keys). */
+function linkedHeadings(catalog: NoteCatalog, path: string): Set<string> {
+  const out = new Set<string>();
+  for (const from of catalog.backlinks(path)) {
+    for (const l of catalog.get(from)!.links) {
+      if (l.heading && catalog.resolver.resolve(l.linkpath, from) === path) out.add(headingKey(l.heading.split('#').pop()!));
+    }
+  }
+  return out;
+}
+
+/** Why a merge was proposed, in plain words: confidence, what matched, what differs. */
+export function mergeReason(cluster: MergeCluster): string {
+  if (!cluster.evidence?.length) return `similarity ≥ ${cluster.minScore.toFixed(3)}; shared: ${cluster.shared.slice(0, 6).join(', ')}`;
+  const parts = cluster.evidence.map((e) => `${e.matched.join('; ')}${e.differs.length ? `; differs: ${e.differs.join('; ')}` : ''}`);
+  return `confidence ${(cluster.confidence ?? 0).toFixed(2)}: ${[...new Set(parts)].join(' | ')}`;
+}
+
 export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: number): ProposalDraft {
   const primary = primaryOf(catalog, cluster.members);
   const others = cluster.members.filter((m) => m !== primary);
@@ -105,6 +124,14 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: num
   if (!sameList(tags, meta.tags)) set.tags = tags;
   if (!sameList(aliases, meta.aliases)) set.aliases = aliases;
   if (!sameList(related, meta.related)) set.related = related;
+  // Keys the kept note lacks come from the merged notes (first one wins); keys it has stay as written.
+  const own = parseNote(p.text).data ?? {};
+  for (const o of others) {
+    for (const [k, v] of Object.entries(parseNote(catalog.get(o)!.text).data ?? {})) {
+      if (k in own || k in set || k === 'title' || k === 'aliases' || v === null || v === undefined || v === '') continue;
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))) set[k] = v;
+    }
+  }
   set.updated = isoWithOffset(now);
 
   // Headings and block ids: the kept note's stay; a merged note's that clash are renamed, and links follow.
@@ -128,7 +155,21 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: num
   const after = catalog.resolver.with({ remove: others });
   const ctx = { before: catalog.resolver, after, redirect: moveRedirect(new Map(moves), renameMaps) };
   const sections = [rewriteLinks(p.body, primary, primary, ctx).text.replace(/\s+$/, '')];
-  for (const b of bodies) sections.push(`## ${b.title}\n\n${rewriteLinks(b.body, b.path, primary, ctx).text}`);
+  // The kept note gains only what it lacks: no sentence, list item or code block twice; a heading only over new text.
+  const known = knownUnits(p.body);
+  for (const b of bodies) {
+    // Headings other notes link to stay (their links must land), unless they clashed: those links go to the kept
+    // note's own heading of that name when the section brought nothing new.
+    const renamed = renameMaps.get(b.path)!;
+    const renamedTo = new Set([...renamed.headings.values()].map(headingKey));
+    const linked = linkedHeadings(catalog, b.path);
+    const adds = whatItAdds(b.body, known, (h) => !renamedTo.has(headingKey(h)) && linked.has(headingKey(h)));
+    const kept = new Set(headingsIn(adds).map(headingKey));
+    for (const [key, next] of [...renamed.headings]) if (!kept.has(headingKey(next))) renamed.headings.delete(key);
+    const entry = renames.find((r) => r.path === b.path);
+    if (entry) entry.headings = entry.headings.filter(([, next]) => kept.has(headingKey(next)));
+    if (adds) sections.push(`## ${b.title}\n\n${rewriteLinks(adds, b.path, primary, ctx).text}`);
+  }
   const body = `${sections.join('\n\n')}\n`;
   let text: string;
   try {
@@ -144,7 +185,7 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: num
     family: 'restructure',
     kind: 'merge',
     title: `merge ${others.map(wikilink).join(', ')} into ${wikilink(primary)}`,
-    reason: `similarity ≥ ${cluster.minScore.toFixed(3)}; shared: ${cluster.shared.slice(0, 6).join(', ')}`,
+    reason: mergeReason(cluster),
     sources: cluster.members.map((m) => ({ path: m, hash: catalog.hash(m) })),
     writes: [{ path: primary, text }],
     trash: [...cluster.members],
@@ -187,6 +228,8 @@ export interface RestructurePlan {
   notesConsidered: number;
   notesWithVectors: number;
   splitCandidates: number;
+  /** Drafts left out as rejected before. */
+  rejected: number;
 }
 
 /** Finds merge, hub and split proposals and stores them (nothing in the vault changes). */
@@ -197,6 +240,8 @@ export async function planRestructure(
   store: ProposalStore | null,
   now: number,
   folder?: string,
+  /** Drafts the user rejected before (same notes, unchanged): left out. */
+  isRejected: (d: ProposalDraft) => boolean = () => false,
 ): Promise<RestructurePlan> {
   const search = await findMergeCandidates(catalog, settings, source, folder);
   const drafts: ProposalDraft[] = [];
@@ -204,19 +249,27 @@ export async function planRestructure(
   let splits = 0;
   for (const path of curatable(catalog, settings, folder)) {
     const n = catalog.get(path)!;
-    if (!isSplitCandidate(n.text, n.body.length, settings)) continue;
+    if (!isSplitCandidate(n.text, n.body.length, settings, n.meta?.title ?? path.replace(/^.*\//, '').replace(/\.md$/i, ''))) continue;
     const d = splitDraft(catalog, path, now);
     if (d) {
+      d.reason += '; its sections are separate subjects (they do not all speak of its title, and it is not one article or course)';
       drafts.push(d);
       splits++;
     }
   }
   const proposals: Proposal[] = [];
+  let rejected = 0;
   for (const d of drafts) {
+    if (isRejected(d)) {
+      rejected++;
+      continue;
+    }
     d.linkRewrites = planLinkRewrites(catalog, d).map(({ path, edits }) => ({ path, edits }));
+    const left = linksLeftAlone(catalog, d);
+    if (left.length) d.leftAlone = left;
     const p = makeProposal(d, now, settings.proposalDays);
     if (store) await store.save(p);
     proposals.push(p);
   }
-  return { proposals, pairsCompared: search.pairsCompared, notesConsidered: search.notesConsidered, notesWithVectors: search.notesWithVectors, splitCandidates: splits };
+  return { proposals, pairsCompared: search.pairsCompared, notesConsidered: search.notesConsidered, notesWithVectors: search.notesWithVectors, splitCandidates: splits, rejected };
 }

@@ -16,7 +16,8 @@ import { makeProposal, type Proposal, type ProposalDraft, type ProposalStore } f
 import { editFrontmatter } from '../note/frontmatter-edit';
 import { routeFolder } from '../note/route';
 import { sourceCallouts } from '../note/provenance';
-import { addDays, isoDate, type CurateSettings } from './settings';
+import { addDays, isoDate } from '../day';
+import type { CurateSettings } from './settings';
 import systemTemplate from './prompts/review-system.md';
 import userTemplate from './prompts/review-user.md';
 

@@ -20,7 +20,7 @@ import type { CurateSettings } from './settings';
 import { loadVocabulary } from '../note/vocabulary';
 import { TimeSlicer } from '../time-slice';
 import type { IndexNoteVectors } from '../index/note-vectors';
-import { curateStateNames, RecallStatsStore, StateProposalStore } from './stores';
+import { curateStateNames, RecallStatsStore, RejectedStore, rejectionKey, StateProposalStore } from './stores';
 
 /** Note vectors and what they are, for the user ("embeddings from the index (model, n notes)"). */
 export interface VectorSource {
@@ -83,6 +83,8 @@ export interface RestructurePlanResult {
   proposals: Proposal[];
   /** Possible duplicates extraction recorded; applying one merges the notes. */
   duplicates: DuplicateRecord[];
+  /** Proposals left out because the user rejected them and their notes have not changed since. */
+  rejected?: number;
 }
 
 export interface MaintainRequest extends Actor {
@@ -129,6 +131,7 @@ export interface ForgetResult {
 export class Curation {
   readonly recallStats: RecallStatsStore;
   private readonly store: StateProposalStore;
+  private readonly rejected: RejectedStore;
   private readonly proposalsDir: string;
   private chain: Promise<unknown> = Promise.resolve();
 
@@ -137,6 +140,25 @@ export class Curation {
     this.proposalsDir = names.proposals;
     this.store = new StateProposalStore(opts.state, names.proposals);
     this.recallStats = new RecallStatsStore(opts.state, names.recallStats);
+    this.rejected = new RejectedStore(opts.state, names.rejected);
+  }
+
+  /**
+   * Remembers that the user rejected these proposals: the same notes, unchanged, are not proposed again (a change to
+   * any of them lifts it). Returns the ids found.
+   */
+  async reject(ids: string[]): Promise<string[]> {
+    const keys: string[] = [];
+    const found: string[] = [];
+    for (const id of ids) {
+      const p = await this.store.load(id);
+      if (!p) continue;
+      keys.push(rejectionKey(p));
+      found.push(id);
+      await this.store.remove(id);
+    }
+    if (keys.length) await this.rejected.add(keys);
+    return found;
   }
 
   /**
@@ -215,10 +237,11 @@ export class Curation {
       const { LexicalVectors } = await import('./lexical-vectors');
       source = { vectors: new LexicalVectors(catalog, curatable(catalog, settings, folder)), kind: 'word vectors (no embeddings in the index)' };
     }
-    const plan = await planRestructure(catalog, settings, { vectors: source.vectors }, this.store, now, folder);
+    const rejected = await this.rejected.load();
+    const plan = await planRestructure(catalog, settings, { vectors: source.vectors }, this.store, now, folder, (d) => rejected.has(rejectionKey(d)));
     const ms = this.opts.clock.now() - started;
     const duplicates = await listDuplicates(this.opts.state, this.proposalsDir, now);
-    return { vectors: source.kind, pairsCompared: plan.pairsCompared, notesConsidered: plan.notesConsidered, ms, proposals: plan.proposals, duplicates };
+    return { vectors: source.kind, pairsCompared: plan.pairsCompared, notesConsidered: plan.notesConsidered, ms, proposals: plan.proposals, duplicates, rejected: plan.rejected };
   }
 
   /** A merge of the notes the user chose (stored; applied by id). Changes no note. */

@@ -12,6 +12,10 @@ export interface CurateSettings {
   actor: string;
   /** Cosine similarity at or above which two notes that share a tag or link are merge candidates. */
   mergeThreshold: number;
+  /** Confidence (0..1) the evidence must reach for a merge to be proposed (per vault: `curate.merge_confidence`). */
+  mergeConfidence: number;
+  /** The templates folder of the vault (Obsidian's Templates plugin setting); folders named Templates count too. */
+  templatesFolder?: string;
   /** Notes whose body has at least this many characters and `splitMinSections` top-level headings are split candidates. */
   splitMinChars: number;
   splitMinSections: number;
@@ -34,6 +38,7 @@ export const DEFAULT_CURATE_SETTINGS: CurateSettings = {
   device: 'device',
   actor: 'cli',
   mergeThreshold: 0.88,
+  mergeConfidence: 0.7,
   splitMinChars: 12_000,
   splitMinSections: 3,
   neighbours: 8,
@@ -58,11 +63,4 @@ export function inFolder(path: string, folder: string): boolean {
   return f === '' || path === f || path.startsWith(`${f}/`);
 }
 
-/** ISO date `yyyy-mm-dd` (UTC) of an epoch-ms time. */
-export function isoDate(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
 
-export function addDays(date: string, days: number): string {
-  return isoDate(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000);
-}

@@ -61,13 +61,43 @@ export function outline(text: string): Outline {
 /** Sections shorter than this stay in the hub (a "See also" list is not worth a note of its own). */
 export const MIN_PART_CHARS = 300;
 
+/** Sections that close a note (links, sources, "see also", a footer): they stay with the note, whatever their length. */
+const CLOSING = /^(see also|related|related notes|links|references|reference|sources|source|further reading|footer|backlinks|footnotes|resources|credits)\b/i;
+
 function isPart(s: Section, minChars = MIN_PART_CHARS): boolean {
-  return s.body.trim().length >= minChars;
+  return s.body.trim().length >= minChars && !CLOSING.test(s.heading.trim());
 }
 
-export function isSplitCandidate(text: string, bodyLength: number, settings: CurateSettings): boolean {
+/** A section's own words: its text outside code blocks (a pasted dump is not a subject of its own). */
+function proseLength(s: Section): number {
+  return s.body.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').trim().length;
+}
+
+const WORD = /[\p{L}\p{N}]{3,}/gu;
+
+/**
+ * Why a long note is one subject, not several (null when its sections are separate subjects): a piece of writing
+ * from one source (an article, a course: a source or author in the frontmatter, a link in the opening), or sections
+ * that all speak of the note's title.
+ */
+export function oneSubject(text: string, title: string): string | null {
+  const o = outline(text);
+  const head = text.slice(0, o.bodyStart);
+  if (/^(url|source|sources|blog|author|authors|link|via|course)\s*:/im.test(head)) return 'one piece of writing from one source (its frontmatter names the source or author)';
+  if (/https?:\/\//.test(text.slice(o.bodyStart, o.firstSection))) return 'notes on one source (its opening links it)';
+  const words = new Set((title.toLowerCase().match(WORD) ?? []).filter((w) => !['the', 'and', 'for', 'with', 'notes'].includes(w)));
+  const parts = o.sections.filter((x) => isPart(x));
+  if (words.size && parts.length) {
+    const speaking = parts.filter((x) => (x.body.toLowerCase().match(WORD) ?? []).some((w) => words.has(w))).length;
+    if (speaking * 2 >= parts.length) return `its sections all speak of "${title}"`;
+  }
+  return null;
+}
+
+export function isSplitCandidate(text: string, bodyLength: number, settings: CurateSettings, title?: string): boolean {
   if (bodyLength < settings.splitMinChars) return false;
-  return outline(text).sections.filter((x) => isPart(x)).length >= settings.splitMinSections;
+  if (outline(text).sections.filter((x) => isPart(x) && proseLength(x) >= MIN_PART_CHARS).length < settings.splitMinSections) return false;
+  return title === undefined || oneSubject(text, title) === null;
 }
 
 function subHeadings(body: string): string[] {

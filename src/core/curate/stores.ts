@@ -96,8 +96,40 @@ export class RecallStatsStore {
 }
 
 /** Per-vault state names, relative to $ENGRAM_HOME (README "Files Engram writes outside the vault"). */
-export function curateStateNames(vaultKey: string): { proposals: string; recallStats: string } {
-  return { proposals: `vaults/${vaultKey}/proposals`, recallStats: `vaults/${vaultKey}/recall-stats.json` };
+export function curateStateNames(vaultKey: string): { proposals: string; recallStats: string; rejected: string } {
+  return { proposals: `vaults/${vaultKey}/proposals`, recallStats: `vaults/${vaultKey}/recall-stats.json`, rejected: `vaults/${vaultKey}/rejected-proposals.json` };
+}
+
+/** A proposal's key for "rejected": its kind and its notes' content hashes, so any change to a note lifts it. */
+export function rejectionKey(p: Pick<Proposal, 'kind' | 'sources'>): string {
+  return `${p.kind} ${p.sources.map((s) => `${s.path}:${s.hash}`).sort().join(' ')}`;
+}
+
+/** Proposals the user rejected (`vaults/<key>/rejected-proposals.json`): not proposed again until one of their notes changes. */
+export class RejectedStore {
+  constructor(
+    private readonly state: StateStore,
+    private readonly name: string,
+  ) {}
+
+  async load(): Promise<Set<string>> {
+    const text = await this.state.read(this.name);
+    if (text === undefined) return new Set();
+    try {
+      const raw = JSON.parse(text) as { keys?: unknown };
+      return new Set(Array.isArray(raw.keys) ? raw.keys.filter((k): k is string => typeof k === 'string') : []);
+    } catch {
+      return new Set();
+    }
+  }
+
+  async add(keys: string[]): Promise<void> {
+    const all = await this.load();
+    for (const k of keys) all.add(k);
+    // Bounded: the oldest rejections go first (their notes have most likely changed since).
+    const list = [...all].slice(-5000);
+    await this.state.write(this.name, `${JSON.stringify({ version: 1, keys: list }, null, 1)}\n`);
+  }
 }
 
 /** What the host calls after each recall (hook injection, MCP `recall`), with the notes it returned. */

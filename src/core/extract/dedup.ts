@@ -2,6 +2,7 @@
 // that note is unlocked and was written by Engram (it has engram_id); otherwise, or when unsure, the beat
 // is written and a possible-duplicate proposal is recorded. Never a silent merge.
 import type { Beat } from './beat.js';
+import { isCjkTerm } from '../index/language.js';
 import { Tokenizer } from '../index/tokenize.js';
 import { contentKey, type VaultCatalog } from './vault-catalog.js';
 
@@ -75,10 +76,10 @@ export function distinctiveTokens(text: string): Set<string> {
 // The index's tokenizer and stop list (stemmed); compounds (`pnpm-lock.yaml`, `v1.2`) stay whole, as they name one thing.
 const words = new Tokenizer({ compounds: true });
 
-/** A text's distinct terms of three characters or more (single letters, "go" or "js" say little about a fact). */
+/** A text's distinct terms of three characters or more (single letters, "go" or "js" say little about a fact), or of CJK characters. */
 export function wordSet(text: string): Set<string> {
   const out = new Set<string>();
-  for (const t of words.terms(text)) if (t.length >= 3) out.add(t);
+  for (const t of words.terms(text)) if (t.length >= 3 || isCjkTerm(t)) out.add(t);
   return out;
 }
 

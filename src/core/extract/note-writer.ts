@@ -3,7 +3,8 @@
 import type { SessionMeta } from '../transcript/types.js';
 import type { EngramSource } from '../note/meta.js';
 import { routeFolder, DEFAULT_FOLDERS as NOTE_FOLDERS, type Folders } from '../note/route.js';
-import { isoWithOffset, renderBeatNote } from '../note/write-beat.js';
+import { isoDate } from '../day.js';
+import { renderBeatNote } from '../note/write-beat.js';
 import { PROVENANCE_CALLOUT } from '../note/provenance.js';
 import type { Beat } from './beat.js';
 import { extensionMarker } from './vault-catalog.js';
@@ -30,10 +31,6 @@ export function beatFolder(beat: Beat, project: string | undefined, folders: Fol
   return routeFolder({ scope: beat.scope, project, workingMemory: beat.durability === 'working' }, { ...NOTE_FOLDERS, ...folders });
 }
 
-/** The local date of an instant, `yyyy-mm-dd`. */
-export function isoDate(ms: number): string {
-  return isoWithOffset(ms).slice(0, 10);
-}
 
 function provenanceFooter(beat: Beat, p: Provenance, now: number): string {
   const quote = beat.quote.replace(/\s+/g, ' ').trim();
@@ -42,6 +39,7 @@ function provenanceFooter(beat: Beat, p: Provenance, now: number): string {
     PROVENANCE_CALLOUT,
     `> ${quote.length > 400 ? `${quote.slice(0, 397)}…` : quote}`,
     `> — ${p.session.agent} session \`${p.session.sessionId}\`, ${turns}; extracted ${isoDate(now)} by ${p.backend} (${p.model})`,
+    ...(p.session.projectGuess && p.session.project ? [`> Project \`${p.session.project}\` is a guess: ${p.session.projectGuess}.`] : []),
   ].join('\n');
 }
 

@@ -58,6 +58,30 @@ export function beatId(entry: Pick<JournalEntry, 'sessionId' | 'firstUuid' | 'la
   return stableId(['beat', entry.sessionId, ...range, index, ...kind], 16);
 }
 
+/**
+ * The time a beat is written with (`created`, `updated`, `review_after`, the footer's date): the time of the window's
+ * last turn, from the transcript, when it has one. So the same beat written on two machines (a synced vault, the same
+ * session extracted on both before a sync) is the same bytes, and the sync has nothing to conflict on.
+ */
+export function beatTime(entry: Pick<JournalEntry, 'lastTimestamp'>, now: () => number): number {
+  const t = entry.lastTimestamp === undefined ? NaN : Date.parse(entry.lastTimestamp);
+  return Number.isFinite(t) ? t : now();
+}
+
+/**
+ * A note for this beat that reached the vault after the catalog was read (written by another device and synced in, or
+ * by another process): looked for at the beat's own file name. Returns its path when it carries the beat's engram_id.
+ */
+async function arrivedSince(ctx: WriteContext, folder: string, title: string, id: string): Promise<string | undefined> {
+  if (ctx.dryRun) return undefined;
+  const path = uniqueNotePath(folder, title, []);
+  if (ctx.catalog.notes.has(path)) return undefined;
+  const file = await ctx.vault.read(path).catch(() => undefined);
+  if (!file) return undefined;
+  ctx.catalog.add(path, file.text);
+  return ctx.catalog.ids.get(id);
+}
+
 /** Creates the note with the note layer's one writer (file name, collision rule), knowing the vault from the catalog. */
 function createNote(ctx: WriteContext, folder: string, title: string, text: string): Promise<string> {
   const known = ctx.catalog.notes.keys();
@@ -85,19 +109,19 @@ async function recordProposal(ctx: WriteContext, newPath: string, newText: strin
   return proposalId;
 }
 
-async function extendNote(ctx: WriteContext, path: string, beat: Beat, prov: Provenance): Promise<boolean> {
+async function extendNote(ctx: WriteContext, path: string, beat: Beat, prov: Provenance, at: number): Promise<boolean> {
   if (ctx.dryRun) return true;
   const file = await ctx.vault.read(path);
   let head: string;
   try {
     // A splice of the one key: the rest of the user's frontmatter stays byte for byte.
-    head = editFrontmatter(file.text, { set: { updated: isoWithOffset(ctx.now()) } }, path).text;
+    head = editFrontmatter(file.text, { set: { updated: isoWithOffset(at) } }, path).text;
   } catch (e) {
     // Frontmatter Engram cannot edit safely: leave the note alone; the beat becomes its own note.
     if (isEngramError(e, 'invalid-yaml') || isEngramError(e, 'refused')) return false;
     throw e;
   }
-  const next = head.replace(/\s*$/, '\n') + renderExtension(beat, prov, ctx.now());
+  const next = head.replace(/\s*$/, '\n') + renderExtension(beat, prov, at);
   try {
     await ctx.vault.writeIfUnchanged(path, file.text, next);
   } catch (e) {
@@ -127,15 +151,22 @@ export async function writeBeats(ctx: WriteContext, entry: JournalEntry): Promis
       out.push({ ...base, action: 'duplicate-skipped', path: decision.path });
       continue;
     }
-    if (decision.action === 'extend' && (await extendNote(ctx, decision.path, beat, prov))) {
+    const at = beatTime(entry, ctx.now);
+    if (decision.action === 'extend' && (await extendNote(ctx, decision.path, beat, prov, at))) {
       out.push({ ...base, action: 'extended', path: decision.path });
       ctx.notesWritten++;
       ctx.fault?.('after-note', ctx.notesWritten);
       continue;
     }
     const related = beat.related.map((t) => ctx.catalog.resolveTitle(t)).filter((t): t is string => t !== undefined && t !== beat.title);
-    const text = renderNote(beat, prov, [...new Set(related)], ctx.now(), ctx.reviewDays);
-    const path = await createNote(ctx, beatFolder(beat, ctx.meta.project, ctx.folders), beat.title, text);
+    const text = renderNote(beat, prov, [...new Set(related)], at, ctx.reviewDays);
+    const folder = beatFolder(beat, ctx.meta.project, ctx.folders);
+    const arrived = await arrivedSince(ctx, folder, beat.title, id);
+    if (arrived) {
+      out.push({ ...base, action: 'already-written', path: arrived });
+      continue;
+    }
+    const path = await createNote(ctx, folder, beat.title, text);
     ctx.catalog.add(path, text);
     ctx.similar.add?.(path, beatText(beat));
     const outcome: NoteOutcome = { ...base, action: 'created', path };

@@ -1,4 +1,5 @@
 // Ranking knobs and the pieces of hybrid ranking that do not touch the index: fusion, priors, snippets.
+import { isCjkTerm } from './language.js';
 import { DEFAULT_BM25, type Bm25Params, type IndexedNote } from './text-index.js';
 
 export interface RankingConfig {
@@ -90,7 +91,7 @@ export function makeSnippet(text: string, words: string[], max = 240, terms: str
   const flat = readableText(text).replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;
   const lower = flat.toLowerCase();
-  const keys = [...new Set([...words.map((w) => w.toLowerCase()), ...terms].filter((w) => w.length >= 3))];
+  const keys = [...new Set([...words.map((w) => w.toLowerCase()), ...terms].filter((w) => w.length >= 3 || isCjkTerm(w)))];
   const hits: { at: number; key: number }[] = [];
   keys.forEach((k, key) => {
     for (let i = lower.indexOf(k); i >= 0 && hits.length < 2000; i = lower.indexOf(k, i + k.length)) hits.push({ at: i, key });

@@ -1,5 +1,6 @@
 // One query against the index: time phrases -> filters, BM25 and vector candidates, reciprocal-rank fusion, priors,
 // near-duplicate collapse, optional link expansion, and hits that say why they matched.
+import { snippetWords } from './language.js';
 import { EngramError } from '../errors.js';
 import type { Clock, Embedder } from '../ports.js';
 import { allowList, hasFilters } from './filters.js';
@@ -170,7 +171,7 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   }
   const kept = collapse(ctx, list, limit);
   if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit);
-  const words = query.split(/\s+/).filter(Boolean);
+  const words = snippetWords(query);
   const said = text.tokenizer.wordsByTerm(query);
   const hits = kept.slice(0, limit).map((c) => toHit(ctx, c, terms, words, said));
   if (hits.length > 0 && terms.length > 0 && (hits[0].coverage ?? 1) < SEARCH_FLOOR && (kept[0].cos ?? 0) < CLOSE_COSINE) notices.unshift(NO_CLOSE_MATCH);

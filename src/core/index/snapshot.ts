@@ -11,6 +11,8 @@ import { parseJsonSteps } from '../json-steps.js';
 // 4: snapshots of format 3 written without a vector store may hold postings of the wrong notes (encodeSnapshot did not
 // compact them), and note times now read date keys and file-name dates: every older snapshot is rebuilt once.
 // 5: notes are indexed as bounded passages with heading paths and carry a display name: older snapshots are rebuilt.
+// 5: terms are cut by script and stemmed per language (tokenize.ts, language.ts): a snapshot of older terms would
+// leave Chinese, Japanese, Korean, German or French notes unfindable by the queries of today's tokenizer.
 export const SNAPSHOT_FORMAT_VERSION = 5;
 const MAGIC = 'ENGRAMIX';
 const enc = new TextEncoder();

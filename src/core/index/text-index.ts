@@ -2,6 +2,7 @@
 // per-note results with the best chunk. Title, summary and tags are indexed once per note; body text per chunk.
 import type { Chunk } from './chunk.js';
 import { FieldIndex } from './postings.js';
+import type { CjkMode } from './language.js';
 import { Tokenizer } from './tokenize.js';
 import { TopK } from './vector-store.js';
 
@@ -84,7 +85,7 @@ export class TextIndex {
   private touchedChunkIds = new Int32Array(0);
   private bodyNoteIds = new Int32Array(0);
 
-  constructor(opts: { stemming?: boolean } = {}) {
+  constructor(opts: { stemming?: boolean; cjk?: CjkMode } = {}) {
     this.tokenizer = new Tokenizer(opts);
   }
 
@@ -101,11 +102,13 @@ export class TextIndex {
     this.notes.push(rec);
     this.slotOf.set(note.path, slot);
     const tk = this.tokenizer;
-    const t = tk.frequencies(note.title);
+    // One language for all of a note's fields (a title alone is too short to tell).
+    const lang = tk.language(`${note.title}\n${note.summary ?? ''}\n${chunks.length ? chunks[0].text : ''}`);
+    const t = tk.frequencies(note.title, lang);
     this.fields.title.add(slot, t.tf, t.length);
-    const s = tk.frequencies(note.summary ?? '');
+    const s = tk.frequencies(note.summary ?? '', lang);
     this.fields.summary.add(slot, s.tf, s.length);
-    const g = tk.frequencies(note.tags.join(' '));
+    const g = tk.frequencies(note.tags.join(' '), lang);
     this.fields.tags.add(slot, g.tf, g.length);
     for (const c of chunks) {
       const id = this.chunkCount++;
@@ -117,7 +120,7 @@ export class TextIndex {
       this.chunkNote[id] = slot;
       this.chunkHeading[id] = c.heading;
       this.chunkText[id] = c.text;
-      const b = tk.frequencies(c.heading ? `${c.heading}\n${c.text}` : c.text);
+      const b = tk.frequencies(c.heading ? `${c.heading}\n${c.text}` : c.text, lang);
       this.fields.body.add(id, b.tf, b.length);
     }
     return slot;
@@ -192,7 +195,7 @@ export class TextIndex {
 
   /** Distinct query terms, at most `max`, rarest first (a 10 KB paste must not score 2,000 terms). */
   queryTerms(query: string, max = 48): string[] {
-    const uniq = [...new Set(this.tokenizer.terms(query))];
+    const uniq = this.tokenizer.queryTerms(query, (t) => FIELDS.some((f) => this.fields[f].terms.has(t)));
     if (uniq.length <= max) return uniq;
     const df = (t: string): number => this.fields.body.terms.get(t)?.n ?? 0;
     return uniq

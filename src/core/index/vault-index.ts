@@ -7,6 +7,7 @@ import { DEFAULT_RANKING, type RankingConfig } from './rank.js';
 import { buildGraph, runSearch, type IndexSearchOptions, type LinkGraph, type SearchResult } from './search.js';
 import { decodeSnapshot, encodeSnapshot, runSync, verifySnapshot, type SnapshotHeader } from './snapshot.js';
 import { TextIndex, type IndexedNote } from './text-index.js';
+import type { CjkMode } from './language.js';
 import { VectorStore } from './vector-store.js';
 import { meanNoteVectors, type IndexNoteVectors } from './note-vectors.js';
 import { TimeSlicer } from '../time-slice.js';
@@ -27,8 +28,10 @@ export interface VaultIndexOptions {
   yieldNow?: Yield;
   onProgress?: (p: IndexProgress) => void;
   ranking?: Partial<RankingConfig>;
-  /** English stemming (default on); off only to compare with plain BM25. */
+  /** Stemming and word cutting (default on); off only to compare with plain BM25. */
   stemming?: boolean;
+  /** How Chinese and Japanese are cut into terms (default: character pairs; see Tokenizer). */
+  cjk?: CjkMode;
   /** Embed notes changed by `update`/`updateText` in the background (default true). */
   autoEmbed?: boolean;
   /** At most this many notes between two yields to the host's event loop (which come sooner: every few ms of work). */
@@ -69,7 +72,7 @@ export interface IndexStats {
 
 export class VaultIndex {
   private text: TextIndex;
-  private readonly stemming: boolean;
+  private readonly tokens: { stemming: boolean; cjk?: CjkMode };
   private vectors: VectorStore | null = null;
   private vectorModel: string | null = null;
   private embedder?: Embedder;
@@ -91,8 +94,8 @@ export class VaultIndex {
 
   constructor(opts: VaultIndexOptions) {
     this.vault = opts.vault;
-    this.stemming = opts.stemming !== false;
-    this.text = new TextIndex({ stemming: this.stemming });
+    this.tokens = { stemming: opts.stemming !== false, cjk: opts.cjk };
+    this.text = new TextIndex(this.tokens);
     this.clock = opts.clock ?? systemClock;
     this.yieldNow = opts.yieldNow ?? yieldToEventLoop;
     this.batch = opts.batchSize ?? 200;
@@ -138,13 +141,13 @@ export class VaultIndex {
 
   /** Throws when the snapshot is damaged or foreign; the index is left as it was then. */
   loadSnapshot(bytes: Uint8Array): void {
-    const text = new TextIndex({ stemming: this.stemming });
+    const text = new TextIndex(this.tokens);
     this.adopt(text, runSync(decodeSnapshot(bytes, text)));
   }
 
   /** As `loadSnapshot`, yielding to the host between sections (what `open` uses). */
   async loadSnapshotAsync(bytes: Uint8Array): Promise<void> {
-    const text = new TextIndex({ stemming: this.stemming });
+    const text = new TextIndex(this.tokens);
     this.adopt(text, await this.slicer().run(decodeSnapshot(bytes, text)));
   }
 
@@ -213,7 +216,7 @@ export class VaultIndex {
   }
 
   private reset(): void {
-    this.text = new TextIndex({ stemming: this.stemming });
+    this.text = new TextIndex(this.tokens);
     this.vectors = null;
     this.vectorModel = null;
     this.pending.clear();

@@ -18,10 +18,11 @@ const DANGLING = new Set(
 // Conversational openers that carry no content: dropped from the front, repeatedly ("ok so, actually, …").
 const FILLER = [
   /^#(?:cor|correction|decision|insight|problem|failed|reference|remember)\b[\s:–—-]*/i,
-  /^(?:remember|note to self|for the record|fyi|btw|nb|note|important|one more(?: thing)?|more context|context|update|edit|p\.?s\.?)\s*[:–—-]\s*/i,
+  /^(?:remember|note to self|for the record|fyi|btw|nb|note|important|one more(?: thing)?|more context|context|update|edit|p\.?s\.?|thinking again|on second thought|second thoughts?)\s*[:–—-]\s*/i,
   /^(?:no|nope|nah|wrong|not quite)\s*[,.!:;–—-]+\s*/i,
   /^no\s+(?=(?:that'?s|it'?s|this|you|we|i|don'?t|do not|use|add|put|remove|keep|set|make|change|revert|stop|just|instead)\b)/i,
-  /^(?:that'?s|this is|it'?s|you'?re) (?:wrong|incorrect|not (?:right|correct|it|what i (?:meant|asked|wanted)))\b\s*[,.!:;–—-]*\s*/i,
+  /^(?:that'?s|that is|this is|it'?s|it is|you'?re|you are) (?:wrong|incorrect|not (?:right|correct|true|it|what i (?:meant|asked|wanted)))\b\s*[,.!:;–—-]*\s*/i,
+  /^or (?:better|rather|even better)\b\s*[,.!:;–—-]*\s*/i,
   /^(?:ok(?:ay)?|so|well|hm+|um+|yeah|yes|yep|right|alright|sure|great|cool|thanks|thank you|ah|oh|also|and|but|then|wait|hey|please|just|actually|honestly|basically|i mean|one more thing|one more|fyi|btw|heads up)\b\s*[,.!:;–—-]*\s*/i,
   /^(?:the )?(?:main )?(?:idea|plan|approach|proposal|it|that|this)(?:'s| is| looks| seems)? (?:good|fine|ok(?:ay)?|great|nice|correct|right)\s*[,.;]?\s*(?:however|but)\s*,?\s+/i,
 ];

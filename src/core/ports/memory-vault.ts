@@ -118,6 +118,19 @@ export class MemoryVault implements VaultPort {
     }
   }
 
+  append(path: VaultPath, text: string): Promise<void> {
+    try {
+      const p = this.stored(vaultPath(path));
+      const e = this.files.get(p);
+      if (!e) throw new EngramError('not-found', `no such note: ${p}`);
+      this.files.set(p, this.entry(e.text + text));
+      this.emit({ kind: 'modify', path: p });
+      return Promise.resolve();
+    } catch (err) {
+      return rejected(err);
+    }
+  }
+
   trash(path: VaultPath): Promise<void> {
     try {
       const p = this.stored(vaultPath(path));

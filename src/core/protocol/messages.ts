@@ -68,6 +68,7 @@ export const methodParams = {
     project: v.optional(v.string({ max: 256 })),
     scope: v.optional(v.oneOf(['project', 'general'] as const)),
     tags: v.optional(v.array(v.string({ max: 64 }), 20)),
+    onDuplicate: v.optional(v.oneOf(['ask', 'extend', 'new'] as const)),
   }),
   extract: v.object({ path: v.string({ min: 1, max: 4096 }), sessionId: v.optional(v.string({ max: 256 })) }),
   /** Archive a note (Curation#forget). `byUser`: a person named it in a terminal (their own note, by exact path). */
@@ -82,6 +83,8 @@ export const methodParams = {
     ids: v.array(v.string({ min: 1, max: 128 }), 100),
     edits: v.optional(v.array(v.object({ id: v.string({ min: 1, max: 128 }), path: v.string({ min: 1, max: 4096 }), text: v.string({ min: 1, max: 200_000 }) }), 100)),
   }),
+  /** Remember that the user rejected these proposals (not proposed again until one of their notes changes). */
+  'curate.reject': v.object({ actor, ids: v.array(v.string({ min: 1, max: 128 }), 100) }),
   reindex: v.object({}),
   /** `engram extract` for a live host: one transcript, queued with the hooks' jobs, answered with the run. */
   'extract.run': v.object({ path: v.string({ min: 1, max: 4096 }), backend: v.optional(v.oneOf(BACKENDS)) }),

@@ -4,7 +4,8 @@
 // 1.2: typed curation (`review.plan`, `restructure.plan`, `maintain.run`, `curate.apply`, `forget` with actor and
 //      byUser) and `index.update` replace running those CLI commands through `cli`.
 // 1.3: `curate.apply` takes `edits` (the user's text for a note a proposal creates).
-export const PROTOCOL_VERSION = '1.3';
+// 1.4: `curate.reject` remembers rejected proposals.
+export const PROTOCOL_VERSION = '1.4';
 
 /** True when a host of `hostVersion` knows what minor version `minor` added (same major assumed). */
 export function hostSupports(hostVersion: unknown, minor: number): boolean {

@@ -1,5 +1,6 @@
 // Document frequencies over the vault's notes, so the relevance gate can weigh a query's terms by rarity, and the terms
 // it weighs: the index's terms without the words of conversation.
+import { isContentTerm } from '../index/language.js';
 import { Tokenizer } from '../index/tokenize.js';
 
 /**
@@ -16,10 +17,10 @@ const CHAT_WORDS =
 /** The index's tokenizer and stop list plus the words of conversation: prompt and note terms, and the prompt's words they came from. */
 export const gateTokenizer = new Tokenizer({ extraStopWords: CHAT_WORDS.split(' ') });
 
-/** A text's distinct topic terms (no stop or conversation words, no single characters), in order of first use. */
+/** A text's distinct topic terms (no stop or conversation words, no single letters), in order of first use. */
 export function contentTerms(text: string): string[] {
   const seen = new Set<string>();
-  for (const t of gateTokenizer.terms(text)) if (t.length > 1) seen.add(t);
+  for (const t of gateTokenizer.terms(text)) if (isContentTerm(t)) seen.add(t);
   return [...seen];
 }
 

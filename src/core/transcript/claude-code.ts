@@ -86,6 +86,7 @@ export class ClaudeCodeReader extends JsonlSessionReader {
     const sid = str(r.sessionId);
     if (sid && !m.sessionId) m.sessionId = sid;
     const cwd = str(r.cwd);
+    if (cwd && m.cwd && cwd !== m.cwd && !(m.otherCwds ??= []).includes(m.cwd) && m.otherCwds.length < 8) m.otherCwds.push(m.cwd);
     if (cwd) m.cwd = cwd;
     const branch = str(r.gitBranch);
     if (branch) m.gitBranch = branch;

@@ -2,6 +2,8 @@
 // or reaches the vault. Two detectors: the secretlint recommended preset (a maintained project's
 // provider rules) and Engram's own rules (secret-rules.ts) for what it lacks. This is the one entry
 // point: every reader calls redactTexts, and only kind names are ever counted, never the values.
+// Personal data goes the same way: e-mail addresses are redacted (unless the user keeps them: config
+// `extract.keep_emails`), and home folders are written relative to the home (`/Users/ann/src` → `~/src`).
 import { findEngramSecrets, type SecretFinding } from './secret-rules.js';
 import { findSecretlintSecrets, type DetectorFinding } from './secretlint.js';
 
@@ -9,12 +11,49 @@ export { looksRandom, looksLikePassword, type SecretFinding } from './secret-rul
 
 export interface RedactResult {
   text: string;
-  /** Replacements made, by kind. */
+  /** Secrets replaced, by kind. */
   counts: Record<string, number>;
+  /** Personal data rewritten (`email`, `home-path`): not secrets, so counted apart. */
+  personal?: Record<string, number>;
+}
+
+export interface RedactOptions {
+  /** Leave e-mail addresses as written (default: redacted). */
+  keepEmails?: boolean;
+}
+
+// An address a person could be reached at; not `git@github.com:` remotes nor `user@host` in a shell prompt without a dot.
+const EMAIL_RE = /(?<![\w.+:/%-])(?!git@)[A-Za-z0-9][\w.+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w@-])/g;
+// A home folder: /Users/<name>, /home/<name>, C:\Users\<name> (not the shared ones).
+const HOME_RE = /(?<![\w~.-])(?:\/Users\/|\/home\/|[A-Za-z]:\\Users\\)(?!Shared\b|Public\b|Default\b)[\w.-]+(?=[\\/]|(?![\w.-]))/g;
+
+/** E-mail addresses (unless kept) and home folders, after the secrets: `[REDACTED:email]` and `~`. */
+function personalData(r: RedactResult, opts: RedactOptions): RedactResult {
+  const personal: Record<string, number> = {};
+  let text = r.text;
+  if (!opts.keepEmails) {
+    text = text.replace(EMAIL_RE, () => {
+      personal.email = (personal.email ?? 0) + 1;
+      return '[REDACTED:email]';
+    });
+  }
+  const home = homeRelative(text);
+  if (home.count) personal['home-path'] = home.count;
+  return Object.keys(personal).length ? { ...r, text: home.text, personal } : r;
+}
+
+/** Home folders written relative to the home: `/Users/ann/src/app` → `~/src/app`. */
+export function homeRelative(text: string): { text: string; count: number } {
+  let count = 0;
+  const out = text.replace(HOME_RE, () => {
+    count++;
+    return '~';
+  });
+  return { text: out, count };
 }
 
 /** Redacts a batch of texts (one detector call for the batch); results are in the same order. */
-export async function redactTexts(texts: string[]): Promise<RedactResult[]> {
+export async function redactTexts(texts: string[], opts: RedactOptions = {}): Promise<RedactResult[]> {
   let detected: DetectorFinding[][];
   let detectorFailed = false;
   try {
@@ -27,12 +66,12 @@ export async function redactTexts(texts: string[]): Promise<RedactResult[]> {
   return texts.map((text, i) => {
     const r = applyFindings(text, [...findEngramSecrets(text), ...detected[i]]);
     if (detectorFailed) r.counts['detector-failed'] = 1;
-    return r;
+    return personalData(r, opts);
   });
 }
 
-export async function redactText(text: string): Promise<RedactResult> {
-  return (await redactTexts([text]))[0];
+export async function redactText(text: string, opts: RedactOptions = {}): Promise<RedactResult> {
+  return (await redactTexts([text], opts))[0];
 }
 
 /**

@@ -4,6 +4,7 @@
 // Conservative on purpose: a memory full of junk is worse than an empty one, so questions, hypotheticals, hedges,
 // pasted text (code, logs, quotes, plans) and Engram's own injected context never count. The `rules` backend files
 // these statements as notes; `findSignals` passes them to the LLM backends as hints.
+import { localizedMarkers } from './markers-i18n.js';
 import { stripEngramFences } from './fence.js';
 import type { Turn } from './types.js';
 
@@ -18,6 +19,10 @@ export interface Statement {
   end: number;
   /** The statement itself: only its own text, never the text of another marker on the same line. */
   text: string;
+  /** Where in `text` the clause that states the point begins, when the sentence opens with something else ("I think the flag is fine, so let's remove it"). */
+  point?: number;
+  /** What the user quoted or said just before, when the statement answers it (the referent of "that is not correct"). */
+  context?: string;
 }
 
 export interface TurnStatements {
@@ -59,9 +64,24 @@ function nonProse(text: string): [number, number][] {
   let at = 0;
   for (const line of text.split('\n')) {
     // Quoted lines, indented code, and lines that look like program output (logs, JSON, stack frames, prompts).
-    if (/^\s*>|^(?: {4}|\t)\S|^\s*[{[]["{[]|^\s*(?:at |Error:|error:|warning:|fatal:|npm ERR!|Traceback|\$ |[│├└┌╭╰⨯•]|\d{4}-\d\d-\d\dT)/.test(line)) out.push([at, at + line.length]);
+    // Code comments too ("# Note: …", "// …"): a line the user copied from a file.
+    if (/^\s*>|^(?: {4}|\t)\S|^\s*[{[]["{[]|^\s*(?:at |Error:|error:|warning:|fatal:|npm ERR!|Traceback|\$ |[│├└┌╭╰⨯•]|\d{4}-\d\d-\d\dT|\/\/|#+\s*\w+:)/.test(line)) out.push([at, at + line.length]);
     at += line.length + 1;
   }
+  // What the user quotes from the agent's work after a lead-in ("… it has: # Note: …", "the comment says: …"): the rest
+  // of that line, or the next line when the lead-in ends its line.
+  for (const m of text.matchAll(/\b(?:it|this|that|the (?:code|file|comment|diff|output|log|error|message|change|commit|readme|doc|plan|line)s?|you) (?:has|have|says|said|shows|reads|contains|prints|outputs|returns|wrote|added|put)\s*:[ \t]*/gi)) {
+    const from = m.index + m[0].length;
+    const eol = text.indexOf('\n', from);
+    if (eol < 0 || text.slice(from, eol).trim()) out.push([from, eol < 0 ? text.length : eol]);
+    else {
+      const next = text.indexOf('\n', eol + 1);
+      out.push([eol + 1, next < 0 ? text.length : next]);
+    }
+  }
+  // Pasted feedback ("I got this feedback: …", "here is the review: …"): everything after the lead-in.
+  const pasted = /\b(?:got|have|received|here(?:'s| is| are)) (?:this|the following|some|a|the) (?:feedback|review|comments?|error|output|log|report)s?\b[^\n]*?:/i.exec(text);
+  if (pasted) out.push([pasted.index + pasted[0].length, text.length]);
   return out;
 }
 
@@ -124,6 +144,10 @@ function markerHits(text: string, role: Turn['role'], code: [number, number][]):
       hits.push({ marker: word, kind: 'insight', at: m.index, after: m.index + m[0].length });
     }
   }
+  // The same markers typed in the user's language (markers-i18n.ts).
+  for (const h of localizedMarkers(text, role === 'user')) {
+    if (!inside(code, h.at) && !hits.some((o) => h.at >= o.at && h.at < o.after)) hits.push({ ...h, kind: HASHTAG_KIND[h.marker] });
+  }
   return hits.sort((a, b) => a.at - b.at);
 }
 
@@ -179,14 +203,19 @@ const USE_CHOICE = String.raw`(?!(?:this|that|it|them|these|those|the|a|an|my|yo
 // A choice that names nothing a note could keep: "let's go with option 2", "let's go with the simpler one".
 const BARE_CHOICE = /(?:go with|stick with|stay with|switch to|use)\s+(?:(?:option|approach|solution|variant|choice|plan|version|number)\s*)?(?:#?\d+|[a-d]|one|two|three|the (?:first|second|third|last|simpler|simplest|other|latter|former|new|old)(?: one| approach| option| solution| version)?|that(?: one)?|this(?: one)?|it|both|yours|mine)\s*[.!]*$/i;
 // Said for today only ("let's look at it tomorrow", "for now"): not a lasting decision.
-const TRANSIENT = /\b(?:tomorrow|later|tonight|for now|right now|at the moment|for the moment|next week|this week|this time|for today)\b/i;
+// Steering for this turn rather than a standing rule: "… just yet", "back to the changes", "ignore this part", "first".
+const TRANSIENT = /\b(?:tomorrow|later|tonight|for now|right now|at the moment|for the moment|next week|this week|this time|for today|yet|back to|ignore this|this part|first|next step|in this (?:pr|branch|turn|step|task|session|document|doc|plan|proposal)|until (?:the )?(?:final|last|next) step)\b/i;
+// A do/don't that steers this turn: "Don't change anything, just let me know", "don't add notes", "don't produce code".
+// A standing "don't" says "ever"/"again", gives a reason, or a scope beyond the task.
+const STANDING_DONT = /\b(?:ever|never|again|anymore|any more|because|since|otherwise|so that|as it|, it(?:'s| is| holds| has| breaks)|in (?:this|our|the) (?:repo|repository|project|codebase)|anywhere|everywhere|in (?:any|all)|for (?:any|all)|without)\b/i;
+const TURN_SCOPED_DONT = /^(?:please\s+)?(?:don'?t|do not)\s+(?:\w+\s+)?(?:anything|yet)\b|\bjust\b/i;
 // What follows "No," or "Actually," when it approves or clarifies rather than corrects ("No, that's fine, go ahead").
 const APPROVAL = /^(?:i (?:meant|mean|was talking|am talking)\b)|^(?:that'?s|it'?s|this is|all)\s+(?:fine|ok|okay|good|great|perfect|correct|right|works|done)\b|^(?:go ahead|proceed|continue|carry on|keep going|just continue|thanks|thank you|looks good|lgtm|all good|problem|worries|that works|it works|works)\b/i;
 
 const RULES: Rule[] = [
   { kind: 'correction', opener: true, re: new RegExp(String.raw`^(?:no|nope|nah)\b${NO_THEN}`, 'i') },
   { kind: 'correction', opener: true, re: /^actually\b[,:]?\s+(?!I\b|i'm\b|nevermind|never mind)/i },
-  { kind: 'correction', opener: true, re: /^(?:that'?s|this is|it'?s|you'?re) (?:wrong|incorrect|not (?:right|correct|how|what i (?:meant|asked|wanted)))\b/i },
+  { kind: 'correction', opener: true, re: /^(?:that'?s|that is|this is|it'?s|it is|you'?re|you are) (?:wrong|incorrect|not (?:right|correct|true|how|what i (?:meant|asked|wanted)))\b/i },
   { kind: 'correction', opener: true, re: /^(?:wrong|not quite)\s*[,.!:;–—-]/i },
   { kind: 'correction', re: IMPERATIVE_NOT },
   { kind: 'correction', re: /^(?:please\s+)?stop\s+[a-z]+ing\b/i },
@@ -202,6 +231,17 @@ const RULES: Rule[] = [
   // "X must not return null, but it does" describes a bug, not a rule.
   { kind: 'decision', unless: /\bbut\b/i, re: /\bmust (?:not|never|always)\b|\b(?:we|i) (?:don'?t|do not|never) (?:use|commit|deploy|push|run)\b/i },
   { kind: 'decision', re: /^(?:it'?s\s+)?(?:very\s+)?important\s+(?:not\s+)?to\s+[a-z]/i },
+  // Near-explicit standing rules: "remember to use pagination", "it should never create a branch without …",
+  // "let's go json", "let's make both a constant", "we use X … to not …".
+  { kind: 'decision', re: /(?:^|\b(?:and|also|please|so)\s+)remember to\s+(?!ask|tell|check|look|run the|send)[a-z]/i },
+  { kind: 'decision', re: /\bshould (?:never|always)\s+[a-z]/i },
+  { kind: 'decision', re: /\blet'?s go (?!ahead|back|through|over|on\b|with\b|for it|step|and\b|to\b)[\w@./+-]+\s*[.!]*$/i },
+  { kind: 'decision', re: /\blet'?s (?:just )?(?:make (?:both|all|them|it|this|that|these|those|\S+) (?:a |an )?(?:constant|default|required|optional|configurable|private|public)|store (?:it|them|this|that|the \w+) in|remove (?:that|this|it|them|the \w+) (?:entirely|completely|altogether)|always|never)\b/i },
+  { kind: 'decision', re: /\bwe use [\w@./+-]+\b[^.?!]*\bto (?:not|avoid|never)\b/i },
+  { kind: 'decision', re: /^(?:or better:?\s*)?(?:let'?s\s+)?(?:just\s+)?remove (?:the |this |that )?[^,.;]{0,60}\b(?:entirely|completely|altogether)\b|\blet'?s (?:just )?(?:completely|entirely) (?:remove|drop|get rid of)\b/i },
+  // "We should add the agent name to any logging", "we should be using the strong types … wherever we can": a "should"
+  // whose scope is every case is a standing rule, not a task.
+  { kind: 'decision', re: /^we should (?:always |never |be )?[a-z]+\b[^.?!]*\b(?:any|every|all|everywhere|wherever|whenever|always)\b/i },
   { kind: 'insight', re: /^(?:note|fyi|for the record|just so you know|heads up|important)\s*:\s*\S+\s+\S+\s+\S+|^(?:note|fyi|for the record|just so you know|heads up)\b[,:]?\s+(?:that\s+)?\S+\s+\S+\s+\S+|\b(?:keep|bear) in mind(?: that)?\s+\S+\s+\S+\s+\S+/i },
 ];
 
@@ -227,7 +267,11 @@ function sentences(text: string, skip: [number, number][]): Sentence[] {
   for (const p of text.matchAll(/[^\n]+/g)) {
     const lineStart = p.index;
     const line = p[0];
-    if (inside(skip, lineStart) && skip.some(([a, b]) => a <= lineStart && b >= lineStart + line.length)) continue;
+    if (inside(skip, lineStart) && skip.some(([a, b]) => a <= lineStart && b >= lineStart + line.length)) {
+      // The user answers what they quoted: the next line opens like a reply ("that is not correct, …").
+      first = true;
+      continue;
+    }
     para = lineStart;
     let from = 0;
     // Sentence ends: . ! ? followed by a space, except in abbreviations and inside code (`a.b`).
@@ -248,6 +292,7 @@ function sentences(text: string, skip: [number, number][]): Sentence[] {
       }
       from = e;
     }
+    if (inside(skip, lineStart + line.length - 1)) first = true;
   }
   return out;
 }
@@ -257,6 +302,45 @@ function isQuestionOrHedge(s: string): boolean {
   return /\?/.test(t) || QUESTION_START.test(t) || HYPOTHETICAL.test(t) || TAG_QUESTION.test(t);
 }
 
+// Where a sentence's clauses part: "; ", " - ", ", so …", ", but …", ", can you …?" (hedges and questions are judged per clause).
+const CLAUSE_BREAK = /\s+(?=but\b)|\s*;\s+|\s+[–—-]{1,2}\s+|,\s*(?=(?:so|but|however|and|because|then|can|could|would|will|do|does|did|is|are|what|how|why|where|when|which|should|shall|looks like|i think|i guess|maybe|not sure)\b)|\.\s+/gi;
+
+/** Where the clause of `s` around position `i` begins. */
+function clauseStart(s: string, i: number): number {
+  let from = 0;
+  for (const m of s.matchAll(CLAUSE_BREAK)) if (m.index + m[0].length <= i) from = m.index + m[0].length;
+  return from;
+}
+
+/** The clause of `s` around position `i`. */
+function clauseAt(s: string, i: number): string {
+  let from = 0;
+  let to = s.length;
+  for (const m of s.matchAll(CLAUSE_BREAK)) {
+    if (m.index + m[0].length <= i) from = m.index + m[0].length;
+    else if (m.index >= i) {
+      to = m.index;
+      break;
+    }
+  }
+  return s.slice(from, to);
+}
+
+/** A hedge or question in the clause that says it, or a tag question closing the whole sentence ("…, right?"). */
+function hedged(sentence: string, at: number): boolean {
+  const clause = clauseAt(sentence, at);
+  return isQuestionOrHedge(clause) || (clause === sentence.slice(-clause.length) && /\?\s*$/.test(sentence)) || /(?:,\s*|\s)(?:right|or|correct|no|yeah)\s*\?\s*$/i.test(sentence);
+}
+
+/** A "don't …" or "No, …" that steers this turn: "Don't change anything, just let me know", "don't add notes". */
+function steersThisTurn(sentence: string, at: number): boolean {
+  if (STANDING_DONT.test(sentence)) return false;
+  const clause = clauseAt(sentence.split(/,\s*/)[0].length > at ? sentence.split(/,\s*/)[0] : sentence, at);
+  return TURN_SCOPED_DONT.test(sentence) || words(clause) <= 6;
+}
+
+const REMEMBER_THIS = /^(?:so |and |ok,? )?(?:do |can |please |will )?(?:you )?(?:please )?remember (?:this|that)\b|\bso (?:that )?you (?:will )?remember (?:this|that)\b/i;
+
 /** Statements in a user's own words: corrections, decisions, and facts the user points out ("keep in mind that …"). */
 export function plainStatements(original: string): Statement[] {
   // Typographic apostrophes ("don’t", "let’s") read as plain ones; same length, so spans index the original.
@@ -264,9 +348,20 @@ export function plainStatements(original: string): Statement[] {
   if (text.length > MAX_PLAIN_TURN_CHARS || PASTED_OR_HARNESS.test(text)) return [];
   const skip = nonProse(text);
   const all = sentences(text, skip);
-  const found: { rule: Rule; s: Sentence; idx: number }[] = [];
+  const found: { rule: Rule; s: Sentence; idx: number; point?: number }[] = [];
   all.forEach((s, idx) => {
     if (inside(skip, s.start)) return;
+    // "… Use the v2 endpoint. So you remember this?": the sentence before is what to keep.
+    if (REMEMBER_THIS.test(s.text)) {
+      // The sentences before it in its paragraph (a short one, "Since that is the stable link.", takes the one before too).
+      let k = idx - 1;
+      const ok = (j: number) => j >= 0 && all[j].paragraph === s.paragraph && !inside(skip, all[j].start) && !isQuestionOrHedge(all[j].text);
+      if (!ok(k) || found.some((f) => f.idx === k)) return;
+      while (k > 0 && ok(k - 1) && words(all.slice(k, idx).map((x) => x.text).join(' ')) < 12 && !found.some((f) => f.idx === k - 1)) k--;
+      const from = all[k];
+      if (words(all.slice(k, idx).map((x) => x.text).join(' ')) >= 4) found.push({ rule: { kind: 'insight', re: REMEMBER_THIS }, s: { ...all[idx - 1], start: from.start, first: from.first }, idx: idx - 1 });
+      return;
+    }
     // The sentence as the person typed it, with the filler of a reply removed for the opener tests.
     for (const rule of RULES) {
       if (rule.opener && !s.first) continue;
@@ -275,10 +370,15 @@ export function plainStatements(original: string): Statement[] {
       if (inside(skip, s.start + m.index) || inQuotes(s.text, m.index)) continue;
       // An opener may lead into a question ("No, why would it …?") or an approval ("No, that's fine"): judge what follows.
       const rest = s.text.slice(m.index + m[0].length);
-      if (isQuestionOrHedge(rule.opener ? rest : s.text) || TRANSIENT.test(s.text)) break;
+      if ((rule.opener ? isQuestionOrHedge(clauseAt(rest, 0)) || /\?\s*$/.test(rest) : hedged(s.text, m.index)) || TRANSIENT.test(s.text)) break;
       // Not a correction after all ("No, that's fine", "Actually, let's …"): the sentence may still state a decision.
       if (rule.opener && (APPROVAL.test(rest.trim()) || /^let'?s\b/i.test(rest.trim()) || words(rest) < 3)) continue;
       if (rule.unless?.test(s.text)) continue;
+      // Steering for this turn, not a standing rule: a short "don't …", "No, it's not …" about the agent's reading.
+      if (rule.re === IMPERATIVE_NOT && words(s.text) >= 4 && steersThisTurn(s.text, 0)) break;
+      if (rule.opener && /^(?:no|nope|nah)\b/i.test(s.text) && !STANDING_DONT.test(rest) && (TURN_SCOPED_DONT.test(rest.trim()) || /^(?:it'?s|it is|that'?s|that is|this is) not\b/i.test(rest.trim()))) break;
+      // "That is wrong, I can see … in the main branch": what the user sees now, against the agent's reading of it.
+      if (rule.opener && /^(?:i|we) (?:can |could )?(?:also |still |just )?(?:totally |clearly )?(?:see|saw|ran|tried|got|checked|have)\b/i.test(rest.replace(/^[\s,.:;!–—-]+/, ''))) break;
       if (words(s.text) < 4) {
         // "… is already present in metrics. don't overcomplicate": a short order takes the sentence before it.
         const prev = all[idx - 1];
@@ -286,7 +386,9 @@ export function plainStatements(original: string): Statement[] {
         found.push({ rule, s: { ...s, start: prev.start, first: prev.first }, idx });
         break;
       }
-      found.push({ rule, s, idx });
+      // The point is the clause that says it when what comes before is a hedge ("I think …, so let's …").
+      const from = clauseStart(s.text, m.index);
+      found.push({ rule, s, idx, ...(from > 0 && isQuestionOrHedge(s.text.slice(0, from)) ? { point: from } : {}) });
       break;
     }
   });
@@ -302,9 +404,22 @@ export function plainStatements(original: string): Statement[] {
     }
     if (end - f.s.start > MAX_PLAIN_STATEMENT_CHARS) end = f.s.end;
     if (end - f.s.start > MAX_PLAIN_STATEMENT_CHARS) return;
-    out.push({ kind: f.rule.kind, start: f.s.start, end, text: original.slice(f.s.start, end) });
+    // What the statement answers: the line the user quoted just before it ("it has: # Note: …"), for its referent.
+    const before = text.slice(0, f.s.start).replace(/\s+$/, '');
+    const quotedLine = before.slice(before.lastIndexOf('\n') + 1);
+    const lineStart = before.length - quotedLine.length;
+    const context = quotedLine && skip.some(([a, b]) => a <= lineStart + quotedLine.length - 1 && b >= lineStart + quotedLine.length - 1) ? contextOf(text, skip, lineStart, before.length) : undefined;
+    out.push({ kind: f.rule.kind, start: f.s.start, end, text: original.slice(f.s.start, end), ...(f.point ? { point: f.point } : {}), ...(context ? { context } : {}) });
   });
   return out;
+}
+
+/** The quoted part of the line before a statement, trimmed of its comment marks: "# Note: .entire is …" → ".entire is …". */
+function contextOf(text: string, skip: [number, number][], from: number, to: number): string | undefined {
+  const span = skip.find(([a, b]) => a < to && b > from);
+  if (!span) return undefined;
+  const q = text.slice(Math.max(span[0], from), Math.min(span[1], to)).replace(/^[\s>#/*-]*(?:(?:note|todo|fixme|nb)\s*:\s*)?/i, '').trim();
+  return q.length >= 8 ? q : undefined;
 }
 
 function words(s: string): number {

@@ -27,6 +27,8 @@ export interface DraftTurn {
 export interface FinishOptions {
   /** Redact secrets (default true; off only for debugging a parse). */
   redact?: boolean;
+  /** Leave e-mail addresses in the text (config `extract.keep_emails`; default: redacted like secrets). */
+  keepEmails?: boolean;
 }
 
 export function newDraft(role: TurnRole, uuid: string, offset: number, end: number, sidechain: boolean, timestamp?: string): DraftTurn {
@@ -93,7 +95,7 @@ export async function redactTurns(turns: Turn[], stats: ParseStats, opts: Finish
   const withTitle = meta?.title !== undefined;
   if (withTitle) texts.push(meta.title!);
   if (!texts.length) return turns;
-  const results = await redactTexts(texts);
+  const results = await redactTexts(texts, { keepEmails: opts.keepEmails });
   let i = 0;
   for (const t of turns) {
     t.text = results[i++].text;

@@ -34,6 +34,10 @@ export interface SessionMeta {
   /** Readers set the base name of cwd as a hint; hosts resolve the real project (README "Configuration", which project). */
   project?: string;
   cwd?: string;
+  /** Other folders the session's records ran in (a resumed session, a worktree): clues to the project when cwd is gone. */
+  otherCwds?: string[];
+  /** Set when the project is a guess (the session's folder no longer exists): why, for the note to say. */
+  projectGuess?: string;
   gitBranch?: string;
   /** The agent's version string, when recorded. */
   version?: string;

@@ -160,6 +160,12 @@ export class PluginHost {
         }, 60_000);
         return;
       }
+      if (opened.lease) {
+        // Another device hosts this synced vault: this Obsidian reads and edits notes; that device captures and curates.
+        this.say(`Engram: device ${opened.lease.device} hosts this vault (a synced folder); this device waits until its lease expires.`);
+        this.set({ kind: 'elsewhere', by: opened.lease.host, pid: opened.lease.pid });
+        return;
+      }
       const owner = opened.owner;
       if (owner?.host === 'plugin') {
         // Another Obsidian (this vault opened twice, or a synced home) hosts it: leave it be.

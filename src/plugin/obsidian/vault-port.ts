@@ -54,7 +54,7 @@ export class ObsidianVault implements VaultPort {
   }
 
   /** Obsidian reports failures as plain Errors; judged by what is at `p` now, they become the port's error kinds. */
-  private async failure(what: 'read' | 'create' | 'write' | 'trash' | 'rename', p: string, e: unknown): Promise<EngramError> {
+  private async failure(what: 'read' | 'create' | 'write' | 'append' | 'trash' | 'rename', p: string, e: unknown): Promise<EngramError> {
     if (e instanceof EngramError) return e;
     const there = await this.taken(p).catch(() => true);
     // Someone else made the note first (Vault.create: "File already exists."), or removed it while we worked.
@@ -161,6 +161,18 @@ export class ObsidianVault implements VaultPort {
         return info(file);
       } catch (e) {
         throw await this.failure('write', p, e);
+      }
+    });
+  }
+
+  async append(path: VaultPath, text: string): Promise<void> {
+    const p = vaultPath(path);
+    return this.locked([p], async () => {
+      const file = this.fileAt(p);
+      try {
+        await this.vault.append(file, text);
+      } catch (e) {
+        throw await this.failure('append', p, e);
       }
     });
   }

@@ -24,6 +24,8 @@ export interface EngramApi {
    * user's text for a note a proposal creates (a promotion edited before approving), applied instead of the planned one.
    */
   apply(ids: string[], edits?: ProposalEdit[]): Promise<ApplyOutcome[]>;
+  /** Remembers rejected proposals: the same notes, unchanged, are not proposed again. */
+  reject(ids: string[]): Promise<string[]>;
   /** The one search road (filters, date phrases, why each hit matched), as MCP recall and `engram search` take it. */
   search(query: string, filters?: SearchOptions): Promise<QueryAnswer>;
   /** The notes closest to a note (meaning with a model, words otherwise) and the notes that cite it (Engine.related). */
@@ -66,6 +68,7 @@ export function operationsApi(engine: Engine, ops: OperationTable): EngramApi {
     restructurePlan: (p = {}) => call('restructure.plan', { ...p, actor: PLUGIN_ACTOR }),
     maintain: (p = {}) => call('maintain.run', { ...p, actor: PLUGIN_ACTOR }),
     apply: async (ids, edits) => (await call<{ applied: ApplyOutcome[] }>('curate.apply', { ids, actor: PLUGIN_ACTOR, ...(edits?.length ? { edits } : {}) })).applied,
+    reject: async (ids) => (await call<{ rejected: string[] }>('curate.reject', { ids, actor: PLUGIN_ACTOR })).rejected,
     search: (query, filters = {}) => call('search', { ...filters, query }),
     // Not an operation of the protocol: the pane reads the live engine in process, once it has read the vault.
     related: async (path, limit) => {

@@ -118,6 +118,21 @@ export class RestructureView extends ItemView {
     return null;
   }
 
+  /** Rejected for good: not proposed again until one of its notes changes (remembered by the engine). */
+  private async reject(p: Proposal): Promise<void> {
+    const api = this.ctx.api();
+    if (!api || this.busy) return;
+    try {
+      await api.reject([p.id]);
+      this.skipped.add(p.id);
+      if (this.openId === p.id) this.openId = this.visible()[0]?.id ?? null;
+      this.message = { text: `Rejected: ${p.title}. It is not proposed again unless one of its notes changes.`, warn: false };
+    } catch (e) {
+      this.message = { text: `Could not reject: ${errorMessage(e)}`, warn: true };
+    }
+    this.render();
+  }
+
   private async apply(p: Proposal): Promise<void> {
     const api = this.ctx.api();
     if (!api || this.busy) return;
@@ -291,6 +306,7 @@ export class RestructureView extends ItemView {
     const apply = actions.createEl('button', { text: 'Apply', cls: 'mod-cta' });
     apply.disabled = this.busy;
     apply.addEventListener('click', () => void this.apply(p));
+    actions.createEl('button', { text: 'Reject' }).addEventListener('click', () => void this.reject(p));
     actions.createEl('button', { text: 'Skip' }).addEventListener('click', () => {
       this.skipped.add(p.id);
       if (this.openId === p.id) this.openId = this.visible()[0]?.id ?? null;

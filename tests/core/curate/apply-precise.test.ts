@@ -42,6 +42,7 @@ function dying(ctx: CurateContext, inner: MemoryVault, n: number): CurateContext
     exists: (p) => alive(() => inner.exists(p)),
     create: (p, t) => change(() => inner.create(p, t)),
     writeIfUnchanged: (p, e, t) => change(() => inner.writeIfUnchanged(p, e, t)),
+    append: (p, t) => change(() => inner.append(p, t)),
     trash: (p) => change(() => inner.trash(p)),
     rename: (a, b) => change(() => inner.rename(a, b)),
     watch: (f) => inner.watch(f),

@@ -90,7 +90,15 @@ describe('applying restructure proposals', () => {
     expect(files['Notes/Locked pnpm.md']).toBe(locked);
     expect(files['Notes/Broken.md']).toBe(broken);
     expect(r.relinked).toEqual(['Notes/Index.md']);
+    // The notes with invalid YAML or a lock keep their links to a trashed note: the proposal, the result and the log say so.
+    const left = [
+      { path: 'Notes/Broken.md', links: 1, why: 'its frontmatter is not valid YAML' },
+      { path: 'Notes/Locked pnpm.md', links: 1, why: 'it is locked' },
+    ];
+    expect(merge.leftAlone).toEqual(left);
+    expect(r.leftAlone).toEqual(left);
     const log = files['Engram/Log/test box 2026-03.md'];
+    expect(log).toContain('links left as written in Notes/Broken.md (its frontmatter is not valid YAML)');
     expect(log).toContain(`proposal \`${merge.id}\``);
     expect(log).toContain('test · restructure merge');
     expect(log).toContain('from `Notes/Prefer pnpm.md`, `Notes/Use pnpm.md`, `Notes/pnpm only.md`');

@@ -30,6 +30,14 @@ describe('notes written by extraction', () => {
     expect(run.notes[0].path).toBe('Engram/Working memory/For now the payments service stays.md');
   });
 
+  it('says in the source when the project is a guess (the session\'s folder was gone)', async () => {
+    const env = setup();
+    const s = session('s1', [['user', 'The payments service stays on Node 18 until the SDK supports Node 20.']]);
+    s.meta.projectGuess = "the session's folder ~/old-app no longer exists; named after the folder";
+    const run = await extractSession(extractOptions(env, new ScriptedBackend((req) => beatsFor(req)), s));
+    expect((await env.vault.read(run.notes[0].path)).text).toContain("> Project `acme` is a guess: the session's folder ~/old-app no longer exists; named after the folder.");
+  });
+
   it('never makes a twin that differs only in case from an existing file name', async () => {
     const other = '---\ntype: reference\n---\nGroceries: milk, eggs, flour.\n';
     const env = setup({ 'Engram/Projects/acme/WE DECIDED TO USE PNPM WORKSPACES.md': other });

@@ -126,3 +126,22 @@ describe('redaction: what the readers hand out', () => {
     expect(s.stats!.redactions).toEqual({ 'anthropic-key': 1 });
   });
 });
+
+describe('personal data in what extraction reads', () => {
+  it('writes home folders relative to the home and redacts e-mail addresses unless kept', async () => {
+    const r = await redactText('The config lives in /Users/soph/Work/devenv/config.toml; mail ann.lee@example.com, or C:\\Users\\bob\\src and /home/ada');
+    expect(r.text).toBe('The config lives in ~/Work/devenv/config.toml; mail [REDACTED:email], or ~\\src and ~');
+    expect(r.personal).toEqual({ email: 1, 'home-path': 3 });
+    expect(r.counts).toEqual({});
+    expect((await redactText('mail ann.lee@example.com', { keepEmails: true })).text).toBe('mail ann.lee@example.com');
+  });
+  it('reaches the turns a reader hands out; keepEmails (config extract.keep_emails) keeps the addresses', async () => {
+    const lines = [{ type: 'user', uuid: 'u1', sessionId: 's1', timestamp: '2026-11-20T09:00:00.000Z', message: { role: 'user', content: 'no, send alerts to ops@acme.io, the config is in /Users/ann/acme/alerts.yml' } }];
+    const bytes = () => [new TextEncoder().encode(lines.map((l) => JSON.stringify(l)).join('\n'))];
+    expect((await readClaudeCode(bytes())).turns[0].text).toBe('no, send alerts to [REDACTED:email], the config is in ~/acme/alerts.yml');
+    expect((await readClaudeCode(bytes(), { keepEmails: true })).turns[0].text).toBe('no, send alerts to ops@acme.io, the config is in ~/acme/alerts.yml');
+  });
+  it('leaves git remotes, package specs, URL credentials and shared folders alone', async () => {
+    for (const t of ['git@github.com:foo/bar.git', 'npm i @scope/pkg@1.2.3', '/Users/Shared/data', 'user@localhost']) expect((await redactText(t)).text).toBe(t);
+  });
+});

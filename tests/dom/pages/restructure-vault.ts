@@ -14,8 +14,8 @@ export function guide(chars = 13_500, tag = 'release', sections = ['Prepare', 'B
 
 export function restructureVault(): Record<string, string> {
   return {
-    'Engram/Use pnpm workspaces.md': '---\ntype: decision\ntags: [tooling]\n---\nWe use pnpm workspaces for the monorepo, not npm or yarn. The lockfile is pnpm-lock.yaml.\n',
-    'Engram/Prefer pnpm workspaces.md': '---\ntype: decision\ntags: [tooling]\n---\nWe use pnpm workspaces for the monorepo, not npm or yarn; the lockfile is pnpm-lock.yaml.\n',
+    'Engram/Use pnpm workspaces.md': '---\ntype: decision\ntags: [tooling]\n---\nWe use pnpm workspaces for the monorepo, not npm or yarn. The lockfile is pnpm-lock.yaml. Every package lists its own dependencies, and the root only holds the tools that all of them share.\n',
+    'Engram/Prefer pnpm workspaces.md': '---\ntype: decision\ntags: [tooling]\n---\nWe use pnpm workspaces for the monorepo, not npm or yarn; the lockfile is pnpm-lock.yaml. Every package lists its own dependencies, and the root only holds the tools that all of them share.\n',
     'Engram/Retry with backoff.md': '---\ntype: pattern\ntags: [retries]\n---\nRetry failed uploads with exponential backoff and jitter, at most five times.\n',
     'Engram/Retry using backoff.md': '---\ntype: pattern\ntags: [retries]\n---\nRetry failed uploads with exponential backoff and jitter, five times at most.\n',
     'Engram/Release guide.md': guide(),

@@ -1,0 +1,91 @@
+// Recall in the user's language (issue 31): the Obsidian Help docs in English, Chinese, Japanese, German and French
+// (the same 173 notes translated), and the same natural questions asked in each (bench/lang-sets/obsidian-help.json,
+// relevant notes named by the `permalink` every translation shares). Per language: hit@1/3/10 and MRR of Engram's
+// BM25 search (as a user gets it: `search` in bm25 mode, top 10) beside plain BM25 (split on spaces and punctuation,
+// no stemming, body only, k1 1.2, b 0.75) in the same run, and for Chinese and Japanese the other way of cutting words
+// (dictionary words vs character pairs) and how many questions come back with nothing.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { VaultIndex, type VaultIndexOptions } from '../src/core/index/vault-index.js';
+import { NodeVault } from '../sidecar/node/node-vault.js';
+import { corpus } from './lib/index-corpus.js';
+
+interface LangSet {
+  languages: string[];
+  questions: { id: string; relevant: string[]; q: Record<string, string> }[];
+}
+
+interface Score {
+  hit1: number;
+  hit3: number;
+  hit10: number;
+  mrr: number;
+  empty: number;
+  misses: string[];
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const helpDir = path.join(corpus, 'vaults', 'obsidian-help');
+
+/** Vault path -> permalink, from each note's frontmatter. */
+function permalinks(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (rel: string): void => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.md')) {
+        const m = /^permalink:\s*(.+?)\s*$/m.exec(fs.readFileSync(path.join(dir, p), 'utf8'));
+        if (m) out.set(p, m[1].replace(/^["']|["']$/g, ''));
+      }
+    }
+  };
+  walk('');
+  return out;
+}
+
+async function score(lang: string, set: LangSet, opts: Partial<VaultIndexOptions>): Promise<Score> {
+  const dir = path.join(helpDir, lang);
+  const index = new VaultIndex({ vault: new NodeVault(dir), ...opts });
+  await index.build();
+  const link = permalinks(dir);
+  const s: Score = { hit1: 0, hit3: 0, hit10: 0, mrr: 0, empty: 0, misses: [] };
+  for (const q of set.questions) {
+    const hits = (await index.search(q.q[lang], { mode: 'bm25', limit: 10 })).hits;
+    if (hits.length === 0) s.empty++;
+    const rank = hits.findIndex((h) => q.relevant.includes(link.get(h.path) ?? '')) + 1;
+    if (rank === 1) s.hit1++;
+    if (rank >= 1 && rank <= 3) s.hit3++;
+    else s.misses.push(`${q.id}${rank ? ` (rank ${rank})` : ''}`);
+    if (rank >= 1) {
+      s.hit10++;
+      s.mrr += 1 / rank;
+    }
+  }
+  const n = set.questions.length;
+  return { ...s, hit1: s.hit1 / n, hit3: s.hit3 / n, hit10: s.hit10 / n, mrr: s.mrr / n };
+}
+
+const fmt = (s: Score): string => `hit@1 ${s.hit1.toFixed(3)}  hit@3 ${s.hit3.toFixed(3)}  hit@10 ${s.hit10.toFixed(3)}  MRR ${s.mrr.toFixed(3)}  empty ${s.empty}`;
+
+export async function run(): Promise<void> {
+  if (!fs.existsSync(helpDir)) {
+    console.log(`  skipped: the parallel Obsidian Help vaults are not at ${helpDir} (../shared/corpus absent)`);
+    return;
+  }
+  const set = JSON.parse(fs.readFileSync(path.join(here, 'lang-sets', 'obsidian-help.json'), 'utf8')) as LangSet;
+  const plain: Partial<VaultIndexOptions> = { stemming: false, ranking: { bm25: { weights: { title: 0, summary: 0, tags: 0, body: 1 }, k1: 1.2, b: 0.75, restChunks: 0 } } };
+  console.log(`  ${set.questions.length} questions in each of ${set.languages.join(', ')} (obsidian-help, 173 notes per language)`);
+  const showMisses = process.env.ENGRAM_BENCH_DEBUG !== undefined;
+  let en = 0;
+  for (const lang of set.languages) {
+    const ours = await score(lang, set, {});
+    const base = await score(lang, set, plain);
+    if (lang === 'en') en = ours.hit3;
+    console.log(`${lang}: Engram     ${fmt(ours)}${lang === 'en' ? '' : `  (hit@3 ${ours.hit3 - en >= 0 ? '+' : ''}${(ours.hit3 - en).toFixed(3)} vs English)`}`);
+    if (lang === 'zh' || lang === 'ja') console.log(`    Engram with dictionary words (Intl.Segmenter) instead of character pairs: ${fmt(await score(lang, set, { cjk: 'words' }))}`);
+    console.log(`    plain BM25 ${fmt(base)}`);
+    if (showMisses) console.log(`    Engram misses at 3: ${ours.misses.join(', ') || 'none'}`);
+  }
+}

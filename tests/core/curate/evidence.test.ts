@@ -1,0 +1,93 @@
+// What a careful person approves (issue 22): merges only of one subject written twice, never template siblings,
+// generated notes, templates or an index with its note; a merged note says nothing twice; splits only of notes with
+// several subjects; a rejected proposal stays rejected until one of its notes changes.
+import { describe, expect, it } from 'vitest';
+import { Curation } from '../../../src/core/curate/service';
+import { MemoryStateStore } from '../../../src/core/extract/state-store';
+import { MemoryVault } from '../../../src/core/ports/memory-vault';
+import { describeProposal } from '../../../sidecar/cli/curate-output';
+import { NOW, settings } from './fixtures';
+
+const article =
+  'Retries hide transient faults from users. We retry failed uploads with exponential backoff and jitter, at most five times. ' +
+  'The first wait is two hundred milliseconds and each later wait doubles. After the fifth failure the upload is parked and the user sees why. ' +
+  'Jitter spreads the retries of many clients so they do not hit the server at the same moment.';
+
+function curation(files: Record<string, string>): { c: Curation; vault: MemoryVault } {
+  const vault = new MemoryVault({ files, clock: { now: () => NOW } });
+  const c = new Curation({ vault, state: new MemoryStateStore(), vaultKey: '0123456789abcdef', settings, clock: { now: () => NOW } });
+  return { c, vault };
+}
+
+const person = (name: string, about: string) =>
+  `---\ntags: [person]\ncategories: ["[[People]]"]\n---\n## About\n\n${about}\n\n## Links\n\n- [[Funding]]\n- [[Publishing]]\n\nThis page was made from the person template; fill in what you know.\n`;
+
+describe('restructure proposes what a careful person approves', () => {
+  it('merges one note written twice, with nothing said twice, and lists the kept note as written, not trashed', async () => {
+    const { c } = curation({
+      'Notes/Retry uploads.md': `---\ntags: [retries]\naliases: [Upload retries]\n---\n${article}\n`,
+      'Archive/Retry uploads.md': `---\ntags: [uploads]\nsource: chat\n---\n${article}\n\n## Later\n\nMeasure how often the fifth retry fails.\n`,
+      'Notes/Other.md': 'Bread needs time.\n',
+    });
+    const plan = await c.restructurePlan();
+    const merges = plan.proposals.filter((p) => p.kind === 'merge');
+    expect(merges).toHaveLength(1);
+    const m = merges[0];
+    expect(m.reason).toMatch(/^confidence [01]\.\d\d: the same name; 100% of the shorter note's own text in common/);
+    const kept = m.writes[0];
+    // The kept note gains only what it lacks: the new section, the other's tag and frontmatter key.
+    expect(kept.text.match(/Jitter spreads/g)).toHaveLength(1);
+    expect(kept.text).toContain('Measure how often the fifth retry fails.');
+    expect(kept.text).toMatch(/tags:[\s\S]*retries[\s\S]*uploads/);
+    expect(kept.text).toContain('source: chat');
+    const lines = describeProposal(m);
+    expect(lines.some((l) => l.includes(`trash   ${kept.path}`))).toBe(false);
+    expect(lines.filter((l) => l.includes('trash')).length).toBe(1);
+  });
+
+  it('never merges template siblings, generated notes, templates, or an index with its note', async () => {
+    const { c } = curation({
+      'People/Ada Lovelace.md': person('Ada', 'Wrote the first published program, for the Analytical Engine.'),
+      'People/Grace Hopper.md': person('Grace', 'Built the first compiler and popularised machine-independent languages.'),
+      'Funding.md': 'Funding page.\n',
+      'Publishing.md': 'Publishing page.\n',
+      'Templates/Person.md': person('{{title}}', 'Who they are.'),
+      'Templates/Person copy.md': person('{{title}}', 'Who they are.'),
+      'Generated/Tags.md': `<!-- do not edit: generated -->\n${article}\n`,
+      'Generated/Tags 2.md': `<!-- do not edit: generated -->\n${article}\n`,
+      'Retry index.md': `# Retries\n\n- [[Retry uploads]]\n\n${article}\n`,
+      'Retry uploads.md': `${article}\n`,
+    });
+    const plan = await c.restructurePlan();
+    expect(plan.proposals.map((p) => p.title)).toEqual([]);
+  });
+
+  it('a rejected merge is not proposed again until one of its notes changes', async () => {
+    const { c, vault } = curation({
+      'Notes/Retry uploads.md': `${article}\n`,
+      'Old/Retry uploads.md': `${article}\n`,
+    });
+    const first = await c.restructurePlan();
+    expect(first.proposals).toHaveLength(1);
+    expect(await c.reject([first.proposals[0].id])).toEqual([first.proposals[0].id]);
+    const again = await c.restructurePlan();
+    expect(again.proposals).toHaveLength(0);
+    expect(again.rejected).toBe(1);
+    const old = await vault.read('Old/Retry uploads.md');
+    await vault.writeIfUnchanged('Old/Retry uploads.md', old.text, `${old.text}\nOne more line about it.\n`);
+    expect((await c.restructurePlan()).proposals).toHaveLength(1);
+  });
+
+  it('splits a note of several subjects, keeping "See also" with it; not an article on one subject', async () => {
+    const section = (h: string, word: string) => `## ${h}\n\n${`The ${word} part stands on its own and is long enough to be a note. `.repeat(60)}\n`;
+    const several = `---\ntags: [misc]\n---\nThings I keep.\n\n${section('Bread', 'bread')}\n${section('Bikes', 'bike')}\n${section('Taxes', 'tax')}\n## See also\n\n${'- [[Funding]] and more words here to make it long enough.\n'.repeat(10)}`;
+    const articleNote = `---\nsource: https://example.com/post\n---\n${section('Bread', 'bread')}\n${section('Bikes', 'bike')}\n${section('Taxes', 'tax')}`;
+    const { c } = curation({ 'Misc.md': several, 'Post.md': articleNote, 'Funding.md': 'x\n' });
+    const plan = await c.restructurePlan();
+    const splits = plan.proposals.filter((p) => p.kind === 'split');
+    expect(splits.map((p) => p.sources[0].path)).toEqual(['Misc.md']);
+    const hub = splits[0].writes.find((w) => w.path === 'Misc.md')!;
+    expect(hub.text).toContain('## See also');
+    expect(splits[0].writes.map((w) => w.path).sort()).toEqual(['Misc - Bikes.md', 'Misc - Bread.md', 'Misc - Taxes.md', 'Misc.md']);
+  });
+});
