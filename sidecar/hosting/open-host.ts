@@ -210,6 +210,8 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
 
     void engine.start().then(
       () => {
+        // A host told to stop while it was starting has released the vault (or is releasing it): it writes nothing more.
+        if (shuttingDown) return;
         host.drain();
         // Save the freshly built index at once: a crash later must not cost a full rebuild.
         firstSave = engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
