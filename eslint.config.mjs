@@ -4,8 +4,54 @@ import { defineConfig } from 'eslint/config';
 import obsidianmd from 'eslint-plugin-obsidianmd';
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
+import path from 'node:path';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+// Which room a repository file belongs to: the longest prefix in ROOMS that holds it.
+const ROOMS = {
+  'src/core': ['src/core'],
+  // main.ts loads plugin/node on demand, once the layout is ready.
+  'src/plugin': ['src/core', 'src/plugin', 'src/plugin/node'],
+  'src/plugin/node': ['src/core', 'src/plugin', 'sidecar/hosting'],
+  // tools/dev/package.json: the embedding runtime's pinned version.
+  'sidecar/hosting': ['src/core', 'sidecar/hosting', 'tools/dev/package.json'],
+  'sidecar/host': ['src/core', 'sidecar/hosting', 'sidecar/host'],
+  'sidecar/client': ['src/core', 'sidecar/hosting', 'sidecar/client'],
+  'sidecar/install': ['src/core', 'sidecar/hosting', 'sidecar/install'],
+  'sidecar/mcp': ['src/core', 'sidecar/hosting', 'sidecar/client', 'sidecar/mcp'],
+  'sidecar/doctor': ['src/core', 'sidecar/hosting', 'sidecar/client', 'sidecar/install', 'sidecar/doctor'],
+  'sidecar/cli': ['src/core', 'sidecar/hosting', 'sidecar/host', 'sidecar/client', 'sidecar/install', 'sidecar/mcp', 'sidecar/doctor', 'sidecar/cli', 'package.json'],
+  'package.json': [],
+  'tools/dev/package.json': [],
+};
+const roomOf = (rel) => Object.keys(ROOMS).filter((r) => rel === r || rel.startsWith(`${r}/`)).sort((a, b) => b.length - a.length)[0];
+
+/** `default: disallow`: a relative import must land in a room the importing file's room lists. */
+const roomRule = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const from = path.relative(import.meta.dirname, context.filename).split(path.sep).join('/');
+    const room = roomOf(from);
+    const check = (node, spec) => {
+      if (room === undefined) {
+        context.report({ node, message: `${from} is in no room: list its folder in eslint.config.mjs's ROOMS (docs/ARCHITECTURE.md)` });
+        return;
+      }
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const target = path.relative(import.meta.dirname, path.resolve(path.dirname(context.filename), spec)).split(path.sep).join('/');
+      const to = roomOf(target);
+      if (to === room || (to !== undefined && ROOMS[room].includes(to))) return;
+      context.report({ node, message: `${room} may import only ${ROOMS[room].join(', ')}; not ${to ?? target} (docs/ARCHITECTURE.md)` });
+    };
+    return {
+      ImportDeclaration: (n) => check(n, n.source.value),
+      ExportNamedDeclaration: (n) => n.source && check(n, n.source.value),
+      ExportAllDeclaration: (n) => check(n, n.source.value),
+      ImportExpression: (n) => n.source.type === 'Literal' && check(n, n.source.value),
+    };
+  },
+};
 
 export default defineConfig([
   { ignores: ['node_modules/**', 'dist/**', 'main.js', '.tmp/**', 'coverage/**'] },
@@ -31,7 +77,6 @@ export default defineConfig([
         'error',
         {
           paths: nodeBuiltins.map((name) => ({ name, message: 'Node is reached only from src/plugin/node/ (loaded after the layout is ready).' })),
-          patterns: [{ group: ['../../sidecar/*', '../../../sidecar/*'], message: 'The sidecar is reached only from src/plugin/node/.' }],
         },
       ],
     },
@@ -57,23 +102,14 @@ export default defineConfig([
     },
   },
   ...tseslint.configs.recommended.map((c) => ({ ...c, files: ['sidecar/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts'] })),
-  // The sidecar's rooms (docs/ARCHITECTURE.md): node/ (Node adapters, resolution, settings) imports no other room;
-  // client/ only node/; hosting/ (what any Node-side host runs: the daemon and the plugin) never host/, the CLI, MCP or doctor;
-  // host/ (the daemon) never the CLI, MCP or doctor; no room imports cli/.
-  ...Object.entries({
-    node: ['cli', 'client', 'hosting', 'host', 'mcp', 'install', 'doctor'],
-    client: ['cli', 'hosting', 'host', 'mcp', 'install', 'doctor'],
-    hosting: ['cli', 'host', 'mcp', 'doctor'],
-    host: ['cli', 'mcp', 'doctor'],
-    mcp: ['cli', 'hosting', 'host', 'install', 'doctor'],
-    install: ['cli', 'hosting', 'host', 'mcp', 'doctor'],
-    doctor: ['cli', 'mcp'],
-  }).map(([room, banned]) => ({
-    files: [`sidecar/${room}/**/*.ts`],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: banned.map((b) => ({ group: [`../${b}/*`, `../../${b}/*`], message: `sidecar/${room} may not import sidecar/${b} (docs/ARCHITECTURE.md)` })) }],
-    },
-  })),
+  // The rooms (docs/ARCHITECTURE.md) as an allowlist: each room lists the rooms it may import, and anything else,
+  // a room added later included, is refused. The Node host room (sidecar/hosting) is what the daemon and the plugin
+  // both run; cli/, client/, mcp/, install/ and doctor/ sit above it; nothing imports cli/.
+  {
+    files: ['src/**/*.ts', 'sidecar/**/*.ts'],
+    plugins: { rooms: { rules: { allowed: roomRule } } },
+    rules: { 'rooms/allowed': 'error' },
+  },
   {
     files: ['sidecar/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts'],
     rules: {

@@ -15,10 +15,11 @@ const markdownAsText = {
 export default defineConfig({
   plugins: [markdownAsText],
   test: {
-    // The JSON report lets .ci/run list every skipped test with its reason (the reason is in the suite's title);
-    // `npm run test:e2e` writes its own (--outputFile.json).
-    reporters: ['default', 'json'],
-    outputFile: { json: '.tmp/vitest-report.json' },
+    // After Vitest's summary: how many tests skipped and why, and a check that the tests left no process and no temp
+    // folder behind (a run that did fails).
+    reporters: ['default', './tests/helpers/run-reporter.ts'],
+    // After each test file: its sandboxes, temp folders and processes are gone, whatever failed (tests/helpers/leftovers.ts).
+    setupFiles: ['tests/helpers/test-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
@@ -33,9 +34,12 @@ export default defineConfig({
       // In process: the sidecar's adapters and a second host of the engine (npm test).
       { extends: true, test: { name: 'sidecar', include: ['tests/sidecar/**/*.test.ts'], environment: 'node' } },
       // Real processes: the built CLI, hooks, hosts killed with -9, racing starters, stdio MCP (npm run test:e2e).
-      { extends: true, test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', globalSetup: ['tests/helpers/global-setup.ts'] } },
+      // Real processes on a loaded machine: a generous bound on "it finishes" (no test bounds how fast).
+      { extends: true, test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', globalSetup: ['tests/helpers/global-setup.ts'], testTimeout: 120_000 } },
       { extends: true, test: { name: 'corpus', include: ['tests/corpus/**/*.test.ts'], environment: 'node' } },
       // The real Claude Code and Codex CLIs against fake model servers (tests/helpers/real-cli.ts).
+      // Tests that fail and leak on purpose, run only by tests/e2e/leftovers.test.ts (which sets the variable).
+      ...(process.env.ENGRAM_HARNESS_FIXTURES ? [{ extends: true as const, test: { name: 'harness', include: ['tests/fixtures/harness/*.fixture.ts'], environment: 'node' } }] : []),
       {
         extends: true,
         test: { name: 'real', include: ['tests/real/**/*.test.ts'], environment: 'node', globalSetup: ['tests/helpers/global-setup.ts', 'tests/real/global-setup.ts'], testTimeout: 180_000, hookTimeout: 400_000 },

@@ -19,7 +19,7 @@ import type { Proposal } from '../src/core/curate/proposals.js';
 import { planRestructure } from '../src/core/curate/restructure.js';
 import { curateSettings } from '../src/core/curate/settings.js';
 import { rng } from '../src/core/rng.js';
-import { NodeVault } from '../sidecar/node/node-vault.js';
+import { NodeVault } from '../sidecar/hosting/node-vault.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const vaultsDir = path.resolve(root, '..', 'shared', 'corpus', 'vaults');

@@ -16,7 +16,7 @@ import { planLinkRewrites } from '../src/core/curate/apply.js';
 import { curateSettings } from '../src/core/curate/settings.js';
 import { MemoryVault } from '../src/core/ports/memory-vault.js';
 import { cosine, neighbourJoin } from '../src/core/curate/neighbour-join.js';
-import { NodeVault } from '../sidecar/node/node-vault.js';
+import { NodeVault } from '../sidecar/hosting/node-vault.js';
 
 const vaultDir = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus', 'vaults', 'digitalyoshixi-zettelkasten');
 

@@ -23,8 +23,8 @@ export async function run(): Promise<void> {
   }
   const { Engine, IndexedVault } = await import('../src/core/engine.js');
   const { VaultIndex } = await import('../src/core/index/vault-index.js');
-  const { NodeStateStore } = await import('../sidecar/node/node-state-store.js');
-  const { NodeVault } = await import('../sidecar/node/node-vault.js');
+  const { NodeStateStore } = await import('../sidecar/hosting/node-state-store.js');
+  const { NodeVault } = await import('../sidecar/hosting/node-vault.js');
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-bench-start-'));
   const snapFile = path.join(home, 'snapshot');
   const vault = new NodeVault(root);

@@ -13,9 +13,9 @@ const transcript = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corp
 export async function run(): Promise<void> {
   const { extractSession } = await import('../src/core/extract/extract.js');
   const { MemoryStateStore } = await import('../src/core/extract/state-store.js');
-  const { NodeVault } = await import('../sidecar/node/node-vault.js');
-  const { extractTranscript } = await import('../sidecar/node/extract-runner.js');
-  const { hostFacts } = await import('../sidecar/node/facts.js');
+  const { NodeVault } = await import('../sidecar/hosting/node-vault.js');
+  const { extractTranscript } = await import('../sidecar/hosting/extract-runner.js');
+  const { hostFacts } = await import('../sidecar/hosting/facts.js');
   const { vaultKey } = await import('../src/core/state.js');
   const { ScriptedBackend, beatsFor } = await import('../tests/helpers/extract.js');
   const { systemClock } = await import('../src/core/ports.js');
@@ -52,7 +52,7 @@ export async function run(): Promise<void> {
       return;
     }
     const size = fs.statSync(transcript).size;
-    const { readTranscriptFile } = await import('../sidecar/node/extract-runner.js');
+    const { readTranscriptFile } = await import('../sidecar/hosting/extract-runner.js');
     const parseMs: number[] = [];
     for (let i = 0; i < 3; i++) {
       const p0 = performance.now();

@@ -19,8 +19,8 @@ const MARKER_WORDS = /\b(?:don'?t|do not|never|always|must|should|shouldn'?t|let
 
 /** Project resolution over every session in the folder (one per session id, its largest file), beside the folder's name. */
 async function everySession(dir: string, project: string): Promise<void> {
-  const { readTranscriptFile } = await import('../sidecar/node/transcript-files.js');
-  const { setSessionProject } = await import('../sidecar/node/resolve.js');
+  const { readTranscriptFile } = await import('../sidecar/hosting/transcript-files.js');
+  const { setSessionProject } = await import('../sidecar/hosting/resolve.js');
   const byId = new Map<string, { size: number; meta: import('../src/core/transcript/types.js').SessionMeta }>();
   for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.jsonl'))) {
     const size = fs.statSync(path.join(dir, f)).size;
@@ -52,7 +52,7 @@ export async function run(): Promise<void> {
   const { parseExtractionSet, scoreExtraction, formatExtractionScore } = await import('../src/core/extract/eval-extraction.js');
   const { runExtractionEval } = await import('../sidecar/cli/commands/eval-extraction.js');
   const { RulesBackend } = await import('../src/core/extract/backends/rules.js');
-  const { readTranscriptFile } = await import('../sidecar/node/transcript-files.js');
+  const { readTranscriptFile } = await import('../sidecar/hosting/transcript-files.js');
   for (const f of fs.readdirSync(sets).filter((x) => x.endsWith('.json')).sort()) {
     const file = path.join(sets, f);
     const set = parseExtractionSet(fs.readFileSync(file, 'utf8'), file);

@@ -21,8 +21,8 @@ const real = [path.join('..', 'shared'), path.join('..', '..', 'shared')]
 type Mode = '500' | '429-long' | 'hang';
 
 export async function run(): Promise<void> {
-  const { extractTranscript } = await import('../sidecar/node/extract-runner.js');
-  const { hostFacts } = await import('../sidecar/node/facts.js');
+  const { extractTranscript } = await import('../sidecar/hosting/extract-runner.js');
+  const { hostFacts } = await import('../sidecar/hosting/facts.js');
   const { vaultKey } = await import('../src/core/state.js');
   let mode: Mode = '500';
   let requests = 0;

@@ -12,7 +12,7 @@ import { VaultIndex } from '../src/core/index/vault-index.js';
 import { buildEvalIndex, evaluate } from '../src/core/index/eval.js';
 import type { IndexSearchOptions } from '../src/core/index/search.js';
 import { STOP_WORDS } from '../src/core/index/tokenize.js';
-import { NodeVault } from '../sidecar/node/node-vault.js';
+import { NodeVault } from '../sidecar/hosting/node-vault.js';
 import { corpus, fmt, gc, heapMB, loadLocomo, ms, pct, s, zettelDir, zettelQueries } from './lib/index-corpus.js';
 
 /** Runs `fn`, timing it and the longest stretch in which the event loop could not run (a 1 ms heartbeat's gap). */

@@ -12,9 +12,9 @@ import { VaultIndex } from '../src/core/index/vault-index.js';
 import { buildEvalIndex, evaluate } from '../src/core/index/eval.js';
 import { STOP_WORDS } from '../src/core/index/tokenize.js';
 import { rng } from '../src/core/rng.js';
-import { NodeVault } from '../sidecar/node/node-vault.js';
+import { NodeVault } from '../sidecar/hosting/node-vault.js';
 import { MemoryVault } from '../src/core/ports/memory-vault.js';
-import { loadEmbedder } from '../sidecar/node/embedder.js';
+import { loadEmbedder } from '../sidecar/hosting/embedder.js';
 import { makeTinyModel } from '../tests/helpers/tiny-model.js';
 import { corpus, fmt, gc, heapMB, loadLocomo, ms, pct, s, zettelDir, zettelQueries } from './lib/index-corpus.js';
 

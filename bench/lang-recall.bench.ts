@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VaultIndex, type VaultIndexOptions } from '../src/core/index/vault-index.js';
-import { NodeVault } from '../sidecar/node/node-vault.js';
+import { NodeVault } from '../sidecar/hosting/node-vault.js';
 import { corpus } from './lib/index-corpus.js';
 
 interface LangSet {

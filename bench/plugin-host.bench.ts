@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { GlobalRegistrator } from '@happy-dom/global-registrator';
-import { vaultState } from '../sidecar/node/paths.js';
-import { readLock } from '../sidecar/node/election.js';
+import { vaultState } from '../sidecar/hosting/paths.js';
+import { readLock } from '../sidecar/hosting/election.js';
 
 const corpus = [path.join('..', 'shared'), path.join('..', '..', 'shared')]
   .map((d) => path.resolve(import.meta.dirname, '..', d, 'corpus', 'vaults', 'digitalyoshixi-zettelkasten'))

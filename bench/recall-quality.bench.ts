@@ -157,7 +157,7 @@ export async function run(): Promise<void> {
     .filter((s) => !wanted.length || wanted.includes(s.vault));
   const { Engine, IndexedVault } = await import('../src/core/engine.js');
   const { VaultIndex } = await import('../src/core/index/vault-index.js');
-  const { NodeVault } = await import('../sidecar/node/node-vault.js');
+  const { NodeVault } = await import('../sidecar/hosting/node-vault.js');
   fs.mkdirSync(outDir, { recursive: true });
 
   for (const set of sets) {

@@ -9,8 +9,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { cliPath, vanishingEntry } from '../tests/helpers/cli.js';
 import { makeSandbox, waitFor, type Sandbox } from '../tests/helpers/host.js';
 import { corpusPath, hasCorpus, repoRoot } from '../tests/helpers/shared.js';
-import { HostConnection } from '../sidecar/client/connection.js';
-import { vaultState } from '../sidecar/node/paths.js';
+import { HostConnection } from '../sidecar/hosting/connection.js';
+import { vaultState } from '../sidecar/hosting/paths.js';
 import { buildLocomoEngine, measureBar } from './lib/relevance-bar.js';
 
 function pct(xs: number[], p: number): number {

@@ -8,7 +8,7 @@ import { extractSession } from '../../src/core/extract/extract.js';
 import { MemoryStateStore } from '../../src/core/extract/state-store.js';
 import { parseNote } from '../../src/core/note/frontmatter.js';
 import { MemoryVault } from '../../src/core/ports/memory-vault.js';
-import { readTranscriptFile } from '../../sidecar/node/transcript-files.js';
+import { readTranscriptFile } from '../../sidecar/hosting/transcript-files.js';
 
 export interface FiledNote {
   title: string;

@@ -2,7 +2,7 @@
 import { commands } from './commands.js';
 import { formatOptions, parseArgs } from './args.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
-import { hostFacts } from '../node/facts.js';
+import { hostFacts } from '../hosting/facts.js';
 import { handleInterrupts, Interrupted, INTERRUPTED_EXIT, type InterruptHandler } from './interrupt.js';
 import type { CommandContext, CommandDefinition, CommandEntry, GlobalOption, OptionSpec } from './types.js';
 import { version } from '../../package.json';

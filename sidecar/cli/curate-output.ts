@@ -35,7 +35,7 @@ export const CLI_ACTOR = 'cli';
  * Here, Ctrl-C during an apply lets it finish (a note half merged helps no one); the ids after it are not applied.
  */
 export async function applyIds(cc: CommandContext, ids: string[], local: () => Curation): Promise<ApplyOutcome[]> {
-  const hosted = await callHost<{ applied: ApplyOutcome[] }>(cc, 'curate.apply', { ids, actor: CLI_ACTOR });
+  const hosted = await callHost(cc, 'curate.apply', { ids, actor: CLI_ACTOR });
   if (hosted) return hosted.result.applied;
   const guard: ApplyGuard | undefined = cc.interrupt
     ? (id, later, run) => cc.interrupt!.shield(`applying ${id}`, run, (ok: boolean) => `${id} ${ok ? 'was applied' : 'was not applied'}${later.length ? `; not applied: ${later.join(', ')}` : ''}`)

@@ -2,7 +2,7 @@
 // file loads faster than the split CLI's chunks. main.ts hands `hook` invocations here; the result is the same.
 import { command } from './commands/hook.js';
 import { readStdinText } from './stdin.js';
-import { hostFacts } from '../node/facts.js';
+import { hostFacts } from '../hosting/facts.js';
 
 export async function runHookEntry(argv: string[]): Promise<number> {
   // argv: <Event> [--vault <path>] (anything else is ignored: a hook never fails on its arguments).

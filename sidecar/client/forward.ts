@@ -1,11 +1,11 @@
 // The CLI's write commands, when a host is live for the vault, are typed requests to it (the one writer of the vault,
 // docs/ARCHITECTURE.md invariant 3); the CLI prints the result. With no host the same core code runs here. Never starts a host.
 import { EngramError, type ErrorCode } from '../../src/core/errors.js';
-import { RpcCode, type Method } from '../../src/core/protocol/index.js';
+import { RpcCode, type Method, type Params, type Result } from '../../src/core/protocol/index.js';
 import type { HostFacts } from '../../src/core/state.js';
-import { requireVault } from '../node/resolve.js';
-import { HostConnection, RpcError, isNoHost } from './connection.js';
-import { vaultState } from '../node/paths.js';
+import { requireVault } from '../hosting/resolve.js';
+import { HostConnection, RpcError, isNoHost } from '../hosting/connection.js';
+import { vaultState } from '../hosting/paths.js';
 
 /** Who asks (a CLI command's context has all of it): where, for which vault, and where to say a note. */
 export interface HostCaller {
@@ -39,18 +39,18 @@ async function openHost(ctx: HostCaller, what: string): Promise<HostConnection |
  * Calls a typed method on the vault's live host (the one writer of the vault) and returns its result, or undefined when
  * no host is live or the host predates the method: then the caller does the work itself, with the same core code.
  */
-export async function callHost<T>(
+export async function callHost<M extends Method>(
   ctx: HostCaller,
-  method: Method,
-  params: unknown,
+  method: M,
+  params: Params<M>,
   opts: { deadlineMs?: number; onNotification?: (method: string, params: unknown) => void } = {},
-): Promise<{ result: T } | undefined> {
+): Promise<{ result: Result<M> } | undefined> {
   const conn = await openHost(ctx, method);
   if (!conn) return undefined;
   // Progress arrives as notifications while the host works.
   if (opts.onNotification) conn.onNotification = opts.onNotification;
   try {
-    return { result: (await conn.call(method, params, Date.now() + (opts.deadlineMs ?? 15 * 60_000))) as T };
+    return { result: await conn.call(method, params, Date.now() + (opts.deadlineMs ?? 15 * 60_000)) };
   } catch (e) {
     if (e instanceof RpcError && e.code === RpcCode.methodNotFound) return undefined;
     if (e instanceof RpcError) {

@@ -3,14 +3,14 @@
 // within a deadline. Always exit 0; stdout carries only the hookSpecificOutput JSON.
 import fs from 'node:fs';
 import path from 'node:path';
-import { HOOK_EVENTS, type HookEvent, type ContextResult } from '../../src/core/protocol/messages.js';
+import { HOOK_EVENTS, type HookEvent } from '../../src/core/protocol/messages.js';
 import { hostSupports } from '../../src/core/protocol/version.js';
-import { HostConnection, isNoHost } from './connection.js';
-import { engramHome, logsDir, vaultState } from '../node/paths.js';
-import { appendLog } from '../node/log.js';
-import { captureEnabled, clientSettings, resolveProject, resolveVault } from '../node/settings.js';
-import { hostStarting, startHostDetached } from './start-host.js';
-import { SPOOL_FORMAT, lossCause, recordLostEvent, writeSpoolEntry } from './spool-writer.js';
+import { HostConnection, isNoHost } from '../hosting/connection.js';
+import { engramHome, logsDir, vaultState } from '../hosting/paths.js';
+import { appendLog } from '../hosting/log.js';
+import { captureEnabled, clientSettings, resolveProject, resolveVault } from '../hosting/settings.js';
+import { hostStarting, startHostDetached } from '../hosting/start-host.js';
+import { SPOOL_FORMAT, lossCause, recordLostEvent, writeSpoolEntry } from '../hosting/spool-writer.js';
 
 export interface HookIo {
   event: string;
@@ -21,7 +21,12 @@ export interface HookIo {
   stdout: (text: string) => void;
 }
 
-const SPOOL_EVENTS = new Set(['Stop', 'PreCompact', 'SessionEnd']);
+const SPOOL_EVENTS = ['Stop', 'PreCompact', 'SessionEnd'] as const;
+
+/** An event the hook spools for capture (the others ask the host for context). */
+function isSpoolEvent(e: HookEvent): e is (typeof SPOOL_EVENTS)[number] {
+  return (SPOOL_EVENTS as readonly string[]).includes(e);
+}
 
 /**
  * How long a context hook that found no host waits for the one it starts (a host answers in 0.1–1.7 s from 110 to
@@ -107,7 +112,7 @@ export async function runHook(io: HookIo): Promise<void> {
   const state = vaultState(resolved.vault, env);
   const sessionId = str(payload.session_id) ?? 'unknown';
 
-  if (SPOOL_EVENTS.has(event)) {
+  if (isSpoolEvent(event)) {
     if (!captureEnabled(cwd)) {
       log(`capture is off for ${cwd} (.claude/engram.local.json)`);
       return;
@@ -165,7 +170,7 @@ export async function runHook(io: HookIo): Promise<void> {
     ({ conn, deadline } = started);
   }
   try {
-    const result = (await conn.call('context', {
+    const result = await conn.call('context', {
       event,
       // A host older than protocol 1.1 refuses fields it does not know.
       source: start && hostSupports(conn.hello.protocolVersion, 1) ? str(payload.source)?.slice(0, 32) : undefined,
@@ -175,7 +180,7 @@ export async function runHook(io: HookIo): Promise<void> {
       project: resolveProject(cwd),
       maxChars: start ? settings.session_start_max_chars : settings.prompt_max_chars,
       maxItems: start ? 8 : settings.prompt_max_items,
-    }, deadline)) as ContextResult;
+    }, deadline);
     if (result.text) {
       io.stdout(JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: result.text } }));
     }

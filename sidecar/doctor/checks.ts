@@ -1,21 +1,22 @@
 // `engram doctor`'s checks: each says what it found and, when something is wrong, the one thing to do about it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { HostConnection, RpcError, isNoHost } from '../client/connection.js';
-import { engramHome, logsDir, shimPath, tokenPath, vaultState } from '../node/paths.js';
-import { appendLog } from '../node/log.js';
-import { LOST_PREFIX, listLostEvents, lossCause } from '../client/spool-writer.js';
-import { startHostDetached } from '../client/start-host.js';
+import { HostConnection, RpcError, isNoHost } from '../hosting/connection.js';
+import { engramHome, logsDir, shimPath, tokenPath, vaultState } from '../hosting/paths.js';
+import { appendLog } from '../hosting/log.js';
+import { LOST_PREFIX, listLostEvents, lossCause } from '../hosting/spool-writer.js';
+import { startHostDetached } from '../hosting/start-host.js';
 import { listSetAside, retrySetAside } from '../hosting/spool.js';
-import { resolveVault } from '../node/settings.js';
-import { hostFacts } from '../node/facts.js';
-import { loadConfig } from '../node/config-file.js';
-import { lockIsLive, readLock } from '../node/election.js';
-import { thisDevice } from '../node/device.js';
-import { leaseStatus } from '../node/vault-lease.js';
-import { vaultConflicts } from '../node/conflict-copies.js';
-import { inNpxCache, readRecord, shimTarget, targets } from '../install/installer.js';
-import { claudeDir } from '../node/paths.js';
+import { resolveVault } from '../hosting/settings.js';
+import { hostFacts } from '../hosting/facts.js';
+import { loadConfig } from '../hosting/config-file.js';
+import { lockIsLive, readLock } from '../hosting/election.js';
+import { thisDevice } from '../hosting/device.js';
+import { leaseStatus } from '../hosting/vault-lease.js';
+import { vaultConflicts } from '../hosting/conflict-copies.js';
+import { inNpxCache, targets } from '../install/installer.js';
+import { readRecord, shimTarget } from '../hosting/install-facts.js';
+import { claudeDir } from '../hosting/paths.js';
 import { claudePlugin } from '../install/claude-plugin.js';
 import { claudeCodeVersion, MIN_CLAUDE_CODE, versionAtLeast } from '../install/claude-version.js';
 import { hasOurHooks } from '../install/registration.js';
@@ -128,17 +129,17 @@ export const CHECKS: [string, Check][] = [
     const backend = config.get('backend');
     if (backend === 'rules') return { status: 'ok', detail: 'rules (no LLM)' };
     if (backend === 'claude') {
-      const { findClaude } = await import('../node/backends.js');
+      const { findClaude } = await import('../hosting/backends.js');
       const exe = findClaude(config.get('claude.command'), c.env);
       const found = exe.includes(path.sep) && fs.existsSync(exe);
       if (!found) return { status: 'fail', detail: `the claude CLI (${exe}) is not on PATH`, fix: 'install Claude Code, set `engram configure claude.command <path>`, or `engram configure backend rules`' };
     }
     // Where the backend's credentials come from (never the secret itself).
-    const { backendCredentials } = await import('../node/backends.js');
+    const { backendCredentials } = await import('../hosting/backends.js');
     const cred = backendCredentials(backend, config, c.env);
     if (cred.source === 'none') return { status: 'fail', detail: cred.detail, fix: cred.fix };
     if (backend === 'claude') {
-      const { findClaude } = await import('../node/backends.js');
+      const { findClaude } = await import('../hosting/backends.js');
       return { status: 'ok', detail: `claude CLI at ${findClaude(config.get('claude.command'), c.env)}; credentials: ${cred.detail}` };
     }
     const url = backend === 'ollama' ? `${String(config.get('ollama.url'))}/api/tags` : backend === 'openai' ? `${String(config.get('openai.url'))}/models` : String(config.get('anthropic.url'));
@@ -153,7 +154,7 @@ export const CHECKS: [string, Check][] = [
   ['embedding model', async (c) => {
     const facts = hostFacts(c.env);
     const { config } = loadConfig(facts);
-    const { locateModel } = await import('../node/embedder.js');
+    const { locateModel } = await import('../hosting/embedder.js');
     const loc = locateModel({ engramHome: engramHome(c.env), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
     if (!loc.dir) return { status: 'warn', detail: `${loc.id} not downloaded: search uses BM25 only`, fix: 'run `engram model pull` once (the only network use)' };
     if (!fs.existsSync(path.join(loc.dir, 'config.json'))) return { status: 'fail', detail: `no model in ${loc.dir}`, fix: 'fix embedding.model_path or run `engram model pull`' };

@@ -2,10 +2,10 @@
 // (sidecar/hosting/open-host.ts); the daemon adds chokidar, its idle exit and its signals.
 import fs from 'node:fs';
 import { errorMessage } from '../../src/core/errors.js';
-import { vaultState } from '../node/paths.js';
-import { clientSettings } from '../node/settings.js';
-import type { LockInfo } from '../node/election.js';
-import type { Lease } from '../node/vault-lease.js';
+import { vaultState } from '../hosting/paths.js';
+import { clientSettings } from '../hosting/settings.js';
+import type { LockInfo } from '../hosting/election.js';
+import type { Lease } from '../hosting/vault-lease.js';
 import { openHost, type OpenHostOptions } from '../hosting/open-host.js';
 import { hostLogger } from '../hosting/logger.js';
 import type { RunningHost } from '../hosting/running-host.js';

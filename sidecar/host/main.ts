@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { runHost as run, type HostOptions, type HostOutcome } from './daemon.js';
 import { extractorMaker, indexMaker, localEmbedder } from '../hosting/wiring.js';
-import { vaultState } from '../node/paths.js';
+import { vaultState } from '../hosting/paths.js';
 import { watchBuild } from './rebuild-watch.js';
 import type { Logger } from '../hosting/logger.js';
 
@@ -14,7 +14,7 @@ export interface DaemonOptions extends Omit<HostOptions, 'makeIndex' | 'makeExtr
 export async function runHost(opts: DaemonOptions): Promise<HostOutcome> {
   // A rebuild deletes and rewrites dist/: load now every chunk the host loads on demand, so that work in flight
   // never reads dist/ again, and stop cleanly (as on SIGTERM) once a new build is in place.
-  await Promise.all([import('../node/embedder.js'), import('../node/extract-runner.js'), import('../node/backends.js')]);
+  await Promise.all([import('../hosting/embedder.js'), import('../hosting/extract-runner.js'), import('../hosting/backends.js')]);
   const entry = process.argv[1];
   let hostLog: Logger | undefined;
   const stop = entry && fs.existsSync(entry)

@@ -3,7 +3,7 @@
 import { watch, type FSWatcher } from 'chokidar';
 import path from 'node:path';
 import type { VaultChange } from '../../src/core/ports.js';
-import { VAULT_IGNORED_DIRS } from '../node/paths.js';
+import { VAULT_IGNORED_DIRS } from '../hosting/paths.js';
 
 
 export function startVaultWatcher(root: string, onChange: (c: VaultChange) => void, onError: (e: Error) => void = () => {}, debounceMs = 50): { close(): Promise<void>; ready: Promise<void> } {

@@ -5,20 +5,19 @@
 // is left). The session jobs' coverage and the extraction ledger make each part extracted exactly once.
 import { watch, type FSWatcher } from 'chokidar';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { errorMessage } from '../../src/core/errors.js';
 import { readFormat } from '../../src/core/format-version.js';
-import { SPOOL_FORMAT, writeSpoolEntry } from '../client/spool-writer.js';
-import { codexHome, type VaultState } from '../node/paths.js';
-import { MCP_NAME } from '../install/registration.js';
-import { loadConfig } from '../node/config-file.js';
+import { SPOOL_FORMAT, writeSpoolEntry } from './spool-writer.js';
+import { codexHome, type VaultState } from './paths.js';
+import { MCP_NAME } from './install-facts.js';
+import { loadConfig } from './config-file.js';
 import type { CoverageStore } from './coverage.js';
-import { hostFacts } from '../node/facts.js';
-import { findVault } from '../node/resolve.js';
+import { homeDir, hostFacts } from './facts.js';
+import { findVault } from './resolve.js';
 import { jobKey } from '../../src/core/capture/session-jobs.js';
-import { isEngramOwnTranscript } from '../node/transcript-files.js';
-import { atomicWriteFileSync } from '../node/atomic-write.js';
+import { isEngramOwnTranscript } from './transcript-files.js';
+import { atomicWriteFileSync } from './atomic-write.js';
 
 export function codexSessionsDir(env: NodeJS.ProcessEnv): string {
   return path.join(codexHome(env), 'sessions');
@@ -146,7 +145,7 @@ export function startCodexFollower(o: CodexFollowerOptions): CodexFollower {
 
   const belongsHere = (cwd: string | undefined): boolean => {
     try {
-      const found = findVault(hostFacts(o.env), cwd ?? (o.env.HOME || os.homedir()));
+      const found = findVault(hostFacts(o.env), cwd ?? homeDir(o.env));
       if (!found) return false;
       return fs.realpathSync.native(found.path) === vault;
     } catch {

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { JobStore } from '../../src/core/extract/journal.js';
 import type { CoveragePort, RunRecord, SessionCoverage } from '../../src/core/capture/session-jobs.js';
-import { NodeStateStore } from '../node/node-state-store.js';
+import { NodeStateStore } from './node-state-store.js';
 
 /** Capture's coverage port (src/core/capture/session-jobs.ts) over the vault's ledger under $ENGRAM_HOME. */
 export class CoverageStore implements CoveragePort {

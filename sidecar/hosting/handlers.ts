@@ -2,20 +2,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
-import { IMPORT_PROGRESS, PROTOCOL_VERSION, type Params } from '../../src/core/protocol/index.js';
+import { IMPORT_PROGRESS, PROTOCOL_VERSION, isMethod, type Method } from '../../src/core/protocol/index.js';
 import type { BackendName } from '../../src/core/config.js';
 import type { IndexUpdateResult, StatusResult } from '../../src/core/protocol/messages.js';
 import { dedupSearch } from './wiring.js';
-import { coreOperations } from '../../src/core/operations.js';
-import { clientSettings } from '../node/settings.js';
+import { coreOperations, type Operation, type OperationTable } from '../../src/core/operations.js';
+import { clientSettings } from './settings.js';
 import { setAsideCounts, spoolDepth } from './spool.js';
-import { allowedTranscript, configuredTranscriptRoots } from '../node/transcript-roots.js';
-import { setSafeKey } from '../node/configure.js';
-import { extractTranscript, type ExtractContext } from '../node/extract-runner.js';
-import { hostFacts } from '../node/facts.js';
-import { importExport } from '../node/import-runner.js';
+import { allowedTranscript, configuredTranscriptRoots } from './transcript-roots.js';
+import { setSafeKey } from './configure.js';
+import { extractTranscript, type ExtractContext } from './extract-runner.js';
+import { hostFacts } from './facts.js';
+import { importExport } from './import-runner.js';
 import { synthesize } from './synthesis.js';
-import type { Handler } from './server.js';
+import type { Handler, Handlers } from './server.js';
 import type { RunningHost } from './running-host.js';
 
 let seq = 0;
@@ -67,54 +67,62 @@ async function updateIndex(host: RunningHost, rebuild: boolean): Promise<IndexUp
   return { vault: state.vault, pid: process.pid, notes: engine.noteCount(), mode: engine.index.mode, rebuilt: rebuild, ms: Date.now() - started, snapshot: bytes ? state.snapshot : undefined, snapshotBytes: bytes };
 }
 
-export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<string, Handler> {
+/** The host log says who changed the vault through it (reads and plans are not logged). */
+function logged<M extends Method>(host: RunningHost, method: M, op: Operation<M>): Handler<M> {
+  return async (p) => {
+    const r = await op(p);
+    const q = p as { actor?: string; apply?: boolean; ids?: string[]; ref?: string };
+    if (method === 'forget' || method === 'curate.apply' || (method === 'maintain.run' && q.apply)) {
+      host.log('info', `${method}${q.ref ? ` ${q.ref}` : ''}${q.ids ? ` ${q.ids.join(', ')}` : ''} for ${q.actor ?? 'mcp'}`);
+    }
+    return r;
+  };
+}
+
+/** The typed operations every host answers alike (read, remember, forget, curation, reindex), each logged. */
+function loggedTable(host: RunningHost, table: OperationTable): Handlers {
+  const out: Handlers = {};
+  const add = <M extends Method>(method: M): void => {
+    const op: Operation<M> | undefined = table[method];
+    if (op) (out as Record<M, Handler<M>>)[method] = logged(host, method, op);
+  };
+  for (const method of Object.keys(table)) if (isMethod(method)) add(method);
+  return out;
+}
+
+export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Handlers {
   const { engine, capture } = host;
-  // The typed operations every host answers alike (read, remember, forget, curation, reindex), then this host's own.
-  const core: Record<string, Handler> = {};
-  for (const [method, op] of Object.entries(coreOperations({
+  // The typed operations every host answers alike, then this host's own.
+  const core = loggedTable(host, coreOperations({
     engine,
     injection: () => {
       const c = clientSettings(env);
       return { inject: c.inject, sessionStartChars: c.session_start_max_chars, promptChars: c.prompt_max_chars, promptItems: c.prompt_max_items, sessionChars: c.session_max_chars };
     },
     synthesize: (query, result) => synthesize(query, result, env),
-  }))) {
-    if (!op) continue;
-    core[method] = async (p) => {
-      const r = await op(p);
-      // The host log says who changed the vault through it (reads and plans are not logged).
-      const q = p as { actor?: string; apply?: boolean; ids?: string[]; ref?: string };
-      if (method === 'forget' || method === 'curate.apply' || (method === 'maintain.run' && q.apply)) {
-        host.log('info', `${method}${q.ref ? ` ${q.ref}` : ''}${q.ids ? ` ${q.ids.join(', ')}` : ''} for ${q.actor ?? 'mcp'}`);
-      }
-      return r;
-    };
-  }
+  }));
   return {
     ...core,
-    ping: async () => ({ ok: true }),
+    ping: async () => ({ ok: true as const }),
     'spool.notify': async () => {
       if (engine.ready) host.drain();
-      return { ok: true };
+      return { ok: true as const };
     },
-    extract: async (p) => {
-      const q = p as Params<'extract'>;
+    extract: async (q) => {
       const file = allowedTranscript(q.path, configuredTranscriptRoots(env));
       if (!file) {
         throw new EngramError('refused', `not an agent transcript: ${q.path}`, 'extract reads only files inside ~/.claude/projects, ~/.codex/sessions or the folders in transcripts.extra_folders (`engram configure transcripts.extra_folders <absolute paths>`)');
       }
       const sessionId = q.sessionId ?? path.basename(file).replace(/\.jsonl?$/, '');
       capture.request(sessionId, file);
-      return { queued: true, sessionId, path: file };
+      return { queued: true as const, sessionId, path: file };
     },
-    'extract.run': async (p) => {
-      const q = p as Params<'extract.run'>;
+    'extract.run': async (q) => {
       const run = await viaQueue(host, 'extract', () => extractTranscript({ ...extractBase(host, env, q.backend), source: 'manual', transcriptPath: q.path }));
       host.log('info', `extract ${q.path} for cli: ${run.beats.created} new, ${run.beats.extended} extended`);
       return run;
     },
-    'import.run': async (p, _req, notify) => {
-      const q = p as Params<'import.run'>;
+    'import.run': async (q, _req, notify) => {
       const r = await viaQueue(host, 'import', () => importExport(extractBase(host, env, q.backend), q.path, {
         keepRuns: q.keepRuns,
         onConversation: (progress) => notify(IMPORT_PROGRESS, progress),
@@ -123,14 +131,11 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
       return r;
     },
     'index.update': async (p) => {
-      const r = await updateIndex(host, Boolean((p as Params<'index.update'>).rebuild));
+      const r = await updateIndex(host, Boolean(p.rebuild));
       host.log('info', `index ${r.rebuilt ? 'rebuilt' : 'brought up to date'}: ${r.notes} notes in ${r.ms} ms`);
       return r;
     },
-    configure: async (p) => {
-      const q = p as Params<'configure'>;
-      return setSafeKey(q.key, q.value, env);
-    },
+    configure: async (q) => setSafeKey(q.key, q.value, env),
     status: async (): Promise<StatusResult> => ({
       vault: host.state.vault,
       host: host.kind,
@@ -148,7 +153,7 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Record<
     }),
     'host.release': async () => {
       setTimeout(() => void host.shutdown('handover requested'), 10);
-      return { releasing: true };
+      return { releasing: true as const };
     },
   };
 }

@@ -1,8 +1,8 @@
 // The host's log: $ENGRAM_HOME/logs/host-<vault key>.log (and stderr in --foreground), rotated by size (client/log.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { logsDir } from '../node/paths.js';
-import { appendLogLine } from '../node/log.js';
+import { logsDir } from './paths.js';
+import { appendLogLine } from './log.js';
 
 export type Level = 'info' | 'warn' | 'error';
 export type Logger = (level: Level, msg: string) => void;

@@ -7,19 +7,19 @@ import { systemClock, yieldToEventLoop, type VaultChange, type VaultPort, type Y
 import { errorMessage } from '../../src/core/errors.js';
 import { PROTOCOL_VERSION } from '../../src/core/protocol/index.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
-import { engramHome, VAULT_IGNORED_DIRS, type VaultState } from '../node/paths.js';
-import { clientSettings } from '../node/settings.js';
-import { acquireHostLock, releaseHostLock, type LockInfo } from '../node/election.js';
-import { NodeVault } from '../node/node-vault.js';
-import { NodeStateStore } from '../node/node-state-store.js';
-import { removeTempLeftovers } from '../node/temp-files.js';
-import { configuredTranscriptRoots } from '../node/transcript-roots.js';
-import { loadConfig } from '../node/config-file.js';
-import { hostFacts } from '../node/facts.js';
-import { curationSetup } from '../node/curate-host.js';
-import { thisDevice } from '../node/device.js';
-import { describeLease, LEASE_RENEW_MS, releaseLease, takeLease, type Lease, type LeaseResult } from '../node/vault-lease.js';
-import { releaseStartClaim } from '../client/start-host.js';
+import { engramHome, VAULT_IGNORED_DIRS, type VaultState } from './paths.js';
+import { clientSettings } from './settings.js';
+import { acquireHostLock, releaseHostLock, type LockInfo } from './election.js';
+import { NodeVault } from './node-vault.js';
+import { NodeStateStore } from './node-state-store.js';
+import { removeTempLeftovers } from './temp-files.js';
+import { configuredTranscriptRoots } from './transcript-roots.js';
+import { loadConfig } from './config-file.js';
+import { hostFacts } from './facts.js';
+import { curationSetup } from './curate-host.js';
+import { thisDevice } from './device.js';
+import { describeLease, LEASE_RENEW_MS, releaseLease, takeLease, type Lease, type LeaseResult } from './vault-lease.js';
+import { releaseStartClaim } from './start-host.js';
 import { HostServer, ensureToken } from './server.js';
 import type { Logger } from './logger.js';
 import { DEFER_AGE_MS, ensureStateDirs, retrySetAside, returnClaimed, spoolPort, unclaim } from './spool.js';
@@ -137,6 +137,8 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     if (made) extractor = made;
     const capture = engine.capture!;
 
+    /** The save right after the first start (awaited before the last save at shutdown). */
+    let firstSave: Promise<void> = Promise.resolve();
     let shuttingDown: Promise<void> | null = null;
     const host: RunningHost = {
       kind: opts.kind, state, vault, engine, capture, coverage, curation: engine.curation!, startedAt: Date.now(), log,
@@ -156,6 +158,8 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
           returnClaimed(state);
           await Promise.resolve(watcher.close()).catch(() => {});
           await codex.close().catch(() => {});
+          // The save after start first: left running, it wrote notes.json after the host had released and exited.
+          await firstSave;
           // The snapshot, recall statistics and which notes each session was given.
           await engine.save().catch((e) => log('warn', `saving the engine's state failed: ${errorMessage(e)}`));
           releaseLease(state.vault, device);
@@ -207,9 +211,11 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
 
     void engine.start().then(
       () => {
+        // A host told to stop while it was starting has released the vault (or is releasing it): it writes nothing more.
+        if (shuttingDown) return;
         host.drain();
         // Save the freshly built index at once: a crash later must not cost a full rebuild.
-        void engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
+        firstSave = engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
       },
       (e) => log('error', `engine start failed: ${errorMessage(e)}`),
     );

@@ -4,7 +4,7 @@ import type { Curation } from '../../src/core/curate/service.js';
 import type { Engine } from '../../src/core/engine.js';
 import type { VaultPort } from '../../src/core/ports.js';
 import type { Capture } from '../../src/core/capture/capture.js';
-import type { VaultState } from '../node/paths.js';
+import type { VaultState } from './paths.js';
 import type { CoverageStore } from './coverage.js';
 import type { Logger } from './logger.js';
 

@@ -6,14 +6,24 @@ import net from 'node:net';
 import path from 'node:path';
 import {
   LineDecoder, PROTOCOL_VERSION, RpcCode, compareProtocol, encodeFrame, failure, parseFrame, success,
-  checkParams, isMethod, ParamError, mismatchAdvice, type RpcNotification, type RpcRequest,
+  checkParams, isMethod, ParamError, mismatchAdvice, type Method, type Params, type Result, type RpcNotification, type RpcRequest,
 } from '../../src/core/protocol/index.js';
 import { EngramError } from '../../src/core/errors.js';
-import { ensurePrivateDir, tokenPath } from '../node/paths.js';
+import { ensurePrivateDir, tokenPath } from './paths.js';
 
 /** Sends a notification to the client that made the request (progress of a long call), before its answer. */
 export type Notify = (method: string, params: unknown) => void;
-export type Handler = (params: unknown, req: RpcRequest, notify: Notify) => Promise<unknown>;
+/** One method's handler: its checked params in, its typed result out. */
+export type Handler<M extends Method> = (params: Params<M>, req: RpcRequest, notify: Notify) => Promise<Result<M>>;
+export type Handlers = { [M in Method]?: Handler<M> };
+
+/** Checks a request's params for its method and runs that method's handler (undefined: this host has none). */
+function handle<M extends Method>(handlers: Handlers, method: M, raw: unknown, req: RpcRequest, notify: Notify): (() => Promise<Result<M>>) | undefined {
+  const handler: Handler<M> | undefined = handlers[method];
+  if (!handler) return undefined;
+  const params = checkParams(method, raw);
+  return () => handler(params, req, notify);
+}
 
 /** Creates the per-user token (256 random bits, 0600) if it does not exist; returns it. */
 export function ensureToken(env: NodeJS.ProcessEnv): string {
@@ -41,7 +51,7 @@ export interface HostServerOptions {
   socket: string;
   token: string;
   hello: () => Record<string, unknown>;
-  handlers: Record<string, Handler>;
+  handlers: Handlers;
   /** Any authenticated request (resets the idle timer). */
   onActivity: () => void;
   /** A newer client asked an older host to go. */
@@ -162,17 +172,17 @@ export class HostServer {
   }
 
   private async dispatch(req: RpcRequest, notify: Notify): Promise<ReturnType<typeof success> | ReturnType<typeof failure>> {
-    const handler = this.opts.handlers[req.method];
-    if (!handler || !isMethod(req.method)) return failure(req.id, RpcCode.methodNotFound, `unknown method ${req.method}`);
-    let params: unknown;
+    if (!isMethod(req.method)) return failure(req.id, RpcCode.methodNotFound, `unknown method ${req.method}`);
+    let run: (() => Promise<unknown>) | undefined;
     try {
-      params = checkParams(req.method, req.params);
+      run = handle(this.opts.handlers, req.method, req.params, req, notify);
     } catch (e) {
       if (e instanceof ParamError) return failure(req.id, RpcCode.invalidParams, e.message);
       throw e;
     }
+    if (!run) return failure(req.id, RpcCode.methodNotFound, `unknown method ${req.method}`);
     try {
-      return success(req.id, await handler(params, req, notify));
+      return success(req.id, await run());
     } catch (e) {
       if (e instanceof EngramError) {
         const code = e.code === 'not-found' ? RpcCode.notFound : e.code === 'conflict' ? RpcCode.conflict

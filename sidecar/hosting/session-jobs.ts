@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import type { TranscriptPort } from '../../src/core/capture/session-jobs.js';
 import { countRecords } from './coverage.js';
-import { allowedTranscript } from '../node/transcript-roots.js';
-import { isEngramOwnTranscript } from '../node/transcript-files.js';
+import { allowedTranscript } from './transcript-roots.js';
+import { isEngramOwnTranscript } from './transcript-files.js';
 
 export function nodeTranscripts(roots: () => string[]): TranscriptPort {
   return {

@@ -3,11 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readFormat } from '../../src/core/format-version.js';
-import { SPOOL_FORMAT, type SpoolEntry } from '../client/spool-writer.js';
-import type { VaultState } from '../node/paths.js';
-import { tempPathFor } from '../node/temp-files.js';
-import { atomicWriteFileSync } from '../node/atomic-write.js';
-import { engramHome } from '../node/paths.js';
+import { SPOOL_FORMAT, type SpoolEntry } from './spool-writer.js';
+import type { VaultState } from './paths.js';
+import { tempPathFor } from './temp-files.js';
+import { atomicWriteFileSync } from './atomic-write.js';
+import { engramHome } from './paths.js';
 import { errorMessage } from '../../src/core/errors.js';
 import type { CaptureSpool } from '../../src/core/capture/capture.js';
 

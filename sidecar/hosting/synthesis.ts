@@ -2,8 +2,8 @@
 import { errorMessage } from '../../src/core/errors.js';
 import type { RecallResult } from '../../src/core/protocol/messages.js';
 import { ENGRAM_PROMPT_MARKER, fenceRecalled } from '../../src/core/transcript/fence.js';
-import { loadConfig } from '../node/config-file.js';
-import { hostFacts } from '../node/facts.js';
+import { loadConfig } from './config-file.js';
+import { hostFacts } from './facts.js';
 
 const SYSTEM = `${ENGRAM_PROMPT_MARKER}
 You answer a question using only the notes given. Cite notes by their [[wikilink]]. If the notes do not answer it,
@@ -13,7 +13,7 @@ export async function synthesize(query: string, recall: RecallResult, env: NodeJ
   const { config } = loadConfig(hostFacts(env));
   const name = config.get('backend');
   if (name === 'rules' || recall.hits.length === 0) return undefined;
-  const { createBackend } = await import('../node/backends.js');
+  const { createBackend } = await import('./backends.js');
   try {
     const backend = createBackend(name, config, { env: { ...env, ENGRAM_NESTED: '1' }, timeoutMs: 60_000 });
     const r = await backend.complete({ system: SYSTEM, user: `Question: ${query}\n\n${recall.text}`, maxTokens: 400, timeoutMs: 60_000 });

@@ -7,13 +7,13 @@ import { VaultIndex, type IndexProgress } from '../../src/core/index/vault-index
 import { engramHome } from '../../src/core/state.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
 import type { Embedder, VaultPort, Yield } from '../../src/core/ports.js';
-import type { VaultState } from '../node/paths.js';
-import { loadConfig } from '../node/config-file.js';
-import { hostFacts } from '../node/facts.js';
+import type { VaultState } from './paths.js';
+import { loadConfig } from './config-file.js';
+import { hostFacts } from './facts.js';
 import type { Logger } from './logger.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
-import { faultFromEnv, faultTrigger } from '../node/fault.js';
-import { atomicWriteFile } from '../node/atomic-write.js';
+import { faultFromEnv, faultTrigger } from './fault.js';
+import { atomicWriteFile } from './atomic-write.js';
 
 /** Where a host's embeddings come from: the daemon loads the local model itself, the plugin asks its embedding child. */
 export type EmbedderSource = () => Promise<Embedder | undefined>;
@@ -23,7 +23,7 @@ export function localEmbedder(env: NodeJS.ProcessEnv, log: Logger): EmbedderSour
   return async () => {
     const facts = hostFacts(env);
     const { config } = loadConfig(facts);
-    const { locateModel, loadEmbedder } = await import('../node/embedder.js');
+    const { locateModel, loadEmbedder } = await import('./embedder.js');
     const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
     if (!loc.dir) {
       log('info', 'no embedding model present: BM25 only (run `engram model pull` for hybrid search)');
@@ -80,7 +80,7 @@ export function extractorMaker(state: VaultState, env: NodeJS.ProcessEnv): (engi
 }
 
 async function extractorFor(engine: Engine, vault: VaultPort, state: VaultState, env: NodeJS.ProcessEnv): Promise<TranscriptExtractor> {
-  const runner = await import('../node/extract-runner.js');
+  const runner = await import('./extract-runner.js');
   const facts = hostFacts(env);
   const search = dedupSearch(engine);
   return async (req) => {
@@ -94,7 +94,7 @@ async function extractorFor(engine: Engine, vault: VaultPort, state: VaultState,
     const notes = run.beats.created + run.beats.extended;
     // Stopped by the budget, or another process holds the session: keep the event for later, not "covered".
     if (run.budgetStopped) return { notes, outcome: `deferred: ${run.budgetStopped}`, deferred: true };
-    if (run.skipped && /another process/.test(run.skipped)) return { notes, outcome: `deferred: ${run.skipped}`, deferred: true };
+    if (run.skippedKind === 'busy') return { notes, outcome: `deferred: ${run.skipped}`, deferred: true };
     // Failed windows stay pending (not covered) and are retried after a backoff; the queue moves on to other sessions.
     if (run.waiting) return { notes, outcome: `deferred: ${run.waiting}`, deferred: true };
     if (run.failed.length) return { notes, outcome: `deferred: ${run.windows.notDone} window${run.windows.notDone === 1 ? '' : 's'} pending (${run.failed[0].reason})${run.pending ? `; next try after ${run.pending.retryAt}` : ''}`, deferred: true, retryAt: run.pending?.retryAt };

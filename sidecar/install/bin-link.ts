@@ -1,8 +1,8 @@
 // `engram` on PATH the way CLI tools usually are: a link in the user's bin folder (`~/.local/bin` on Linux and
 // macOS) to the stable shim, plus the exact line to add where that folder is not on PATH. `uninstall` removes it.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { homeDir } from '../hosting/facts.js';
 
 export interface BinLink {
   /** The link (`~/.local/bin/engram`); undefined on Windows, where the shim's folder goes on PATH instead. */
@@ -16,12 +16,9 @@ export interface BinLink {
   pathHint?: string;
 }
 
-function homeOf(env: NodeJS.ProcessEnv): string {
-  return env.HOME || env.USERPROFILE || os.homedir();
-}
 
 export function userBinDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | undefined {
-  return platform === 'win32' ? undefined : path.join(homeOf(env), '.local', 'bin');
+  return platform === 'win32' ? undefined : path.join(homeDir(env), '.local', 'bin');
 }
 
 function samePath(a: string, b: string): boolean {
@@ -41,7 +38,7 @@ export function dirOnPath(dir: string, env: NodeJS.ProcessEnv): boolean {
 
 /** The line that puts `dir` on PATH for the user's shell, and where it goes. */
 export function pathHint(dir: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
-  const home = homeOf(env);
+  const home = homeDir(env);
   const shown = dir.startsWith(`${home}${path.sep}`) ? `$HOME/${path.relative(home, dir)}` : dir;
   const shell = path.basename(env.SHELL ?? '');
   if (shell === 'fish') return `fish_add_path ${shown.replace('$HOME', '~')}`;

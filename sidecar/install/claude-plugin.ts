@@ -1,7 +1,7 @@
 // Is Engram installed as a Claude Code plugin (`/plugin install`)? Then the plugin registers the hooks and the MCP
 // server, and `engram install` must not register them a second time: one Engram per Claude Code.
 import path from 'node:path';
-import { claudeDir, readJson, type Json } from '../node/paths.js';
+import { claudeDir, readJson, type Json } from '../hosting/paths.js';
 
 export interface ClaudePlugin {
   /** `engram@<marketplace>` */

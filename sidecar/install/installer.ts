@@ -2,12 +2,13 @@
 // Codex (config.toml), merging into what is there, idempotently, with a backup; uninstall takes exactly that out
 // and restores the original bytes when nothing else changed.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
-import { claudeDir, codexHome, engramHome, logsDir, shimPath } from '../node/paths.js';
-import { atomicWriteFileSync } from '../node/atomic-write.js';
+import { claudeDir, codexHome, engramHome, logsDir, shimPath } from '../hosting/paths.js';
+import { atomicWriteFileSync } from '../hosting/atomic-write.js';
+import { readRecord, shimText, writeRecord } from '../hosting/install-facts.js';
 import { addHooks, addMcp, codexBlock, deepEqual, detectIndent, lineDiff, removeCodexBlock, removeHooks, removeMcp } from './registration.js';
+import { homeDir } from '../hosting/facts.js';
 
 export type Scope = 'user' | 'project';
 type Json = Record<string, unknown>;
@@ -18,42 +19,6 @@ export interface Target {
   add: (text: string | null) => string;
   remove: (text: string) => string | null;
   label: string;
-}
-
-/** What `engram setup` put into one vault's `.obsidian` (obsidian-plugin.ts), so uninstall takes out exactly that. */
-export interface ObsidianPluginRecord {
-  /** `<vault>/.obsidian/plugins/engram` */
-  dir: string;
-  /** Each copied file's SHA-256 as written: a file changed since (a store update) is no longer ours to remove. */
-  files: Record<string, string>;
-  /** community-plugins.json did not exist before: uninstall removes it again when it is left empty. */
-  createdList: boolean;
-  /** Folders setup created (deepest last); uninstall removes each that is empty again. */
-  createdDirs: string[];
-}
-
-interface InstallRecord {
-  format: number;
-  files: Record<string, { existed: boolean; original: string | null; backup?: string }>;
-  /** By vault path. */
-  obsidianPlugins?: Record<string, ObsidianPluginRecord>;
-}
-
-function recordFile(env: NodeJS.ProcessEnv): string {
-  return path.join(engramHome(env), 'install.json');
-}
-
-export function readRecord(env: NodeJS.ProcessEnv): InstallRecord {
-  try {
-    return JSON.parse(fs.readFileSync(recordFile(env), 'utf8')) as InstallRecord;
-  } catch {
-    return { format: 1, files: {} };
-  }
-}
-
-export function writeRecord(env: NodeJS.ProcessEnv, rec: InstallRecord): void {
-  fs.mkdirSync(engramHome(env), { recursive: true, mode: 0o700 });
-  atomicWriteFileSync(recordFile(env), `${JSON.stringify(rec, null, 2)}\n`, { mode: 0o600 });
 }
 
 function parseJsonFile(file: string, text: string | null): Json {
@@ -82,7 +47,6 @@ function jsonTarget(file: string, label: string, add: (j: Json) => Json, remove:
     },
   };
 }
-
 
 /** What project-scope registrations run: the `engram` on each machine's PATH (`engram setup` links it). */
 export const PORTABLE_COMMAND = 'engram';
@@ -114,7 +78,7 @@ export function targets(opts: { scope: Scope; agent: 'claude' | 'codex'; cwd: st
   }
   const settings = opts.scope === 'user' ? path.join(claudeDir(env), 'settings.json') : path.join(opts.cwd, '.claude', 'settings.json');
   const mcp = opts.scope === 'user'
-    ? (env.CLAUDE_CONFIG_DIR ? path.join(env.CLAUDE_CONFIG_DIR, '.claude.json') : path.join(env.HOME ?? os.homedir(), '.claude.json'))
+    ? (env.CLAUDE_CONFIG_DIR ? path.join(env.CLAUDE_CONFIG_DIR, '.claude.json') : path.join(homeDir(env), '.claude.json'))
     : path.join(opts.cwd, '.mcp.json');
   // Project files are committed and shared: they run `engram` from PATH (each teammate's own install), never this
   // machine's absolute paths.
@@ -131,11 +95,6 @@ function readText(file: string): string | null {
   } catch {
     return null;
   }
-}
-
-/** One shell word, single-quoted (for the shim, and for commands printed for the user to paste). */
-export function shq(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** npm's npx cache (`~/.npm/_npx/<hash>/…`): npm cleans it, so nothing may point into it for good. */
@@ -162,55 +121,6 @@ export function stableEntry(entry: string): string {
   return real;
 }
 
-/** The text of the shim: runs the CLI with the Node that installed it; a hook never fails, even when both are gone. */
-export function shimText(node: string, entry: string, logs: string, platform: NodeJS.Platform = process.platform): string {
-  if (platform === 'win32') {
-    return [
-      '@echo off',
-      'rem Written by `engram install`: runs the engram CLI with the Node that installed it.',
-      `if not exist "${entry}" (`,
-      '  if "%~1"=="hook" exit /b 0',
-      `  echo engram: ${entry} is missing; run engram install again from where Engram now lives 1>&2`,
-      '  exit /b 1',
-      ')',
-      `if "%~1"=="hook" ( "${node}" "${entry}" %* 2>>"${path.win32.join(logs, 'hook.log')}" & exit /b 0 )`,
-      `"${node}" "${entry}" %*`,
-      '',
-    ].join('\r\n');
-  }
-  return [
-    '#!/bin/sh',
-    '# Written by `engram install`: runs the engram CLI with the Node that installed it. A hook always exits 0:',
-    '# when the install is gone it logs why; while it runs, its errors go to the log, never to Claude Code.',
-    `node=${shq(node)}`,
-    `entry=${shq(entry)}`,
-    `logs=${shq(logs)}`,
-    'log="$logs/hook.log"',
-    'if [ "$1" = hook ] && [ ! -d "$logs" ]; then mkdir -p "$logs" 2>/dev/null; fi',
-    'if [ ! -x "$node" ] || [ ! -f "$entry" ]; then',
-    '  if [ "$1" = hook ]; then',
-    '    printf \'%s hook %s: skipped, %s or %s is missing (moved or rebuilt?); run `engram install` again from where Engram lives\\n\' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$2" "$entry" "$node" >>"$log" 2>/dev/null',
-    '    exit 0',
-    '  fi',
-    '  echo "engram: $entry (or $node) is missing: the install moved or was removed; run \\`node <checkout>/dist/engram.mjs install\\` from where Engram now lives" >&2',
-    '  exit 1',
-    'fi',
-    'if [ "$1" = hook ]; then',
-    '  # Errors to the log; when the log cannot be opened (a read-only $ENGRAM_HOME), the hook still runs and says so.',
-    '  if { : >>"$log"; } 2>/dev/null; then "$node" "$entry" "$@" 2>>"$log"; else "$node" "$entry" "$@"; fi',
-    '  exit 0',
-    'fi',
-    'exec "$node" "$entry" "$@"',
-    '',
-  ].join('\n');
-}
-
-/** The CLI file a shim runs (undefined when the text is not a shim Engram wrote). */
-export function shimTarget(text: string): string | undefined {
-  const posix = /^entry='((?:[^']|'\\'')*)'$/m.exec(text);
-  if (posix) return posix[1].replace(/'\\''/g, "'");
-  return /if not exist "([^"]+)"/.exec(text)?.[1] ?? /exec "[^"]+" "([^"]+)"/.exec(text)?.[1];
-}
 
 /** The stable shim hook and MCP registrations point at: moving the checkout means re-running install, nothing else. */
 export function writeShim(env: NodeJS.ProcessEnv, entry: string): string {
@@ -260,11 +170,6 @@ export function install(ts: Target[], env: NodeJS.ProcessEnv, dryRun: boolean): 
   }
   if (!dryRun) writeRecord(env, rec);
   return out;
-}
-
-/** The files that still hold registrations `engram install` wrote (and `uninstall` has not taken out). */
-export function remainingRegistrations(env: NodeJS.ProcessEnv): string[] {
-  return Object.keys(readRecord(env).files).filter((f) => fs.existsSync(f));
 }
 
 export function uninstall(ts: Target[], env: NodeJS.ProcessEnv, dryRun: boolean): ChangeReport[] {

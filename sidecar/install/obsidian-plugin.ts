@@ -6,9 +6,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
-import { atomicWriteFileSync } from '../node/atomic-write.js';
-import { realVaultPath } from '../node/paths.js';
-import { readRecord, shq, writeRecord, type ObsidianPluginRecord } from './installer.js';
+import { atomicWriteFileSync } from '../hosting/atomic-write.js';
+import { realVaultPath } from '../hosting/paths.js';
+import { readRecord, shq, writeRecord, type ObsidianPluginRecord } from '../hosting/install-facts.js';
 
 export const PLUGIN_FILES = ['main.js', 'manifest.json', 'styles.css'] as const;
 const PLUGIN_ID = 'engram';

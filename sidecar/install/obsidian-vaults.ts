@@ -1,9 +1,9 @@
 // The vaults Obsidian knows, from its obsidian.json (Linux, macOS, Windows), most recently opened first.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { realVaultPath } from '../node/paths.js';
+import { realVaultPath } from '../hosting/paths.js';
+import { homeDir } from '../hosting/facts.js';
 
 export interface KnownVault {
   path: string;
@@ -13,7 +13,7 @@ export interface KnownVault {
 }
 
 export function obsidianConfigFiles(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string[] {
-  const home = env.HOME ?? env.USERPROFILE ?? os.homedir();
+  const home = homeDir(env);
   if (platform === 'darwin') return [path.join(home, 'Library', 'Application Support', 'obsidian', 'obsidian.json')];
   if (platform === 'win32') return [path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'obsidian', 'obsidian.json')];
   const xdg = env.XDG_CONFIG_HOME ?? path.join(home, '.config');

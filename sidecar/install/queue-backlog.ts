@@ -1,8 +1,8 @@
 // Queues transcripts for the vault's host through the spool (the host is the only writer), then nudges it.
-import { SPOOL_FORMAT, writeSpoolEntry } from '../client/spool-writer.js';
-import type { VaultState } from '../node/paths.js';
-import { HostConnection, isNoHost } from '../client/connection.js';
-import { startHostDetached } from '../client/start-host.js';
+import { SPOOL_FORMAT, writeSpoolEntry } from '../hosting/spool-writer.js';
+import type { VaultState } from '../hosting/paths.js';
+import { HostConnection, isNoHost } from '../hosting/connection.js';
+import { startHostDetached } from '../hosting/start-host.js';
 import type { TranscriptFile } from './transcripts.js';
 
 export function queueTranscripts(state: VaultState, files: TranscriptFile[], event: 'Setup' | 'Backfill', backend?: 'rules'): number {

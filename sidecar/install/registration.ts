@@ -1,7 +1,8 @@
 // What `engram install` adds to Claude Code's settings (hooks) and MCP config, and how to take exactly that out.
+import { diffLines } from '../../src/core/diff.js';
+import { HOOK_EVENTS } from '../../src/core/protocol/messages.js';
+import { MCP_NAME } from '../hosting/install-facts.js';
 
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd'] as const;
-export const MCP_NAME = 'engram';
 
 /** Seconds Claude Code allows each hook (ours return far sooner; these are only ceilings). */
 const TIMEOUTS: Record<string, number> = { SessionStart: 10, UserPromptSubmit: 5, Stop: 10, PreCompact: 10, SessionEnd: 5 };
@@ -116,22 +117,7 @@ export function removeCodexBlock(toml: string): string {
   return toml.replace(re, '');
 }
 
-/** A small line diff for --dry-run. */
+/** The changed lines for --dry-run (`- ` removed, `+ ` added), by core's one line diff. */
 export function lineDiff(before: string, after: string): string {
-  const a = before.split('\n');
-  const b = after.split('\n');
-  const out: string[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) {
-      i++;
-      j++;
-      continue;
-    }
-    const nextInB = j < b.length ? b.indexOf(a[i], j) : -1;
-    if (i < a.length && (nextInB < 0 || j >= b.length)) out.push(`- ${a[i++]}`);
-    else if (j < b.length) out.push(`+ ${b[j++]}`);
-  }
-  return out.join('\n');
+  return diffLines(before, after).filter((l) => l.op !== 'same').map((l) => `${l.op === 'add' ? '+' : '-'} ${l.text}`).join('\n');
 }

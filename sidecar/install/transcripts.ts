@@ -1,8 +1,8 @@
 // The user's existing Claude Code transcripts (the backlog setup queues), and what an LLM pass over them would cost.
 import fs from 'node:fs';
 import path from 'node:path';
-import { claudeDir } from '../node/paths.js';
-import { isEngramOwnTranscript, isNestedCallFolder } from '../node/transcript-files.js';
+import { claudeDir } from '../hosting/paths.js';
+import { isEngramOwnTranscript, isNestedCallFolder } from '../hosting/transcript-files.js';
 
 export interface TranscriptFile {
   path: string;

@@ -1,7 +1,8 @@
 // The MCP server's link to the vault's host: one connection, re-opened (and a host started) when it drops.
-import { HostConnection, RpcError, isNoHost } from '../client/connection.js';
-import { startHostDetached } from '../client/start-host.js';
-import type { VaultState } from '../node/paths.js';
+import { HostConnection, RpcError, isNoHost } from '../hosting/connection.js';
+import { startHostDetached } from '../hosting/start-host.js';
+import type { VaultState } from '../hosting/paths.js';
+import type { Method, Params, Result } from '../../src/core/protocol/index.js';
 
 export class HostLink {
   private conn: HostConnection | null = null;
@@ -29,7 +30,7 @@ export class HostLink {
     }
   }
 
-  async call(method: string, params: unknown, timeoutMs = 60_000): Promise<unknown> {
+  async call<M extends Method>(method: M, params: Params<M>, timeoutMs = 60_000): Promise<Result<M>> {
     for (let attempt = 0; attempt < 2; attempt++) {
       const conn = this.conn ?? (await (this.opening ??= this.open().finally(() => (this.opening = null))));
       try {

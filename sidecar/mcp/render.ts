@@ -1,7 +1,7 @@
 // What Engram's MCP tools hand an agent: readable text sized for a model's context (Claude Code takes about 25k
 // tokens from one tool). Every answer stays under MAX_TOOL_CHARS; a long list says what it left out and how to see it.
 import type { Proposal } from '../../src/core/curate/proposals.js';
-import type { StatusResult } from '../../src/core/protocol/messages.js';
+import type { Result, StatusResult } from '../../src/core/protocol/index.js';
 
 export const MAX_TOOL_CHARS = 20_000;
 
@@ -69,8 +69,9 @@ interface CurationList {
 }
 
 /** The answer of the `review` or `restructure` tool: applied outcomes, one proposal in full (`show`), or a short list. */
-export function renderCuration(kind: 'review' | 'restructure', raw: unknown, show?: string): string {
-  const r = (raw ?? {}) as CurationList;
+export function renderCuration(kind: 'review' | 'restructure', answer: Result<'review.plan'> | Result<'restructure.plan'> | Result<'curate.apply'>, show?: string): string {
+  // Read through the fields any of the three answers has.
+  const r: CurationList = answer;
   if (r.applied) {
     return capLines(
       r.applied.map((o) =>

@@ -1,12 +1,12 @@
 // `engram mcp`: a thin MCP server over stdio that forwards every tool to the vault's host.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { RpcError } from '../client/connection.js';
+import { RpcError } from '../hosting/connection.js';
 import { describeAgentConfigKeys } from '../../src/core/config.js';
 import { DURATION_FORMS } from '../../src/core/duration.js';
 import { EngramError } from '../../src/core/errors.js';
 import { fenceRecalled } from '../../src/core/transcript/fence.js';
-import type { RecallResult, StatusResult } from '../../src/core/protocol/messages.js';
+import type { Method, Params, Result } from '../../src/core/protocol/index.js';
 import { HostLink } from './host-link.js';
 import { USAGE_GUIDE } from './guide.js';
 import { capText, MAX_TOOL_CHARS, renderCuration, renderStatus } from './render.js';
@@ -33,7 +33,7 @@ export interface McpDeps {
 
 export function buildMcpServer(deps: McpDeps): McpServer {
   const server = new McpServer({ name: 'engram', version: deps.version }, { capabilities: { logging: {} }, instructions: USAGE_GUIDE });
-  const call = async (method: string, params: Record<string, unknown>, render: (r: unknown) => ToolResult): Promise<ToolResult> => {
+  const call = async <M extends Method>(method: M, params: Params<M>, render: (r: Result<M>) => ToolResult): Promise<ToolResult> => {
     try {
       return render(await deps.link.call(method, params));
     } catch (e) {
@@ -46,10 +46,12 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     a.apply
       ? call('curate.apply', { ids: [a.apply] }, (r) => {
         // A refused apply is the tool's error (the agent must not report it done).
-        const refused = (r as { applied?: Array<{ ok: boolean }> }).applied?.some((o) => !o.ok);
+        const refused = r.applied.some((o) => !o.ok);
         return { ...text(renderCuration(kind, r)), ...(refused ? { isError: true } : {}) };
       })
-      : call(`${kind}.plan`, {}, (r) => text(renderCuration(kind, r, a.show)));
+      : kind === 'review'
+        ? call('review.plan', {}, (r) => text(renderCuration(kind, r, a.show)))
+        : call('restructure.plan', {}, (r) => text(renderCuration(kind, r, a.show)));
 
   server.registerTool('recall', {
     title: 'Recall from memory',
@@ -68,18 +70,14 @@ export function buildMcpServer(deps: McpDeps): McpServer {
   }, async (a) => call('recall', {
     query: a.query, limit: a.limit, types: a.types, project: a.project ?? deps.project, allProjects: a.all_projects, since: a.since, synthesize: a.synthesize,
     full: a.detail === 'full' ? 3 : 0,
-  }, (r) => {
-    const res = r as RecallResult;
-    return text(res.synthesis ? `${res.text}\n\n${res.synthesis}` : res.text);
-  }));
+  }, (res) => text(res.synthesis ? `${res.text}\n\n${res.synthesis}` : res.text)));
 
   server.registerTool('read', {
     title: 'Read a note',
     description: 'Read one note of the vault in full, by title, [[wikilink]] or vault-relative path; or one passage of it, as path#heading (what recall lists). Refuses anything outside the vault or in its config folder.',
     inputSchema: { ref: z.string().min(1).max(1024).describe('Note title, [[wikilink]] or vault path; path#heading for one passage') },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  }, async (a) => call('read', { ref: a.ref }, (r) => {
-    const note = r as { path: string; title: string; text: string; heading?: string };
+  }, async (a) => call('read', { ref: a.ref }, (note) => {
     return text(fenceRecalled(`[[${note.path.replace(/\.md$/, '')}|${note.title}]] (${note.path})${note.heading ? ` § ${note.heading}` : ''}\n\n${capText(note.text, MAX_TOOL_CHARS - 500, 'the note is longer; open it in Obsidian')}`));
   }));
 
@@ -99,8 +97,7 @@ export function buildMcpServer(deps: McpDeps): McpServer {
   }, async (a) => call('remember', {
     text: a.text, title: a.title, type: a.type, scope: a.scope, tags: a.tags, onDuplicate: a.onDuplicate,
     project: a.scope === 'general' ? undefined : (a.project ?? deps.project),
-  }, (r) => {
-    const res = r as { path: string; existed?: boolean; extended?: boolean; duplicateOf?: { path: string; title: string; score: number } };
+  }, (res) => {
     if (res.extended) return text(`Added to the existing note ${res.path} ("${res.duplicateOf?.title ?? ''}") as a dated section.`);
     if (res.duplicateOf) {
       return text(`Not saved: this restates the note "${res.duplicateOf.title}" (${res.duplicateOf.path}, word overlap ${res.duplicateOf.score}). Call remember again with onDuplicate "extend" to add it to that note, or "new" to file it as a note of its own.`);
@@ -113,8 +110,7 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     description: 'Queue an agent transcript for extraction into notes. Only files inside the agent\'s own transcript folders (or folders the user configured) are accepted.',
     inputSchema: { path: z.string().min(1).max(4096).describe('Path of a .jsonl transcript') },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  }, async (a) => call('extract', { path: a.path }, (r) => {
-    const res = r as { sessionId: string; path: string };
+  }, async (a) => call('extract', { path: a.path }, (res) => {
     return text(`Queued ${res.path} (session ${res.sessionId}) for extraction; its notes appear in the vault when the host has run it (see status).`);
   }));
 
@@ -123,7 +119,7 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     description: 'Move a wrong or obsolete note that Engram created into the vault\'s archive folder so it leaves recall (recoverable: move it back; logged in the vault\'s Engram log). Refused for the user\'s own notes, locked notes, links, and a title several notes share (the candidates are listed).',
     inputSchema: { ref: z.string().min(1).max(1024).describe('Note title, [[wikilink]] or vault path') },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  }, async (a) => call('forget', { ref: a.ref }, (r) => text(`Moved ${(r as { path: string }).path} to ${(r as { archivedTo: string }).archivedTo}: out of recall, logged in ${(r as { log: string }).log}`)));
+  }, async (a) => call('forget', { ref: a.ref }, (r) => text(`Moved ${r.path} to ${r.archivedTo}: out of recall, logged in ${r.log}`)));
 
   server.registerTool('review', {
     title: 'Review working memory',
@@ -150,21 +146,21 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     description: 'Re-read every note of the vault into the search index. Changes no note.',
     inputSchema: {},
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  }, async () => call('reindex', {}, (r) => text(`Re-indexed ${(r as { notes: number }).notes} notes.`)));
+  }, async () => call('reindex', {}, (r) => text(`Re-indexed ${r.notes} notes.`)));
 
   server.registerTool('status', {
     title: 'Engram status',
     description: 'The host, its queue, the index and recent extraction runs.',
     inputSchema: {},
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  }, async () => call('status', {}, (r) => text(renderStatus(r as StatusResult))));
+  }, async () => call('status', {}, (r) => text(renderStatus(r))));
 
   server.registerTool('configure', {
     title: 'Change a safe setting',
     description: `Change one of a few safe settings, by the names \`engram configure\` uses: ${describeAgentConfigKeys()}. Backends, paths, keys and budgets can only be changed in a terminal.`,
     inputSchema: { key: z.string().min(1).max(64), value: z.union([z.boolean(), z.number()]) },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  }, async (a) => call('configure', { key: a.key, value: a.value }, (r) => text(`Set ${(r as { key: string }).key} = ${JSON.stringify((r as { value: unknown }).value)}.`)));
+  }, async (a) => call('configure', { key: a.key, value: a.value }, (r) => text(`Set ${r.key} = ${JSON.stringify(r.value)}.`)));
 
   server.registerResource('guide', 'engram://guide', { title: 'How to use Engram\'s memory', mimeType: 'text/markdown' },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: USAGE_GUIDE }] }));

@@ -4,15 +4,22 @@
 import type { Curation } from './curate/service.js';
 import { EngramError } from './errors.js';
 import type { Engine } from './engine.js';
-import type { Method, Params, RecallResult } from './protocol/index.js';
+import { checkParams, type Method, type Params, type RecallResult, type Result } from './protocol/index.js';
 import { parseSince } from './duration.js';
 import { systemClock, type Clock } from './ports.js';
 
 /** The longest a `context` request waits for a starting host's first read of the vault (hooks wait 8 s at most). */
 const CONTEXT_READY_WAIT_MS = 10_000;
 
-export type Operation = (params: unknown) => Promise<unknown>;
-export type OperationTable = Partial<Record<Method, Operation>>;
+/** One method's operation: its checked params in, its typed result out. */
+export type Operation<M extends Method> = (params: Params<M>) => Promise<Result<M>>;
+export type OperationTable = { [M in Method]?: Operation<M> };
+
+/** Checks raw params for `method` and runs it from the table; undefined when the table does not answer it. */
+export function answer<M extends Method>(table: OperationTable, method: M, raw: unknown): Promise<Result<M>> | undefined {
+  const op: Operation<M> | undefined = table[method];
+  return op?.(checkParams(method, raw));
+}
 
 /** The injection settings a host reads from its configuration (read at each request: a change applies at once). */
 export interface InjectionSettings {
@@ -58,8 +65,7 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       }
     });
   return {
-    context: async (p) => {
-      const q = p as Params<'context'>;
+    context: async (q) => {
       const s = injection();
       if (!s.inject) return { items: [] };
       // A host that has just started (the hook that found none started it and waits) answers once the notes are
@@ -82,9 +88,8 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
         sessionChars: s.sessionChars,
       });
     },
-    recall: async (p) => {
+    recall: async (q) => {
       await engine.whenReady();
-      const q = p as Params<'recall'>;
       const result = await engine.recall(q.query, {
         limit: q.limit ?? 8,
         types: q.types,
@@ -95,39 +100,31 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       if (q.synthesize && synthesize) result.synthesis = await synthesize(q.query, result);
       return result;
     },
-    search: async (p) => {
+    search: async ({ query, expandLinks, ...filters }) => {
       await engine.whenReady();
-      const { query, expandLinks, ...filters } = p as Params<'search'>;
       return engine.query(query, { ...filters, expandLinks: expandLinks as 0 | 1 | 2 | undefined });
     },
-    read: async (p) => {
-      const { ref } = p as Params<'read'>;
+    read: async ({ ref }) => {
       checkReadRef(ref);
       await engine.whenReady();
       return engine.read(ref);
     },
     remember: async (p) => {
       await engine.whenReady();
-      return engine.remember(p as Params<'remember'>);
+      return engine.remember(p);
     },
-    forget: (p) => {
-      const { ref, ...opts } = p as Params<'forget'>;
+    forget: ({ ref, ...opts }) => {
       return writing(() => engine.forget(ref, opts));
     },
-    'review.plan': (p) => serialized(() => curation().reviewPlan(p as Params<'review.plan'>)),
-    'restructure.plan': (p) => serialized(() => curation().restructurePlan(p as Params<'restructure.plan'>)),
-    'maintain.run': (p) => {
-      const q = p as Params<'maintain.run'>;
+    'review.plan': (p) => serialized(() => curation().reviewPlan(p)),
+    'restructure.plan': (p) => serialized(() => curation().restructurePlan(p)),
+    'maintain.run': (q) => {
       return q.apply ? writing(() => curation().maintain(q)) : serialized(() => curation().maintain(q));
     },
-    'curate.apply': (p) => {
-      const { ids, actor, edits } = p as Params<'curate.apply'>;
+    'curate.apply': ({ ids, actor, edits }) => {
       return writing(async () => ({ applied: await curation().apply(ids, { actor, edits }) }));
     },
-    'curate.reject': (p) => {
-      const { ids } = p as Params<'curate.reject'>;
-      return serialized(async () => ({ rejected: await curation().reject(ids) }));
-    },
+    'curate.reject': ({ ids }) => serialized(async () => ({ rejected: await curation().reject(ids) })),
     reindex: async () => {
       await engine.whenReady();
       return engine.reindex();

@@ -1,6 +1,6 @@
 // The Node SpawnPort: output, exit codes, stdin, environment overrides, missing commands and timeouts.
 import { describe, expect, it } from 'vitest';
-import { NodeSpawn, childEnv } from '../../sidecar/node/node-spawn.js';
+import { NodeSpawn, childEnv } from '../../sidecar/hosting/node-spawn.js';
 import { isEngramError } from '../../src/core/errors.js';
 
 const node = process.execPath;
@@ -42,11 +42,10 @@ describe('NodeSpawn', () => {
   });
 
   it('sends SIGTERM on timeout', async () => {
-    const t0 = Date.now();
+    // The child never exits on its own: the run returning at all is the timeout working.
     const r = await spawner.run({ command: node, args: ['-e', 'setInterval(()=>{}, 1000)'], timeoutMs: 200 });
     expect(r.timedOut).toBe(true);
     expect(r.signal).toBe('SIGTERM');
-    expect(Date.now() - t0).toBeLessThan(5000);
   });
 
   it('escalates to SIGKILL when the child ignores SIGTERM', async () => {

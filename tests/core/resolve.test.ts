@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseLocalSettings, projectFromRecords, repositoryFolderOf, resolveProject, resolveVault, parseGitFile } from '../../src/core/resolve.js';
-import { findLocalSettings, gitTopLevel, projectFor, requireVault, setSessionProject } from '../../sidecar/node/resolve.js';
+import { findLocalSettings, gitTopLevel, projectFor, requireVault, setSessionProject } from '../../sidecar/hosting/resolve.js';
 import type { SessionMeta } from '../../src/core/transcript/types.js';
-import { hostFacts } from '../../sidecar/node/facts.js';
+import { hostFacts } from '../../sidecar/hosting/facts.js';
 import { vaultKey } from '../../src/core/state.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 

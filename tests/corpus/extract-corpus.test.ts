@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasCorpus, corpusPath, corpusSkipReason } from '../helpers/shared.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 import { ScriptedBackend, beatsFor } from '../helpers/extract.js';
-import { extractTranscript, readTranscriptFile } from '../../sidecar/node/extract-runner.js';
-import { hostFacts } from '../../sidecar/node/facts.js';
+import { extractTranscript, readTranscriptFile } from '../../sidecar/hosting/extract-runner.js';
+import { hostFacts } from '../../sidecar/hosting/facts.js';
 import { vaultKey } from '../../src/core/state.js';
 import { parseNote } from '../../src/core/note/frontmatter.js';
 

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NodeVault } from '../../sidecar/node/node-vault.js';
+import { NodeVault } from '../../sidecar/hosting/node-vault.js';
 import { roundtripCheck } from '../../src/core/note/roundtrip.js';
 import { editFrontmatter } from '../../src/core/note/frontmatter-edit.js';
 import { findFrontmatter } from '../../src/core/note/frontmatter.js';

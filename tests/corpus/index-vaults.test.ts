@@ -2,7 +2,7 @@
 // reported (not fatal), titles found first, and a snapshot round trip that re-reads nothing.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NodeVault } from '../../sidecar/node/node-vault.js';
+import { NodeVault } from '../../sidecar/hosting/node-vault.js';
 import { VaultIndex } from '../../src/core/index/vault-index.js';
 import { corpusPath, corpusSkipReason, hasCorpus } from '../helpers/shared.js';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { makeSandbox, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
-import { vaultKey } from '../../sidecar/node/paths.js';
+import { vaultKey } from '../../sidecar/hosting/paths.js';
 import { runChecks } from '../../sidecar/doctor/checks.js';
 import { checkLine } from '../../sidecar/cli/commands/doctor.js';
 

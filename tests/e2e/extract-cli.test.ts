@@ -7,12 +7,12 @@ import { runCli } from '../helpers/cli.js';
 import { installFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { repoRoot } from '../helpers/shared.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
-import { budgetsFrom, extractionBudgetStatus, validatePassFrom } from '../../sidecar/node/extract-runner.js';
+import { budgetsFrom, extractionBudgetStatus, validatePassFrom } from '../../sidecar/hosting/extract-runner.js';
 import { effectiveConfig } from '../../src/core/config.js';
-import { createBackend } from '../../sidecar/node/backends.js';
-import { loadConfig } from '../../sidecar/node/config-file.js';
+import { createBackend } from '../../sidecar/hosting/backends.js';
+import { loadConfig } from '../../sidecar/hosting/config-file.js';
 import { dailyLimit } from '../../src/core/extract/usage.js';
-import { hostFacts } from '../../sidecar/node/facts.js';
+import { hostFacts } from '../../sidecar/hosting/facts.js';
 
 const fixtures = path.join(repoRoot, 'tests/fixtures/extract');
 const transcript = path.join(fixtures, 'markers-a.jsonl');

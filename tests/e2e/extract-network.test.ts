@@ -8,7 +8,7 @@ import { cliPath } from '../helpers/cli.js';
 import { startFakeAnthropic, type FakeServer } from '../helpers/real-cli.js';
 import { repoRoot } from '../helpers/shared.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
-import { gitBusy } from '../../sidecar/node/extract-runner.js';
+import { gitBusy } from '../../sidecar/hosting/extract-runner.js';
 
 const transcript = path.join(repoRoot, 'tests/fixtures/extract/markers-b.jsonl');
 const KEY = 'sk-ant-test-0123456789-secret';

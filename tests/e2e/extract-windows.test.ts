@@ -116,8 +116,8 @@ describe('a window whose LLM call fails is not wasted', () => {
     expect(failed.stderr).toBe('');
     expect(failed.code).toBe(1);
     // Before: 44 requests and 742 s (the claude CLI's own retries under Engram's), then the window was used up.
+    // Bounded: three requests (the backoff between them is pinned with a fake sleep in tests/core/extract).
     expect(requests).toBe(3);
-    expect(failed.ms).toBeLessThan(15_000);
     expect(failed.stdout).toMatch(/HTTP 500/);
     expect(failed.stdout).toMatch(/1 window not extracted: it stays pending \(nothing filed in its place\)/);
     // No rules stand-in: the correction in the transcript is not filed by the offline pass.
@@ -156,8 +156,8 @@ describe('a window whose LLM call fails is not wasted', () => {
     mode = '429-long';
     const r = await run(['extract', transcript, '--vault', s.vault, '--backend', 'anthropic'], s.env);
     expect(r.code).toBe(1);
+    // One request and no wait for the hour the server asked for (the test's timeout is 30 s).
     expect(requests).toBe(1);
-    expect(r.ms).toBeLessThan(10_000);
     expect(ledger(s.home)!.sessions[SESSION_KEY].pending).toMatchObject({ failure: 'rate-limit' });
   }, 30_000);
 
@@ -167,8 +167,8 @@ describe('a window whose LLM call fails is not wasted', () => {
     const r = await run(['extract', transcript, '--vault', s.vault, '--backend', 'anthropic'], s.env);
     expect(r.code).toBe(1);
     expect(requests).toBe(1);
+    // The hung server never answers: the run ending at all is the timeout; it waited for it, not less.
     expect(r.ms).toBeGreaterThanOrEqual(5000);
-    expect(r.ms).toBeLessThan(15_000);
     expect(r.stdout).toMatch(/within 5000 ms/);
     expect(notes(s.vault)).toEqual([]);
     expect(ledger(s.home)!.sessions[SESSION_KEY]).toMatchObject({ ranges: [], pending: { failure: 'timeout' } });

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HostConnection } from '../../sidecar/client/connection.js';
+import { HostConnection } from '../../sidecar/hosting/connection.js';
 import { runCli } from '../helpers/cli.js';
 import { makeSandbox, pidsFromLocks, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
@@ -53,7 +53,7 @@ async function ask(sb: Sandbox, method: string, params: unknown): Promise<unknow
   const socket = await hostSocket(sb);
   const conn = await HostConnection.open({ socket, env: sb.env, deadline: Date.now() + 10_000, client: 'test' });
   try {
-    return await conn.call(method, params, Date.now() + 10_000);
+    return await conn.request(method, params, Date.now() + 10_000);
   } finally {
     conn.close();
   }
@@ -66,7 +66,7 @@ async function streamed(sb: Sandbox, method: string, params: Record<string, unkn
   const events: Array<{ method: string; params: unknown } | { result: unknown }> = [];
   conn.onNotification = (method, p) => events.push({ method, params: p });
   try {
-    events.push({ result: await conn.call(method, params, Date.now() + 30_000) });
+    events.push({ result: await conn.request(method, params, Date.now() + 30_000) });
   } finally {
     conn.close();
   }

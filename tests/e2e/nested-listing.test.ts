@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listClaudeTranscripts } from '../../sidecar/install/transcripts.js';
-import { isNestedCallFolder } from '../../sidecar/node/transcript-files.js';
+import { isNestedCallFolder } from '../../sidecar/hosting/transcript-files.js';
 import { runCli } from '../helpers/cli.js';
 import { makeSandbox, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';

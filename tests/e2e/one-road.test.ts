@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HostConnection } from '../../sidecar/client/connection.js';
-import { vaultState } from '../../sidecar/node/paths.js';
+import { HostConnection } from '../../sidecar/hosting/connection.js';
+import { vaultState } from '../../sidecar/hosting/paths.js';
 import type { RecallResult } from '../../src/core/protocol/messages.js';
 import { runCli } from '../helpers/cli.js';
 import { makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';

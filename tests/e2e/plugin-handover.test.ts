@@ -12,8 +12,8 @@ import { alive, hostListening, makeSandbox, sessionTranscript, waitFor, type San
 import { repoRoot } from '../helpers/shared.js';
 import { loadBundle } from '../helpers/plugin-bundle.js';
 import { pluginApp } from '../helpers/plugin-app.js';
-import { vaultState } from '../../sidecar/node/paths.js';
-import { readLock } from '../../sidecar/node/election.js';
+import { vaultState } from '../../sidecar/hosting/paths.js';
+import { readLock } from '../../sidecar/hosting/election.js';
 
 // The session ids inside the fixtures (notes carry them as engram_session).
 const SESSIONS = ['11111111-aaaa-4aaa-8aaa-000000000001', '22222222-bbbb-4bbb-8bbb-000000000002', '33333333-cccc-4ccc-8ccc-000000000003'];

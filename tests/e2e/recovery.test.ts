@@ -8,9 +8,9 @@ import path from 'node:path';
 import { cliPath, runCli, vanishingEntry } from '../helpers/cli.js';
 import { alive, hostListening, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
-import { vaultState } from '../../sidecar/node/paths.js';
-import { tempPathFor } from '../../sidecar/node/temp-files.js';
-import { LOG_KEEP, LOG_MAX_BYTES } from '../../sidecar/node/log.js';
+import { vaultState } from '../../sidecar/hosting/paths.js';
+import { tempPathFor } from '../../sidecar/hosting/temp-files.js';
+import { LOG_KEEP, LOG_MAX_BYTES } from '../../sidecar/hosting/log.js';
 import { hookBurst } from '../helpers/hook-burst.js';
 import { canMount, fill, mountTmpfs, remount } from '../helpers/tmpfs.js';
 

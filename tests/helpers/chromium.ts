@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import esbuild from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { onTeardown } from './leftovers.js';
 
 /** Chromium to test with: $ENGRAM_CHROMIUM, else the Debian package's binary; null when neither is there. */
 export function chromiumPath(): string | null {
@@ -108,21 +109,30 @@ export async function openPage(script: string, files: Record<string, string | Ui
 let browser: Promise<Browser> | undefined;
 let open = 0;
 let closing: ReturnType<typeof setTimeout> | undefined;
+let untrack: (() => void) | undefined;
+
+function closeBrowser(): Promise<void> {
+  clearTimeout(closing);
+  untrack?.();
+  const b = browser;
+  browser = undefined;
+  return b ? b.then((x) => x.close()) : Promise.resolve();
+}
 
 function sharedBrowser(executablePath: string): Promise<Browser> {
   clearTimeout(closing);
   open++;
-  browser ??= chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  if (!browser) {
+    browser = chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    // Closed after the test file even when a page was never released (a test failed mid-way).
+    untrack = onTeardown('the shared Chromium', closeBrowser, () => undefined);
+  }
   return browser;
 }
 
 function releaseBrowser(): void {
   if (--open > 0) return;
-  closing = setTimeout(() => {
-    const b = browser;
-    browser = undefined;
-    void b?.then((x) => x.close());
-  }, 1000);
+  closing = setTimeout(() => void closeBrowser(), 1000);
 }
 
 /** The page's memory in use after a full garbage collection, in MB: the JS heap plus array buffers (typed arrays). */

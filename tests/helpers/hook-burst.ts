@@ -7,8 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { cliPath } from './cli.js';
 import { waitFor, type Sandbox } from './host.js';
 import { repoRoot } from './shared.js';
-import { HostConnection } from '../../sidecar/client/connection.js';
-import { vaultState } from '../../sidecar/node/paths.js';
+import { HostConnection } from '../../sidecar/hosting/connection.js';
+import { vaultState } from '../../sidecar/hosting/paths.js';
 
 const fixture = path.join(repoRoot, 'tests/fixtures/extract/markers-a.jsonl');
 

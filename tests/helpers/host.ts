@@ -5,8 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cliPath } from './cli.js';
 import { makeTempDir, removeDir } from './temp.js';
+import { killAll, killMarked, onTeardown, processesMarked, removeFolder, removeFolderSync, type Found } from './leftovers.js';
 import { repoRoot } from './shared.js';
-import { vaultState } from '../../sidecar/node/paths.js';
+import { vaultState } from '../../sidecar/hosting/paths.js';
 
 /** Host options a user never sets, given to a test host as flags (tests/helpers/host-entry.ts). */
 export interface TestHostOptions {
@@ -130,18 +131,27 @@ export function makeSandbox(): Sandbox {
       return file;
     },
     async cleanup() {
-      const pids = new Set([...children.map((c) => c.pid!).filter(Boolean), ...pidsFromLocks(engramHome)]);
-      for (const pid of pids) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // gone
-        }
-      }
-      await waitFor(() => [...pids].every((p) => !alive(p)), 5000, 'hosts to die').catch(() => undefined);
+      untrackSandbox();
+      // Kill first, whatever fails after: a folder that will not go must not keep a host running.
+      const stopped = await killMarked(sandboxProcesses).then(() => null, (e: unknown) => e as Error);
+      await removeFolder(root, () => killAll(sandboxProcesses().map((f) => f.pid)));
       removeDir(root);
+      if (stopped) throw stopped;
     },
   };
+  // The sandbox's processes: the ones it spawned, and every one whose environment names its ENGRAM_HOME (a host a
+  // hook started detached, whose lock may be gone already); without /proc, the pids its locks name.
+  const sandboxProcesses = (): Found[] => {
+    const running = children.filter((c) => c.pid && c.exitCode === null && c.signalCode === null).map((c) => ({ pid: c.pid!, command: c.spawnargs.join(' ') }));
+    const marked = fs.existsSync('/proc/self/environ')
+      ? processesMarked('ENGRAM_HOME', engramHome)
+      : pidsFromLocks(engramHome).filter(alive).map((pid) => ({ pid, command: 'a host named by a lock' }));
+    return [...running, ...marked];
+  };
+  const untrackSandbox = onTeardown(`sandbox ${root}`, () => sb.cleanup(), () => {
+    killAll(sandboxProcesses().map((f) => f.pid));
+    removeFolderSync(root);
+  });
   return sb;
 }
 

@@ -5,9 +5,9 @@ import type { Curation } from '../../src/core/curate/service.js';
 import { curateSettings } from '../../src/core/curate/settings.js';
 import { Engine } from '../../src/core/engine.js';
 import { MemoryStateStore } from '../../src/core/extract/state-store.js';
-import { coreOperations, type InjectionSettings, type OperationTable } from '../../src/core/operations.js';
+import { answer, coreOperations, type InjectionSettings, type OperationTable } from '../../src/core/operations.js';
 import { MemoryVault } from '../../src/core/ports/memory-vault.js';
-import { checkParams, isMethod } from '../../src/core/protocol/index.js';
+import { isMethod } from '../../src/core/protocol/index.js';
 import type { Clock, Yield } from '../../src/core/ports.js';
 import type { LlmBackend } from '../../src/core/extract/backends/types.js';
 
@@ -42,9 +42,9 @@ export async function startInProcessHost(files: Record<string, string>, opts: { 
     operations,
     async call(method, params = {}) {
       if (!isMethod(method)) throw new Error(`unknown method ${method}`);
-      const op = operations[method];
-      if (!op) throw new Error(`${method} is not a core operation`);
-      return op(checkParams(method, params));
+      const answered = answer(operations, method, params);
+      if (!answered) throw new Error(`${method} is not a core operation`);
+      return answered;
     },
   };
 }

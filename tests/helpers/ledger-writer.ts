@@ -22,7 +22,7 @@ async function go(): Promise<void> {
 
 async function cli(): Promise<unknown> {
   const { extractSession } = await import('../../src/core/extract/extract.js');
-  const { NodeStateStore } = await import('../../sidecar/node/node-state-store.js');
+  const { NodeStateStore } = await import('../../sidecar/hosting/node-state-store.js');
   const { MemoryVault } = await import('../../src/core/ports/memory-vault.js');
   const { systemClock } = await import('../../src/core/ports.js');
   const { ScriptedBackend, session } = await import('./extract.js');

@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { RUN_VAR, SCOPE_VAR } from './leftovers.js';
 
 export const REAL_CLIS = {
   claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.330', bin: 'claude' },
@@ -301,14 +302,20 @@ export interface RunResult {
   json?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-/** A clean environment for a real CLI: none of the caller's Claude Code session variables, a private HOME. */
+/**
+ * A clean environment for a real CLI: none of the caller's Claude Code session variables, a private HOME, and a
+ * private temp folder in it (the CLIs keep sockets and probes there, which go with the HOME). The test run's markers
+ * stay, so what the CLI starts is found and stopped after the test (tests/helpers/leftovers.ts).
+ */
 export function cleanEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (/^(CLAUDE|ANTHROPIC_|OPENAI_|CODEX_|ENGRAM_|AI_AGENT$|TRACEPARENT$|XDG_)/.test(k)) continue;
+    if (k !== RUN_VAR && k !== SCOPE_VAR && /^(CLAUDE|ANTHROPIC_|OPENAI_|CODEX_|ENGRAM_|AI_AGENT$|TRACEPARENT$|XDG_)/.test(k)) continue;
     env[k] = v;
   }
-  return { ...env, HOME: home, USERPROFILE: home, ...extra };
+  const tmp = path.join(home, '.tmp');
+  fs.mkdirSync(tmp, { recursive: true });
+  return { ...env, HOME: home, USERPROFILE: home, TMPDIR: tmp, ...extra };
 }
 
 export function runProcess(bin: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<RunResult> {

@@ -1,6 +1,6 @@
 // The restructure pane's line diff: exact (both texts rebuild from it), minimal on small cases, and paired rows.
 import { describe, expect, it } from 'vitest';
-import { diffHunks, diffLines, sideBySide } from '../../src/plugin/views/diff';
+import { diffHunks, diffLines, sideBySide } from '../../src/core/diff';
 import { rng } from '../../src/core/rng';
 
 const rebuild = (lines: ReturnType<typeof diffLines>, side: 'a' | 'b') =>

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { vaultState } from '../../sidecar/node/paths';
-import { readLock } from '../../sidecar/node/election';
+import { vaultState } from '../../sidecar/hosting/paths';
+import { readLock } from '../../sidecar/hosting/election';
 import { pluginApp } from '../helpers/plugin-app';
 import { makeTempDir, removeDir } from '../helpers/temp';
 import { builtins, loadBundle } from '../helpers/plugin-bundle';
@@ -41,7 +41,7 @@ async function until<T>(what: string, probe: () => T | undefined, ms = 20_000): 
 }
 
 describe('the built plugin (main.js)', () => {
-  it('loads with only obsidian, onload returns in under 20 ms, hosts after layout ready, and unload leaves nothing', async () => {
+  it('loads with only obsidian, onload returns before any hosting, hosts after layout ready, and unload leaves nothing', async () => {
     const bundle = loadBundle();
     expect([...new Set(bundle.atLoad)]).toEqual(['obsidian']);
     const { app, folder, manifest, layoutReady } = pluginApp(root, { 'Notes/Deploy.md': 'The deploy script must run from the repository root.\n' });
@@ -50,9 +50,8 @@ describe('the built plugin (main.js)', () => {
     fs.writeFileSync(path.join(process.env.ENGRAM_HOME!, 'config.json'), JSON.stringify({ version: 1, embedding: { model_id: 'engram-tiny', model_path: model.dir } }));
     const plugin = new bundle.Plugin(app, manifest);
     (plugin as unknown as { data__: unknown }).data__ = { nodePath: process.execPath, cliPath: path.join(repo, 'dist', 'engram.mjs') };
-    const t0 = performance.now();
+    // How long onload takes is a figure (`npm run bench -- plugin-host`); here: it does no hosting work.
     await plugin.onload();
-    expect(performance.now() - t0).toBeLessThan(20);
     // Nothing Node-side before the layout is ready.
     expect(bundle.later).toEqual([]);
     const listeners = () => [folder.vault, folder.metadataCache].map((e) => Object.values((e as unknown as { _: Record<string, unknown[]> })._).flat().length);

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { vaultState } from '../../sidecar/node/paths.js';
+import { vaultState } from '../../sidecar/hosting/paths.js';
 import { runCli } from '../helpers/cli.js';
 import { makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 import { realCli, realSuiteTitle, runCodex, startFakeResponses, writeCodexConfig } from '../helpers/real-cli.js';

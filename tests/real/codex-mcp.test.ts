@@ -61,13 +61,12 @@ describe.skipIf('skip' in codex)(realSuiteTitle('codex', 'Engram\'s MCP tools un
 
     const cwd = path.join(sb.root, 'work');
     fs.mkdirSync(cwd);
-    const t0 = Date.now();
     const r = await runCodex({ bin: (codex as { bin: string }).bin, home: sb.home, cwd, prompt: 'why do we use pnpm workspaces?', server, timeoutMs: 120_000 });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     expect(recallName, `Codex offered engram's recall tool: ${JSON.stringify(server.modelRequests().map((q) => toolNames(q.body)))}`).not.toBe('');
     const results = server.modelRequests().flatMap((q) => toolResults(q.body));
+    // The note text reached the model: the server found the state and the host's socket (in the wrong folders every
+    // tool failed). How long the session took is not asserted (a loaded machine stretches it).
     expect(results.join('\n')).toContain('quokkafish');
-    // Not the 15 s socket timeout of a server looking in the wrong folder.
-    expect(Date.now() - t0).toBeLessThan(60_000);
   });
 });

@@ -9,7 +9,7 @@ import { effectiveConfig } from '../../src/core/config.js';
 import { BackendError } from '../../src/core/extract/backends/backend-error.js';
 import type { LlmBackend } from '../../src/core/extract/backends/types.js';
 import { ENGRAM_PROMPT_MARKER } from '../../src/core/transcript/fence.js';
-import { backendCredentials, createBackend } from '../../sidecar/node/backends.js';
+import { backendCredentials, createBackend } from '../../sidecar/hosting/backends.js';
 import { listClaudeTranscripts } from '../../sidecar/install/transcripts.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 import { runCli } from '../helpers/cli.js';
@@ -59,7 +59,7 @@ function sessionVariables(decoy: string): NodeJS.ProcessEnv {
 }
 
 /**
- * The backend as the host builds it (sidecar/node/backends.ts), with `claude.command` a wrapper that records the
+ * The backend as the host builds it (sidecar/hosting/backends.ts), with `claude.command` a wrapper that records the
  * environment the real CLI gets and then runs it. Engram's own setting points the CLI at the fake server.
  */
 function backend(home: string, env: NodeJS.ProcessEnv, config: Record<string, unknown>, attempts = 1): { backend: LlmBackend; envFile: string } {
@@ -120,6 +120,8 @@ describe.skipIf('skip' in claude)(realSuiteTitle('claude', 'the claude backend r
     expect(run!.env).toMatchObject({ ENGRAM_NESTED: '1', MAX_THINKING_TOKENS: '0', CLAUDE_CODE_DISABLE_THINKING: '1', CLAUDE_CODE_MAX_RETRIES: '0', CLAUDE_CODE_MAX_OUTPUT_TOKENS: '2048' });
     expect(run!.args).toContain('--no-session-persistence');
     expect(fs.existsSync(run!.cwd)).toBe(false); // the empty temporary folder is gone
+    // It was made in Engram's state folder, so a host killed mid-call leaves nothing in the system's temp folder.
+    expect(path.dirname(run!.cwd)).toBe(path.join(home, '.engram', 'tmp'));
   });
 
   it('without claude.base_url, the endpoint in the user\'s Claude Code settings applies, never the session\'s', async () => {

@@ -1,11 +1,11 @@
-// The one atomic write (sidecar/node/atomic-write.ts), both variants: content and permissions, and no temp file left
+// The one atomic write (sidecar/hosting/atomic-write.ts), both variants: content and permissions, and no temp file left
 // by a write that fails before or at the rename (a full disk included).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
-import { atomicWriteFile, atomicWriteFileSync, type AtomicWriteOptions } from '../../sidecar/node/atomic-write.js';
-import { isTempName } from '../../sidecar/node/temp-files.js';
+import { atomicWriteFile, atomicWriteFileSync, type AtomicWriteOptions } from '../../sidecar/hosting/atomic-write.js';
+import { isTempName } from '../../sidecar/hosting/temp-files.js';
 import { canMount, fill, mountTmpfs } from '../helpers/tmpfs.js';
 import { spawnSync } from 'node:child_process';
 

@@ -4,10 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HostConnection } from '../../sidecar/client/connection.js';
+import { HostConnection } from '../../sidecar/hosting/connection.js';
 import { runHost } from '../../sidecar/host/daemon.js';
 import { indexMaker } from '../../sidecar/hosting/wiring.js';
-import { vaultState } from '../../sidecar/node/paths.js';
+import { vaultState } from '../../sidecar/hosting/paths.js';
 import type { RecallResult, StatusResult } from '../../src/core/protocol/index.js';
 import type { RestructurePlanResult } from '../../src/core/curate/service.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';

@@ -2,7 +2,7 @@
 // semantic recall through the index, and what `model pull` says when the network is unreachable.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadEmbedder, locateModel, pullModel, type TransformersEmbedder } from '../../sidecar/node/embedder.js';
+import { loadEmbedder, locateModel, pullModel, type TransformersEmbedder } from '../../sidecar/hosting/embedder.js';
 import { EngramError } from '../../src/core/errors.js';
 import { MemoryVault } from '../../src/core/ports/memory-vault.js';
 import { VaultIndex } from '../../src/core/index/vault-index.js';

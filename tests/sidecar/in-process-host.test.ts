@@ -8,6 +8,7 @@ import type { ApplyOutcome, MaintainResult, RestructurePlanResult, ReviewPlanRes
 import { methodParams, type ContextResult, type RecallResult } from '../../src/core/protocol/index.js';
 import { buildMcpServer } from '../../sidecar/mcp/server.js';
 import { startInProcessHost } from '../helpers/in-process-host.js';
+import { answer } from '../../src/core/operations.js';
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 const clock = { now: () => NOW };
@@ -83,7 +84,7 @@ describe('the engine in a second host (in process, in-memory vault)', () => {
 
   it('serves an MCP client through the same table: recall, read, restructure list, show and apply', async () => {
     const host = await startInProcessHost(FILES, { clock });
-    const server = buildMcpServer({ link: { call: (method, params) => host.call(method, params) }, project: 'demo', version: '0.0.0' });
+    const server = buildMcpServer({ link: { call: (method, params) => answer(host.operations, method, params) ?? Promise.reject(new Error(`${method} is not a core operation`)) }, project: 'demo', version: '0.0.0' });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'vitest', version: '0.0.0' });

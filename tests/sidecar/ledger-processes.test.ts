@@ -10,7 +10,7 @@ import { jobForEvent, makeSessionJobRunner } from '../../src/core/capture/sessio
 import { JobStore, LEDGER_VERSION, type Ledger } from '../../src/core/extract/journal.js';
 import { CoverageStore } from '../../sidecar/hosting/coverage.js';
 import { nodeTranscripts } from '../../sidecar/hosting/session-jobs.js';
-import { NodeStateStore } from '../../sidecar/node/node-state-store.js';
+import { NodeStateStore } from '../../sidecar/hosting/node-state-store.js';
 import { repoRoot } from '../helpers/shared.js';
 
 const KEY = '0123456789abcdef';

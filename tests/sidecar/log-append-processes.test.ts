@@ -17,7 +17,7 @@ const entry = (writer: number, i: number): LogEntry => ({ at: AT + writer * 1000
 
 function writer(vault: string, n: number, count: number): Promise<number | null> {
   const script = `
-    const { NodeVault } = await import(${JSON.stringify(path.join(repoRoot, 'sidecar/node/node-vault.ts'))});
+    const { NodeVault } = await import(${JSON.stringify(path.join(repoRoot, 'sidecar/hosting/node-vault.ts'))});
     const { appendLogOnce } = await import(${JSON.stringify(path.join(repoRoot, 'src/core/curate/change-log.ts'))});
     const vault = new NodeVault(${JSON.stringify(vault)});
     const entry = ${entry.toString()};

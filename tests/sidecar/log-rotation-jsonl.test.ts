@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
-import { NodeStateStore } from '../../sidecar/node/node-state-store.js';
-import { LOG_MAX_BYTES } from '../../sidecar/node/log.js';
+import { NodeStateStore } from '../../sidecar/hosting/node-state-store.js';
+import { LOG_MAX_BYTES } from '../../sidecar/hosting/log.js';
 import { CALLS_LOG, recordCall, usageSummary, type CallRecord } from '../../src/core/extract/usage.js';
 
 const dirs: string[] = [];

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
-import { hostFacts } from '../../sidecar/node/facts.js';
+import { hostFacts } from '../../sidecar/hosting/facts.js';
 import type { CommandContext } from '../../sidecar/cli/types.js';
 import { command as uninstallCommand } from '../../sidecar/cli/commands/uninstall.js';
 import { choosePlugin, installPlugin, pluginStep, type PluginChoice } from '../../sidecar/install/obsidian-plugin.js';

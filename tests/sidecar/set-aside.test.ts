@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
-import { vaultState, type VaultState } from '../../sidecar/node/paths.js';
+import { vaultState, type VaultState } from '../../sidecar/hosting/paths.js';
 import { classifyFailure, deferEntries, ensureStateDirs, failEntries, listSetAside, retryBackoffMs, retrySetAside, returnDeferred } from '../../sidecar/hosting/spool.js';
 
 describe('set-aside events', () => {

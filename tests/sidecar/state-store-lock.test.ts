@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NodeStateStore } from '../../sidecar/node/node-state-store.js';
+import { NodeStateStore } from '../../sidecar/hosting/node-state-store.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 
 const dirs: string[] = [];

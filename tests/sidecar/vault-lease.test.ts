@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { thisDevice } from '../../sidecar/node/device.js';
-import { LEASE_TTL_MS, leaseFile, leaseStatus, readLease, releaseLease, takeLease } from '../../sidecar/node/vault-lease.js';
+import { thisDevice } from '../../sidecar/hosting/device.js';
+import { LEASE_TTL_MS, leaseFile, leaseStatus, readLease, releaseLease, takeLease } from '../../sidecar/hosting/vault-lease.js';
 
 const dirs: string[] = [];
 const tmp = (name: string) => {

@@ -1,6 +1,6 @@
 // `engram backfill [--since 30d] [--yes]`: the LLM pass over existing transcripts, run by the host after confirmation.
 import type { CommandDefinition } from '../types.js';
-import { vaultState } from '../../node/paths.js';
+import { vaultState } from '../../hosting/paths.js';
 import { parseSince } from '../../../src/core/duration.js';
 import { estimateBacklog, listClaudeTranscripts } from '../../install/transcripts.js';
 import { ensureHost, queueTranscripts } from '../../install/queue-backlog.js';
@@ -18,8 +18,8 @@ export const command: CommandDefinition = {
     // Everything when absent; otherwise core's one duration reader (its usage error names the forms it takes).
     const since = ctx.options.since === undefined ? 0 : parseSince(String(ctx.options.since), Date.now(), '--since');
     // Said before anything is counted or queued: a backend that cannot run would only leave every window pending.
-    const { loadConfig } = await import('../../node/config-file.js');
-    const { checkBackend, describeBackendProblem } = await import('../../node/backend-check.js');
+    const { loadConfig } = await import('../../hosting/config-file.js');
+    const { checkBackend, describeBackendProblem } = await import('../../hosting/backend-check.js');
     const check = checkBackend(loadConfig(ctx.facts).config, ctx.env);
     if (!check.ok) {
       for (const line of describeBackendProblem(check)) ctx.stdout(line);
@@ -27,7 +27,7 @@ export const command: CommandDefinition = {
       return 1;
     }
     const files = await listClaudeTranscripts(ctx.env, since);
-    const { readTranscriptFile } = await import('../../node/extract-runner.js');
+    const { readTranscriptFile } = await import('../../hosting/extract-runner.js');
     const est = await estimateBacklog(files, async (f) => (await readTranscriptFile(f)).turns.reduce((n, t) => n + t.text.length, 0));
     ctx.stdout(`Backend: ${check.detail}.`);
     ctx.stdout(`${files.length} transcripts, ${(est.bytes / 1e6).toFixed(1)} MB, about ${est.tokens.toLocaleString('en-US')} input tokens for an LLM pass${est.sampled ? ' (estimated from a sample)' : ''}.`);

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { parseNote } from '../../../src/core/note/frontmatter.js';
 import { roundtripCheck } from '../../../src/core/note/roundtrip.js';
 import { errorMessage } from '../../../src/core/errors.js';
-import { NodeVault } from '../../node/node-vault.js';
-import { requireVault } from '../../node/resolve.js';
+import { NodeVault } from '../../hosting/node-vault.js';
+import { requireVault } from '../../hosting/resolve.js';
 import type { CommandDefinition } from '../types.js';
 
 interface Finding {

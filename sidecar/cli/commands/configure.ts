@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CONFIG_KEY_NAMES, isConfigKey, keySpec, unknownKeyError, type EffectiveEntry } from '../../../src/core/config.js';
 import { EngramError } from '../../../src/core/errors.js';
-import { loadConfig, saveConfigKey } from '../../node/config-file.js';
-import { findVault } from '../../node/resolve.js';
+import { loadConfig, saveConfigKey } from '../../hosting/config-file.js';
+import { findVault } from '../../hosting/resolve.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
 function sourceText(e: EffectiveEntry): string {

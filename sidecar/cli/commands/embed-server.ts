@@ -19,8 +19,8 @@ export const command: CommandDefinition = {
   description: 'Serve embeddings over stdio, one JSON-RPC message per line: info, embed {texts} (vectors as base64 Float32). Used by the Obsidian plugin; loads only local model files.',
   options: { model: { type: 'string', valueName: '<dir>', description: 'Model folder (default: embedding.model_path or the downloaded model)' } },
   async run(ctx) {
-    const { loadConfig } = await import('../../node/config-file.js');
-    const { locateModel, loadEmbedder } = await import('../../node/embedder.js');
+    const { loadConfig } = await import('../../hosting/config-file.js');
+    const { locateModel, loadEmbedder } = await import('../../hosting/embedder.js');
     const { engramHome } = await import('../../../src/core/state.js');
     const facts = ctx.facts;
     const { config } = loadConfig(facts);

@@ -14,11 +14,11 @@ import { parseNote } from '../../../src/core/note/frontmatter.js';
 import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
 import { engramHome } from '../../../src/core/state.js';
 import type { Session } from '../../../src/core/transcript/types.js';
-import { atomicWriteFileSync } from '../../node/atomic-write.js';
-import { createBackend } from '../../node/backends.js';
-import { loadConfig } from '../../node/config-file.js';
-import { setSessionProject } from '../../node/resolve.js';
-import { readTranscriptFile } from '../../node/transcript-files.js';
+import { atomicWriteFileSync } from '../../hosting/atomic-write.js';
+import { createBackend } from '../../hosting/backends.js';
+import { loadConfig } from '../../hosting/config-file.js';
+import { setSessionProject } from '../../hosting/resolve.js';
+import { readTranscriptFile } from '../../hosting/transcript-files.js';
 import type { CommandContext } from '../types.js';
 
 /** True when a note's words are the agent's: it cites only assistant turns, or its statement sits in an assistant turn and no user turn. */

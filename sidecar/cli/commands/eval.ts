@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError, errorMessage } from '../../../src/core/errors.js';
 import { buildEvalIndex, evaluate, parseJsonl, parseQrels, type EvalDoc, type EvalQuery, type Metrics } from '../../../src/core/index/eval.js';
-import { resolveModel } from '../../node/index-host.js';
+import { resolveModel } from '../../hosting/index-host.js';
 import type { CommandDefinition } from '../types.js';
 
 function read(file: string, what: string): string {

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { BACKENDS, type BackendName } from '../../../src/core/config.js';
 import { EngramError } from '../../../src/core/errors.js';
 import type { ExtractRun } from '../../../src/core/extract/extract.js';
-import { extractTranscript } from '../../node/extract-runner.js';
-import { requireVault } from '../../node/resolve.js';
+import { extractTranscript } from '../../hosting/extract-runner.js';
+import { requireVault } from '../../hosting/resolve.js';
 import { callHost } from '../../client/forward.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
@@ -67,7 +67,7 @@ export const command: CommandDefinition = {
     const backend = backendOption(ctx);
     // A live host is the vault's one writer: the extraction runs there, queued with the hooks' jobs. A dry run writes
     // nothing, so it runs here.
-    const hosted = ctx.options['dry-run'] ? undefined : await callHost<ExtractRun>(ctx, 'extract.run', { path: transcriptPath, backend }, { deadlineMs: 60 * 60_000 });
+    const hosted = ctx.options['dry-run'] ? undefined : await callHost(ctx, 'extract.run', { path: transcriptPath, backend }, { deadlineMs: 60 * 60_000 });
     const facts = ctx.facts;
     const run = hosted?.result ?? (await (async () => {
       const vault = requireVault(facts, ctx.cwd, ctx.global.vault);

@@ -1,7 +1,7 @@
 // `engram hook <Event>`: Claude Code hook handler. Never fails the session: exit 0 whatever happens.
 import type { CommandDefinition } from '../types.js';
 import { runHook } from '../../client/hook.js';
-import { appendLog } from '../../node/log.js';
+import { appendLog } from '../../hosting/log.js';
 
 export const command: CommandDefinition = {
   usage: 'hook <SessionStart|UserPromptSubmit|Stop|PreCompact|SessionEnd>',

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { EngramError } from '../../../src/core/errors.js';
 import { callHost } from '../../client/forward.js';
 import { IMPORT_PROGRESS, type ImportProgress, type ImportResult } from '../../../src/core/protocol/index.js';
-import { importExport } from '../../node/import-runner.js';
-import { requireVault } from '../../node/resolve.js';
+import { importExport } from '../../hosting/import-runner.js';
+import { requireVault } from '../../hosting/resolve.js';
 import type { CommandDefinition } from '../types.js';
 import { terminalProgress } from '../progress.js';
 import { backendOption, describeRun } from './extract.js';
@@ -50,7 +50,7 @@ export const command: CommandDefinition = {
     // dry run writes nothing, so it runs here).
     const hosted = dryRun
       ? undefined
-      : await callHost<ImportResult>(ctx, 'import.run', { path: abs, backend, keepRuns: keepRuns || Boolean(ctx.options.verbose) }, {
+      : await callHost(ctx, 'import.run', { path: abs, backend, keepRuns: keepRuns || Boolean(ctx.options.verbose) }, {
         deadlineMs: 24 * 60 * 60_000,
         onNotification: (method, params) => {
           if (method === IMPORT_PROGRESS) show(params as ImportProgress);

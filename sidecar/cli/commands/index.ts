@@ -1,10 +1,9 @@
 // `engram index`: builds or brings up to date the vault's index and its snapshot, with a progress bar on a terminal
 // (sparse progress lines elsewhere). Ctrl-C says what is kept: the snapshot is saved whole or not at all.
 import type { IndexProgress } from '../../../src/core/index/vault-index.js';
-import { openVaultIndex, snapshotExists } from '../../node/index-host.js';
-import { requireVault } from '../../node/resolve.js';
+import { openVaultIndex, snapshotExists } from '../../hosting/index-host.js';
+import { requireVault } from '../../hosting/resolve.js';
 import { callHost } from '../../client/forward.js';
-import type { IndexUpdateResult } from '../../../src/core/protocol/index.js';
 import { progressFor, terminalProgress, type ProgressLine } from '../progress.js';
 import type { CommandDefinition } from '../types.js';
 
@@ -51,7 +50,7 @@ export const command: CommandDefinition = {
   async run(ctx) {
     // A live host owns the index and its snapshot: it brings them up to date (or rebuilds them) and saves.
     ctx.interrupt?.leaves('if the vault\'s host had started the index, it finishes it and saves the snapshot');
-    const hosted = await callHost<IndexUpdateResult>(ctx, 'index.update', { rebuild: Boolean(ctx.options.rebuild) }, { deadlineMs: 60 * 60_000 });
+    const hosted = await callHost(ctx, 'index.update', { rebuild: Boolean(ctx.options.rebuild) }, { deadlineMs: 60 * 60_000 });
     if (hosted) {
       const h = hosted.result;
       if (ctx.global.json) {

@@ -1,9 +1,9 @@
 // `engram install`: registers the hooks and the MCP server with Claude Code (or the MCP server with Codex).
 import type { CommandDefinition } from '../types.js';
 import { EngramError } from '../../../src/core/errors.js';
-import { engramEntry } from '../../client/start-host.js';
+import { engramEntry } from '../../hosting/start-host.js';
 import { install, targets, writeShim, type ChangeReport, type Scope } from '../../install/installer.js';
-import { shimPath } from '../../node/paths.js';
+import { shimPath } from '../../hosting/paths.js';
 import { describeLink, linkOnPath } from '../../install/bin-link.js';
 import { claudePlugin, switchHint } from '../../install/claude-plugin.js';
 

@@ -1,10 +1,9 @@
 // `engram maintain`: archive notes past `forget_after` (dry run by default, `--apply` to move them), and list
 // stale notes (not recalled in a while), orphans and possible duplicates for the user to look at.
-import type { MaintainResult } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
-import { localCuration } from '../../node/curate-host.js';
-import { describeConflicts, vaultConflicts } from '../../node/conflict-copies.js';
-import { requireVault } from '../../node/resolve.js';
+import { localCuration } from '../../hosting/curate-host.js';
+import { describeConflicts, vaultConflicts } from '../../hosting/conflict-copies.js';
+import { requireVault } from '../../hosting/resolve.js';
 import { callHost } from '../../client/forward.js';
 import { CLI_ACTOR } from '../curate-output.js';
 import type { CommandDefinition } from '../types.js';
@@ -26,7 +25,7 @@ export const command: CommandDefinition = {
     if (staleDays !== undefined && !(staleDays >= 0)) throw new EngramError('usage', '--stale-days must be 0 or more');
     // A live host (the vault's one writer) runs it; with none, the same core code runs here.
     const req = { actor: CLI_ACTOR, apply: Boolean(ctx.options.apply), staleDays };
-    const r = (await callHost<MaintainResult>(ctx, 'maintain.run', req))?.result
+    const r = (await callHost(ctx, 'maintain.run', req))?.result
       ?? (await localCuration(ctx.facts, ctx.cwd, ctx.global.vault, CLI_ACTOR).maintain(req));
     // Sync conflicts (a vault synced between machines): copies kept out of recall until the user resolves them.
     const conflicts = vaultConflicts(requireVault(ctx.facts, ctx.cwd, ctx.global.vault).realPath, { markers: true });

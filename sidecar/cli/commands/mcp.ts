@@ -4,8 +4,8 @@ import { EngramError } from '../../../src/core/errors.js';
 import type { CommandDefinition } from '../types.js';
 import { buildMcpServer, type McpDeps } from '../../mcp/server.js';
 import { HostLink } from '../../mcp/host-link.js';
-import { vaultState } from '../../node/paths.js';
-import { resolveProject } from '../../node/settings.js';
+import { vaultState } from '../../hosting/paths.js';
+import { resolveProject } from '../../hosting/settings.js';
 import { commandVault } from './serve.js';
 import { version } from '../../../package.json';
 

@@ -1,12 +1,12 @@
 // `engram model pull|status`: the embedding model. `pull` is Engram's only download, and says what and from where.
 import { EngramError } from '../../../src/core/errors.js';
 import { engramHome } from '../../../src/core/state.js';
-import { loadConfig } from '../../node/config-file.js';
-import { HUB, locateModel, pullModel } from '../../node/embedder.js';
-import { resolveModel } from '../../node/index-host.js';
+import { loadConfig } from '../../hosting/config-file.js';
+import { HUB, locateModel, pullModel } from '../../hosting/embedder.js';
+import { resolveModel } from '../../hosting/index-host.js';
 import type { CommandDefinition } from '../types.js';
-import { engramEntry } from '../../client/start-host.js';
-import { ensureTransformers } from '../../node/embedding-runtime.js';
+import { engramEntry } from '../../hosting/start-host.js';
+import { ensureTransformers } from '../../hosting/embedding-runtime.js';
 
 export const command: CommandDefinition = {
   usage: 'model pull|status [--json]',

@@ -5,7 +5,7 @@ import { EngramError } from '../../../src/core/errors.js';
 import { buildWindows, findSignals, renderTurn, type Session, type SignalMoment, type TranscriptWindow } from '../../../src/core/transcript/index.js';
 // The windows shown by default are exactly the ones extraction sends: its budget, its (zero) overlap.
 import { DEFAULT_WINDOW, EXTRACT_OVERLAP_TURNS } from '../../../src/core/extract/window.js';
-import { readTranscriptFile } from '../../node/transcript-files.js';
+import { readTranscriptFile } from '../../hosting/transcript-files.js';
 import type { CommandDefinition } from '../types.js';
 
 type ReportWindow = Omit<TranscriptWindow, 'items'> & { items: { turn: number; part?: { index: number; count: number } }[] };

@@ -1,8 +1,7 @@
 // `engram restructure`: proposals to merge notes that say the same thing, gather larger clusters under a hub
 // note, and split notes that grew too large. Runs only when asked; nothing changes until a proposal is applied.
-import type { RestructurePlanResult } from '../../../src/core/curate/service.js';
 import { EngramError } from '../../../src/core/errors.js';
-import { localCuration } from '../../node/curate-host.js';
+import { localCuration } from '../../hosting/curate-host.js';
 import { applyIds, CLI_ACTOR, describeProposal, idsToApply, printApplied } from '../curate-output.js';
 import { callHost } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';
@@ -28,7 +27,7 @@ export const command: CommandDefinition = {
     // A live host (the vault's one writer) plans and applies; with none, the same core code runs here.
     const rejects = ([] as unknown[]).concat(ctx.options.reject ?? []).flatMap((s) => String(s).split(',')).map((s) => s.trim()).filter(Boolean);
     if (rejects.length) {
-      const done = (await callHost<{ rejected: string[] }>(ctx, 'curate.reject', { ids: rejects, actor: CLI_ACTOR }))?.result.rejected ?? (await local().reject(rejects));
+      const done = (await callHost(ctx, 'curate.reject', { ids: rejects, actor: CLI_ACTOR }))?.result.rejected ?? (await local().reject(rejects));
       for (const id of rejects) ctx.stdout(done.includes(id) ? `${id}  rejected: not proposed again until one of its notes changes` : `${id}  no such proposal (plan again to list current ones)`);
       return done.length === rejects.length ? 0 : 1;
     }
@@ -36,7 +35,7 @@ export const command: CommandDefinition = {
     if (ids.length) return printApplied(ctx, await applyIds(ctx, ids, local));
     const folder = typeof ctx.options.folder === 'string' ? ctx.options.folder : undefined;
     const req = { actor: CLI_ACTOR, folder, threshold };
-    const plan = (await callHost<RestructurePlanResult>(ctx, 'restructure.plan', req))?.result ?? (await local().restructurePlan(req));
+    const plan = (await callHost(ctx, 'restructure.plan', req))?.result ?? (await local().restructurePlan(req));
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify(plan, null, 2));
       return 0;

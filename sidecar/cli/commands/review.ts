@@ -1,7 +1,6 @@
 // `engram review`: working-memory notes that are due, grouped, with proposals (promote, extend, delete).
 // Lists by default (a dry run); `--apply <id>` applies one proposal from this or an earlier run.
-import type { ReviewPlanResult } from '../../../src/core/curate/service.js';
-import { localCuration } from '../../node/curate-host.js';
+import { localCuration } from '../../hosting/curate-host.js';
 import { backendOption } from './extract.js';
 import { parseDays } from '../../../src/core/duration.js';
 import { applyIds, CLI_ACTOR, describeProposal, idsToApply, printApplied } from '../curate-output.js';
@@ -27,7 +26,7 @@ export const command: CommandDefinition = {
     if (ids.length) return printApplied(ctx, await applyIds(ctx, ids, local));
     const dueWithin = ctx.options['due-within'];
     const req = { actor: CLI_ACTOR, dueWithinDays: dueWithin === undefined ? 7 : parseDays(String(dueWithin), '--due-within'), backend: backendOption(ctx) };
-    const plan = (await callHost<ReviewPlanResult>(ctx, 'review.plan', req))?.result ?? (await local().reviewPlan(req));
+    const plan = (await callHost(ctx, 'review.plan', req))?.result ?? (await local().reviewPlan(req));
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify({ due: plan.due, groups: plan.groups, proposals: plan.proposals, problems: plan.problems }, null, 2));
       return 0;

@@ -4,9 +4,9 @@ import { EngramError } from '../../../src/core/errors.js';
 import { parseSince } from '../../../src/core/duration.js';
 import type { IndexSearchOptions } from '../../../src/core/index/search.js';
 import { callHost } from '../../client/forward.js';
-import { loadConfig } from '../../node/config-file.js';
-import { lockIsLive, readLock } from '../../node/election.js';
-import { openVaultIndex } from '../../node/index-host.js';
+import { loadConfig } from '../../hosting/config-file.js';
+import { lockIsLive, readLock } from '../../hosting/election.js';
+import { openVaultIndex } from '../../hosting/index-host.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
 const list = (v: unknown): string[] | undefined => {
@@ -22,7 +22,7 @@ const list = (v: unknown): string[] | undefined => {
 async function searchOnHost(ctx: CommandContext, query: string, opts: IndexSearchOptions): Promise<QueryAnswer | undefined> {
   const { expandLinks, ...rest } = opts;
   // A large vault's host may still be reading its notes: the answer waits for it, as recall does.
-  return (await callHost<QueryAnswer>(ctx, 'search', { query, ...rest, expandLinks: expandLinks || undefined }, { deadlineMs: 120_000 }))?.result;
+  return (await callHost(ctx, 'search', { query, ...rest, expandLinks: expandLinks || undefined }, { deadlineMs: 120_000 }))?.result;
 }
 
 /** No host: the same query path on an index opened here; its snapshot is saved only while no host owns the vault. */

@@ -2,13 +2,13 @@
 import { EngramError } from '../../../src/core/errors.js';
 import type { CommandDefinition } from '../types.js';
 import type { HostFacts } from '../../../src/core/state.js';
-import { requireVault } from '../../node/resolve.js';
-import { engramHome, vaultState } from '../../node/paths.js';
-import { thisDevice } from '../../node/device.js';
-import { describeLease, heldElsewhere, readLease } from '../../node/vault-lease.js';
-import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
-import { startHostDetached } from '../../client/start-host.js';
-import { releaseHost } from '../../client/release.js';
+import { requireVault } from '../../hosting/resolve.js';
+import { engramHome, vaultState } from '../../hosting/paths.js';
+import { thisDevice } from '../../hosting/device.js';
+import { describeLease, heldElsewhere, readLease } from '../../hosting/vault-lease.js';
+import { HostConnection, RpcError, isNoHost } from '../../hosting/connection.js';
+import { startHostDetached } from '../../hosting/start-host.js';
+import { releaseHost } from '../../hosting/release.js';
 
 /** The vault a command works on (the one resolver, node/resolve.ts): its real path, checked to be a folder. */
 export function commandVault(ctx: { global: { vault?: string }; cwd: string; facts: HostFacts }): string {

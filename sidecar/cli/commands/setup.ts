@@ -6,16 +6,15 @@ import path from 'node:path';
 import readline from 'node:readline/promises';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import { EngramError } from '../../../src/core/errors.js';
-import type { StatusResult } from '../../../src/core/protocol/messages.js';
-import { vaultState } from '../../node/paths.js';
-import { engramEntry } from '../../client/start-host.js';
-import { saveConfigKey } from '../../node/config-file.js';
+import { vaultState } from '../../hosting/paths.js';
+import { engramEntry } from '../../hosting/start-host.js';
+import { saveConfigKey } from '../../hosting/config-file.js';
 import { install, targets, writeShim, type ChangeReport } from '../../install/installer.js';
 import { describeLink, linkOnPath } from '../../install/bin-link.js';
 import { claudePlugin } from '../../install/claude-plugin.js';
 import { knownVaults, obsidianHasVaultOpen } from '../../install/obsidian-vaults.js';
 import { choosePlugin, pluginStep } from '../../install/obsidian-plugin.js';
-import { installRoot } from '../../node/embedding-runtime.js';
+import { installRoot } from '../../hosting/embedding-runtime.js';
 import { estimateBacklog, listClaudeTranscripts } from '../../install/transcripts.js';
 import { ensureHost, queueTranscripts } from '../../install/queue-backlog.js';
 import { Interrupted } from '../interrupt.js';
@@ -65,7 +64,7 @@ async function chooseVault(ctx: CommandContext, say: (line: string) => void, ask
 }
 
 async function transcriptChars(file: string): Promise<number> {
-  const { readTranscriptFile } = await import('../../node/extract-runner.js');
+  const { readTranscriptFile } = await import('../../hosting/extract-runner.js');
   const session = await readTranscriptFile(file);
   return session.turns.reduce((n, t) => n + t.text.length, 0);
 }
@@ -87,15 +86,15 @@ export const command: CommandDefinition = {
     const pluginChoice = await choosePlugin({ vault, env: ctx.env, yes: Boolean(ctx.options.yes), skip: Boolean(ctx.options['no-plugin']), interactive: Boolean(process.stdin.isTTY), ask: asker });
     const facts = ctx.facts;
     // The LLM pass setup advertises needs a backend that runs: say up front when it cannot, with the ways out.
-    const { loadConfig } = await import('../../node/config-file.js');
-    const { checkBackend, describeBackendProblem } = await import('../../node/backend-check.js');
+    const { loadConfig } = await import('../../hosting/config-file.js');
+    const { checkBackend, describeBackendProblem } = await import('../../hosting/backend-check.js');
     const loaded = loadConfig(facts);
     let backendCheck = checkBackend(loaded.config, ctx.env);
     let backendChosen: string | undefined;
     // A fresh setup on a machine without the Claude Code CLI: the default `claude` backend cannot run, so take the
     // offline rules and say so (a backend the user chose is never changed).
     if (!backendCheck.ok && backendCheck.backend === 'claude' && loaded.config.source('backend') === 'default') {
-      const { findClaude, isExecutable } = await import('../../node/backends.js');
+      const { findClaude, isExecutable } = await import('../../hosting/backends.js');
       if (!isExecutable(findClaude(loaded.config.get('claude.command'), ctx.env))) {
         const chose = await saveConfigKey(facts, 'backend', 'rules');
         backendCheck = checkBackend(chose.config, ctx.env);
@@ -133,10 +132,10 @@ export const command: CommandDefinition = {
     const state = vaultState(vault, ctx.env);
     const conn = await ensureHost(state, ctx.env);
     if (!conn) throw new EngramError('timeout', 'the background host did not start', 'run `engram serve --foreground` to see why');
-    let status = (await conn.call('status', {}, Date.now() + 5000)) as StatusResult;
+    let status = await conn.call('status', {}, Date.now() + 5000);
     for (let i = 0; i < 600 && !status.index.ready; i++) {
       await new Promise((r) => setTimeout(r, 200));
-      status = (await conn.call('status', {}, Date.now() + 5000)) as StatusResult;
+      status = await conn.call('status', {}, Date.now() + 5000);
     }
     say(`3. Index: ${status.index.notes} notes (${status.index.mode}), kept up to date by the host (pid ${status.pid})`);
 

@@ -3,13 +3,13 @@ import fs from 'node:fs';
 import type { CommandDefinition } from '../types.js';
 import type { HostFacts } from '../../../src/core/state.js';
 import type { StatusResult } from '../../../src/core/protocol/messages.js';
-import { engramHome, logsDir, vaultState } from '../../node/paths.js';
-import { listLostEvents, lossCause } from '../../client/spool-writer.js';
+import { engramHome, logsDir, vaultState } from '../../hosting/paths.js';
+import { listLostEvents, lossCause } from '../../hosting/spool-writer.js';
 import { listSetAside } from '../../hosting/spool.js';
-import { HostConnection, RpcError, isNoHost } from '../../client/connection.js';
+import { HostConnection, RpcError, isNoHost } from '../../hosting/connection.js';
 import { commandVault } from './serve.js';
-import { thisDevice } from '../../node/device.js';
-import { leaseStatus } from '../../node/vault-lease.js';
+import { thisDevice } from '../../hosting/device.js';
+import { leaseStatus } from '../../hosting/vault-lease.js';
 
 function countJson(dir: string): number {
   try {
@@ -21,7 +21,7 @@ function countJson(dir: string): number {
 
 async function budget(facts: HostFacts): Promise<unknown> {
   try {
-    const { extractionBudgetStatus } = await import('../../node/extract-runner.js');
+    const { extractionBudgetStatus } = await import('../../hosting/extract-runner.js');
     return await extractionBudgetStatus(facts);
   } catch {
     return undefined;
@@ -29,9 +29,9 @@ async function budget(facts: HostFacts): Promise<unknown> {
 }
 
 /** Sessions with windows that failed and wait for a retry (empty when the ledger cannot be read). */
-async function pendingWindows(facts: HostFacts, key: string): Promise<import('../../node/extract-runner.js').PendingSession[]> {
+async function pendingWindows(facts: HostFacts, key: string): Promise<import('../../hosting/extract-runner.js').PendingSession[]> {
   try {
-    const { pendingExtraction } = await import('../../node/extract-runner.js');
+    const { pendingExtraction } = await import('../../hosting/extract-runner.js');
     return await pendingExtraction(facts, key);
   } catch {
     return [];
@@ -49,8 +49,8 @@ export interface SearchStatus {
 /** Why search runs on BM25 only, if it does: the embedding model is missing (the usual case), or still loading. */
 async function searchStatus(facts: HostFacts, hostMode: string | undefined): Promise<SearchStatus | undefined> {
   try {
-    const { loadConfig } = await import('../../node/config-file.js');
-    const { locateModel } = await import('../../node/embedder.js');
+    const { loadConfig } = await import('../../hosting/config-file.js');
+    const { locateModel } = await import('../../hosting/embedder.js');
     const { engramHome } = await import('../../../src/core/state.js');
     const { config } = loadConfig(facts);
     const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
@@ -75,8 +75,8 @@ async function searchStatus(facts: HostFacts, hostMode: string | undefined): Pro
 /** The configured backend and where its credentials come from (as a host started from this environment sees them). */
 async function credentialsStatus(facts: HostFacts): Promise<{ backend: string; source: string; detail: string; fix?: string } | undefined> {
   try {
-    const { loadConfig } = await import('../../node/config-file.js');
-    const { backendCredentials } = await import('../../node/backends.js');
+    const { loadConfig } = await import('../../hosting/config-file.js');
+    const { backendCredentials } = await import('../../hosting/backends.js');
     const { config } = loadConfig(facts);
     return backendCredentials(config.get('backend'), config, facts.env as NodeJS.ProcessEnv);
   } catch {
@@ -96,7 +96,7 @@ export const command: CommandDefinition = {
       const conn = await HostConnection.open({ socket: state.socket, env: ctx.env, deadline: Date.now() + 2000, client: 'cli' });
       // Closed whatever the answer: an open socket would keep the command waiting on the host.
       try {
-        host = (await conn.call('status', {}, Date.now() + 5000)) as StatusResult;
+        host = await conn.call('status', {}, Date.now() + 5000);
       } finally {
         conn.close();
       }

@@ -3,9 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CommandDefinition } from '../types.js';
-import { remainingRegistrations, uninstall, targets } from '../../install/installer.js';
-import { engramHome, shimPath } from '../../node/paths.js';
-import { lockIsLive, readLock } from '../../node/election.js';
+import { uninstall, targets } from '../../install/installer.js';
+import { remainingRegistrations } from '../../hosting/install-facts.js';
+import { engramHome, shimPath } from '../../hosting/paths.js';
+import { lockIsLive, readLock } from '../../hosting/election.js';
 import { parseAgent, parseScope, printReports } from './install.js';
 import { unlinkFromPath } from '../../install/bin-link.js';
 import { uninstallPlugins, type PluginRemoval } from '../../install/obsidian-plugin.js';

@@ -76,6 +76,7 @@ export async function extractSession(o: ExtractSessionOptions): Promise<ExtractR
   const never = neverExtractReason(session);
   if (never) {
     run.skipped = never;
+    run.skippedKind = 'never';
     return finish();
   }
   const jobs = new JobStore(o.state, o.vaultDir);
@@ -84,6 +85,7 @@ export async function extractSession(o: ExtractSessionOptions): Promise<ExtractR
   const release = o.dryRun || !o.state.tryLock ? undefined : await o.state.tryLock(`${o.vaultDir}/jobs/session-${stableId([key])}.lock`);
   if (!o.dryRun && o.state.tryLock && !release) {
     run.skipped = 'another process is extracting this session right now';
+    run.skippedKind = 'busy';
     return finish();
   }
   try {

@@ -62,6 +62,8 @@ export interface ExtractRun {
   model: string;
   dryRun: boolean;
   skipped?: string;
+  /** Why it was skipped, for code to act on (`skipped` is for people): `never` (nothing to extract), `busy` (another process holds the session: try later). */
+  skippedKind?: 'never' | 'busy';
   windows: { total: number; replayed: number; called: number; notDone: number };
   beats: { extracted: number; rejected: number; created: number; extended: number; alreadyWritten: number; duplicates: number };
   notes: NoteOutcome[];

@@ -26,3 +26,16 @@ export interface EmbedResult {
   dimension: number;
   vectors: string[];
 }
+
+/** What each embed method answers (beside its params, as results.ts does for the host's methods). */
+export interface EmbedResults {
+  info: EmbedInfo;
+  embed: EmbedResult;
+}
+
+export type EmbedParams<M extends EmbedMethod> = ReturnType<(typeof embedParams)[M]>;
+
+/** The one place an embed server's answer takes its method's type (the child is ours, started with our token-less stdio). */
+export function embedResultOf<M extends EmbedMethod>(_method: M, raw: unknown): EmbedResults[M] {
+  return raw as EmbedResults[M];
+}

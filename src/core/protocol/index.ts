@@ -2,5 +2,6 @@
 export * from './version.js';
 export * from './jsonrpc.js';
 export * from './messages.js';
+export * from './results.js';
 export * from './embed.js';
 export { ParamError } from './schema.js';

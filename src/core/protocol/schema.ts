@@ -4,6 +4,13 @@ export type Check<T> = (v: unknown, path: string) => T;
 
 export class ParamError extends Error {}
 
+/** An object's type from its checks: a field whose check may answer undefined is optional. */
+type Shaped<S extends Record<string, Check<unknown>>> = {
+  [K in keyof S as undefined extends ReturnType<S[K]> ? never : K]: ReturnType<S[K]>;
+} & {
+  [K in keyof S as undefined extends ReturnType<S[K]> ? K : never]?: ReturnType<S[K]>;
+};
+
 function fail(path: string, what: string): never {
   throw new ParamError(`${path}: ${what}`);
 }
@@ -51,7 +58,7 @@ export const v = {
   optional<T>(c: Check<T>): Check<T | undefined> {
     return (x, p) => (x === undefined || x === null ? undefined : c(x, p));
   },
-  object<S extends Record<string, Check<unknown>>>(shape: S): Check<{ [K in keyof S]: ReturnType<S[K]> }> {
+  object<S extends Record<string, Check<unknown>>>(shape: S): Check<Shaped<S>> {
     return (x, p) => {
       const obj = x === undefined ? {} : x;
       if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) fail(p, 'expected an object');
@@ -62,7 +69,7 @@ export const v = {
         const val = check(rec[k], `${p}.${k}`);
         if (val !== undefined) out[k] = val;
       }
-      return out as { [K in keyof S]: ReturnType<S[K]> };
+      return out as Shaped<S>;
     };
   },
 };

@@ -4,10 +4,10 @@ import { execFile } from 'node:child_process';
 import { isConfigKey } from '../../core/config';
 import { EngramError } from '../../core/errors';
 import { engramHome } from '../../core/state';
-import { loadConfig, saveConfigKey } from '../../../sidecar/node/config-file';
-import { hostFacts } from '../../../sidecar/node/facts';
-import { HUB, locateModel } from '../../../sidecar/node/embedder';
-import { remainingRegistrations } from '../../../sidecar/install/installer';
+import { loadConfig, saveConfigKey } from '../../../sidecar/hosting/config-file';
+import { hostFacts } from '../../../sidecar/hosting/facts';
+import { HUB, locateModel } from '../../../sidecar/hosting/embedder';
+import { remainingRegistrations } from '../../../sidecar/hosting/install-facts';
 import type { EngineConfigAccess, EngramSettings } from '../settings';
 import { cliEnv, findEngramCli, findNode } from './find-cli';
 

@@ -6,7 +6,7 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { Buffer } from 'node:buffer';
 import { errorMessage } from '../../core/errors.js';
 import type { Embedder } from '../../core/ports.js';
-import { MAX_EMBED_TEXTS, MAX_EMBED_TEXT_CHARS, type EmbedInfo, type EmbedResult } from '../../core/protocol/embed.js';
+import { MAX_EMBED_TEXTS, MAX_EMBED_TEXT_CHARS, type EmbedInfo } from '../../core/protocol/embed.js';
 import { MAX_FRAME_BYTES } from '../../core/protocol/jsonrpc.js';
 import { PROTOCOL_VERSION, parseProtocolVersion } from '../../core/protocol/version.js';
 import { ServerProcess, type Exit, type ServerCommand } from './embed-server-process.js';
@@ -88,7 +88,7 @@ export class EmbedChild implements Embedder {
     const timeoutMs = opts.startTimeoutMs ?? 60_000;
     const outcome = await Promise.race([
       server.call('info').then(
-        (info) => ({ info: info as EmbedInfo }),
+        (info) => ({ info }),
         (e: unknown) => ({ error: server.exitReason !== undefined ? `The embedding server exited before it was ready (${server.exitReason}).` : errorMessage(e) }),
       ),
       new Promise<{ error: string }>((resolve) => {
@@ -124,7 +124,7 @@ export class EmbedChild implements Embedder {
     for (let i = 0; i < texts.length; i += batch) {
       // The model reads only the first few hundred tokens, so the server's length cap never changes a vector.
       const slice = texts.slice(i, i + batch).map((t) => (t.length > MAX_EMBED_TEXT_CHARS ? t.slice(0, MAX_EMBED_TEXT_CHARS) : t));
-      const result = (await this.running().call('embed', { texts: slice }, this.opts.requestTimeoutMs ?? 120_000)) as EmbedResult;
+      const result = await this.running().call('embed', { texts: slice }, this.opts.requestTimeoutMs ?? 120_000);
       if (result.modelId !== this.modelId || result.dimension !== this.dimension || result.vectors.length !== slice.length) {
         throw new Error(`The embedding child now serves ${result.modelId} (${result.dimension} dimensions), not ${this.modelId} (${this.dimension}): reload Engram.`);
       }
@@ -182,8 +182,7 @@ export class EmbedChild implements Embedder {
     this.adopt(server);
     // Requests sent meanwhile queue behind `info` in the child, so they are answered only by a child that checks out.
     server.call('info').then(
-      (info) => {
-        const e = info as EmbedInfo;
+      (e) => {
         const problem = unusable(e) ?? (e.available && (e.modelId !== this.modelId || e.dimension !== this.dimension) ? `it now serves ${e.modelId}, not ${this.modelId}` : undefined);
         if (problem) server.kill(problem);
         else if (this.server === server && server.pid !== undefined) {

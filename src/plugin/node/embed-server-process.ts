@@ -4,6 +4,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { errorMessage } from '../../core/errors.js';
 import { LineDecoder, encodeFrame, parseFrame, request } from '../../core/protocol/jsonrpc.js';
+import { embedResultOf, type EmbedMethod, type EmbedParams, type EmbedResults } from '../../core/protocol/embed.js';
 
 export interface ServerCommand {
   node: string;
@@ -80,16 +81,18 @@ export class ServerProcess {
     return this.gone ? undefined : this.proc.pid;
   }
 
-  call(method: string, params?: unknown, timeoutMs?: number): Promise<unknown> {
+  /** One request to the child, answered with its method's result type. */
+  call<M extends EmbedMethod>(method: M, params?: EmbedParams<M>, timeoutMs?: number): Promise<EmbedResults[M]> {
     if (this.gone) return Promise.reject(new Error('The embedding child is not running.'));
     const id = this.nextId++;
-    const sent = new Promise((resolve, reject) => {
+    const sent = new Promise<unknown>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.proc.stdin.write(encodeFrame(request(id, method, params)));
     });
-    if (timeoutMs === undefined) return sent;
+    const typed = sent.then((raw) => embedResultOf(method, raw));
+    if (timeoutMs === undefined) return typed;
     const timer = setTimeout(() => this.kill(`it did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`), timeoutMs);
-    return sent.finally(() => clearTimeout(timer));
+    return typed.finally(() => clearTimeout(timer));
   }
 
   /** Ends this run for a reason the requests in flight are given (a wrong model, garbage on stdout). */

@@ -3,11 +3,11 @@
 // install folders are tried too. Never a shell: paths are checked and run directly.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { errorMessage } from '../../core/errors.js';
-import { shimPath } from '../../../sidecar/node/paths.js';
-import { shimTarget } from '../../../sidecar/install/installer.js';
+import { shimPath } from '../../../sidecar/hosting/paths.js';
+import { shimTarget } from '../../../sidecar/hosting/install-facts.js';
+import { homeDir } from '../../../sidecar/hosting/facts.js';
 
 /** The oldest Node the CLI runs on (package.json `engines`). */
 export const MIN_NODE_VERSION = '20.19';
@@ -57,9 +57,6 @@ function nodeVersion(file: string, env: NodeJS.ProcessEnv): Promise<string | und
   });
 }
 
-function homeOf(env: NodeJS.ProcessEnv): string {
-  return env.HOME || env.USERPROFILE || os.homedir();
-}
 
 /** nvm's newest installed Node (nvm keeps one folder per version). */
 function newestNvmBin(home: string): string | undefined {
@@ -80,7 +77,7 @@ function nodeCandidates(env: NodeJS.ProcessEnv): string[] {
   const win = process.platform === 'win32';
   const pathKey = Object.keys(env).find((k) => k.toUpperCase() === 'PATH');
   const dirs = (pathKey ? (env[pathKey] ?? '') : '').split(path.delimiter).filter(Boolean);
-  const home = homeOf(env);
+  const home = homeDir(env);
   if (win) {
     dirs.push(path.join(env.ProgramFiles ?? 'C:\\Program Files', 'nodejs'), env.NVM_SYMLINK ?? '', path.join(home, 'AppData', 'Local', 'Volta', 'bin'));
   } else {

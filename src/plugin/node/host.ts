@@ -6,8 +6,8 @@ import { NEWER_CLIENT, openHost, type VaultFollower } from '../../../sidecar/hos
 import { extractorMaker, indexMaker } from '../../../sidecar/hosting/wiring';
 import { hostLogger, type Logger } from '../../../sidecar/hosting/logger';
 import type { RunningHost } from '../../../sidecar/hosting/running-host';
-import { releaseHost } from '../../../sidecar/client/release';
-import { engramHome, vaultState, type VaultState } from '../../../sidecar/node/paths';
+import { releaseHost } from '../../../sidecar/hosting/release';
+import { engramHome, vaultState, type VaultState } from '../../../sidecar/hosting/paths';
 import { errorMessage } from '../../core/errors';
 import type { VaultPort } from '../../core/ports';
 import type { EngramSettings, EngineConfigAccess } from '../settings';

@@ -2,7 +2,8 @@
 // MCP, src/core/operations.ts), typed, with the plugin as the actor in the vault's Engram log. Nothing here touches
 // Obsidian or Node, so the panes run in headless Chromium over the in-memory vault in tests.
 import type { Engine, QueryAnswer } from '../../core/engine';
-import type { OperationTable } from '../../core/operations';
+import type { Operation, OperationTable } from '../../core/operations';
+import type { Method, Params, Result } from '../../core/protocol';
 import type { SearchHit, SearchOptions } from '../../core/index/types';
 import type { ApplyOutcome, ForgetResult, MaintainRequest, MaintainResult, ProposalEdit, RestructurePlanResult, RestructureRequest, ReviewPlanResult, ReviewRequest } from '../../core/curate/service';
 import type { RememberInput, RememberResult } from '../../core/memory/remember';
@@ -57,18 +58,18 @@ async function exclusive<T>(engine: Engine, fn: (c: NonNullable<Engine['curation
 
 /** The typed face of an operation table (the plugin host's, or a test's over the in-memory vault). */
 export function operationsApi(engine: Engine, ops: OperationTable): EngramApi {
-  const call = async <T>(method: keyof OperationTable, params: unknown): Promise<T> => {
-    const op = ops[method];
+  const call = async <M extends Method>(method: M, params: Params<M>): Promise<Result<M>> => {
+    const op: Operation<M> | undefined = ops[method];
     if (!op) throw new EngramError('refused', `this host does not answer ${method}`);
-    return (await op(params)) as T;
+    return op(params);
   };
   return {
     engine,
     reviewPlan: (p = {}) => call('review.plan', { ...p, actor: PLUGIN_ACTOR }),
     restructurePlan: (p = {}) => call('restructure.plan', { ...p, actor: PLUGIN_ACTOR }),
     maintain: (p = {}) => call('maintain.run', { ...p, actor: PLUGIN_ACTOR }),
-    apply: async (ids, edits) => (await call<{ applied: ApplyOutcome[] }>('curate.apply', { ids, actor: PLUGIN_ACTOR, ...(edits?.length ? { edits } : {}) })).applied,
-    reject: async (ids) => (await call<{ rejected: string[] }>('curate.reject', { ids, actor: PLUGIN_ACTOR })).rejected,
+    apply: async (ids, edits) => (await call('curate.apply', { ids, actor: PLUGIN_ACTOR, ...(edits?.length ? { edits } : {}) })).applied,
+    reject: async (ids) => (await call('curate.reject', { ids, actor: PLUGIN_ACTOR })).rejected,
     search: (query, filters = {}) => call('search', { ...filters, query }),
     // Not an operation of the protocol: the pane reads the live engine in process, once it has read the vault.
     related: async (path, limit) => {

@@ -1,6 +1,6 @@
 // Draws a line diff (diff.ts) into a pane, unified or side by side, with a guard for very large notes: past
 // LARGE_DIFF_CHARS the pane shows a summary and a button that draws the full diff on request.
-import { diffHunks, sideBySide, type DiffLine } from './diff';
+import { diffHunks, sideBySide, type DiffLine } from '../../core/diff';
 
 export type DiffMode = 'unified' | 'side-by-side';
 

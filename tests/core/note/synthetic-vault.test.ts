@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NodeVault } from '../../../sidecar/node/node-vault.js';
+import { NodeVault } from '../../../sidecar/hosting/node-vault.js';
 import { roundtripCheck } from '../../../src/core/note/roundtrip.js';
 import { editFrontmatter } from '../../../src/core/note/frontmatter-edit.js';
 import { parseNote } from '../../../src/core/note/frontmatter.js';

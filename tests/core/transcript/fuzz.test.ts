@@ -8,10 +8,10 @@ import { findSignals } from '../../../src/core/transcript/signals.js';
 import { redactText } from '../../../src/core/transcript/redact.js';
 import { parseJsonLine } from '../../../src/core/transcript/json-records.js';
 import type { Session } from '../../../src/core/transcript/types.js';
-import { chunked, fixtureBytes, rng, pick, randomString, ALNUM } from './helpers.js';
+import { chunked, fixtureBytes, rng, pick } from './helpers.js';
+import { adversarialTexts, tornMultiMbLine } from '../../fixtures/adversarial-text.js';
 
 const ROLLOUT = 'rollout-2026-01-05T09-00-00-019c0000-1111-7222-8333-444455556666.jsonl';
-const PER_PARSE_MS = 3000;
 
 type Reader = (bytes: Uint8Array, sizes: number[]) => Promise<Session[]>;
 const readers: [string, string, Reader][] = [
@@ -30,14 +30,12 @@ const readers: [string, string, Reader][] = [
 ];
 
 async function survive(read: Reader, bytes: Uint8Array, sizes: number[]): Promise<Session[]> {
-  const t0 = performance.now();
   const sessions = await read(bytes, sizes);
   // Everything downstream of the reader must take what it gives.
   for (const s of sessions) {
     buildWindows(s.turns, { budgetTokens: 500 });
     findSignals(s);
   }
-  expect(performance.now() - t0).toBeLessThan(PER_PARSE_MS);
   return sessions;
 }
 
@@ -122,44 +120,19 @@ describe('fuzz line parser and redactor', () => {
     }
   });
 
-  it('recovers from a multi-MB torn line in bounded time', () => {
-    const big = JSON.stringify({ type: 'user', uuid: 'a', message: { content: 'q{"x":'.repeat(400_000) } });
-    const t0 = performance.now();
-    const r = parseJsonLine(big.slice(0, big.length - 10) + JSON.stringify({ type: 'summary', summary: 's' }));
-    expect(performance.now() - t0).toBeLessThan(PER_PARSE_MS);
+  it('recovers from a multi-MB torn line', () => {
+    const r = parseJsonLine(tornMultiMbLine());
     expect(r.torn).toBe(true);
   });
 
-  it('redaction stays fast on adversarial text', async () => {
-    const r = rng(16);
-    const nasty = [
-      'a'.repeat(200_000),
-      `password: "${'x'.repeat(100_000)}`,
-      `${'-----BEGIN RSA PRIVATE KEY-----'.repeat(1000)}`,
-      `https://${'u'.repeat(50_000)}:${'p'.repeat(50_000)}`,
-      `${'AKIA'.repeat(50_000)}`,
-      `${'eyJ'.repeat(30_000)}.eyJ`,
-      'SECRET'.repeat(30_000),
-      `${'TOKEN_'.repeat(30_000)} x`,
-      '-----BEGIN PRIVATE KEY-----'.repeat(5000),
-      `${'api_key: "'.repeat(20_000)}`,
-      `a://${'b:'.repeat(50_000)}`,
-      `${'glpat-'.repeat(30_000)}`,
-      randomString(r, 200_000, `${ALNUM}=:_-./+ \n"'`),
-      `mysql ${' -p'.repeat(60_000)}`,
-      `curl ${' -u a:'.repeat(40_000)}`,
-      'password is '.repeat(20_000),
-      `${'--password '.repeat(20_000)}x`,
-      `${'a.b.c.d.'.repeat(20_000)}password: x`,
-      `${'db_password='.repeat(20_000)}`,
-      `?${'&password='.repeat(20_000)}`,
-      `${'password\n'.repeat(50_000)}`,
-      `-----BEGIN PRIVATE KEY-----${'\\n'.repeat(50_000)}`,
-    ];
-    for (const t of nasty) {
-      const t0 = performance.now();
-      await redactText(t);
-      expect(performance.now() - t0, t.slice(0, 40)).toBeLessThan(2000);
-    }
+  // Fast is a figure (`npm run bench -- adversarial`); here each finishes (a backtracking regular expression would
+  // run for hours on these).
+  it('redaction finishes on adversarial text', async () => {
+    const texts = adversarialTexts(rng(16));
+    const outs = [];
+    for (const t of texts) outs.push(await redactText(t));
+    expect(outs).toHaveLength(texts.length);
+    // A run of plain letters is no secret: it comes back whole.
+    expect(outs[0].text).toBe(texts[0]);
   });
 });

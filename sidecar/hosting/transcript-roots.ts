@@ -1,13 +1,12 @@
 // Transcripts are read only from the agents' own folders or folders the user configured (invariant 6).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from './config-file.js';
-import { hostFacts } from './facts.js';
+import { homeDir, hostFacts } from './facts.js';
 import { codexHome } from './paths.js';
 
 export function transcriptRoots(env: NodeJS.ProcessEnv, configured: string[] = []): string[] {
-  const home = env.HOME ?? os.homedir();
+  const home = homeDir(env);
   const roots = [
     path.join(env.CLAUDE_CONFIG_DIR ?? path.join(home, '.claude'), 'projects'),
     path.join(codexHome(env), 'sessions'),

@@ -1,10 +1,9 @@
 // Where Engram's per-user and per-vault state lives, from core's layout (src/core/state.ts) with this process's
 // facts. Small on purpose: hooks import it.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { engramHome as coreHome, socketLocation, userState, vaultKey as coreKey, vaultState as coreVaultState, type VaultState as CoreVaultState } from '../../src/core/state.js';
-import { hostFacts } from './facts.js';
+import { homeDir, hostFacts } from './facts.js';
 
 export function engramHome(env: NodeJS.ProcessEnv): string {
   return coreHome(hostFacts(env));
@@ -12,7 +11,7 @@ export function engramHome(env: NodeJS.ProcessEnv): string {
 
 /** Claude Code's own folder (`$CLAUDE_CONFIG_DIR`, else `~/.claude`). */
 export function claudeDir(env: NodeJS.ProcessEnv): string {
-  return env.CLAUDE_CONFIG_DIR ?? path.join(env.HOME ?? os.homedir(), '.claude');
+  return env.CLAUDE_CONFIG_DIR ?? path.join(homeDir(env), '.claude');
 }
 
 export type Json = Record<string, unknown>;

@@ -1,5 +1,6 @@
-// Line diffs for the restructure pane: what a note is now against what a proposal would write, as hunks with context
-// for a unified view and as paired rows for a side-by-side view. Pure functions over strings (no DOM, no Obsidian).
+// The one line diff: for the restructure pane, what a note is now against what a proposal would write, as hunks with
+// context for a unified view and as paired rows for a side-by-side view; for `engram install --dry-run`, the changed
+// lines of a registration file. Pure functions over strings (no DOM, no Obsidian, no Node).
 
 export type DiffOp = 'same' | 'add' | 'del';
 

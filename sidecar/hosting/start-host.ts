@@ -3,10 +3,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { lockIsLive, processAlive, readLock } from '../node/election.js';
-import { engramHome, logsDir, vaultState } from '../node/paths.js';
-import { thisDevice } from '../node/device.js';
-import { heldElsewhere, readLease } from '../node/vault-lease.js';
+import { lockIsLive, processAlive, readLock } from './election.js';
+import { engramHome, logsDir, vaultState } from './paths.js';
+import { thisDevice } from './device.js';
+import { heldElsewhere, readLease } from './vault-lease.js';
 
 /** A start claimed this long ago whose host has not taken host.lock yet is presumed failed; the next caller retries. */
 export const START_CLAIM_MS = 15_000;

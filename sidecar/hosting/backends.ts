@@ -4,7 +4,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { EffectiveConfig, BackendName } from '../../src/core/config.js';
 import { AnthropicBackend } from '../../src/core/extract/backends/anthropic.js';
@@ -17,7 +16,8 @@ import type { RetryPolicy } from '../../src/core/extract/backends/retry.js';
 import { isLocalUrl } from '../../src/core/extract/usage.js';
 import { EngramError } from '../../src/core/errors.js';
 import { NodeSpawn } from './node-spawn.js';
-import { claudeDir, readJson } from './paths.js';
+import { claudeDir, engramHome, readJson } from './paths.js';
+import { homeDir } from './facts.js';
 
 /** A file this user may run (not a folder). */
 export function isExecutable(file: string): boolean {
@@ -36,7 +36,7 @@ export function findClaude(configured: string, env: NodeJS.ProcessEnv): string {
   for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
     for (const n of names) if (isExecutable(path.join(dir, n))) return path.join(dir, n);
   }
-  const home = env.HOME || os.homedir();
+  const home = homeDir(env);
   for (const candidate of [path.join(home, '.claude', 'local', 'claude'), path.join(home, '.local', 'bin', 'claude'), '/usr/local/bin/claude', '/opt/homebrew/bin/claude']) {
     if (isExecutable(candidate)) return candidate;
   }
@@ -62,9 +62,27 @@ export function apiKey(name: string, env: NodeJS.ProcessEnv): string | undefined
   return key || undefined;
 }
 
-async function emptyTempDir(): Promise<TempDir> {
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'engram-nested-'));
-  return { path: dir, remove: () => fsp.rm(dir, { recursive: true, force: true }) };
+/** A nested call's folder left by a host that died mid-call (kill -9, power loss) is removed by a later call after this. */
+const STALE_NESTED_MS = 60 * 60_000;
+
+/**
+ * The nested `claude`'s empty working folder, `$ENGRAM_HOME/tmp/engram-nested-XXXXXX`: in the state folder, not the
+ * system's temp folder, so a host killed mid-call leaves nothing outside Engram's own folder, and the next call clears
+ * what such a host left (older than any call can run).
+ */
+async function emptyTempDir(env: NodeJS.ProcessEnv): Promise<TempDir> {
+  const parent = path.join(engramHome(env), 'tmp');
+  await fsp.mkdir(parent, { recursive: true, mode: 0o700 });
+  const now = Date.now();
+  for (const name of await fsp.readdir(parent).catch(() => [] as string[])) {
+    if (!name.startsWith('engram-nested-')) continue;
+    const at = path.join(parent, name);
+    const st = await fsp.stat(at).catch(() => undefined);
+    if (st && now - st.mtimeMs > STALE_NESTED_MS) await fsp.rm(at, { recursive: true, force: true }).catch(() => undefined);
+  }
+  const dir = await fsp.mkdtemp(path.join(parent, 'engram-nested-'));
+  // Retried: the CLI's last writes can land while the folder is removed (ENOTEMPTY), which left it behind.
+  return { path: dir, remove: () => fsp.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };
 }
 
 export type CredentialSource = 'subscription login' | 'ANTHROPIC_API_KEY from env' | 'CLAUDE_CODE_OAUTH_TOKEN from env' | 'Claude Code settings' | 'secret store' | 'OPENAI_API_KEY from env' | 'not needed' | 'none';
@@ -82,7 +100,7 @@ function claudeLogin(env: NodeJS.ProcessEnv): string | undefined {
   const dir = claudeDir(env);
   const creds = readJson(path.join(dir, '.credentials.json'));
   if (creds && creds.claudeAiOauth) return path.join(dir, '.credentials.json');
-  const state = path.join(env.CLAUDE_CONFIG_DIR ?? (env.HOME || os.homedir()), '.claude.json');
+  const state = path.join(env.CLAUDE_CONFIG_DIR ?? homeDir(env), '.claude.json');
   if (readJson(state)?.oauthAccount) return state;
   return undefined;
 }
@@ -148,7 +166,7 @@ export function createBackend(name: BackendName, config: EffectiveConfig, deps: 
         model: config.get('claude.model'),
         env: { ...env },
         baseUrl: config.get('claude.base_url') ?? undefined,
-        makeTempDir: emptyTempDir,
+        makeTempDir: () => emptyTempDir(env),
       });
     case 'anthropic':
       return new AnthropicBackend({ ...common, apiKey: apiKey('ANTHROPIC_API_KEY', env) ?? '', model: config.get('anthropic.model'), baseUrl: config.get('anthropic.url'), stream: env.ENGRAM_STREAM === '1' });

@@ -1,10 +1,10 @@
 // A client connection to the vault's host: hello with the token first, then requests, all under a deadline.
 import fs from 'node:fs';
 import net from 'node:net';
-import { PROTOCOL_VERSION, LineDecoder, encodeFrame, parseFrame, request, type RpcResponse } from '../../src/core/protocol/index.js';
+import { PROTOCOL_VERSION, LineDecoder, encodeFrame, parseFrame, request, resultOf, type Method, type Params, type Result, type RpcResponse } from '../../src/core/protocol/index.js';
 import type { HelloResult } from '../../src/core/protocol/messages.js';
 import { EngramError } from '../../src/core/errors.js';
-import { tokenPath } from '../node/paths.js';
+import { tokenPath } from './paths.js';
 
 export class RpcError extends Error {
   constructor(readonly code: number, message: string, readonly data?: unknown) {
@@ -93,12 +93,12 @@ export class HostConnection {
     });
     const conn = new HostConnection(sock);
     try {
-      conn.hello = (await conn.call('hello', {
+      conn.hello = await conn.call('hello', {
         token,
         protocolVersion: PROTOCOL_VERSION,
         client: opts.client,
         takeover: opts.takeover,
-      }, opts.deadline)) as HelloResult;
+      }, opts.deadline);
     } catch (e) {
       conn.close();
       throw e;
@@ -106,7 +106,13 @@ export class HostConnection {
     return conn;
   }
 
-  call(method: string, params: unknown, deadline: number): Promise<unknown> {
+  /** One request to the host, answered with its method's result type. */
+  async call<M extends Method>(method: M, params: Params<M>, deadline: number): Promise<Result<M>> {
+    return resultOf(method, await this.request(method, params, deadline));
+  }
+
+  /** One request as it goes on the wire (any method name, any params: the host checks them). */
+  request(method: string, params: unknown, deadline: number): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('connection closed'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -129,7 +135,7 @@ export class HostConnection {
   }
 
   /** Sends a request and does not wait for its answer beyond the write (used by hooks that must not wait). */
-  async send(method: string, params: unknown): Promise<void> {
+  async send<M extends Method>(method: M, params: Params<M>): Promise<void> {
     const id = this.nextId++;
     await new Promise<void>((resolve) => this.sock.write(encodeFrame(request(id, method, params ?? {})), () => resolve()));
   }

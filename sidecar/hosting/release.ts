@@ -1,7 +1,7 @@
 // Asking the vault's host to hand over (`host.release`): it finishes or returns its job, saves, releases the lock and
 // the socket, and exits. `engram serve --stop` and the Obsidian plugin taking over from a daemon both use this.
-import { lockIsLive, readLock } from '../node/election.js';
-import type { VaultState } from '../node/paths.js';
+import { lockIsLive, readLock } from './election.js';
+import type { VaultState } from './paths.js';
 import { HostConnection, isNoHost } from './connection.js';
 
 export interface Released {

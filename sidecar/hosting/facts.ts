@@ -2,6 +2,11 @@
 import os from 'node:os';
 import type { HostFacts } from '../../src/core/state.js';
 
+/** The user's home folder, the one rule: HOME (USERPROFILE on Windows) wins over the password database, so tests and users can point it elsewhere. */
+export function homeDir(env: NodeJS.ProcessEnv): string {
+  return env.HOME || env.USERPROFILE || os.homedir();
+}
+
 export function hostFacts(env: NodeJS.ProcessEnv): HostFacts {
   let userName: string | undefined;
   try {
@@ -11,8 +16,7 @@ export function hostFacts(env: NodeJS.ProcessEnv): HostFacts {
   }
   return {
     platform: process.platform,
-    // HOME wins over the password database so that tests (and users) can point it elsewhere.
-    homeDir: env.HOME || env.USERPROFILE || os.homedir(),
+    homeDir: homeDir(env),
     tmpDir: os.tmpdir(),
     env: { ...env },
     uid: typeof process.getuid === 'function' ? process.getuid() : undefined,

@@ -1,5 +1,5 @@
 // The config values clients need (vault, hook deadlines, injection budgets), read through core's config rules,
-// without loading the engine. Vault and project resolution are the foundation's (sidecar/node/resolve.ts).
+// without loading the engine. Vault and project resolution are the foundation's (sidecar/hosting/resolve.ts).
 import { effectiveConfig, type EffectiveConfig } from '../../src/core/config.js';
 import { findVault, findLocalSettings, projectFor } from './resolve.js';
 import { readConfigFile } from './config-file.js';

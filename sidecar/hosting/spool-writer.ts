@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { atomicWriteFileSync } from '../node/atomic-write.js';
+import { atomicWriteFileSync } from './atomic-write.js';
 
 export const SPOOL_FORMAT = 1;
 
