@@ -156,7 +156,7 @@ export async function run(): Promise<void> {
     console.log(`  corpus: skipped, the shared corpus (${vaultsDir}) is not here`);
     return;
   }
-  const { NodeVault } = await import('../sidecar/node/node-vault.js');
+  const { NodeVault } = await import('../sidecar/hosting/node-vault.js');
   for (const name of VAULTS) {
     const dir = path.join(vaultsDir, name);
     if (!fs.existsSync(dir)) {
