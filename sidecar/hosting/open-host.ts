@@ -127,6 +127,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
           archive: config.get('folders.archive'),
           log: config.get('folders.log'),
         },
+        trust: { outsideFolders: config.get('recall.outside_folders'), trustedFolders: config.get('recall.trusted_folders') },
       },
     });
     const made = await opts.makeExtractor?.(engine, vault).catch((e) => {
@@ -210,6 +211,8 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
 
     void engine.start().then(
       () => {
+        // A host told to stop while it was starting has released the vault (or is releasing it): it writes nothing more.
+        if (shuttingDown) return;
         host.drain();
         // Save the freshly built index at once: a crash later must not cost a full rebuild.
         firstSave = engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));

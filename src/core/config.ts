@@ -8,7 +8,7 @@ import { posixPath, vaultPath, win32Path } from './path.js';
 export type ConfigValue = string | number | boolean | null | string[];
 
 export interface KeySpec<T extends ConfigValue = ConfigValue> {
-  type: 'text' | 'path' | 'paths' | 'folder' | 'url' | 'integer' | 'boolean' | 'choice';
+  type: 'text' | 'path' | 'paths' | 'folder' | 'folders' | 'url' | 'integer' | 'boolean' | 'choice';
   default: T;
   description: string;
   /** For `choice`. */
@@ -77,6 +77,25 @@ function folderKey(def: string, description: string): KeySpec<string> {
     } catch {
       return fail('a folder inside the vault (relative, no `..`)');
     }
+  });
+}
+
+/** Folders inside the vault: a JSON array in config.json, or one text with the folders separated by commas or newlines. */
+function foldersKey(def: string[], description: string): KeySpec<string[]> {
+  return spec({ type: 'folders', default: def, description }, (v) => {
+    const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(/[,\n]/) : null;
+    if (list === null) return fail('a list of folders inside the vault');
+    const out: string[] = [];
+    for (const f of list) {
+      if (typeof f !== 'string') return fail('a list of folders inside the vault');
+      if (f.trim() === '') continue;
+      try {
+        out.push(vaultPath(f.trim()));
+      } catch {
+        return fail(`a list of folders inside the vault ("${f.trim()}" is not relative, or has \`..\`)`);
+      }
+    }
+    return { ok: true, value: out };
   });
 }
 
@@ -159,6 +178,8 @@ export const CONFIG_KEYS = {
   'recall.prompt_chars': intKey(1500, 'Most characters injected on each prompt', 0, 100_000),
   'recall.prompt_items': intKey(5, 'Most notes injected on each prompt', 0, 50),
   'recall.session_chars': intKey(24_000, 'Most characters injected over one session, all hooks together (0: no limit)', 0, 1_000_000),
+  'recall.outside_folders': foldersKey(['Clippings'], 'Vault folders of outside text (clippings, imports, shared folders): found by recall and search, marked, never injected by hooks'),
+  'recall.trusted_folders': foldersKey([], 'Vault folders whose notes count as your own words, whatever their frontmatter says (raises clippings you rewrote)'),
   'hooks.session_start_deadline_ms': intKey(3000, 'How long the SessionStart hook waits for context (ms)', 100, 60_000),
   'hooks.prompt_deadline_ms': intKey(1500, 'How long the UserPromptSubmit hook waits for context (ms)', 100, 30_000),
   'hooks.inject': boolKey(true, 'Whether hooks inject recalled context into sessions'),

@@ -20,6 +20,8 @@ import { TimeSlicer } from './time-slice.js';
 import { gateTokenizer, TermStats } from './recall/term-stats.js';
 import { DEFAULT_GATE, judge, type GateConfig } from './recall/gate.js';
 import { renderContext, renderItem } from './recall/render.js';
+import { findDirectives, withholdDirectives, type Directive } from './recall/directives.js';
+import { DEFAULT_TRUST, noteTrust, type Trust, type TrustConfig } from './recall/trust.js';
 import { fenceRecalled } from './transcript/fence.js';
 import { extendNote, rememberContentProblem, rememberId, rememberNote, restatedNote, type RememberInput, type RememberResult } from './memory/remember.js';
 import type { ContextItem, ContextResult, RecallResult } from './protocol/messages.js';
@@ -69,12 +71,21 @@ export interface EngineConfig {
   gate: GateConfig;
   /** Folders the engine ignores: the host passes the vault's config folder (Vault#configDir) and trash. */
   ignore: string[];
+  /** Which folders hold outside text, which the user's own (recall/trust.ts). */
+  trust: TrustConfig;
+}
+
+/** What a hook may inject of a note: its provenance and the directive-shaped text it holds (issue 32). */
+export interface Vetting {
+  trust: Trust;
+  directives: Directive[];
 }
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   folders: { inbox: 'Engram/Inbox', projects: 'Engram/Projects', working: 'Engram/Working memory', archive: 'Engram/Archive', log: 'Engram/Log' },
   gate: DEFAULT_GATE,
   ignore: ['.trash', '.git'],
+  trust: DEFAULT_TRUST,
 };
 
 export type EngineLog = (level: 'info' | 'warn' | 'error', message: string) => void;
@@ -177,6 +188,8 @@ export class Engine {
   private readonly injected = new Map<string, Set<string>>();
   /** Characters injected so far per session (the per-session budget; afresh after /compact or /clear). */
   private readonly injectedChars = new Map<string, number>();
+  /** Each vetted note's verdict, kept while its file is unchanged (same mtime and size). */
+  private readonly vetted = new Map<string, { mtime: number; size: number; v: Vetting }>();
   private readonly log: EngineLog;
   /** Curation for this vault, when the host gave it what it needs. */
   readonly curation?: Curation;
@@ -432,6 +445,34 @@ export class Engine {
     return { similar, citing };
   }
 
+  /**
+   * A note's provenance and the directive-shaped text it holds (frontmatter included: a summary is injected too), read
+   * when a hook or recall is about to show it; kept until the file changes. Null when the note cannot be read.
+   */
+  async vet(path: string): Promise<Vetting | null> {
+    const listed = this.listing.get(path);
+    const cached = this.vetted.get(path);
+    if (cached && listed && cached.mtime === listed.mtime && cached.size === listed.size) return cached.v;
+    try {
+      const file = await this.ports.vault.read(path);
+      const v = { trust: noteTrust(path, parseNote(file.text).data, this.config.trust), directives: findDirectives(file.text) };
+      this.vetted.set(path, { mtime: file.mtime, size: file.size, v });
+      if (this.vetted.size > 5000) this.vetted.delete(this.vetted.keys().next().value as string);
+      return v;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Why a hook must not inject this note, or null when it may (the user's or Engram's words, nothing addressed to an AI). */
+  private async notInjected(path: string): Promise<string | null> {
+    const v = await this.vet(path);
+    if (!v) return 'unreadable';
+    if (v.directives.length) return `${v.directives[0].kind}: "${v.directives[0].excerpt}"`;
+    if (v.trust.level === 'outside') return `outside text (${v.trust.why})`;
+    return null;
+  }
+
   async recall(query: string, opts: SearchOptions & { full?: number } = {}): Promise<RecallResult> {
     const hits = await this.search(query, { limit: 8, ...opts });
     const full = opts.full ?? 3;
@@ -446,6 +487,17 @@ export class Engine {
         }
       }
       out.push(hit);
+    }
+    // Outside text is marked as such; words addressed to an AI are withheld, in the body and in the snippet alike.
+    for (const h of out) {
+      const v = await this.vet(h.path);
+      if (!v) continue;
+      h.trust = v.trust.level;
+      if (v.trust.level === 'outside') h.why = [`outside text, not the user's words (${v.trust.why})`, ...h.why];
+      if (!v.directives.length) continue;
+      if (h.body) h.body = withholdDirectives(h.body, h.path);
+      h.snippet = withholdDirectives(h.snippet, h.path);
+      if (h.summary) h.summary = withholdDirectives(h.summary, h.path);
     }
     const lines = full === 0 ? compactList(out) : out.map((h) => `${renderItem({ ...h, why: h.why }, 300)}${h.body ? `\n\n${h.body.trim()}\n` : ''}`);
     this.noteRecalled(out.map((h) => h.path));
@@ -487,16 +539,23 @@ export class Engine {
     }
     const seen = p.sessionId ? (this.injected.get(p.sessionId) ?? new Set<string>()) : new Set<string>();
     const items: (ContextItem & { summary?: string; snippet?: string; heading?: string; type?: string })[] = [];
+    // Notes a hook would have injected but must not (outside text, words addressed to an AI): said in the activity record.
+    const withheld: string[] = [];
     if (p.event === 'SessionStart') {
       // At session start the bar is the project itself: the project's own notes, newest first.
       for (const meta of this.projectNotes(p.project)) {
         if (items.length >= p.maxItems) break;
         if (seen.has(meta.path)) continue;
+        const no = await this.notInjected(meta.path);
+        if (no) {
+          withheld.push(`${meta.path} (${no})`);
+          continue;
+        }
         const when = meta.updated ?? meta.created;
         const why = [`note of project ${meta.project}`, ...(when ? [`updated ${new Date(when).toISOString().slice(0, 10)}`] : [])];
         items.push({ path: meta.path, title: meta.title, why, score: when ?? 0, summary: meta.summary, type: meta.type });
       }
-      return this.finishContext(p, items, seen);
+      return this.finishContext(p, items, seen, withheld);
     }
     const query = p.prompt ?? '';
     if (!query.trim()) return { items: [] };
@@ -512,10 +571,15 @@ export class Engine {
       if (!terms) continue;
       const verdict = judge(query, terms, this.stats, this.config.gate);
       if (!verdict.pass) continue;
+      const no = await this.notInjected(hit.path);
+      if (no) {
+        withheld.push(`${hit.path} (${no})`);
+        continue;
+      }
       const why = [...hit.why.filter((w) => !w.startsWith('words:')), `shares: ${verdict.matched.slice(0, 6).map((t) => said.get(t) ?? t).join(', ')}`];
       items.push({ path: hit.path, title: hit.title, why, score: hit.score, summary: hit.summary, snippet: hit.snippet, heading: hit.heading, type: hit.type });
     }
-    return this.finishContext(p, items, seen);
+    return this.finishContext(p, items, seen, withheld);
   }
 
   /** A project's notes that are current (not superseded, not archived), newest first. */
@@ -531,7 +595,9 @@ export class Engine {
     p: { event: 'SessionStart' | 'UserPromptSubmit'; sessionId?: string; maxChars: number },
     items: (ContextItem & { summary?: string; snippet?: string; heading?: string; type?: string })[],
     seen: Set<string>,
+    withheld: string[] = [],
   ): ContextResult {
+    if (withheld.length) this.log('info', `withheld from ${p.event} injection: ${withheld.join(', ')}`);
     const heading = p.event === 'SessionStart' ? 'Notes from the user\'s Obsidian vault about this project (reference data):' : 'Possibly relevant notes from the user\'s Obsidian vault (reference data):';
     const { text, used } = renderContext(items, p.maxChars, heading);
     const kept = items.slice(0, used);
@@ -557,12 +623,14 @@ export class Engine {
     const title = this.metas.get(path)?.title ?? path;
     const hash = ref.replace(/\]\]$/, '').split('|')[0].indexOf('#');
     const wanted = hash >= 0 ? ref.replace(/\]\]$/, '').split('|')[0].slice(hash + 1).trim() : '';
-    if (!wanted) return { path, title, text: file.text };
+    // Words addressed to an AI are withheld from what an agent reads, as from recall.
+    const directives = findDirectives(file.text);
+    if (!wanted) return { path, title, text: directives.length ? withholdDirectives(file.text, path, directives) : file.text };
     const found = passagesUnder(parseNote(file.text).body, wanted);
     if (!found.text) {
       throw new EngramError('not-found', `no heading "${wanted}" in ${path}`, found.headings.length ? `headings: ${found.headings.slice(0, 12).join('; ')}` : 'the note has no headings: read it whole');
     }
-    return { path, title, text: found.text, heading: found.heading };
+    return { path, title, text: withholdDirectives(found.text, path), heading: found.heading };
   }
 
   /** Files a note (or finds the one this text already made: then nothing is written and `existed` is true). */

@@ -1,6 +1,8 @@
 // Grounding: a beat must cite turns of its window and quote at least 20 characters of them. A quote the
-// cited turns do not contain is an invention, and the beat is rejected.
+// cited turns do not contain is an invention, and the beat is rejected. A beat holding text addressed to an AI (a
+// payload an agent fetched and echoed, issue 32) is rejected too: it is never the user's decision.
 import type { Turn } from '../transcript/types.js';
+import { findDirectives } from '../recall/directives.js';
 import { MIN_QUOTE_CHARS, type Beat } from './beat.js';
 
 /** Folds what models change when they copy text: case, whitespace, typographic quotes and dashes, markdown emphasis. */
@@ -17,6 +19,8 @@ export function normaliseForMatch(text: string): string {
 
 /** Returns null when the beat is grounded, else the reason it is not. */
 export function groundingProblem(beat: Beat, turnsByIndex: Map<number, Turn>): string | null {
+  const directive = findDirectives([beat.title, beat.summary, beat.body, beat.quote].join('\n\n'))[0];
+  if (directive) return `holds text addressed to an AI (${directive.kind}: "${directive.excerpt}")`;
   const missing = beat.turns.filter((i) => !turnsByIndex.has(i));
   if (missing.length) return `cites turn${missing.length > 1 ? 's' : ''} ${missing.join(', ')} outside the window`;
   const quote = normaliseForMatch(beat.quote.replace(/^["'“”]+|["'“”]+$/g, ''));

@@ -130,7 +130,8 @@ export interface ContextResult {
 }
 
 export interface RecallResult {
-  hits: (SearchHit & { body?: string })[];
+  /** `trust`: where the note's text came from (recall/trust.ts); outside text is never injected by hooks. */
+  hits: (SearchHit & { body?: string; trust?: 'user' | 'engram' | 'outside' })[];
   /** The fenced rendering for agents. */
   text: string;
   mode: string;
