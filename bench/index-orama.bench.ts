@@ -1,5 +1,5 @@
 // Orama 3.1.18 beside Engram's own index on the same data: the measured reasons the text index is Engram's own
-// (README, "The text index"). Build and query on the 13,415-note vault; LoCoMo retrieval quality scored by the same
+// (docs/recall.md, "Why Engram has its own index rather than Orama"). Build and query on the 13,415-note vault; LoCoMo retrieval quality scored by the same
 // `evaluate` as Engram's; the persistence plugin's formats at 13k notes and what a restore keeps; snapshot load time,
 // longest blocking stretch and heap against Engram's snapshot. `npm run bench -- index` runs it with index.bench.ts.
 import fs from 'node:fs';

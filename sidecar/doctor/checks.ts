@@ -187,7 +187,7 @@ export const CHECKS: [string, Check][] = [
     const v = vaultOf(c);
     if (!v) return { status: 'warn', detail: 'no vault' };
     const p = pluginState(v);
-    if (p.missing.length === PLUGIN_FILES.length) return { status: 'warn', detail: `not installed in ${v} (Engram works without it, while Obsidian is closed)`, fix: 'run `engram setup` (it offers to install it), or see the README, "Install the Obsidian plugin"' };
+    if (p.missing.length === PLUGIN_FILES.length) return { status: 'warn', detail: `not installed in ${v} (Engram works without it, while Obsidian is closed)`, fix: 'run `engram setup` (it offers to install it), or see docs/install.md, "The Obsidian plugin"' };
     if (p.missing.length) return { status: 'fail', detail: `incomplete in ${pluginDir(v)}: no ${p.missing.join(', ')}`, fix: 'run `engram setup --yes` to install it again' };
     if (p.enabled === 'invalid list') return { status: 'fail', detail: `${path.join(v, '.obsidian', 'community-plugins.json')} is not valid JSON, so Obsidian turns on no community plugin`, fix: 'fix the file by hand (a JSON array of plugin ids)' };
     if (!p.enabled) return { status: 'warn', detail: `installed${p.version ? ` (${p.version})` : ''} but turned off in ${v}`, fix: 'turn Engram on in Obsidian: Settings → Community plugins' };

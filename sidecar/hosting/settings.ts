@@ -52,13 +52,13 @@ export interface ResolvedVault {
   source: string;
 }
 
-/** README "Configuration", which vault: --vault, ENGRAM_VAULT, the nearest .claude/engram.local.json, config.json's vault_path. */
+/** docs/configuration.md, which vault: --vault, ENGRAM_VAULT, the nearest .claude/engram.local.json, config.json's vault_path. */
 export function resolveVault(opts: { vault?: string; cwd: string; env: NodeJS.ProcessEnv }): ResolvedVault | undefined {
   const found = findVault(hostFacts(opts.env), opts.cwd, opts.vault);
   return found ? { vault: found.path, source: found.origin } : undefined;
 }
 
-/** README "Configuration", which project. */
+/** docs/configuration.md, which project. */
 export function resolveProject(cwd: string): string {
   return projectFor(cwd).name;
 }

@@ -37,7 +37,7 @@ export interface QueryAnswer {
 /**
  * The one reading of a query's filters, for `engram search`, `recall`, the hooks and the panes alike: the archive is
  * out unless folders are asked for, and a project means that project plus general notes and notes of no project
- * (README "Configuration", which project).
+ * (docs/configuration.md, which project).
  */
 export function recallScope(opts: SearchOptions, ...outFolders: string[]): SearchOptions {
   return {
@@ -660,7 +660,7 @@ export class Engine {
   }
 
   /**
-   * Forget (README "Commands"): the note moves into the archive folder through curation, which logs it in the vault;
+   * Forget (docs/curation.md): the note moves into the archive folder through curation, which logs it in the vault;
    * it leaves recall at once (the archive is never recalled) and can be moved back by hand.
    */
   async forget(ref: string, opts: { byUser?: boolean; actor?: string } = {}): Promise<ForgetResult> {

@@ -1,4 +1,4 @@
-// Which vault and which project (README "Files Engram writes outside the vault"): pure decisions over what the host found on disk.
+// Which vault and which project (docs/files.md): pure decisions over what the host found on disk.
 import { EngramError } from './errors.js';
 import { upgradeFormat } from './format-version.js';
 import { pathOpsFor } from './path.js';

@@ -1,4 +1,4 @@
-// The state layout of README "Files Engram writes outside the vault": $ENGRAM_HOME, the per-vault key and folders, the socket path.
+// The state layout of docs/files.md: $ENGRAM_HOME, the per-vault key and folders, the socket path.
 // Pure: the host passes in its platform, home folder, temp folder and environment.
 import { EngramError } from './errors.js';
 import { sha256Hex } from './hash.js';

@@ -1,4 +1,4 @@
-// Vault and project resolution (README "Files Engram writes outside the vault"), the pure rules and the on-disk lookups.
+// Vault and project resolution (docs/files.md), the pure rules and the on-disk lookups.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The state layout of README "Files Engram writes outside the vault": home, vault key, per-vault folders, socket path.
+// The state layout of docs/files.md: home, vault key, per-vault folders, socket path.
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -21,7 +21,7 @@ import { RUN_VAR, SCOPE_VAR } from './leftovers.js';
 export const REAL_CLIS = {
   claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.330', bin: 'claude' },
   codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
-  // The oldest Claude Code the hooks format supports (README; doctor checks it): the plugin tests run it too.
+  // The oldest Claude Code the hooks format supports (docs/install.md; doctor checks it): the plugin tests run it too.
   claudeOldest: { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
 } as const;
 export type RealCliName = keyof typeof REAL_CLIS;

@@ -1,5 +1,5 @@
 // What curation needs to know about the vault and the user's choices. Hosts fill it from config.json;
-// the defaults follow README "Files Engram writes outside the vault".
+// the defaults follow docs/files.md.
 import { DEFAULT_FOLDERS, type Folders } from '../note/route';
 
 export type CurateFolders = Folders;

@@ -95,7 +95,7 @@ export class RecallStatsStore {
   }
 }
 
-/** Per-vault state names, relative to $ENGRAM_HOME (README "Files Engram writes outside the vault"). */
+/** Per-vault state names, relative to $ENGRAM_HOME (docs/files.md). */
 export function curateStateNames(vaultKey: string): { proposals: string; recallStats: string; rejected: string } {
   return { proposals: `vaults/${vaultKey}/proposals`, recallStats: `vaults/${vaultKey}/recall-stats.json`, rejected: `vaults/${vaultKey}/rejected-proposals.json` };
 }

@@ -13,7 +13,7 @@ export interface SearchFilters {
   until?: number;
   /** Notes in these folders (and below) are left out: recall's archive. Not a filter of its own for an empty query. */
   excludeFolders?: string[];
-  /** With `projects`: notes of scope general and notes of no project stay too (README "Configuration", which project). */
+  /** With `projects`: notes of scope general and notes of no project stay too (docs/configuration.md, which project). */
   generalToo?: boolean;
 }
 

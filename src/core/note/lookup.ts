@@ -1,5 +1,5 @@
 // The one note resolver: how `read`, `forget`, the MCP tools and the panes turn what a user or agent says ("Go JSON
-// Parsing", `[[Go JSON Parsing|x]]`, `Notes/Go JSON Parsing.md`) into one note. The rules, in order (README "Naming a
+// Parsing", `[[Go JSON Parsing|x]]`, `Notes/Go JSON Parsing.md`) into one note. The rules, in order (docs/commands.md, "Naming a
 // note"): a link's brackets, alias and heading are dropped; an exact vault path (with or without `.md`) wins; then a
 // path in any case; then a title or alias compared as a person reads it (case, punctuation and spacing aside); then a
 // title without its Zettelkasten id or date prefix. Several notes matching at the first tier that matches is

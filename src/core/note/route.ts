@@ -1,4 +1,4 @@
-// Which vault folder a note belongs in (README "Files Engram writes outside the vault").
+// Which vault folder a note belongs in (docs/files.md).
 import { vaultJoin } from '../path.js';
 import { folderSegment } from './filename.js';
 

@@ -31,7 +31,7 @@ export interface Turn {
 export interface SessionMeta {
   sessionId: string;
   agent: AgentName;
-  /** Readers set the base name of cwd as a hint; hosts resolve the real project (README "Configuration", which project). */
+  /** Readers set the base name of cwd as a hint; hosts resolve the real project (docs/configuration.md, which project). */
   project?: string;
   cwd?: string;
   /** Other folders the session's records ran in (a resumed session, a worktree): clues to the project when cwd is gone. */
