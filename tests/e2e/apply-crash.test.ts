@@ -3,6 +3,7 @@
 // report the interrupted apply, and a re-run must leave the vault fully applied (or, when the user edited a note
 // meanwhile, fully applied or fully rolled back): no dangling link, no heading or block link that misses, and a
 // log with one start line and one end line.
+// The two pnpm notes say the same thing nearly word for word, as a duplicate must for curation's evidence to propose it.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +20,7 @@ const GUIDE = `---\ntags: [guide]\n---\nThe guide opens here.\n\n${section('Setu
 
 const notes: Record<string, string> = {
   'Notes/Use pnpm.md': '---\ntags: [tooling]\n---\nWe use pnpm, not npm, for every install in this repository.\n\n## Why\n\nDisk space and speed. ^why\n',
-  'Notes/Use pnpm please.md': '---\ntags: [tooling]\n---\nWe use pnpm, not npm, for every install in this repository!\n\n## Why\n\nSpeed and disk space. ^why\n',
+  'Notes/Use pnpm please.md': '---\ntags: [tooling]\n---\nWe use pnpm, not npm, for every install in this repository!\n\n## Why\n\nDisk space and speed, above all. ^why\n',
   'Notes/Index.md': 'See [[Use pnpm please|the rule]], ![[Use pnpm please#Why]], [[Use pnpm please#^why]], [[Use pnpm]], [[Guide#Usage]] and [[Guide#^cite1]].\n',
   'Notes/Other.md': 'Also [[Use pnpm please]], [[Guide#Linux]] and [[Guide#Setup]].\n',
   'Notes/Guide.md': GUIDE,

@@ -38,11 +38,17 @@ export default class RunReporter implements Reporter {
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const counts = { passed: 0, failed: 0, skipped: 0 };
     const reasons = new Map<string, number>();
+    const broken: string[] = [];
     for (const m of testModules) {
+      // A file that failed outside its tests (a throwing beforeAll, an import error) leaves its tests unrun: that is a
+      // failure of the file, never a skip.
+      const hookFailed = m.state() === 'failed' && m.errors().length > 0;
+      if (hookFailed) broken.push(`${path.relative(this.root, m.moduleId)}: ${m.errors()[0]?.message ?? 'failed outside its tests'}`);
       for (const t of m.children.allTests()) {
         const state = t.result().state;
         if (state === 'passed') counts.passed++;
         else if (state === 'failed') counts.failed++;
+        else if (hookFailed) counts.failed++;
         else {
           counts.skipped++;
           const why = skipReason(t, this.root);
@@ -52,6 +58,7 @@ export default class RunReporter implements Reporter {
     }
     const out: string[] = ['', `engram tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${counts.skipped ? ' (not a full run):' : ''}`];
     for (const [why, n] of reasons) out.push(`  skipped ${n}: ${why}`);
+    for (const b of broken) out.push(`  failed outside its tests (its tests did not run): ${b}`);
     out.push(...(await this.leftovers()));
     process.stdout.write(`${out.join('\n')}\n`);
   }
