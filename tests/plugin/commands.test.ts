@@ -137,7 +137,7 @@ afterEach(() => {
 describe('commands', () => {
   it('are registered without hotkeys, under sentence-case names', () => {
     const all = [...plugin.commands__.values()];
-    expect(all.map((c) => c.id).sort()).toEqual(['file-selection', 'merge-notes', 'open-restructure', 'open-review', 'recall-related', 'reindex', 'split-note', 'status', 'toggle-lock', 'toggle-working-memory']);
+    expect(all.map((c) => c.id).sort()).toEqual(['file-selection', 'merge-notes', 'open-restructure', 'open-review', 'open-search', 'recall-related', 'reindex', 'split-note', 'status', 'toggle-lock', 'toggle-working-memory']);
     for (const c of all) {
       expect(c.hotkeys ?? []).toEqual([]);
       // One capital, at the start; no "Engram" (Obsidian shows the plugin's name before every command).
@@ -151,12 +151,13 @@ describe('commands', () => {
     for (const id of ['split-note', 'recall-related', 'toggle-working-memory', 'toggle-lock']) expect(command(id).checkCallback!(true)).toBe(true);
   });
 
-  it('open the review, restructure and related panes', async () => {
+  it('open the review, restructure, search and related panes', async () => {
     run('open-review');
     run('open-restructure');
+    run('open-search');
     await open('Notes/Plain.md');
     run('recall-related');
-    expect(opened).toEqual([PANES.review, PANES.restructure, PANES.related]);
+    expect(opened).toEqual([PANES.review, PANES.restructure, PANES.search, PANES.related]);
   });
 
   it('toggle working memory on the current note: sets review_after, then clears it', async () => {
