@@ -76,40 +76,36 @@ function linking(catalog: NoteCatalog, p: Pick<Proposal, 'trash' | 'moves' | 'wr
   return { files: [...files].sort(), ctx: { before: catalog.resolver, after: resolverAfter(catalog, p), redirect: redirectFrom(redirect) } };
 }
 
-/**
- * Link rewrites across the vault for a change: only notes with a backlink to a redirected note are parsed again.
- * Notes the change itself writes, removes or moves are skipped (their new text is already exact).
- */
-export function planLinkRewrites(catalog: NoteCatalog, p: Pick<Proposal, 'trash' | 'moves' | 'writes' | 'redirect'>): PlannedRewrite[] {
-  if (!p.redirect) return [];
-  const { files, ctx } = linking(catalog, p, p.redirect);
-  const out: PlannedRewrite[] = [];
-  for (const path of files) {
-    const note = catalog.get(path)!;
-    // Invalid frontmatter: left byte-for-byte alone. Locked: never touched by curation. The change log (any device's,
-    // a synced copy of it included) is a record, only ever appended to. Their links stay as written.
-    if (note.meta === null || note.meta.locked || isChangeLog(note.text)) continue;
-    const r = rewriteLinks(note.text, path, path, ctx, note.links);
-    if (r.edits.length) out.push({ path, edits: r.edits, before: note.text, after: r.text });
-  }
-  return out;
-}
+type LinkChange = Pick<Proposal, 'trash' | 'moves' | 'writes' | 'redirect'>;
 
 /**
- * Notes whose links would follow the change but are left byte for byte alone (invalid frontmatter, locked): their
- * links keep pointing at the old note, and the user is told which notes and why.
+ * Link rewrites across the vault for a change: only notes with a backlink to a redirected note are parsed again.
+ * Notes the change itself writes, removes or moves are skipped (their new text is already exact). Notes whose links
+ * would follow the change but are left byte for byte alone (invalid frontmatter, locked) are listed apart: their links
+ * keep pointing at the old note, and the user is told which notes and why. The change log (any device's, a synced copy
+ * of it included) is a record, only ever appended to: its links stay as written, and it is in neither list.
  */
-export function linksLeftAlone(catalog: NoteCatalog, p: Pick<Proposal, 'trash' | 'moves' | 'writes' | 'redirect'>): LeftAlone[] {
-  if (!p.redirect) return [];
+export function planLinks(catalog: NoteCatalog, p: LinkChange): { rewrites: PlannedRewrite[]; leftAlone: LeftAlone[] } {
+  const rewrites: PlannedRewrite[] = [];
+  const leftAlone: LeftAlone[] = [];
+  if (!p.redirect) return { rewrites, leftAlone };
   const { files, ctx } = linking(catalog, p, p.redirect);
-  const out: LeftAlone[] = [];
   for (const path of files) {
     const note = catalog.get(path)!;
-    if ((note.meta !== null && !note.meta.locked) || isChangeLog(note.text)) continue;
-    const n = rewriteLinks(note.text, path, path, ctx, note.links).edits.length;
-    if (n) out.push({ path, links: n, why: note.meta === null ? 'its frontmatter is not valid YAML' : 'it is locked' });
+    if (isChangeLog(note.text)) continue;
+    const r = rewriteLinks(note.text, path, path, ctx, note.links);
+    if (!r.edits.length) continue;
+    if (note.meta === null || note.meta.locked) {
+      leftAlone.push({ path, links: r.edits.length, why: note.meta === null ? 'its frontmatter is not valid YAML' : 'it is locked' });
+    } else {
+      rewrites.push({ path, edits: r.edits, before: note.text, after: r.text });
+    }
   }
-  return out;
+  return { rewrites, leftAlone };
+}
+
+export function planLinkRewrites(catalog: NoteCatalog, p: LinkChange): PlannedRewrite[] {
+  return planLinks(catalog, p).rewrites;
 }
 
 function stale(path: string, why: string): EngramError {
@@ -354,8 +350,9 @@ export async function applyProposal(ctx: CurateContext, id: string): Promise<App
   // 2. Links across the vault as it is now (notes may have gained links since the proposal).
   // The log folder is never a target either: its notes are appended to while the apply runs.
   const current = p.redirect ? await loadCatalog(ctx.vault, { yieldNow: ctx.yieldNow }) : null;
-  const rewrites = current ? planLinkRewrites(current, p).filter((r) => !inFolder(r.path, ctx.settings.folders.log)) : [];
-  const leftAlone = current ? linksLeftAlone(current, p).filter((l) => !inFolder(l.path, ctx.settings.folders.log)) : [];
+  const planned = current ? planLinks(current, p) : { rewrites: [], leftAlone: [] };
+  const rewrites = planned.rewrites.filter((r) => !inFolder(r.path, ctx.settings.folders.log));
+  const leftAlone = planned.leftAlone.filter((l) => !inFolder(l.path, ctx.settings.folders.log));
   if (leftAlone.length) p.leftAlone = leftAlone;
 
   // 3. The journal, stored before the vault changes.

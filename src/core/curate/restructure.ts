@@ -2,7 +2,7 @@
 // under a hub note (6+), and to split notes that grew too large. Runs only when asked; applies only by id.
 import { isoWithOffset } from '../note/write-beat';
 import type { NoteCatalog } from './catalog';
-import { linksLeftAlone, planLinkRewrites } from './apply';
+import { planLinks } from './apply';
 import { headingKey, rewriteLinks, moveRedirect, type Renames } from './link-rewrite';
 import { codeRanges } from './links';
 import { editFrontmatter, type FrontmatterValue } from '../note/frontmatter-edit';
@@ -264,9 +264,9 @@ export async function planRestructure(
       rejected++;
       continue;
     }
-    d.linkRewrites = planLinkRewrites(catalog, d).map(({ path, edits }) => ({ path, edits }));
-    const left = linksLeftAlone(catalog, d);
-    if (left.length) d.leftAlone = left;
+    const links = planLinks(catalog, d);
+    d.linkRewrites = links.rewrites.map(({ path, edits }) => ({ path, edits }));
+    if (links.leftAlone.length) d.leftAlone = links.leftAlone;
     const p = makeProposal(d, now, settings.proposalDays);
     if (store) await store.save(p);
     proposals.push(p);
