@@ -8,6 +8,7 @@ import { hostLogger, type Logger } from '../../../sidecar/hosting/logger';
 import type { RunningHost } from '../../../sidecar/hosting/running-host';
 import { releaseHost } from '../../../sidecar/hosting/release';
 import { engramHome, vaultState, type VaultState } from '../../../sidecar/hosting/paths';
+import { isoDate } from '../../core/day';
 import { errorMessage } from '../../core/errors';
 import type { VaultPort } from '../../core/ports';
 import type { EngramSettings, EngineConfigAccess } from '../settings';
@@ -35,7 +36,6 @@ export interface PluginHostInput {
 }
 
 
-const today = () => new Date().toISOString().slice(0, 10);
 
 export class PluginHost {
   private running?: RunningHost;
@@ -123,7 +123,7 @@ export class PluginHost {
 
   private hereState(): HostState {
     const engine = this.running?.engine;
-    return { kind: 'here', indexing: this.indexing, notes: engine?.noteCount() ?? 0, due: engine?.ready ? engine.dueCount(today()) : 0 };
+    return { kind: 'here', indexing: this.indexing, notes: engine?.noteCount() ?? 0, due: engine?.ready ? engine.dueCount(isoDate(Date.now())) : 0 };
   }
 
   private async host(): Promise<void> {
