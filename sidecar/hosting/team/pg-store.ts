@@ -58,6 +58,16 @@ function connectionOf(url: string): pg.PoolConfig {
   };
 }
 
+function noteOfRow(n: Record<string, unknown>): TeamNote {
+  return {
+    id: String(n.id), team: String(n.team), project: String(n.project), title: String(n.title), body: String(n.body),
+    frontmatter: (n.frontmatter ?? {}) as Record<string, unknown>, author: String(n.author), vault: String(n.vault),
+    session: n.session ? String(n.session) : undefined, sourceHash: String(n.source_hash), sourcePath: String(n.source_path),
+    promotedAt: new Date(n.promoted_at as Date).toISOString(), updatedAt: new Date(n.updated_at as Date).toISOString(),
+    retractedAt: n.retracted_at ? new Date(n.retracted_at as Date).toISOString() : undefined,
+  };
+}
+
 /** The URL without its password, for messages and status. */
 export function redactUrl(url: string): string {
   try {
@@ -304,15 +314,12 @@ export class PgTeamStore implements TeamStore {
     return this.run(async (c) => {
       const r = await c.query('select * from engram_team_notes where id = $1', [id]);
       const n = r.rows[0] as Record<string, unknown> | undefined;
-      if (!n) return undefined;
-      return {
-        id: String(n.id), team: String(n.team), project: String(n.project), title: String(n.title), body: String(n.body),
-        frontmatter: (n.frontmatter ?? {}) as Record<string, unknown>, author: String(n.author), vault: String(n.vault),
-        session: n.session ? String(n.session) : undefined, sourceHash: String(n.source_hash), sourcePath: String(n.source_path),
-        promotedAt: new Date(n.promoted_at as Date).toISOString(), updatedAt: new Date(n.updated_at as Date).toISOString(),
-        retractedAt: n.retracted_at ? new Date(n.retracted_at as Date).toISOString() : undefined,
-      };
+      return n ? noteOfRow(n) : undefined;
     });
+  }
+
+  async listLive(team: string, limit: number): Promise<TeamNote[]> {
+    return this.run(async (c) => (await c.query('select * from engram_team_notes where team = $1 and retracted_at is null order by updated_at desc limit $2', [team, limit])).rows.map((n) => noteOfRow(n as Record<string, unknown>)));
   }
 
   async audit(limit = 50): Promise<TeamAuditEntry[]> {
