@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliAsync } from '../helpers/cli.js';
-import { makeSandbox, type Sandbox } from '../helpers/host.js';
+import { makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 import { startPglite, type TeamDb } from '../helpers/team-db.js';
 
 const db = await startPglite();
@@ -99,6 +99,22 @@ describe.skipIf('skip' in db)(`two vaults share a team store through the CLI${'s
     expect((await cara.cli('team', 'promote', 'Deploy days')).stdout).toMatch(/unchanged/);
     const hits = JSON.parse((await cara.cli('team', 'search', 'deploy Fridays', '--json')).stdout) as { hits: { title: string }[] };
     expect(hits.hits.map((h) => h.title)).toEqual(['Deploy days']);
+  });
+
+  it('the host sends what waits and caches the team\'s notes in the background', async () => {
+    const eve = person();
+    eve.sb.writeNote('Notes/Code review.md', '---\ntype: decision\n---\nEvery change gets one reviewer before merge.\n');
+    const dead = server.url.replace(/:\d+\//, ':9/');
+    expect((await eve.cli('configure', 'team.url', dead)).code).toBe(0);
+    expect((await eve.cli('configure', 'team.name', 'core')).code).toBe(0);
+    expect((await eve.cli('team', 'promote', 'Code review')).stdout).toMatch(/1 waiting/);
+    expect((await eve.cli('configure', 'team.url', server.url)).code).toBe(0);
+    const queue = path.join(eve.sb.engramHome, 'team', 'queue');
+    const cache = path.join(eve.sb.engramHome, 'team', 'cache.json');
+    eve.sb.serve();
+    await waitFor(() => fs.readdirSync(queue).length === 0 && fs.existsSync(cache) && fs.readFileSync(cache, 'utf8').includes('Code review'), 60_000, 'the host to send the queue and cache the team');
+    const hits = JSON.parse((await eve.cli('team', 'search', 'reviewer before merge', '--json')).stdout) as { hits: { title: string }[] };
+    expect(hits.hits.map((h) => h.title)).toEqual(['Code review']);
   });
 
   it('a password is never written to the configuration', async () => {

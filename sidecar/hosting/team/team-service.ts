@@ -11,6 +11,7 @@ import { SEARCH_FLOOR } from '../../../src/core/index/search.js';
 import { TextIndex } from '../../../src/core/index/text-index.js';
 import type { PromoteOutcome, TeamHit, TeamNote, TeamNoteInput, TeamPassage } from '../../../src/core/team/store.js';
 import { atomicWriteFileSync } from '../atomic-write.js';
+import { engramHome } from '../paths.js';
 import { PgTeamStore, redactUrl } from './pg-store.js';
 
 export interface TeamSettings {
@@ -148,4 +149,45 @@ export function searchCache(cache: TeamCache, query: string, limit = 10): TeamHi
     const text = index.chunkText[c.bestChunk] ?? n.body;
     return [{ id: n.id, team: n.team, project: n.project, title: n.title, author: n.author, heading: index.chunkHeading[c.bestChunk] ?? '', snippet: text.replace(/\s+/g, ' ').slice(0, 200), score: c.score, promotedAt: n.promotedAt, why: ['words'] }];
   });
+}
+
+/**
+ * The host's part: sends the queue and refreshes the cache at start and on each tick, one run at a time, in the
+ * background; a store that does not answer is logged once per change of reason, and tried again next tick.
+ */
+export function startTeamSync(config: { get(key: 'team.url' | 'team.name'): string | null }, env: NodeJS.ProcessEnv, log: (level: 'info' | 'warn', message: string) => void): { tick(): void; close(): Promise<void> } {
+  let settings: TeamSettings | null;
+  try {
+    settings = teamSettings(config, env);
+  } catch (e) {
+    log('warn', `team store: ${errorMessage(e)}`);
+    settings = null;
+  }
+  if (!settings) return { tick: () => undefined, close: async () => undefined };
+  const s = settings;
+  const dir = teamDir(engramHome(env));
+  let running: Promise<void> | undefined;
+  let lastProblem = '';
+  const once = async (): Promise<void> => {
+    const store = openTeamStore(s);
+    try {
+      const report = await flushQueue(dir, store);
+      if (report.sent.length) log('info', `team store: sent ${report.sent.length} promotions (${report.sent.map((x) => `${x.path}: ${x.outcome.status}`).join(', ')})`);
+      if (report.stopped) throw new Error(`${report.waiting} promotions wait: ${report.stopped}`);
+      const cache = await refreshCache(dir, s, store);
+      if (lastProblem) log('info', `team store answers again; ${cache.notes.length} team notes cached`);
+      lastProblem = '';
+    } catch (e) {
+      const why = errorMessage(e);
+      if (why !== lastProblem) log('warn', `team store: ${why}`);
+      lastProblem = why;
+    } finally {
+      await store.close();
+    }
+  };
+  const tick = (): void => {
+    if (!running) running = once().finally(() => (running = undefined));
+  };
+  tick();
+  return { tick, close: async () => void (await running) };
 }
