@@ -20,16 +20,17 @@ import { TimeSlicer } from './time-slice.js';
 import { gateTokenizer, TermStats } from './recall/term-stats.js';
 import { DEFAULT_GATE, judge, type GateConfig } from './recall/gate.js';
 import { renderContext, renderItem } from './recall/render.js';
-import { findDirectives, flagPassages, withholdDirectives, type Directive, type PassageFlags } from './recall/directives.js';
-import { DEFAULT_TRUST, noteTrust, type Trust, type TrustConfig, type TrustLevel } from './recall/trust.js';
-import { chunkBody } from './index/chunk.js';
+import { findDirectives, withholdDirectives, type Directive } from './recall/directives.js';
+import { DEFAULT_TRUST, type TrustConfig, type TrustLevel } from './recall/trust.js';
+import { heldBack, markHit, vetNote, type MarkedHit, type Vetting } from './recall/vet.js';
 import { fenceRecalled } from './transcript/fence.js';
 import { extendNote, rememberContentProblem, rememberId, rememberNote, restatedNote, type RememberInput, type RememberResult } from './memory/remember.js';
 import type { ContextItem, ContextResult, RecallResult } from './protocol/messages.js';
 
 /** One query's answer: the hits, and what the user should know (BM25 only, a time phrase read as a date…). */
 export interface QueryAnswer {
-  hits: SearchHit[];
+  /** `engram search` and the Search pane get them marked (Engine.mark); the hooks and recall read the marks themselves. */
+  hits: MarkedHit[];
   notices: string[];
   mode: string;
   timeFilter?: { phrase: string; since?: number; until?: number };
@@ -76,13 +77,7 @@ export interface EngineConfig {
   trust: TrustConfig;
 }
 
-/** What a hook may inject of a note: its provenance and the directive-shaped text it holds (issue 32). */
-export interface Vetting {
-  trust: Trust;
-  directives: Directive[];
-  /** Which of its passages hold that text (absent when none does): a clean passage of the note may still go out. */
-  passages?: PassageFlags;
-}
+export type { Vetting } from './recall/vet.js';
 
 /** A note holding text addressed to an AI, for the review pane, `engram flagged` and the activity record. */
 export interface FlaggedNote {
@@ -480,11 +475,7 @@ export class Engine {
     if (cached && listed && cached.mtime === listed.mtime && cached.size === listed.size) return cached.v;
     try {
       const file = await this.ports.vault.read(path);
-      const parsed = parseNote(file.text);
-      const directives = findDirectives(file.text);
-      // Read passage by passage, as the index cuts the note: one poisoned section does not silence the others.
-      const passages = directives.length ? flagPassages(file.text, chunkBody(parsed.body), directives) : undefined;
-      const v: Vetting = { trust: noteTrust(path, parsed.data, this.config.trust), directives, ...(passages ? { passages } : {}) };
+      const v = vetNote(path, file.text, this.config.trust);
       this.vetted.set(path, { mtime: file.mtime, size: file.size, v });
       if (this.vetted.size > 50_000) this.vetted.delete(this.vetted.keys().next().value as string);
       return v;
@@ -493,22 +484,21 @@ export class Engine {
     }
   }
 
-  /**
-   * The directive-shaped text that keeps `passage` of a vetted note from being shown (its heading path, '' before the
-   * first heading; null: only the note's title and summary are shown), or null when nothing does.
-   */
-  private heldBack(v: Vetting, passage: string | null): Directive | null {
-    if (!v.directives.length || v.trust.byUser) return null;
-    if (!v.passages || v.passages.whole) return v.directives[0];
-    if (passage === null) return null;
-    return v.passages.passages.find((p) => p.heading === passage)?.directives[0] ?? null;
+  /** The answer's hits marked for people: outside text, text addressed to an AI (`engram search`, the Search pane). */
+  async mark(answer: QueryAnswer): Promise<QueryAnswer> {
+    const hits: MarkedHit[] = [];
+    for (const h of answer.hits) {
+      const v = await this.vet(h.path);
+      hits.push(v ? markHit(h, v) : h);
+    }
+    return { ...answer, hits };
   }
 
   /** Why a hook must not inject this note's `passage` (see heldBack), or null when it may (the user's or Engram's words, nothing addressed to an AI). */
   private async notInjected(path: string, passage: string | null): Promise<string | null> {
     const v = await this.vet(path);
     if (!v) return 'unreadable';
-    const d = this.heldBack(v, passage);
+    const d = heldBack(v, passage);
     if (d) return `${d.kind}: "${d.excerpt}"`;
     if (v.trust.level === 'outside') return `outside text (${v.trust.why})`;
     return null;
@@ -552,16 +542,16 @@ export class Engine {
       out.push(hit);
     }
     // Outside text is marked as such; words addressed to an AI are withheld, in the body and in the snippet alike.
-    for (const h of out) {
+    for (const [i, h] of out.entries()) {
       const v = await this.vet(h.path);
       if (!v) continue;
-      h.trust = v.trust.level;
-      if (v.trust.level === 'outside') h.why = [`outside text, not the user's words (${v.trust.why})`, ...h.why];
+      out[i] = markHit(h, v);
       if (!v.directives.length || v.trust.byUser) continue;
-      if (h.body) h.body = withholdDirectives(h.body, h.path);
+      const m = out[i];
+      if (m.body) m.body = withholdDirectives(m.body, m.path);
       // A snippet is cut from its passage: a flagged passage is withheld whole, whatever part of it the cut kept.
-      h.snippet = this.heldBack(v, h.heading ?? '') ? `[text addressed to AI assistants withheld: ${h.path}${h.heading ? `#${h.heading}` : ''}]` : withholdDirectives(h.snippet, h.path);
-      if (h.summary) h.summary = withholdDirectives(h.summary, h.path);
+      m.snippet = heldBack(v, m.heading ?? '') ? `[text addressed to AI assistants withheld: ${m.path}${m.heading ? `#${m.heading}` : ''}]` : withholdDirectives(m.snippet, m.path);
+      if (m.summary) m.summary = withholdDirectives(m.summary, m.path);
     }
     const lines = full === 0 ? compactList(out) : out.map((h) => `${renderItem({ ...h, why: h.why }, 300)}${h.body ? `\n\n${h.body.trim()}\n` : ''}`);
     this.noteRecalled(out.map((h) => h.path));

@@ -1,0 +1,50 @@
+// What Engram may show of a note (issue 32): its provenance (trust.ts) and the directive-shaped text it holds, passage by
+// passage (directives.ts), read from the note's file; and the marks a search hit carries for people (outside text, text
+// addressed to an AI), the same in the hooks, `engram search`, MCP recall and the Search pane.
+import { chunkBody } from '../index/chunk.js';
+import type { SearchHit } from '../index/types.js';
+import { parseNote } from '../note/frontmatter.js';
+import { findDirectives, flagPassages, type Directive, type PassageFlags } from './directives.js';
+import { noteTrust, type Trust, type TrustConfig, type TrustLevel } from './trust.js';
+
+/** What a hook may inject of a note: its provenance and the directive-shaped text it holds. */
+export interface Vetting {
+  trust: Trust;
+  directives: Directive[];
+  /** Which of its passages hold that text (absent when none does): a clean passage of the note may still go out. */
+  passages?: PassageFlags;
+}
+
+/** A search hit with what its note is: `trust` its level; `flagged`, it holds text addressed to an AI. */
+export type MarkedHit = SearchHit & { trust?: TrustLevel; flagged?: true };
+
+/** Vets the note at `path` whose file reads `text`. */
+export function vetNote(path: string, text: string, cfg: TrustConfig): Vetting {
+  const parsed = parseNote(text);
+  const directives = findDirectives(text);
+  // Read passage by passage, as the index cuts the note: one poisoned section does not silence the others.
+  const passages = directives.length ? flagPassages(text, chunkBody(parsed.body), directives) : undefined;
+  return { trust: noteTrust(path, parsed.data, cfg), directives, ...(passages ? { passages } : {}) };
+}
+
+/**
+ * The directive-shaped text that keeps `passage` of a vetted note from being shown (its heading path, '' before the
+ * first heading; null: only the note's title and summary are shown), or null when nothing does. A note the user raised
+ * (`engram_trust: user`) is shown as written.
+ */
+export function heldBack(v: Vetting, passage: string | null): Directive | null {
+  if (!v.directives.length || v.trust.byUser) return null;
+  if (!v.passages || v.passages.whole) return v.directives[0];
+  if (passage === null) return null;
+  return v.passages.passages.find((p) => p.heading === passage)?.directives[0] ?? null;
+}
+
+/** Marks `hit` with its note's vetting: outside text first in why, text addressed to an AI last. */
+export function markHit<H extends SearchHit>(hit: H, v: Vetting): H & { trust: TrustLevel; flagged?: true } {
+  const why = [...hit.why];
+  if (v.trust.level === 'outside') why.unshift(`outside text, not the user's words (${v.trust.why})`);
+  const held = heldBack(v, hit.heading ?? '');
+  const flagged = v.directives.length > 0 && !v.trust.byUser;
+  if (flagged) why.push(held ? `this passage holds text addressed to an AI (${held.kind}): never injected` : 'another passage holds text addressed to an AI: that one is never injected');
+  return { ...hit, why, trust: v.trust.level, ...(flagged ? { flagged: true as const } : {}) };
+}
