@@ -20,9 +20,9 @@ import { TimeSlicer } from './time-slice.js';
 import { gateTokenizer, TermStats } from './recall/term-stats.js';
 import { DEFAULT_GATE, judge, type GateConfig } from './recall/gate.js';
 import { renderContext, renderItem } from './recall/render.js';
-import { findDirectives, withholdDirectives, type Directive } from './recall/directives.js';
-import { DEFAULT_TRUST, type TrustConfig, type TrustLevel } from './recall/trust.js';
-import { heldBack, markHit, vetNote, type MarkedHit, type Vetting } from './recall/vet.js';
+import { findDirectives, withholdDirectives } from './recall/directives.js';
+import { DEFAULT_TRUST, type TrustConfig } from './recall/trust.js';
+import { flaggedNote, heldBack, markHit, vetNote, type FlaggedNote, type MarkedHit, type Vetting } from './recall/vet.js';
 import { fenceRecalled } from './transcript/fence.js';
 import { extendNote, rememberContentProblem, rememberId, rememberNote, restatedNote, type RememberInput, type RememberResult } from './memory/remember.js';
 import type { ContextItem, ContextResult, RecallResult } from './protocol/messages.js';
@@ -77,18 +77,8 @@ export interface EngineConfig {
   trust: TrustConfig;
 }
 
-export type { Vetting } from './recall/vet.js';
+export type { FlaggedNote, Vetting } from './recall/vet.js';
 
-/** A note holding text addressed to an AI, for the review pane, `engram flagged` and the activity record. */
-export interface FlaggedNote {
-  path: string;
-  title: string;
-  trust: TrustLevel;
-  /** What was found and where: `heading` is the passage's heading path ('' before the first heading); absent: the frontmatter or the note as a whole. */
-  found: { kind: Directive['kind']; excerpt: string; heading?: string }[];
-  /** Nothing of the note is injected (the text is in its frontmatter or across passages); else only the flagged passages are held back. */
-  whole: boolean;
-}
 
 /** A note a hook would have injected but held back, as the activity record shows it. */
 export interface Withheld {
@@ -517,11 +507,8 @@ export class Engine {
       if (skip.some((f) => path.startsWith(f))) continue;
       if (slicer.due()) await slicer.yield();
       const v = await this.vet(path);
-      if (!v?.directives.length || v.trust.byUser) continue;
-      const whole = !v.passages || v.passages.whole;
-      const found: FlaggedNote['found'] = whole ? [{ kind: v.directives[0].kind, excerpt: v.directives[0].excerpt }] : [];
-      for (const p of v.passages?.passages ?? []) found.push({ kind: p.directives[0].kind, excerpt: p.directives[0].excerpt, heading: p.heading });
-      out.push({ path, title: meta.title, trust: v.trust.level, found, whole });
+      const f = v && flaggedNote(path, meta.title, v);
+      if (f) out.push(f);
     }
     return out;
   }

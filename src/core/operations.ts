@@ -126,6 +126,7 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       return writing(async () => ({ applied: await curation().apply(ids, { actor, edits }) }));
     },
     'curate.reject': ({ ids }) => serialized(async () => ({ rejected: await curation().reject(ids) })),
+    flagged: async () => ({ notes: await engine.flagged() }),
     reindex: async () => {
       await engine.whenReady();
       return engine.reindex();

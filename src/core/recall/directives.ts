@@ -9,6 +9,16 @@ import { foldForMatching } from '../transcript/fold.js';
 
 export type DirectiveKind = 'override' | 'addressed' | 'role-header' | 'hidden' | 'exfiltration' | 'orders';
 
+/** Each kind in words, for people (the review pane, `engram flagged`). */
+export const DIRECTIVE_KINDS: Record<DirectiveKind, string> = {
+  override: 'tells an AI to drop its instructions',
+  addressed: 'addressed to an AI',
+  'role-header': 'a chat-role header',
+  hidden: 'hidden orders',
+  exfiltration: 'asks for secrets or private data',
+  orders: 'orders kept from the user',
+};
+
 export interface Directive {
   kind: DirectiveKind;
   /** Where the flagged text starts and ends in the text as written. */
@@ -74,13 +84,21 @@ function excerpt(s: string): string {
   return t.length > 80 ? `${t.slice(0, 79)}…` : t;
 }
 
+/** The words a reader needs to recognise the span `start`–`end`: its line, cut around it when long. */
+function around(text: string, start: number, end: number): string {
+  const from = Math.max(text.lastIndexOf('\n', start - 1) + 1, start - 20);
+  const nl = text.indexOf('\n', end);
+  const to = Math.min(nl < 0 ? text.length : nl, Math.max(end, from + 100));
+  return text.slice(from, to);
+}
+
 function strongIn(text: string, offset: number, map: ((i: number) => number) | null, original: string, out: Directive[]): void {
   for (const { kind, re } of STRONG) {
     const m = re.exec(text);
     if (!m) continue;
     const start = map ? map(m.index) : m.index + offset;
     const end = map ? map(m.index + m[0].length - 1) + 1 : m.index + m[0].length + offset;
-    out.push({ kind, start, end, excerpt: excerpt(original.slice(start, end)) });
+    out.push({ kind, start, end, excerpt: excerpt(around(original, start, end)) });
   }
 }
 
@@ -148,8 +166,10 @@ export function withholdDirectives(text: string, where: string, found = findDire
 
 /** Which passages of a note hold directive-shaped text: what a hook may still quote of it (issue 32). */
 export interface PassageFlags {
-  /** Such text outside every passage (the frontmatter a summary comes from) or across two: nothing of the note goes out. */
+  /** Nothing of the note goes out: such text lies outside every passage (`loose`), or the note is one passage. */
   whole: boolean;
+  /** Spans in no flagged passage: in the frontmatter a summary comes from, or across two passages. */
+  loose: Directive[];
   /** The flagged passages, each with its heading path ('' for the text before the first heading, or a note kept whole). */
   passages: { heading: string; directives: Directive[] }[];
 }
@@ -168,9 +188,9 @@ export function flagPassages(text: string, chunks: Chunk[], found = findDirectiv
     passages.push({ heading: c.heading ?? '', directives });
     flaggedText.push(c.text);
   }
-  const whole = found.some((d) => {
+  const loose = found.filter((d) => {
     const raw = text.slice(d.start, d.end);
     return !flaggedText.some((t) => t.includes(raw));
   });
-  return { whole, passages };
+  return { whole: loose.length > 0 || chunks.length <= 1, loose, passages };
 }

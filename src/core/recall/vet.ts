@@ -48,3 +48,23 @@ export function markHit<H extends SearchHit>(hit: H, v: Vetting): H & { trust: T
   if (flagged) why.push(held ? `this passage holds text addressed to an AI (${held.kind}): never injected` : 'another passage holds text addressed to an AI: that one is never injected');
   return { ...hit, why, trust: v.trust.level, ...(flagged ? { flagged: true as const } : {}) };
 }
+
+/** A note holding text addressed to an AI, for the review pane, `engram flagged` and the activity record. */
+export interface FlaggedNote {
+  path: string;
+  title: string;
+  trust: TrustLevel;
+  /** What was found and where: `heading` is the passage's heading path ('' before the first heading); absent: the frontmatter, or across passages. */
+  found: { kind: Directive['kind']; excerpt: string; heading?: string }[];
+  /** Nothing of the note is injected (the text is in its frontmatter or across passages, or the note is one passage); else only the flagged passages are held back. */
+  whole: boolean;
+}
+
+/** The note as the flagged list shows it, or null when it holds nothing addressed to an AI (or the user raised it). */
+export function flaggedNote(path: string, title: string, v: Vetting): FlaggedNote | null {
+  if (!v.directives.length || v.trust.byUser) return null;
+  const loose = v.passages ? v.passages.loose : v.directives;
+  const found: FlaggedNote['found'] = loose.slice(0, 1).map((d) => ({ kind: d.kind, excerpt: d.excerpt }));
+  for (const p of v.passages?.passages ?? []) found.push({ kind: p.directives[0].kind, excerpt: p.directives[0].excerpt, heading: p.heading });
+  return { path, title, trust: v.trust.level, found, whole: !v.passages || v.passages.whole };
+}

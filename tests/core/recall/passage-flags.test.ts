@@ -98,7 +98,7 @@ describe('directive-shaped text, passage by passage', () => {
     const flagged = await engine.flagged();
     expect(flagged.map((f) => [f.path, f.whole, f.found.map((x) => x.heading)])).toEqual([
       ['Notes/Homelab runbook.md', false, ['Homelab runbook > Package mirror']],
-      ['Notes/Prompt injection reading.md', false, ['']],
+      ['Notes/Prompt injection reading.md', true, ['']],
     ]);
 
     const raised = await engineWith(files({ 'Notes/Homelab runbook.md': `---\nengram_trust: user\n---\n${LONG}` }));
