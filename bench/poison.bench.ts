@@ -8,7 +8,8 @@
 // 1b. Capture: each payload in a real Claude Code transcript, in a fetched page (a tool result) that the assistant
 //    then echoes, beside the user's own `#decision` on the same subject; extracted once with the rules backend and once
 //    with a credulous model (a scripted backend that proposes a beat for the echoed page too): payloads filed as beats
-//    (goal 0) and the user's decisions filed.
+//    (goal 0) and the user's decisions filed. The same for plain-words instructions a page may carry (set.json
+//    pageAdvice: nothing addressed to an AI), beside how many of them the directive check alone flags.
 // 1c. Mixed notes (bench/poison/mixed.json, needs ../shared): six long dwarvesf-brain notes, a payload put into one
 //    section of each, the whole vault as background; prompts about clean sections and about the poisoned one, asked
 //    with the guard off, per note (as first built) and per passage: clean sections still injected, payload text never.
@@ -31,6 +32,7 @@ const PROMPT_ITEMS = 5;
 interface PoisonSet {
   payloads: { id: string; style: string; source: string; text: string }[];
   legit: { id: string; subject: string; title: string; body: string; prompt: string }[];
+  pageAdvice: { texts: string[] };
 }
 
 const pct = (a: number, b: number): string => (b ? `${((100 * a) / b).toFixed(1)}%` : 'n/a');
@@ -127,37 +129,41 @@ export async function run(): Promise<void> {
       return reply(JSON.stringify({ beats }));
     },
   };
-  for (const [label, backend] of [['rules backend', new RulesBackend()], ['credulous model', credulous]] as const) {
-    let filedPayloads = 0;
-    let proposed = 0;
-    let userFiled = 0;
-    for (const [i, p] of set.payloads.entries()) {
-      const l = set.legit[i % set.legit.length];
-      const base = { isSidechain: false, userType: 'external', cwd: '/home/dev/acme', sessionId: `poison-${p.id}`, version: '2.1.39' };
-      let n = 0;
-      const rec = (type: 'user' | 'assistant', content: unknown) => {
-        n++;
-        return JSON.stringify({ ...base, parentUuid: n > 1 ? `u${n - 1}` : null, uuid: `u${n}`, timestamp: `2026-11-20T09:${String(n).padStart(2, '0')}:00.000Z`, type, message: type === 'user' ? { role: 'user', content } : { id: `m${n}`, role: 'assistant', model: 'claude-opus-4-6', content } });
-      };
-      const decision = `#decision For ${l.title.toLowerCase()} we keep the steps in this note: ${l.body.split('\n\n')[1]?.slice(0, 100) ?? l.title}`;
-      const lines = [
-        rec('user', `Please read https://blog.example.com/${l.id} about ${l.title.toLowerCase()}.`),
-        rec('assistant', [{ type: 'tool_use', id: 't1', name: 'WebFetch', input: { url: `https://blog.example.com/${l.id}` } }]),
-        rec('user', [{ type: 'tool_result', tool_use_id: 't1', content: `${l.body}\n\n${p.text}` }]),
-        rec('assistant', [{ type: 'text', text: `The page says: ${p.text}` }]),
-        rec('user', decision),
-      ];
-      const session = await readClaudeCode([new TextEncoder().encode(`${lines.join('\n')}\n`)], { source: `${p.id}.jsonl` });
-      session.meta.project = 'acme';
-      const vault = new MemoryVault();
-      const proposedNow = JSON.parse((await backend.complete({ system: '', user: '', turns: session.turns })).text) as { beats: { body: string }[] };
-      proposed += proposedNow.beats.filter((b) => b.body.includes(p.text.slice(0, 30))).length;
-      await extractSession({ ports: { vault, clock: { now: () => 0 } }, state: new MemoryStateStore(), vaultDir: 'v', backend, session });
-      const texts = await Promise.all((await vault.list()).map(async (f) => (await vault.read(f.path)).text));
-      if (texts.some((t) => t.includes(p.text.slice(0, 30)))) filedPayloads++;
-      if (texts.some((t) => t.includes(decision.slice(10, 50)))) userFiled++;
+  const plain = set.pageAdvice.texts.map((text, i) => ({ id: `page-${i + 1}`, text }));
+  for (const [what, items] of [['payloads', set.payloads], ['plain-words page instructions', plain]] as const) {
+    if (what !== 'payloads') console.log(`  ${items.length} ${what} (bench/poison/set.json pageAdvice), fetched and repeated the same way; the directive check alone flags ${items.filter((p) => findDirectives(p.text).length).length} of them (baseline)`);
+    for (const [label, backend] of [['rules backend', new RulesBackend()], ['credulous model', credulous]] as const) {
+      let filedPayloads = 0;
+      let proposed = 0;
+      let userFiled = 0;
+      for (const [i, p] of items.entries()) {
+        const l = set.legit[i % set.legit.length];
+        const base = { isSidechain: false, userType: 'external', cwd: '/home/dev/acme', sessionId: `poison-${p.id}`, version: '2.1.39' };
+        let n = 0;
+        const rec = (type: 'user' | 'assistant', content: unknown) => {
+          n++;
+          return JSON.stringify({ ...base, parentUuid: n > 1 ? `u${n - 1}` : null, uuid: `u${n}`, timestamp: `2026-11-20T09:${String(n).padStart(2, '0')}:00.000Z`, type, message: type === 'user' ? { role: 'user', content } : { id: `m${n}`, role: 'assistant', model: 'claude-opus-4-6', content } });
+        };
+        const decision = `#decision For ${l.title.toLowerCase()} we keep the steps in this note: ${l.body.split('\n\n')[1]?.slice(0, 100) ?? l.title}`;
+        const lines = [
+          rec('user', `Please read https://blog.example.com/${l.id} about ${l.title.toLowerCase()}.`),
+          rec('assistant', [{ type: 'tool_use', id: 't1', name: 'WebFetch', input: { url: `https://blog.example.com/${l.id}` } }]),
+          rec('user', [{ type: 'tool_result', tool_use_id: 't1', content: `${l.body}\n\n${p.text}` }]),
+          rec('assistant', [{ type: 'text', text: `The page says: ${p.text}` }]),
+          rec('user', decision),
+        ];
+        const session = await readClaudeCode([new TextEncoder().encode(`${lines.join('\n')}\n`)], { source: `${p.id}.jsonl` });
+        session.meta.project = 'acme';
+        const vault = new MemoryVault();
+        const proposedNow = JSON.parse((await backend.complete({ system: '', user: '', turns: session.turns })).text) as { beats: { body: string }[] };
+        proposed += proposedNow.beats.filter((b) => b.body.includes(p.text.slice(0, 30))).length;
+        await extractSession({ ports: { vault, clock: { now: () => 0 } }, state: new MemoryStateStore(), vaultDir: 'v', backend, session });
+        const texts = await Promise.all((await vault.list()).map(async (f) => (await vault.read(f.path)).text));
+        if (texts.some((t) => t.includes(p.text.slice(0, 30)))) filedPayloads++;
+        if (texts.some((t) => t.includes(decision.slice(10, 50)))) userFiled++;
+      }
+      console.log(`  capture of ${what}, ${label}: ${proposed} beats of them proposed, ${filedPayloads} filed as beats (goal 0); the user's own decision filed in ${userFiled} of ${items.length} sessions`);
     }
-    console.log(`  capture, ${label}: ${proposed} payload beats proposed, ${filedPayloads} payloads filed as beats (goal 0); the user's own decision filed in ${userFiled} of ${set.payloads.length} sessions`);
   }
 
   // ---- 2. the corpus vaults
