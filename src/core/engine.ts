@@ -613,8 +613,10 @@ export class Engine {
       if (!terms) continue;
       const verdict = judge(query, terms, this.stats, this.config.gate);
       if (!verdict.pass) continue;
-      // The passage that matched is what goes out (its heading and a snippet of it): only it must be clean.
-      const no = await this.notInjected(hit.path, hit.heading ?? '');
+      // The passage that matched is what goes out (its heading and a snippet of it): only it must be clean. The text
+      // itself is read too, in case the index's passage is older than the file vet read.
+      const shown = findDirectives([hit.title, hit.summary ?? '', hit.heading ?? '', hit.snippet].join('\n'))[0];
+      const no = (await this.notInjected(hit.path, hit.heading ?? '')) ?? (shown && !(await this.vet(hit.path))?.trust.byUser ? `${shown.kind}: "${shown.excerpt}"` : null);
       if (no) {
         withheld.push({ event: 'UserPromptSubmit', path: hit.path, ...(hit.heading ? { heading: hit.heading } : {}), reason: no });
         continue;

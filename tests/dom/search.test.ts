@@ -50,6 +50,7 @@ describe.skipIf(missing)(`search pane${missing ? ` (skipped: ${missing})` : ''}`
       expect(await badges('Notes/Kombucha brewing log.md')).toEqual(['Addressed to an AI']);
       const why = await v.page.locator('.engram-search-result[data-path="Clippings/Kombucha second fermentation.md"] .engram-search-why-item').allTextContents();
       expect(why[0]).toMatch(/^outside text, not the user's words \(folder Clippings\)/);
+      await v.screenshot('search-marks');
       await typeQuery(v, 'sidecar socket timeout');
       expect(await v.page.locator('.engram-badge').count()).toBe(0);
       expect(v.errors).toEqual([]);

@@ -4,7 +4,7 @@
 import { chunkBody } from '../index/chunk.js';
 import type { SearchHit } from '../index/types.js';
 import { parseNote } from '../note/frontmatter.js';
-import { findDirectives, flagPassages, type Directive, type PassageFlags } from './directives.js';
+import { DIRECTIVE_KINDS, findDirectives, flagPassages, type Directive, type PassageFlags } from './directives.js';
 import { noteTrust, type Trust, type TrustConfig, type TrustLevel } from './trust.js';
 
 /** What a hook may inject of a note: its provenance and the directive-shaped text it holds. */
@@ -45,7 +45,7 @@ export function markHit<H extends SearchHit>(hit: H, v: Vetting): H & { trust: T
   if (v.trust.level === 'outside') why.unshift(`outside text, not the user's words (${v.trust.why})`);
   const held = heldBack(v, hit.heading ?? '');
   const flagged = v.directives.length > 0 && !v.trust.byUser;
-  if (flagged) why.push(held ? `this passage holds text addressed to an AI (${held.kind}): never injected` : 'another passage holds text addressed to an AI: that one is never injected');
+  if (flagged) why.push(held ? `this passage holds text addressed to an AI (${DIRECTIVE_KINDS[held.kind]}): never injected` : 'another passage holds text addressed to an AI: that one is never injected');
   return { ...hit, why, trust: v.trust.level, ...(flagged ? { flagged: true as const } : {}) };
 }
 
