@@ -4,12 +4,12 @@
 // note's text and the copy go to the trash), merge both (every line of both, the note's order first; both texts go to
 // the trash). Nothing is deleted: what loses is in the vault's trash.
 import { diffLines } from '../diff';
-import { isEngramError } from '../errors';
 import { sha256Hex } from '../hash';
 import { conflictCopy, possibleCopy, sameNoteVersions } from '../note/conflict-copy';
 import { findFrontmatter, parseNote } from '../note/frontmatter';
 import { editFrontmatter, type FrontmatterValue } from '../note/frontmatter-edit';
 import type { VaultPort } from '../ports';
+import { readOrNull } from './apply';
 import { wikilink } from './note-text';
 import { makeProposal, type Proposal, type ProposalDraft } from './proposals';
 
@@ -26,15 +26,6 @@ export interface SyncConflict {
   copy: string;
   /** The proposals, by choice: `mine` and `merge` only while the note exists. */
   proposals: Partial<Record<ConflictChoice, Proposal>>;
-}
-
-async function readOrNull(vault: VaultPort, path: string): Promise<string | null> {
-  try {
-    return (await vault.read(path)).text;
-  } catch (e) {
-    if (isEngramError(e, 'not-found')) return null;
-    throw e;
-  }
 }
 
 /** Every sync conflict in the vault: copies named as only sync tools name them, and near-identical `Note 2.md`-style ones. */
