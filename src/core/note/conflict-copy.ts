@@ -57,6 +57,8 @@ export function possibleCopy(path: string): ConflictCopy | undefined {
   return undefined;
 }
 
+const ENGRAM_ID = /^engram_id:[ \t]*(\S.*?)[ \t]*$/m;
+
 function contentLines(text: string): string[] {
   return text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
 }
@@ -64,10 +66,14 @@ function contentLines(text: string): string[] {
 /**
  * Whether two texts are versions of one note (what a sync tool leaves when both machines edited it): identical, or
  * their common lines holding at least 60% of the longer one's text, or differing only in one stretch that is at most a
- * fifth of the longer text. Two notes that share a template's headings and little else are not.
+ * fifth of the longer text. Two notes that share a template's headings and little else are not, nor two notes with
+ * different `engram_id`s.
  */
 export function sameNoteVersions(a: string, b: string): boolean {
   if (a === b) return true;
+  // Two notes Engram wrote for two beats (`Title 2.md` is how it names the second) are two notes: a sync copy keeps the id.
+  const [idA, idB] = [ENGRAM_ID.exec(a)?.[1], ENGRAM_ID.exec(b)?.[1]];
+  if (idA !== undefined && idB !== undefined && idA !== idB) return false;
   const [x, y] = [contentLines(a), contentLines(b)];
   const size = (ls: string[]) => ls.reduce((n, l) => n + l.length, 0);
   const inY = new Map<string, number>();

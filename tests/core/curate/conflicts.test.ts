@@ -40,6 +40,9 @@ describe('which files are a sync tool\'s copies', () => {
     // Two chapters from one template share their headings and little else.
     const chapter = (n: string, text: string) => `---\ntags: [book]\n---\n# ${n}\n\n## Summary\n\n${text}\n\n## Notes\n\n${text.split(' ').reverse().join(' ')}\n`;
     expect(sameNoteVersions(chapter('Chapter', 'The hero leaves home at dawn and walks north.'), chapter('Chapter', 'A storm wrecks the ship and the crew swims ashore.'))).toBe(false);
+    // Engram names its second note of one title `Title 2.md`: a different engram_id is a different note, however alike.
+    expect(sameNoteVersions(`---\nengram_id: a1\n---\n${body('once')}`, `---\nengram_id: b2\n---\n${body('once')}`)).toBe(false);
+    expect(sameNoteVersions(`---\nengram_id: a1\n---\n${body('once')}`, `---\nengram_id: a1\n---\n${body('twice')}`)).toBe(true);
   });
 
   it('recall and curation leave out an iCloud copy, and keep a chapter that only shares the name', async () => {
