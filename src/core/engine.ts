@@ -333,8 +333,11 @@ export class Engine {
       const [path, change] = this.pendingChanges.entries().next().value as [string, VaultChange];
       this.pendingChanges.delete(path);
       if (this.isIgnored(path)) continue;
-      if (change.kind === 'delete') await this.drop(path);
-      else await this.load(path);
+      if (change.kind === 'delete') {
+        await this.drop(path);
+        const original = possibleCopy(path)?.original;
+        if (original !== undefined) this.maybeCopies.get(original)?.delete(path);
+      } else await this.load(path);
       // A note that arrived or changed: the notes named like its copies are judged again.
       for (const copy of this.maybeCopies.get(path) ?? []) if (copy !== path && !this.pendingChanges.has(copy)) this.pendingChanges.set(copy, { kind: 'modify', path: copy });
       if (++n % 5 === 0 || slicer.due()) await slicer.yield();
