@@ -14,7 +14,7 @@ import { compactList, passagesUnder } from './recall/passages.js';
 import type { IndexNoteVectors } from './index/note-vectors.js';
 import { parseNote } from './note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from './note/meta.js';
-import { isConflictCopy } from './note/conflict-copy.js';
+import { isConflictCopy, possibleCopy, sameNoteVersions } from './note/conflict-copy.js';
 import { VaultIndex } from './index/vault-index.js';
 import { TimeSlicer } from './time-slice.js';
 import { gateTokenizer, TermStats } from './recall/term-stats.js';
@@ -240,6 +240,7 @@ export class Engine {
     const selfLoading = this.index.open !== undefined;
     if (this.index.open) await this.index.open();
     const files = await this.ports.vault.list();
+    const listed = new Set(files.map((f) => f.path));
     let n = 0;
     let reused = 0;
     const slicer = this.slicer();
@@ -247,12 +248,12 @@ export class Engine {
       if (this.isIgnored(f.path)) continue;
       const c = this.cached.get(f.path);
       // An index that loads itself needs no text from here: an unchanged note comes from the saved cache.
-      if (selfLoading && c && c.mtime === f.mtime && c.size === f.size) {
+      if (selfLoading && c && c.mtime === f.mtime && c.size === f.size && !possibleCopy(f.path)) {
         this.metas.set(f.path, c.meta);
         this.listing.set(f.path, { mtime: f.mtime, size: f.size });
         this.stats.setTerms(f.path, c.terms);
         reused++;
-      } else await this.load(f.path, !selfLoading);
+      } else await this.load(f.path, !selfLoading, (p) => listed.has(p));
       if (++n % 200 === 0 || slicer.due()) await slicer.yield();
     }
     this.cached = new Map();
@@ -262,9 +263,31 @@ export class Engine {
     this.log('info', `engine ready: ${this.stats.size} notes, index ${this.index.mode}`);
   }
 
-  private async load(path: string, feedIndex = true): Promise<void> {
+  /** Notes named like a sync tool's copy (`Note 2.md`), by the note they would copy: looked at again when it changes. */
+  private readonly maybeCopies = new Map<string, Set<string>>();
+
+  /**
+   * Whether a note named like a copy (`Note 2.md`, `Note (1).md`) is a sync tool's copy of a note that exists
+   * (`exists`: the listing being read, or the notes known): then it is kept out of the index like any conflict copy.
+   */
+  private async isSyncCopy(path: string, text: string, exists: (p: string) => boolean): Promise<boolean> {
+    const copy = possibleCopy(path);
+    if (!copy) return false;
+    let set = this.maybeCopies.get(copy.original);
+    if (!set) this.maybeCopies.set(copy.original, (set = new Set()));
+    set.add(path);
+    if (!exists(copy.original)) return false;
+    try {
+      return sameNoteVersions((await this.ports.vault.read(copy.original)).text, text);
+    } catch {
+      return false;
+    }
+  }
+
+  private async load(path: string, feedIndex = true, exists: (p: string) => boolean = (p) => this.metas.has(p)): Promise<void> {
     try {
       const file = await this.ports.vault.read(path);
+      if (await this.isSyncCopy(path, file.text, exists)) return await this.drop(path);
       const parsed = parseNote(file.text);
       const meta = readNoteMeta(path, parsed.data ?? {});
       this.metas.set(path, meta);
@@ -320,8 +343,13 @@ export class Engine {
       const [path, change] = this.pendingChanges.entries().next().value as [string, VaultChange];
       this.pendingChanges.delete(path);
       if (this.isIgnored(path)) continue;
-      if (change.kind === 'delete') await this.drop(path);
-      else await this.load(path);
+      if (change.kind === 'delete') {
+        await this.drop(path);
+        const original = possibleCopy(path)?.original;
+        if (original !== undefined) this.maybeCopies.get(original)?.delete(path);
+      } else await this.load(path);
+      // A note that arrived or changed: the notes named like its copies are judged again.
+      for (const copy of this.maybeCopies.get(path) ?? []) if (copy !== path && !this.pendingChanges.has(copy)) this.pendingChanges.set(copy, { kind: 'modify', path: copy });
       if (++n % 5 === 0 || slicer.due()) await slicer.yield();
     }
   }

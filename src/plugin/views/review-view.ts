@@ -11,7 +11,8 @@ import type { ProposalEdit, ReviewPlanResult } from '../../core/curate/service';
 import type { FlaggedNote } from '../../core/engine';
 import { DIRECTIVE_KINDS } from '../../core/recall/directives';
 import type { EngramApi, PaneContext } from './api';
-import { orderedSections, renderEmpty, renderItem, type ReviewItemHost } from './review-items';
+import type { ConflictChoice, SyncConflict } from '../../core/curate/conflicts';
+import { orderedSections, renderConflict, renderEmpty, renderItem, type ReviewItemHost } from './review-items';
 
 export const VIEW_TYPE_REVIEW = 'engram-review';
 
@@ -261,6 +262,7 @@ export class ReviewView extends ItemView {
       el.createDiv({ cls: 'engram-review-empty', text: 'Engram is not hosting this vault yet. The review appears once the engine has started.' });
       return;
     }
+    this.drawConflicts(el, api);
     const items = this.visible();
     if (!items.length && this.plan?.due.length) {
       const n = this.plan.due.length;
@@ -314,7 +316,44 @@ export class ReviewView extends ItemView {
   }
 
   private items(): HTMLElement[] {
-    return Array.from(this.contentEl.querySelectorAll<HTMLElement>('.engram-review-item'));
+    return Array.from(this.contentEl.querySelectorAll<HTMLElement>('.engram-review-item:not(.engram-review-conflict)'));
+  }
+
+  /** Copies a sync tool left beside notes, above the due notes: each with its diff and keep mine, keep theirs, merge both. */
+  private drawConflicts(el: HTMLElement, api: EngramApi): void {
+    const conflicts = this.plan?.conflicts ?? [];
+    if (!conflicts.length) return;
+    const box = el.createDiv({ cls: 'engram-review-conflicts', attr: { role: 'list', 'aria-label': 'Sync conflicts' } });
+    box.createEl('h5', { cls: 'engram-review-project-name', text: `Sync conflicts (${conflicts.length})` });
+    box.createDiv({ cls: 'engram-review-conflicts-help', text: 'A sync tool kept two versions of these notes. The copy stays out of recall until you choose; what you do not keep goes to the trash.' });
+    const host = { resolve: (c: SyncConflict, choice: ConflictChoice) => void this.resolve(api, c, choice), open: (path: string) => void this.app.workspace.openLinkText(path, '', false) };
+    for (const c of conflicts) renderConflict(box, c, host);
+  }
+
+  /** Applies one choice for a sync conflict, then takes the conflict out of the list. */
+  private async resolve(api: EngramApi, c: SyncConflict, choice: ConflictChoice): Promise<void> {
+    const p = c.proposals[choice];
+    if (!p || this.busy) return;
+    this.busy = true;
+    try {
+      const [outcome] = await api.apply([p.id]);
+      if (!outcome?.ok) {
+        this.setStatus(`Not applied: ${outcome?.error ?? p.id}`);
+        return;
+      }
+      this.setStatus(`Resolved ${c.original}: ${choice === 'mine' ? 'kept mine' : choice === 'theirs' ? 'kept theirs' : 'merged both'}; ${c.path} is in the trash.`);
+      if (this.plan) this.plan = { ...this.plan, conflicts: this.plan.conflicts.filter((x) => x.path !== c.path) };
+      const el = Array.from(this.contentEl.querySelectorAll<HTMLElement>('.engram-review-conflict')).find((x) => x.dataset.path === c.path);
+      const box = el?.parentElement;
+      el?.remove();
+      if (box && !box.querySelector('.engram-review-conflict')) box.remove();
+      else box?.querySelector('h5')?.setText(`Sync conflicts (${this.plan?.conflicts.length ?? 0})`);
+    } catch (e) {
+      this.setStatus(`Could not resolve: ${(e as Error).message}`);
+    } finally {
+      this.busy = false;
+      this.updateCounts();
+    }
   }
 
   /** The counts line and the batch button, as the plan and the selection are now. */
