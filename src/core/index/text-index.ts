@@ -84,6 +84,9 @@ export class TextIndex {
   private touchedNotes = new Int32Array(0);
   private touchedChunkIds = new Int32Array(0);
   private bodyNoteIds = new Int32Array(0);
+  /** Per note touched by a query's title, summary or tag match: its row in `metaTf` (-1: none). */
+  private metaRow = new Int32Array(0);
+  private metaTf = new Float64Array(1024);
 
   constructor(opts: { stemming?: boolean; cjk?: CjkMode } = {}) {
     this.tokenizer = new Tokenizer(opts);
@@ -214,6 +217,7 @@ export class TextIndex {
       this.bestChunkOf = new Int32Array(n).fill(-1);
       this.touchedNotes = new Int32Array(n);
       this.bodyNoteIds = new Int32Array(n);
+      this.metaRow = new Int32Array(n).fill(-1);
     }
     if (this.chunkScore.length < this.chunkCount) {
       const n = Math.max(1024, this.chunkCount * 2);
@@ -223,56 +227,87 @@ export class TextIndex {
   }
 
   /**
-   * BM25 over the four fields (per-field idf and length normalisation, weighted sum), a note's body score being its
-   * best chunk plus a little of the others. `allowed[slot]` = 1 restricts to filtered notes. Returns the `k` best
-   * notes, best first (a heap over typed arrays: no object per matching note).
+   * BM25F over passages: a note's title, summary and tags are fields of each of its passages, and a term's weighted
+   * frequencies in all four (each normalised by its own field length) are added before one saturation, so a word of
+   * the title counts about as much as a second mention, never as a match of its own: a note named after one word of the
+   * question cannot outrank the passage that holds the rest. A note scores its best passage plus `restChunks` of what
+   * the next two add. `allowed[slot]` = 1 restricts to filtered notes. Returns the `k` best notes, best first (a heap
+   * over typed arrays: no object per matching note).
    */
   score(terms: string[], allowed: Uint8Array | null, p: Bm25Params = DEFAULT_BM25, k = 100, termWeights?: number[]): TextCandidate[] {
     this.ensureScratch();
+    const nt = terms.length;
     const touched = this.touchedNotes;
     let nTouched = 0;
     const touchedChunks = this.touchedChunkIds;
     let nChunks = 0;
     const noteScore = this.noteScore;
     const chunkScore = this.chunkScore;
+    const row = this.metaRow;
     const { k1, b } = p;
-    for (let qi = 0; qi < terms.length; qi++) {
-      const term = terms[qi];
+    const bf = this.fields.body;
+    const idfs = terms.map((t) => {
+      const n = bf.terms.get(t)?.n ?? 0;
+      return Math.log(1 + (bf.liveDocs - n + 0.5) / (n + 0.5));
+    });
+    // Pass 1: each note's weighted, length-normalised frequency of each term in its title, summary and tags.
+    let rows = 0;
+    for (let qi = 0; qi < nt; qi++) {
       const qw = termWeights ? termWeights[qi] : 1;
       for (const f of ['title', 'summary', 'tags'] as const) {
         const w = p.weights[f] * qw;
         if (w === 0) continue;
         const fi = this.fields[f];
-        const post = fi.terms.get(term);
+        const post = fi.terms.get(terms[qi]);
         if (!post) continue;
-        const idf = Math.log(1 + (fi.liveDocs - post.n + 0.5) / (post.n + 0.5));
         const avg = fi.averageLength();
         const ids = post.ids;
         const tfs = post.tfs;
         for (let i = 0; i < post.n; i++) {
           const slot = ids[i];
           if (this.notes[slot] === null || (allowed !== null && allowed[slot] === 0)) continue;
-          const tf = tfs[i];
-          const s = (w * idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * fi.lengths[slot]) / avg));
-          if (noteScore[slot] === 0) touched[nTouched++] = slot;
-          noteScore[slot] += s;
+          if (row[slot] < 0) {
+            row[slot] = rows++;
+            touched[nTouched++] = slot;
+            if (rows * nt > this.metaTf.length) {
+              const next = new Float64Array(Math.max(rows * nt * 2, 1024));
+              next.set(this.metaTf);
+              this.metaTf = next;
+            }
+            this.metaTf.fill(0, (rows - 1) * nt, rows * nt);
+          }
+          this.metaTf[row[slot] * nt + qi] += (w * tfs[i]) / (1 - b + (b * fi.lengths[slot]) / avg);
         }
       }
-      const wb = p.weights.body * qw;
-      const bf = this.fields.body;
-      const post = wb === 0 ? undefined : bf.terms.get(term);
+    }
+    const meta = this.metaTf;
+    const sat = (x: number): number => (x * (k1 + 1)) / (x + k1);
+    // A note's score from its title, summary and tags alone (a passage without the words adds nothing to it).
+    for (let ti = 0; ti < nTouched; ti++) {
+      const slot = touched[ti];
+      const base = row[slot] * nt;
+      let s = 0;
+      for (let qi = 0; qi < nt; qi++) if (meta[base + qi] > 0) s += idfs[qi] * sat(meta[base + qi]);
+      noteScore[slot] = s;
+    }
+    // Pass 2: each passage's gain over that, its body frequency saturated together with the note's own.
+    const avg = bf.averageLength();
+    const chunkNote = this.chunkNote;
+    for (let qi = 0; qi < nt; qi++) {
+      const wb = p.weights.body * (termWeights ? termWeights[qi] : 1);
+      const post = wb === 0 ? undefined : bf.terms.get(terms[qi]);
       if (!post) continue;
-      const idf = Math.log(1 + (bf.liveDocs - post.n + 0.5) / (post.n + 0.5));
-      const avg = bf.averageLength();
+      const idf = idfs[qi];
       const ids = post.ids;
       const tfs = post.tfs;
-      const chunkNote = this.chunkNote;
       for (let i = 0; i < post.n; i++) {
         const c = ids[i];
         const slot = chunkNote[c];
         if (slot < 0 || (allowed !== null && allowed[slot] === 0)) continue;
-        const tf = tfs[i];
-        const s = (wb * idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * bf.lengths[c]) / avg));
+        const x = (wb * tfs[i]) / (1 - b + (b * bf.lengths[c]) / avg);
+        const r = row[slot];
+        const m = r < 0 ? 0 : meta[r * nt + qi];
+        const s = m === 0 ? idf * sat(x) : idf * (sat(m + x) - sat(m));
         if (chunkScore[c] === 0) touchedChunks[nChunks++] = c;
         chunkScore[c] += s;
       }
@@ -307,7 +342,10 @@ export class TextIndex {
     }
     for (let bi = 0; bi < nBody; bi++) {
       const slot = bodyNotes[bi];
-      if (noteScore[slot] === 0) touched[nTouched++] = slot;
+      if (row[slot] < 0) {
+        touched[nTouched++] = slot;
+        noteScore[slot] = 0;
+      }
       noteScore[slot] += bodyBest[slot] + p.restChunks * (second[slot] + third[slot]);
     }
     const heap = new TopK(Math.min(k, nTouched));
@@ -315,6 +353,7 @@ export class TextIndex {
       const slot = touched[ti];
       heap.offer(noteScore[slot], best[slot] >= 0 ? best[slot] : (this.notes[slot]?.firstChunk ?? 0), slot);
       noteScore[slot] = 0;
+      row[slot] = -1;
     }
     for (let bi = 0; bi < nBody; bi++) {
       const slot = bodyNotes[bi];
