@@ -1,6 +1,6 @@
 // The full-text half of the index: notes and their chunks in slots, four BM25 fields, and a scorer that returns
 // per-note results with the best chunk. Title, summary and tags are indexed once per note; body text per chunk.
-import type { Chunk } from './chunk.js';
+import { isLinkList, type Chunk } from './chunk.js';
 import { FieldIndex } from './postings.js';
 import type { CjkMode } from './language.js';
 import { Tokenizer } from './tokenize.js';
@@ -57,6 +57,12 @@ export interface Bm25Params {
 // indexed document ids as titles; with untitled documents 0.530 on those conversations; bench/index.bench.ts).
 export const DEFAULT_BM25: Bm25Params = { weights: { title: 3, summary: 2, tags: 1.5, body: 1 }, k1: 0.7, b: 0.4, restChunks: 0.2 };
 
+/**
+ * A list of links matches a question by the names of the notes it points to; those notes hold the answer. Such a
+ * passage counts at this share (a map of contents was in 14% of dwarvesf-brain's top 3s at full weight).
+ */
+export const LINK_LIST_WEIGHT = 0.5;
+
 export interface TextCandidate {
   slot: number;
   score: number;
@@ -68,6 +74,8 @@ export class TextIndex {
   notes: (IndexedNote | null)[] = [];
   readonly slotOf = new Map<string, number>();
   chunkNote = new Int32Array(1024);
+  /** 1 for a passage that is a list of links (`isLinkList`): it ranks at LINK_LIST_WEIGHT of its score. */
+  chunkLinks = new Uint8Array(1024);
   chunkHeading: (string | undefined)[] = [];
   chunkText: string[] = [];
   chunkCount = 0;
@@ -87,6 +95,8 @@ export class TextIndex {
   /** Per note touched by a query's title, summary or tag match: its row in `metaTf` (-1: none). */
   private metaRow = new Int32Array(0);
   private metaTf = new Float64Array(1024);
+  /** Notes per term, counted on demand by `idf`; emptied by every change. */
+  private readonly noteDf = new Map<string, number>();
 
   constructor(opts: { stemming?: boolean; cjk?: CjkMode } = {}) {
     this.tokenizer = new Tokenizer(opts);
@@ -96,10 +106,14 @@ export class TextIndex {
     return this.slotOf.size;
   }
 
-  /** Adds a note (replacing any note at the same path) and returns its slot. */
-  add(note: Omit<IndexedNote, 'firstChunk' | 'chunkCount'>, chunks: Chunk[]): number {
+  /**
+   * Adds a note (replacing any note at the same path) and returns its slot. `properties`: the frontmatter's other
+   * values as words, searched with the tags.
+   */
+  add(note: Omit<IndexedNote, 'firstChunk' | 'chunkCount'>, chunks: Chunk[], properties = ''): number {
     const old = this.slotOf.get(note.path);
     if (old !== undefined) this.removeSlot(old);
+    this.noteDf.clear();
     const slot = this.notes.length;
     const rec: IndexedNote = { ...note, firstChunk: this.chunkCount, chunkCount: chunks.length };
     this.notes.push(rec);
@@ -111,7 +125,7 @@ export class TextIndex {
     this.fields.title.add(slot, t.tf, t.length);
     const s = tk.frequencies(note.summary ?? '', lang);
     this.fields.summary.add(slot, s.tf, s.length);
-    const g = tk.frequencies(note.tags.join(' '), lang);
+    const g = tk.frequencies(properties ? `${note.tags.join(' ')}\n${properties}` : note.tags.join(' '), lang);
     this.fields.tags.add(slot, g.tf, g.length);
     for (const c of chunks) {
       const id = this.chunkCount++;
@@ -119,8 +133,12 @@ export class TextIndex {
         const next = new Int32Array(this.chunkNote.length * 2);
         next.set(this.chunkNote);
         this.chunkNote = next;
+        const links = new Uint8Array(next.length);
+        links.set(this.chunkLinks);
+        this.chunkLinks = links;
       }
       this.chunkNote[id] = slot;
+      this.chunkLinks[id] = isLinkList(c.text) ? 1 : 0;
       this.chunkHeading[id] = c.heading;
       this.chunkText[id] = c.text;
       const b = tk.frequencies(c.heading ? `${c.heading}\n${c.text}` : c.text, lang);
@@ -133,6 +151,7 @@ export class TextIndex {
     const n = this.notes[slot];
     if (!n) return;
     this.notes[slot] = null;
+    this.noteDf.clear();
     if (this.slotOf.get(n.path) === slot) this.slotOf.delete(n.path);
     this.deadNotes++;
     this.fields.title.retire(slot);
@@ -173,12 +192,14 @@ export class TextIndex {
       notes.push({ ...n, firstChunk: first });
     }
     const chunkNote = new Int32Array(Math.max(1024, chunks));
+    const chunkLinks = new Uint8Array(chunkNote.length);
     const heading: (string | undefined)[] = new Array<string | undefined>(chunks);
     const text: string[] = new Array<string>(chunks);
     for (let c = 0; c < this.chunkCount; c++) {
       const nc = chunkMap[c];
       if (nc < 0) continue;
       chunkNote[nc] = noteMap[this.chunkNote[c]];
+      chunkLinks[nc] = this.chunkLinks[c];
       heading[nc] = this.chunkHeading[c];
       text[nc] = this.chunkText[c];
     }
@@ -188,6 +209,7 @@ export class TextIndex {
     this.slotOf.clear();
     notes.forEach((n, i) => this.slotOf.set(n.path, i));
     this.chunkNote = chunkNote;
+    this.chunkLinks = chunkLinks;
     this.chunkHeading = heading;
     this.chunkText = text;
     this.chunkCount = chunks;
@@ -246,10 +268,7 @@ export class TextIndex {
     const row = this.metaRow;
     const { k1, b } = p;
     const bf = this.fields.body;
-    const idfs = terms.map((t) => {
-      const n = bf.terms.get(t)?.n ?? 0;
-      return Math.log(1 + (bf.liveDocs - n + 0.5) / (n + 0.5));
-    });
+    const idfs = terms.map((t) => this.idf(t));
     // Pass 1: each note's weighted, length-normalised frequency of each term in its title, summary and tags.
     let rows = 0;
     for (let qi = 0; qi < nt; qi++) {
@@ -321,7 +340,7 @@ export class TextIndex {
     for (let ci = 0; ci < nChunks; ci++) {
       const c = touchedChunks[ci];
       const slot = this.chunkNote[c];
-      const s = chunkScore[c];
+      const s = this.chunkLinks[c] === 1 ? chunkScore[c] * LINK_LIST_WEIGHT : chunkScore[c];
       chunkScore[c] = 0;
       if (best[slot] < 0) {
         bodyNotes[nBody++] = slot;
@@ -363,6 +382,39 @@ export class TextIndex {
       third[slot] = 0;
     }
     return heap.sorted().map((e) => ({ slot: e.id2, score: e.score, bestChunk: e.id }));
+  }
+
+  /**
+   * Rarity of a term among notes (not passages: a list of 2,000 entries that says "tables" in each is one note that
+   * says it, and must not make the word common). The notes holding it in their body, or in a title, summary or tags
+   * field when more; counted from the postings once and kept until the index changes.
+   */
+  idf(term: string): number {
+    let df = this.noteDf.get(term);
+    if (df === undefined) {
+      df = 0;
+      const post = this.fields.body.terms.get(term);
+      if (post) {
+        // A note's passages have consecutive ids: its passages holding the term sit together in the list.
+        const ids = post.ids;
+        let last = -1;
+        for (let i = 0; i < post.n; i++) {
+          const slot = this.chunkNote[ids[i]];
+          if (slot >= 0 && slot !== last) {
+            df++;
+            last = slot;
+          }
+        }
+      }
+      for (const f of ['title', 'summary', 'tags'] as const) {
+        const p = this.fields[f].terms.get(term);
+        if (p && p.n > df) df = Math.min(p.n, this.fields[f].liveDocs);
+      }
+      if (this.noteDf.size > 100_000) this.noteDf.clear();
+      this.noteDf.set(term, df);
+    }
+    const n = this.liveNotes;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
   /** Which fields of a note (and chunk) contain each term: for the "why" of a hit. */
