@@ -72,8 +72,8 @@ export function displayName(data: Record<string, unknown> | null, body: string, 
 
 const BEAT_TYPES = new Set<string>(DEFAULT_TYPES);
 
-/** The Excalidraw plugin's scene data in a drawing note: a JSON block under "# Drawing" (often 200 KB). */
 const BLOCK_ID = /[ \t]+\^[A-Za-z0-9-]{1,40}[ \t]*$/gm;
+/** The Excalidraw plugin's scene data in a drawing note: a JSON block under "# Drawing" (often 200 KB). */
 const DRAWING_DATA = /^#{1,6}[ \t]+Drawing[ \t]*\r?\n+(`{3,})(?:compressed-)?json[ \t]*\r?\n[\s\S]*?\r?\n\1[ \t]*$/gm;
 
 /**
@@ -88,14 +88,14 @@ function searchableBody(data: Record<string, unknown> | null, body: string): str
 
 /** Keys read elsewhere (title, aliases, tags, summary) or bookkeeping (ids, dates, scores, display options). */
 const UNSEARCHED_KEY = /^(?:title|aliases|alias|tags|tag|summary|description|id|type|scope|confidence|created|updated|modified|date(?:_\w+)?|review_after|forget_after|superseded_by|locked|published|last|rating|cssclass(?:es)?|publish|permalink|excalidraw-[\w-]+|(?:engram|cb)_\w+)$/i;
-const URL_OR_NUMBER = /^(?:[a-z][\w+.-]*:\/\/\S*|[\d\s.:+\-/TZ]*)$/i;
+const URL_OR_DATE = /^(?:[a-z][\w+.-]*:\/\/\S*|\d{4}-\d\d-\d\d(?:[T ][\d:.]+Z?)?|[\d\s.:+\-/TZ]*[.:/\-][\d\s.:+\-/TZ]*)$/i;
 /** The properties text of a note is bounded: a frontmatter holding a pasted document is not a note's name. */
 const MAX_PROPERTIES = 1000;
 
 /**
- * The values of a note's other frontmatter keys, as words: who a clipping is by (`author: [[Kevin Kelly]]`), who was
- * at a meeting, a note's categories. What people ask by ("the podcast with Kevin Kelly") often lives there and
- * nowhere in the body. Links by their text; addresses, numbers and dates left out.
+ * A note's other frontmatter keys and values, as words: who a clipping is by (`author: [[Kevin Kelly]]`), who was at
+ * a meeting, a film's director, an album's year. What people ask by ("the podcast with Kevin Kelly") often lives there
+ * and nowhere in the body. Links by their text; addresses and dates left out, and a key with nothing kept.
  */
 export function propertyText(data: Record<string, unknown> | null): string {
   if (!data) return '';
@@ -103,9 +103,9 @@ export function propertyText(data: Record<string, unknown> | null): string {
   let size = 0;
   const add = (v: unknown, depth: number): void => {
     if (size > MAX_PROPERTIES || depth > 2) return;
-    if (typeof v === 'string') {
-      const t = v.trim();
-      if (!t || URL_OR_NUMBER.test(t)) return;
+    if (typeof v === 'string' || typeof v === 'number') {
+      const t = String(v).trim();
+      if (!t || URL_OR_DATE.test(t)) return;
       const w = t.replace(/\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_m, a: string, b?: string) => b ?? a.slice(a.lastIndexOf('/') + 1));
       out.push(w);
       size += w.length + 1;
@@ -115,7 +115,13 @@ export function propertyText(data: Record<string, unknown> | null): string {
       for (const x of Object.values(v as Record<string, unknown>)) add(x, depth + 1);
     }
   };
-  for (const [k, v] of Object.entries(data)) if (!UNSEARCHED_KEY.test(k)) add(v, 0);
+  for (const [k, v] of Object.entries(data)) {
+    if (UNSEARCHED_KEY.test(k)) continue;
+    const before = out.length;
+    add(v, 0);
+    // The key names what the value is ("director", "year"), when a value is kept.
+    if (out.length > before) out.splice(before, 0, k.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2'));
+  }
   return out.join('\n').slice(0, MAX_PROPERTIES);
 }
 
