@@ -88,7 +88,7 @@ function searchableBody(data: Record<string, unknown> | null, body: string): str
 
 /** Keys read elsewhere (title, aliases, tags, summary) or bookkeeping (ids, dates, scores, display options). */
 const UNSEARCHED_KEY = /^(?:title|aliases|alias|tags|tag|summary|description|id|type|scope|confidence|created|updated|modified|date(?:_\w+)?|review_after|forget_after|superseded_by|locked|published|last|rating|cssclass(?:es)?|publish|permalink|excalidraw-[\w-]+|(?:engram|cb)_\w+)$/i;
-const URL_OR_DATE = /^(?:[a-z][\w+.-]*:\/\/\S*|\d{4}-\d\d-\d\d(?:[T ][\d:.]+Z?)?|[\d\s.:+\-/TZ]*[.:/\-][\d\s.:+\-/TZ]*)$/i;
+const URL_OR_DATE = /^(?:[a-z][\w+.-]*:\/\/\S*|\d{4}-\d\d-\d\d(?:[T ][\d:.]+Z?)?|[\d\s.:+\-/TZ]*[.:/-][\d\s.:+\-/TZ]*)$/i;
 /** The properties text of a note is bounded: a frontmatter holding a pasted document is not a note's name. */
 const MAX_PROPERTIES = 1000;
 
