@@ -194,6 +194,8 @@ export async function run(): Promise<void> {
     let headingSeen = 0;
     let headingAsked = 0;
     let sectionQuoted = 0;
+    // Questions whose every answer is a note hooks never inject (outside text such as a clipping, words to an AI).
+    let neverInjectable = 0;
     for (const q of set.questions) {
       const hits = await engine.search(q.q, { limit: 10 });
       const e = { q, ranked: hits.map((h) => h.path) };
@@ -202,6 +204,8 @@ export async function run(): Promise<void> {
       engramRows.push(e);
       plainRows.push(b);
       const ctx = await engine.context({ event: 'UserPromptSubmit', prompt: q.q, maxChars: PROMPT_CHARS, maxItems: PROMPT_ITEMS });
+      const vetted = await Promise.all(q.relevant.map((p) => engine.vet(p)));
+      if (vetted.every((v) => !v || v.trust.level === 'outside' || v.directives.length > 0)) neverInjectable++;
       const gave = ctx.items.map((i) => i.path);
       const rel = gave.some((p) => q.relevant.includes(p));
       if (gave.length) injectedAny++;
@@ -261,7 +265,7 @@ export async function run(): Promise<void> {
     const dp = dominance(lists(plainRows, offPlainLists));
     const dc = dominance(closeLists);
     console.log(`  off-topic prompts that inject anything: engram ${offInjected}/${set.offtopic.length}; plain BM25 returns hits for ${offPlainHits}/${set.offtopic.length} (no floor)`);
-    console.log(`  on-topic prompts that inject anything: ${injectedAny}/${set.questions.length}; a relevant note injected: ${injectedRelevant}/${set.questions.length}`);
+    console.log(`  on-topic prompts that inject anything: ${injectedAny}/${set.questions.length}; a relevant note injected: ${injectedRelevant}/${set.questions.length}; for ${neverInjectable} every answer is a note hooks never inject (outside text, words to an AI)`);
     if (headingAsked) console.log(`  of ${headingAsked} relevant injections whose question names an answer section: heading shown ${headingSeen}, section text quoted ${sectionQuoted} (proxies for "the passage answers")`);
     console.log(`  most frequent note in top 3s (all ${set.questions.length + set.offtopic.length} prompts): engram ${de.note} ${de.count} (${(de.share * 100).toFixed(0)}%, ${de.unasked} where not expected); plain ${dp.note} ${dp.count} (${(dp.share * 100).toFixed(0)}%, ${dp.unasked} where not expected)`);
     console.log(`  the same among hits that clear the search floor (coverage >= ${SEARCH_FLOOR}): engram ${dc.note} ${dc.count} (${(dc.share * 100).toFixed(0)}%, ${dc.unasked} where not expected)`);
@@ -269,7 +273,7 @@ export async function run(): Promise<void> {
     fs.writeFileSync(`${base}.injected.md`, `# Injected text per on-topic prompt (${set.vault})\n\n${injected.join('\n')}\n# Off-topic prompts that inject\n\n${offLines.join('\n') || 'none\n'}`);
     fs.writeFileSync(`${base}.failures.md`, `# Questions whose expected note is not in Engram's top 3 (${set.vault})\n\n${failures.join('\n') || 'none\n'}`);
     const byKind = Object.fromEntries(['all', ...kinds].map((k) => [k, { engram: scores(k === 'all' ? engramRows : engramRows.filter((r) => r.q.kind === k)), plain: scores(k === 'all' ? plainRows : plainRows.filter((r) => r.q.kind === k)) }]));
-    const summary = { vault: set.vault, notes: notes.size, byKind, offtopicInjected: offInjected, offtopic: set.offtopic.length, injectedRelevant, headingAsked, headingSeen, sectionQuoted, topNote: { engram: de, plain: dp, engramClose: dc } };
+    const summary = { vault: set.vault, notes: notes.size, byKind, offtopicInjected: offInjected, offtopic: set.offtopic.length, injectedRelevant, neverInjectable, headingAsked, headingSeen, sectionQuoted, topNote: { engram: de, plain: dp, engramClose: dc } };
     fs.writeFileSync(`${base}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
     console.log(`  written: ${path.relative(root, `${base}.injected.md`)}, ${path.relative(root, `${base}.failures.md`)}, ${path.relative(root, `${base}.summary.json`)}`);
   }
