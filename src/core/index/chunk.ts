@@ -127,12 +127,12 @@ function cut(text: string): string[] {
   return out;
 }
 
-const LINK = /!?\[\[[^\]\n]*\]\]|\[[^\]\n]*\]\([^)\n]*\)/g;
+const LINK = /!?\[\[[^\]\n]*\]\]|\[[^\]\n]*\]\([^)\n]*\)|\bhttps?:\/\/[^\s)>\]]+/g;
 
 /**
- * Whether a passage is a list of links (a map of contents, a "Related" list): three or more links making up over 60%
- * of its non-blank characters. It matches a question by the names of the notes it points to, and those notes, not the
- * list, hold the answer.
+ * Whether a passage is a list of links (a map of contents, a "Related" list, references by address): three or more
+ * wikilinks, Markdown links or bare addresses making up over 60% of its non-blank characters. It matches a question
+ * by the names of the notes or pages it points to, and those, not the list, hold the answer.
  */
 export function isLinkList(text: string): boolean {
   let n = 0;

@@ -348,8 +348,8 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
   const links = new Uint8Array(Math.max(1024, header.chunks));
   for (let c = 0, start = 0; c < ends.length; start = ends[c], c++) {
     texts[c] = all.slice(start, ends[c]);
-    // Read again from the text rather than stored: one regex pass over passages that hold "[" at all.
-    if (texts[c].includes('[') && isLinkList(texts[c])) links[c] = 1;
+    // Read again from the text rather than stored: one regex pass over passages that hold a link at all.
+    if ((texts[c].includes('[') || texts[c].includes('http')) && isLinkList(texts[c])) links[c] = 1;
     if ((c + 1) % 2048 === 0) yield;
   }
   yield;
