@@ -5,6 +5,7 @@
 // no stemming, body only, k1 1.2, b 0.75) in the same run, and for Chinese and Japanese the other way of cutting words
 // (dictionary words vs character pairs) and how many questions come back with nothing.
 import fs from 'node:fs';
+import { register } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VaultIndex, type VaultIndexOptions } from '../src/core/index/vault-index.js';
@@ -14,6 +15,7 @@ import { corpus } from './lib/index-corpus.js';
 interface LangSet {
   languages: string[];
   questions: { id: string; relevant: string[]; q: Record<string, string> }[];
+  offtopic: Record<string, string>[];
 }
 
 interface Score {
@@ -24,6 +26,9 @@ interface Score {
   empty: number;
   misses: string[];
 }
+
+// The engine's extraction side imports its prompt files as text.
+register('./md-text-loader.mjs', import.meta.url);
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const helpDir = path.join(corpus, 'vaults', 'obsidian-help');
@@ -67,6 +72,35 @@ async function score(lang: string, set: LangSet, opts: Partial<VaultIndexOptions
   return { ...s, hit1: s.hit1 / n, hit3: s.hit3 / n, hit10: s.hit10 / n, mrr: s.mrr / n };
 }
 
+/**
+ * The UserPromptSubmit hook's injection (Engine.context with the relevance gate and the default prompt budget of
+ * 1,500 characters and 5 notes): how many questions get a relevant note injected, how many get nothing at all, and
+ * which of the off-topic prompts (the set's `offtopic`, about nothing the docs cover) get anything.
+ */
+async function injected(lang: string, set: LangSet): Promise<{ relevant: number; none: number; misses: string[]; offtopic: string[] }> {
+  const { Engine, IndexedVault } = await import('../src/core/engine.js');
+  const dir = path.join(helpDir, lang);
+  const vault = new NodeVault(dir);
+  const engine = new Engine({ ports: { vault, clock: { now: () => Date.now() }, yieldNow: () => Promise.resolve() }, index: new IndexedVault(new VaultIndex({ vault })) });
+  await engine.start();
+  const link = permalinks(dir);
+  let relevant = 0;
+  let none = 0;
+  const misses: string[] = [];
+  for (const q of set.questions) {
+    const ctx = await engine.context({ event: 'UserPromptSubmit', prompt: q.q[lang], maxChars: 1500, maxItems: 5 });
+    if (!ctx.items.length) none++;
+    if (ctx.items.some((i) => q.relevant.includes(link.get(i.path) ?? ''))) relevant++;
+    else misses.push(q.id);
+  }
+  const offtopic: string[] = [];
+  for (const o of set.offtopic) {
+    const ctx = await engine.context({ event: 'UserPromptSubmit', prompt: o[lang], maxChars: 1500, maxItems: 5 });
+    if (ctx.items.length) offtopic.push(`${o[lang]} -> ${ctx.items.map((i) => i.path).join(', ')}`);
+  }
+  return { relevant, none, misses, offtopic };
+}
+
 const fmt = (s: Score): string => `hit@1 ${s.hit1.toFixed(3)}  hit@3 ${s.hit3.toFixed(3)}  hit@10 ${s.hit10.toFixed(3)}  MRR ${s.mrr.toFixed(3)}  empty ${s.empty}`;
 
 export async function run(): Promise<void> {
@@ -86,6 +120,8 @@ export async function run(): Promise<void> {
     console.log(`${lang}: Engram     ${fmt(ours)}${lang === 'en' ? '' : `  (hit@3 ${ours.hit3 - en >= 0 ? '+' : ''}${(ours.hit3 - en).toFixed(3)} vs English)`}`);
     if (lang === 'zh' || lang === 'ja') console.log(`    Engram with dictionary words (Intl.Segmenter) instead of character pairs: ${fmt(await score(lang, set, { cjk: 'words' }))}`);
     console.log(`    plain BM25 ${fmt(base)}`);
-    if (showMisses) console.log(`    Engram misses at 3: ${ours.misses.join(', ') || 'none'}`);
+    const inj = await injected(lang, set);
+    console.log(`    prompt hook: a relevant note injected for ${inj.relevant} of ${set.questions.length}, nothing injected for ${inj.none}; off-topic prompts injected ${inj.offtopic.length} of ${set.offtopic.length}`);
+    if (showMisses) console.log(`    Engram misses at 3: ${ours.misses.join(', ') || 'none'}\n    hook misses: ${inj.misses.join(', ') || 'none'}\n    off-topic injected: ${inj.offtopic.join(' | ') || 'none'}`);
   }
 }

@@ -186,13 +186,15 @@ function wordSegmenter(): WordSegmenter | null {
 /**
  * Cuts a piece of text holding CJK characters into units, in order: other runs (Latin words, digits) whole, Han and
  * kana runs into dictionary words (or bigrams), Hangul runs into syllable bigrams (a Korean word carries its particle:
- * 보관함을 → 보관 관함 함을, so 보관함 matches). `emit(unit, cjk)` receives each.
+ * 보관함을 → 보관 관함 함을, so 보관함 matches). `emit(unit, cjk)` receives each; `cut()` is called between two
+ * runs that touch (Han then Hangul), whose units are not neighbours.
  */
-export function cutCjk(piece: string, mode: CjkMode, emit: (unit: string, cjk: boolean) => void): void {
+export function cutCjk(piece: string, mode: CjkMode, emit: (unit: string, cjk: boolean) => void, cut?: () => void): void {
   let at = 0;
   CJK_RUN.lastIndex = 0;
   for (let m = CJK_RUN.exec(piece); m; m = CJK_RUN.exec(piece)) {
     if (m.index > at) emit(piece.slice(at, m.index), false);
+    else if (at > 0) cut?.();
     at = m.index + m[0].length;
     const seg = m[1] !== undefined && mode === 'words' ? wordSegmenter() : null;
     if (seg) {
