@@ -5,6 +5,7 @@
 // no stemming, body only, k1 1.2, b 0.75) in the same run, and for Chinese and Japanese the other way of cutting words
 // (dictionary words vs character pairs) and how many questions come back with nothing.
 import fs from 'node:fs';
+import os from 'node:os';
 import { register } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,8 +51,7 @@ function permalinks(dir: string): Map<string, string> {
   return out;
 }
 
-async function score(lang: string, set: LangSet, opts: Partial<VaultIndexOptions>): Promise<Score> {
-  const dir = path.join(helpDir, lang);
+async function score(lang: string, set: LangSet, opts: Partial<VaultIndexOptions>, dir = path.join(helpDir, lang)): Promise<Score> {
   const index = new VaultIndex({ vault: new NodeVault(dir), ...opts });
   await index.build();
   const link = permalinks(dir);
@@ -101,6 +101,23 @@ async function injected(lang: string, set: LangSet): Promise<{ relevant: number;
   return { relevant, none, misses, offtopic };
 }
 
+/**
+ * Mixed notes, for the language read per passage: a temporary vault of the English notes, each with its translation
+ * into `lang` appended as a last section (matched by permalink), asked the questions in `lang`. Deleted after.
+ */
+function mixedVault(lang: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `engram-lang-mixed-${lang}-`));
+  const en = path.join(helpDir, 'en');
+  const other = new Map([...permalinks(path.join(helpDir, lang))].map(([p, link]) => [link, p]));
+  for (const [p, link] of permalinks(en)) {
+    const translated = other.get(link);
+    const body = translated ? fs.readFileSync(path.join(helpDir, lang, translated), 'utf8').replace(/^---\n[\s\S]*?\n---\n/, '') : '';
+    fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+    fs.writeFileSync(path.join(dir, p), `${fs.readFileSync(path.join(en, p), 'utf8')}${body ? `\n\n## ${lang}\n\n${body}` : ''}`);
+  }
+  return dir;
+}
+
 const fmt = (s: Score): string => `hit@1 ${s.hit1.toFixed(3)}  hit@3 ${s.hit3.toFixed(3)}  hit@10 ${s.hit10.toFixed(3)}  MRR ${s.mrr.toFixed(3)}  empty ${s.empty}`;
 
 export async function run(): Promise<void> {
@@ -123,5 +140,17 @@ export async function run(): Promise<void> {
     const inj = await injected(lang, set);
     console.log(`    prompt hook: a relevant note injected for ${inj.relevant} of ${set.questions.length}, nothing injected for ${inj.none}; off-topic prompts injected ${inj.offtopic.length} of ${set.offtopic.length}`);
     if (showMisses) console.log(`    Engram misses at 3: ${ours.misses.join(', ') || 'none'}\n    hook misses: ${inj.misses.join(', ') || 'none'}\n    off-topic injected: ${inj.offtopic.join(' | ') || 'none'}`);
+  }
+  console.log('  mixed notes: each English note with its translation appended as a last section, asked in that language');
+  for (const lang of set.languages.filter((l) => l !== 'en')) {
+    const dir = mixedVault(lang);
+    try {
+      const ours = await score(lang, set, {}, dir);
+      const base = await score(lang, set, plain, dir);
+      console.log(`${lang} in English notes: Engram ${fmt(ours)}\n    plain BM25 ${fmt(base)}`);
+      if (showMisses) console.log(`    Engram misses at 3: ${ours.misses.join(', ') || 'none'}`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }
 }

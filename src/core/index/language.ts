@@ -145,6 +145,34 @@ export function languageShown(text: string): Lang | undefined {
   return undefined;
 }
 
+/**
+ * The language of one passage (a paragraph) of a text written in `textLang`: its own when it shows one clearly (its
+ * script; or another language's stop words, at least three and a fifth of its eight or more words: prose, not a code
+ * block or a list of links, which scatter "do", "de", "la"), else the text's. Reading stops at ten English stop words
+ * (languageShown), so an English vault's paragraphs cost little.
+ */
+export function passageLanguage(passage: string, textLang: Lang): Lang {
+  const shown = languageShown(passage);
+  if (shown === undefined || shown === textLang) return textLang;
+  if (shown === 'zh' || shown === 'ja' || shown === 'ko') return shown;
+  const stop = stopSet(shown);
+  let words = 0;
+  let stops = 0;
+  const re = /[\p{L}\p{N}_]+/gu;
+  for (let m = re.exec(passage); m; m = re.exec(passage)) {
+    words++;
+    if (stop.has(m[0].toLowerCase())) stops++;
+  }
+  return words >= 8 && stops >= 3 && stops * 5 >= words ? shown : textLang;
+}
+
+const stopSets = new Map<Lang, ReadonlySet<string>>();
+function stopSet(lang: Lang): ReadonlySet<string> {
+  let s = stopSets.get(lang);
+  if (!s) stopSets.set(lang, (s = new Set(lang === 'en' ? EN_DETECT : (stemmedLanguage(lang)?.stop ?? []))));
+  return s;
+}
+
 /** The stemmer and stop list of a language with its own (none for English and the CJK languages: the tokenizer's own). */
 export function stemmedLanguage(lang: Lang): Stemmed | undefined {
   return STEMMED.find((s) => s.lang === lang);

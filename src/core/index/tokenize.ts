@@ -3,7 +3,7 @@
 // Orama's English stemmer; a text in another language (language.ts) with that language's stemmer and stop list;
 // Chinese and Japanese runs are cut into dictionary words, Korean into syllable pairs.
 import { tokenizer as oramaTokenizer } from '@orama/orama/components';
-import { CJK_CHAR, CJK_STOP_WORDS, type CjkMode, cutCjk, detectLanguage, type Lang, languageShown, STEMMED, stemmedLanguage } from './language.js';
+import { CJK_CHAR, CJK_STOP_WORDS, type CjkMode, cutCjk, detectLanguage, type Lang, languageShown, passageLanguage, STEMMED, stemmedLanguage } from './language.js';
 
 type Stemmer = (word: string) => string;
 
@@ -25,6 +25,8 @@ const SPLIT = /[^\p{L}\p{N}_]+/u;
 const SPLIT_ASCII = /[^a-z0-9_\u0080-\uffff]+/;
 const NON_ASCII = /[\u0080-\uffff]/;
 const MAX_TOKEN = 40;
+/** A blank line: where a paragraph (or a section's heading) ends, and where a passage may change language. */
+const BLOCK = /\n[ \t]*\n/;
 /** A hyphen or dot between two letters or digits: what holds a compound together. */
 const COMPOUND_JOINT = /(?<=[\p{L}\p{N}])[-.](?=[\p{L}\p{N}])/gu;
 
@@ -96,13 +98,21 @@ export class Tokenizer {
 
   /**
    * Every term occurrence, in order (duplicates kept: term frequency matters). `lang` = the language to stem with
-   * (a note's, detected once for all its fields); by default the text's own.
+   * (a note's, detected once for all its fields); by default the text's own. A paragraph that shows another language
+   * clearly (a German section in an English note) is stemmed in its own.
    */
   terms(text: string, lang?: Lang): string[] {
     const out: string[] = [];
     if (!text) return out;
     if (this.compounds) text = text.replace(COMPOUND_JOINT, '_');
     const l = lang ?? (this.plain ? 'en' : detectLanguage(text));
+    // A paragraph that clearly shows another language than the text's is stemmed in its own (language.ts).
+    if (this.plain || !BLOCK.test(text)) this.termsIn(text, l, out);
+    else for (const block of text.split(BLOCK)) this.termsIn(block, passageLanguage(block, l), out);
+    return out;
+  }
+
+  private termsIn(text: string, l: Lang, out: string[]): void {
     for (const piece of text.toLowerCase().split(SPLIT_ASCII)) {
       if (piece.length === 0) continue;
       if (NON_ASCII.test(piece)) {
@@ -114,7 +124,6 @@ export class Tokenizer {
         this.push(piece, l, out, false);
       }
     }
-    return out;
   }
 
   private push(raw: string, lang: Lang, out: string[], cjk: boolean): void {
