@@ -118,6 +118,56 @@ function mixedVault(lang: string): string {
   return dir;
 }
 
+interface KoreanSet {
+  vault: string;
+  questions: { id: string; relevant: string[]; q: string }[];
+  offtopic: string[];
+  chitchat: string[];
+}
+
+/**
+ * Korean, on a 14-note vault we wrote ourselves (tests/fixtures/vault-ko: no Korean vault is in the corpus) with 14
+ * questions: search hit@k beside plain BM25, and the prompt hook on the questions, off-topic prompts and small talk.
+ */
+async function korean(plain: Partial<VaultIndexOptions>, showMisses: boolean): Promise<void> {
+  const set = JSON.parse(fs.readFileSync(path.join(here, 'lang-sets', 'korean-own.json'), 'utf8')) as KoreanSet;
+  const dir = path.join(here, '..', set.vault);
+  const asked: LangSet = { languages: ['ko'], questions: set.questions.map((q) => ({ id: q.id, relevant: q.relevant, q: { ko: q.q } })), offtopic: [] };
+  const rank = async (opts: Partial<VaultIndexOptions>): Promise<Score> => {
+    const index = new VaultIndex({ vault: new NodeVault(dir), ...opts });
+    await index.build();
+    const s: Score = { hit1: 0, hit3: 0, hit10: 0, mrr: 0, empty: 0, misses: [] };
+    for (const q of asked.questions) {
+      const hits = (await index.search(q.q.ko, { mode: 'bm25', limit: 10 })).hits;
+      if (!hits.length) s.empty++;
+      const r = hits.findIndex((h) => q.relevant.includes(h.path)) + 1;
+      if (r === 1) s.hit1++;
+      if (r >= 1 && r <= 3) s.hit3++;
+      else s.misses.push(`${q.id}${r ? ` (rank ${r})` : ''}`);
+      if (r >= 1) {
+        s.hit10++;
+        s.mrr += 1 / r;
+      }
+    }
+    const n = asked.questions.length;
+    return { ...s, hit1: s.hit1 / n, hit3: s.hit3 / n, hit10: s.hit10 / n, mrr: s.mrr / n };
+  };
+  const ours = await rank({});
+  const base = await rank(plain);
+  const { Engine, IndexedVault } = await import('../src/core/engine.js');
+  const vault = new NodeVault(dir);
+  const engine = new Engine({ ports: { vault, clock: { now: () => Date.now() }, yieldNow: () => Promise.resolve() }, index: new IndexedVault(new VaultIndex({ vault })) });
+  await engine.start();
+  const inject = async (prompt: string): Promise<string[]> => (await engine.context({ event: 'UserPromptSubmit', prompt, maxChars: 1500, maxItems: 5 })).items.map((i) => i.path);
+  let relevant = 0;
+  for (const q of set.questions) if ((await inject(q.q)).some((p) => q.relevant.includes(p))) relevant++;
+  const off = [];
+  for (const p of [...set.offtopic, ...set.chitchat]) if ((await inject(p)).length) off.push(p);
+  console.log(`ko (${set.questions.length} questions on 14 notes we wrote, not a real vault): Engram ${fmt(ours)}\n    plain BM25 ${fmt(base)}`);
+  console.log(`    prompt hook: a relevant note injected for ${relevant} of ${set.questions.length}; off-topic or small talk injected ${off.length} of ${set.offtopic.length + set.chitchat.length}${off.length ? ` (${off.join(' | ')})` : ''}`);
+  if (showMisses) console.log(`    Engram misses at 3: ${ours.misses.join(', ') || 'none'}`);
+}
+
 const fmt = (s: Score): string => `hit@1 ${s.hit1.toFixed(3)}  hit@3 ${s.hit3.toFixed(3)}  hit@10 ${s.hit10.toFixed(3)}  MRR ${s.mrr.toFixed(3)}  empty ${s.empty}`;
 
 export async function run(): Promise<void> {
@@ -141,6 +191,7 @@ export async function run(): Promise<void> {
     console.log(`    prompt hook: a relevant note injected for ${inj.relevant} of ${set.questions.length}, nothing injected for ${inj.none}; off-topic prompts injected ${inj.offtopic.length} of ${set.offtopic.length}`);
     if (showMisses) console.log(`    Engram misses at 3: ${ours.misses.join(', ') || 'none'}\n    hook misses: ${inj.misses.join(', ') || 'none'}\n    off-topic injected: ${inj.offtopic.join(' | ') || 'none'}`);
   }
+  await korean(plain, showMisses);
   console.log('  mixed notes: each English note with its translation appended as a last section, asked in that language');
   for (const lang of set.languages.filter((l) => l !== 'en')) {
     const dir = mixedVault(lang);

@@ -228,10 +228,22 @@ export function cutCjk(piece: string, mode: CjkMode, emit: (unit: string, cjk: b
     if (seg) {
       for (const s of seg.segment(m[0])) if (s.isWordLike !== false) emit(s.segment, true);
     } else {
-      bigrams(m[0], emit);
+      bigrams(m[2] !== undefined ? hangulStem(m[0]) : m[0], emit);
     }
   }
   if (at < piece.length) emit(piece.slice(at), false);
+}
+
+// Korean particles and the endings of 하다 verbs, longest first: cut off a word of three syllables or more when two
+// remain (보관함을 → 보관함, 복원하려면 → 복원, 실패했던 → 실패), so its pairs are the noun's in every form.
+const HANGUL_ENDINGS = (
+  '하려면 했나요 하나요 했어요 합니다 했습니다 해야 해요 했어 했던 했다 한다 하는 하고 하면 해서 할 한 해 ' +
+  '에서 에게 으로 까지 부터 처럼 보다 이랑 은 는 이 가 을 를 에 와 과 도 로 의 만 랑'
+).split(' ');
+function hangulStem(word: string): string {
+  if (word.length < 3) return word;
+  for (const e of HANGUL_ENDINGS) if (word.endsWith(e) && word.length - e.length >= 2) return word.slice(0, -e.length);
+  return word;
 }
 
 function bigrams(run: string, emit: (unit: string, cjk: boolean) => void): void {
