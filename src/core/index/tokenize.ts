@@ -30,6 +30,21 @@ const BLOCK = /\n[ \t]*\n/;
 /** A hyphen or dot between two letters or digits: what holds a compound together. */
 const COMPOUND_JOINT = /(?<=[\p{L}\p{N}])[-.](?=[\p{L}\p{N}])/gu;
 
+const HIRAGANA_PAIR = /^[\u3041-\u309f]{2}$/;
+/** A term of two hiragana: in a Japanese question, its grammar (には, すれ, れば). */
+export const isHiraganaPair = (term: string): boolean => HIRAGANA_PAIR.test(term);
+
+/**
+ * A Japanese question's terms without its pairs of two hiragana (どうすればいいですか, には, できますか: the grammar
+ * of the question, which most notes share), unless nothing else is left. Notes keep theirs, so a word written in
+ * hiragana alone is still found (bench/lang-recall: ja hit@3 0.763 -> 0.789, MRR 0.660 -> 0.683). The relevance gate
+ * reads a Japanese prompt the same way.
+ */
+export function japaneseQuestion(terms: string[]): string[] {
+  const kept = terms.filter((t) => !isHiraganaPair(t));
+  return [...new Set(kept.some((t) => CJK_CHAR.test(t)) ? kept : terms)];
+}
+
 export class Tokenizer {
   // Stemming is the costly step; the vocabulary of a vault is small compared to its token count. One cache per language.
   private readonly cache = new Map<string, string>();
@@ -212,7 +227,10 @@ export class Tokenizer {
    * stay as they were.
    */
   queryTerms(query: string, known: (term: string) => boolean): string[] {
-    if (this.plain || languageShown(query) !== undefined) return [...new Set(this.terms(query))];
+    if (this.plain) return [...new Set(this.terms(query))];
+    const shown = languageShown(query);
+    if (shown === 'ja') return japaneseQuestion(this.terms(query));
+    if (shown !== undefined) return [...new Set(this.terms(query))];
     const out = new Set<string>();
     for (const [term, word] of this.wordsByTerm(query, 'en')) {
       let t = term;

@@ -1,6 +1,6 @@
 // The relevance bar for automatic injection: a note is injected only when its best passage covers most of what the
 // prompt is about, weighted by how rare each word is in the vault. Nothing clears the bar → nothing is injected.
-import { cjkCredit, contentTerms, type TermStats } from './term-stats.js';
+import { cjkCredit, promptTerms, type TermStats } from './term-stats.js';
 
 export interface GateConfig {
   /** Share of the prompt's IDF mass a note must contain. */
@@ -28,7 +28,7 @@ export interface GateVerdict {
 }
 
 export function judge(prompt: string, noteTerms: Iterable<string>, stats: TermStats, cfg: GateConfig = DEFAULT_GATE): GateVerdict {
-  const q = contentTerms(prompt);
+  const q = promptTerms(prompt);
   const have = noteTerms instanceof Set ? (noteTerms as Set<string>) : new Set(noteTerms);
   let total = 0;
   let got = 0;

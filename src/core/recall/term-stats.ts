@@ -1,7 +1,7 @@
 // Document frequencies over the vault's notes, so the relevance gate can weigh a query's terms by rarity, and the terms
 // it weighs: the index's terms without the words of conversation.
-import { isContentTerm, type Lang } from '../index/language.js';
-import { Tokenizer } from '../index/tokenize.js';
+import { isContentTerm, type Lang, languageShown } from '../index/language.js';
+import { isHiraganaPair, japaneseQuestion, Tokenizer } from '../index/tokenize.js';
 
 /**
  * Words that say nothing about a topic ("thanks, that looks good", "let's make one more"): the gate leaves them out of
@@ -76,8 +76,10 @@ export function contentTerms(text: string): string[] {
  */
 export function cjkCredit(prompt: string, have: ReadonlySet<string>): Map<string, number> {
   const out = new Map<string, number>();
+  // A Japanese question's hiragana pairs are its grammar, left out like stop words (promptTerms).
+  const grammar = languageShown(prompt) === 'ja' ? isHiraganaPair : () => false;
   for (const run of gateTokenizer.cjkRuns(prompt)) {
-    const covered = run.map((u) => u === '' || have.has(u));
+    const covered = run.map((u) => u === '' || have.has(u) || grammar(u));
     for (let i = 0; i < run.length; i++) {
       const u = run[i];
       if (!u || covered[i] || [...u].length !== 2) continue;
@@ -86,6 +88,12 @@ export function cjkCredit(prompt: string, have: ReadonlySet<string>): Map<string
     }
   }
   return out;
+}
+
+/** A prompt's topic terms as search reads a question (a Japanese one without its grammar's hiragana pairs). */
+export function promptTerms(prompt: string): string[] {
+  const terms = contentTerms(prompt);
+  return languageShown(prompt) === 'ja' ? japaneseQuestion(terms) : terms;
 }
 
 export class TermStats {

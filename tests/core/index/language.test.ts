@@ -107,6 +107,23 @@ describe('search, gate and dedup in other languages', () => {
     expect((await index.search('how do I sync my notes between devices', { mode: 'bm25' })).hits[0]?.path).toBe('Help/Sync your notes.md');
   });
 
+  it('leaves the grammar of a Japanese question (its hiragana pairs) out of its search terms, not out of notes', async () => {
+    const notes = {
+      'ヘルプ/デイリーノート.md': '# デイリーノート\n\n毎日の日記をノートとして作るには、デイリーノートのプラグインを有効にします。',
+      'ヘルプ/同期.md': '# 同期\n\nデバイス間でノートを同期するには、どうすればいいですか？設定から同期を選びます。',
+      'ヘルプ/まとめ.md': '# まとめ\n\nひらがなだけの ことば も さがせます。',
+    };
+    const index = new VaultIndex({ vault: new MemoryVault({ files: notes, clock: fixedClock() }), clock: fixedClock(), yieldNow: noYield });
+    await index.build();
+    const r = await index.search('毎日の日記用ノートを作るにはどうすればいいですか？', { mode: 'bm25' });
+    expect(r.terms).not.toContain('には');
+    expect(r.terms).not.toContain('すれ');
+    expect(r.terms).toEqual(expect.arrayContaining(['日記', 'ノー']));
+    expect(r.hits[0]?.path).toBe('ヘルプ/デイリーノート.md');
+    // A question in hiragana alone keeps its pairs.
+    expect((await index.search('ひらがな', { mode: 'bm25' })).hits[0]?.path).toBe('ヘルプ/まとめ.md');
+  });
+
   it('finds a German note for bare keywords, which show no language of their own', async () => {
     const index = await built();
     expect((await index.search('Notizen Geräten synchronisieren', { mode: 'bm25' })).hits[0]?.path).toBe('Hilfe/Notizen synchronisieren.md');
