@@ -51,10 +51,11 @@ function permalinks(dir: string): Map<string, string> {
   return out;
 }
 
-async function score(lang: string, set: LangSet, opts: Partial<VaultIndexOptions>, dir = path.join(helpDir, lang)): Promise<Score> {
+async function score(lang: string, set: LangSet, opts: Partial<VaultIndexOptions>, dir = path.join(helpDir, lang), byPath = false): Promise<Score> {
   const index = new VaultIndex({ vault: new NodeVault(dir), ...opts });
   await index.build();
-  const link = permalinks(dir);
+  // Relevant notes are named by permalink, or (byPath) by their path in the vault.
+  const link = byPath ? { get: (p: string) => p } : permalinks(dir);
   const s: Score = { hit1: 0, hit3: 0, hit10: 0, mrr: 0, empty: 0, misses: [] };
   for (const q of set.questions) {
     const hits = (await index.search(q.q[lang], { mode: 'bm25', limit: 10 })).hits;
@@ -133,27 +134,8 @@ async function korean(plain: Partial<VaultIndexOptions>, showMisses: boolean): P
   const set = JSON.parse(fs.readFileSync(path.join(here, 'lang-sets', 'korean-own.json'), 'utf8')) as KoreanSet;
   const dir = path.join(here, '..', set.vault);
   const asked: LangSet = { languages: ['ko'], questions: set.questions.map((q) => ({ id: q.id, relevant: q.relevant, q: { ko: q.q } })), offtopic: [] };
-  const rank = async (opts: Partial<VaultIndexOptions>): Promise<Score> => {
-    const index = new VaultIndex({ vault: new NodeVault(dir), ...opts });
-    await index.build();
-    const s: Score = { hit1: 0, hit3: 0, hit10: 0, mrr: 0, empty: 0, misses: [] };
-    for (const q of asked.questions) {
-      const hits = (await index.search(q.q.ko, { mode: 'bm25', limit: 10 })).hits;
-      if (!hits.length) s.empty++;
-      const r = hits.findIndex((h) => q.relevant.includes(h.path)) + 1;
-      if (r === 1) s.hit1++;
-      if (r >= 1 && r <= 3) s.hit3++;
-      else s.misses.push(`${q.id}${r ? ` (rank ${r})` : ''}`);
-      if (r >= 1) {
-        s.hit10++;
-        s.mrr += 1 / r;
-      }
-    }
-    const n = asked.questions.length;
-    return { ...s, hit1: s.hit1 / n, hit3: s.hit3 / n, hit10: s.hit10 / n, mrr: s.mrr / n };
-  };
-  const ours = await rank({});
-  const base = await rank(plain);
+  const ours = await score('ko', asked, {}, dir, true);
+  const base = await score('ko', asked, plain, dir, true);
   const { Engine, IndexedVault } = await import('../src/core/engine.js');
   const vault = new NodeVault(dir);
   const engine = new Engine({ ports: { vault, clock: { now: () => Date.now() }, yieldNow: () => Promise.resolve() }, index: new IndexedVault(new VaultIndex({ vault })) });
