@@ -16,7 +16,7 @@ import { isHiraganaPair, japaneseQuestion, Tokenizer } from '../index/tokenize.j
  * text before it is cut into character pairs; a word of one character (Korean 네, Chinese 好) only where it stands
  * alone. The other languages' lists were written by us, not measured on real prompts: tests/core/recall/chat-words.test.ts.
  */
-export const CHAT_WORDS: Readonly<Partial<Record<Lang, string>>> = {
+const CHAT_WORDS: Readonly<Partial<Record<Lang, string>>> = {
   en:
     'against also cannot get got let mustn not now ought shan hey hi hello thanks thank please ok okay yes yeah sure really much many ' +
     'lot well like going gonna want wanna know think one two make made way thing things something anything everything today tomorrow ' +
