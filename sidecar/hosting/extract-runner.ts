@@ -101,6 +101,8 @@ export interface ExtractContext {
   catalog?: VaultCatalog;
   /** Window size (default DEFAULT_WINDOW, 15,000 tokens). */
   window?: ExtractWindowOptions;
+  /** The host's crash switch (one count for its vault and state writes); read from ENGRAM_FAULT for this run otherwise. */
+  fault?: (p: FaultPoint) => void;
 }
 
 export interface ExtractHost {
@@ -127,8 +129,7 @@ function configuredBackend(name: BackendName, config: EffectiveConfig, env: Node
 /** Builds the ports one extraction run uses (shared by the transcript and import paths). */
 export function extractHost(ctx: ExtractContext): ExtractHost {
   const config = ctx.config ?? loadConfig(ctx.facts).config;
-  const fault = faultFromEnv(ctx.facts.env);
-  const hit = faultTrigger(fault);
+  const hit = ctx.fault ?? faultTrigger(faultFromEnv(ctx.facts.env));
   // One count for state files and notes: `before-rename:N` crashes at the N-th atomic write of either.
   const beforeRename = () => hit('before-rename');
   const state = new NodeStateStore(engramHome(ctx.facts), beforeRename);

@@ -35,8 +35,9 @@ export async function importExport(base: ExtractContext, file: string, opts: Imp
     result.rejected += run.beats.rejected;
     result.errors += run.errors.length;
     result.tokens += run.tokens.input + run.tokens.output;
-    if (opts.keepRuns) result.runs.push(run);
-    opts.onConversation?.({ done: result.conversations, total: counted.conversations, created: result.created }, run, session.meta.title ?? session.meta.sessionId);
+    const title = session.meta.title ?? session.meta.sessionId;
+    if (opts.keepRuns) result.runs.push({ ...run, title });
+    opts.onConversation?.({ done: result.conversations, total: counted.conversations, created: result.created }, run, title);
   }
   return result;
 }

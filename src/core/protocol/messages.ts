@@ -87,9 +87,9 @@ export const methodParams = {
   'curate.reject': v.object({ actor, ids: v.array(v.string({ min: 1, max: 128 }), 100) }),
   reindex: v.object({}),
   /** `engram extract` for a live host: one transcript, queued with the hooks' jobs, answered with the run. */
-  'extract.run': v.object({ path: v.string({ min: 1, max: 4096 }), backend: v.optional(v.oneOf(BACKENDS)) }),
+  'extract.run': v.object({ path: v.string({ min: 1, max: 4096 }), backend: v.optional(v.oneOf(BACKENDS)), dryRun: v.optional(v.boolean()) }),
   /** `engram import` for a live host: one queued job; `import.progress` notifications after each conversation. */
-  'import.run': v.object({ path: v.string({ min: 1, max: 4096 }), backend: v.optional(v.oneOf(BACKENDS)), keepRuns: v.optional(v.boolean()) }),
+  'import.run': v.object({ path: v.string({ min: 1, max: 4096 }), backend: v.optional(v.oneOf(BACKENDS)), keepRuns: v.optional(v.boolean()), dryRun: v.optional(v.boolean()) }),
   /** Bring the index up to date with the vault (or rebuild it from nothing) and save its snapshot. */
   'index.update': v.object({ rebuild: v.optional(v.boolean()) }),
   status: v.object({}),
@@ -159,8 +159,8 @@ export interface ImportResult {
   tokens: number;
   /** Elements of the export that were not conversations. */
   skippedElements: number;
-  /** Each conversation's run, when asked for (`keepRuns`). */
-  runs: ExtractRun[];
+  /** Each conversation's run with its title, when asked for (`keepRuns`). */
+  runs: (ExtractRun & { title?: string })[];
 }
 
 export interface IndexUpdateResult {
@@ -178,7 +178,8 @@ export interface IndexUpdateResult {
 
 export interface StatusResult {
   vault: string;
-  host: 'daemon' | 'plugin';
+  /** `cli`: the CLI's in-process host, opened for one command while no host is live. */
+  host: 'daemon' | 'plugin' | 'cli';
   pid: number;
   protocolVersion: string;
   uptimeMs: number;
