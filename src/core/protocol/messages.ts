@@ -1,5 +1,5 @@
 // Every method a host answers, with its params checked here (the one place both sides agree on shapes).
-import { v, type Check } from './schema.js';
+import { v, type Check, type Spec } from './schema.js';
 import type { SearchHit } from '../index/types.js';
 import { BACKENDS } from '../config.js';
 import type { ExtractRun } from '../extract/extract.js';
@@ -102,6 +102,13 @@ export type Params<M extends Method> = ReturnType<(typeof methodParams)[M]>;
 
 export function isMethod(name: string): name is Method {
   return Object.prototype.hasOwnProperty.call(methodParams, name);
+}
+
+/** A method's params as data (schema.ts's Spec), field by field: what a client derives its own input schema from. */
+export function paramFields<M extends Method>(method: M): Record<keyof Params<M> & string, Spec> {
+  const spec = methodParams[method].spec;
+  if (spec.kind !== 'object') throw new Error(`${method}: params are not an object`);
+  return spec.shape;
 }
 
 /** Validates params for a method; throws ParamError with a path and a reason. */
