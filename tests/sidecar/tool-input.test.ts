@@ -1,7 +1,7 @@
 // MCP tool inputs derive from the protocol's params: the schema an agent is shown accepts exactly what the host checks.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { checkParams, paramFields, type Method } from '../../src/core/protocol/index.js';
+import { checkParams, paramFields, type Method, type Spec } from '../../src/core/protocol/index.js';
 import { zodOf } from '../../sidecar/mcp/tool-input.js';
 
 const accepts = (method: Method, value: unknown): boolean => {
@@ -34,7 +34,7 @@ const samples: [Method, unknown][] = [
 
 describe('MCP tool inputs from the protocol', () => {
   it.each(samples)('%s %j: the derived schema and the host agree', (method, value) => {
-    const schema = z.object(Object.fromEntries(Object.entries(paramFields(method)).map(([k, s]) => [k, zodOf(s)])));
+    const schema = z.object(Object.fromEntries(Object.entries(paramFields(method) as Record<string, Spec>).map(([k, s]) => [k, zodOf(s)])));
     expect(schema.safeParse(value).success).toBe(accepts(method, value));
   });
 
