@@ -14,7 +14,7 @@ import { loadConfig } from './config-file.js';
 import { CoverageStore } from './coverage.js';
 import { thisDevice } from './device.js';
 import { hostFacts } from './facts.js';
-import { faultFromEnv, faultTrigger } from './fault.js';
+import type { FaultHit } from './fault.js';
 import type { Logger } from './logger.js';
 import { NodeStateStore } from './node-state-store.js';
 import { VAULT_IGNORED_DIRS, type VaultState } from './paths.js';
@@ -24,8 +24,7 @@ import { DEFER_AGE_MS, spoolPort } from './spool.js';
 import { configuredTranscriptRoots } from './transcript-roots.js';
 
 /** Curation's setup on Node: the proposal store under $ENGRAM_HOME, settings from config.json, the backend, the crash switch. */
-export function curationSetup(facts: HostFacts, vaultKey: string, config: EffectiveConfig, actor: string): Omit<CurationOptions, 'vault' | 'clock' | 'yieldNow' | 'vectors'> {
-  const hit = faultTrigger(faultFromEnv(facts.env));
+export function curationSetup(facts: HostFacts, vaultKey: string, config: EffectiveConfig, actor: string, fault: FaultHit): Omit<CurationOptions, 'vault' | 'clock' | 'yieldNow' | 'vectors'> {
   return {
     state: new NodeStateStore(engramHome(facts)),
     vaultKey,
@@ -37,7 +36,7 @@ export function curationSetup(facts: HostFacts, vaultKey: string, config: Effect
       mergeConfidence: config.get('curate.merge_confidence') / 100,
     }),
     backend: (name) => createBackend(name ?? config.get('backend'), config, { env: facts.env as NodeJS.ProcessEnv }),
-    fault: () => hit('apply-step'),
+    fault: () => fault('apply-step'),
   };
 }
 
@@ -45,6 +44,8 @@ export interface ComposeOptions {
   state: VaultState;
   env: NodeJS.ProcessEnv;
   log: Logger;
+  /** The host's crash switch, read once at its start. */
+  fault: FaultHit;
   /** The vault as this host writes it: the fs adapter or Obsidian's API. */
   vault: VaultPort;
   /** The real index when this build has one; the engine's built-in BM25 otherwise. */
@@ -75,7 +76,7 @@ export function composeEngine(opts: ComposeOptions): ComposedEngine {
     index: opts.index,
     log,
     // Agents reach curation through MCP: the vault's Engram log names `mcp` unless a request says who.
-    curation: curationSetup(facts, state.key, config, 'mcp'),
+    curation: curationSetup(facts, state.key, config, 'mcp', opts.fault),
     capture: {
       coverage,
       transcripts: nodeTranscripts(() => configuredTranscriptRoots(env)),

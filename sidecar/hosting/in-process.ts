@@ -38,8 +38,8 @@ export async function openInProcess(opts: InProcessOptions): Promise<InProcessHo
   // Read once: one count for this command's note and state writes (`before-rename:N`).
   const fault = faultTrigger(faultFromEnv(env));
   const vault = new NodeVault(state.vault, { beforeRename: () => fault('before-rename') });
-  const index = await indexMaker(state, env)(vault, quiet);
-  const { engine, coverage } = composeEngine({ state, env, log: quiet, vault, index });
+  const index = await indexMaker(state, env)(vault, quiet, fault);
+  const { engine, coverage } = composeEngine({ state, env, log: quiet, fault, vault, index });
   await engine.start();
   const capture = engine.capture!;
   const host: RunningHost = {

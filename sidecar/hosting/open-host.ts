@@ -12,6 +12,7 @@ import { acquireHostLock, releaseHostLock, type LockInfo } from './election.js';
 import { NodeVault } from './node-vault.js';
 import { removeTempLeftovers } from './temp-files.js';
 import { composeEngine } from './compose.js';
+import { faultFromEnv, faultTrigger, type FaultHit } from './fault.js';
 import { thisDevice } from './device.js';
 import { describeLease, LEASE_RENEW_MS, releaseLease, takeLease, type Lease, type LeaseResult } from './vault-lease.js';
 import { releaseStartClaim } from './start-host.js';
@@ -44,8 +45,8 @@ export interface OpenHostOptions {
   /** Any authenticated request (the daemon's idle timer). */
   onActivity?: () => void;
   /** The real index and extractor when this build has them; the engine's built-in BM25 otherwise. */
-  makeIndex?: (vault: VaultPort, log: Logger) => Promise<EngineIndex | undefined>;
-  makeExtractor?: (engine: Engine, vault: VaultPort) => Promise<TranscriptExtractor | undefined>;
+  makeIndex?: (vault: VaultPort, log: Logger, fault: FaultHit) => Promise<EngineIndex | undefined>;
+  makeExtractor?: (engine: Engine, vault: VaultPort, fault: FaultHit) => Promise<TranscriptExtractor | undefined>;
 }
 
 /** Not hosting: a host on this machine holds host.lock (`owner`), or another device holds the vault's lease (`lease`). */
@@ -81,13 +82,15 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
   const closed = new Promise<string>((r) => (closedResolve = r));
   try {
     const token = ensureToken(env);
+    // The crash switch (ENGRAM_FAULT), read once: what this host writes takes it as a port.
+    const fault = faultTrigger(faultFromEnv(env));
     const vault = opts.vault ?? new NodeVault(state.vault);
-    const index = await opts.makeIndex?.(vault, log).catch((e) => {
+    const index = await opts.makeIndex?.(vault, log, fault).catch((e) => {
       log('warn', `index unavailable, using the built-in BM25: ${errorMessage(e)}`);
       return undefined;
     });
-    const { engine, coverage, setExtractor } = composeEngine({ state, env, log, vault, index, yieldNow: opts.yieldNow, deferRetryMs: opts.deferRetryMs, jobDelayMs: opts.jobDelayMs });
-    const made = await opts.makeExtractor?.(engine, vault).catch((e) => {
+    const { engine, coverage, setExtractor } = composeEngine({ state, env, log, fault, vault, index, yieldNow: opts.yieldNow, deferRetryMs: opts.deferRetryMs, jobDelayMs: opts.jobDelayMs });
+    const made = await opts.makeExtractor?.(engine, vault, fault).catch((e) => {
       log('warn', `extraction unavailable: ${errorMessage(e)}`);
       return undefined;
     });
@@ -98,7 +101,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     let firstSave: Promise<void> = Promise.resolve();
     let shuttingDown: Promise<void> | null = null;
     const host: RunningHost = {
-      kind: opts.kind, state, vault, engine, capture, coverage, curation: engine.curation!, startedAt: Date.now(), log,
+      kind: opts.kind, state, vault, engine, capture, coverage, curation: engine.curation!, startedAt: Date.now(), log, fault,
       drain: () => capture.drain(),
       shutdown(reason: string) {
         shuttingDown ??= (async () => {

@@ -7,7 +7,7 @@ import type { Capture } from '../../src/core/capture/capture.js';
 import type { VaultState } from './paths.js';
 import type { CoverageStore } from './coverage.js';
 import type { Logger } from './logger.js';
-import type { FaultPoint } from './fault.js';
+import type { FaultHit } from './fault.js';
 
 export type HostKind = 'daemon' | 'plugin';
 
@@ -27,8 +27,8 @@ export interface RunningHost {
   /** The daemon exits after this long without a request; the plugin host stays while Obsidian is open. */
   idleMs?: number;
   log: Logger;
-  /** The crash switch this host read at its start, when it shares one count among its writes (in-process.ts). */
-  fault?: (p: FaultPoint) => void;
+  /** The crash switch this host read at its start (ENGRAM_FAULT): one count per point among its writes. */
+  fault: FaultHit;
   drain(): void;
   shutdown(reason: string): Promise<void>;
 }
