@@ -108,8 +108,6 @@ export function planLinkRewrites(catalog: NoteCatalog, p: LinkChange): PlannedRe
   return planLinks(catalog, p).rewrites;
 }
 
-
-
 async function readOrNull(vault: VaultPort, path: string): Promise<string | null> {
   try {
     return (await vault.read(path)).text;
