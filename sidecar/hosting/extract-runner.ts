@@ -1,5 +1,5 @@
 // Extraction on the Node host: reads a transcript file, wires the vault, the state files, the backend, git
-// awareness and fault injection, and runs the core pipeline. The CLI and the daemon's job queue call this.
+// awareness and fault injection, and runs the core pipeline. A host's job queue and its `extract.run` call this.
 import type { ExtractWindowOptions } from '../../src/core/extract/window.js';
 import { removeTempLeftovers } from './temp-files.js';
 import fs from 'node:fs';
@@ -201,7 +201,7 @@ export async function readTranscriptFile(file: string, opts: { keepEmails?: bool
   return readSession(fs.createReadStream(file), format, { source: file, keepEmails: opts.keepEmails });
 }
 
-/** Extracts one transcript file into the vault. The daemon's job queue and `engram extract` both call this. */
+/** Extracts one transcript file into the vault: a host's `extract.run` (`engram extract`, live or in process). */
 export async function extractTranscript(ctx: ExtractContext & { transcriptPath: string }): Promise<ExtractRun> {
   const host = extractHost(ctx);
   const session = await readTranscriptFile(ctx.transcriptPath, { keepEmails: host.config.get('extract.keep_emails') });

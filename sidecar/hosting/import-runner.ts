@@ -1,6 +1,6 @@
 // An import of a Claude.ai or ChatGPT data export: every conversation through the extraction pipeline, resumable (each
-// conversation is a session in the ledger). The CLI runs it with no host; a live host runs it for the CLI (`import.run`)
-// and streams the progress back.
+// conversation is a session in the ledger). A host runs it for the CLI (`import.run`, the live one or the CLI's
+// in-process one) and streams the progress back.
 import fs from 'node:fs';
 import { EngramError } from '../../src/core/errors.js';
 import type { ExtractRun } from '../../src/core/extract/extract.js';
