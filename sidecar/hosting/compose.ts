@@ -59,6 +59,8 @@ export interface ComposeOptions {
 
 export interface ComposedEngine {
   engine: Engine;
+  /** The configuration the engine was composed from (read once, at the host's start). */
+  config: EffectiveConfig;
   coverage: CoverageStore;
   /** The extractor dedups through the engine's index, so the host hands it in once the engine exists. */
   setExtractor(extractor: TranscriptExtractor): void;
@@ -103,5 +105,5 @@ export function composeEngine(opts: ComposeOptions): ComposedEngine {
       trust: { outsideFolders: config.get('recall.outside_folders'), trustedFolders: config.get('recall.trusted_folders') },
     },
   });
-  return { engine, coverage, setExtractor: (x) => (extractor = x) };
+  return { engine, coverage, config, setExtractor: (x) => (extractor = x) };
 }

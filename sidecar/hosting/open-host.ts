@@ -13,6 +13,7 @@ import { NodeVault } from './node-vault.js';
 import { removeTempLeftovers } from './temp-files.js';
 import { composeEngine } from './compose.js';
 import { faultFromEnv, faultTrigger, type FaultHit } from './fault.js';
+import { startTeamSync } from './team/team-service.js';
 import { thisDevice } from './device.js';
 import { describeLease, LEASE_RENEW_MS, releaseLease, takeLease, type Lease, type LeaseResult } from './vault-lease.js';
 import { releaseStartClaim } from './start-host.js';
@@ -89,7 +90,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
       log('warn', `index unavailable, using the built-in BM25: ${errorMessage(e)}`);
       return undefined;
     });
-    const { engine, coverage, setExtractor } = composeEngine({ state, env, log, fault, vault, index, yieldNow: opts.yieldNow, deferRetryMs: opts.deferRetryMs, jobDelayMs: opts.jobDelayMs });
+    const { engine, coverage, config, setExtractor } = composeEngine({ state, env, log, fault, vault, index, yieldNow: opts.yieldNow, deferRetryMs: opts.deferRetryMs, jobDelayMs: opts.jobDelayMs });
     const made = await opts.makeExtractor?.(engine, vault, fault).catch((e) => {
       log('warn', `extraction unavailable: ${errorMessage(e)}`);
       return undefined;
@@ -118,6 +119,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
           returnClaimed(state);
           await Promise.resolve(watcher.close()).catch(() => {});
           await codex.close().catch(() => {});
+          await team.close();
           // The save after start first: left running, it wrote notes.json after the host had released and exited.
           await firstSave;
           // The snapshot, recall statistics and which notes each session was given.
@@ -151,9 +153,13 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     const watcher = opts.follow((c) => engine.applyChange(c));
     // Codex runs no hooks: once registered (`engram install --agent codex`), its rollouts are followed from disk.
     const codex = startCodexFollower({ state, env, coverage, log, notify: () => host.drain() });
+    // A team store (docs/team.md): promotions waiting are sent and the team's notes cached for recall, in the
+    // background, at start and every 5 minutes; nothing that answers a person waits on it.
+    const team = startTeamSync(config, env, log);
     let sweeps = 0;
     const sweep = setInterval(() => {
       capture.sweep();
+      if (sweeps % 10 === 0) team.tick();
       // Every 10 minutes, a rescan catches anything the watcher missed.
       if (++sweeps % 20 === 0 && engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
     }, opts.sweepMs ?? 30_000);
