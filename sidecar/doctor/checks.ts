@@ -147,13 +147,16 @@ export const CHECKS: [string, Check][] = [
       const { findClaude } = await import('../hosting/backends.js');
       return { status: 'ok', detail: `claude CLI at ${findClaude(config.get('claude.command'), c.env)}; credentials: ${cred.detail}` };
     }
-    const url = backend === 'ollama' ? `${String(config.get('ollama.url'))}/api/tags` : backend === 'openai' ? `${String(config.get('openai.url'))}/models` : String(config.get('anthropic.url'));
+    const { BACKEND_ENTRIES } = await import('../hosting/backends.js');
+    const probe = BACKEND_ENTRIES[backend].probe?.(config, c.env);
+    if (!probe) return { status: 'ok', detail: `${backend}; credentials: ${cred.detail}` };
+    const { url, headers, fix } = probe;
     try {
       const ctrl = AbortSignal.timeout(2000);
-      await fetch(url, { signal: ctrl, headers: backend === 'openai' && c.env.OPENAI_API_KEY ? { authorization: `Bearer ${c.env.OPENAI_API_KEY}` } : {} });
+      await fetch(url, { signal: ctrl, headers });
       return { status: 'ok', detail: `${backend} at ${url} reachable; credentials: ${cred.detail}` };
     } catch (e) {
-      return { status: 'fail', detail: `${backend} at ${url} unreachable (${(e as Error).message})`, fix: backend === 'ollama' ? 'start Ollama (`ollama serve`) or fix ollama.url' : `check the network or ${backend}.url` };
+      return { status: 'fail', detail: `${backend} at ${url} unreachable (${(e as Error).message})`, fix };
     }
   }],
   ['embedding model', async (c) => {
