@@ -2,6 +2,7 @@
 // generated notes, templates or an index with its note; a merged note says nothing twice; splits only of notes with
 // several subjects; a rejected proposal stays rejected until one of its notes changes.
 import { describe, expect, it } from 'vitest';
+import { knownUnits, whatItAdds } from '../../../src/core/curate/evidence';
 import { Curation } from '../../../src/core/curate/service';
 import { MemoryStateStore } from '../../../src/core/extract/state-store';
 import { MemoryVault } from '../../../src/core/ports/memory-vault';
@@ -89,5 +90,29 @@ describe('restructure proposes what a careful person approves', () => {
     const hub = splits[0].writes.find((w) => w.path === 'Misc.md')!;
     expect(hub.text).toContain('## See also');
     expect(splits[0].writes.map((w) => w.path).sort()).toEqual(['Misc - Bikes.md', 'Misc - Bread.md', 'Misc - Taxes.md', 'Misc.md']);
+  });
+});
+
+describe('what a merged note adds to the kept note', () => {
+  const kept =
+    '| Lock | What it does |\n| ---- | ---- |\n| Row-level lock | The most granular level of locking, applied to a single row of data in a table. This allows for concurrent access to other rows in the same table. |\n\n' +
+    'A deterministic Mealy machine has six parts, and its output depends on the state and the input.\n';
+
+  it('leaves out a table whose rows it already has with a word changed, and the line that introduced it', () => {
+    const source =
+      'The following table describes these levels:\n\n| Lock | What it does |\n| ---- | ---- |\n' +
+      '| Row-level lock | The most granular level of locking is applied to a single row of data in a table. This allows for concurrent access to other rows in the same table. |\n\n' +
+      'Row locks wait for each other only on the same row.\n';
+    const adds = whatItAdds(source, knownUnits(kept));
+    expect(adds).toBe('Row locks wait for each other only on the same row.');
+  });
+
+  it('keeps a sentence that differs in a word that matters (another subject, another number), not one with a linking word changed', () => {
+    const source =
+      'A deterministic Moore machine has six parts, and its output depends on the state and the input.\n\n' +
+      'A deterministic Mealy machine has seven parts, and its output depends on the state and the input.\n\n' +
+      'A deterministic Mealy machine has six parts, and the output depends on the state and the input.\n';
+    const adds = whatItAdds(source, knownUnits(kept)).split('\n\n');
+    expect(adds).toEqual(['A deterministic Moore machine has six parts, and its output depends on the state and the input.', 'A deterministic Mealy machine has seven parts, and its output depends on the state and the input.']);
   });
 });
