@@ -3,6 +3,7 @@
 // must agree. Siblings made from one template, generated notes and a note with the index that lists it are never
 // duplicates. Every verdict says what matched and what differs, with a confidence.
 import type { NoteCatalog } from './catalog';
+import { parseNote } from '../note/frontmatter';
 import { inFolder } from './settings';
 
 /** A unit of a note's own text (a sentence, list item or table row), normalised: lower case, words only. */
@@ -76,13 +77,28 @@ export function isTemplate(path: string, templatesFolder?: string): boolean {
   return /(^|\/)_?templates?\//i.test(path);
 }
 
-/** A note's names: file name, title, aliases and handles, normalised ("Foo 1", "foo-bar..", "(copy)" count as the same). */
-export function namesOf(catalog: NoteCatalog, path: string, copyNumbers = true): Set<string> {
+/**
+ * The handles a note gives for its subject (`github:`, `twitter:`, `handle:`...), not its authors': a handle the
+ * `author(s)` field lists is who wrote the note.
+ */
+export function handlesOf(text: string): string[] {
+  const fm = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text.slice(0, 4000))?.[1] ?? '';
+  const found = [...fm.matchAll(/^(?:handle|username|github_id|github|twitter|nickname)\s*:\s*["']?@?([^\s"'\n]+)/gim)].map((m) => m[1]);
+  if (!found.length) return [];
+  const data = parseNote(text).data ?? {};
+  const listed = [data.author, data.authors].flat().filter((x): x is string => typeof x === 'string');
+  const authors = new Set(listed.map((x) => x.replace(/^@/, '').toLowerCase()));
+  return found.filter((h) => !authors.has(h.toLowerCase()));
+}
+
+/**
+ * A note's names: file name, title, aliases and handles, normalised ("Foo 1", "foo-bar..", "(copy)" count as the same).
+ * `skip`: handles that are no one's name here (shared by many notes: an author's, not a subject's).
+ */
+export function namesOf(catalog: NoteCatalog, path: string, copyNumbers = true, skip?: Set<string>): Set<string> {
   const n = catalog.get(path)!;
   const stem = path.replace(/^.*\//, '').replace(/\.md$/i, '');
-  const raw = [stem, n.meta?.title ?? '', ...(n.meta?.aliases ?? [])];
-  const fm = n.text.slice(0, 2000);
-  for (const m of fm.matchAll(/^(?:handle|username|github_id|github|twitter|nickname)\s*:\s*["']?@?([^\s"'\n]+)/gim)) raw.push(m[1]);
+  const raw = [stem, n.meta?.title ?? '', ...(n.meta?.aliases ?? []), ...handlesOf(n.text).filter((h) => !skip?.has(h.toLowerCase()))];
   const out = new Set<string>();
   for (const r of raw) {
     const k = nameKey(copyNumbers ? r : `${r}#`).replace(/#$/, '').trim();
@@ -128,12 +144,16 @@ function frontmatterKeys(text: string): Set<string> {
 }
 
 
-/** Lines of text that say one note duplicates another ("duplicate of [[X]]", "same as [[X]]"). */
+/** Lines of text that say one note duplicates another ("duplicate of [[X]]", "same note as [[X]]", "see [[X]] instead"). */
 function saysDuplicate(text: string, other: string): boolean {
   const stem = other.replace(/^.*\//, '').replace(/\.md$/i, '').toLowerCase();
+  // "Same as sleep, but..." compares; "the entire word is duplicated" describes: neither says the notes are one.
+  const says = /\b(duplicates?( of| note)?|copy of|same note as|merged? (it |this )?(with|into)|see (it )?instead|instead see|superseded by|replaced by)\b/;
+  const esc = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const named = new RegExp(`(\\[\\[([^\\]|#]*/)?${esc}(\\]|#|\\|)|(^|[^\\p{L}\\p{N}])${esc}($|[^\\p{L}\\p{N}]))`, 'u');
   for (const line of text.split('\n')) {
     const l = line.toLowerCase();
-    if (l.includes(stem) && /\b(duplicates?|duplicated|same as|copy of|merge (it )?with|see instead)\b/.test(l)) return true;
+    if (says.test(l) && named.test(l)) return true;
   }
   return false;
 }
@@ -147,6 +167,8 @@ export interface PairEvidence {
   differs: string[];
   /** The vectors' cosine, when they were compared. */
   similarity?: number;
+  /** The note to keep: the one that already holds the other whole, as one of its sections. */
+  keep?: string;
 }
 
 /** Unit document frequencies across the notes considered, and the templates' own lines: boilerplate. */
@@ -155,6 +177,8 @@ export class Evidence {
   private readonly df = new Map<string, number>();
   private readonly linkDf = new Map<string, number>();
   private readonly templateUnits = new Set<string>();
+  /** Handles three or more notes give: an author's, not any one note's subject. */
+  private readonly commonHandles = new Set<string>();
   private readonly total: number;
 
   constructor(
@@ -163,12 +187,15 @@ export class Evidence {
     private readonly templatesFolder?: string,
   ) {
     this.total = paths.length;
+    const handleDf = new Map<string, number>();
     for (const p of paths) {
       const u = unitsOf(catalog.get(p)!.body);
       this.units.set(p, u);
       for (const x of new Set(u.units)) this.df.set(x, (this.df.get(x) ?? 0) + 1);
       for (const t of catalog.outgoing(p)) this.linkDf.set(t, (this.linkDf.get(t) ?? 0) + 1);
+      for (const h of new Set(handlesOf(catalog.get(p)!.text).map((x) => x.toLowerCase()))) handleDf.set(h, (handleDf.get(h) ?? 0) + 1);
     }
+    for (const [h, n] of handleDf) if (n >= 3) this.commonHandles.add(h);
     for (const n of catalog.notes.values()) {
       if (!isTemplate(n.path, templatesFolder)) continue;
       for (const x of unitsOf(n.body).units) this.templateUnits.add(x);
@@ -190,7 +217,7 @@ export class Evidence {
       else if (g[g.length - 1] !== p) g.push(p);
     };
     for (const p of paths) {
-      for (const n of namesOf(this.catalog, p)) add(`n:${n}`, p);
+      for (const n of namesOf(this.catalog, p, true, this.commonHandles)) add(`n:${n}`, p);
       for (const u of this.own(p)) if (u.split(' ').length >= 8 && (this.df.get(u) ?? 0) === 2) add(`u:${u}`, p);
     }
     const seen = new Set<string>();
@@ -228,11 +255,11 @@ export class Evidence {
     const no = (why: string): PairEvidence => ({ duplicate: false, confidence: 0, matched, differs: [...differs, why] });
     if (isGenerated(na.text) || isGenerated(nb.text)) return no('a generated note ("do not edit")');
     if (isTemplate(a, this.templatesFolder) || isTemplate(b, this.templatesFolder)) return no('a template');
-    const namesA = namesOf(this.catalog, a);
-    const namesB = namesOf(this.catalog, b);
+    const namesA = namesOf(this.catalog, a, true, this.commonHandles);
+    const namesB = namesOf(this.catalog, b, true, this.commonHandles);
     // "Note 1" is Obsidian's name for a copy of "Note"; "Track 1" and "Track 2" are two tracks: a copy must agree closely.
-    const exactB = namesOf(this.catalog, b, false);
-    const exactName = [...namesOf(this.catalog, a, false)].some((n) => exactB.has(n));
+    const exactB = namesOf(this.catalog, b, false, this.commonHandles);
+    const exactName = [...namesOf(this.catalog, a, false, this.commonHandles)].some((n) => exactB.has(n));
     const sameName = [...namesA].some((n) => namesB.has(n));
     const said = saysDuplicate(na.text, b) || saysDuplicate(nb.text, a);
     const within = (x: string, y: string): boolean => x.length >= 4 && x !== y && ` ${y} `.includes(` ${x} `);
@@ -288,6 +315,16 @@ export class Evidence {
     const hb = this.units.get(b)?.headings.join('\n') ?? '';
     const sibling = !sameName && !nameWithin && !said && a.replace(/[^/]*$/, '') === b.replace(/[^/]*$/, '') && ha === hb && ha !== '';
     if (sibling) return no('same folder and skeleton under different names: siblings from one template');
+
+    // One note copied whole into the other, under a heading with its name ("# Proving Identities Techniques" in
+    // Trig Identities): the same text twice in the vault; the note that holds it is kept.
+    const [shortP, longP] = chars(ownA) <= chars(ownB) ? [a, b] : [b, a];
+    const shortNames = shortP === a ? namesA : namesB;
+    const section = (this.units.get(longP)?.headings ?? []).find((h) => shortNames.has(nameKey(h)));
+    if (!said && !sameName && section !== undefined && agree >= 0.95 && small >= 40) {
+      matched.push(`all of ${shortP.replace(/^.*\//, '')} is the section "${section}" of ${longP.replace(/^.*\//, '')}`);
+      return { duplicate: true, confidence: 0.85, matched, differs, keep: longP, ...(similarity !== undefined ? { similarity } : {}) };
+    }
 
     let confidence: number;
     const prose = (xs: string[]): number => chars(xs.filter((x) => !x.startsWith(CODE)));

@@ -13,7 +13,7 @@ import { makeProposal, type MergeRename, type Proposal, type ProposalDraft, type
 import type { CurateSettings } from './settings';
 import { isSplitCandidate, splitDraft } from './split';
 import { findFrontmatter, parseNote } from '../note/frontmatter';
-import { knownUnits, whatItAdds } from './evidence';
+import { knownUnits, nameKey, namesOf, whatItAdds } from './evidence';
 
 export const MAX_MERGE = 5;
 
@@ -109,7 +109,9 @@ export function mergeReason(cluster: MergeCluster): string {
 }
 
 export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: number): ProposalDraft {
-  const primary = primaryOf(catalog, cluster.members);
+  // A note that already holds another whole is the one kept; else the most linked.
+  const holder = cluster.evidence?.find((e) => e.keep && cluster.members.includes(e.keep))?.keep;
+  const primary = holder ?? primaryOf(catalog, cluster.members);
   const others = cluster.members.filter((m) => m !== primary);
   const p = catalog.get(primary)!;
   const moves: Array<[string, string]> = others.map((o) => [o, primary]);
@@ -152,8 +154,19 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: num
       renames.push({ path: o, headings: [...r.renames.headings].map(([k, v]) => [written.get(k) ?? k, v]), blocks: [...r.renames.blocks] });
     }
   }
+  // A merged note the kept note already held under a heading: links to it land on that heading (an embed still shows
+  // that text, not the whole kept note).
+  const held: Array<[string, string]> = [];
+  if (holder !== undefined) {
+    const written = headingsIn(p.body);
+    for (const o of others) {
+      const names = namesOf(catalog, o);
+      const h = written.find((x) => names.has(nameKey(x)));
+      if (h !== undefined) held.push([o, h]);
+    }
+  }
   const after = catalog.resolver.with({ remove: others });
-  const ctx = { before: catalog.resolver, after, redirect: moveRedirect(new Map(moves), renameMaps) };
+  const ctx = { before: catalog.resolver, after, redirect: moveRedirect(new Map(moves), renameMaps, new Map(held)) };
   const sections = [rewriteLinks(p.body, primary, primary, ctx).text.replace(/\s+$/, '')];
   // The kept note gains only what it lacks: no sentence, list item or code block twice; a heading only over new text.
   const known = knownUnits(p.body);
@@ -190,7 +203,7 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: num
     writes: [{ path: primary, text }],
     trash: [...cluster.members],
     moves: [],
-    redirect: { kind: 'move', moves, ...(renames.length ? { renames } : {}) },
+    redirect: { kind: 'move', moves, ...(renames.length ? { renames } : {}), ...(held.length ? { sections: held } : {}) },
     linkRewrites: [],
   };
 }

@@ -2,7 +2,7 @@
 // generated notes, templates or an index with its note; a merged note says nothing twice; splits only of notes with
 // several subjects; a rejected proposal stays rejected until one of its notes changes.
 import { describe, expect, it } from 'vitest';
-import { knownUnits, whatItAdds } from '../../../src/core/curate/evidence';
+import { handlesOf, knownUnits, whatItAdds } from '../../../src/core/curate/evidence';
 import { Curation } from '../../../src/core/curate/service';
 import { MemoryStateStore } from '../../../src/core/extract/state-store';
 import { MemoryVault } from '../../../src/core/ports/memory-vault';
@@ -44,6 +44,41 @@ describe('restructure proposes what a careful person approves', () => {
     const lines = describeProposal(m);
     expect(lines.some((l) => l.includes(`trash   ${kept.path}`))).toBe(false);
     expect(lines.filter((l) => l.includes('trash')).length).toBe(1);
+  });
+
+  it('merges a note copied whole into a section of another into that note; its embeds then show that section', async () => {
+    const steps = 'Separate the left side from the right side and never cross terms between them. Rewrite everything in sine and cosine before simplifying. Find a common denominator for the fractions on each side. Multiply by the conjugate when one minus cosine sits in a denominator.';
+    const { c, vault } = curation({
+      'Math/Trig Identities.md': `---\ntags: [math]\n---\nAn identity holds for every value of x, and each can be proved.\n\n# List of identities\n\n- [[Double angle]]\n\n# Proving identities techniques\n\n${steps}\n`,
+      'Math/Proving Identities Techniques.md': `---\ntags: [math]\n---\n${steps}\n`,
+      'Math/Exam prep.md': 'Before the exam:\n\n![[Proving Identities Techniques]]\n',
+      'Math/Double angle.md': 'Sine of two x is two sine x cosine x.\n',
+    });
+    const plan = await c.restructurePlan();
+    expect(plan.proposals.map((p) => p.title)).toEqual(['merge [[Proving Identities Techniques]] into [[Trig Identities]]']);
+    const m = plan.proposals[0];
+    expect(m.reason).toContain('all of Proving Identities Techniques.md is the section "proving identities techniques" of Trig Identities.md');
+    // The kept note gains nothing but the other's name (the text is already there).
+    expect(m.writes[0].text.match(/Multiply by the conjugate/g)).toHaveLength(1);
+    expect(m.writes[0].text).toMatch(/aliases:\n\s+- Proving Identities Techniques/);
+    const [out] = await c.apply([m.id]);
+    expect(out.ok).toBe(true);
+    expect((await vault.read('Math/Exam prep.md')).text).toContain('![[Trig Identities#Proving identities techniques]]');
+    expect(await vault.exists('Math/Proving Identities Techniques.md')).toBe(false);
+  });
+
+  it('finds one person under a handle and a name; an author\'s handle names no note', async () => {
+    const about = 'Wrote the first published program, for the Analytical Engine. She saw that the engine could act on symbols as well as numbers.';
+    const { c } = curation({
+      'People/Ada Lovelace.md': `---\ngithub: adal\n---\n${about} Her notes on the engine run longer than the paper they annotate.\n`,
+      'People/adal.md': `Met at the meetup. ${about}\n`,
+      'Articles/Engines.md': `---\nauthors: [adal]\ngithub_id: adal\n---\nDifference engines tabulate polynomials by repeated addition, without any multiplication at all.\n`,
+    });
+    const plan = await c.restructurePlan();
+    expect(plan.proposals.map((p) => p.title)).toEqual(['merge [[adal]] into [[Ada Lovelace]]']);
+    expect(plan.proposals[0].reason).toMatch(/the same name/);
+    expect(handlesOf('---\nauthors:\n  - fuatto\ngithub_id: fuatto\n---\n')).toEqual([]);
+    expect(handlesOf('---\ntwitter: "@adal"\n---\n')).toEqual(['adal']);
   });
 
   it('never merges template siblings, generated notes, templates, or an index with its note', async () => {
