@@ -1,7 +1,8 @@
 // Curation quality on the three corpus vaults: are the merges and splits `engram restructure` proposes right?
 // (a) plans restructure as the CLI does (word vectors: the corpus has no embeddings) and writes every proposal to
 //     .tmp/curate-quality/<vault>.md for reading; precision comes from the judgments in bench/curate-judged/<vault>.tsv
-//     (made by reading those files: kind, paths, right|wrong, why), so it can be recomputed after any change;
+//     (made by reading those files: kind, paths, right|wrong, why), so it can be recomputed after any change; recall
+//     on real notes from the judged-right merges plus `duplicate` lines (pairs a reader found in the vault);
 // (b) plants duplicates (a real note copied with a new title, one paragraph reworded, a section added; a copy filed
 //     under a handle the original gives; a note under another name that says it duplicates the original, with half
 //     its text) and counts how many are proposed for a merge with their original;
@@ -199,6 +200,12 @@ export async function run(): Promise<void> {
     const naive = naivePairs(base, paths);
     console.log(`    naive rule (TF-IDF cosine on whole text ≥ 0.8): ${naive.length} merges; precision ${precision(naive, judged)}`);
     fs.writeFileSync(path.join(outDir, `${name}.naive.md`), naive.slice(0, 200).map((k) => k.split('\t')[1]).join('\n'));
+    // Recall on real notes: the duplicates a reader found (judged-right merges, and `duplicate` lines for pairs read
+    // in the vault and never proposed), proposed together now?
+    const real = [...judged].filter(([k, v]) => v.right && /^(merge|duplicate)\t/.test(k)).map(([k]) => k.split('\t')[1].split(' + '));
+    const inPlan = (ps: string[]): boolean => proposals.some((p) => p.kind === 'merge' && ps.every((x) => p.sources.some((s) => s.path === x)));
+    const foundReal = real.filter(inPlan);
+    console.log(`    duplicates a reader found in the vault: ${foundReal.length}/${real.length} proposed${real.length > foundReal.length ? ` (missed: ${real.filter((x) => !inPlan(x)).slice(0, 3).map((x) => x.join(' + ')).join('; ')})` : ''}`);
     const wrong = keys.filter((k) => judged.get(k)?.right === false);
     for (const k of wrong.slice(0, 4)) console.log(`    wrong: ${k.replace('\t', ' ')} (${judged.get(k)!.why})`);
 

@@ -47,7 +47,8 @@ export function unitsOf(body: string): { units: string[]; headings: string[] } {
       query = QUERY_FENCE.test(line);
       continue;
     }
-    const t = line.trim();
+    // Embedded pictures and notes are not the note's own words (their file names say nothing of its subject).
+    const t = line.replace(/!\[\[[^\]]*\]\]|!\[[^\]]*\]\([^)]*\)/g, ' ').trim();
     if (!t) continue;
     const h = /^#{1,6}\s+(.*)$/.exec(t);
     if (h) {
@@ -158,6 +159,13 @@ function saysDuplicate(text: string, other: string): boolean {
   return false;
 }
 
+/** Tags alike: the same, or one note's a part of the other's (both untagged counts). */
+function sameTags(a: string[], b: string[]): boolean {
+  const [x, y] = a.length <= b.length ? [a, b] : [b, a];
+  const ys = new Set(y.map((t) => t.toLowerCase()));
+  return x.every((t) => ys.has(t.toLowerCase())) && (x.length > 0 || y.length === 0);
+}
+
 export interface PairEvidence {
   duplicate: boolean;
   confidence: number;
@@ -235,6 +243,17 @@ export class Evidence {
       }
     }
     return out;
+  }
+
+  /**
+   * Whether one note is "X 1" beside "X" in the same folder with no "X 0" or "X 2" (a numbered series), and X is a
+   * title, not Obsidian's "Untitled".
+   */
+  private obsidianCopy(a: string, b: string): boolean {
+    const [one, base] = / 1\.md$/i.test(a) ? [a, b] : [b, a];
+    const stem = one.replace(/ 1\.md$/i, '');
+    if (!/ 1\.md$/i.test(one) || base.toLowerCase() !== `${stem}.md`.toLowerCase() || /(^|\/)untitled$/i.test(stem)) return false;
+    return !this.catalog.get(`${stem} 2.md`) && !this.catalog.get(`${stem} 0.md`);
   }
 
   /** Shared links, rarest first, with how many notes link there (a link hundreds of notes share is no evidence). */
@@ -331,7 +350,11 @@ export class Evidence {
     const proseBoth = prose(shared) / Math.max(1, prose(ownA), prose(ownB));
     if (said) confidence = 0.6 + 0.4 * agree;
     else if (nameWithin && agreeBoth >= 0.6 && proseBoth >= 0.5) confidence = 0.5 + 0.4 * agree;
-    else if (sameName && !exactName) confidence = agree >= 0.85 ? 0.6 + 0.4 * agree : 0.3 * agree;
+    else if (sameName && !exactName && this.obsidianCopy(a, b) && sameTags(na.tags, nb.tags)) {
+      // "Appimage 1" beside "Appimage", no "Appimage 2": Obsidian named a second note the user gave the same title.
+      matched.push(`"${stemA}" and "${stemB}" side by side: Obsidian's name for a second note given the same title, with the same tags`);
+      confidence = Math.max(0.72, agree >= 0.85 ? 0.6 + 0.4 * agree : 0);
+    } else if (sameName && !exactName) confidence = agree >= 0.85 ? 0.6 + 0.4 * agree : 0.3 * agree;
     else if (sameName) confidence = agree >= 0.5 ? 0.6 + 0.4 * agree : 0.3 * agree;
     // Different names: the bodies must say mostly the same thing both ways, in prose, not only in a shared example (a short note copied into a long one is
     // a part of it, not a duplicate).
