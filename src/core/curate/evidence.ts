@@ -73,8 +73,8 @@ export function isGenerated(text: string): boolean {
 }
 
 /** Templates: the folder the user's settings name, or a folder called Templates / _templates. */
-export function isTemplate(path: string, templatesFolder?: string): boolean {
-  if (templatesFolder && inFolder(path, templatesFolder)) return true;
+export function isTemplate(path: string, templatesFolders: readonly string[] = []): boolean {
+  if (templatesFolders.some((f) => f && inFolder(path, f))) return true;
   return /(^|\/)_?templates?\//i.test(path);
 }
 
@@ -175,8 +175,10 @@ export interface PairEvidence {
   differs: string[];
   /** The vectors' cosine, when they were compared. */
   similarity?: number;
-  /** The note to keep: the one that already holds the other whole, as one of its sections. */
+  /** The note to keep: the one that already holds the other whole, or the original of Obsidian's "X 1". */
   keep?: string;
+  /** The other note is `keep`'s section under this heading (normalised): links to it land there. */
+  section?: string;
 }
 
 /** Unit document frequencies across the notes considered, and the templates' own lines: boilerplate. */
@@ -192,7 +194,7 @@ export class Evidence {
   constructor(
     private readonly catalog: NoteCatalog,
     paths: string[],
-    private readonly templatesFolder?: string,
+    private readonly templatesFolders: readonly string[] = [],
   ) {
     this.total = paths.length;
     const handleDf = new Map<string, number>();
@@ -205,7 +207,7 @@ export class Evidence {
     }
     for (const [h, n] of handleDf) if (n >= 3) this.commonHandles.add(h);
     for (const n of catalog.notes.values()) {
-      if (!isTemplate(n.path, templatesFolder)) continue;
+      if (!isTemplate(n.path, templatesFolders)) continue;
       for (const x of unitsOf(n.body).units) this.templateUnits.add(x);
     }
   }
@@ -273,7 +275,7 @@ export class Evidence {
     const differs: string[] = [];
     const no = (why: string): PairEvidence => ({ duplicate: false, confidence: 0, matched, differs: [...differs, why] });
     if (isGenerated(na.text) || isGenerated(nb.text)) return no('a generated note ("do not edit")');
-    if (isTemplate(a, this.templatesFolder) || isTemplate(b, this.templatesFolder)) return no('a template');
+    if (isTemplate(a, this.templatesFolders) || isTemplate(b, this.templatesFolders)) return no('a template');
     const namesA = namesOf(this.catalog, a, true, this.commonHandles);
     const namesB = namesOf(this.catalog, b, true, this.commonHandles);
     // "Note 1" is Obsidian's name for a copy of "Note"; "Track 1" and "Track 2" are two tracks: a copy must agree closely.
@@ -342,10 +344,11 @@ export class Evidence {
     const section = (this.units.get(longP)?.headings ?? []).find((h) => shortNames.has(nameKey(h)));
     if (!said && !sameName && section !== undefined && agree >= 0.95 && small >= 40) {
       matched.push(`all of ${shortP.replace(/^.*\//, '')} is the section "${section}" of ${longP.replace(/^.*\//, '')}`);
-      return { duplicate: true, confidence: 0.85, matched, differs, keep: longP, ...(similarity !== undefined ? { similarity } : {}) };
+      return { duplicate: true, confidence: 0.85, matched, differs, keep: longP, section, ...(similarity !== undefined ? { similarity } : {}) };
     }
 
     let confidence: number;
+    let keep: string | undefined;
     const prose = (xs: string[]): number => chars(xs.filter((x) => !x.startsWith(CODE)));
     const proseBoth = prose(shared) / Math.max(1, prose(ownA), prose(ownB));
     if (said) confidence = 0.6 + 0.4 * agree;
@@ -354,6 +357,8 @@ export class Evidence {
       // "Appimage 1" beside "Appimage", no "Appimage 2": Obsidian named a second note the user gave the same title.
       matched.push(`"${stemA}" and "${stemB}" side by side: Obsidian's name for a second note given the same title, with the same tags`);
       confidence = Math.max(0.72, agree >= 0.85 ? 0.6 + 0.4 * agree : 0);
+      // The note under the title the user gave is kept, not Obsidian's "X 1".
+      keep = / 1\.md$/i.test(a) ? b : a;
     } else if (sameName && !exactName) confidence = agree >= 0.85 ? 0.6 + 0.4 * agree : 0.3 * agree;
     else if (sameName) confidence = agree >= 0.5 ? 0.6 + 0.4 * agree : 0.3 * agree;
     // Different names: the bodies must say mostly the same thing both ways, in prose, not only in a shared example (a short note copied into a long one is
@@ -369,7 +374,7 @@ export class Evidence {
       matched.push('close in meaning (embeddings)');
     }
     if (!said && small === 0 && !meaning) return no('no text of their own to compare');
-    return { duplicate: true, confidence: Math.min(1, confidence), matched, differs, ...(similarity !== undefined ? { similarity } : {}) };
+    return { duplicate: true, confidence: Math.min(1, confidence), matched, differs, ...(keep ? { keep } : {}), ...(similarity !== undefined ? { similarity } : {}) };
   }
 }
 

@@ -13,7 +13,7 @@ import { makeProposal, type MergeRename, type Proposal, type ProposalDraft, type
 import type { CurateSettings } from './settings';
 import { isSplitCandidate, splitDraft } from './split';
 import { findFrontmatter, parseNote } from '../note/frontmatter';
-import { knownUnits, nameKey, namesOf, whatItAdds } from './evidence';
+import { knownUnits, normaliseUnit, whatItAdds } from './evidence';
 
 export const MAX_MERGE = 5;
 
@@ -109,7 +109,7 @@ export function mergeReason(cluster: MergeCluster): string {
 }
 
 export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: number): ProposalDraft {
-  // A note that already holds another whole is the one kept; else the most linked.
+  // A note that already holds another whole, or the original of Obsidian's "X 1", is the one kept; else the most linked.
   const holder = cluster.evidence?.find((e) => e.keep && cluster.members.includes(e.keep))?.keep;
   const primary = holder ?? primaryOf(catalog, cluster.members);
   const others = cluster.members.filter((m) => m !== primary);
@@ -157,13 +157,12 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: num
   // A merged note the kept note already held under a heading: links to it land on that heading (an embed still shows
   // that text, not the whole kept note).
   const held: Array<[string, string]> = [];
-  if (holder !== undefined) {
-    const written = headingsIn(p.body);
-    for (const o of others) {
-      const names = namesOf(catalog, o);
-      const h = written.find((x) => names.has(nameKey(x)));
-      if (h !== undefined) held.push([o, h]);
-    }
+  const written = headingsIn(p.body);
+  for (const e of cluster.evidence ?? []) {
+    if (e.keep !== primary || e.section === undefined) continue;
+    const o = e.a === primary ? e.b : e.a;
+    const h = written.find((x) => normaliseUnit(x) === e.section);
+    if (h !== undefined && !held.some(([x]) => x === o)) held.push([o, h]);
   }
   const after = catalog.resolver.with({ remove: others });
   const ctx = { before: catalog.resolver, after, redirect: moveRedirect(new Map(moves), renameMaps, new Map(held)) };

@@ -16,6 +16,7 @@ import { curatable, type NoteVectors } from './merge-candidates';
 import { makeProposal, pruneExpired, type Proposal } from './proposals';
 import { planRestructure } from './restructure';
 import { planReview, type DueNote } from './review';
+import { templatesFolders } from './templates-folder';
 import type { CurateSettings } from './settings';
 import { loadVocabulary } from '../note/vocabulary';
 import { TimeSlicer } from '../time-slice';
@@ -46,6 +47,8 @@ export interface CurationOptions {
   vectors?: () => VectorSource | undefined;
   /** Called after each durable step of an apply: the host's crash switch (real-crash tests). */
   fault?: () => void;
+  /** Obsidian's config folder, where its Templates and Templater settings are (default `.obsidian`). */
+  configDir?: string;
 }
 
 /** Who acts, for the vault's Engram log (`cli`, `mcp`, `plugin`). */
@@ -186,6 +189,12 @@ export class Curation {
     return this.recallStats.record(paths, this.opts.clock.now());
   }
 
+  /** The settings with the vault's templates folders from Obsidian's settings (unless the host gave them). */
+  private async withTemplates(settings: CurateSettings): Promise<CurateSettings> {
+    if (settings.templatesFolders) return settings;
+    return { ...settings, templatesFolders: await templatesFolders(this.opts.vault, this.opts.configDir) };
+  }
+
   /** The vault read for curation, its frontmatter parsed in slices in a UI host (a plan reads every note's metadata). */
   private async catalog(): Promise<NoteCatalog> {
     const catalog = await loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow });
@@ -207,7 +216,7 @@ export class Curation {
     const catalog = await this.catalog();
     const vocabulary = await loadVocabulary(this.opts.vault);
     // Related due notes are grouped by shared tags and links, and by meaning when the index has embeddings.
-    const plan = await planReview(catalog, this.opts.settings, {
+    const plan = await planReview(catalog, await this.withTemplates(this.opts.settings), {
       backend: this.opts.backend?.(req.backend),
       vectors: this.opts.vectors?.()?.vectors,
       store: this.store,
@@ -224,7 +233,7 @@ export class Curation {
   async restructurePlan(req: RestructureRequest = {}): Promise<RestructurePlanResult> {
     if (req.threshold !== undefined && !(req.threshold > 0 && req.threshold <= 1)) throw new EngramError('usage', 'the merge threshold must be between 0 and 1');
     const folder = req.folder?.replace(/^\/+|\/+$/g, '') || undefined;
-    const settings = req.threshold !== undefined ? { ...this.opts.settings, mergeThreshold: req.threshold } : this.opts.settings;
+    const settings = await this.withTemplates(req.threshold !== undefined ? { ...this.opts.settings, mergeThreshold: req.threshold } : this.opts.settings);
     const now = this.opts.clock.now();
     await pruneExpired(this.store, now);
     const started = this.opts.clock.now();

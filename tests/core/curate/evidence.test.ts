@@ -81,6 +81,36 @@ describe('restructure proposes what a careful person approves', () => {
     expect(handlesOf('---\ntwitter: "@adal"\n---\n')).toEqual(['adal']);
   });
 
+  it("leaves out the templates folders Obsidian's Templates and Templater settings name", async () => {
+    const agenda = 'Write the agenda the day before and send it to everyone invited. Each item names who leads it and how long it takes. Decisions go at the top of the notes, with who acts on them and by when.';
+    const files = {
+      'Skeletons/Meeting.md': `---\ntags: [meeting]\n---\n${agenda}\n`,
+      'Skeletons/Meeting copy.md': `---\ntags: [meeting]\n---\n${agenda}\n`,
+      'Blueprints/Retry.md': `${article}\n`,
+      'Blueprints/Retry 2.md': `${article}\n`,
+    };
+    const planned = async (extra: Record<string, string>) => (await curation({ ...files, ...extra }).c.restructurePlan()).proposals.map((p) => p.sources.map((s) => s.path).join(' + '));
+    expect(await planned({})).toHaveLength(2);
+    expect(await planned({ '.obsidian/templates.json': '{"folder":"Skeletons/"}' })).toEqual(['Blueprints/Retry 2.md + Blueprints/Retry.md']);
+    const both = { '.obsidian/templates.json': '{"folder":"Skeletons"}', '.obsidian/plugins/templater-obsidian/data.json': '{"templates_folder":"Blueprints"}' };
+    expect(await planned(both)).toEqual([]);
+    // A settings file that is not JSON is no folder, and loses nothing.
+    expect(await planned({ '.obsidian/templates.json': '{folder' })).toHaveLength(2);
+  });
+
+  it('merges "X 1" beside "X" with the same tags (Obsidian\'s second note of one title), not a numbered series', async () => {
+    const { c } = curation({
+      'Linux/Appimage.md': '---\ntags: [linux]\n---\nA way of bundling software by combining all resources into one executable.\n',
+      'Linux/Appimage 1.md': '---\ntags: [linux]\n---\nA single file holding everything an app needs; make it executable and run it.\n',
+      'Law/Track.md': '---\ntags: [law]\n---\nThe overview of both tracks and who may ask for them.\n',
+      'Law/Track 1.md': '---\ntags: [law]\n---\nThe first track: a natural death must be foreseeable.\n',
+      'Law/Track 2.md': '---\ntags: [law]\n---\nThe second track: no foreseeable death, and a ninety day wait.\n',
+    });
+    const plan = await c.restructurePlan();
+    expect(plan.proposals.map((p) => p.title)).toEqual(['merge [[Appimage 1]] into [[Appimage]]']);
+    expect(plan.proposals[0].reason).toContain("Obsidian's name for a second note given the same title");
+  });
+
   it('never merges template siblings, generated notes, templates, or an index with its note', async () => {
     const { c } = curation({
       'People/Ada Lovelace.md': person('Ada', 'Wrote the first published program, for the Analytical Engine.'),
