@@ -47,7 +47,7 @@ export interface CurationOptions {
   vectors?: () => VectorSource | undefined;
   /** Called after each durable step of an apply: the host's crash switch (real-crash tests). */
   fault?: () => void;
-  /** Obsidian's config folder, where its Templates and Templater settings are (default `.obsidian`). */
+  /** Obsidian's config folder (Vault#configDir), where its Templates and Templater settings are; unset: not read. */
   configDir?: string;
 }
 
@@ -191,7 +191,7 @@ export class Curation {
 
   /** The settings with the vault's templates folders from Obsidian's settings (unless the host gave them). */
   private async withTemplates(settings: CurateSettings): Promise<CurateSettings> {
-    if (settings.templatesFolders) return settings;
+    if (settings.templatesFolders || this.opts.configDir === undefined) return settings;
     return { ...settings, templatesFolders: await templatesFolders(this.opts.vault, this.opts.configDir) };
   }
 

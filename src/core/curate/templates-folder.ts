@@ -9,9 +9,7 @@ const SOURCES: Array<[file: string, key: string]> = [
 ];
 
 /** The folders the settings name (none when a file is missing, unreadable or not JSON: folders called Templates still count). */
-// The default for hosts that do not say (the Node CLI); a host in Obsidian passes Vault#configDir (CurationOptions.configDir).
-// eslint-disable-next-line obsidianmd/hardcoded-config-path
-export async function templatesFolders(vault: VaultPort, configDir = '.obsidian'): Promise<string[]> {
+export async function templatesFolders(vault: VaultPort, configDir: string): Promise<string[]> {
   const out: string[] = [];
   for (const [file, key] of SOURCES) {
     let data: unknown;

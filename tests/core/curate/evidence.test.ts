@@ -16,7 +16,7 @@ const article =
 
 function curation(files: Record<string, string>): { c: Curation; vault: MemoryVault } {
   const vault = new MemoryVault({ files, clock: { now: () => NOW } });
-  const c = new Curation({ vault, state: new MemoryStateStore(), vaultKey: '0123456789abcdef', settings, clock: { now: () => NOW } });
+  const c = new Curation({ vault, state: new MemoryStateStore(), vaultKey: '0123456789abcdef', settings, clock: { now: () => NOW }, configDir: '.obsidian' });
   return { c, vault };
 }
 
