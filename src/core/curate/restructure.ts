@@ -108,6 +108,19 @@ export function mergeReason(cluster: MergeCluster): string {
   return `confidence ${(cluster.confidence ?? 0).toFixed(2)}: ${[...new Set(parts)].join(' | ')}`;
 }
 
+/**
+ * Why a hub was proposed, in the merge's words: its confidence (the weakest pair that joined the notes), then what
+ * matched and what differs, pair by pair (the first four; the count of the rest).
+ */
+export function hubReason(cluster: MergeCluster): string {
+  const why = `${cluster.members.length} notes, more than ${MAX_MERGE} to merge at once: a hub links them, to merge by hand`;
+  if (!cluster.evidence?.length) return `${why}; similarity ≥ ${cluster.minScore.toFixed(3)}; shared: ${cluster.shared.slice(0, 6).join(', ')}`;
+  const name = (p: string): string => p.replace(/^.*\//, '').replace(/\.md$/i, '');
+  const pairs = cluster.evidence.map((e) => `${name(e.a)} and ${name(e.b)}: ${e.matched.join('; ')}${e.differs.length ? `; differs: ${e.differs.join('; ')}` : ''}`);
+  const more = pairs.length > 4 ? ` | and ${pairs.length - 4} more pair${pairs.length - 4 === 1 ? '' : 's'}` : '';
+  return `confidence ${(cluster.confidence ?? 0).toFixed(2)}: ${why} | ${pairs.slice(0, 4).join(' | ')}${more}`;
+}
+
 export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: number): ProposalDraft {
   // A note that already holds another whole, or the original of Obsidian's "X 1", is the one kept; else the most linked.
   const holder = cluster.evidence?.find((e) => e.keep && cluster.members.includes(e.keep))?.keep;
@@ -219,12 +232,13 @@ export function hubDraft(catalog: NoteCatalog, cluster: MergeCluster, now: numbe
     const meta = catalog.get(m)!.meta!;
     return `- ${wikilink(m)}${meta.summary ? `: ${meta.summary}` : ''}`;
   });
-  const body = `These ${cluster.members.length} notes say much the same thing (similarity ≥ ${cluster.minScore.toFixed(2)}). Merge the ones that are duplicates.\n\n${lines.join('\n')}`;
+  const sure = cluster.confidence !== undefined ? `confidence ${cluster.confidence.toFixed(2)}` : `similarity ≥ ${cluster.minScore.toFixed(2)}`;
+  const body = `These ${cluster.members.length} notes say much the same thing (${sure}). Merge the ones that are duplicates.\n\n${lines.join('\n')}`;
   return {
     family: 'restructure',
     kind: 'hub',
     title: `hub note ${wikilink(path)} for ${cluster.members.length} similar notes`,
-    reason: `cluster of ${cluster.members.length} notes (more than ${MAX_MERGE} to merge); shared: ${cluster.shared.slice(0, 6).join(', ')}`,
+    reason: hubReason(cluster),
     sources: cluster.members.map((m) => ({ path: m, hash: catalog.hash(m) })),
     writes: [{ path, text: renderNote({ type: 'reference', tags: topTag ? [topTag] : [], created, updated: created, engram_source: 'restructure' }, body) }],
     trash: [],
