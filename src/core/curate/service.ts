@@ -15,7 +15,9 @@ import { archiveProposals, forgetNote, orphanNotes, possibleDuplicates, staleNot
 import { curatable, type NoteVectors } from './merge-candidates';
 import { makeProposal, pruneExpired, type Proposal } from './proposals';
 import { planRestructure } from './restructure';
-import { planReview, type DueNote } from './review';
+import { dueFromMetas, planReview, type DueNote } from './review';
+import type { NoteMeta } from '../note/meta';
+import { isoDate } from '../day';
 import { templatesFolders } from './templates-folder';
 import type { CurateSettings } from './settings';
 import { loadVocabulary } from '../note/vocabulary';
@@ -47,6 +49,8 @@ export interface CurationOptions {
   vectors?: () => VectorSource | undefined;
   /** Called after each durable step of an apply: the host's crash switch (real-crash tests). */
   fault?: () => void;
+  /** Every note's metadata as the host holds it (the engine's): a review plan finds due notes there. */
+  metas?: () => ReadonlyMap<string, NoteMeta> | undefined;
   /** Obsidian's config folder (Vault#configDir), where its Templates and Templater settings are; unset: not read. */
   configDir?: string;
 }
@@ -213,10 +217,17 @@ export class Curation {
     const horizonDays = req.dueWithinDays ?? 7;
     const now = this.opts.clock.now();
     await pruneExpired(this.store, now);
-    const catalog = await this.catalog();
+    const settings = await this.withTemplates(this.opts.settings);
+    // The host's metadata says which notes are due: nothing due reads no note, and otherwise only the due notes'
+    // frontmatter is parsed (the vault is still read whole for the links a delete would leave).
+    const metas = this.opts.metas?.();
+    const due = metas ? dueFromMetas(metas.values(), settings, isoDate(now), horizonDays) : undefined;
+    if (due && due.length === 0) return { horizonDays, due: [], groups: [], proposals: [], problems: [] };
+    const catalog = due ? await loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow }) : await this.catalog();
     const vocabulary = await loadVocabulary(this.opts.vault);
     // Related due notes are grouped by shared tags and links, and by meaning when the index has embeddings.
-    const plan = await planReview(catalog, await this.withTemplates(this.opts.settings), {
+    const plan = await planReview(catalog, settings, {
+      ...(due ? { due } : {}),
       backend: this.opts.backend?.(req.backend),
       vectors: this.opts.vectors?.()?.vectors,
       store: this.store,
