@@ -14,6 +14,8 @@ import type { CurateSettings } from './settings';
 import { isSplitCandidate, splitDraft } from './split';
 import { findFrontmatter, parseNote } from '../note/frontmatter';
 import { knownUnits, normaliseUnit, whatItAdds } from './evidence';
+import { groundedMerge } from './grounded-merge';
+import type { LlmBackend } from '../extract/backends/types';
 
 export const MAX_MERGE = 5;
 
@@ -268,6 +270,8 @@ export async function planRestructure(
   folder?: string,
   /** Drafts the user rejected before (same notes, unchanged): left out. */
   isRejected: (d: ProposalDraft) => boolean = () => false,
+  /** A model that rewrites each merge into one note, grounded in the notes (else the rule merge stays). */
+  writer?: LlmBackend,
 ): Promise<RestructurePlan> {
   const search = await findMergeCandidates(catalog, settings, source, folder);
   const drafts: ProposalDraft[] = [];
@@ -289,6 +293,13 @@ export async function planRestructure(
     if (isRejected(d)) {
       rejected++;
       continue;
+    }
+    if (writer && d.kind === 'merge') {
+      const g = await groundedMerge(writer, d.writes[0].text);
+      if ('text' in g) {
+        d.writes[0] = { ...d.writes[0], text: g.text };
+        d.reason += `; written by ${writer.name} from the notes' own sentences (none added, none left out)`;
+      } else d.reason += `; the rule merge is shown: ${writer.name}'s was not used (${g.problem})`;
     }
     const links = planLinks(catalog, d);
     d.linkRewrites = links.rewrites.map(({ path, edits }) => ({ path, edits }));

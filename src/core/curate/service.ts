@@ -79,6 +79,8 @@ export interface RestructureRequest extends Actor {
   folder?: string;
   /** Similarity for merge candidates (0..1; default the settings' 0.88). */
   threshold?: number;
+  /** Backend that writes each merge as one note, grounded in the notes (only when asked: a plan calls no model by default). */
+  backend?: BackendName;
 }
 
 export interface RestructurePlanResult {
@@ -258,7 +260,8 @@ export class Curation {
       source = { vectors: new LexicalVectors(catalog, curatable(catalog, settings, folder)), kind: 'word vectors (no embeddings in the index)' };
     }
     const rejected = await this.rejected.load();
-    const plan = await planRestructure(catalog, settings, { vectors: source.vectors }, this.store, now, folder, (d) => rejected.has(rejectionKey(d)));
+    const writer = req.backend !== undefined ? this.opts.backend?.(req.backend) : undefined;
+    const plan = await planRestructure(catalog, settings, { vectors: source.vectors }, this.store, now, folder, (d) => rejected.has(rejectionKey(d)), writer && writer.name !== 'rules' ? writer : undefined);
     const ms = this.opts.clock.now() - started;
     const duplicates = await listDuplicates(this.opts.state, this.proposalsDir, now);
     return { vectors: source.kind, pairsCompared: plan.pairsCompared, notesConsidered: plan.notesConsidered, ms, proposals: plan.proposals, duplicates, rejected: plan.rejected };
