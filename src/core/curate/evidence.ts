@@ -149,13 +149,12 @@ function frontmatterKeys(text: string): Set<string> {
 function saysDuplicate(text: string, other: string): boolean {
   const stem = other.replace(/^.*\//, '').replace(/\.md$/i, '').toLowerCase();
   // "Same as sleep, but..." compares; "the entire word is duplicated" describes: neither says the notes are one.
-  const says = /\b(duplicates?( of| note)?|copy of|same note as|merged? (it |this )?(with|into)|see (it )?instead|instead see|superseded by|replaced by)\b/;
+  const says = /\b(duplicates?( of| note)?|copy of|same note as|merged? (it |this )?(with|into)|see\b[^.\n]{0,80}\binstead|instead see|superseded by|replaced by)\b/;
+  const lower = text.toLowerCase();
+  if (!says.test(lower)) return false;
   const esc = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const named = new RegExp(`(\\[\\[([^\\]|#]*/)?${esc}(\\]|#|\\|)|(^|[^\\p{L}\\p{N}])${esc}($|[^\\p{L}\\p{N}]))`, 'u');
-  for (const line of text.split('\n')) {
-    const l = line.toLowerCase();
-    if (says.test(l) && named.test(l)) return true;
-  }
+  for (const l of lower.split('\n')) if (says.test(l) && named.test(l)) return true;
   return false;
 }
 

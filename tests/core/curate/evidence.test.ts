@@ -111,6 +111,20 @@ describe('restructure proposes what a careful person approves', () => {
     expect(plan.proposals[0].reason).toContain("Obsidian's name for a second note given the same title");
   });
 
+  it('a note that says it duplicates another is merged; "same as" or "duplicated" in a sentence says nothing of the sort', async () => {
+    const said = await curation({
+      'Notes/Upload retries.md': `${article}\n`,
+      'Inbox/Untitled 3.md': `See [[Upload retries]] instead: this one duplicates it.\n\n${article.split('. ').slice(0, 3).join('. ')}.\n`,
+    }).c.restructurePlan();
+    expect(said.proposals.map((p) => p.title)).toEqual(['merge [[Untitled 3]] into [[Upload retries]]']);
+    expect(said.proposals[0].reason).toContain('one note says it duplicates the other');
+    const compared = await curation({
+      'Biology/Sleep.md': `---\ntags: [health]\n---\nThe period of rest characterised by several cycles of deep and light stages through the night.\n`,
+      'IT/Power modes.md': `---\naliases: [Sleep]\ntags: [it]\n---\n# Hibernate\n\nSame as sleep, but the memory is written to the disk and waking takes longer as it is read back.\n`,
+    }).c.restructurePlan();
+    expect(compared.proposals).toEqual([]);
+  });
+
   it('never merges template siblings, generated notes, templates, or an index with its note', async () => {
     const { c } = curation({
       'People/Ada Lovelace.md': person('Ada', 'Wrote the first published program, for the Analytical Engine.'),
