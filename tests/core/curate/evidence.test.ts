@@ -87,11 +87,11 @@ describe('restructure proposes what a careful person approves', () => {
       'Skeletons/Meeting.md': `---\ntags: [meeting]\n---\n${agenda}\n`,
       'Skeletons/Meeting copy.md': `---\ntags: [meeting]\n---\n${agenda}\n`,
       'Blueprints/Retry.md': `${article}\n`,
-      'Blueprints/Retry 2.md': `${article}\n`,
+      'Blueprints/Retry copy.md': `${article}\n`,
     };
     const planned = async (extra: Record<string, string>) => (await curation({ ...files, ...extra }).c.restructurePlan()).proposals.map((p) => p.sources.map((s) => s.path).join(' + '));
     expect(await planned({})).toHaveLength(2);
-    expect(await planned({ '.obsidian/templates.json': '{"folder":"Skeletons/"}' })).toEqual(['Blueprints/Retry 2.md + Blueprints/Retry.md']);
+    expect(await planned({ '.obsidian/templates.json': '{"folder":"Skeletons/"}' })).toEqual(['Blueprints/Retry copy.md + Blueprints/Retry.md']);
     const both = { '.obsidian/templates.json': '{"folder":"Skeletons"}', '.obsidian/plugins/templater-obsidian/data.json': '{"templates_folder":"Blueprints"}' };
     expect(await planned(both)).toEqual([]);
     // A settings file that is not JSON is no folder, and loses nothing.
