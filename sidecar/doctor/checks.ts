@@ -159,11 +159,14 @@ export const CHECKS: [string, Check][] = [
   ['embedding model', async (c) => {
     const facts = hostFacts(c.env);
     const { config } = loadConfig(facts);
-    const { locateModel } = await import('../hosting/embedder.js');
-    const loc = locateModel({ engramHome: engramHome(c.env), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
-    if (!loc.dir) return { status: 'warn', detail: `${loc.id} not downloaded: search uses BM25 only`, fix: 'run `engram model pull` once (the only network use)' };
-    if (!fs.existsSync(path.join(loc.dir, 'config.json'))) return { status: 'fail', detail: `no model in ${loc.dir}`, fix: 'fix embedding.model_path or run `engram model pull`' };
-    return { status: 'ok', detail: `${loc.id} (${loc.source})` };
+    const { configuredModel } = await import('../hosting/embedder.js');
+    const loc = configuredModel(config, engramHome(c.env));
+    const pull = loc.multilingual ? 'engram model pull --multilingual' : 'engram model pull';
+    const pathKey = loc.multilingual ? 'embedding.multilingual_model_path' : 'embedding.model_path';
+    if (!loc.dir) return { status: 'warn', detail: `${loc.id} not downloaded: search uses BM25 only`, fix: `run \`${pull}\` once (the only network use), or set ${pathKey} to a local model folder` };
+    if (!fs.existsSync(path.join(loc.dir, 'config.json'))) return { status: 'fail', detail: `no model in ${loc.dir}`, fix: `fix ${pathKey} or run \`${pull}\`` };
+    const other = loc.multilingual ? '' : ` (a multilingual model for other languages: \`engram model pull --multilingual\` or embedding.multilingual_model_path)`;
+    return { status: 'ok', detail: `${loc.id} (${loc.source}) serves ${loc.serves}${other}` };
   }],
   ['hooks', (c) => {
     const file = path.join(claudeDir(c.env), 'settings.json');

@@ -23,8 +23,8 @@ export function localEmbedder(env: NodeJS.ProcessEnv, log: Logger): EmbedderSour
   return async () => {
     const facts = hostFacts(env);
     const { config } = loadConfig(facts);
-    const { locateModel, loadEmbedder } = await import('./embedder.js');
-    const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
+    const { configuredModel, loadEmbedder } = await import('./embedder.js');
+    const loc = configuredModel(config, engramHome(facts));
     if (!loc.dir) {
       log('info', 'no embedding model present: BM25 only (run `engram model pull` for hybrid search)');
       return undefined;
