@@ -1,9 +1,11 @@
 // Curation quality on the three corpus vaults: are the merges and splits `engram restructure` proposes right?
 // (a) plans restructure as the CLI does (word vectors: the corpus has no embeddings) and writes every proposal to
 //     .tmp/curate-quality/<vault>.md for reading; precision comes from the judgments in bench/curate-judged/<vault>.tsv
-//     (made by reading those files: kind, paths, right|wrong, why), so it can be recomputed after any change;
-// (b) plants duplicates (a real note copied with a new title, one paragraph reworded, a section added) and counts
-//     how many are proposed for a merge with their original;
+//     (made by reading those files: kind, paths, right|wrong, why), so it can be recomputed after any change; recall
+//     on real notes from the judged-right merges plus `duplicate` lines (pairs a reader found in the vault);
+// (b) plants duplicates (a real note copied with a new title, one paragraph reworded, a section added; a copy filed
+//     under a handle the original gives; a note under another name that says it duplicates the original, with half
+//     its text) and counts how many are proposed for a merge with their original;
 // (c) plants template siblings (one note's skeleton, each filled with a different note's text) and counts any proposed;
 // (d) checks no merged note repeats a sentence;
 // (e) prints a naive rule (TF-IDF cosine over the whole text ≥ 0.8) beside Engram, judged with the same file.
@@ -120,7 +122,8 @@ function plantDuplicate(text: string, rand: () => number): string {
   const head = m ? m[0] : '';
   const body = text.slice(head.length);
   const paras = body.split(/\n{2,}/);
-  const prose = paras.map((p, i) => [p, i] as const).filter(([p]) => p.length > 80 && !/^(#|```|\||- |\* |> )/.test(p));
+  // A paragraph of prose: no code, table, list or heading inside it (rotating those would break the note, not reword it).
+  const prose = paras.map((p, i) => [p, i] as const).filter(([p]) => p.length > 80 && !/(^|\n)\s*(#|```|~~~|\||- |\* |> |\d+\. )/.test(p));
   if (prose.length) {
     const [p, i] = prose[Math.floor(rand() * prose.length)];
     let s = p.split(/(?<=[.!?])\s+/);
@@ -197,6 +200,12 @@ export async function run(): Promise<void> {
     const naive = naivePairs(base, paths);
     console.log(`    naive rule (TF-IDF cosine on whole text ≥ 0.8): ${naive.length} merges; precision ${precision(naive, judged)}`);
     fs.writeFileSync(path.join(outDir, `${name}.naive.md`), naive.slice(0, 200).map((k) => k.split('\t')[1]).join('\n'));
+    // Recall on real notes: the duplicates a reader found (judged-right merges, and `duplicate` lines for pairs read
+    // in the vault and never proposed), proposed together now?
+    const real = [...judged].filter(([k, v]) => v.right && /^(merge|duplicate)\t/.test(k)).map(([k]) => k.split('\t')[1].split(' + '));
+    const inPlan = (ps: string[]): boolean => proposals.some((p) => p.kind === 'merge' && ps.every((x) => p.sources.some((s) => s.path === x)));
+    const foundReal = real.filter(inPlan);
+    console.log(`    duplicates a reader found in the vault: ${foundReal.length}/${real.length} proposed${real.length > foundReal.length ? ` (missed: ${real.filter((x) => !inPlan(x)).slice(0, 3).map((x) => x.join(' + ')).join('; ')})` : ''}`);
     const wrong = keys.filter((k) => judged.get(k)?.right === false);
     for (const k of wrong.slice(0, 4)) console.log(`    wrong: ${k.replace('\t', ' ')} (${judged.get(k)!.why})`);
 
@@ -232,6 +241,28 @@ export async function run(): Promise<void> {
       extra.set(copy, plantDuplicate(base.get(o)!.text, rand));
       planted.push([o, copy]);
     }
+    // The same subject under a handle and a name: the original gains a handle, the copy is filed under it.
+    const override = new Map<string, string>();
+    const plantedKind = new Map<string, string>();
+    for (const o of pick(16).filter((x) => !originals.includes(x)).slice(0, 3)) {
+      const words = path.basename(o, '.md').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+      const handle = `${words.slice(0, -1).map((w) => w[0]).join('')}${words[words.length - 1] ?? 'x'}`;
+      const text = base.get(o)!.text;
+      override.set(o, /^---\n/.test(text) ? text.replace(/^---\n/, `---\nhandle: ${handle}\n`) : `---\nhandle: ${handle}\n---\n${text}`);
+      const copy = path.join(path.dirname(o), `${handle}.md`).replace(/^\.\//, '');
+      extra.set(copy, plantDuplicate(text, rand));
+      planted.push([o, copy]);
+      plantedKind.set(copy, 'handle');
+    }
+    // A second note under another name that says it duplicates the first, with half of its text.
+    for (const [i, o] of pick(24).filter((x) => !originals.includes(x) && !override.has(x)).slice(0, 3).entries()) {
+      const text = plantDuplicate(base.get(o)!.text, rand).replace(/^---\n[\s\S]*?\n---\n/, '');
+      const paras = text.split(/\n{2,}/);
+      const copy = path.join(path.dirname(o), `Untitled ${i + 1}.md`).replace(/^\.\//, '');
+      extra.set(copy, `Duplicate of [[${path.basename(o, '.md')}]], merge it there.\n\n${paras.slice(0, Math.max(1, Math.ceil(paras.length / 2))).join('\n\n')}\n`);
+      planted.push([o, copy]);
+      plantedKind.set(copy, 'says');
+    }
     // Skeletons: the vault's own templates when it has them, else notes with headings.
     const templates = [...base.notes.keys()].filter((p) => /(^|\/)_?templates?\//i.test(p));
     const skeletons = templates.length ? templates : paths.filter((p) => (base.get(p)!.body.match(/^#{1,3} /gm) ?? []).length >= 2 && base.get(p)!.body.length > 400);
@@ -248,13 +279,19 @@ export async function run(): Promise<void> {
       extra.set(pb, b);
       siblings.push([pa, pb]);
     }
-    const copy = new NoteCatalog([...[...base.notes.values()].map((n) => catalogNote(n.path, n.text)), ...[...extra].map(([p, x]) => catalogNote(p, x))]);
+    const copy = new NoteCatalog([...[...base.notes.values()].map((n) => catalogNote(n.path, override.get(n.path) ?? n.text)), ...[...extra].map(([p, x]) => catalogNote(p, x))]);
     t = performance.now();
     const plantedPlan = await plan(copy);
     const together = (a: string, b: string): boolean => plantedPlan.some((p) => p.kind !== 'split' && p.sources.some((s) => s.path === a) && p.sources.some((s) => s.path === b));
     const found = planted.filter(([a, b]) => together(a, b)).length;
     const sib = siblings.filter(([a, b]) => together(a, b)).length;
-    console.log(`    planted duplicates found ${found}/${planted.length}; planted template siblings proposed ${sib}/${siblings.length}; merged notes repeating a sentence ${repeats}/${merges}`);
+    const of = (k: string): string => {
+      const xs = planted.filter(([, c]) => (plantedKind.get(c) ?? 'copy') === k);
+      return `${xs.filter(([a, b]) => together(a, b)).length}/${xs.length}`;
+    };
+    console.log(
+      `    planted duplicates found ${found}/${planted.length} (renamed copies ${of('copy')}, under a handle ${of('handle')}, saying they duplicate ${of('says')}); planted template siblings proposed ${sib}/${siblings.length}; merged notes repeating a sentence ${repeats}/${merges}`,
+    );
     for (const [a, b] of planted.filter(([x, y]) => !together(x, y)).slice(0, 3)) console.log(`    missed: ${a} ↔ ${b}`);
     Object.assign(totals, {
       planted: totals.planted + planted.length,

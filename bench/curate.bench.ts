@@ -1,7 +1,9 @@
-// Curation on the 13,415-note Zettelkasten: finding merge candidates with vectors present, and rewriting the links
-// for one merge across the whole vault. Vectors: hashed TF-IDF word vectors (384-d, LexicalVectors), because
+// Curation on the 13,415-note Zettelkasten: finding merge candidates with vectors present, rewriting the links
+// for one merge across the whole vault, and a review plan with 500 due notes (every frontmatter read, or the
+// engine's metadata). Vectors: hashed TF-IDF word vectors (384-d, LexicalVectors), because
 // the corpus has no embeddings; random unit vectors are also run to show the pair count does not depend on them.
 import fs from 'node:fs';
+import { register } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +19,12 @@ import { curateSettings } from '../src/core/curate/settings.js';
 import { MemoryVault } from '../src/core/ports/memory-vault.js';
 import { cosine, neighbourJoin } from '../src/core/curate/neighbour-join.js';
 import { NodeVault } from '../sidecar/hosting/node-vault.js';
+import { MemoryStateStore } from '../src/core/extract/state-store.js';
+import { parseNote } from '../src/core/note/frontmatter.js';
+import { readNoteMeta, type NoteMeta } from '../src/core/note/meta.js';
+
+// Curation's review imports its prompt files (.md) as text: the loader goes in before it is imported (dynamically, below).
+register('./md-text-loader.mjs', import.meta.url);
 
 const vaultDir = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus', 'vaults', 'digitalyoshixi-zettelkasten');
 
@@ -136,6 +144,29 @@ export async function run(): Promise<void> {
   t = performance.now();
   const r = await applyProposal({ vault, store, settings, clock: { now: () => Date.now() } }, p.id);
   console.log(`  apply that merge end to end (fresh vault read + ${r.relinked.length} notes relinked + trash + log): ${ms(t)}`);
+
+  // A review plan with 500 due working-memory notes among the vault's notes, with the rules backend: due notes found
+  // by reading every note's frontmatter (no host metadata: the CLI) and from the engine's metadata (a running host).
+  {
+    const due: Record<string, string> = { ...files };
+    for (let i = 0; i < 500; i++) due[`Engram/Working memory/Due ${i}.md`] = `---\ntags: [wm${i % 40}]\nreview_after: 2026-03-0${1 + (i % 9)}\n---\nWorking note ${i}: try the fix from [[${byBacklinks[i % 50].replace(/\.md$/, '')}]].\n`;
+    const dueVault = new MemoryVault({ files: due });
+    const metas = new Map<string, NoteMeta>();
+    for (const [p2, text] of Object.entries(due)) metas.set(p2, readNoteMeta(p2, parseNote(text).data ?? {}));
+    const { Curation } = await import('../src/core/curate/service.js');
+    const opts = { vault: dueVault, vaultKey: '0123456789abcdef', settings, clock: { now: () => Date.parse('2026-03-10T12:00:00Z') } };
+    for (const [label, m] of [['every note\'s frontmatter read', undefined], ['from the engine\'s metadata', metas]] as const) {
+      const c = new Curation({ ...opts, state: new MemoryStateStore(), ...(m ? { metas: () => m } : {}) });
+      t = performance.now();
+      const plan = await c.reviewPlan({ dueWithinDays: 0 });
+      console.log(`  review plan, ${plan.due.length} due of ${Object.keys(due).length} notes (${label}): ${ms(t)}, ${plan.proposals.length} proposals`);
+    }
+    const none = new Map([...metas].map(([p2, m]) => [p2, { ...m, reviewAfter: undefined }]));
+    const c = new Curation({ ...opts, state: new MemoryStateStore(), metas: () => none });
+    t = performance.now();
+    await c.reviewPlan({ dueWithinDays: 0 });
+    console.log(`  review plan with nothing due (from the engine's metadata): ${ms(t)}`);
+  }
 
   // And on disk, as `engram restructure --apply` does it (a temporary copy of the vault; ../shared is never written).
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-curate-bench-'));

@@ -36,6 +36,8 @@ export function curationSetup(facts: HostFacts, vaultKey: string, config: Effect
       mergeConfidence: config.get('curate.merge_confidence') / 100,
     }),
     backend: (name) => createBackend(name ?? config.get('backend'), config, { env: facts.env as NodeJS.ProcessEnv }),
+    // Obsidian's config folder as it ships (its Templates and Templater settings name the templates folders).
+    configDir: '.obsidian',
     fault: () => fault('apply-step'),
   };
 }

@@ -219,8 +219,16 @@ export class Engine {
     this.index = opts.index ?? new IndexedVault(new VaultIndex({ vault: opts.ports.vault, clock: opts.ports.clock, yieldNow: opts.ports.yieldNow, autoEmbed: false }), { label: 'bm25 (built-in fallback)' });
     this.log = opts.log ?? (() => {});
     if (opts.curation) {
-      // Curation compares notes by the live index's vectors when it has embeddings.
-      this.curation = new Curation({ ...opts.curation, vault: opts.ports.vault, clock: opts.ports.clock, yieldNow: opts.ports.yieldNow, vectors: () => describeIndexVectors(this.index.noteVectors?.()) });
+      // Curation compares notes by the live index's vectors when it has embeddings, and finds due notes in the
+      // metadata read here (once the first full read is done).
+      this.curation = new Curation({
+        ...opts.curation,
+        vault: opts.ports.vault,
+        clock: opts.ports.clock,
+        yieldNow: opts.ports.yieldNow,
+        vectors: () => describeIndexVectors(this.index.noteVectors?.()),
+        metas: () => (this.ready ? this.metas : undefined),
+      });
     }
     if (opts.capture) this.capture = new Capture(opts.capture);
   }

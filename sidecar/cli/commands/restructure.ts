@@ -3,10 +3,11 @@
 import { EngramError } from '../../../src/core/errors.js';
 import { applyIds, CLI_ACTOR, describeProposal, idsToApply, printApplied } from '../curate-output.js';
 import { callEngine } from '../../client/forward.js';
+import { backendOption } from './extract.js';
 import type { CommandDefinition } from '../types.js';
 
 export const command: CommandDefinition = {
-  usage: 'restructure [--folder <folder>] [--dry-run | --apply <id>… | --reject <id>…] [--threshold <0..1>] [--json]',
+  usage: 'restructure [--folder <folder>] [--dry-run | --apply <id>… | --reject <id>…] [--threshold <0..1>] [--backend <name>] [--json]',
   description:
     'Find notes to merge (2–5 notes that are close in meaning AND share a tag or link), clusters to gather under a hub note (6 or more), and notes to split (large, with several top-level sections). Each proposal shows the exact text it would write, the notes it removes and the links it rewrites; apply one by id. Locked notes are never part of a proposal.',
   options: {
@@ -16,6 +17,7 @@ export const command: CommandDefinition = {
     reject: { type: 'string', multiple: true, valueName: '<id>', description: 'Reject the proposal with this id: not proposed again until one of its notes changes (repeatable)' },
     threshold: { type: 'number', valueName: '<0..1>', description: 'Similarity for merge candidates (default 0.88)' },
     'show-text': { type: 'boolean', description: 'Print the full text each proposal would write' },
+    backend: { type: 'string', valueName: '<name>', description: "LLM backend that writes each merge as one note from the notes' own sentences (checked; else the rule merge)" },
   },
   details: 'Examples:\n  engram restructure --folder Engram\n  engram restructure --apply 1a2b3c4d5e6f',
   async run(ctx) {
@@ -31,7 +33,8 @@ export const command: CommandDefinition = {
     const ids = idsToApply(ctx);
     if (ids.length) return printApplied(ctx, await applyIds(ctx, ids));
     const folder = typeof ctx.options.folder === 'string' ? ctx.options.folder : undefined;
-    const req = { actor: CLI_ACTOR, folder, threshold };
+    const backend = backendOption(ctx);
+    const req = { actor: CLI_ACTOR, folder, threshold, ...(backend ? { backend } : {}) };
     const plan = (await callEngine(ctx, 'restructure.plan', req)).result;
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify(plan, null, 2));

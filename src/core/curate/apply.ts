@@ -53,7 +53,7 @@ export interface ApplyResult {
 export function redirectFrom(spec: RedirectSpec): Redirect {
   if (spec.kind === 'split') return splitRedirect(spec.original, spec.rest, spec.parts);
   const renames = new Map((spec.renames ?? []).map((r) => [r.path, { headings: new Map(r.headings.map(([a, b]) => [headingKey(a), b])), blocks: new Map(r.blocks) }]));
-  return moveRedirect(new Map(spec.moves), renames);
+  return moveRedirect(new Map(spec.moves), renames, new Map(spec.sections ?? []));
 }
 
 function redirectedPaths(spec: RedirectSpec): string[] {

@@ -3,6 +3,7 @@
 // must agree. Siblings made from one template, generated notes and a note with the index that lists it are never
 // duplicates. Every verdict says what matched and what differs, with a confidence.
 import type { NoteCatalog } from './catalog';
+import { parseNote } from '../note/frontmatter';
 import { inFolder } from './settings';
 
 /** A unit of a note's own text (a sentence, list item or table row), normalised: lower case, words only. */
@@ -11,6 +12,8 @@ export function normaliseUnit(s: string): string {
 }
 
 const FENCE = /^\s*(`{3,}|~{3,})/;
+/** Words that link others and say nothing on their own: a passage that differs only by them says the same thing. */
+const LINKING = new Set('a an the is are was were be been of to in on at by for and as so that this it its which with'.split(' '));
 
 /** Whether a line closes the code block `open` started (same character, at least as long, nothing after). */
 function closes(open: string, line: string): boolean {
@@ -44,7 +47,8 @@ export function unitsOf(body: string): { units: string[]; headings: string[] } {
       query = QUERY_FENCE.test(line);
       continue;
     }
-    const t = line.trim();
+    // Embedded pictures and notes are not the note's own words (their file names say nothing of its subject).
+    const t = line.replace(/!\[\[[^\]]*\]\]|!\[[^\]]*\]\([^)]*\)/g, ' ').trim();
     if (!t) continue;
     const h = /^#{1,6}\s+(.*)$/.exec(t);
     if (h) {
@@ -69,18 +73,33 @@ export function isGenerated(text: string): boolean {
 }
 
 /** Templates: the folder the user's settings name, or a folder called Templates / _templates. */
-export function isTemplate(path: string, templatesFolder?: string): boolean {
-  if (templatesFolder && inFolder(path, templatesFolder)) return true;
+export function isTemplate(path: string, templatesFolders: readonly string[] = []): boolean {
+  if (templatesFolders.some((f) => f && inFolder(path, f))) return true;
   return /(^|\/)_?templates?\//i.test(path);
 }
 
-/** A note's names: file name, title, aliases and handles, normalised ("Foo 1", "foo-bar..", "(copy)" count as the same). */
-export function namesOf(catalog: NoteCatalog, path: string, copyNumbers = true): Set<string> {
+/**
+ * The handles a note gives for its subject (`github:`, `twitter:`, `handle:`...), not its authors': a handle the
+ * `author(s)` field lists is who wrote the note.
+ */
+export function handlesOf(text: string): string[] {
+  const fm = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text.slice(0, 4000))?.[1] ?? '';
+  const found = [...fm.matchAll(/^(?:handle|username|github_id|github|twitter|nickname)\s*:\s*["']?@?([^\s"'\n]+)/gim)].map((m) => m[1]);
+  if (!found.length) return [];
+  const data = parseNote(text).data ?? {};
+  const listed = [data.author, data.authors].flat().filter((x): x is string => typeof x === 'string');
+  const authors = new Set(listed.map((x) => x.replace(/^@/, '').toLowerCase()));
+  return found.filter((h) => !authors.has(h.toLowerCase()));
+}
+
+/**
+ * A note's names: file name, title, aliases and handles, normalised ("Foo 1", "foo-bar..", "(copy)" count as the same).
+ * `skip`: handles that are no one's name here (shared by many notes: an author's, not a subject's).
+ */
+export function namesOf(catalog: NoteCatalog, path: string, copyNumbers = true, skip?: Set<string>): Set<string> {
   const n = catalog.get(path)!;
   const stem = path.replace(/^.*\//, '').replace(/\.md$/i, '');
-  const raw = [stem, n.meta?.title ?? '', ...(n.meta?.aliases ?? [])];
-  const fm = n.text.slice(0, 2000);
-  for (const m of fm.matchAll(/^(?:handle|username|github_id|github|twitter|nickname)\s*:\s*["']?@?([^\s"'\n]+)/gim)) raw.push(m[1]);
+  const raw = [stem, n.meta?.title ?? '', ...(n.meta?.aliases ?? []), ...handlesOf(n.text).filter((h) => !skip?.has(h.toLowerCase()))];
   const out = new Set<string>();
   for (const r of raw) {
     const k = nameKey(copyNumbers ? r : `${r}#`).replace(/#$/, '').trim();
@@ -126,14 +145,24 @@ function frontmatterKeys(text: string): Set<string> {
 }
 
 
-/** Lines of text that say one note duplicates another ("duplicate of [[X]]", "same as [[X]]"). */
+/** Lines of text that say one note duplicates another ("duplicate of [[X]]", "same note as [[X]]", "see [[X]] instead"). */
 function saysDuplicate(text: string, other: string): boolean {
   const stem = other.replace(/^.*\//, '').replace(/\.md$/i, '').toLowerCase();
-  for (const line of text.split('\n')) {
-    const l = line.toLowerCase();
-    if (l.includes(stem) && /\b(duplicates?|duplicated|same as|copy of|merge (it )?with|see instead)\b/.test(l)) return true;
-  }
+  // "Same as sleep, but..." compares; "the entire word is duplicated" describes: neither says the notes are one.
+  const says = /\b(duplicates?( of| note)?|copy of|same note as|merged? (it |this )?(with|into)|see\b[^.\n]{0,80}\binstead|instead see|superseded by|replaced by)\b/;
+  const lower = text.toLowerCase();
+  if (!says.test(lower)) return false;
+  const esc = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const named = new RegExp(`(\\[\\[([^\\]|#]*/)?${esc}(\\]|#|\\|)|(^|[^\\p{L}\\p{N}])${esc}($|[^\\p{L}\\p{N}]))`, 'u');
+  for (const l of lower.split('\n')) if (says.test(l) && named.test(l)) return true;
   return false;
+}
+
+/** Tags alike: the same, or one note's a part of the other's (both untagged counts). */
+function sameTags(a: string[], b: string[]): boolean {
+  const [x, y] = a.length <= b.length ? [a, b] : [b, a];
+  const ys = new Set(y.map((t) => t.toLowerCase()));
+  return x.every((t) => ys.has(t.toLowerCase())) && (x.length > 0 || y.length === 0);
 }
 
 export interface PairEvidence {
@@ -145,6 +174,10 @@ export interface PairEvidence {
   differs: string[];
   /** The vectors' cosine, when they were compared. */
   similarity?: number;
+  /** The note to keep: the one that already holds the other whole, or the original of Obsidian's "X 1". */
+  keep?: string;
+  /** The other note is `keep`'s section under this heading (normalised): links to it land there. */
+  section?: string;
 }
 
 /** Unit document frequencies across the notes considered, and the templates' own lines: boilerplate. */
@@ -153,22 +186,27 @@ export class Evidence {
   private readonly df = new Map<string, number>();
   private readonly linkDf = new Map<string, number>();
   private readonly templateUnits = new Set<string>();
+  /** Handles three or more notes give: an author's, not any one note's subject. */
+  private readonly commonHandles = new Set<string>();
   private readonly total: number;
 
   constructor(
     private readonly catalog: NoteCatalog,
     paths: string[],
-    private readonly templatesFolder?: string,
+    private readonly templatesFolders: readonly string[] = [],
   ) {
     this.total = paths.length;
+    const handleDf = new Map<string, number>();
     for (const p of paths) {
       const u = unitsOf(catalog.get(p)!.body);
       this.units.set(p, u);
       for (const x of new Set(u.units)) this.df.set(x, (this.df.get(x) ?? 0) + 1);
       for (const t of catalog.outgoing(p)) this.linkDf.set(t, (this.linkDf.get(t) ?? 0) + 1);
+      for (const h of new Set(handlesOf(catalog.get(p)!.text).map((x) => x.toLowerCase()))) handleDf.set(h, (handleDf.get(h) ?? 0) + 1);
     }
+    for (const [h, n] of handleDf) if (n >= 3) this.commonHandles.add(h);
     for (const n of catalog.notes.values()) {
-      if (!isTemplate(n.path, templatesFolder)) continue;
+      if (!isTemplate(n.path, templatesFolders)) continue;
       for (const x of unitsOf(n.body).units) this.templateUnits.add(x);
     }
   }
@@ -188,7 +226,7 @@ export class Evidence {
       else if (g[g.length - 1] !== p) g.push(p);
     };
     for (const p of paths) {
-      for (const n of namesOf(this.catalog, p)) add(`n:${n}`, p);
+      for (const n of namesOf(this.catalog, p, true, this.commonHandles)) add(`n:${n}`, p);
       for (const u of this.own(p)) if (u.split(' ').length >= 8 && (this.df.get(u) ?? 0) === 2) add(`u:${u}`, p);
     }
     const seen = new Set<string>();
@@ -208,6 +246,17 @@ export class Evidence {
     return out;
   }
 
+  /**
+   * Whether one note is "X 1" beside "X" in the same folder with no "X 0" or "X 2" (a numbered series), and X is a
+   * title, not Obsidian's "Untitled".
+   */
+  private obsidianCopy(a: string, b: string): boolean {
+    const [one, base] = / 1\.md$/i.test(a) ? [a, b] : [b, a];
+    const stem = one.replace(/ 1\.md$/i, '');
+    if (!/ 1\.md$/i.test(one) || base.toLowerCase() !== `${stem}.md`.toLowerCase() || /(^|\/)untitled$/i.test(stem)) return false;
+    return !this.catalog.get(`${stem} 2.md`) && !this.catalog.get(`${stem} 0.md`);
+  }
+
   /** Shared links, rarest first, with how many notes link there (a link hundreds of notes share is no evidence). */
   private sharedLinks(a: string, b: string): Array<[string, number]> {
     const outB = this.catalog.outgoing(b);
@@ -225,12 +274,12 @@ export class Evidence {
     const differs: string[] = [];
     const no = (why: string): PairEvidence => ({ duplicate: false, confidence: 0, matched, differs: [...differs, why] });
     if (isGenerated(na.text) || isGenerated(nb.text)) return no('a generated note ("do not edit")');
-    if (isTemplate(a, this.templatesFolder) || isTemplate(b, this.templatesFolder)) return no('a template');
-    const namesA = namesOf(this.catalog, a);
-    const namesB = namesOf(this.catalog, b);
+    if (isTemplate(a, this.templatesFolders) || isTemplate(b, this.templatesFolders)) return no('a template');
+    const namesA = namesOf(this.catalog, a, true, this.commonHandles);
+    const namesB = namesOf(this.catalog, b, true, this.commonHandles);
     // "Note 1" is Obsidian's name for a copy of "Note"; "Track 1" and "Track 2" are two tracks: a copy must agree closely.
-    const exactB = namesOf(this.catalog, b, false);
-    const exactName = [...namesOf(this.catalog, a, false)].some((n) => exactB.has(n));
+    const exactB = namesOf(this.catalog, b, false, this.commonHandles);
+    const exactName = [...namesOf(this.catalog, a, false, this.commonHandles)].some((n) => exactB.has(n));
     const sameName = [...namesA].some((n) => namesB.has(n));
     const said = saysDuplicate(na.text, b) || saysDuplicate(nb.text, a);
     const within = (x: string, y: string): boolean => x.length >= 4 && x !== y && ` ${y} `.includes(` ${x} `);
@@ -287,12 +336,29 @@ export class Evidence {
     const sibling = !sameName && !nameWithin && !said && a.replace(/[^/]*$/, '') === b.replace(/[^/]*$/, '') && ha === hb && ha !== '';
     if (sibling) return no('same folder and skeleton under different names: siblings from one template');
 
+    // One note copied whole into the other, under a heading with its name ("# Proving Identities Techniques" in
+    // Trig Identities): the same text twice in the vault; the note that holds it is kept.
+    const [shortP, longP] = chars(ownA) <= chars(ownB) ? [a, b] : [b, a];
+    const shortNames = shortP === a ? namesA : namesB;
+    const section = (this.units.get(longP)?.headings ?? []).find((h) => shortNames.has(nameKey(h)));
+    if (!said && !sameName && section !== undefined && agree >= 0.95 && small >= 40) {
+      matched.push(`all of ${shortP.replace(/^.*\//, '')} is the section "${section}" of ${longP.replace(/^.*\//, '')}`);
+      return { duplicate: true, confidence: 0.85, matched, differs, keep: longP, section, ...(similarity !== undefined ? { similarity } : {}) };
+    }
+
     let confidence: number;
+    let keep: string | undefined;
     const prose = (xs: string[]): number => chars(xs.filter((x) => !x.startsWith(CODE)));
     const proseBoth = prose(shared) / Math.max(1, prose(ownA), prose(ownB));
     if (said) confidence = 0.6 + 0.4 * agree;
     else if (nameWithin && agreeBoth >= 0.6 && proseBoth >= 0.5) confidence = 0.5 + 0.4 * agree;
-    else if (sameName && !exactName) confidence = agree >= 0.85 ? 0.6 + 0.4 * agree : 0.3 * agree;
+    else if (sameName && !exactName && this.obsidianCopy(a, b) && sameTags(na.tags, nb.tags)) {
+      // "Appimage 1" beside "Appimage", no "Appimage 2": Obsidian named a second note the user gave the same title.
+      matched.push(`"${stemA}" and "${stemB}" side by side: Obsidian's name for a second note given the same title, with the same tags`);
+      confidence = Math.max(0.72, agree >= 0.85 ? 0.6 + 0.4 * agree : 0);
+      // The note under the title the user gave is kept, not Obsidian's "X 1".
+      keep = / 1\.md$/i.test(a) ? b : a;
+    } else if (sameName && !exactName) confidence = agree >= 0.85 ? 0.6 + 0.4 * agree : 0.3 * agree;
     else if (sameName) confidence = agree >= 0.5 ? 0.6 + 0.4 * agree : 0.3 * agree;
     // Different names: the bodies must say mostly the same thing both ways, in prose, not only in a shared example (a short note copied into a long one is
     // a part of it, not a duplicate).
@@ -307,7 +373,7 @@ export class Evidence {
       matched.push('close in meaning (embeddings)');
     }
     if (!said && small === 0 && !meaning) return no('no text of their own to compare');
-    return { duplicate: true, confidence: Math.min(1, confidence), matched, differs, ...(similarity !== undefined ? { similarity } : {}) };
+    return { duplicate: true, confidence: Math.min(1, confidence), matched, differs, ...(keep ? { keep } : {}), ...(similarity !== undefined ? { similarity } : {}) };
   }
 }
 
@@ -318,8 +384,46 @@ export class Evidence {
  */
 export function whatItAdds(body: string, known: Set<string>, keepHeading: (text: string) => boolean = () => false): string {
   const lines = body.split(/\r?\n/);
+  // Passages said again with a comma or a linking word changed ("locking, applied to" / "locking is applied to"):
+  // found through their runs of three words, then compared word by word.
+  const grams = (u: string): string[] => {
+    const w = u.split(' ');
+    const g: string[] = [];
+    for (let i = 0; i + 3 <= w.length; i++) g.push(w.slice(i, i + 3).join(' '));
+    return g;
+  };
+  const byGram = new Map<string, Set<string>>();
+  const index = (u: string): void => {
+    for (const g of grams(u)) {
+      const s = byGram.get(g);
+      if (s) s.add(u);
+      else byGram.set(g, new Set([u]));
+    }
+  };
+  const learn = (u: string): void => {
+    known.add(u);
+    index(u);
+  };
+  for (const k of known) index(k);
+  // Eight words or more, and a known passage that has every word of it but linking words ("Moore" for "Mealy", or
+  // "3" for "5", is another statement, not the same one said again).
+  const near = (u: string): boolean => {
+    const g = grams(u);
+    if (g.length < 6) return false;
+    const words = u.split(' ');
+    const seen = new Set<string>();
+    for (const x of g) {
+      for (const k of byGram.get(x) ?? []) {
+        if (seen.has(k)) continue;
+        seen.add(k);
+        const kw = new Set(k.split(' '));
+        if (words.every((w) => kw.has(w) || LINKING.has(w))) return true;
+      }
+    }
+    return false;
+  };
   // A sentence of five words or more already said inside a longer passage (a list item with a bold lead) is known too.
-  const has = (u: string): boolean => known.has(u) || (u.split(' ').length >= 5 && [...known].some((k) => k.length > u.length && ` ${k} `.includes(` ${u} `)));
+  const has = (u: string): boolean => known.has(u) || (u.split(' ').length >= 5 && [...known].some((k) => k.length > u.length && ` ${k} `.includes(` ${u} `))) || near(u);
   const out: string[] = [];
   let code: string[] | null = null;
   for (const line of lines) {
@@ -328,7 +432,7 @@ export function whatItAdds(body: string, known: Set<string>, keepHeading: (text:
       if (closes(code[0], line)) {
         const u = normaliseUnit(code.slice(1, -1).join(' '));
         if (!u || !known.has(u)) out.push(...code);
-        if (u) known.add(u);
+        if (u) learn(u);
         code = null;
       }
       continue;
@@ -344,8 +448,8 @@ export function whatItAdds(body: string, known: Set<string>, keepHeading: (text:
     }
     if (t.startsWith('|')) {
       const u = normaliseUnit(t);
-      if (u && known.has(u)) continue;
-      if (u) known.add(u);
+      if (u && (known.has(u) || near(u))) continue;
+      if (u) learn(u);
       out.push(line);
       continue;
     }
@@ -357,7 +461,7 @@ export function whatItAdds(body: string, known: Set<string>, keepHeading: (text:
       if (us.some(Boolean) && us.every((u) => !u || has(u))) continue;
       // An item that repeats some of its sentences keeps only the new ones.
       const fresh = parts.filter((_, i) => !us[i] || !has(us[i]));
-      for (const u of us) if (u) known.add(u);
+      for (const u of us) if (u) learn(u);
       out.push(fresh.length === parts.length ? line : `${line.slice(0, line.indexOf(t))}${marker[0]}${fresh.join(' ')}`);
       continue;
     }
@@ -365,16 +469,42 @@ export function whatItAdds(body: string, known: Set<string>, keepHeading: (text:
       const u = normaliseUnit(sentence);
       if (!u) return true;
       if (has(u)) return false;
-      known.add(u);
+      learn(u);
       return true;
     });
     if (kept.length) out.push(kept.join(' '));
   }
   if (code) out.push(...code);
-  // Headings whose section lost all its text go too (deepest first, so an emptied parent follows its children).
+  // A table whose rows were all there already leaves only its separator lines: they go too.
+  const isRow = (l: string): boolean => l.trim().startsWith('|');
+  const tablesLeft: string[] = [];
+  for (let i = 0; i < out.length; ) {
+    if (!isRow(out[i])) {
+      tablesLeft.push(out[i++]);
+      continue;
+    }
+    let j = i;
+    while (j < out.length && isRow(out[j])) j++;
+    const table = out.slice(i, j);
+    if (table.some((l) => normaliseUnit(l))) tablesLeft.push(...table);
+    i = j;
+  }
+  // A line that introduces what follows ("The following table describes these modes:") goes when what followed went.
   const isHeading = (l: string): number => /^(#{1,6})\s/.exec(l.trim())?.[1].length ?? 0;
+  const intro: string[] = [];
+  for (let i = 0; i < tablesLeft.length; i++) {
+    const t = tablesLeft[i].trim();
+    if (t.endsWith(':') && !/^([-*+]|\d+[.)]|>|\|)/.test(t) && !FENCE.test(t)) {
+      let j = i + 1;
+      while (j < tablesLeft.length && tablesLeft[j].trim() === '') j++;
+      const next = tablesLeft[j]?.trim() ?? '';
+      if (!next || isHeading(next) || !/^([-*+]|\d+[.)]|>|\||`{3,}|~{3,}|!\[)/.test(next)) continue;
+    }
+    intro.push(tablesLeft[i]);
+  }
+  // Headings whose section lost all its text go too (deepest first, so an emptied parent follows its children).
   let changed = true;
-  let rows = out;
+  let rows = intro;
   while (changed) {
     changed = false;
     const next: string[] = [];

@@ -100,12 +100,15 @@ export interface Renames {
 
 /**
  * Redirect for notes that moved or were merged: every link to `from` goes to `to`, headings and blocks kept,
- * or renamed where the merge renamed them (two merged notes had the same heading).
+ * or renamed where the merge renamed them (two merged notes had the same heading). `sections`: a merged note whose
+ * text the kept note already held under a heading: a bare link (an embed above all) goes to that heading.
  */
-export function moveRedirect(moves: Map<string, string>, renames: Map<string, Renames> = new Map()): Redirect {
+export function moveRedirect(moves: Map<string, string>, renames: Map<string, Renames> = new Map(), sections: Map<string, string> = new Map()): Redirect {
   return (t) => {
     const to = moves.get(t.path);
     if (to === undefined) return null;
+    const section = sections.get(t.path);
+    if (section !== undefined && t.heading === undefined && t.block === undefined) return { path: to, heading: section, block: undefined };
     const r = renames.get(t.path);
     const heading = t.heading === undefined || !r ? t.heading : t.heading.split('#').map((seg) => r.headings.get(headingKey(seg)) ?? seg).join('#');
     const block = t.block === undefined || !r ? t.block : (r.blocks.get(t.block.trim()) ?? t.block);

@@ -52,7 +52,7 @@ export function curatable(catalog: NoteCatalog, settings: CurateSettings, folder
     if (!n.meta || n.meta.locked || pluginOwned(n.path, n.text)) continue;
     if (inFolder(n.path, settings.folders.archive) || inFolder(n.path, settings.folders.log)) continue;
     // Generated notes and templates are another tool's or the user's machinery, never merged or split.
-    if (isTemplate(n.path, settings.templatesFolder) || isGenerated(n.text)) continue;
+    if (isTemplate(n.path, settings.templatesFolders) || isGenerated(n.text)) continue;
     if (folder !== undefined && !inFolder(n.path, folder)) continue;
     out.push(n.path);
   }
@@ -132,7 +132,7 @@ export async function findMergeCandidates(
     }
   }
   const index = new Map(withVectors.map((p, i) => [p, i] as [string, number]));
-  const evidence = new Evidence(catalog, paths, settings.templatesFolder);
+  const evidence = new Evidence(catalog, paths, settings.templatesFolders);
   // Word-count vectors see shared words, not meaning: with them, only text in common counts.
   const meaning = source.vectors !== undefined && (source.vectors as { modelId?: string }).modelId !== 'engram-lexical-hash';
   const verdicts = new Map<string, { a: string; b: string } & PairEvidence>();

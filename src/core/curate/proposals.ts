@@ -26,7 +26,8 @@ export interface FileWrite {
 
 /** How links across the vault follow the change; recomputed when applied so links added since are caught. */
 export type RedirectSpec =
-  | { kind: 'move'; moves: Array<[string, string]>; renames?: MergeRename[] }
+  /** `sections`: [merged note, heading of the kept note that already holds its text]: a bare link lands there. */
+  | { kind: 'move'; moves: Array<[string, string]>; renames?: MergeRename[]; sections?: Array<[string, string]> }
   | { kind: 'split'; original: string; rest: string; parts: SplitPart[] };
 
 /** Headings and block ids of a merged note renamed in the merged text (they clashed): links to them follow. */

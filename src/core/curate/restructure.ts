@@ -12,7 +12,9 @@ import { makeProposal, type MergeRename, type Proposal, type ProposalDraft, type
 import type { CurateSettings } from './settings';
 import { isSplitCandidate, splitDraft } from './split';
 import { findFrontmatter, parseNote } from '../note/frontmatter';
-import { knownUnits, whatItAdds } from './evidence';
+import { knownUnits, normaliseUnit, whatItAdds } from './evidence';
+import { groundedMerge } from './grounded-merge';
+import type { LlmBackend } from '../extract/backends/types';
 import { notesTime } from './notes-time';
 
 export const MAX_MERGE = 5;
@@ -108,8 +110,23 @@ export function mergeReason(cluster: MergeCluster): string {
   return `confidence ${(cluster.confidence ?? 0).toFixed(2)}: ${[...new Set(parts)].join(' | ')}`;
 }
 
+/**
+ * Why a hub was proposed, in the merge's words: its confidence (the weakest pair that joined the notes), then what
+ * matched and what differs, pair by pair (the first four; the count of the rest).
+ */
+export function hubReason(cluster: MergeCluster): string {
+  const why = `${cluster.members.length} notes, more than ${MAX_MERGE} to merge at once: a hub links them, to merge by hand`;
+  if (!cluster.evidence?.length) return `${why}; similarity ≥ ${cluster.minScore.toFixed(3)}; shared: ${cluster.shared.slice(0, 6).join(', ')}`;
+  const name = (p: string): string => p.replace(/^.*\//, '').replace(/\.md$/i, '');
+  const pairs = cluster.evidence.map((e) => `${name(e.a)} and ${name(e.b)}: ${e.matched.join('; ')}${e.differs.length ? `; differs: ${e.differs.join('; ')}` : ''}`);
+  const more = pairs.length > 4 ? ` | and ${pairs.length - 4} more pair${pairs.length - 4 === 1 ? '' : 's'}` : '';
+  return `confidence ${(cluster.confidence ?? 0).toFixed(2)}: ${why} | ${pairs.slice(0, 4).join(' | ')}${more}`;
+}
+
 export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster): ProposalDraft {
-  const primary = primaryOf(catalog, cluster.members);
+  // A note that already holds another whole, or the original of Obsidian's "X 1", is the one kept; else the most linked.
+  const holder = cluster.evidence?.find((e) => e.keep && cluster.members.includes(e.keep))?.keep;
+  const primary = holder ?? primaryOf(catalog, cluster.members);
   const others = cluster.members.filter((m) => m !== primary);
   const p = catalog.get(primary)!;
   const moves: Array<[string, string]> = others.map((o) => [o, primary]);
@@ -154,8 +171,18 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster): Proposa
       renames.push({ path: o, headings: [...r.renames.headings].map(([k, v]) => [written.get(k) ?? k, v]), blocks: [...r.renames.blocks] });
     }
   }
+  // A merged note the kept note already held under a heading: links to it land on that heading (an embed still shows
+  // that text, not the whole kept note).
+  const held: Array<[string, string]> = [];
+  const written = headingsIn(p.body);
+  for (const e of cluster.evidence ?? []) {
+    if (e.keep !== primary || e.section === undefined) continue;
+    const o = e.a === primary ? e.b : e.a;
+    const h = written.find((x) => normaliseUnit(x) === e.section);
+    if (h !== undefined && !held.some(([x]) => x === o)) held.push([o, h]);
+  }
   const after = catalog.resolver.with({ remove: others });
-  const ctx = { before: catalog.resolver, after, redirect: moveRedirect(new Map(moves), renameMaps) };
+  const ctx = { before: catalog.resolver, after, redirect: moveRedirect(new Map(moves), renameMaps, new Map(held)) };
   const sections = [rewriteLinks(p.body, primary, primary, ctx).text.replace(/\s+$/, '')];
   // The kept note gains only what it lacks: no sentence, list item or code block twice; a heading only over new text.
   const known = knownUnits(p.body);
@@ -192,7 +219,7 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster): Proposa
     writes: [{ path: primary, text }],
     trash: [...cluster.members],
     moves: [],
-    redirect: { kind: 'move', moves, ...(renames.length ? { renames } : {}) },
+    redirect: { kind: 'move', moves, ...(renames.length ? { renames } : {}), ...(held.length ? { sections: held } : {}) },
     linkRewrites: [],
   };
 }
@@ -209,12 +236,13 @@ export function hubDraft(catalog: NoteCatalog, cluster: MergeCluster): ProposalD
     const meta = catalog.get(m)!.meta!;
     return `- ${wikilink(m)}${meta.summary ? `: ${meta.summary}` : ''}`;
   });
-  const body = `These ${cluster.members.length} notes say much the same thing (similarity ≥ ${cluster.minScore.toFixed(2)}). Merge the ones that are duplicates.\n\n${lines.join('\n')}`;
+  const sure = cluster.confidence !== undefined ? `confidence ${cluster.confidence.toFixed(2)}` : `similarity ≥ ${cluster.minScore.toFixed(2)}`;
+  const body = `These ${cluster.members.length} notes say much the same thing (${sure}). Merge the ones that are duplicates.\n\n${lines.join('\n')}`;
   return {
     family: 'restructure',
     kind: 'hub',
     title: `hub note ${wikilink(path)} for ${cluster.members.length} similar notes`,
-    reason: `cluster of ${cluster.members.length} notes (more than ${MAX_MERGE} to merge); shared: ${cluster.shared.slice(0, 6).join(', ')}`,
+    reason: hubReason(cluster),
     sources: cluster.members.map((m) => ({ path: m, hash: catalog.hash(m) })),
     writes: [{ path, text: renderNote({ type: 'reference', tags: topTag ? [topTag] : [], created, updated: created, engram_source: 'restructure' }, body) }],
     trash: [],
@@ -244,6 +272,8 @@ export async function planRestructure(
   folder?: string,
   /** Drafts the user rejected before (same notes, unchanged): left out. */
   isRejected: (d: ProposalDraft) => boolean = () => false,
+  /** A model that rewrites each merge into one note, grounded in the notes (else the rule merge stays). */
+  writer?: LlmBackend,
 ): Promise<RestructurePlan> {
   const search = await findMergeCandidates(catalog, settings, source, folder);
   const drafts: ProposalDraft[] = [];
@@ -265,6 +295,13 @@ export async function planRestructure(
     if (isRejected(d)) {
       rejected++;
       continue;
+    }
+    if (writer && d.kind === 'merge') {
+      const g = await groundedMerge(writer, d.writes[0].text);
+      if ('text' in g) {
+        d.writes[0] = { ...d.writes[0], text: g.text };
+        d.reason += `; written by ${writer.name} from the notes' own sentences (none added, none left out)`;
+      } else d.reason += `; the rule merge is shown: ${writer.name}'s was not used (${g.problem})`;
     }
     const links = planLinks(catalog, d);
     d.linkRewrites = links.rewrites.map(({ path, edits }) => ({ path, edits }));

@@ -5,11 +5,13 @@ import { parseModelJson } from '../extract/repair-json';
 import type { LlmBackend } from '../extract/backends/types';
 import type { Yield } from '../ports';
 import { ENGRAM_PROMPT_MARKER } from '../transcript/fence';
-import { DEFAULT_TYPES } from '../note/meta';
+import { DEFAULT_TYPES, type NoteMeta } from '../note/meta';
 import { planLinkRewrites } from './apply';
 import type { CatalogNote, NoteCatalog } from './catalog';
 import { notesTime } from './notes-time';
-import { curatable, type NoteVectors } from './merge-candidates';
+import { curatable, pluginOwned, type NoteVectors } from './merge-candidates';
+import { isGenerated, isTemplate } from './evidence';
+import { inFolder, type CurateSettings } from './settings';
 import { renderNote, wikilink } from './note-text';
 import { fileStemFromTitle, uniqueNotePath } from '../note/filename';
 import { makeProposal, type Proposal, type ProposalDraft, type ProposalStore } from './proposals';
@@ -17,7 +19,6 @@ import { editFrontmatter } from '../note/frontmatter-edit';
 import { routeFolder } from '../note/route';
 import { sourceCallouts } from '../note/provenance';
 import { addDays, isoDate } from '../day';
-import type { CurateSettings } from './settings';
 import systemTemplate from './prompts/review-system.md';
 import userTemplate from './prompts/review-user.md';
 
@@ -40,6 +41,36 @@ export function dueNotes(catalog: NoteCatalog, settings: CurateSettings, today: 
     if (r !== undefined && r <= until) out.push({ path, reviewAfter: r });
   }
   return out.sort((a, b) => (a.reviewAfter < b.reviewAfter ? -1 : a.reviewAfter > b.reviewAfter ? 1 : a.path < b.path ? -1 : 1));
+}
+
+/**
+ * Due notes from metadata the host already holds (the engine's, kept current by its watcher), so a plan parses no
+ * note's frontmatter to find them; the same rules as `dueNotes` that metadata can tell (locked, archive, log,
+ * templates). The catalog then confirms each one (`confirmDue`).
+ */
+export function dueFromMetas(metas: Iterable<NoteMeta>, settings: CurateSettings, today: string, horizonDays: number): DueNote[] {
+  const until = addDays(today, horizonDays);
+  const out: DueNote[] = [];
+  for (const m of metas) {
+    const r = m.reviewAfter;
+    if (r === undefined || r > until || m.locked) continue;
+    if (inFolder(m.path, settings.folders.archive) || inFolder(m.path, settings.folders.log) || isTemplate(m.path, settings.templatesFolders)) continue;
+    out.push({ path: m.path, reviewAfter: r });
+  }
+  return out.sort((a, b) => (a.reviewAfter < b.reviewAfter ? -1 : a.reviewAfter > b.reviewAfter ? 1 : a.path < b.path ? -1 : 1));
+}
+
+/** The due notes the vault as read agrees with: still there, still curatable, still due (their own frontmatter). */
+function confirmDue(catalog: NoteCatalog, settings: CurateSettings, due: DueNote[], today: string, horizonDays: number): DueNote[] {
+  const until = addDays(today, horizonDays);
+  const out: DueNote[] = [];
+  for (const d of due) {
+    const n = catalog.get(d.path);
+    const r = n?.meta?.reviewAfter;
+    if (!n || !n.meta || n.meta.locked || r === undefined || r > until || pluginOwned(n.path, n.text) || isGenerated(n.text)) continue;
+    out.push({ path: d.path, reviewAfter: r });
+  }
+  return out;
 }
 
 function related(catalog: NoteCatalog, a: string, b: string, vectors?: NoteVectors): boolean {
@@ -247,10 +278,21 @@ export interface ReviewPlan {
 export async function planReview(
   catalog: NoteCatalog,
   settings: CurateSettings,
-  opts: { backend?: LlmBackend; vectors?: NoteVectors; store?: ProposalStore | null; now: number; horizonDays: number; types?: readonly string[]; preferences?: string; yieldNow?: Yield },
+  opts: {
+    backend?: LlmBackend;
+    vectors?: NoteVectors;
+    store?: ProposalStore | null;
+    now: number;
+    horizonDays: number;
+    types?: readonly string[];
+    preferences?: string;
+    yieldNow?: Yield;
+    /** Due notes found from the host's metadata (`dueFromMetas`): only these notes' frontmatter is read. */
+    due?: DueNote[];
+  },
 ): Promise<ReviewPlan> {
   const today = isoDate(opts.now);
-  const due = dueNotes(catalog, settings, today, opts.horizonDays);
+  const due = opts.due ? confirmDue(catalog, settings, opts.due, today, opts.horizonDays) : dueNotes(catalog, settings, today, opts.horizonDays);
   const groups = groupDue(catalog, due, opts.vectors);
   const types = opts.types ?? DEFAULT_TYPES;
   const backendName = opts.backend?.name ?? 'rules';

@@ -16,7 +16,10 @@ import { archiveProposals, forgetNote, orphanNotes, possibleDuplicates, staleNot
 import { curatable, type NoteVectors } from './merge-candidates';
 import { makeProposal, pruneExpired, type Proposal } from './proposals';
 import { planRestructure } from './restructure';
-import { planReview, type DueNote } from './review';
+import { dueFromMetas, planReview, type DueNote } from './review';
+import type { NoteMeta } from '../note/meta';
+import { isoDate } from '../day';
+import { templatesFolders } from './templates-folder';
 import type { CurateSettings } from './settings';
 import { loadVocabulary } from '../note/vocabulary';
 import { TimeSlicer } from '../time-slice';
@@ -47,6 +50,10 @@ export interface CurationOptions {
   vectors?: () => VectorSource | undefined;
   /** Called after each durable step of an apply: the host's crash switch (real-crash tests). */
   fault?: () => void;
+  /** Every note's metadata as the host holds it (the engine's): a review plan finds due notes there. */
+  metas?: () => ReadonlyMap<string, NoteMeta> | undefined;
+  /** Obsidian's config folder (Vault#configDir), where its Templates and Templater settings are; unset: not read. */
+  configDir?: string;
 }
 
 /** Who acts, for the vault's Engram log (`cli`, `mcp`, `plugin`). */
@@ -75,6 +82,8 @@ export interface RestructureRequest extends Actor {
   folder?: string;
   /** Similarity for merge candidates (0..1; default the settings' 0.88). */
   threshold?: number;
+  /** Backend that writes each merge as one note, grounded in the notes (only when asked: a plan calls no model by default). */
+  backend?: BackendName;
 }
 
 export interface RestructurePlanResult {
@@ -189,6 +198,12 @@ export class Curation {
     return this.recallStats.record(paths, this.opts.clock.now());
   }
 
+  /** The settings with the vault's templates folders from Obsidian's settings (unless the host gave them). */
+  private async withTemplates(settings: CurateSettings): Promise<CurateSettings> {
+    if (settings.templatesFolders || this.opts.configDir === undefined) return settings;
+    return { ...settings, templatesFolders: await templatesFolders(this.opts.vault, this.opts.configDir) };
+  }
+
   /** The vault read for curation, its frontmatter parsed in slices in a UI host (a plan reads every note's metadata). */
   private async catalog(): Promise<NoteCatalog> {
     const catalog = await loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow });
@@ -207,10 +222,18 @@ export class Curation {
     const horizonDays = req.dueWithinDays ?? 7;
     const now = this.opts.clock.now();
     await pruneExpired(this.store, now);
-    const catalog = await this.catalog();
+    const settings = await this.withTemplates(this.opts.settings);
+    // The host's metadata says which notes are due: nothing due reads no note (sync conflicts are still looked for),
+    // and otherwise only the due notes' frontmatter is parsed (the vault is still read whole for the links a delete
+    // would leave).
+    const metas = this.opts.metas?.();
+    const due = metas ? dueFromMetas(metas.values(), settings, isoDate(now), horizonDays) : undefined;
+    if (due && due.length === 0) return { horizonDays, due: [], groups: [], proposals: [], problems: [], conflicts: await this.conflicts(now) };
+    const catalog = due ? await loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow }) : await this.catalog();
     const vocabulary = await loadVocabulary(this.opts.vault);
     // Related due notes are grouped by shared tags and links, and by meaning when the index has embeddings.
-    const plan = await planReview(catalog, this.opts.settings, {
+    const plan = await planReview(catalog, settings, {
+      ...(due ? { due } : {}),
       backend: this.opts.backend?.(req.backend),
       vectors: this.opts.vectors?.()?.vectors,
       store: this.store,
@@ -238,7 +261,7 @@ export class Curation {
   async restructurePlan(req: RestructureRequest = {}): Promise<RestructurePlanResult> {
     if (req.threshold !== undefined && !(req.threshold > 0 && req.threshold <= 1)) throw new EngramError('usage', 'the merge threshold must be between 0 and 1');
     const folder = req.folder?.replace(/^\/+|\/+$/g, '') || undefined;
-    const settings = req.threshold !== undefined ? { ...this.opts.settings, mergeThreshold: req.threshold } : this.opts.settings;
+    const settings = await this.withTemplates(req.threshold !== undefined ? { ...this.opts.settings, mergeThreshold: req.threshold } : this.opts.settings);
     const now = this.opts.clock.now();
     await pruneExpired(this.store, now);
     const started = this.opts.clock.now();
@@ -252,7 +275,8 @@ export class Curation {
       source = { vectors: new LexicalVectors(catalog, curatable(catalog, settings, folder)), kind: 'word vectors (no embeddings in the index)' };
     }
     const rejected = await this.rejected.load();
-    const plan = await planRestructure(catalog, settings, { vectors: source.vectors }, this.store, now, folder, (d) => rejected.has(rejectionKey(d)));
+    const writer = req.backend !== undefined ? this.opts.backend?.(req.backend) : undefined;
+    const plan = await planRestructure(catalog, settings, { vectors: source.vectors }, this.store, now, folder, (d) => rejected.has(rejectionKey(d)), writer && writer.name !== 'rules' ? writer : undefined);
     const ms = this.opts.clock.now() - started;
     const duplicates = await listDuplicates(this.opts.state, this.proposalsDir, now);
     return { vectors: source.kind, pairsCompared: plan.pairsCompared, notesConsidered: plan.notesConsidered, ms, proposals: plan.proposals, duplicates, rejected: plan.rejected };

@@ -14,8 +14,8 @@ export interface CurateSettings {
   mergeThreshold: number;
   /** Confidence (0..1) the evidence must reach for a merge to be proposed (per vault: `curate.merge_confidence`). */
   mergeConfidence: number;
-  /** The templates folder of the vault (Obsidian's Templates plugin setting); folders named Templates count too. */
-  templatesFolder?: string;
+  /** The vault's templates folders (Obsidian's Templates and Templater settings); folders named Templates count too. */
+  templatesFolders?: string[];
   /** Notes whose body has at least this many characters and `splitMinSections` top-level headings are split candidates. */
   splitMinChars: number;
   splitMinSections: number;

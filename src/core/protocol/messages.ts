@@ -75,7 +75,7 @@ export const methodParams = {
   forget: v.object({ ref, actor, byUser: v.optional(v.boolean()) }),
   /** Curation, typed (src/core/curate/service.ts): plans store proposals and change no note; apply changes the vault. */
   'review.plan': v.object({ actor, dueWithinDays: v.optional(v.int({ min: 0, max: 3650 })), backend: v.optional(v.oneOf(BACKENDS)) }),
-  'restructure.plan': v.object({ actor, folder: v.optional(v.string({ max: 1024 })), threshold: v.optional(v.number({ min: 0, max: 1 })) }),
+  'restructure.plan': v.object({ actor, folder: v.optional(v.string({ max: 1024 })), threshold: v.optional(v.number({ min: 0, max: 1 })), backend: v.optional(v.oneOf(BACKENDS)) }),
   'maintain.run': v.object({ actor, apply: v.optional(v.boolean()), staleDays: v.optional(v.int({ min: 0, max: 36500 })) }),
   /** `edits`: the user's text for a note a proposal creates (a promotion edited before approving). */
   'curate.apply': v.object({

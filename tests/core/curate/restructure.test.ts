@@ -129,6 +129,9 @@ describe('applying restructure proposals', () => {
   it('hub: a new note linking the six similar notes, nothing removed', async () => {
     const { vault, plan, ctx } = await setup();
     const hub = plan.proposals.find((p) => p.kind === 'hub')!;
+    // It explains itself as a merge does: a confidence, then what matched (and differs) pair by pair.
+    expect(hub.reason).toMatch(/^confidence [01]\.\d\d: 6 notes, more than 5 to merge at once: a hub links them, to merge by hand \| Retry \d and Retry \d: .*in common/);
+    expect(hub.writes[0].text).toMatch(/These 6 notes say much the same thing \(confidence [01]\.\d\d\)/);
     await applyProposal(ctx, hub.id);
     const files = vault.snapshot();
     const text = files['Cluster/retries hub.md'];

@@ -3,6 +3,10 @@ import { applyProposal, type CurateContext } from '../../../src/core/curate/appl
 import { loadCatalog } from '../../../src/core/curate/catalog';
 import { MemoryProposalStore } from '../../../src/core/curate/proposals';
 import { planReview } from '../../../src/core/curate/review';
+import { Curation } from '../../../src/core/curate/service';
+import { MemoryStateStore } from '../../../src/core/extract/state-store';
+import { parseNote } from '../../../src/core/note/frontmatter';
+import { readNoteMeta, type NoteMeta } from '../../../src/core/note/meta';
 import { OpenAiBackend } from '../../../src/core/extract/backends/openai';
 import { MemoryVault } from '../../../src/core/ports/memory-vault';
 import { ENGRAM_PROMPT_MARKER } from '../../../src/core/transcript/fence';
@@ -138,5 +142,40 @@ describe('working-memory review', () => {
     expect(plan.groups).toEqual([[`${WM}/A.md`, `${WM}/B.md`], [`${WM}/C.md`]]);
     const without = await planReview(await loadCatalog(vault), settings, { now: NOW, horizonDays: 0 });
     expect(without.groups).toHaveLength(3);
+  });
+});
+
+describe('review plan from the host\'s metadata', () => {
+  async function metasOf(vault: MemoryVault): Promise<Map<string, NoteMeta>> {
+    const out = new Map<string, NoteMeta>();
+    for (const f of await vault.list()) {
+      const parsed = parseNote((await vault.read(f.path)).text);
+      out.set(f.path, readNoteMeta(f.path, parsed.data ?? {}));
+    }
+    return out;
+  }
+
+  it('plans the same due notes and proposals, and reads no note when nothing is due', async () => {
+    const vault = new MemoryVault({ files, clock: { now: () => NOW } });
+    const metas = await metasOf(vault);
+    const reads: string[] = [];
+    const counting = Object.create(vault) as MemoryVault;
+    counting.read = (p) => {
+      reads.push(p);
+      return vault.read(p);
+    };
+    const opts = { state: new MemoryStateStore(), vaultKey: '0123456789abcdef', settings, clock: { now: () => NOW } };
+    const plain = await new Curation({ ...opts, vault }).reviewPlan({ dueWithinDays: 7 });
+    const fromMetas = await new Curation({ ...opts, vault: counting, metas: () => metas }).reviewPlan({ dueWithinDays: 7 });
+    expect(fromMetas.due).toEqual(plain.due);
+    expect(fromMetas.groups).toEqual(plain.groups);
+    expect(fromMetas.proposals.map((p) => p.title)).toEqual(plain.proposals.map((p) => p.title));
+    expect(plain.due.map((d) => d.path)).not.toContain(`${WM}/Locked wm.md`);
+    // Nothing due: no note is read at all.
+    reads.length = 0;
+    const none = new Map([...metas].map(([p, m]) => [p, { ...m, reviewAfter: undefined }]));
+    const empty = await new Curation({ ...opts, vault: counting, metas: () => none }).reviewPlan({ dueWithinDays: 7 });
+    expect(empty.due).toEqual([]);
+    expect(reads.filter((p) => p.endsWith('.md'))).toEqual([]);
   });
 });
