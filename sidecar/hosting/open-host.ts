@@ -20,6 +20,8 @@ import { curationSetup } from './curate-host.js';
 import { thisDevice } from './device.js';
 import { describeLease, LEASE_RENEW_MS, releaseLease, takeLease, type Lease, type LeaseResult } from './vault-lease.js';
 import { releaseStartClaim } from './start-host.js';
+import { startHeartbeat } from './hung-host.js';
+import { setAsideDamagedLedger } from './ledger-repair.js';
 import { HostServer, ensureToken } from './server.js';
 import type { Logger } from './logger.js';
 import { DEFER_AGE_MS, ensureStateDirs, retrySetAside, returnClaimed, spoolPort, unclaim } from './spool.js';
@@ -83,6 +85,8 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     return { kind: 'already-running', lease: leased.holder };
   }
   log('info', `${opts.kind} host starting for ${state.vault} (key ${state.key}, protocol ${PROTOCOL_VERSION})`);
+  // While the event loop runs, the heartbeat moves: a client that gets no answer tells a stuck host from a busy one.
+  const stopHeartbeat = startHeartbeat(state.dir);
 
   let closedResolve!: (reason: string) => void;
   const closed = new Promise<string>((r) => (closedResolve = r));
@@ -94,7 +98,9 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
       return undefined;
     });
     const facts = hostFacts(env);
-    const { config } = loadConfig(facts);
+    const { config, broken } = loadConfig(facts);
+    if (broken) log('warn', broken);
+    for (const p of config.problems) if (p !== broken) log('warn', `configuration: ${p}`);
     const coverage = new CoverageStore(engramHome(env), state.key);
     // The extractor dedups through the engine's index, so it is made once the engine exists (below).
     let extractor: TranscriptExtractor = async () => ({ notes: 0, outcome: 'no extractor available in this build' });
@@ -148,6 +154,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
           log('info', `host stopping: ${reason}`);
           clearInterval(sweep);
           clearInterval(renew);
+          stopHeartbeat();
           await server.close();
           // Finish the running job (or give up after a while: its entries go back to the spool).
           const current = capture.queue.currentData();
@@ -182,6 +189,8 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     await server.listen();
     log('info', `listening on ${state.socket}`);
 
+    const damaged = setAsideDamagedLedger(state);
+    if (damaged) log('warn', `the ledger was damaged: set aside as ${damaged}; a new one starts (notes already written stay, dedup skips beats extracted before)`);
     const returned = returnClaimed(state);
     if (returned) log('info', `returned ${returned} entries claimed by a previous host`);
     // Set-aside events whose cause is gone (or whose wait is over) come back now and on every sweep.
@@ -222,6 +231,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     return { kind: 'hosting', host, closed };
   } catch (e) {
     log('error', `host failed: ${(e as Error)?.stack ?? String(e)}`);
+    stopHeartbeat();
     releaseLease(state.vault, device);
     releaseHostLock(state.lock);
     throw e;
