@@ -222,6 +222,15 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
       () => {
         // A host told to stop while it was starting has released the vault (or is releasing it): it writes nothing more.
         if (shuttingDown) return;
+        // A curation apply a crash interrupted (this host's, or a CLI's): finished now, or rolled back.
+        const curation = engine.curation;
+        if (curation) void curation.exclusive(() => curation.resumeInterrupted({ actor: opts.kind })).then(
+          async (done) => {
+            for (const o of done) log(o.ok ? 'info' : 'warn', o.ok ? `finished proposal ${o.id}, whose apply a crash interrupted` : `proposal ${o.id}, interrupted by a crash: ${o.error}`);
+            if (done.length) await engine.reconcile();
+          },
+          (e) => log('warn', `resuming interrupted applies failed: ${errorMessage(e)}`),
+        );
         host.drain();
         // Save the freshly built index at once: a crash later must not cost a full rebuild.
         firstSave = engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
