@@ -93,6 +93,46 @@ describe.skipIf('skip' in codex)(realSuiteTitle('codex', 'the host follows Codex
     expect(extracted.reduce((n, r) => n + r.notes, 0)).toBe(2);
   });
 
+  it('a session run right after the install, while a host runs, is captured (followed from the install on)', async () => {
+    const sb = makeSandbox();
+    cleanups.push(() => sb.cleanup());
+    const cwd = path.join(sb.root, 'acme');
+    fs.mkdirSync(cwd);
+    // A long quiet time: the host looks for Codex's registration only every 15 s.
+    fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, vault_path: sb.vault, backend: 'rules', codex: { finished_after_seconds: 600 } }));
+    const server = await startFakeResponses(() => ({ text: 'Noted.' }));
+    cleanups.push(() => server.close());
+    writeCodexConfig(sb.home, server);
+    sb.serve();
+    await waitFor(() => {
+      const r = runCli(['status', '--json'], { env: sb.env });
+      return r.code === 0 && (JSON.parse(r.stdout) as { host?: { index?: { ready?: boolean } } | null }).host?.index?.ready;
+    }, 20_000, 'a ready host');
+    expect(runCli(['install', '--agent', 'codex'], { env: sb.env }).code).toBe(0);
+    const run = await runCodex({ bin, home: sb.home, cwd, prompt: 'remember: the acme build cache lives on the nas share (okapistore)', server });
+    expect(run.code, run.stderr).toBe(0);
+    // Finished sooner from now on (read at each look), so the test need not wait ten minutes.
+    expect(runCli(['configure', 'codex.finished_after_seconds', '2'], { env: sb.env }).code).toBe(0);
+    await waitFor(() => notesWith(sb.vault, 'okapistore').length > 0, 60_000, 'a note from the session run right after the install');
+  });
+
+  it('a session that calls no Engram tool, with no host running, is captured: the MCP server Codex starts starts one', async () => {
+    const sb = makeSandbox();
+    cleanups.push(() => sb.cleanup());
+    const cwd = path.join(sb.root, 'acme');
+    fs.mkdirSync(cwd);
+    fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, vault_path: sb.vault, backend: 'rules', codex: { finished_after_seconds: 2 } }));
+    const server = await startFakeResponses(() => ({ text: 'Noted.' }));
+    cleanups.push(() => server.close());
+    writeCodexConfig(sb.home, server);
+    expect(runCli(['install', '--agent', 'codex'], { env: sb.env }).code).toBe(0);
+    expect((JSON.parse(runCli(['status', '--json'], { env: sb.env }).stdout) as { host: unknown }).host).toBeNull();
+    // The fake model only answers text: the session calls no tool.
+    const run = await runCodex({ bin, home: sb.home, cwd, prompt: 'remember: acme release tags are signed with the ops key (ibexsign)', server });
+    expect(run.code, run.stderr).toBe(0);
+    await waitFor(() => notesWith(sb.vault, 'ibexsign').length > 0, 60_000, 'a note from a session that called no Engram tool');
+  });
+
   it('does not follow Codex rollouts when Codex was never registered', async () => {
     const sb = makeSandbox();
     cleanups.push(() => sb.cleanup());
