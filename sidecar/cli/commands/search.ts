@@ -8,6 +8,7 @@ import { loadConfig } from '../../hosting/config-file.js';
 import { lockIsLive, readLock } from '../../hosting/election.js';
 import { openVaultIndex } from '../../hosting/index-host.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
+import { count } from '../../../src/core/plural.js';
 
 const list = (v: unknown): string[] | undefined => {
   const xs = (Array.isArray(v) ? v : v === undefined ? [] : [v]).flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean);
@@ -100,7 +101,7 @@ export const command: CommandDefinition = {
       if (h.snippet) ctx.stdout(`   "${h.snippet}"`);
       ctx.stdout(`   why: ${h.why.join('; ')}`);
     });
-    ctx.stdout(`${result.hits.length} notes, ${result.mode}, ${ms.toFixed(1)} ms${onHost ? ', by the running host' : ''}`);
+    ctx.stdout(`${count(result.hits.length, 'note')}, ${result.mode}, ${ms.toFixed(1)} ms${onHost ? ', by the running host' : ''}`);
     return 0;
   },
 };

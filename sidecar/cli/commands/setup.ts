@@ -18,6 +18,7 @@ import { installRoot } from '../../hosting/embedding-runtime.js';
 import { estimateBacklog, listClaudeTranscripts } from '../../install/transcripts.js';
 import { ensureHost, queueTranscripts } from '../../install/queue-backlog.js';
 import { Interrupted } from '../interrupt.js';
+import { count } from '../../../src/core/plural.js';
 
 /**
  * One question on the terminal (on stderr with --json, which keeps stdout for the result). Setup asks before it
@@ -137,7 +138,7 @@ export const command: CommandDefinition = {
       await new Promise((r) => setTimeout(r, 200));
       status = await conn.call('status', {}, Date.now() + 5000);
     }
-    say(`3. Index: ${status.index.notes} notes (${status.index.mode}), kept up to date by the host (pid ${status.pid})`);
+    say(`3. Index: ${count(status.index.notes, 'note')} (${status.index.mode}), kept up to date by the host (pid ${status.pid})`);
 
     const files = await listClaudeTranscripts(ctx.env);
     queueTranscripts(state, files, 'Setup', 'rules');

@@ -15,6 +15,7 @@ import { hungHost } from '../../hosting/hung-host.js';
 import { hostStarting } from '../../hosting/start-host.js';
 import { loadConfig } from '../../hosting/config-file.js';
 import { errorMessage } from '../../../src/core/errors.js';
+import { count } from '../../../src/core/plural.js';
 
 /** The configuration's problems (a broken file, invalid values, unknown keys), and whether a host can start at all. */
 function configStatus(facts: HostFacts): { problems: string[]; blocking?: string } {
@@ -153,7 +154,7 @@ export const command: CommandDefinition = {
     ctx.stdout(`vault     ${state.vault} (key ${state.key})`);
     if (host) {
       ctx.stdout(`host      ${host.host}, pid ${host.pid}, up ${Math.round(host.uptimeMs / 1000)} s, protocol ${host.protocolVersion}`);
-      ctx.stdout(`index     ${host.index.notes} notes, ${host.index.mode}${host.index.ready ? '' : ' (loading)'}`);
+      ctx.stdout(`index     ${count(host.index.notes, 'note')}, ${host.index.mode}${host.index.ready ? '' : ' (loading)'}`);
       ctx.stdout(`queue     ${host.queue.pending} pending${host.queue.running ? `, running ${host.queue.running}` : ''}, ${host.queue.spooled} spooled, ${host.queue.done} done, ${host.queue.failed} failed${host.queue.deferred ? `, ${host.queue.deferred} deferred (budget, or failed windows waiting for their retry)` : ''}${host.queue.failedEvents ? `, ${host.queue.failedEvents} events set aside in spool/failed/` : ''}`);
       for (const r of host.lastRuns.slice(-5)) ctx.stdout(`  ${r.at}  ${r.sessionId.slice(0, 12)}  ${r.outcome}`);
     } else {
