@@ -89,7 +89,7 @@ describe('settings tab', () => {
     expect(set).not.toHaveBeenCalled();
     await vi.waitFor(() => expect(set).toHaveBeenCalledTimes(1));
     expect(set).toHaveBeenCalledWith('embedding.model_id', id);
-    expect(JSON.parse(fs.readFileSync(path.join(home, 'config.json'), 'utf8'))).toMatchObject({ embedding: { model_id: id } });
+    await vi.waitFor(() => expect(JSON.parse(fs.readFileSync(path.join(home, 'config.json'), 'utf8'))).toMatchObject({ embedding: { model_id: id } }));
 
     // Closing the tab right after typing saves at once what was typed.
     texts.get('Node path')!('/opt/node/bin/node');
