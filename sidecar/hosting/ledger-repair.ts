@@ -3,7 +3,6 @@
 // on it. Nothing is lost that matters: notes already written stay, and dedup (engram_id, the vault's own notes) skips
 // beats extracted before; the set-aside file is kept for a person to look at.
 import fs from 'node:fs';
-import path from 'node:path';
 import type { VaultState } from './paths.js';
 
 /** Whether the ledger file exists and cannot be read as a ledger of any version. */
@@ -32,14 +31,4 @@ export function setAsideDamagedLedger(state: Pick<VaultState, 'ledger'>, now = n
     return undefined;
   }
   return to;
-}
-
-/** Damaged ledgers set aside earlier (newest last), for status and doctor. */
-export function damagedLedgers(state: Pick<VaultState, 'ledger' | 'dir'>): string[] {
-  const base = path.basename(state.ledger);
-  try {
-    return fs.readdirSync(state.dir).filter((n) => n.startsWith(`${base}.damaged-`)).sort().map((n) => path.join(state.dir, n));
-  } catch {
-    return [];
-  }
 }
