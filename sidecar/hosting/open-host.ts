@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Engine, type EngineIndex } from '../../src/core/engine.js';
 import { systemClock, yieldToEventLoop, type VaultChange, type VaultPort, type Yield } from '../../src/core/ports.js';
 import { errorMessage } from '../../src/core/errors.js';
+import { foldersFromConfig } from '../../src/core/note/route.js';
 import { PROTOCOL_VERSION } from '../../src/core/protocol/index.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
 import { engramHome, VAULT_IGNORED_DIRS, type VaultState } from './paths.js';
@@ -15,10 +16,11 @@ import { NodeStateStore } from './node-state-store.js';
 import { removeTempLeftovers } from './temp-files.js';
 import { configuredTranscriptRoots } from './transcript-roots.js';
 import { loadConfig } from './config-file.js';
+import { startTeamSync } from './team/team-service.js';
 import { hostFacts } from './facts.js';
 import { curationSetup } from './curate-host.js';
 import { thisDevice } from './device.js';
-import { describeLease, LEASE_RENEW_MS, releaseLease, takeLease, type Lease, type LeaseResult } from './vault-lease.js';
+import { describeLease, describeUnseen, LEASE_RENEW_MS, recordDevice, releaseLease, takeLease, unseenDevices, type Lease, type LeaseResult } from './vault-lease.js';
 import { releaseStartClaim } from './start-host.js';
 import { startHeartbeat } from './hung-host.js';
 import { setAsideDamagedLedger } from './ledger-repair.js';
@@ -87,6 +89,11 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
   log('info', `${opts.kind} host starting for ${state.vault} (key ${state.key}, protocol ${PROTOCOL_VERSION})`);
   // While the event loop runs, the heartbeat moves: a client that gets no answer tells a stuck host from a busy one.
   const stopHeartbeat = startHeartbeat(state.dir);
+  try {
+    recordDevice(state.vault, device);
+  } catch {
+    // Not writable: warned about with the lease above.
+  }
 
   let closedResolve!: (reason: string) => void;
   const closed = new Promise<string>((r) => (closedResolve = r));
@@ -101,6 +108,9 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     const { config, broken } = loadConfig(facts);
     if (broken) log('warn', broken);
     for (const p of config.problems) if (p !== broken) log('warn', `configuration: ${p}`);
+    // A device whose lease cannot reach this machine (a sync without dot folders): say so, since both may host.
+    const unseen = describeUnseen(unseenDevices(state.vault, device, foldersFromConfig(config).log));
+    if (unseen) log('warn', `${unseen}; run Engram's host on one machine at a time (engram serve --stop on the other), or sync with a tool that carries dot folders`);
     const coverage = new CoverageStore(engramHome(env), state.key);
     // The extractor dedups through the engine's index, so it is made once the engine exists (below).
     let extractor: TranscriptExtractor = async () => ({ notes: 0, outcome: 'no extractor available in this build' });
@@ -165,6 +175,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
           returnClaimed(state);
           await Promise.resolve(watcher.close()).catch(() => {});
           await codex.close().catch(() => {});
+          await team.close();
           // The save after start first: left running, it wrote notes.json after the host had released and exited.
           await firstSave;
           // The snapshot, recall statistics and which notes each session was given.
@@ -200,9 +211,13 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     const watcher = opts.follow((c) => engine.applyChange(c));
     // Codex runs no hooks: once registered (`engram install --agent codex`), its rollouts are followed from disk.
     const codex = startCodexFollower({ state, env, coverage, log, notify: () => host.drain() });
+    // A team store (docs/team.md): promotions waiting are sent and the team's notes cached for recall, in the
+    // background, at start and every 5 minutes; nothing that answers a person waits on it.
+    const team = startTeamSync(config, env, log);
     let sweeps = 0;
     const sweep = setInterval(() => {
       capture.sweep();
+      if (sweeps % 10 === 0) team.tick();
       // Every 10 minutes, a rescan catches anything the watcher missed.
       if (++sweeps % 20 === 0 && engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
     }, opts.sweepMs ?? 30_000);

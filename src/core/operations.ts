@@ -102,7 +102,8 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
     },
     search: async ({ query, expandLinks, ...filters }) => {
       await engine.whenReady();
-      return engine.query(query, { ...filters, expandLinks: expandLinks as 0 | 1 | 2 | undefined });
+      // Marked for people: outside text, text addressed to an AI (the CLI and the Search pane show the marks).
+      return engine.mark(await engine.query(query, { ...filters, expandLinks: expandLinks as 0 | 1 | 2 | undefined }));
     },
     read: async ({ ref }) => {
       checkReadRef(ref);
@@ -125,6 +126,7 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       return writing(async () => ({ applied: await curation().apply(ids, { actor, edits }) }));
     },
     'curate.reject': ({ ids }) => serialized(async () => ({ rejected: await curation().reject(ids) })),
+    flagged: async () => ({ notes: await engine.flagged() }),
     reindex: async () => {
       await engine.whenReady();
       return engine.reindex();

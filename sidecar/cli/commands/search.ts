@@ -4,9 +4,14 @@ import { EngramError } from '../../../src/core/errors.js';
 import { parseSince } from '../../../src/core/duration.js';
 import type { IndexSearchOptions } from '../../../src/core/index/search.js';
 import { callHost } from '../../client/forward.js';
+import { engramHome } from '../../../src/core/state.js';
+import { fuseRanked, type Ranked, type TeamHit } from '../../../src/core/team/store.js';
 import { loadConfig } from '../../hosting/config-file.js';
+import { readCache, searchCache, teamDir } from '../../hosting/team/team-service.js';
 import { lockIsLive, readLock } from '../../hosting/election.js';
 import { openVaultIndex } from '../../hosting/index-host.js';
+import { NodeVault } from '../../hosting/node-vault.js';
+import { markHit, vetNote } from '../../../src/core/recall/vet.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import { count } from '../../../src/core/plural.js';
 
@@ -36,8 +41,22 @@ async function searchHere(ctx: CommandContext, query: string, opts: IndexSearchO
   if (result.mode === 'bm25' && opened.model.problem && opts.mode !== 'bm25') {
     result.notices = result.notices.map((n) => (/BM25/.test(n) ? `keyword (BM25) search only: ${opened.model.problem}` : n));
   }
-  const { hits, notices, mode, timeFilter } = result;
+  const { notices, mode, timeFilter } = result;
+  // Marked as the host marks them (Engine.mark): outside text, text addressed to an AI.
+  const trust = { outsideFolders: config.get('recall.outside_folders'), trustedFolders: config.get('recall.trusted_folders') };
+  const files = new NodeVault(opened.vault.realPath);
+  const hits = await Promise.all(result.hits.map(async (h) => {
+    const text = await files.read(h.path).then((f) => f.text, () => undefined);
+    return text === undefined ? h : markHit(h, vetNote(h.path, text, trust));
+  }));
   return { hits, notices, mode, timeFilter };
+}
+
+/** The team notes the local cache holds for this query, when a team store is set (never the network). */
+function teamHitsFor(ctx: CommandContext, query: string, limit: number): TeamHit[] {
+  if (!loadConfig(ctx.facts).config.get('team.url')) return [];
+  const cache = readCache(teamDir(engramHome(ctx.facts)));
+  return cache ? searchCache(cache, query, limit) : [];
 }
 
 export const command: CommandDefinition = {
@@ -85,23 +104,41 @@ export const command: CommandDefinition = {
     const result = onHost ?? (await searchHere(ctx, query, opts));
     const ms = performance.now() - t0;
     const answeredBy = onHost ? 'host' : 'here';
+    // The team's notes (from the local cache: a search never waits on the network) join by reciprocal rank, each
+    // list's first hit counting the same; only for a plain query, since the team store knows none of the filters.
+    const plain = !opts.types && !opts.folders && !opts.tags && !scope && opts.since === undefined && opts.until === undefined && !opts.durability;
+    const team = plain && query.trim() ? teamHitsFor(ctx, query, opts.limit ?? 10) : [];
+    const merged = fuseRanked<Ranked & ({ note: (typeof result.hits)[number] } | { team: TeamHit })>([
+      result.hits.map((h) => ({ key: h.path, note: h })),
+      team.map((h) => ({ key: `team:${h.id}`, team: h })),
+    ]).slice(0, opts.limit ?? 10);
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ query, ...result, answeredBy, ms: Number(ms.toFixed(2)) }, null, 2));
+      ctx.stdout(JSON.stringify({ query, ...result, ...(team.length ? { team, order: merged.map((m) => m.item.key) } : {}), answeredBy, ms: Number(ms.toFixed(2)) }, null, 2));
       return 0;
     }
     for (const n of result.notices) ctx.stdout(`note: ${n}`);
-    if (result.hits.length === 0) {
+    if (merged.length === 0) {
       ctx.stdout(`No notes match "${query}".`);
       return 0;
     }
-    result.hits.forEach((h, i) => {
-      ctx.stdout(`${i + 1}. ${h.title}  [${h.type ?? 'note'}${h.project ? `, ${h.project}` : ''}]  score ${h.score.toFixed(4)}`);
+    merged.forEach(({ item }, i) => {
+      if ('team' in item) {
+        const t = item.team;
+        ctx.stdout(`${i + 1}. ${t.title}  [team ${t.team}${t.project ? `, ${t.project}` : ''}, by ${t.author}]`);
+        ctx.stdout(`   team note ${t.id}${t.heading ? ` > ${t.heading}` : ''}`);
+        if (t.snippet) ctx.stdout(`   "${t.snippet}"`);
+        return;
+      }
+      const h = item.note;
+      const marks = `${h.trust === 'outside' ? '  OUTSIDE TEXT' : ''}${h.flagged ? '  FLAGGED: addressed to an AI' : ''}`;
+      ctx.stdout(`${i + 1}. ${h.title}  [${h.type ?? 'note'}${h.project ? `, ${h.project}` : ''}]  score ${h.score.toFixed(4)}${marks}`);
       ctx.stdout(`   ${h.path}${h.heading ? ` > ${h.heading}` : ''}${h.via ? `  (via ${h.via})` : ''}`);
       if (h.summary) ctx.stdout(`   ${h.summary.length > 200 ? `${h.summary.slice(0, 200)}…` : h.summary}`);
       if (h.snippet) ctx.stdout(`   "${h.snippet}"`);
       ctx.stdout(`   why: ${h.why.join('; ')}`);
     });
-    ctx.stdout(`${count(result.hits.length, 'note')}, ${result.mode}, ${ms.toFixed(1)} ms${onHost ? ', by the running host' : ''}`);
+    const teamShown = merged.filter((m) => 'team' in m.item).length;
+    ctx.stdout(`${count(merged.length - teamShown, 'note')}${teamShown ? ` and ${count(teamShown, 'team note')}` : ''}, ${result.mode}, ${ms.toFixed(1)} ms${onHost ? ', by the running host' : ''}`);
     return 0;
   },
 };

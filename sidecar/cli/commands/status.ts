@@ -9,7 +9,8 @@ import { listSetAside } from '../../hosting/spool.js';
 import { HostConnection, RpcError, isNoHost } from '../../hosting/connection.js';
 import { commandVault } from './serve.js';
 import { thisDevice } from '../../hosting/device.js';
-import { leaseStatus } from '../../hosting/vault-lease.js';
+import { describeUnseen, leaseStatus, unseenDevices } from '../../hosting/vault-lease.js';
+import { foldersFromConfig } from '../../../src/core/note/route.js';
 import { lockIsLive, readLock } from '../../hosting/election.js';
 import { hungHost } from '../../hosting/hung-host.js';
 import { hostStarting } from '../../hosting/start-host.js';
@@ -146,9 +147,17 @@ export const command: CommandDefinition = {
     const credentials = await credentialsStatus(ctx.facts);
     const pending = await pendingWindows(ctx.facts, state.key);
     // Which device hosts the vault (one vault synced between machines: one host at a time).
-    const lease = leaseStatus(state.vault, thisDevice(engramHome(ctx.env)));
+    const device = thisDevice(engramHome(ctx.env));
+    const lease = leaseStatus(state.vault, device);
+    // Devices whose lease cannot reach this machine (a sync that leaves `.engram/` out, as Obsidian Sync does).
+    let unseen: ReturnType<typeof unseenDevices> = [];
+    try {
+      unseen = unseenDevices(state.vault, device, foldersFromConfig(loadConfig(ctx.facts).config).log);
+    } catch {
+      // a configuration no host can start with: said on the config line
+    }
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, whyNoHost, config: cfg.problems, lease, spooled, lost, setAside, search, usage, credentials, pending }, null, 2));
+      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, whyNoHost, config: cfg.problems, lease: { ...lease, unseen }, spooled, lost, setAside, search, usage, credentials, pending }, null, 2));
       return 0;
     }
     ctx.stdout(`vault     ${state.vault} (key ${state.key})`);
@@ -162,6 +171,7 @@ export const command: CommandDefinition = {
       ctx.stdout(`queue     ${spooled} spooled`);
     }
     ctx.stdout(`device    ${lease.text}`);
+    if (unseen.length) ctx.stdout(`          but ${describeUnseen(unseen)}; see \`engram doctor\``);
     for (const p of cfg.problems) ctx.stdout(`config    ${p}`);
     if (lost.length) ctx.stdout(`lost      ${lost.length} hook event${lost.length === 1 ? '' : 's'} not saved (last ${lost[lost.length - 1].at}, ${lost[lost.length - 1].event}: ${lost[lost.length - 1].cause}); see \`engram doctor\``);
     if (setAside.length) {
