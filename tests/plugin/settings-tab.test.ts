@@ -98,6 +98,7 @@ describe('settings tab', () => {
     expect(host.settings.nodePath).toBe('/opt/node/bin/node');
     expect(saveSettings).toHaveBeenCalledTimes(1);
     await vi.waitFor(() => expect(set).toHaveBeenCalledWith('folders.inbox', 'Memory/Inbox'));
+    await vi.waitFor(() => expect(JSON.parse(fs.readFileSync(path.join(home, 'config.json'), 'utf8'))).toMatchObject({ folders: { inbox: 'Memory/Inbox' } }));
     expect(set).toHaveBeenCalledTimes(2);
   });
 });
