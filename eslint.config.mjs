@@ -60,6 +60,8 @@ export default defineConfig([
   ...obsidianmd.configs.recommended
     .filter((c) => !c.files || JSON.stringify(c.files).includes('ts'))
     .map((c) => ({ ...c, files: ['src/**/*.ts'] })),
+  // typescript-eslint's type-checked rules on what Obsidian loads and the engine, none turned off.
+  ...tseslint.configs.recommendedTypeChecked.map((c) => ({ ...c, files: ['src/**/*.ts'] })),
   {
     files: ['src/**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

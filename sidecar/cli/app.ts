@@ -2,6 +2,7 @@
 import { commands } from './commands.js';
 import { formatOptions, parseArgs } from './args.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
+import { didYouMean } from '../../src/core/suggest.js';
 import { hostFacts } from '../hosting/facts.js';
 import { handleInterrupts, Interrupted, INTERRUPTED_EXIT, type InterruptHandler } from './interrupt.js';
 import type { CommandContext, CommandDefinition, CommandEntry, GlobalOption, OptionSpec } from './types.js';
@@ -20,6 +21,12 @@ const globalsOf = (entry: CommandEntry): GlobalOption[] => entry.globals ?? ['va
 export function acceptedOptions(entry: CommandEntry, def: CommandDefinition): Record<string, OptionSpec> {
   const globals = Object.fromEntries(globalsOf(entry).map((g) => [g, globalOptions[g]]));
   return { ...(def.options ?? {}), ...globals, help: helpOption };
+}
+
+/** ` Did you mean \`engram status\`?` for a mistyped command, or empty. */
+function meant(typed: string, prefix: string): string {
+  const m = didYouMean(typed, commands.map((c) => c.name));
+  return m ? ` Did you mean \`${prefix} ${m}\`?` : '';
 }
 
 function mainHelp(): string {
@@ -68,7 +75,7 @@ export async function main(argv: string[]): Promise<number> {
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     const target = name === 'help' ? commands.find((c) => c.name === rest[0]) : undefined;
     if (name === 'help' && rest[0] !== undefined && !target) {
-      err(`engram help: unknown command "${rest[0]}". Run \`engram --help\` for the list.`);
+      err(`engram help: unknown command "${rest[0]}".${meant(rest[0], 'engram help')} Run \`engram --help\` for the list.`);
       return 1;
     }
     if (target) out(commandHelp(target, (await target.load()).command));
@@ -81,7 +88,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
-    err(`engram: unknown command "${name}". Run \`engram --help\` for the list.`);
+    err(`engram: unknown command "${name}".${meant(name, 'engram')} Run \`engram --help\` for the list.`);
     return 1;
   }
   let def: CommandDefinition | undefined;

@@ -1,5 +1,6 @@
 // A small, strict argument parser: unknown options and missing values are usage errors.
 import { EngramError } from '../../src/core/errors.js';
+import { didYouMeanText } from '../../src/core/suggest.js';
 import type { OptionSpec } from './types.js';
 
 export type OptionValues = Record<string, string | number | boolean | string[] | undefined>;
@@ -14,7 +15,8 @@ export interface ParsedArgs {
  * JSON output); anything else is "unknown option".
  */
 export function parseArgs(argv: string[], specs: Record<string, OptionSpec>, explain?: (name: string) => string | undefined): ParsedArgs {
-  const refuse = (name: string, shown: string) => new EngramError('usage', explain?.(name) ?? `unknown option: ${shown}`);
+  const refuse = (name: string, shown: string) =>
+    new EngramError('usage', explain?.(name) ?? `unknown option: ${shown}${shown.startsWith('--') ? didYouMeanText(name, Object.keys(specs), (s) => `--${s}`) : ''}`);
   const byShort = new Map<string, string>();
   for (const [name, spec] of Object.entries(specs)) if (spec.short) byShort.set(spec.short, name);
   const positionals: string[] = [];

@@ -10,6 +10,7 @@ import { engramHome, logsDir, vaultState } from '../hosting/paths.js';
 import { appendLog } from '../hosting/log.js';
 import { captureEnabled, clientSettings, resolveProject, resolveVault } from '../hosting/settings.js';
 import { hostStarting, startHostDetached } from '../hosting/start-host.js';
+import { hungHost, killHungHost } from '../hosting/hung-host.js';
 import { SPOOL_FORMAT, lossCause, recordLostEvent, writeSpoolEntry } from '../hosting/spool-writer.js';
 
 export interface HookIo {
@@ -69,14 +70,30 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' && v ? v : undefined;
 }
 
-async function nudgeHost(socket: string, vault: string, env: NodeJS.ProcessEnv): Promise<void> {
+/**
+ * The host did not answer: when it is stopped or stuck (hung-host.ts) and is Engram's own daemon, it is killed so a
+ * new one can start. Returns why it was replaced, or undefined when it may only be busy (or is Obsidian's).
+ */
+async function replaceIfHung(state: ReturnType<typeof vaultState>, log: (msg: string) => void): Promise<string | undefined> {
+  const hung = hungHost(state);
+  if (!hung) return undefined;
+  if (!hung.replaceable) {
+    log(`the Obsidian host ${hung.why}; not replaced (resume or restart Obsidian)`);
+    return undefined;
+  }
+  const gone = await killHungHost(hung);
+  log(`the host ${hung.why}: ${gone ? 'killed it, a new one starts' : 'could not kill it'}`);
+  return gone ? `the host ${hung.why}, killed` : undefined;
+}
+
+async function nudgeHost(state: ReturnType<typeof vaultState>, env: NodeJS.ProcessEnv, log: (msg: string) => void): Promise<void> {
   try {
-    const conn = await HostConnection.open({ socket, env, deadline: Date.now() + 250, client: 'hook' });
+    const conn = await HostConnection.open({ socket: state.socket, env, deadline: Date.now() + 250, client: 'hook' });
     await conn.send('spool.notify', {});
     conn.close();
   } catch (e) {
-    if (isNoHost(e)) startHostDetached(vault, env);
-    else appendLog('hook.log', `could not notify the host: ${(e as Error).message}`, env);
+    if (isNoHost(e) || (await replaceIfHung(state, log))) startHostDetached(state.vault, env);
+    else log(`could not notify the host: ${(e as Error).message}`);
   }
 }
 
@@ -149,23 +166,26 @@ export async function runHook(io: HookIo): Promise<void> {
       if (!marker && !logged) process.stderr.write(`engram: hook event ${event} lost: ${lossCause(code)} (${(e as Error).message})\n`);
       return;
     }
-    await nudgeHost(state.socket, state.vault, env);
+    await nudgeHost(state, env, log);
     return;
   }
 
   const settings = clientSettings(env);
   if (!settings.inject) return;
   const start = event === 'SessionStart';
-  let deadline = Date.now() + (start ? settings.session_start_deadline_ms : settings.prompt_deadline_ms);
+  const began = Date.now();
+  let deadline = began + (start ? settings.session_start_deadline_ms : settings.prompt_deadline_ms);
   let conn: HostConnection;
   try {
     conn = await HostConnection.open({ socket: state.socket, env, deadline, client: 'hook' });
   } catch (e) {
-    if (!isNoHost(e)) {
+    const replaced = isNoHost(e) ? undefined : await replaceIfHung(state, log);
+    if (!isNoHost(e) && !replaced) {
       log(`no context: ${(e as Error).message}`);
       return;
     }
-    const started = await connectStartedHost(state, env, Math.max(COLD_START_BUDGET_MS[start ? 'SessionStart' : 'UserPromptSubmit'], deadline - Date.now()), (e as NodeJS.ErrnoException).code ?? (e as Error).message, log);
+    const why = replaced ?? (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    const started = await connectStartedHost(state, env, Math.max(COLD_START_BUDGET_MS[start ? 'SessionStart' : 'UserPromptSubmit'] - (replaced ? Date.now() - began : 0), deadline - Date.now()), why, log);
     if (!started) return;
     ({ conn, deadline } = started);
   }

@@ -10,6 +10,7 @@ import { listSetAside, retrySetAside } from '../hosting/spool.js';
 import { resolveVault } from '../hosting/settings.js';
 import { hostFacts } from '../hosting/facts.js';
 import { loadConfig } from '../hosting/config-file.js';
+import { hungHost } from '../hosting/hung-host.js';
 import { foldersFromConfig } from '../../src/core/note/route.js';
 import { lockIsLive, readLock } from '../hosting/election.js';
 import { thisDevice } from '../hosting/device.js';
@@ -82,6 +83,18 @@ export const CHECKS: [string, Check][] = [
     }
     return { status: 'ok', detail: home };
   }],
+  ['configuration', (c) => {
+    let loaded: ReturnType<typeof loadConfig>;
+    try {
+      loaded = loadConfig(hostFacts(c.env));
+    } catch (e) {
+      const hint = (e as { hint?: string }).hint;
+      return { status: 'fail', detail: `${(e as Error).message}; no host can start with it`, fix: hint ?? 'fix the file named above' };
+    }
+    if (loaded.broken) return { status: 'warn', detail: loaded.broken, fix: `fix ${loaded.file} at the line named; until then Engram runs on the last good configuration` };
+    if (loaded.config.problems.length) return { status: 'warn', detail: loaded.config.problems.join('; '), fix: '`engram configure <key> <value>` checks a value as it saves it' };
+    return { status: 'ok', detail: loaded.data ? `${loaded.file} read, every key valid` : `${loaded.file} absent: the defaults apply` };
+  }],
   ['socket', (c) => {
     const v = vaultOf(c);
     if (!v) return { status: 'warn', detail: 'no vault, so no socket' };
@@ -105,6 +118,8 @@ export const CHECKS: [string, Check][] = [
       return { status: 'ok', detail: `${conn.hello.host} pid ${conn.hello.pid} answers` };
     } catch (e) {
       if (e instanceof RpcError) return { status: 'fail', detail: `the host refused us: ${e.message}`, fix: 'run `engram serve --stop`, then any command starts a fresh host' };
+      const hung = hungHost(state);
+      if (hung) return { status: 'fail', detail: `the host ${hung.why}`, fix: hung.replaceable ? `nothing to do: the next hook replaces it (or \`kill -CONT ${hung.owner.pid}\` resumes it)` : 'resume or restart Obsidian' };
       if (lock && lockIsLive(lock)) return { status: 'fail', detail: `pid ${lock.pid} holds host.lock but does not answer on ${state.socket}`, fix: `stop it (kill ${lock.pid}); the next hook starts a new host` };
       if (isNoHost(e)) return { status: 'ok', detail: 'not running (starts on demand with the next hook or `engram serve`)' };
       return { status: 'fail', detail: (e as Error).message, fix: 'run `engram serve --foreground` to see the error' };

@@ -10,7 +10,7 @@ import { errorMessage } from '../../src/core/errors.js';
 import { readFormat } from '../../src/core/format-version.js';
 import { SPOOL_FORMAT, writeSpoolEntry } from './spool-writer.js';
 import { codexHome, type VaultState } from './paths.js';
-import { MCP_NAME } from './install-facts.js';
+import { codexRegisteredAt, MCP_NAME } from './install-facts.js';
 import { loadConfig } from './config-file.js';
 import type { CoverageStore } from './coverage.js';
 import { homeDir, hostFacts } from './facts.js';
@@ -93,18 +93,24 @@ export interface CodexFollower {
   close(): Promise<void>;
 }
 
-/** The time from which rollouts are followed: when this host first saw Codex registered (kept in the vault's state). */
-function followSince(state: VaultState, now: number): number {
+/**
+ * The time from which rollouts are followed: when `engram install --agent codex` registered Engram, so a session run
+ * right after the install is followed even when the running host notices the registration only at its next look;
+ * else when a host first saw Codex registered (kept in the vault's state).
+ */
+function followSince(state: VaultState, env: NodeJS.ProcessEnv, now: number): number {
   const file = path.join(state.dir, 'codex-follow.json');
+  const installed = codexRegisteredAt(env);
   try {
     const saved = readFormat({ name: file, current: 1, field: 'format' }, fs.readFileSync(file, 'utf8'))?.data;
     const t = typeof saved?.since === 'string' ? Date.parse(saved.since) : NaN;
-    if (Number.isFinite(t)) return t;
+    if (Number.isFinite(t)) return installed === undefined ? t : Math.min(t, installed);
   } catch {
     // first time
   }
-  atomicWriteFileSync(file, JSON.stringify({ format: 1, since: new Date(now).toISOString() }), { mode: 0o600 });
-  return now;
+  const since = installed ?? now;
+  atomicWriteFileSync(file, JSON.stringify({ format: 1, since: new Date(since).toISOString() }), { mode: 0o600 });
+  return since;
 }
 
 function listRollouts(dir: string): string[] {
@@ -232,7 +238,7 @@ export function startCodexFollower(o: CodexFollowerOptions): CodexFollower {
     if (watcher || closed) return;
     // From the moment Codex is registered, even before its sessions folder exists: a first rollout written before the
     // watcher is ready is then still picked up by the listing below.
-    since ??= followSince(o.state, now());
+    since ??= followSince(o.state, o.env, now());
     if (!fs.existsSync(dir)) return;
     const w = watch(dir, { ignoreInitial: true, persistent: true, depth: 5 });
     watcher = w;

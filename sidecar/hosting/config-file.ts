@@ -1,36 +1,99 @@
 // Reads and writes $ENGRAM_HOME/config.json; the rules (keys, validation, sources) live in src/core/config.ts.
+// A copy of the last config.json that was read whole and without a problem is kept beside it (config.last-good.json):
+// while the file is broken (a hand edit left it invalid JSON) every reader uses that copy and says so, so capture and
+// recall keep running as they were configured instead of stopping or falling back to defaults.
 import fs from 'node:fs';
+import path from 'node:path';
 import { effectiveConfig, parseConfigFile, serializeConfigFile, setConfigValue, unsetConfigValue, type EffectiveConfig } from '../../src/core/config.js';
-import { EngramError, errorMessage } from '../../src/core/errors.js';
+import { EngramError, errorMessage, isEngramError } from '../../src/core/errors.js';
 import { engramHome, userState, type HostFacts } from '../../src/core/state.js';
-import { atomicWriteFile } from './atomic-write.js';
+import { atomicWriteFile, atomicWriteFileSync } from './atomic-write.js';
 
 export interface LoadedConfig {
   file: string;
-  /** The file's data (null when it does not exist). */
+  /** The file's data (null when it does not exist); while it is broken, the last good copy's (or null). */
   data: Record<string, unknown> | null;
   config: EffectiveConfig;
+  /** Set while config.json is broken: why, and what is used instead (also the first of `config.problems`). */
+  broken?: string;
 }
 
 export function configFilePath(facts: HostFacts): string {
   return userState(engramHome(facts), facts.platform).configFile;
 }
 
-export function readConfigFile(file: string): Record<string, unknown> | null {
-  let text: string;
+/** Where the last good copy of a config file is kept. */
+export function lastGoodPath(file: string): string {
+  return path.join(path.dirname(file), 'config.last-good.json');
+}
+
+function readText(file: string): string | null {
   try {
-    text = fs.readFileSync(file, 'utf8');
+    return fs.readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new EngramError('io', `cannot read ${file}: ${errorMessage(e)}`);
   }
-  return parseConfigFile(text, file);
+}
+
+/** The file's data, or null when it does not exist; throws (naming the line) when it is not valid. */
+export function readConfigFile(file: string): Record<string, unknown> | null {
+  const text = readText(file);
+  return text === null ? null : parseConfigFile(text, file);
+}
+
+interface ConfigData {
+  data: Record<string, unknown> | null;
+  /** The file's text when it was read and parsed (to keep as the last good copy). */
+  text?: string;
+  broken?: string;
+}
+
+/** config.json's data, or while it is broken the last good copy's, with why. */
+export function readConfigData(file: string): ConfigData {
+  const text = readText(file);
+  if (text === null) return { data: null };
+  try {
+    return { data: parseConfigFile(text, file), text };
+  } catch (e) {
+    if (!isEngramError(e)) throw e;
+    const copy = lastGoodPath(file);
+    const good = readLastGood(file);
+    if (good === null) throw e;
+    const saved = fs.statSync(copy, { throwIfNoEntry: false })?.mtime.toISOString() ?? 'an earlier run';
+    return { data: good, broken: `${e.message}; using the last good configuration (${copy}, saved ${saved}) until it is fixed${e.hint ? ` (${e.hint})` : ''}` };
+  }
+}
+
+function readLastGood(file: string): Record<string, unknown> | null {
+  try {
+    return readConfigFile(lastGoodPath(file));
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps `text` as the last good copy when it differs from the one kept (a few bytes read per load). */
+function keepLastGood(file: string, text: string): void {
+  const copy = lastGoodPath(file);
+  try {
+    if (readText(copy) === text) return;
+    atomicWriteFileSync(copy, text, { mode: 0o600 });
+  } catch {
+    // a read-only or full $ENGRAM_HOME: the copy is a convenience
+  }
 }
 
 export function loadConfig(facts: HostFacts): LoadedConfig {
   const file = configFilePath(facts);
-  const data = readConfigFile(file);
-  return { file, data, config: effectiveConfig(data, facts.env) };
+  const read = readConfigData(file);
+  let config = effectiveConfig(read.data, facts.env);
+  const fileProblems = config.problems.some((p) => p.startsWith('config.json:'));
+  // Only a file every key of which was taken as written becomes the last good copy; an invalid value falls back on it.
+  if (read.text !== undefined && !fileProblems) keepLastGood(file, read.text);
+  if (read.text !== undefined && fileProblems) config = effectiveConfig(read.data, facts.env, readLastGood(file));
+  if (read.broken) config.problems.unshift(read.broken);
+  return { file, data: read.data, config, ...(read.broken ? { broken: read.broken } : {}) };
 }
 
 /** Sets (value) or removes (null) one key in config.json, atomically; returns the new effective configuration. */
@@ -38,6 +101,9 @@ export async function saveConfigKey(facts: HostFacts, key: string, value: unknow
   const file = configFilePath(facts);
   const data = readConfigFile(file);
   const next = value === null ? unsetConfigValue(data, key) : setConfigValue(data, key, value);
-  await atomicWriteFile(file, serializeConfigFile(next));
-  return { file, data: next, config: effectiveConfig(next, facts.env) };
+  const text = serializeConfigFile(next);
+  await atomicWriteFile(file, text);
+  const config = effectiveConfig(next, facts.env);
+  if (!config.problems.some((p) => p.startsWith('config.json:'))) keepLastGood(file, text);
+  return { file, data: next, config };
 }

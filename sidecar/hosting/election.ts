@@ -26,6 +26,11 @@ function procStat(pid: number): string[] | undefined {
   }
 }
 
+/** The process's state letter from /proc (R, S, D; T stopped by a signal, t by a debugger; Z a zombie), if known. */
+export function processState(pid: number): string | undefined {
+  return procStat(pid)?.[0];
+}
+
 export function processStartTime(pid: number): string | undefined {
   // Field 22 of stat.
   return procStat(pid)?.[19];

@@ -103,3 +103,23 @@ export function shimTarget(text: string): string | undefined {
 export function remainingRegistrations(env: NodeJS.ProcessEnv): string[] {
   return Object.keys(readRecord(env).files).filter((f) => fs.existsSync(f));
 }
+
+/** When `engram install --agent codex` registered Engram with Codex: the host follows Codex's rollouts from then on. */
+function codexRecordFile(env: NodeJS.ProcessEnv): string {
+  return path.join(engramHome(env), 'codex-registered.json');
+}
+
+export function recordCodexRegistered(env: NodeJS.ProcessEnv, at = new Date()): void {
+  fs.mkdirSync(engramHome(env), { recursive: true, mode: 0o700 });
+  atomicWriteFileSync(codexRecordFile(env), `${JSON.stringify({ format: 1, since: at.toISOString() })}\n`, { mode: 0o600 });
+}
+
+/** Epoch ms of the registration `engram install --agent codex` recorded, if any. */
+export function codexRegisteredAt(env: NodeJS.ProcessEnv): number | undefined {
+  try {
+    const t = Date.parse((JSON.parse(fs.readFileSync(codexRecordFile(env), 'utf8')) as { since?: string }).since ?? '');
+    return Number.isFinite(t) ? t : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -18,6 +18,8 @@ import { startTeamSync } from './team/team-service.js';
 import { thisDevice } from './device.js';
 import { describeLease, describeUnseen, LEASE_RENEW_MS, recordDevice, releaseLease, takeLease, unseenDevices, type Lease, type LeaseResult } from './vault-lease.js';
 import { releaseStartClaim } from './start-host.js';
+import { startHeartbeat } from './hung-host.js';
+import { setAsideDamagedLedger } from './ledger-repair.js';
 import { HostServer, ensureToken } from './server.js';
 import type { Logger } from './logger.js';
 import { ensureStateDirs, retrySetAside, returnClaimed, unclaim } from './spool.js';
@@ -79,6 +81,8 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     return { kind: 'already-running', lease: leased.holder };
   }
   log('info', `${opts.kind} host starting for ${state.vault} (key ${state.key}, protocol ${PROTOCOL_VERSION})`);
+  // While the event loop runs, the heartbeat moves: a client that gets no answer tells a stuck host from a busy one.
+  const stopHeartbeat = startHeartbeat(state.dir);
   try {
     recordDevice(state.vault, device);
   } catch {
@@ -97,6 +101,8 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
       return undefined;
     });
     const { engine, coverage, config, setExtractor } = composeEngine({ state, env, log, fault, vault, index, yieldNow: opts.yieldNow, deferRetryMs: opts.deferRetryMs, jobDelayMs: opts.jobDelayMs });
+    // A config.json broken by hand (the last good copy is in use), invalid values, mistyped keys: in the host log too.
+    for (const p of config.problems) log('warn', `configuration: ${p}`);
     // A device whose lease cannot reach this machine (a sync without dot folders): say so, since both may host.
     const unseen = describeUnseen(unseenDevices(state.vault, device, foldersFromConfig(config).log));
     if (unseen) log('warn', `${unseen}; run Engram's host on one machine at a time (engram serve --stop on the other), or sync with a tool that carries dot folders`);
@@ -118,6 +124,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
           log('info', `host stopping: ${reason}`);
           clearInterval(sweep);
           clearInterval(renew);
+          stopHeartbeat();
           await server.close();
           // Finish the running job (or give up after a while: its entries go back to the spool).
           const current = capture.queue.currentData();
@@ -153,6 +160,8 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     await server.listen();
     log('info', `listening on ${state.socket}`);
 
+    const damaged = setAsideDamagedLedger(state);
+    if (damaged) log('warn', `the ledger was damaged: set aside as ${damaged}; a new one starts (notes already written stay, dedup skips beats extracted before)`);
     const returned = returnClaimed(state);
     if (returned) log('info', `returned ${returned} entries claimed by a previous host`);
     // Set-aside events whose cause is gone (or whose wait is over) come back now and on every sweep.
@@ -188,6 +197,15 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
       () => {
         // A host told to stop while it was starting has released the vault (or is releasing it): it writes nothing more.
         if (shuttingDown) return;
+        // A curation apply a crash interrupted (this host's, or a CLI's): finished now, or rolled back.
+        const curation = engine.curation;
+        if (curation) void curation.exclusive(() => curation.resumeInterrupted({ actor: opts.kind })).then(
+          async (done) => {
+            for (const o of done) log(o.ok ? 'info' : 'warn', o.ok ? `finished proposal ${o.id}, whose apply a crash interrupted` : `proposal ${o.id}, interrupted by a crash: ${o.error}`);
+            if (done.length) await engine.reconcile();
+          },
+          (e) => log('warn', `resuming interrupted applies failed: ${errorMessage(e)}`),
+        );
         host.drain();
         // Save the freshly built index at once: a crash later must not cost a full rebuild.
         firstSave = engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
@@ -197,6 +215,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     return { kind: 'hosting', host, closed };
   } catch (e) {
     log('error', `host failed: ${(e as Error)?.stack ?? String(e)}`);
+    stopHeartbeat();
     releaseLease(state.vault, device);
     releaseHostLock(state.lock);
     throw e;

@@ -2,7 +2,7 @@
 // without loading the engine. Vault and project resolution are the foundation's (sidecar/hosting/resolve.ts).
 import { effectiveConfig, type EffectiveConfig } from '../../src/core/config.js';
 import { findVault, findLocalSettings, projectFor } from './resolve.js';
-import { readConfigFile } from './config-file.js';
+import { readConfigData } from './config-file.js';
 import { hostFacts } from './facts.js';
 import { configPath } from './paths.js';
 
@@ -22,9 +22,10 @@ export interface ClientSettings {
   inject: boolean;
 }
 
+/** config.json's data (while it is broken, its last good copy's), or nothing when neither can be read. */
 export function readRawConfig(env: NodeJS.ProcessEnv): Record<string, unknown> {
   try {
-    return readConfigFile(configPath(env)) ?? {};
+    return readConfigData(configPath(env)).data ?? {};
   } catch {
     return {};
   }

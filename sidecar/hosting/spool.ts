@@ -5,6 +5,7 @@ import path from 'node:path';
 import { readFormat } from '../../src/core/format-version.js';
 import { SPOOL_FORMAT, type SpoolEntry } from './spool-writer.js';
 import type { VaultState } from './paths.js';
+import { setAsideDamagedLedger } from './ledger-repair.js';
 import { tempPathFor } from './temp-files.js';
 import { atomicWriteFileSync } from './atomic-write.js';
 import { engramHome } from './paths.js';
@@ -320,6 +321,12 @@ export function spoolPort(state: VaultState, env: NodeJS.ProcessEnv, deferAge: n
     unclaim: (files) => unclaim(state, files),
     setAside: (files, e) => {
       const cause = classifyFailure(errorMessage(e), engramHome(env), state.vault);
+      // The ledger itself is damaged: set it aside and start a new one; the events run again on the next sweep.
+      const moved = cause.kind === 'damaged-state' && cause.where === state.ledger ? setAsideDamagedLedger(state) : undefined;
+      if (moved) {
+        unclaim(state, files);
+        return `the ledger was damaged: set aside as ${moved}, a new one started; its events are back in the spool`;
+      }
       failEntries(state, files, cause);
       return `its events are in ${state.spool}/failed/ (${cause.kind}; fix: ${cause.fix})`;
     },

@@ -4,6 +4,7 @@
 import { EngramError } from './errors.js';
 import { upgradeFormat, type FormatSpec } from './format-version.js';
 import { posixPath, vaultPath, win32Path } from './path.js';
+import { didYouMeanText } from './suggest.js';
 
 export type ConfigValue = string | number | boolean | null | string[];
 
@@ -311,19 +312,38 @@ function leafKeys(obj: Record<string, unknown>, prefix = ''): string[] {
   return out;
 }
 
+/** `:line:column` of a JSON.parse error (from its "position N", or the line it names), or empty. */
+export function jsonErrorLine(text: string, message: string): string {
+  const named = /line (\d+) column (\d+)/.exec(message);
+  if (named) return `:${named[1]}:${named[2]}`;
+  const pos = /position (\d+)/.exec(message);
+  if (pos) {
+    const before = text.slice(0, Number(pos[1]));
+    const line = before.split('\n').length;
+    return `:${line}:${Number(pos[1]) - (before.lastIndexOf('\n') + 1) + 1}`;
+  }
+  // "Unexpected end of JSON input": the file stops short.
+  if (/end of JSON/i.test(message)) return `:${text.split('\n').length}`;
+  return '';
+}
+
 /** Parses config.json text (refusing a newer format, migrating an older one). */
 export function parseConfigFile(text: string, where: string): Record<string, unknown> {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new EngramError('invalid-config', `${where} is not valid JSON: ${(e as Error).message}`, 'fix or delete the file, then run `engram configure`');
+    throw new EngramError('invalid-config', `${where}${jsonErrorLine(text, (e as Error).message)} is not valid JSON: ${(e as Error).message}`, 'fix that line (or delete the file), then run `engram configure` to check it');
   }
   return upgradeFormat(CONFIG_FORMAT, raw, where).data;
 }
 
-/** Defaults, then the file's values, then ENGRAM_* environment variables; invalid values are reported and skipped. */
-export function effectiveConfig(file: Record<string, unknown> | null, env: Record<string, string | undefined>): EffectiveConfig {
+/**
+ * Defaults, then the file's values, then ENGRAM_* environment variables; invalid values are reported and skipped. An
+ * invalid value in the file falls back on the same key in `lastGood` (the last file read without a problem) when it
+ * holds a valid one there, else on the default.
+ */
+export function effectiveConfig(file: Record<string, unknown> | null, env: Record<string, string | undefined>, lastGood?: Record<string, unknown> | null): EffectiveConfig {
   const entries = new Map<ConfigKey, EffectiveEntry>();
   const problems: string[] = [];
   for (const key of CONFIG_KEY_NAMES) {
@@ -333,7 +353,12 @@ export function effectiveConfig(file: Record<string, unknown> | null, env: Recor
     if (fromFile !== undefined) {
       const r = s.check(fromFile);
       if (r.ok) entry = { ...entry, value: r.value, source: 'config file' };
-      else problems.push(`config.json: ${key} should be ${r.error}, found ${JSON.stringify(fromFile)}; using ${JSON.stringify(entry.value)}`);
+      else {
+        const before = lastGood ? getNested(lastGood, key) : undefined;
+        const good = before === undefined ? undefined : s.check(before);
+        if (good?.ok) entry = { ...entry, value: good.value, source: 'config file' };
+        problems.push(`config.json: ${key} should be ${r.error}, found ${JSON.stringify(fromFile)}; using ${JSON.stringify(entry.value)}${good?.ok ? ' (its last good value)' : ' (the default)'}`);
+      }
     }
     const name = envNameOf(key);
     const fromEnv = name ? env[name] : undefined;
@@ -346,14 +371,14 @@ export function effectiveConfig(file: Record<string, unknown> | null, env: Recor
   }
   if (file) {
     for (const k of leafKeys(file)) {
-      if (k !== 'version' && !isConfigKey(k)) problems.push(`config.json: unknown key ${k} (ignored)`);
+      if (k !== 'version' && !isConfigKey(k)) problems.push(`config.json: unknown key ${k} (ignored)${didYouMeanText(k, CONFIG_KEY_NAMES)}`);
     }
   }
   return new EffectiveConfig(entries, problems);
 }
 
 export function unknownKeyError(key: string): EngramError {
-  return new EngramError('usage', `unknown configuration key "${key}"`, `valid keys: ${CONFIG_KEY_NAMES.join(', ')}`);
+  return new EngramError('usage', `unknown configuration key "${key}"${didYouMeanText(key, CONFIG_KEY_NAMES)}`, `valid keys: ${CONFIG_KEY_NAMES.join(', ')}`);
 }
 
 /**

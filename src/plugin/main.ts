@@ -1,6 +1,6 @@
 // The Obsidian host: lifecycle only. Settings load here; hosting starts once the workspace layout is ready (never in
 // onload) and only on desktop, where the Node part (src/plugin/node/) is loaded on demand.
-import { Notice, Platform, Plugin, type FileSystemAdapter, type ItemView, type WorkspaceLeaf } from 'obsidian';
+import { Notice, Platform, Plugin, requireApiVersion, type FileSystemAdapter, type ItemView, type WorkspaceLeaf } from 'obsidian';
 import { DEFAULT_SETTINGS, EngramSettingTab, migrateSettings, type EngineConfigAccess, type EngramSettings, type SettingsHost } from './settings';
 import { describeHost, type HostState } from './status-bar';
 import { ObsidianVault } from './obsidian/vault-port';
@@ -42,7 +42,9 @@ export default class EngramPlugin extends Plugin implements SettingsHost {
   async onload(): Promise<void> {
     this.settings = migrateSettings(await this.loadData());
     this.statusEl = this.addStatusBarItem();
-    this.statusEl.addClass('engram-status');
+    this.statusEl.addClass('engram-status', 'mod-clickable');
+    // A click opens the review pane (the item shows how many notes are due).
+    this.registerDomEvent(this.statusEl, 'click', () => void this.openPane(VIEW_TYPE_REVIEW));
     this.addSettingTab(new EngramSettingTab(this.app, this, this));
     this.registerPanes();
     registerCommands(this, this.panes, { open: (type) => this.openPane(type) });
@@ -79,6 +81,8 @@ export default class EngramPlugin extends Plugin implements SettingsHost {
       leaf = (type === VIEW_TYPE_RELATED ? workspace.getRightLeaf(false) : workspace.getLeaf('tab')) ?? workspace.getLeaf('tab');
       await leaf.setViewState({ type, active: true });
     }
+    // Shows it even in a collapsed sidebar or a background tab (Obsidian 1.7.2 and later; before, focusing it is all).
+    if (requireApiVersion('1.7.2')) await workspace.revealLeaf(leaf);
     workspace.setActiveLeaf(leaf, { focus: true });
   }
 

@@ -12,6 +12,7 @@ import { chooseBeatType } from './modals/beat-type-modal';
 import { pickNotes } from './modals/note-picker-modal';
 import { confirmProposal } from './modals/proposal-preview-modal';
 import { StatusModal } from './modals/status-modal';
+import { count } from '../core/plural';
 
 export const NOT_HOSTED = 'Engram is not hosting this vault yet (it is starting, or the Engram daemon hosts it); try again in a moment.';
 
@@ -103,7 +104,7 @@ export class NoteActions {
       return;
     }
     const written = proposal.writes.map((w) => w.path);
-    tell(verb === 'merge' ? `Merged ${proposal.sources.length} notes into ${written[0]}.` : `Split ${written[0]} into ${written.length - 1} notes.`);
+    tell(verb === 'merge' ? `Merged ${count(proposal.sources.length, 'note')} into ${written[0]}.` : `Split ${written[0]} into ${count(written.length - 1, 'note')}.`);
   }
 
   async toggleLock(path: string): Promise<void> {
@@ -167,7 +168,7 @@ export class NoteActions {
     const timer = window.setInterval(() => progress.setMessage(`Reindexing the vault: ${api.engine.noteCount()} of about ${total} notes`), PROGRESS_MS);
     try {
       const { notes } = await api.reindex();
-      tell(`Reindexed the vault: ${notes} notes.`);
+      tell(`Reindexed the vault: ${count(notes, 'note')}.`);
     } catch (e) {
       tell(`Reindexing failed: ${why(e)}`);
     } finally {

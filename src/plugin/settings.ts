@@ -76,9 +76,35 @@ export interface SettingsHost {
   vaultPath(): string | undefined;
 }
 
+/** A text field saves once typing pauses this long: a model id change rebuilds the vectors, never once per keystroke. */
+export const SAVE_DELAY_MS = 800;
+
 export class EngramSettingTab extends PluginSettingTab {
-  constructor(app: App, plugin: Plugin, private readonly host: SettingsHost) {
+  /** Saves waiting for typing to pause, by what they save; run at once when the tab closes. */
+  private readonly pending = new Map<string, { timer: number; run: () => Promise<void> }>();
+
+  constructor(app: App, plugin: Plugin, private readonly host: SettingsHost, private readonly saveDelayMs = SAVE_DELAY_MS) {
     super(app, plugin);
+  }
+
+  /** Runs `run` once typing in the field `what` has paused (each keystroke restarts the wait). */
+  private saveLater(what: string, run: () => Promise<void>): void {
+    const before = this.pending.get(what);
+    if (before) window.clearTimeout(before.timer);
+    const timer = window.setTimeout(() => {
+      this.pending.delete(what);
+      void run();
+    }, this.saveDelayMs);
+    this.pending.set(what, { timer, run });
+  }
+
+  hide(): void {
+    for (const { timer, run } of this.pending.values()) {
+      window.clearTimeout(timer);
+      void run();
+    }
+    this.pending.clear();
+    super.hide();
   }
 
   display(): void {
@@ -102,7 +128,7 @@ export class EngramSettingTab extends PluginSettingTab {
     new Setting(el).setName('Vault folders').setHeading();
     for (const [key, name] of FOLDERS) {
       new Setting(el).setName(name).addText((t) =>
-        t.setValue(textOf(access.get(key))).onChange((v) => void this.save(access, key, v)),
+        t.setValue(textOf(access.get(key))).onChange((v) => this.saveLater(key, () => this.save(access, key, v))),
       );
     }
   }
@@ -122,13 +148,13 @@ export class EngramSettingTab extends PluginSettingTab {
       });
     if (backend !== 'rules') {
       new Setting(el).setName('Model').addText((t) =>
-        t.setValue(textOf(access.get(`${backend}.model`))).onChange((v) => void this.save(access, `${backend}.model`, v)),
+        t.setValue(textOf(access.get(`${backend}.model`))).onChange((v) => this.saveLater(`${backend}.model`, () => this.save(access, `${backend}.model`, v))),
       );
     }
     new Setting(el)
       .setName('Daily token budget')
       .setDesc('Background extraction stops for the day once it has used this many tokens.')
-      .addText((t) => t.setValue(textOf(access.get('budget.tokens_per_day'))).onChange((v) => void this.save(access, 'budget.tokens_per_day', v)));
+      .addText((t) => t.setValue(textOf(access.get('budget.tokens_per_day'))).onChange((v) => this.saveLater('budget.tokens_per_day', () => this.save(access, 'budget.tokens_per_day', v))));
   }
 
   private embeddingSettings(el: HTMLElement, access: EngineConfigAccess): void {
@@ -139,7 +165,7 @@ export class EngramSettingTab extends PluginSettingTab {
     new Setting(el)
       .setName('Embedding model')
       .setDesc('Search by meaning as well as by words. Changing it rebuilds the vectors.')
-      .addText((t) => t.setValue(model.id).onChange((v) => void this.save(access, 'embedding.model_id', v)));
+      .addText((t) => t.setValue(model.id).onChange((v) => this.saveLater('embedding.model_id', () => this.save(access, 'embedding.model_id', v))));
     const row = new Setting(el).setName(model.present ? 'Model present' : 'No model yet').setDesc(
       model.present ? `In ${model.where}.` : `Search uses words only until a model is present. It would be downloaded from ${model.source} into ${model.where}.`,
     );
@@ -177,9 +203,9 @@ export class EngramSettingTab extends PluginSettingTab {
       .setName('State folder')
       .setDesc(`Engram keeps its index, queue and logs in ${access.home} (ENGRAM_HOME). The command line must use the same folder; \`engram doctor\` checks it. A change applies when the plugin next loads.`)
       .addText((t) =>
-        t.setValue(this.host.settings.engramHome).onChange(async (v) => {
+        t.setValue(this.host.settings.engramHome).onChange((v) => {
           this.host.settings.engramHome = v.trim();
-          await this.host.saveSettings();
+          this.saveLater('engramHome', () => this.host.saveSettings());
         }),
       );
   }
@@ -190,18 +216,18 @@ export class EngramSettingTab extends PluginSettingTab {
       .setName('Node path')
       .setDesc('The Node 20 (or newer) that runs the embedding child and the command line. Empty: found on PATH.')
       .addText((t) =>
-        t.setPlaceholder('/usr/local/bin/node').setValue(this.host.settings.nodePath).onChange(async (v) => {
+        t.setPlaceholder('/usr/local/bin/node').setValue(this.host.settings.nodePath).onChange((v) => {
           this.host.settings.nodePath = v.trim();
-          await this.host.saveSettings();
+          this.saveLater('nodePath', () => this.host.saveSettings());
         }),
       );
     new Setting(el)
       .setName('Command line path')
       .setDesc('The engram command (or its dist/engram.mjs). Empty: the one `engram install` placed in the state folder.')
       .addText((t) =>
-        t.setValue(this.host.settings.cliPath).onChange(async (v) => {
+        t.setValue(this.host.settings.cliPath).onChange((v) => {
           this.host.settings.cliPath = v.trim();
-          await this.host.saveSettings();
+          this.saveLater('cliPath', () => this.host.saveSettings());
         }),
       );
   }

@@ -4,7 +4,7 @@
 // meanwhile, fully applied or fully rolled back): no dangling link, no heading or block link that misses, and a
 // log with one start line and one end line.
 // The two pnpm notes say the same thing nearly word for word, as a duplicate must for curation's evidence to propose it.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -166,6 +166,27 @@ describe('restructure --apply under kill -9 at every step', () => {
       expect(points).toBeGreaterThanOrEqual(kind === 'merge' ? 7 : 8);
     }, 600_000);
   }
+
+  it('merge: an apply a crash interrupted is finished by the next host start, with nobody re-running it', async () => {
+    reset();
+    const crashed = apply(ids.merge, 'apply-step:3');
+    expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
+    expect(doctorApplies().status).toBe('fail');
+    const host = spawn(process.execPath, [cliPath, 'serve', '--foreground', '--vault', vault], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: 'ignore' });
+    try {
+      const until = Date.now() + 60_000;
+      while (doctorApplies().status !== 'ok') {
+        if (Date.now() > until || host.exitCode !== null) throw new Error('the host did not finish the interrupted apply');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(files(vault)).toEqual(applied.merge);
+      expect(danglingLinks(files(vault, false))).toEqual([]);
+      expect(logOutcome(ids.merge)).toBe('applied');
+    } finally {
+      host.kill('SIGTERM');
+      await new Promise((r) => (host.exitCode !== null || host.signalCode !== null ? r(null) : host.once('exit', r)));
+    }
+  }, 120_000);
 
   it('merge: a note edited after the crash makes the re-run roll back (or keep a finished apply); never half', () => {
     let rolled = 0;

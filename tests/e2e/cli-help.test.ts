@@ -118,6 +118,15 @@ describe('options a command does not take are refused, never ignored', () => {
     expect(runCli(['search', 'x', '-q'], { env }).stderr.split('\n')[0]).toBe('engram search: unknown option: -q');
     expect(runCli(['status', '--toString'], { env }).stderr.split('\n')[0]).toBe('engram status: unknown option: --toString');
   });
+
+  it('a mistyped command or option names the one meant', () => {
+    const cmd = runCli(['stauts'], { env });
+    expect(cmd.code).toBe(1);
+    expect(cmd.stderr.trim()).toBe('engram: unknown command "stauts". Did you mean `engram status`? Run `engram --help` for the list.');
+    expect(runCli(['help', 'restucture'], { env }).stderr).toContain('Did you mean `engram help restructure`?');
+    expect(runCli(['status', '--jsno'], { env }).stderr.split('\n')[0]).toBe('engram status: unknown option: --jsno; did you mean --json?');
+    expect(runCli(['configure', 'hooks.injcet', 'false'], { env }).stderr).toContain('unknown configuration key "hooks.injcet"; did you mean "hooks.inject"?');
+  });
 });
 
 describe('the progress line', () => {

@@ -46,10 +46,10 @@ describe('engram doctor', () => {
     const { code, results } = doctor();
     expect(failing(results)).toEqual([]);
     expect(code).toBe(0);
-    expect(results.map((r) => r.name)).toEqual(['node', 'vault', 'state directory', 'socket', 'host', 'lease', 'sync conflicts', 'backend', 'embedding model', 'hooks', 'mcp server', 'obsidian plugin', 'plugin ENGRAM_HOME', 'set-aside events', 'lost hook events', 'state files', 'curation applies', 'claude code']);
+    expect(results.map((r) => r.name)).toEqual(['node', 'vault', 'state directory', 'configuration', 'socket', 'host', 'lease', 'sync conflicts', 'backend', 'embedding model', 'hooks', 'mcp server', 'obsidian plugin', 'plugin ENGRAM_HOME', 'set-aside events', 'lost hook events', 'state files', 'curation applies', 'claude code']);
     expect(results.find((r) => r.name === 'embedding model')!.status).toBe('warn');
     const text = runCli(['doctor'], { env });
-    expect(text.stdout.trim().split('\n')).toHaveLength(18);
+    expect(text.stdout.trim().split('\n')).toHaveLength(19);
     expect(text.stdout).toMatch(/warn {2}embedding model: .* -> fix: run `engram model pull`/);
   });
 
@@ -122,6 +122,21 @@ describe('engram doctor', () => {
       fs.writeFileSync(path.join(dir, 'abcdef123456.json'), JSON.stringify({ format: 1, id: 'abcdef123456', family: 'restructure', kind: 'merge', title: 'merge [[A]] into [[B]]', sources: [], writes: [], trash: [], applying: { startedAt: 0, steps: [] } }));
     }],
   ];
+
+  it('names a mistyped config key with the one meant, and a broken config.json with its line, under "configuration"', async () => {
+    config({ backend: 'rules', hooks: { injcet: false } });
+    const typo = (await runChecks({ env, cwd: repoRoot, nodeVersion: process.version })).find((r) => r.name === 'configuration')!;
+    expect(typo).toMatchObject({ status: 'warn', detail: 'config.json: unknown key hooks.injcet (ignored); did you mean "hooks.inject"?' });
+    // A good read first (the last good copy), then a hand edit that breaks the file: a warning, and Engram goes on.
+    config({ backend: 'rules' });
+    await runChecks({ env, cwd: repoRoot, nodeVersion: process.version });
+    fs.writeFileSync(path.join(sb.engramHome, 'config.json'), '{\n  "version": 1,\n  "backend": "rules",\n}\n');
+    const results = await runChecks({ env, cwd: repoRoot, nodeVersion: process.version });
+    const broken = results.find((r) => r.name === 'configuration')!;
+    expect(broken.status).toBe('warn');
+    expect(broken.detail).toMatch(/config\.json:4:1 is not valid JSON.*using the last good configuration/);
+    expect(failing(results)).not.toContain('vault');
+  });
 
   for (const [check, what, breakIt] of cases) {
     it(`reports ${what} under "${check}" only`, () => {

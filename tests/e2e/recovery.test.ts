@@ -10,6 +10,8 @@ import { alive, hostListening, makeSandbox, waitFor, type Sandbox } from '../hel
 import { repoRoot } from '../helpers/shared.js';
 import { vaultState } from '../../sidecar/hosting/paths.js';
 import { tempPathFor } from '../../sidecar/hosting/temp-files.js';
+import { SPOOL_FORMAT, writeSpoolEntry } from '../../sidecar/hosting/spool-writer.js';
+import { failEntries } from '../../sidecar/hosting/spool.js';
 import { LOG_KEEP, LOG_MAX_BYTES } from '../../sidecar/hosting/log.js';
 import { hookBurst } from '../helpers/hook-burst.js';
 import { canMount, fill, mountTmpfs, remount } from '../helpers/tmpfs.js';
@@ -74,50 +76,40 @@ describe('recovers by itself', { timeout: 120_000 }, () => {
     for (const m of mounts.splice(0)) spawnSync('umount', ['-l', m]);
   });
 
-  it('a damaged ledger: events set aside with the file named, doctor says what to do, retried by itself once fixed', async () => {
+  it('a ledger damaged while the host runs: the host sets it aside, starts a new one and extracts the session', async () => {
+    const state = vaultState(sb.vault, sb.env);
+    await hostListening(sb, sb.serve({}, { sweepMs: 300 }));
+    fs.writeFileSync(state.ledger, '{"version":1,"sessions":{"x": garbage');
+    expect(hook(sb, 'SessionEnd', payload('SessionEnd')).code).toBe(0);
+    await waitFor(() => runs(sb).some((r) => r.sessionId === SESSION && /extracted/.test(r.outcome)), 40_000, 'the extraction on a new ledger');
+    const aside = fs.readdirSync(state.dir).filter((n) => n.startsWith('ledger.json.damaged-'));
+    expect(aside).toHaveLength(1);
+    expect(fs.readFileSync(path.join(state.dir, aside[0]), 'utf8')).toBe('{"version":1,"sessions":{"x": garbage');
+    // Nothing waits for a person: no event set aside, doctor all right about the state files.
+    expect(jsonIn(path.join(state.spool, 'failed'))).toEqual([]);
+    const d = doctor(sb);
+    expect(check(d.checks, 'set-aside events').status).toBe('ok');
+    expect(check(d.checks, 'state files').status).toBe('ok');
+    expect(fs.readFileSync(path.join(sb.engramHome, 'logs', `host-${state.key}.log`), 'utf8')).toContain(`the ledger was damaged: set aside as ${path.join(state.dir, aside[0])}`);
+  });
+
+  it('a ledger found damaged at host start is set aside at once', async () => {
     const state = vaultState(sb.vault, sb.env);
     fs.mkdirSync(state.dir, { recursive: true });
-    fs.writeFileSync(state.ledger, '{"version":1,"sessions":{"x": garbage');
+    fs.writeFileSync(state.ledger, 'not json at all');
     await hostListening(sb, sb.serve({}, { sweepMs: 300 }));
+    await waitFor(() => !fs.existsSync(state.ledger) || fs.readFileSync(state.ledger, 'utf8') !== 'not json at all', 20_000, 'the ledger set aside');
+    expect(fs.readdirSync(state.dir).filter((n) => n.startsWith('ledger.json.damaged-'))).toHaveLength(1);
     expect(hook(sb, 'SessionEnd', payload('SessionEnd')).code).toBe(0);
-    const failed = path.join(state.spool, 'failed');
-    await waitFor(() => jsonIn(failed).length === 1, 30_000, 'the event set aside');
-
-    const d = doctor(sb);
-    expect(d.code).toBe(1);
-    const aside = check(d.checks, 'set-aside events');
-    expect(aside.status).toBe('fail');
-    expect(aside.detail).toContain(`damaged-state (${state.ledger})`);
-    expect(aside.fix).toContain(`mv '${state.ledger}' '${state.ledger}.damaged'`);
-    const files = check(d.checks, 'state files');
-    expect(files).toMatchObject({ status: 'fail' });
-    expect(files.detail).toContain(state.ledger);
-    const st = JSON.parse(runCli(['status', '--json'], { env: sb.env }).stdout) as { setAside: { kind: string; where: string }[] };
-    expect(st.setAside).toEqual([expect.objectContaining({ kind: 'damaged-state', where: state.ledger })]);
-
-    // The user does what doctor says; the host notices on its own and the session is extracted.
-    fs.renameSync(state.ledger, `${state.ledger}.damaged`);
-    await waitFor(() => runs(sb).some((r) => r.sessionId === SESSION && /extracted/.test(r.outcome)), 30_000, 'the retried extraction');
-    await waitFor(() => jsonIn(failed).length + jsonIn(state.spool).length + jsonIn(state.claimed).length === 0, 10_000, 'nothing left set aside');
-    const after = doctor(sb).checks;
-    expect(check(after, 'set-aside events').status).toBe('ok');
-    expect(check(after, 'state files').status).toBe('ok');
-    // Its cause file goes with it (on the host's next sweep, once the event is done).
-    await waitFor(() => fs.readdirSync(failed).length === 0, 10_000, 'the cause file removed');
-    expect(fs.existsSync(path.join(state.spool, 'deferred')) ? fs.readdirSync(path.join(state.spool, 'deferred')) : []).toEqual([]);
+    await waitFor(() => runs(sb).some((r) => r.sessionId === SESSION && /extracted/.test(r.outcome)), 40_000, 'the extraction');
   });
 
   it('doctor --fix puts set-aside events back and starts a host to take them', async () => {
     const state = vaultState(sb.vault, sb.env);
-    fs.mkdirSync(state.dir, { recursive: true });
-    fs.writeFileSync(state.ledger, 'not json at all');
-    const host = sb.serve({}, { sweepMs: 300 });
-    await hostListening(sb, host);
-    expect(hook(sb, 'SessionEnd', payload('SessionEnd')).code).toBe(0);
-    await waitFor(() => jsonIn(path.join(state.spool, 'failed')).length === 1, 30_000, 'the event set aside');
-    host.kill('SIGTERM');
-    await waitFor(() => host.exitCode !== null || host.signalCode !== null, 30_000, 'the host to stop');
-    fs.writeFileSync(state.ledger, JSON.stringify({ version: 1, sessions: {} }));
+    // An event a host set aside earlier (a cause doctor cannot judge gone), with no host running now.
+    const entry = writeSpoolEntry(state.spool, { format: SPOOL_FORMAT, event: 'SessionEnd', sessionId: SESSION, transcriptPath: transcript, transcriptBytes: fs.statSync(transcript).size, cwd: sb.root, project: 'recovery', spooledAt: new Date().toISOString(), payload: payload('SessionEnd') });
+    failEntries(state, [entry], { kind: 'error', message: 'the backend failed', fix: 'see the host log' });
+    expect(jsonIn(path.join(state.spool, 'failed'))).toHaveLength(1);
     const r = runCli(['doctor', '--fix'], { env: sb.env });
     expect(r.stdout).toContain('fixed: put 1 set-aside event back in the spool');
     expect(r.stdout).toMatch(/fixed: (started a host|a host is starting)/);
@@ -222,6 +214,51 @@ describe('recovers by itself', { timeout: 120_000 }, () => {
     }, 30_000, 'a new host');
     expect(second).not.toBe(first);
     expect(fs.readFileSync(path.join(sb.engramHome, 'logs', 'hook.log'), 'utf8')).toMatch(/no host running .*; started one \(pid \d+\)/);
+  });
+
+  it('a stopped host (SIGSTOP) is replaced by the next hook, which still gets its context; status said why', async () => {
+    const cwd = path.join(sb.root, 'acme');
+    fs.mkdirSync(cwd);
+    sb.writeNote('Engram/Projects/acme/Use pnpm workspaces.md', '---\ntype: decision\nproject: acme\nsummary: The acme monorepo uses pnpm workspaces because npm installs took four minutes\nupdated: 2026-11-01T10:00:00+00:00\n---\nWe moved the acme monorepo from npm to pnpm workspaces.\n');
+    const host = sb.serve();
+    await hostListening(sb, host);
+    const first = host.pid!;
+    process.kill(first, 'SIGSTOP');
+    extra.push(host);
+
+    const st = JSON.parse(runCli(['status', '--json'], { env: sb.env }).stdout) as { host: unknown; whyNoHost?: string };
+    expect(st.host).toBeNull();
+    expect(st.whyNoHost).toContain(`pid ${first} is stopped (SIGSTOP or a debugger) and answers nothing; the next hook replaces it`);
+
+    const r = runCli(['hook', 'UserPromptSubmit'], { env: sb.env, input: JSON.stringify({ session_id: SESSION, cwd, hook_event_name: 'UserPromptSubmit', prompt: 'why did we move the acme monorepo to pnpm workspaces?' }), timeout: 20_000 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Use pnpm workspaces');
+    await waitFor(() => host.signalCode === 'SIGKILL', 10_000, 'the stopped host killed');
+    const second = (JSON.parse(runCli(['status', '--json'], { env: sb.env }).stdout) as { host: { pid: number } | null }).host?.pid;
+    expect(second).toBeGreaterThan(0);
+    expect(second).not.toBe(first);
+    expect(fs.readFileSync(path.join(sb.engramHome, 'logs', 'hook.log'), 'utf8')).toMatch(new RegExp(`the host pid ${first} is stopped .*: killed it, a new one starts`));
+  });
+
+  it('a config.json broken by hand: capture goes on with the last good configuration, and status names the line', async () => {
+    const cfg = path.join(sb.engramHome, 'config.json');
+    // A good read keeps the copy (any command reads the configuration).
+    expect(runCli(['configure', 'hooks.inject', 'true'], { env: sb.env }).code).toBe(0);
+    fs.writeFileSync(cfg, '{\n  "version": 1,\n  "backend": "rules"\n  "hooks": { "inject": true }\n}\n');
+    expect(hook(sb, 'SessionEnd', payload('SessionEnd')).code).toBe(0);
+    await waitFor(() => runs(sb).some((r) => r.sessionId === SESSION && /extracted/.test(r.outcome)), 40_000, 'the extraction, with the rules backend');
+    const st = runCli(['status'], { env: sb.env }).stdout;
+    expect(st).toContain(`config    ${cfg}:4:3 is not valid JSON`);
+    expect(st).toContain('using the last good configuration');
+    const log = fs.readFileSync(path.join(sb.engramHome, 'logs', `host-${vaultState(sb.vault, sb.env).key}.log`), 'utf8');
+    expect(log).toContain(`${cfg}:4:3 is not valid JSON`);
+  });
+
+  it('a broken config.json with no good copy: status says no host can start, and why', () => {
+    fs.rmSync(path.join(sb.engramHome, 'config.last-good.json'), { force: true });
+    fs.writeFileSync(path.join(sb.engramHome, 'config.json'), '{ "version": 1,\n  "backend": "rules",\n}\n');
+    const st = runCli(['status', '--vault', sb.vault], { env: sb.env }).stdout;
+    expect(st).toMatch(/host {6}not running; no host can start: the configuration is invalid: .*config\.json:3:1 is not valid JSON/);
   });
 
   it('20 concurrent hooks with no host start exactly one serve, and every event is extracted', async () => {

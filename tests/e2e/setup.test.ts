@@ -34,7 +34,7 @@ describe('engram setup', () => {
     expect(JSON.parse(fs.readFileSync(path.join(sb.engramHome, 'config.json'), 'utf8')).vault_path).toBe(sb.vault);
     expect(fs.readFileSync(path.join(sb.home, '.claude', 'settings.json'), 'utf8')).toContain('hook UserPromptSubmit');
     expect(JSON.parse(fs.readFileSync(path.join(sb.home, '.claude.json'), 'utf8')).mcpServers.engram.args).toEqual(['mcp']);
-    expect(r.stdout).toMatch(/Index: 1 notes/);
+    expect(r.stdout).toMatch(/Index: 1 note /);
     expect(r.stdout).toMatch(/1 existing Claude Code sessions/);
     expect(r.stdout).toMatch(/about [\d,]+ input tokens/);
     expect(r.stdout).toContain('engram backfill');

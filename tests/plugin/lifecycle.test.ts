@@ -107,6 +107,24 @@ describe('the plugin hosts the vault while Obsidian is open', () => {
     await expect(client(folder.root)).rejects.toThrow();
   });
 
+  it('a click on the status bar opens the review pane, revealed (even in a collapsed sidebar or a background tab)', async () => {
+    const { app, manifest } = pluginApp(root, NOTES);
+    const plugin = new EngramPlugin(app, manifest);
+    await plugin.onload();
+    const reveal = vi.spyOn(app.workspace, 'revealLeaf');
+    expect(app.workspace.getLeavesOfType('engram-review')).toHaveLength(0);
+    statusBar(plugin).click();
+    await until('the review pane', () => app.workspace.getLeavesOfType('engram-review')[0]);
+    const leaf = app.workspace.getLeavesOfType('engram-review')[0];
+    await until('the pane revealed', () => reveal.mock.calls.some(([l]) => l === leaf));
+    // A second click reveals the same pane, never a second one.
+    statusBar(plugin).click();
+    await until('revealed again', () => reveal.mock.calls.filter(([l]) => l === leaf).length === 2);
+    expect(app.workspace.getLeavesOfType('engram-review')).toHaveLength(1);
+    plugin.onunload();
+    await plugin.unloaded;
+  });
+
   it('takes over from a daemon that hosts the vault, which saves and exits', async () => {
     const { app, folder, manifest, layoutReady } = pluginApp(root, NOTES);
     const state = vaultState(folder.root, process.env);

@@ -49,7 +49,7 @@ describe('settings tab', () => {
     // The mocks keep no notice text: their constructor hook records it.
     const notices = vi.spyOn(Notice.prototype, 'constructor__');
     const { texts, buttons } = controls();
-    const tab = new EngramSettingTab(app, {} as never, host);
+    const tab = new EngramSettingTab(app, {} as never, host, 50);
     tab.display();
     const text = tab.containerEl.textContent ?? '';
     for (const heading of ['Vault folders', 'Extraction', 'Embeddings', 'Claude Code and Codex', 'State folder', 'Node path']) expect(text).toContain(heading);
@@ -69,5 +69,36 @@ describe('settings tab', () => {
     expect(runCli).not.toHaveBeenCalled();
     await buttons.get('modal: Download')!();
     await vi.waitFor(() => expect(runCli).toHaveBeenCalledWith(['model', 'pull']));
+  });
+
+  it('a text field saves once typing pauses, not once per keystroke, and what is pending is saved when the tab closes', async () => {
+    const home = path.join(root, 'engram');
+    fs.mkdirSync(home);
+    const { app } = pluginApp(root, {});
+    const real = nodeConfigAccess({ ...process.env, ENGRAM_HOME: home }, { nodePath: '', cliPath: path.join(root, 'nowhere.mjs'), engramHome: home });
+    const set = vi.fn((key: string, value: unknown) => real.set(key, value));
+    const access: EngineConfigAccess = { ...real, home: real.home, set };
+    const saveSettings = vi.fn(async () => {});
+    const host: SettingsHost = { settings: { ...DEFAULT_SETTINGS }, saveSettings, configAccess: () => access, statusText: () => 'Engram hosts this vault here.', problem: () => undefined, vaultPath: () => root };
+    const { texts } = controls();
+    const tab = new EngramSettingTab(app, {} as never, host, 100);
+    tab.display();
+    // Typing a model id, one keystroke at a time: one save, of the whole id (each save would rebuild the vectors).
+    const id = 'Xenova/all-MiniLM-L6-v2';
+    for (let i = 1; i <= id.length; i++) texts.get('Embedding model')!(id.slice(0, i));
+    expect(set).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(set).toHaveBeenCalledTimes(1));
+    expect(set).toHaveBeenCalledWith('embedding.model_id', id);
+    await vi.waitFor(() => expect(JSON.parse(fs.readFileSync(path.join(home, 'config.json'), 'utf8'))).toMatchObject({ embedding: { model_id: id } }));
+
+    // Closing the tab right after typing saves at once what was typed.
+    texts.get('Node path')!('/opt/node/bin/node');
+    texts.get('Inbox')!('Memory/Inbox');
+    tab.hide();
+    expect(host.settings.nodePath).toBe('/opt/node/bin/node');
+    expect(saveSettings).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(set).toHaveBeenCalledWith('folders.inbox', 'Memory/Inbox'));
+    await vi.waitFor(() => expect(JSON.parse(fs.readFileSync(path.join(home, 'config.json'), 'utf8'))).toMatchObject({ folders: { inbox: 'Memory/Inbox' } }));
+    expect(set).toHaveBeenCalledTimes(2);
   });
 });

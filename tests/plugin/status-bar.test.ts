@@ -7,6 +7,8 @@ describe('status bar', () => {
     expect(describeHost({ kind: 'starting' }).text).toBe('Engram: starting');
     expect(describeHost({ kind: 'here', indexing: { phase: 'index', done: 5_000, total: 13_415 }, notes: 0, due: 0 })).toMatchObject({ text: 'Engram: indexing 37%', title: expect.stringContaining('5000 of 13415 notes') });
     expect(describeHost({ kind: 'here', notes: 13_415, due: 0 }).text).toBe('Engram');
+    // One is one: "1 note", never "1 notes".
+    expect(describeHost({ kind: 'here', notes: 1, due: 1 }).title).toBe('Engram hosts this vault here: 1 note indexed, 1 working-memory note due for review. Hooks and MCP talk to Obsidian.');
     expect(describeHost({ kind: 'here', notes: 13_415, due: 4 })).toMatchObject({ text: 'Engram · 4 to review', title: expect.stringContaining('4 working-memory notes due for review') });
   });
 

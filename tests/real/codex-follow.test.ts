@@ -43,28 +43,39 @@ function coverage(sb: Sandbox): { capture: Record<string, { bytes: number }>; ru
   return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { capture: {}, runs: [] };
 }
 
+/** A sandbox with a project folder, Engram on the rules backend, and Codex pointed at a fake Responses server. */
+async function codexSandbox(finishedAfterSeconds: number): Promise<{ sb: Sandbox; cwd: string; server: Awaited<ReturnType<typeof startFakeResponses>> }> {
+  const sb = makeSandbox();
+  cleanups.push(() => sb.cleanup());
+  const cwd = path.join(sb.root, 'acme');
+  fs.mkdirSync(cwd);
+  fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, vault_path: sb.vault, backend: 'rules', codex: { finished_after_seconds: finishedAfterSeconds } }));
+  const server = await startFakeResponses(() => ({ text: 'Noted.' }));
+  cleanups.push(() => server.close());
+  writeCodexConfig(sb.home, server);
+  return { sb, cwd, server };
+}
+
+/** Starts a host and waits until its index is ready. */
+async function readyHost(sb: Sandbox): Promise<void> {
+  sb.serve();
+  await waitFor(() => {
+    const r = runCli(['status', '--json'], { env: sb.env });
+    return r.code === 0 && (JSON.parse(r.stdout) as { host?: { index?: { ready?: boolean } } | null }).host?.index?.ready;
+  }, 20_000, 'a ready host');
+}
+
 describe.skipIf('skip' in codex)(realSuiteTitle('codex', 'the host follows Codex rollouts once Codex is registered'), () => {
   const bin = (codex as { bin: string }).bin;
 
   it('extracts a new rollout, then only the new part of the grown rollout, and never twice', async () => {
-    const sb = makeSandbox();
-    cleanups.push(() => sb.cleanup());
-    const cwd = path.join(sb.root, 'acme');
-    fs.mkdirSync(cwd);
-    fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, vault_path: sb.vault, backend: 'rules', codex: { finished_after_seconds: 2 } }));
-    const server = await startFakeResponses(() => ({ text: 'Noted.' }));
-    cleanups.push(() => server.close());
-    writeCodexConfig(sb.home, server);
+    const { sb, cwd, server } = await codexSandbox(2);
     const install = runCli(['install', '--agent', 'codex'], { env: sb.env });
     expect(install.code, install.stderr).toBe(0);
     // Codex gives MCP servers only HOME, PATH and a few more: `engram install --agent codex` puts the sandbox's Engram
     // locations (ENGRAM_HOME, ENGRAM_VAULT, XDG_RUNTIME_DIR) in the block's env itself.
     expect(fs.readFileSync(path.join(sb.home, '.codex', 'config.toml'), 'utf8')).toContain(`ENGRAM_HOME = ${JSON.stringify(sb.engramHome)}`);
-    sb.serve();
-    await waitFor(() => {
-      const r = runCli(['status', '--json'], { env: sb.env });
-      return r.code === 0 && (JSON.parse(r.stdout) as { host?: { index?: { ready?: boolean } } | null }).host?.index?.ready;
-    }, 20_000, 'a ready host');
+    await readyHost(sb);
 
     const first = await runCodex({ bin, home: sb.home, cwd, prompt: 'remember: the acme staging database listens on port 6543 (wombatgate)', server });
     expect(first.code, first.stderr).toBe(0);
@@ -93,20 +104,31 @@ describe.skipIf('skip' in codex)(realSuiteTitle('codex', 'the host follows Codex
     expect(extracted.reduce((n, r) => n + r.notes, 0)).toBe(2);
   });
 
+  it('a session run right after the install, while a host runs, is captured (followed from the install on)', async () => {
+    // A long quiet time: the host looks for Codex's registration only every 15 s.
+    const { sb, cwd, server } = await codexSandbox(600);
+    await readyHost(sb);
+    expect(runCli(['install', '--agent', 'codex'], { env: sb.env }).code).toBe(0);
+    const run = await runCodex({ bin, home: sb.home, cwd, prompt: 'remember: the acme build cache lives on the nas share (okapistore)', server });
+    expect(run.code, run.stderr).toBe(0);
+    // Finished sooner from now on (read at each look), so the test need not wait ten minutes.
+    expect(runCli(['configure', 'codex.finished_after_seconds', '2'], { env: sb.env }).code).toBe(0);
+    await waitFor(() => notesWith(sb.vault, 'okapistore').length > 0, 60_000, 'a note from the session run right after the install');
+  });
+
+  it('a session that calls no Engram tool, with no host running, is captured: the MCP server Codex starts starts one', async () => {
+    const { sb, cwd, server } = await codexSandbox(2);
+    expect(runCli(['install', '--agent', 'codex'], { env: sb.env }).code).toBe(0);
+    expect((JSON.parse(runCli(['status', '--json'], { env: sb.env }).stdout) as { host: unknown }).host).toBeNull();
+    // The fake model only answers text: the session calls no tool.
+    const run = await runCodex({ bin, home: sb.home, cwd, prompt: 'remember: acme release tags are signed with the ops key (ibexsign)', server });
+    expect(run.code, run.stderr).toBe(0);
+    await waitFor(() => notesWith(sb.vault, 'ibexsign').length > 0, 60_000, 'a note from a session that called no Engram tool');
+  });
+
   it('does not follow Codex rollouts when Codex was never registered', async () => {
-    const sb = makeSandbox();
-    cleanups.push(() => sb.cleanup());
-    const cwd = path.join(sb.root, 'acme');
-    fs.mkdirSync(cwd);
-    fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, vault_path: sb.vault, backend: 'rules', codex: { finished_after_seconds: 1 } }));
-    const server = await startFakeResponses(() => ({ text: 'Noted.' }));
-    cleanups.push(() => server.close());
-    writeCodexConfig(sb.home, server);
-    sb.serve();
-    await waitFor(() => {
-      const r = runCli(['status', '--json'], { env: sb.env });
-      return r.code === 0 && (JSON.parse(r.stdout) as { host?: { index?: { ready?: boolean } } | null }).host?.index?.ready;
-    }, 20_000, 'a ready host');
+    const { sb, cwd, server } = await codexSandbox(1);
+    await readyHost(sb);
     const run = await runCodex({ bin, home: sb.home, cwd, prompt: 'remember: the acme cache TTL is 90 seconds (lemurcache)', server });
     expect(run.code, run.stderr).toBe(0);
     // Registering afterwards makes the host follow from then on; the host log says when it started following.

@@ -9,6 +9,7 @@ import { errorMessage } from '../../../src/core/errors.js';
 import { NodeVault } from '../../hosting/node-vault.js';
 import { requireVault } from '../../hosting/resolve.js';
 import type { CommandDefinition } from '../types.js';
+import { count } from '../../../src/core/plural.js';
 
 interface Finding {
   path: string;
@@ -85,7 +86,7 @@ export const command: CommandDefinition = {
     for (const f of invalid) ctx.stdout(`${f.path}:${f.line}: ${f.message}`);
     for (const f of unreadable) ctx.stdout(`${f.path}: ${f.message}`);
     for (const f of sideEffects) ctx.stdout(`${f.path}: ${f.message}`);
-    const parts = [`${files.length} notes checked in ${v.realPath}`, `${checked - invalid.length} valid (${withFrontmatter} with frontmatter)`, `${invalid.length} with invalid frontmatter`];
+    const parts = [`${count(files.length, 'note')} checked in ${v.realPath}`, `${checked - invalid.length} valid (${withFrontmatter} with frontmatter)`, `${invalid.length} with invalid frontmatter`];
     if (unreadable.length) parts.push(`${unreadable.length} unreadable`);
     ctx.stdout(`${parts.join(', ')} (${seconds.toFixed(1)} s)`);
     if (ctx.options.roundtrip) ctx.stdout(`round trip: ${roundtripped} notes edited in memory, ${sideEffects.length} with changes outside the edited keys; nothing written`);

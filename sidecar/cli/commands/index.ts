@@ -6,6 +6,7 @@ import { requireVault } from '../../hosting/resolve.js';
 import { callHost } from '../../client/forward.js';
 import { progressFor, terminalProgress, type ProgressLine } from '../progress.js';
 import type { CommandDefinition } from '../types.js';
+import { count } from '../../../src/core/plural.js';
 
 /** Bar, notes/s and ETA per phase; `target` is a progress line, or a raw terminal writer (redrawn in place). */
 export function progressBar(target: ProgressLine | ((s: string) => void), now: () => number = Date.now): (p: IndexProgress) => void {
@@ -57,7 +58,7 @@ export const command: CommandDefinition = {
         ctx.stdout(JSON.stringify({ ...h, host: { pid: h.pid } }, null, 2));
         return 0;
       }
-      ctx.stdout(`Indexed ${h.vault}: ${h.notes} notes (${(h.ms / 1000).toFixed(1)} s), by the running host (pid ${h.pid})`);
+      ctx.stdout(`Indexed ${h.vault}: ${count(h.notes, 'note')} (${(h.ms / 1000).toFixed(1)} s), by the running host (pid ${h.pid})`);
       ctx.stdout(`  ${h.rebuilt ? 'full rebuild' : 'brought up to date'}; search mode: ${h.mode}`);
       if (h.snapshot) ctx.stdout(`  snapshot: ${h.snapshot} (${(h.snapshotBytes / 1e6).toFixed(1)} MB)`);
       return 0;
@@ -87,7 +88,7 @@ export const command: CommandDefinition = {
       ctx.stdout(JSON.stringify({ vault: vault.realPath, snapshot: vault.state.snapshot, snapshotBytes: bytes, report, stats, modelProblem: model.problem ?? null }, null, 2));
       return 0;
     }
-    ctx.stdout(`Indexed ${vault.realPath}: ${stats.notes} notes, ${stats.chunks} chunks, ${stats.vectors} vectors (${(report.ms / 1000).toFixed(1)} s)`);
+    ctx.stdout(`Indexed ${vault.realPath}: ${count(stats.notes, 'note')}, ${count(stats.chunks, 'chunk')}, ${count(stats.vectors, 'vector')} (${(report.ms / 1000).toFixed(1)} s)`);
     ctx.stdout(
       `  ${report.loaded ? 'snapshot loaded' : `full build (${report.reason ?? 'no snapshot'})`}; ${report.indexed} indexed, ${report.unchanged} unchanged, ${report.removed} removed, ${report.embedded} chunks embedded`,
     );

@@ -4,6 +4,7 @@ import { EngramError } from '../../../src/core/errors.js';
 import { engramEntry } from '../../hosting/start-host.js';
 import { install, targets, writeShim, type ChangeReport, type Scope } from '../../install/installer.js';
 import { shimPath } from '../../hosting/paths.js';
+import { codexRegisteredAt, recordCodexRegistered } from '../../hosting/install-facts.js';
 import { describeLink, linkOnPath } from '../../install/bin-link.js';
 import { claudePlugin, switchHint } from '../../install/claude-plugin.js';
 
@@ -44,6 +45,8 @@ export const command: CommandDefinition = {
     }
     const shim = dryRun ? shimPath(ctx.env) : writeShim(ctx.env, engramEntry());
     const reports = install(targets({ scope, agent, cwd: ctx.cwd, env: ctx.env, shim }), ctx.env, dryRun);
+    // The host follows Codex's rollouts from the moment of this install (not from its own next look, up to 15 s later).
+    if (agent === 'codex' && !dryRun && (reports.some((r) => r.status === 'added') || codexRegisteredAt(ctx.env) === undefined)) recordCodexRegistered(ctx.env);
     const link = dryRun ? undefined : linkOnPath(ctx.env, shim);
     if (ctx.global.json) ctx.stdout(JSON.stringify({ shim, link, reports }, null, 2));
     else {

@@ -4,6 +4,7 @@ import { EngramError } from '../../../src/core/errors.js';
 import type { CommandDefinition } from '../types.js';
 import { buildMcpServer, type McpDeps } from '../../mcp/server.js';
 import { HostLink } from '../../mcp/host-link.js';
+import { startHostDetached } from '../../hosting/start-host.js';
 import { vaultState } from '../../hosting/paths.js';
 import { resolveProject } from '../../hosting/settings.js';
 import { commandVault } from './serve.js';
@@ -18,7 +19,15 @@ export const command: CommandDefinition = {
     let link: HostLink | undefined;
     let broken: McpDeps['link'] | undefined;
     try {
-      link = new HostLink(vaultState(commandVault(ctx), ctx.env), ctx.env);
+      const state = vaultState(commandVault(ctx), ctx.env);
+      link = new HostLink(state, ctx.env);
+      // An agent starts its MCP servers with each session: a host starts now, not at the first tool call, so a
+      // session that calls no Engram tool (Codex, which runs no hooks) is still followed and captured.
+      try {
+        startHostDetached(state.vault, ctx.env);
+      } catch (e) {
+        ctx.stderr(`engram mcp: could not start a host: ${(e as Error).message}`);
+      }
     } catch (e) {
       if (!(e instanceof EngramError)) throw e;
       const problem = new EngramError(e.code, `Engram cannot work yet: ${e.message}`, e.hint);

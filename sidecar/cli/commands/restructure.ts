@@ -5,6 +5,7 @@ import { applyIds, CLI_ACTOR, describeProposal, idsToApply, printApplied } from 
 import { callEngine } from '../../client/forward.js';
 import { backendOption } from './extract.js';
 import type { CommandDefinition } from '../types.js';
+import { count } from '../../../src/core/plural.js';
 
 export const command: CommandDefinition = {
   usage: 'restructure [--folder <folder>] [--dry-run | --apply <id>… | --reject <id>…] [--threshold <0..1>] [--backend <name>] [--json]',
@@ -40,7 +41,7 @@ export const command: CommandDefinition = {
       ctx.stdout(JSON.stringify(plan, null, 2));
       return 0;
     }
-    ctx.stdout(`${plan.notesConsidered} notes considered, ${plan.pairsCompared} pairs compared (${plan.vectors}), ${plan.ms} ms. Nothing was changed.${plan.rejected ? ` ${plan.rejected} rejected before and left out.` : ''}`);
+    ctx.stdout(`${count(plan.notesConsidered, 'note')} considered, ${count(plan.pairsCompared, 'pair')} compared (${plan.vectors}), ${plan.ms} ms. Nothing was changed.${plan.rejected ? ` ${plan.rejected} rejected before and left out.` : ''}`);
     if (plan.proposals.length === 0) ctx.stdout('No merge, hub or split proposals.');
     for (const p of plan.proposals) {
       for (const line of describeProposal(p)) ctx.stdout(line);

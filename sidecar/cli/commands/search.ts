@@ -13,6 +13,7 @@ import { openVaultIndex } from '../../hosting/index-host.js';
 import { NodeVault } from '../../hosting/node-vault.js';
 import { markHit, vetNote } from '../../../src/core/recall/vet.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
+import { count } from '../../../src/core/plural.js';
 
 const list = (v: unknown): string[] | undefined => {
   const xs = (Array.isArray(v) ? v : v === undefined ? [] : [v]).flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean);
@@ -137,7 +138,7 @@ export const command: CommandDefinition = {
       ctx.stdout(`   why: ${h.why.join('; ')}`);
     });
     const teamShown = merged.filter((m) => 'team' in m.item).length;
-    ctx.stdout(`${merged.length - teamShown} notes${teamShown ? ` and ${teamShown} team notes` : ''}, ${result.mode}, ${ms.toFixed(1)} ms${onHost ? ', by the running host' : ''}`);
+    ctx.stdout(`${count(merged.length - teamShown, 'note')}${teamShown ? ` and ${count(teamShown, 'team note')}` : ''}, ${result.mode}, ${ms.toFixed(1)} ms${onHost ? ', by the running host' : ''}`);
     return 0;
   },
 };

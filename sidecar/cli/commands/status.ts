@@ -11,6 +11,38 @@ import { commandVault } from './serve.js';
 import { thisDevice } from '../../hosting/device.js';
 import { describeUnseen, leaseStatus, unseenDevices } from '../../hosting/vault-lease.js';
 import { foldersFromConfig } from '../../../src/core/note/route.js';
+import { lockIsLive, readLock } from '../../hosting/election.js';
+import { hungHost } from '../../hosting/hung-host.js';
+import { hostStarting } from '../../hosting/start-host.js';
+import { loadConfig } from '../../hosting/config-file.js';
+import { errorMessage } from '../../../src/core/errors.js';
+import { count } from '../../../src/core/plural.js';
+
+/** The configuration's problems (a broken file, invalid values, unknown keys), and whether a host can start at all. */
+function configStatus(facts: HostFacts): { problems: string[]; blocking?: string } {
+  try {
+    return { problems: loadConfig(facts).config.problems };
+  } catch (e) {
+    const hint = (e as { hint?: string }).hint;
+    const blocking = `${errorMessage(e)}${hint ? ` (${hint})` : ''}`;
+    return { problems: [blocking], blocking };
+  }
+}
+
+/** Why no host answers for this vault, and what to do; undefined when nothing stands in a host's way. */
+function noHostReason(state: ReturnType<typeof vaultState>, blockingConfig: string | undefined): string | undefined {
+  const hung = hungHost(state);
+  if (hung) {
+    return hung.replaceable
+      ? `the host ${hung.why}; the next hook replaces it (or \`kill -CONT ${hung.owner.pid}\` resumes a stopped one)`
+      : `Obsidian's host ${hung.why}; resume or restart Obsidian`;
+  }
+  if (blockingConfig) return `no host can start: the configuration is invalid: ${blockingConfig}`;
+  const lock = readLock(state.lock);
+  if (lock && !lockIsLive(lock)) return `host.lock names pid ${lock.pid}, which is gone (a crash); the next hook or \`engram serve\` takes it over`;
+  if (hostStarting(state)) return 'a host is starting';
+  return undefined;
+}
 
 function countJson(dir: string): number {
   try {
@@ -104,6 +136,8 @@ export const command: CommandDefinition = {
     } catch (e) {
       if (!isNoHost(e)) hostError = e instanceof RpcError ? e.message : (e as Error).message;
     }
+    const cfg = configStatus(ctx.facts);
+    const whyNoHost = host ? undefined : noHostReason(state, cfg.blocking);
     const spooled = countJson(state.spool) + countJson(state.claimed);
     const usage = await budget(ctx.facts);
     const search = await searchStatus(ctx.facts, host?.index.mode);
@@ -116,24 +150,29 @@ export const command: CommandDefinition = {
     const device = thisDevice(engramHome(ctx.env));
     const lease = leaseStatus(state.vault, device);
     // Devices whose lease cannot reach this machine (a sync that leaves `.engram/` out, as Obsidian Sync does).
-    const { loadConfig } = await import('../../hosting/config-file.js');
-    const unseen = unseenDevices(state.vault, device, foldersFromConfig(loadConfig(ctx.facts).config).log);
+    let unseen: ReturnType<typeof unseenDevices> = [];
+    try {
+      unseen = unseenDevices(state.vault, device, foldersFromConfig(loadConfig(ctx.facts).config).log);
+    } catch {
+      // a configuration no host can start with: said on the config line
+    }
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, lease: { ...lease, unseen }, spooled, lost, setAside, search, usage, credentials, pending }, null, 2));
+      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, whyNoHost, config: cfg.problems, lease: { ...lease, unseen }, spooled, lost, setAside, search, usage, credentials, pending }, null, 2));
       return 0;
     }
     ctx.stdout(`vault     ${state.vault} (key ${state.key})`);
     if (host) {
       ctx.stdout(`host      ${host.host}, pid ${host.pid}, up ${Math.round(host.uptimeMs / 1000)} s, protocol ${host.protocolVersion}`);
-      ctx.stdout(`index     ${host.index.notes} notes, ${host.index.mode}${host.index.ready ? '' : ' (loading)'}`);
+      ctx.stdout(`index     ${count(host.index.notes, 'note')}, ${host.index.mode}${host.index.ready ? '' : ' (loading)'}`);
       ctx.stdout(`queue     ${host.queue.pending} pending${host.queue.running ? `, running ${host.queue.running}` : ''}, ${host.queue.spooled} spooled, ${host.queue.done} done, ${host.queue.failed} failed${host.queue.deferred ? `, ${host.queue.deferred} deferred (budget, or failed windows waiting for their retry)` : ''}${host.queue.failedEvents ? `, ${host.queue.failedEvents} events set aside in spool/failed/` : ''}`);
       for (const r of host.lastRuns.slice(-5)) ctx.stdout(`  ${r.at}  ${r.sessionId.slice(0, 12)}  ${r.outcome}`);
     } else {
-      ctx.stdout(`host      not running${hostError ? ` (${hostError})` : ''}; ${lease.held === 'elsewhere' ? 'another device hosts this vault' : 'the next hook or `engram serve` starts one'}`);
+      ctx.stdout(`host      not running${hostError ? ` (${hostError})` : ''}; ${lease.held === 'elsewhere' ? 'another device hosts this vault' : whyNoHost ?? 'the next hook or `engram serve` starts one'}`);
       ctx.stdout(`queue     ${spooled} spooled`);
     }
     ctx.stdout(`device    ${lease.text}`);
     if (unseen.length) ctx.stdout(`          but ${describeUnseen(unseen)}; see \`engram doctor\``);
+    for (const p of cfg.problems) ctx.stdout(`config    ${p}`);
     if (lost.length) ctx.stdout(`lost      ${lost.length} hook event${lost.length === 1 ? '' : 's'} not saved (last ${lost[lost.length - 1].at}, ${lost[lost.length - 1].event}: ${lost[lost.length - 1].cause}); see \`engram doctor\``);
     if (setAside.length) {
       const kinds = [...new Set(setAside.map((a) => `${a.kind}${a.where ? ` at ${a.where}` : ''}`))].join(', ');

@@ -224,7 +224,7 @@ function plain(title: string): string {
 }
 
 function logEntry(ctx: CurateContext, p: Proposal, j: ApplyJournal, end: 'start' | 'applied' | { rolledBack: string }): LogEntry {
-  const base = { at: j.startedAt, actor: ctx.settings.actor, action: `${p.family} ${p.kind}${p.backend ? ` (${p.backend})` : ''}`, proposal: p.id };
+  const base = { at: j.startedAt, actor: j.actor ?? ctx.settings.actor, action: `${p.family} ${p.kind}${p.backend ? ` (${p.backend})` : ''}`, proposal: p.id };
   // The start line names only the proposal (its end line says what changed), so the log adds no second copy of titles.
   if (end === 'start') return { ...base, wrote: [], from: [], trashed: [], moved: [], relinked: 0, note: 'started' };
   if (end !== 'applied') return { ...base, wrote: [], from: [], trashed: [], moved: [], relinked: 0, note: `rolled back, nothing changed (${end.rolledBack})` };
@@ -353,7 +353,7 @@ export async function applyProposal(ctx: CurateContext, id: string): Promise<App
   if (leftAlone.length) p.leftAlone = leftAlone;
 
   // 3. The journal, stored before the vault changes.
-  p.applying = { startedAt: now, steps: planSteps(p, sourceText, rewrites) };
+  p.applying = { startedAt: now, actor: ctx.settings.actor, steps: planSteps(p, sourceText, rewrites) };
   await ctx.store.save(p);
   ctx.fault?.();
   const result = await runJournal(ctx, p, false);

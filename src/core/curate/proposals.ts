@@ -86,6 +86,8 @@ export type ApplyStep =
 export interface ApplyJournal {
   /** Epoch ms when the apply started; both log entries carry it, so a re-run writes the same lines. */
   startedAt: number;
+  /** Who started the apply: a resumed apply (by a host at its start) logs the same lines under the same name. */
+  actor?: string;
   steps: ApplyStep[];
 }
 

@@ -352,6 +352,15 @@ export class Curation {
     return outcomes;
   }
 
+  /**
+   * Applies that a crash interrupted (their journal is still in the proposal), each finished, or rolled back when a
+   * note changed since: what a host does at its start, so a half-changed vault never waits for a person.
+   */
+  async resumeInterrupted(req: Actor = {}): Promise<ApplyOutcome[]> {
+    const ids = (await this.store.list()).filter((p) => p.applying).map((p) => p.id);
+    return ids.length ? this.apply(ids, req) : [];
+  }
+
   /** Notes past forget_after (archived with `apply`), and the stale, orphan and possible-duplicate lists. */
   async maintain(req: MaintainRequest = {}): Promise<MaintainResult> {
     if (req.staleDays !== undefined && !(req.staleDays >= 0)) throw new EngramError('usage', 'stale days must be 0 or more');

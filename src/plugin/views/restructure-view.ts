@@ -8,6 +8,7 @@ import { errorMessage } from '../../core/errors';
 import { sha256Hex } from '../../core/hash';
 import { renderDiff, type DiffMode } from './diff-render';
 import type { EngramApi, PaneContext } from './api';
+import { count } from '../../core/plural';
 
 export const VIEW_TYPE_RESTRUCTURE = 'engram-restructure';
 
@@ -215,7 +216,7 @@ export class RestructureView extends ItemView {
     }
     if (!this.plan) return;
     const plan = this.plan;
-    el.createDiv({ cls: 'engram-restructure-summary', text: `${plan.notesConsidered} notes considered, ${plan.pairsCompared} pairs compared (${plan.vectors}). Nothing changes until you apply a proposal.` });
+    el.createDiv({ cls: 'engram-restructure-summary', text: `${count(plan.notesConsidered, 'note')} considered, ${count(plan.pairsCompared, 'pair')} compared (${plan.vectors}). Nothing changes until you apply a proposal.` });
     const visible = this.visible();
     if (this.skipped.size) {
       const row = el.createDiv({ cls: 'engram-restructure-skipped' });

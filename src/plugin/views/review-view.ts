@@ -77,8 +77,9 @@ export class ReviewView extends ItemView {
     await this.refresh();
   }
 
-  async onClose(): Promise<void> {
+  onClose(): Promise<void> {
     this.unsubscribe?.();
+    return Promise.resolve();
   }
 
   /** Plans again (the proposals as the vault is now) and redraws. */

@@ -1,0 +1,114 @@
+// The release workflow's notes come from CHANGELOG.md: the tagged version's section, whole and nothing else; a tag
+// the changelog, manifest.json, package.json or versions.json do not carry stops the release with what to fix.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { repoRoot } from '../helpers/shared.js';
+import { makeTempDir, removeDir } from '../helpers/temp.js';
+
+const script = path.join(repoRoot, 'tools', 'release-notes.mjs');
+const CHANGELOG = `# Changelog
+
+All notable changes.
+
+## [Unreleased]
+
+### Added
+
+- Something not released yet.
+
+## [0.2.0] - 2026-12-01
+
+### Added
+
+- Codex sessions are followed from the install on.
+
+### Fixed
+
+- A stopped host is replaced by the next hook.
+
+## [0.1.0] - 2026-11-01
+
+- First release.
+
+[0.2.0]: https://github.com/example/engram/compare/0.1.0...0.2.0
+[0.1.0]: https://github.com/example/engram/releases/tag/0.1.0
+`;
+
+describe('release notes from CHANGELOG.md', () => {
+  let dir: string;
+  const run = (...args: string[]) => spawnSync(process.execPath, [script, ...args], { cwd: dir, encoding: 'utf8' });
+  const release = (version: string, versions: Record<string, string> = { [version]: '1.6.6' }) => {
+    fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ id: 'engram', version }));
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'engram', version }));
+    fs.writeFileSync(path.join(dir, 'versions.json'), JSON.stringify(versions));
+  };
+  beforeEach(() => {
+    dir = makeTempDir('engram-release-');
+    fs.writeFileSync(path.join(dir, 'CHANGELOG.md'), CHANGELOG);
+  });
+  afterEach(() => removeDir(dir));
+
+  it("prints the version's section, without its heading, the next section or the link references", () => {
+    const r = run('0.2.0');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('### Added\n\n- Codex sessions are followed from the install on.\n\n### Fixed\n\n- A stopped host is replaced by the next hook.\n');
+    // The last section ends at the link references; a `v` on the tag is ignored.
+    expect(run('v0.1.0').stdout).toBe('- First release.\n');
+  });
+
+  it('refuses a version the changelog has no section for, or an empty one, and prints no notes', () => {
+    const missing = run('0.3.0');
+    expect(missing.status).toBe(1);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toContain('CHANGELOG.md has no section for 0.3.0: add "## [0.3.0] - <date>"');
+    fs.writeFileSync(path.join(dir, 'CHANGELOG.md'), '# Changelog\n\n## [0.4.0] - 2026-12-02\n\n## [0.3.0]\n\n- x\n');
+    expect(run('0.4.0').stderr).toContain("CHANGELOG.md's section for 0.4.0 is empty");
+  });
+
+  it('--check refuses a tag that manifest.json, package.json or versions.json do not carry', () => {
+    release('0.2.0');
+    expect(run('0.2.0', '--check').status).toBe(0);
+    release('0.1.0', { '0.1.0': '1.6.6' });
+    const r = run('0.2.0', '--check');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('manifest.json says 0.1.0, the tag 0.2.0; package.json says 0.1.0, the tag 0.2.0; versions.json has no entry for 0.2.0');
+  });
+
+  it("this repository's own changelog has a section for the version it is at", () => {
+    const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'manifest.json'), 'utf8')) as { version: string }).version;
+    const text = fs.readFileSync(path.join(repoRoot, 'CHANGELOG.md'), 'utf8');
+    // Until the first tag the entries wait under Unreleased; once tagged, the version's own section must exist.
+    const heading = text.includes(`## [${version}]`) ? version : 'Unreleased';
+    const r = spawnSync(process.execPath, [script, heading], { cwd: repoRoot, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(100);
+  });
+
+  it('the workflow runs on a version tag, takes its notes from the script, and attests and publishes the built files', () => {
+    const wf = parse(fs.readFileSync(path.join(repoRoot, '.github', 'workflows', 'release.yml'), 'utf8')) as {
+      on: { push: { tags: string[] } };
+      permissions: Record<string, string>;
+      jobs: { release: { steps: Array<{ run?: string; uses?: string; with?: Record<string, string> }> } };
+    };
+    expect(wf.on.push.tags).toEqual(['[0-9]+.[0-9]+.[0-9]+']);
+    expect(wf.permissions).toMatchObject({ 'id-token': 'write', attestations: 'write', contents: 'write' });
+    const steps = wf.jobs.release.steps;
+    const at = (pred: (s: (typeof steps)[number]) => boolean) => steps.findIndex(pred);
+    const notes = at((s) => s.run?.includes('node tools/release-notes.mjs "$GITHUB_REF_NAME" --check') ?? false);
+    const build = at((s) => s.run === 'npm run build');
+    const test = at((s) => s.run === 'npm test');
+    const attest = at((s) => s.uses?.startsWith('actions/attest-build-provenance@') ?? false);
+    const publish = at((s) => s.run?.startsWith('gh release create') ?? false);
+    expect([notes, build, test, attest, publish].every((i) => i >= 0)).toBe(true);
+    expect(notes < build && build < test && test < attest && attest < publish).toBe(true);
+    for (const f of ['main.js', 'manifest.json', 'styles.css']) {
+      expect(steps[attest].with!['subject-path']).toContain(f);
+      expect(steps[publish].run).toContain(` ${f}`);
+    }
+    expect(steps[publish].run).toContain('--notes-file "$RUNNER_TEMP/notes.md"');
+  });
+});
