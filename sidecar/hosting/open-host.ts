@@ -3,6 +3,7 @@
 // vault and Codex's rollouts; on shutdown finishes (or returns) the running job, saves, and releases the lock.
 import path from 'node:path';
 import { Engine, type EngineIndex } from '../../src/core/engine.js';
+import { ActivityRecord, activityFile } from '../../src/core/activity/record.js';
 import { systemClock, yieldToEventLoop, type VaultChange, type VaultPort, type Yield } from '../../src/core/ports.js';
 import { errorMessage } from '../../src/core/errors.js';
 import { PROTOCOL_VERSION } from '../../src/core/protocol/index.js';
@@ -96,6 +97,8 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     const facts = hostFacts(env);
     const { config } = loadConfig(facts);
     const coverage = new CoverageStore(engramHome(env), state.key);
+    // What this vault's sessions were given and what was captured from them (`engram activity`), beside the other logs.
+    const activity = new ActivityRecord(new NodeStateStore(engramHome(env)), activityFile(state.key), systemClock, log);
     // The extractor dedups through the engine's index, so it is made once the engine exists (below).
     let extractor: TranscriptExtractor = async () => ({ notes: 0, outcome: 'no extractor available in this build' });
     const engine = new Engine({
@@ -116,7 +119,9 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
         },
         log,
         hold: opts.jobDelayMs ? () => new Promise((r) => setTimeout(r, opts.jobDelayMs)) : undefined,
+        activity: (e) => activity.add(e),
       },
+      activity,
       persist: { store: new NodeStateStore(engramHome(env)), dir: `vaults/${state.key}` },
       config: {
         ignore: [...VAULT_IGNORED_DIRS],
@@ -162,6 +167,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
           await firstSave;
           // The snapshot, recall statistics and which notes each session was given.
           await engine.save().catch((e) => log('warn', `saving the engine's state failed: ${errorMessage(e)}`));
+          await activity.written();
           releaseLease(state.vault, device);
           releaseHostLock(state.lock);
           closedResolve(reason);
@@ -177,6 +183,10 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
       handlers: makeHandlers(host, env),
       onActivity: () => opts.onActivity?.(),
       onTakeover: () => void host.shutdown(NEWER_CLIENT),
+      // An agent's MCP requests and the size of each answer, in the activity record.
+      onCall: (c) => {
+        if (c.client === 'mcp') activity.add({ kind: 'mcp', method: c.method, answerChars: c.answerChars, ms: c.ms, ...(c.error ? { error: c.error } : {}) });
+      },
       log,
     });
     await server.listen();

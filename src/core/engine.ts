@@ -10,7 +10,7 @@ import { Capture, type CapturePorts } from './capture/capture.js';
 import type { Ports, VaultChange } from './ports.js';
 import type { SearchHit, SearchOptions } from './index/types.js';
 import { SEARCH_FLOOR } from './index/search.js';
-import { compactList, passagesUnder } from './recall/passages.js';
+import { compactList, passagesUnder, tokens } from './recall/passages.js';
 import type { IndexNoteVectors } from './index/note-vectors.js';
 import { parseNote } from './note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from './note/meta.js';
@@ -25,6 +25,7 @@ import { DEFAULT_TRUST, noteTrust, type Trust, type TrustConfig } from './recall
 import { fenceRecalled } from './transcript/fence.js';
 import { extendNote, rememberContentProblem, rememberId, rememberNote, restatedNote, type RememberInput, type RememberResult } from './memory/remember.js';
 import type { ContextItem, ContextResult, RecallResult } from './protocol/messages.js';
+import type { ActivityRecord } from './activity/record.js';
 
 /** One query's answer: the hits, and what the user should know (BM25 only, a time phrase read as a date…). */
 export interface QueryAnswer {
@@ -109,6 +110,8 @@ export interface EngineOptions {
    * twice), and each note's metadata and terms (notes.json: a restart reads only the notes that changed).
    */
   persist?: { store: StateStore; dir: string };
+  /** The activity record (src/core/activity/record.ts): every injection, with what was withheld and why. */
+  activity?: ActivityRecord;
 }
 
 const INJECTED_FORMAT = { name: 'injected.json', current: 1, field: 'format' as const };
@@ -195,6 +198,8 @@ export class Engine {
   readonly curation?: Curation;
   /** Capture for this vault, when the host gave it its ports. */
   readonly capture?: Capture;
+  /** What the engine saw, captured and injected, when the host keeps a record. */
+  readonly activity?: ActivityRecord;
   private readonly pendingChanges = new Map<string, VaultChange>();
   private catchingUp: Promise<void> | null = null;
   /** Recall statistics are written one after another (read-modify-write of one file), off the answer's path. */
@@ -213,6 +218,7 @@ export class Engine {
       this.curation = new Curation({ ...opts.curation, vault: opts.ports.vault, clock: opts.ports.clock, yieldNow: opts.ports.yieldNow, vectors: () => describeIndexVectors(this.index.noteVectors?.()) });
     }
     if (opts.capture) this.capture = new Capture(opts.capture);
+    this.activity = opts.activity;
   }
 
   isIgnored(path: string): boolean {
@@ -540,7 +546,7 @@ export class Engine {
     const seen = p.sessionId ? (this.injected.get(p.sessionId) ?? new Set<string>()) : new Set<string>();
     const items: (ContextItem & { summary?: string; snippet?: string; heading?: string; type?: string })[] = [];
     // Notes a hook would have injected but must not (outside text, words addressed to an AI): said in the activity record.
-    const withheld: string[] = [];
+    const withheld: { path: string; why: string }[] = [];
     if (p.event === 'SessionStart') {
       // At session start the bar is the project itself: the project's own notes, newest first.
       for (const meta of this.projectNotes(p.project)) {
@@ -548,7 +554,7 @@ export class Engine {
         if (seen.has(meta.path)) continue;
         const no = await this.notInjected(meta.path);
         if (no) {
-          withheld.push(`${meta.path} (${no})`);
+          withheld.push({ path: meta.path, why: no });
           continue;
         }
         const when = meta.updated ?? meta.created;
@@ -573,7 +579,7 @@ export class Engine {
       if (!verdict.pass) continue;
       const no = await this.notInjected(hit.path);
       if (no) {
-        withheld.push(`${hit.path} (${no})`);
+        withheld.push({ path: hit.path, why: no });
         continue;
       }
       const why = [...hit.why.filter((w) => !w.startsWith('words:')), `shares: ${verdict.matched.slice(0, 6).map((t) => said.get(t) ?? t).join(', ')}`];
@@ -592,12 +598,12 @@ export class Engine {
   }
 
   private finishContext(
-    p: { event: 'SessionStart' | 'UserPromptSubmit'; sessionId?: string; maxChars: number },
+    p: { event: 'SessionStart' | 'UserPromptSubmit'; sessionId?: string; project?: string; maxChars: number },
     items: (ContextItem & { summary?: string; snippet?: string; heading?: string; type?: string })[],
     seen: Set<string>,
-    withheld: string[] = [],
+    withheld: { path: string; why: string }[] = [],
   ): ContextResult {
-    if (withheld.length) this.log('info', `withheld from ${p.event} injection: ${withheld.join(', ')}`);
+    if (withheld.length) this.log('info', `withheld from ${p.event} injection: ${withheld.map((w) => `${w.path} (${w.why})`).join(', ')}`);
     const heading = p.event === 'SessionStart' ? 'Notes from the user\'s Obsidian vault about this project (reference data):' : 'Possibly relevant notes from the user\'s Obsidian vault (reference data):';
     const { text, used } = renderContext(items, p.maxChars, heading);
     const kept = items.slice(0, used);
@@ -610,6 +616,17 @@ export class Engine {
     }
     // What went out and its size, for the activity record.
     if (kept.length) this.log('info', `injected ${p.event}: ${kept.length} notes, ${text?.length ?? 0} chars (${kept.map((k) => k.path).join(', ')})`);
+    const chars = text?.length ?? 0;
+    this.activity?.add({
+      kind: 'inject',
+      event: p.event,
+      session: p.sessionId,
+      project: p.project,
+      notes: kept.map((k) => ({ path: k.path, title: k.title, why: k.why, ...(k.heading ? { heading: k.heading } : {}) })),
+      chars,
+      tokens: chars ? tokens(chars) : 0,
+      withheld,
+    });
     return { text, items: kept.map(({ path, title, why, score }) => ({ path, title, why, score })) };
   }
 

@@ -125,6 +125,10 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       return writing(async () => ({ applied: await curation().apply(ids, { actor, edits }) }));
     },
     'curate.reject': ({ ids }) => serialized(async () => ({ rejected: await curation().reject(ids) })),
+    activity: async (q) => {
+      if (!engine.activity) throw new EngramError('refused', 'this host keeps no activity record');
+      return engine.activity.read({ session: q.session, since: q.since === undefined ? undefined : parseSince(q.since, clock.now()), limit: q.limit, kinds: q.kinds });
+    },
     reindex: async () => {
       await engine.whenReady();
       return engine.reindex();

@@ -1,5 +1,6 @@
 // What one extraction run takes and reports (shared by the session pipeline and the window caller).
 import type { Ports } from '../ports.js';
+import type { WindowActivity } from '../activity/record.js';
 import type { Session } from '../transcript/types.js';
 import type { LlmBackend } from './backends/types.js';
 import type { DedupThresholds, SimilarNotes } from './dedup.js';
@@ -77,6 +78,8 @@ export interface ExtractRun {
   errors: string[];
   /** Windows whose call failed: they stay pending (not in the ledger) and are retried by a later run. */
   failed: WindowFailure[];
+  /** Each window's model call this run (backend, tokens, time, outcome), for the activity record. */
+  calls?: WindowActivity[];
   /** The session's failure record after this run (set while windows are pending). */
   pending?: PendingWindows;
   /** A background run that did not call: the session's failed windows wait for their retry time. */
