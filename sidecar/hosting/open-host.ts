@@ -59,6 +59,9 @@ export interface OpenHostOptions {
 /** Not hosting: a host on this machine holds host.lock (`owner`), or another device holds the vault's lease (`lease`). */
 export type OpenedHost = { kind: 'already-running'; owner?: LockInfo; lease?: Lease } | { kind: 'hosting'; host: RunningHost; closed: Promise<string> };
 
+/** What an agent may not do in read-only mode: every method that changes the vault, the queue or the configuration. */
+const AGENT_WRITES = new Set(['remember', 'forget', 'extract', 'configure', 'reindex', 'curate.apply', 'curate.reject', 'maintain.run', 'extract.run', 'import.run', 'index.update']);
+
 /** Why a host stopped when a client with a newer protocol major asked it to go. */
 export const NEWER_CLIENT = 'a newer client took over';
 
@@ -183,6 +186,10 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
       handlers: makeHandlers(host, env),
       onActivity: () => opts.onActivity?.(),
       onTakeover: () => void host.shutdown(NEWER_CLIENT),
+      // Read-only mode (recall.read_only, read at each request): an agent may recall and read, never write.
+      refuse: (client, method) => (client === 'mcp' && AGENT_WRITES.has(method) && loadConfig(hostFacts(env)).config.get('recall.read_only')
+        ? `Engram is read-only for agents (recall.read_only): ${method} is refused; the user can turn it off with \`engram configure recall.read_only false\``
+        : undefined),
       // An agent's MCP requests and the size of each answer, in the activity record.
       onCall: (c) => {
         if (c.client === 'mcp') activity.add({ kind: 'mcp', method: c.method, answerChars: c.answerChars, ms: c.ms, ...(c.error ? { error: c.error } : {}) });

@@ -56,6 +56,8 @@ export interface HostServerOptions {
   onActivity: () => void;
   /** A newer client asked an older host to go. */
   onTakeover?: () => void;
+  /** Why this client may not call this method now (the read-only mode refuses an agent's writes), or undefined. */
+  refuse?: (client: string | undefined, method: string) => string | undefined;
   /** Each answered request: which client (as its hello named it), the method, the answer's size and time. */
   onCall?: (call: { client?: string; method: string; answerChars: number; ms: number; error?: string }) => void;
   log: (level: 'info' | 'warn' | 'error', msg: string) => void;
@@ -135,11 +137,11 @@ export class HostServer {
         if (!('method' in msg)) continue;
         this.opts.onActivity();
         if (!('id' in msg)) {
-          void this.dispatch(msg as RpcRequest, notify).catch(() => {});
+          void this.dispatch(msg as RpcRequest, notify, client).catch(() => {});
           continue;
         }
         const started = Date.now();
-        void this.dispatch(msg, notify).then((reply) => {
+        void this.dispatch(msg, notify, client).then((reply) => {
           const frame = encodeFrame(reply);
           if (!s.destroyed) s.write(frame);
           this.opts.onCall?.({ client, method: msg.method, answerChars: frame.length, ms: Date.now() - started, ...('error' in reply ? { error: reply.error.message } : {}) });
@@ -180,8 +182,10 @@ export class HostServer {
     return params.client;
   }
 
-  private async dispatch(req: RpcRequest, notify: Notify): Promise<ReturnType<typeof success> | ReturnType<typeof failure>> {
+  private async dispatch(req: RpcRequest, notify: Notify, client?: string): Promise<ReturnType<typeof success> | ReturnType<typeof failure>> {
     if (!isMethod(req.method)) return failure(req.id, RpcCode.methodNotFound, `unknown method ${req.method}`);
+    const refused = this.opts.refuse?.(client, req.method);
+    if (refused) return failure(req.id, RpcCode.refused, refused, { code: 'refused' });
     let run: (() => Promise<unknown>) | undefined;
     try {
       run = handle(this.opts.handlers, req.method, req.params, req, notify);

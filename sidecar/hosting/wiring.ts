@@ -100,7 +100,7 @@ async function extractorFor(engine: Engine, vault: VaultPort, state: VaultState,
     // Failed windows stay pending (not covered) and are retried after a backoff; the queue moves on to other sessions.
     if (run.waiting) return { ...seen, notes, outcome: `deferred: ${run.waiting}`, deferred: true };
     if (run.failed.length) return { ...seen, notes, outcome: `deferred: ${run.windows.notDone} window${run.windows.notDone === 1 ? '' : 's'} pending (${run.failed[0].reason})${run.pending ? `; next try after ${run.pending.retryAt}` : ''}`, deferred: true, retryAt: run.pending?.retryAt };
-    const outcome = run.skipped ?? (run.errors.length ? `extracted with errors: ${run.errors[0]}` : `extracted ${notes} notes${req.backend ? ` (${req.backend})` : ''}`);
+    const outcome = run.skipped ?? (run.errors.length ? `extracted with errors: ${run.errors[0]}` : `extracted ${notes} notes${run.beats.proposed ? `, ${run.beats.proposed} held for review` : ''}${req.backend ? ` (${req.backend})` : ''}`);
     if (run.windows.notDone > 0) throw new EngramError('backend', outcome);
     return { ...seen, notes, outcome };
   };

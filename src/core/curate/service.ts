@@ -217,7 +217,9 @@ export class Curation {
       preferences: vocabulary.preferences,
       yieldNow: this.opts.yieldNow,
     });
-    return { horizonDays, ...plan };
+    // Beats capture held for approval (capture.mode inbox) wait here too, whatever the horizon.
+    const held = (await this.store.list()).filter((p) => p.kind === 'capture' && !p.appliedAt).sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1));
+    return { horizonDays, ...plan, proposals: [...plan.proposals, ...held] };
   }
 
   /** Merge, hub and split proposals (stored), and extraction's possible duplicates. Changes no note. */

@@ -1,5 +1,6 @@
 // What one extraction run takes and reports (shared by the session pipeline and the window caller).
 import type { Ports } from '../ports.js';
+import type { CapturePolicy } from '../capture/mode.js';
 import type { WindowActivity } from '../activity/record.js';
 import type { Session } from '../transcript/types.js';
 import type { LlmBackend } from './backends/types.js';
@@ -55,6 +56,8 @@ export interface ExtractSessionOptions {
   vaultName?: string;
   /** A catalog loaded once for many sessions (an import); it learns the notes each run writes. */
   catalog?: VaultCatalog;
+  /** Write control (capture/mode.ts): beats written, held as proposals for review, or not captured. Default: all written. */
+  capture?: CapturePolicy;
 }
 
 export interface ExtractRun {
@@ -66,7 +69,8 @@ export interface ExtractRun {
   /** Why it was skipped, for code to act on (`skipped` is for people): `never` (nothing to extract), `busy` (another process holds the session: try later). */
   skippedKind?: 'never' | 'busy';
   windows: { total: number; replayed: number; called: number; notDone: number };
-  beats: { extracted: number; rejected: number; created: number; extended: number; alreadyWritten: number; duplicates: number };
+  /** `proposed`: held for review (capture.mode inbox); `notCaptured`: dropped by capture.mode off for their type. */
+  beats: { extracted: number; rejected: number; created: number; extended: number; alreadyWritten: number; duplicates: number; proposed: number; notCaptured: number };
   notes: NoteOutcome[];
   rejected: (Rejection & { window: string })[];
   proposals: string[];
