@@ -44,7 +44,7 @@ describe('the test harness leaves nothing behind', () => {
 
   it('a test that leaks past every teardown fails the run, which names and removes what was left; skips are said with their reason', async () => {
     const r = await runFixture('leaks');
-    const [pid] = r.started.pids;
+    const [pid, bare] = r.started.pids;
     const [dir] = r.started.dirs;
     expect(r.code, r.out).toBe(1);
     expect(r.out).toContain('engram tests: 1 passed, 0 failed, 1 skipped (not a full run):');
@@ -52,7 +52,10 @@ describe('the test harness leaves nothing behind', () => {
     expect(r.out).toContain('engram tests: FAILED: the tests left these behind');
     expect(r.out).toContain(`process ${pid}:`);
     expect(r.out).toContain(`temp folder entry ${dir}`);
+    // The one without any marker is found by its folder in the run's temp folder.
+    expect(r.out).toContain(`process ${bare}:`);
     expect(running(pid)).toBe(false);
+    expect(running(bare)).toBe(false);
     expect(fs.existsSync(dir)).toBe(false);
   }, 180_000);
 });

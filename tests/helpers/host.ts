@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cliPath } from './cli.js';
 import { makeTempDir, removeDir } from './temp.js';
-import { killAll, killMarked, onTeardown, processesMarked, removeFolder, removeFolderSync, type Found } from './leftovers.js';
+import { killAll, killMarked, onTeardown, processesMarked, processesUnder, removeFolder, removeFolderSync, unique, type Found } from './leftovers.js';
 import { repoRoot } from './shared.js';
 import { vaultState } from '../../sidecar/hosting/paths.js';
 
@@ -146,7 +146,9 @@ export function makeSandbox(): Sandbox {
     const marked = fs.existsSync('/proc/self/environ')
       ? processesMarked('ENGRAM_HOME', engramHome)
       : pidsFromLocks(engramHome).filter(alive).map((pid) => ({ pid, command: 'a host named by a lock' }));
-    return [...running, ...marked];
+    // A process a tool started with an environment of its own (Codex's MCP servers) carries no ENGRAM_HOME, but runs
+    // in the sandbox or names it.
+    return unique([...running, ...marked, ...processesUnder(root)]);
   };
   const untrackSandbox = onTeardown(`sandbox ${root}`, () => sb.cleanup(), () => {
     killAll(sandboxProcesses().map((f) => f.pid));

@@ -4,6 +4,7 @@
 // folders, the shared Chromium); after each test file they all run, whatever failed, then the file's processes still
 // alive are killed, found by their marker (a host a hook started detached has no other handle). At the end of a run
 // the reporter fails it if anything carrying the run's marker, or anything in the run's temp folder, is left.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 
 export const RUN_VAR = 'ENGRAM_TEST_RUN';
@@ -110,6 +111,53 @@ export function processesMarked(name: string, value: string, opts: { prefix?: bo
     if (!hit) continue;
     if (opts.exceptChildrenOf !== undefined && parentOf(pid) === opts.exceptChildrenOf) continue;
     if (isEsbuildService(pid)) continue;
+    out.push({ pid, command: cmdlineOf(pid).slice(0, 200) });
+  }
+  return out;
+}
+
+/** Each process once (found by its marker and by its folder). */
+export function unique(found: Found[]): Found[] {
+  return [...new Map(found.map((f) => [f.pid, f])).values()];
+}
+
+/**
+ * Live processes that run in `dir` or name it (their working folder, a value in their environment, their command line)
+ * without carrying a marker: what a tool starts with an environment of its own (Codex starts its MCP servers with a
+ * few variables only, so `engram mcp` under a test's Codex has no run marker, but runs in the test's folder). Without
+ * /proc (macOS), the command lines `ps` lists.
+ */
+export function processesUnder(dir: string, opts: { exceptChildrenOf?: number } = {}): Found[] {
+  const inside = (p: string): boolean => p === dir || p.startsWith(`${dir}/`);
+  const names = (text: string): boolean => text.includes(dir);
+  const out: Found[] = [];
+  if (!fs.existsSync('/proc/self/environ')) {
+    let listing = '';
+    try {
+      listing = execFileSync('ps', ['-A', '-ww', '-o', 'pid=', '-o', 'args='], { encoding: 'utf8' });
+    } catch {
+      return [];
+    }
+    for (const line of listing.split('\n')) {
+      const m = /^\s*(\d+)\s+(.*)$/.exec(line);
+      if (m && Number(m[1]) !== process.pid && names(m[2])) out.push({ pid: Number(m[1]), command: m[2].slice(0, 200) });
+    }
+    return out;
+  }
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (pid === process.pid) continue;
+    let cwd = '';
+    try {
+      cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+    } catch {
+      // gone, or not ours to read
+    }
+    const hit = inside(cwd) || (environOf(pid) ?? []).some((kv) => names(kv)) || names(cmdlineOf(pid));
+    if (!hit) continue;
+    if (opts.exceptChildrenOf !== undefined && parentOf(pid) === opts.exceptChildrenOf) continue;
+    if (isEsbuildService(pid) || !running(pid)) continue;
     out.push({ pid, command: cmdlineOf(pid).slice(0, 200) });
   }
   return out;

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
-import { RUN_VAR, killMarked, processesMarked, removeFolder, settle, type Found } from './leftovers.js';
+import { RUN_VAR, killMarked, processesMarked, processesUnder, removeFolder, settle, unique, type Found } from './leftovers.js';
 import { listFiles } from './temp.js';
 
 /** `file: suite > suite` for a skipped test: the suite titles carry the reason (or the test's own title). */
@@ -66,7 +66,8 @@ export default class RunReporter implements Reporter {
   /** Stops and removes what the tests left; says what it was, and fails the run if there was any. */
   private async leftovers(): Promise<string[]> {
     // Vitest's workers carry the marker too (the main process's children); a test's process dying now is given time.
-    const find = (): Found[] => processesMarked(RUN_VAR, this.runId, { exceptChildrenOf: process.pid });
+    // A process with no marker (a tool gave it an environment of its own) is still found by its folder in the run's.
+    const find = (): Found[] => unique([...processesMarked(RUN_VAR, this.runId, { exceptChildrenOf: process.pid }), ...processesUnder(this.runDir, { exceptChildrenOf: process.pid })]);
     await settle(() => find().length === 0, 5000);
     const lines: string[] = [];
     const procs = await killMarked(find).catch((e: unknown) => {

@@ -92,3 +92,38 @@ describe('the README and docs/', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('the options the README and docs/ show', () => {
+  /** Each `engram <command> …` the pages show, in inline code or in a code block, with the options it names. */
+  function shown(): { where: string; command: string; options: string[] }[] {
+    const out: { where: string; command: string; options: string[] }[] = [];
+    for (const page of pages) {
+      const text = fs.readFileSync(page, 'utf8');
+      const blocks = [...text.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)].flatMap((m) => m[1].split('\n'));
+      const spans = [...text.replace(/^```[\s\S]*?^```/gm, '').matchAll(/`([^`\n]+)`/g)].map((m) => m[1]);
+      for (const snippet of [...blocks, ...spans]) {
+        // Each command in a pipeline or a list of commands: `engram a --x && engram b --y`.
+        for (const part of snippet.split(/&&|\|\||;|\|/)) {
+          const m = /(?:^|\s)engram\s+([a-z][a-z-]*)(?=\s|$)(.*)$/.exec(part.trim());
+          if (!m || !commands.some((c) => c.name === m[1])) continue;
+          const options = [...m[2].matchAll(/(?:^|[\s[])--([a-z][a-z0-9-]*)/g)].map((o) => o[1]);
+          if (options.length) out.push({ where: path.relative(repoRoot, page), command: m[1], options });
+        }
+      }
+    }
+    return out;
+  }
+
+  it('name only options the command takes (an option a command dropped is not left in an example)', async () => {
+    const takes = new Map<string, Set<string>>();
+    for (const c of commands) {
+      const def = (await c.load()).command;
+      takes.set(c.name, new Set([...Object.keys(def.options ?? {}), ...(c.globals ?? ['vault', 'json']), 'help']));
+    }
+    const seen = shown();
+    // The scan finds the examples (it would pass vacuously if it found none).
+    expect(seen.length).toBeGreaterThan(20);
+    const unknown = seen.flatMap((s) => s.options.filter((o) => !takes.get(s.command)!.has(o)).map((o) => `${s.where}: engram ${s.command} --${o}`));
+    expect([...new Set(unknown)]).toEqual([]);
+  });
+});
