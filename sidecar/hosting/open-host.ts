@@ -136,6 +136,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
           log: config.get('folders.log'),
         },
         trust: { outsideFolders: config.get('recall.outside_folders'), trustedFolders: config.get('recall.trusted_folders') },
+        privateZones: { folders: config.get('privacy.private_folders'), tags: config.get('privacy.private_tags') },
       },
     });
     const made = await opts.makeExtractor?.(engine, vault).catch((e) => {

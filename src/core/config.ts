@@ -145,6 +145,15 @@ export function boolKey(def: boolean, description: string): KeySpec<boolean> {
   });
 }
 
+/** Tags or names: a JSON array in config.json, or one text separated by commas or newlines (a leading `#` is dropped). */
+function textListKey(description: string): KeySpec<string[]> {
+  return spec({ type: 'text', default: [], description }, (v) => {
+    const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(/[,\n]/) : null;
+    if (list === null || list.some((x) => typeof x !== 'string' || x.includes('\0'))) return fail('a list of names separated by commas');
+    return { ok: true, value: (list as string[]).map((x) => x.trim().replace(/^#/, '')).filter(Boolean) };
+  });
+}
+
 /** Write control rules: `name=mode` entries (a JSON array in config.json, or one text separated by commas or newlines). */
 function modeRulesKey(description: string): KeySpec<string[]> {
   return spec({ type: 'modes', default: [], description, values: CAPTURE_MODES }, (v) => {
@@ -197,6 +206,8 @@ export const CONFIG_KEYS = {
   'capture.mode': choiceKey(CAPTURE_MODES, 'auto', 'What capture does with what it finds in a session: auto (write notes), inbox (hold each as a proposal in the review pane until you approve it), off (capture nothing)'),
   'capture.mode_by_type': modeRulesKey('Capture mode per note type, e.g. decision=inbox, gotcha=off (the strictest of the global, type and project modes applies)'),
   'capture.mode_by_project': modeRulesKey('Capture mode per project, e.g. acme=off (a project set to off is never read for capture)'),
+  'privacy.private_folders': foldersKey([], 'Private vault folders: their notes are never injected by hooks, never given to agents over MCP and never named to an LLM (your own search still finds them)'),
+  'privacy.private_tags': textListKey('Private tags (e.g. private, health): notes carrying one (or a tag nested under it) are private like a private folder\'s'),
   'recall.read_only': boolKey(false, 'Read-only mode for agents: MCP recall, read, search and status work; remember, forget, extract, configure, reindex and applying or rejecting proposals are refused'),
   'hooks.inject': boolKey(true, 'Whether hooks inject recalled context into sessions'),
   'hooks.stop_min_new_turns': intKey(6, 'A Stop re-queues a session only when it grew by this many records (or bytes below)'),

@@ -23,6 +23,8 @@ import { renderContext, renderItem } from './recall/render.js';
 import { findDirectives, withholdDirectives, type Directive } from './recall/directives.js';
 import { DEFAULT_TRUST, noteTrust, type Trust, type TrustConfig } from './recall/trust.js';
 import { fenceRecalled } from './transcript/fence.js';
+import { withoutPrivate } from './transcript/private.js';
+import { NO_PRIVATE_ZONES, privateZoneOf, type PrivateZones } from './note/private-zone.js';
 import { extendNote, rememberContentProblem, rememberId, rememberNote, restatedNote, type RememberInput, type RememberResult } from './memory/remember.js';
 import type { ContextItem, ContextResult, RecallResult } from './protocol/messages.js';
 import type { ActivityRecord } from './activity/record.js';
@@ -74,6 +76,8 @@ export interface EngineConfig {
   ignore: string[];
   /** Which folders hold outside text, which the user's own (recall/trust.ts). */
   trust: TrustConfig;
+  /** Folders and tags never injected nor given to agents (note/private-zone.ts). */
+  privateZones: PrivateZones;
 }
 
 /** What a hook may inject of a note: its provenance and the directive-shaped text it holds (issue 32). */
@@ -87,6 +91,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   gate: DEFAULT_GATE,
   ignore: ['.trash', '.git'],
   trust: DEFAULT_TRUST,
+  privateZones: NO_PRIVATE_ZONES,
 };
 
 export type EngineLog = (level: 'info' | 'warn' | 'error', message: string) => void;
@@ -470,8 +475,16 @@ export class Engine {
     }
   }
 
+  /** Why a note is private (a private folder or tag), or undefined: never injected, never given to an agent. */
+  privateZone(path: string): string | undefined {
+    const m = this.metas.get(path);
+    return privateZoneOf({ path, tags: m?.tags }, this.config.privateZones);
+  }
+
   /** Why a hook must not inject this note, or null when it may (the user's or Engram's words, nothing addressed to an AI). */
   private async notInjected(path: string): Promise<string | null> {
+    const zone = this.privateZone(path);
+    if (zone) return zone;
     const v = await this.vet(path);
     if (!v) return 'unreadable';
     if (v.directives.length) return `${v.directives[0].kind}: "${v.directives[0].excerpt}"`;
@@ -480,7 +493,8 @@ export class Engine {
   }
 
   async recall(query: string, opts: SearchOptions & { full?: number } = {}): Promise<RecallResult> {
-    const hits = await this.search(query, { limit: 8, ...opts });
+    // What an agent asks for: private notes are not among the answers (the person's own search still finds them).
+    const hits = (await this.search(query, { limit: 8, ...opts })).filter((h) => !this.privateZone(h.path));
     const full = opts.full ?? 3;
     const out: RecallResult['hits'] = [];
     for (const [i, hit] of hits.entries()) {
@@ -563,7 +577,8 @@ export class Engine {
       }
       return this.finishContext(p, items, seen, withheld);
     }
-    const query = p.prompt ?? '';
+    // A private span in the prompt is not even searched for.
+    const query = withoutPrivate(p.prompt ?? '').text;
     if (!query.trim()) return { items: [] };
     // Automatic injection reads the prompt as a topic: "last week" in a question must not filter notes by date.
     const hits = await this.search(query, { limit: 12, projects: p.project ? [p.project] : undefined, timePhrases: false });
@@ -636,6 +651,8 @@ export class Engine {
    */
   async read(ref: string): Promise<{ path: string; title: string; text: string; heading?: string }> {
     const { path } = this.noteFor(ref, 'read');
+    const zone = this.privateZone(path);
+    if (zone) throw new EngramError('refused', `${path} is in a ${zone}: it is not given to agents`, 'the user can read it in Obsidian');
     const file = await this.ports.vault.read(path);
     const title = this.metas.get(path)?.title ?? path;
     const hash = ref.replace(/\]\]$/, '').split('|')[0].indexOf('#');

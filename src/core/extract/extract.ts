@@ -14,7 +14,8 @@ import { DEFAULT_WINDOW, extractWindows, rangeKey, windowTokens, type ExtractWin
 import { callWindow } from './window-call.js';
 import type { ExtractRun, ExtractSessionOptions } from './run.js';
 import { writeBeats } from './write-beats.js';
-import { DEFAULT_TYPES } from '../note/meta.js';
+import { DEFAULT_TYPES, type NoteMeta } from '../note/meta.js';
+import { privateZoneOf } from '../note/private-zone.js';
 import { captureModeFor } from '../capture/mode.js';
 
 export type { ExtractRun, ExtractSessionOptions } from './run.js';
@@ -164,7 +165,9 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
   }
 
   const catalog = o.catalog ?? (await VaultCatalog.load(o.ports.vault));
-  const vocab: Vocabulary = { types: o.types ?? DEFAULT_TYPES, tags: catalog.tags(), titles: catalog.titles(), preferences: catalog.preferences };
+  // Notes in a private zone are never named to the model.
+  const shown = (m: NoteMeta) => !o.privateZones || privateZoneOf(m, o.privateZones) === undefined;
+  const vocab: Vocabulary = { types: o.types ?? DEFAULT_TYPES, tags: catalog.tags(80, shown), titles: catalog.titles(200, shown), preferences: catalog.preferences };
   const ctx = {
     vault: o.ports.vault,
     state: o.state,

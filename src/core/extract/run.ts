@@ -1,6 +1,7 @@
 // What one extraction run takes and reports (shared by the session pipeline and the window caller).
 import type { Ports } from '../ports.js';
 import type { CapturePolicy } from '../capture/mode.js';
+import type { PrivateZones } from '../note/private-zone.js';
 import type { WindowActivity } from '../activity/record.js';
 import type { Session } from '../transcript/types.js';
 import type { LlmBackend } from './backends/types.js';
@@ -56,6 +57,8 @@ export interface ExtractSessionOptions {
   vaultName?: string;
   /** A catalog loaded once for many sessions (an import); it learns the notes each run writes. */
   catalog?: VaultCatalog;
+  /** Private zones (note/private-zone.ts): their notes' titles and tags are never named to the model. */
+  privateZones?: PrivateZones;
   /** Write control (capture/mode.ts): beats written, held as proposals for review, or not captured. Default: all written. */
   capture?: CapturePolicy;
 }
