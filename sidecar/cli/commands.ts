@@ -11,6 +11,7 @@ export const commands: CommandEntry[] = [
   { name: 'import', summary: 'Extract every conversation of a Claude.ai or ChatGPT export (resumable)', globals: ['vault', 'json'], load: () => import('./commands/import.js') },
   { name: 'status', summary: 'Show the host, queue, index, recent runs and budget', globals: ['vault', 'json'], load: () => import('./commands/status.js') },
   { name: 'activity', summary: 'What Engram saw, captured and injected per session (notes, why, tokens, failures)', globals: ['vault', 'json'], load: () => import('./commands/activity.js') },
+  { name: 'stats', summary: 'The dashboard in the terminal: captures, injected tokens per day and session, notes, backlog', globals: ['vault', 'json'], load: () => import('./commands/stats.js') },
   { name: 'setup', summary: 'Set Engram up: vault, config, hooks + MCP, index, backlog (no API key needed)', globals: ['vault', 'json'], load: () => import('./commands/setup.js') },
   { name: 'backfill', summary: 'Extract existing transcripts with the LLM backend (estimate first; --yes to queue)', globals: ['vault'], load: () => import('./commands/backfill.js') },
   { name: 'install', summary: 'Register the hooks and MCP server with Claude Code (or Codex)', globals: ['json'], load: () => import('./commands/install.js') },

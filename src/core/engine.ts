@@ -50,6 +50,14 @@ export function recallScope(opts: SearchOptions, ...outFolders: string[]): Searc
   };
 }
 
+/** Working-memory notes due for review on or before `today` (yyyy-mm-dd), outside the archive folder. */
+export function countDue(metas: Iterable<NoteMeta>, today: string, archiveFolder: string): number {
+  const archive = `${archiveFolder}/`;
+  let n = 0;
+  for (const m of metas) if (m.reviewAfter && m.reviewAfter <= today && !m.path.startsWith(archive)) n++;
+  return n;
+}
+
 /** What the engine needs of a search index (IndexedVault below adapts the VaultIndex for every host). */
 export interface EngineIndex {
   readonly mode: string;
@@ -362,14 +370,16 @@ export class Engine {
 
   /** Working-memory notes due for review on or before `today` (yyyy-mm-dd), outside the archive. */
   dueCount(today: string): number {
-    const archive = `${this.config.folders.archive}/`;
-    let n = 0;
-    for (const m of this.metas.values()) if (m.reviewAfter && m.reviewAfter <= today && !m.path.startsWith(archive)) n++;
-    return n;
+    return countDue(this.metas.values(), today, this.config.folders.archive);
   }
 
   meta(path: string): NoteMeta | undefined {
     return this.metas.get(path);
+  }
+
+  /** Every note's metadata as last read (the dashboard counts them). */
+  notes(): Iterable<NoteMeta> {
+    return this.metas.values();
   }
 
   /** Whether any note belongs to `project` (case aside). */

@@ -22,9 +22,10 @@ function privateTranscript(sb: Sandbox): string {
   const file = sessionTranscript(sb, SESSION, path.join(repoRoot, 'tests/fixtures/extract/markers-a.jsonl'));
   const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; message: { content: unknown } });
   for (const l of lines) {
-    if (l.type !== 'user' || typeof l.message.content !== 'string') continue;
-    if (l.message.content.startsWith('#decision We use pnpm')) l.message.content = l.message.content.replace('because', `<private>since the ${SECRET} needs it</private> because`);
-    if (l.message.content.startsWith('remember: the staging')) l.message.content += ` <PRIVATE>and the ${SECRET} is on the same box`;
+    const text = l.message.content;
+    if (l.type !== 'user' || typeof text !== 'string') continue;
+    if (text.startsWith('#decision We use pnpm')) l.message.content = text.replace('because', `<private>since the ${SECRET} needs it</private> because`);
+    if (text.startsWith('remember: the staging')) l.message.content = `${text} <PRIVATE>and the ${SECRET} is on the same box`;
   }
   fs.writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
   return file;

@@ -101,6 +101,8 @@ export const methodParams = {
     limit: v.optional(v.int({ min: 1, max: 10_000 })),
     kinds: v.optional(v.array(v.oneOf(ACTIVITY_KINDS), 5)),
   }),
+  /** The dashboard's figures over the last `days` (src/core/activity/stats.ts). */
+  stats: v.object({ days: v.optional(v.int({ min: 1, max: 365 })) }),
   configure: v.object({ key: v.string({ min: 1, max: 64 }), value: v.json() }),
   'host.release': v.object({ reason: v.optional(v.string({ max: 200 })) }),
 } satisfies Record<string, Check<unknown>>;

@@ -5,6 +5,7 @@ import type { ApplyOutcome, ForgetResult, MaintainResult, RestructurePlanResult,
 import type { RememberResult } from '../memory/remember.js';
 import type { ExtractRun } from '../extract/extract.js';
 import type { ActivityResult } from '../activity/record.js';
+import type { StatsResult } from '../activity/stats.js';
 import type { ContextResult, HelloResult, ImportResult, IndexUpdateResult, Method, RecallResult, StatusResult } from './messages.js';
 
 /** One note in full, or one passage of it (`path#heading`), as `read` answers. */
@@ -37,6 +38,7 @@ export interface MethodResults {
   'index.update': IndexUpdateResult;
   status: StatusResult;
   activity: ActivityResult;
+  stats: StatsResult;
   configure: { key: string; value: unknown };
   'host.release': { releasing: true };
 }
