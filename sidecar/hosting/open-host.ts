@@ -28,6 +28,8 @@ import { startCodexFollower } from './codex-follow.js';
 import { CoverageStore } from './coverage.js';
 import { nodeTranscripts } from './session-jobs.js';
 import { makeHandlers } from './handlers.js';
+import { claudeMemoryFiles } from './claude-memory.js';
+import { importClaudeMemory } from '../../src/core/memory/claude-memory.js';
 import type { HostKind, RunningHost } from './running-host.js';
 
 /** Follows changes anyone makes to the vault (chokidar for the daemon, Obsidian's vault events for the plugin). */
@@ -209,9 +211,31 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     const watcher = opts.follow((c) => engine.applyChange(c));
     // Codex runs no hooks: once registered (`engram install --agent codex`), its rollouts are followed from disk.
     const codex = startCodexFollower({ state, env, coverage, log, notify: () => host.drain() });
+    // Claude Code's own memory files, as notes (read only; at start and whenever a memory folder changed).
+    let memorySeen: string | undefined;
+    let importing = false;
+    const importMemory = async () => {
+      if (importing || shuttingDown || !engine.ready) return;
+      const c = loadConfig(hostFacts(env)).config;
+      if (!c.get('capture.claude_memory')) return;
+      importing = true;
+      try {
+        const found = claudeMemoryFiles(env, memorySeen);
+        if (!found.files) return;
+        const done = await importClaudeMemory({ vault, state: new NodeStateStore(engramHome(env)), dir: `vaults/${state.key}`, folder: c.get('folders.claude_memory'), files: found.files });
+        memorySeen = found.signature;
+        for (const d of done) if (d.action !== 'unchanged') activity.add({ kind: 'memory', project: found.files.find((f) => f.source === d.source)?.project, source: d.source, path: d.path, action: d.action, ...(d.why ? { why: d.why } : {}) });
+        if (done.some((d) => d.action === 'created' || d.action === 'updated')) await engine.reconcile();
+      } catch (e) {
+        log('warn', `Claude Code memory not imported: ${errorMessage(e)}`);
+      } finally {
+        importing = false;
+      }
+    };
     let sweeps = 0;
     const sweep = setInterval(() => {
       capture.sweep();
+      void importMemory();
       // Every 10 minutes, a rescan catches anything the watcher missed.
       if (++sweeps % 20 === 0 && engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
     }, opts.sweepMs ?? 30_000);
@@ -232,6 +256,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
         // A host told to stop while it was starting has released the vault (or is releasing it): it writes nothing more.
         if (shuttingDown) return;
         host.drain();
+        void importMemory();
         // Save the freshly built index at once: a crash later must not cost a full rebuild.
         firstSave = engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
       },

@@ -206,6 +206,8 @@ export const CONFIG_KEYS = {
   'capture.mode': choiceKey(CAPTURE_MODES, 'auto', 'What capture does with what it finds in a session: auto (write notes), inbox (hold each as a proposal in the review pane until you approve it), off (capture nothing)'),
   'capture.mode_by_type': modeRulesKey('Capture mode per note type, e.g. decision=inbox, gotcha=off (the strictest of the global, type and project modes applies)'),
   'capture.mode_by_project': modeRulesKey('Capture mode per project, e.g. acme=off (a project set to off is never read for capture)'),
+  'capture.claude_memory': boolKey(true, "Import Claude Code's own auto memory (~/.claude/projects/<project>/memory/*.md) as notes under folders.claude_memory, following its changes; Engram never edits, moves or disables those files"),
+  'folders.claude_memory': folderKey('Engram/Claude memory', "Vault folder for the notes imported from Claude Code's own memory (one subfolder per project)"),
   'privacy.private_folders': foldersKey([], 'Private vault folders: their notes are never injected by hooks, never given to agents over MCP and never named to an LLM (your own search still finds them)'),
   'privacy.private_tags': textListKey('Private tags (e.g. private, health): notes carrying one (or a tag nested under it) are private like a private folder\'s'),
   'recall.read_only': boolKey(false, 'Read-only mode for agents: MCP recall, read, search and status work; remember, forget, extract, configure, reindex and applying or rejecting proposals are refused'),

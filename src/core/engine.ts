@@ -129,7 +129,8 @@ export interface EngineOptions {
 
 const INJECTED_FORMAT = { name: 'injected.json', current: 1, field: 'format' as const };
 // 2: terms cut by script and stemmed per language (index/language.ts): a cache of older terms is dropped and its notes read again.
-const NOTES_FORMAT = { name: 'notes.json', current: 2, field: 'format' as const, migrations: { 1: () => ({ terms: [], notes: [] }) } };
+// 3: metadata reads `inject: false` (NoteMeta.noInject): an older cache is dropped and its notes read again.
+const NOTES_FORMAT = { name: 'notes.json', current: 3, field: 'format' as const, migrations: { 1: () => ({ terms: [], notes: [] }), 2: () => ({ terms: [], notes: [] }) } };
 
 /** A note as the engine last read it: its listing, metadata and terms (indices into the cache's term list). */
 type CachedNote = [path: string, mtime: number, size: number, meta: Omit<NoteMeta, 'path'>, terms: number[]];
@@ -495,6 +496,7 @@ export class Engine {
   private async notInjected(path: string): Promise<string | null> {
     const zone = this.privateZone(path);
     if (zone) return zone;
+    if (this.metas.get(path)?.noInject) return 'inject: false in its frontmatter';
     const v = await this.vet(path);
     if (!v) return 'unreadable';
     if (v.directives.length) return `${v.directives[0].kind}: "${v.directives[0].excerpt}"`;

@@ -40,6 +40,8 @@ function describeEntry(e: ActivityEntry): string[] {
       return [`${head}MCP ${e.method}: ${e.answerChars} chars answered in ${e.ms} ms${e.error ? ` (error: ${e.error})` : ''}`];
     case 'failure':
       return [`${head}failed: ${e.what}: ${e.error} (${e.next === 'retry' ? 'retried on the next sweep' : 'set aside in spool/failed/'})`];
+    case 'memory':
+      return [`${head}Claude Code memory ${e.source}: ${e.action} ${e.path}${e.why ? ` (${e.why})` : ''}`];
   }
 }
 

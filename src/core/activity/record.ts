@@ -58,10 +58,12 @@ export type ActivityEntry =
   /** One request of an MCP client, and the size of the host's answer. */
   | (Base & { kind: 'mcp'; method: string; answerChars: number; ms: number; error?: string })
   /** A capture job that failed: retried on the next sweep, or set aside after repeated failures. */
-  | (Base & { kind: 'failure'; what: string; error: string; next: 'retry' | 'set aside' });
+  | (Base & { kind: 'failure'; what: string; error: string; next: 'retry' | 'set aside' })
+  /** A file of Claude Code's own memory imported as a note (created, updated, or left alone when edited in the vault). */
+  | (Base & { kind: 'memory'; source: string; path: string; action: string; why?: string });
 
 export type ActivityKind = ActivityEntry['kind'];
-export const ACTIVITY_KINDS: readonly ActivityKind[] = ['event', 'extract', 'inject', 'mcp', 'failure'];
+export const ACTIVITY_KINDS: readonly ActivityKind[] = ['event', 'extract', 'inject', 'mcp', 'failure', 'memory'];
 
 /** An entry as a writer gives it; the record stamps the time. */
 export type ActivityInput = ActivityEntry extends infer E ? (E extends ActivityEntry ? Omit<E, 't'> : never) : never;

@@ -73,7 +73,7 @@ export function activityStats(activity: ActivityResult, notes: Iterable<NoteMeta
         else if (b.action === 'proposed') d.proposed++;
       }
     } else if (e.kind === 'mcp') d.mcpCalls++;
-    else d.failures++;
+    else if (e.kind === 'failure') d.failures++;
   }
   const byType: Record<string, number> = {};
   const byProject: Record<string, number> = {};

@@ -99,7 +99,7 @@ export const methodParams = {
     session: v.optional(v.string({ min: 1, max: 256 })),
     since: v.optional(v.string({ max: 64 })),
     limit: v.optional(v.int({ min: 1, max: 10_000 })),
-    kinds: v.optional(v.array(v.oneOf(ACTIVITY_KINDS), 5)),
+    kinds: v.optional(v.array(v.oneOf(ACTIVITY_KINDS), 6)),
   }),
   /** The dashboard's figures over the last `days` (src/core/activity/stats.ts). */
   stats: v.object({ days: v.optional(v.int({ min: 1, max: 365 })) }),
