@@ -16,6 +16,7 @@ import { NodeStateStore } from './node-state-store.js';
 import { removeTempLeftovers } from './temp-files.js';
 import { configuredTranscriptRoots } from './transcript-roots.js';
 import { loadConfig } from './config-file.js';
+import { startTeamSync } from './team/team-service.js';
 import { hostFacts } from './facts.js';
 import { curationSetup } from './curate-host.js';
 import { thisDevice } from './device.js';
@@ -169,6 +170,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
           returnClaimed(state);
           await Promise.resolve(watcher.close()).catch(() => {});
           await codex.close().catch(() => {});
+          await team.close();
           // The save after start first: left running, it wrote notes.json after the host had released and exited.
           await firstSave;
           // The snapshot, recall statistics and which notes each session was given.
@@ -232,10 +234,14 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
         importing = false;
       }
     };
+    // A team store (docs/team.md): promotions waiting are sent and the team's notes cached for recall, in the
+    // background, at start and every 5 minutes; nothing that answers a person waits on it.
+    const team = startTeamSync(config, env, log);
     let sweeps = 0;
     const sweep = setInterval(() => {
       capture.sweep();
       void importMemory();
+      if (sweeps % 10 === 0) team.tick();
       // Every 10 minutes, a rescan catches anything the watcher missed.
       if (++sweeps % 20 === 0 && engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
     }, opts.sweepMs ?? 30_000);

@@ -168,6 +168,31 @@ function modeRulesKey(description: string): KeySpec<string[]> {
 export const BACKENDS = ['claude', 'anthropic', 'ollama', 'openai', 'rules'] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
+/** A postgres:// URL without a password (the password comes from ENGRAM_TEAM_PASSWORD, never from this file), or null. */
+function teamUrlKey(description: string): KeySpec<string | null> {
+  return spec({ type: 'url', default: null, description }, (v) => {
+    if (v === null || v === '') return { ok: true, value: null };
+    if (typeof v !== 'string' || !/^postgres(?:ql)?:\/\/\S+$/.test(v)) return fail('a postgres:// URL');
+    let u: URL;
+    try {
+      u = new URL(v);
+    } catch {
+      return fail('a postgres:// URL');
+    }
+    if (u.password) return fail('a postgres:// URL without a password (set ENGRAM_TEAM_PASSWORD instead: a password is never written to the configuration)');
+    if (!u.username) return fail('a postgres:// URL that names your database user (postgres://you@host/db): what you promote is in that name');
+    return { ok: true, value: v };
+  });
+}
+
+/** Text, or null (unset). */
+function optionalTextKey(description: string): KeySpec<string | null> {
+  return spec({ type: 'text', default: null, description }, (v) => {
+    if (v === null || v === '') return { ok: true, value: null };
+    return typeof v === 'string' && v.trim() !== '' && !v.includes('\0') ? { ok: true, value: v.trim() } : fail('a non-empty text');
+  });
+}
+
 /** Every configuration key. To add one: one line here (dots make nested objects in config.json). */
 export const CONFIG_KEYS = {
   vault_path: pathKey(null, 'The Obsidian vault Engram remembers into', null),
@@ -186,6 +211,8 @@ export const CONFIG_KEYS = {
   'extract.retry_after_minutes': intKey(5, 'Minutes before the host retries a session whose windows failed (doubled after each failure, at most 6 hours)', 0, 360),
   'extract.keep_emails': boolKey(false, 'Keep e-mail addresses in what extraction reads and files (by default they are redacted like secrets)'),
   'extract.timeout_ms': intKey(180_000, 'How long one LLM call for a window may take (ms); past it the window stays pending and a later run retries it', 5_000, 3_600_000),
+  'team.url': teamUrlKey('The team store: a PostgreSQL database the team runs (postgres://you@host:5432/db; password from ENGRAM_TEAM_PASSWORD). Unset: no team store'),
+  'team.name': optionalTextKey('Which team of the store your promoted notes belong to and your recall reads'),
   'embedding.model_id': textKey('TaylorAI/bge-micro-v2', 'Embedding model (Hugging Face id); changing it rebuilds the vector index'),
   'embedding.model_path': pathKey(null, 'Local folder holding the embedding model (unset = download on first use)'),
   'folders.inbox': folderKey('Engram/Inbox', 'Vault folder for new durable notes'),

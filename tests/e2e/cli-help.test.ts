@@ -34,6 +34,7 @@ const meaningful: Record<string, { vault: boolean; json: boolean }> = {
   index: { vault: true, json: true },
   search: { vault: true, json: true },
   model: { vault: false, json: true },
+  team: { vault: true, json: true },
   eval: { vault: false, json: true },
 };
 

@@ -1,5 +1,5 @@
 // Runs the built `engram` CLI as a real process.
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './shared.js';
@@ -36,4 +36,20 @@ export function vanishingEntry(dir: string): string {
   const entry = path.join(dir, `vanishing-${process.pid}-${Math.random().toString(36).slice(2)}.mjs`);
   fs.writeFileSync(entry, `import fs from 'node:fs';\nimport { fileURLToPath } from 'node:url';\nfs.rmSync(fileURLToPath(import.meta.url), { force: true });\nawait import(${JSON.stringify(new URL(`file://${cliPath}`).href)});\n`);
   return entry;
+}
+
+/** `runCli` without blocking this process: for tests whose server (a PGlite database, a fake model) runs in it. */
+export function runCliAsync(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeout?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd: opts.cwd ?? repoRoot, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeout ?? 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
 }

@@ -4,7 +4,10 @@ import { EngramError } from '../../../src/core/errors.js';
 import { parseSince } from '../../../src/core/duration.js';
 import type { IndexSearchOptions } from '../../../src/core/index/search.js';
 import { callHost } from '../../client/forward.js';
+import { engramHome } from '../../../src/core/state.js';
+import { fuseRanked, type Ranked, type TeamHit } from '../../../src/core/team/store.js';
 import { loadConfig } from '../../hosting/config-file.js';
+import { readCache, searchCache, teamDir } from '../../hosting/team/team-service.js';
 import { lockIsLive, readLock } from '../../hosting/election.js';
 import { openVaultIndex } from '../../hosting/index-host.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
@@ -37,6 +40,13 @@ async function searchHere(ctx: CommandContext, query: string, opts: IndexSearchO
   }
   const { hits, notices, mode, timeFilter } = result;
   return { hits, notices, mode, timeFilter };
+}
+
+/** The team notes the local cache holds for this query, when a team store is set (never the network). */
+function teamHitsFor(ctx: CommandContext, query: string, limit: number): TeamHit[] {
+  if (!loadConfig(ctx.facts).config.get('team.url')) return [];
+  const cache = readCache(teamDir(engramHome(ctx.facts)));
+  return cache ? searchCache(cache, query, limit) : [];
 }
 
 export const command: CommandDefinition = {
@@ -84,23 +94,40 @@ export const command: CommandDefinition = {
     const result = onHost ?? (await searchHere(ctx, query, opts));
     const ms = performance.now() - t0;
     const answeredBy = onHost ? 'host' : 'here';
+    // The team's notes (from the local cache: a search never waits on the network) join by reciprocal rank, each
+    // list's first hit counting the same; only for a plain query, since the team store knows none of the filters.
+    const plain = !opts.types && !opts.folders && !opts.tags && !scope && opts.since === undefined && opts.until === undefined && !opts.durability;
+    const team = plain && query.trim() ? teamHitsFor(ctx, query, opts.limit ?? 10) : [];
+    const merged = fuseRanked<Ranked & ({ note: (typeof result.hits)[number] } | { team: TeamHit })>([
+      result.hits.map((h) => ({ key: h.path, note: h })),
+      team.map((h) => ({ key: `team:${h.id}`, team: h })),
+    ]).slice(0, opts.limit ?? 10);
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ query, ...result, answeredBy, ms: Number(ms.toFixed(2)) }, null, 2));
+      ctx.stdout(JSON.stringify({ query, ...result, ...(team.length ? { team, order: merged.map((m) => m.item.key) } : {}), answeredBy, ms: Number(ms.toFixed(2)) }, null, 2));
       return 0;
     }
     for (const n of result.notices) ctx.stdout(`note: ${n}`);
-    if (result.hits.length === 0) {
+    if (merged.length === 0) {
       ctx.stdout(`No notes match "${query}".`);
       return 0;
     }
-    result.hits.forEach((h, i) => {
+    merged.forEach(({ item }, i) => {
+      if ('team' in item) {
+        const t = item.team;
+        ctx.stdout(`${i + 1}. ${t.title}  [team ${t.team}${t.project ? `, ${t.project}` : ''}, by ${t.author}]`);
+        ctx.stdout(`   team note ${t.id}${t.heading ? ` > ${t.heading}` : ''}`);
+        if (t.snippet) ctx.stdout(`   "${t.snippet}"`);
+        return;
+      }
+      const h = item.note;
       ctx.stdout(`${i + 1}. ${h.title}  [${h.type ?? 'note'}${h.project ? `, ${h.project}` : ''}]  score ${h.score.toFixed(4)}`);
       ctx.stdout(`   ${h.path}${h.heading ? ` > ${h.heading}` : ''}${h.via ? `  (via ${h.via})` : ''}`);
       if (h.summary) ctx.stdout(`   ${h.summary.length > 200 ? `${h.summary.slice(0, 200)}…` : h.summary}`);
       if (h.snippet) ctx.stdout(`   "${h.snippet}"`);
       ctx.stdout(`   why: ${h.why.join('; ')}`);
     });
-    ctx.stdout(`${result.hits.length} notes, ${result.mode}, ${ms.toFixed(1)} ms${onHost ? ', by the running host' : ''}`);
+    const teamShown = merged.filter((m) => 'team' in m.item).length;
+    ctx.stdout(`${merged.length - teamShown} notes${teamShown ? ` and ${teamShown} team notes` : ''}, ${result.mode}, ${ms.toFixed(1)} ms${onHost ? ', by the running host' : ''}`);
     return 0;
   },
 };

@@ -1,0 +1,225 @@
+// `engram team …`: the team store (docs/team.md). A team runs PostgreSQL (pgvector where they have it); each person's
+// vault stays their own, and only the durable notes they promote, after a secret check, leave it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { EngramError, errorMessage } from '../../../src/core/errors.js';
+import { lookUpNote } from '../../../src/core/note/lookup.js';
+import { titleFromPath } from '../../../src/core/note/meta.js';
+import { engramHome } from '../../../src/core/state.js';
+import { prepareTeamNote, type TeamHit } from '../../../src/core/team/store.js';
+import { loadConfig, saveConfigKey } from '../../hosting/config-file.js';
+import { requireVault } from '../../hosting/resolve.js';
+import { redactUrl } from '../../hosting/team/pg-store.js';
+import { enqueue, flushQueue, openTeamStore, queued, readCache, refreshCache, searchCache, teamDir, teamSettings, type TeamSettings } from '../../hosting/team/team-service.js';
+import type { CommandContext, CommandDefinition } from '../types.js';
+
+const SUBCOMMANDS = ['connect', 'status', 'promote', 'sync', 'search', 'retract'] as const;
+
+function settingsOrFail(ctx: CommandContext): TeamSettings {
+  const s = teamSettings(loadConfig(ctx.facts).config, ctx.env);
+  if (!s) throw new EngramError('invalid-config', 'no team store is set', 'connect one with `engram team connect postgres://you@host:5432/db --team <team>`');
+  return s;
+}
+
+/** Every Markdown file of the vault by its vault path, named by its file name (what a user types). */
+function vaultNotes(root: string): Map<string, { title: string; aliases: string[] }> {
+  const out = new Map<string, { title: string; aliases: string[] }>();
+  const walk = (dir: string, rel: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (e.name.startsWith('.')) continue;
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path.join(dir, e.name), r);
+      else if (e.isFile() && e.name.endsWith('.md')) out.set(r, { title: titleFromPath(r), aliases: [] });
+    }
+  };
+  walk(root, '');
+  return out;
+}
+
+function hitLines(hits: TeamHit[]): string[] {
+  return hits.flatMap((h, i) => [
+    `${i + 1}. ${h.title}  [team ${h.team}${h.project ? `, ${h.project}` : ''}, by ${h.author}]`,
+    `   id ${h.id}${h.heading ? `  > ${h.heading}` : ''}`,
+    ...(h.snippet ? [`   "${h.snippet}"`] : []),
+  ]);
+}
+
+async function connect(ctx: CommandContext): Promise<number> {
+  const url = ctx.args[1];
+  const team = typeof ctx.options.team === 'string' ? ctx.options.team.trim() : '';
+  if (!url || !team) throw new EngramError('usage', 'give the database and the team: engram team connect postgres://you@host:5432/db --team <team>');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new EngramError('usage', `not a URL: ${redactUrl(url)}`);
+  }
+  // A password in the URL is used for this connection, never written: the configuration keeps the URL without it.
+  const password = decodeURIComponent(parsed.password) || ctx.env.ENGRAM_TEAM_PASSWORD || undefined;
+  parsed.password = '';
+  const bare = parsed.toString();
+  const store = openTeamStore({ url: bare, password });
+  try {
+    const version = await store.migrate().catch((e: unknown) => {
+      throw new EngramError('io', `could not prepare the team store: ${errorMessage(e)}`, 'the first member to connect needs the right to create tables (a team admin); the others only read and write rows');
+    });
+    const caps = await store.capabilities();
+    const member = await store.whoami();
+    await saveConfigKey(ctx.facts, 'team.url', bare);
+    await saveConfigKey(ctx.facts, 'team.name', team);
+    const cache = await refreshCache(teamDir(engramHome(ctx.facts)), { url: bare, team, member, password }, store);
+    const result = { url: redactUrl(bare), team, member, schemaVersion: version, search: caps.vectors ? 'keyword + vector (pgvector)' : 'keyword (no pgvector on this server)', cachedNotes: cache.notes.length };
+    if (ctx.global.json) ctx.stdout(JSON.stringify(result, null, 2));
+    else {
+      ctx.stdout(`Connected to ${result.url} as ${member}, team ${team} (schema ${version}; ${result.search}).`);
+      ctx.stdout(`${cache.notes.length} team notes cached for recall. The password is not stored: set ENGRAM_TEAM_PASSWORD where Engram runs.`);
+    }
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+async function status(ctx: CommandContext): Promise<number> {
+  const s = teamSettings(loadConfig(ctx.facts).config, ctx.env);
+  const dir = teamDir(engramHome(ctx.facts));
+  const waiting = queued(dir);
+  const cache = readCache(dir);
+  let reach: string;
+  let caps: { vectors: boolean; schemaVersion: number } | undefined;
+  if (!s) reach = 'no team store set';
+  else {
+    const store = openTeamStore(s);
+    try {
+      caps = await store.capabilities();
+      reach = 'reachable';
+    } catch (e) {
+      reach = errorMessage(e);
+    } finally {
+      await store.close();
+    }
+  }
+  const result = {
+    url: s ? redactUrl(s.url) : null,
+    team: s?.team ?? null,
+    member: s?.member ?? null,
+    store: reach,
+    vectors: caps?.vectors ?? null,
+    queued: waiting.length,
+    unreadable: waiting.filter((q) => q.problem).map((q) => `${q.file}: ${q.problem}`),
+    cache: cache ? { notes: cache.notes.length, refreshedAt: cache.refreshedAt } : null,
+  };
+  if (ctx.global.json) ctx.stdout(JSON.stringify(result, null, 2));
+  else {
+    ctx.stdout(s ? `Team ${s.team} at ${result.url} as ${s.member}: ${reach}${caps ? ` (${caps.vectors ? 'keyword + vector' : 'keyword only'})` : ''}` : 'No team store set (`engram team connect`).');
+    ctx.stdout(`Waiting to be sent: ${waiting.length}${waiting.length ? ' (sent by `engram team sync`, or the next promotion)' : ''}`);
+    for (const u of result.unreadable) ctx.stdout(`  not a promotion, left alone: ${u}`);
+    ctx.stdout(cache ? `Cached for recall: ${cache.notes.length} team notes, refreshed ${cache.refreshedAt}` : 'Nothing cached yet.');
+  }
+  return 0;
+}
+
+async function promote(ctx: CommandContext): Promise<number> {
+  const s = settingsOrFail(ctx);
+  const ref = ctx.args.slice(1).join(' ').trim();
+  if (!ref) throw new EngramError('usage', 'which note? engram team promote <vault path or title>');
+  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
+  const found = lookUpNote(ref, vaultNotes(vault.realPath));
+  if (!found.path) throw new EngramError(found.candidates.length ? 'conflict' : 'not-found', found.candidates.length ? `"${ref}" names ${found.candidates.length} notes: ${found.candidates.join(', ')}` : `no note "${ref}" in ${vault.realPath}`, found.candidates.length ? 'give its vault path' : undefined);
+  const text = fs.readFileSync(path.join(vault.realPath, found.path), 'utf8');
+  const prepared = await prepareTeamNote(found.path, text, { team: s.team, author: s.member, vault: path.basename(vault.realPath) });
+  if (!prepared.ok) throw new EngramError('refused', prepared.reason);
+  const dir = teamDir(engramHome(ctx.facts));
+  enqueue(dir, prepared.note, prepared.passages);
+  return send(ctx, s, dir, found.path);
+}
+
+/** Sends what waits and refreshes the cache; a store that does not answer leaves the queue for later. */
+async function send(ctx: CommandContext, s: TeamSettings, dir: string, promoted?: string): Promise<number> {
+  const store = openTeamStore(s);
+  try {
+    const report = await flushQueue(dir, store);
+    let cached: number | undefined;
+    if (!report.stopped) cached = (await refreshCache(dir, s, store).catch(() => undefined))?.notes.length;
+    if (ctx.global.json) ctx.stdout(JSON.stringify({ ...report, cachedNotes: cached ?? null }, null, 2));
+    else {
+      for (const x of report.sent) {
+        const o = x.outcome;
+        ctx.stdout(o.status === 'conflict' ? `${x.path}: not sent, ${o.author} shares a note of that title (team note ${o.id}); rename yours or ask them` : `${x.path}: ${o.status} (team note ${o.id})`);
+      }
+      if (report.stopped) ctx.stdout(`${report.waiting} waiting: ${report.stopped}. Sent by \`engram team sync\` once the store answers.`);
+      else if (!report.sent.length && !promoted) ctx.stdout('Nothing waiting.');
+      if (cached !== undefined) ctx.stdout(`${cached} team notes cached for recall.`);
+    }
+    return report.sent.some((x) => x.outcome.status === 'conflict') ? 1 : 0;
+  } finally {
+    await store.close();
+  }
+}
+
+async function search(ctx: CommandContext): Promise<number> {
+  const s = settingsOrFail(ctx);
+  const query = ctx.args.slice(1).join(' ').trim();
+  if (!query) throw new EngramError('usage', 'the query is empty: engram team search "<words>"');
+  const limit = ctx.options.limit === undefined ? 10 : Math.max(1, Math.floor(Number(ctx.options.limit)));
+  const store = openTeamStore(s);
+  let hits: TeamHit[];
+  let from: 'store' | 'cache' = 'store';
+  let why: string | undefined;
+  try {
+    hits = await store.search({ text: query, limit });
+  } catch (e) {
+    // The store does not answer: the cache answers, and says so.
+    const cache = readCache(teamDir(engramHome(ctx.facts)));
+    if (!cache) throw e;
+    hits = searchCache(cache, query, limit);
+    from = 'cache';
+    why = `${errorMessage(e)}; answered from the cache of ${cache.refreshedAt}`;
+  } finally {
+    await store.close();
+  }
+  if (ctx.global.json) ctx.stdout(JSON.stringify({ query, from, notice: why ?? null, hits }, null, 2));
+  else {
+    if (why) ctx.stdout(`note: ${why}`);
+    if (!hits.length) ctx.stdout(`No team notes match "${query}".`);
+    for (const l of hitLines(hits)) ctx.stdout(l);
+  }
+  return 0;
+}
+
+async function retract(ctx: CommandContext): Promise<number> {
+  const s = settingsOrFail(ctx);
+  const id = ctx.args[1];
+  if (!id) throw new EngramError('usage', 'which team note? engram team retract <id> (ids are in `engram team search`)');
+  const store = openTeamStore(s);
+  try {
+    const done = await store.retract(id, s.member);
+    if (!done) throw new EngramError('not-found', `no live team note ${id} of yours (${s.member}): only its author retracts a note`);
+    const cache = await refreshCache(teamDir(engramHome(ctx.facts)), s, store).catch(() => undefined);
+    if (ctx.global.json) ctx.stdout(JSON.stringify({ retracted: id, cachedNotes: cache?.notes.length ?? null }, null, 2));
+    else ctx.stdout(`Retracted team note ${id}: it no longer reaches anyone's recall.`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+export const command: CommandDefinition = {
+  usage: 'team connect <postgres-url> --team <team> | status | promote <note> | sync | search "<query>" [-n 10] | retract <id> [--json]',
+  description: 'Share durable notes with a team through a PostgreSQL database the team runs: connect, promote a note (checked for secrets; working memory stays personal), search the team\'s notes, retract your own.',
+  details: 'The password comes from ENGRAM_TEAM_PASSWORD (or the URL, used once and never stored). Promotions wait in $ENGRAM_HOME/team/queue while the store is unreachable and are sent once it answers; recall reads the team notes from $ENGRAM_HOME/team/cache.json. See docs/team.md.',
+  options: {
+    team: { type: 'string', valueName: '<team>', description: 'connect: the team your promoted notes belong to and your recall reads' },
+    limit: { type: 'number', short: 'n', valueName: '<count>', description: 'search: how many results (default 10)' },
+  },
+  async run(ctx) {
+    const sub = ctx.args[0] as (typeof SUBCOMMANDS)[number] | undefined;
+    if (sub === 'connect') return connect(ctx);
+    if (sub === 'status') return status(ctx);
+    if (sub === 'promote') return promote(ctx);
+    if (sub === 'sync') return send(ctx, settingsOrFail(ctx), teamDir(engramHome(ctx.facts)));
+    if (sub === 'search') return search(ctx);
+    if (sub === 'retract') return retract(ctx);
+    throw new EngramError('usage', sub ? `unknown team command "${sub}": one of ${SUBCOMMANDS.join(', ')}` : `which? one of ${SUBCOMMANDS.join(', ')}`, 'engram team --help');
+  },
+};

@@ -1,0 +1,345 @@
+// The team store on PostgreSQL (≥ 15; pgvector where the team's server has it), through node-postgres. The same code
+// runs against a team's server and, in the tests, against PGlite served over the wire protocol and Debian's Postgres.
+// The password never comes from the configuration: from ENGRAM_TEAM_PASSWORD (or the URL the caller built from the
+// OS keychain), so nothing secret is written to ~/.engram.
+import pg from 'pg';
+import { EngramError, errorMessage } from '../../../src/core/errors.js';
+import { rrf } from '../../../src/core/index/rank.js';
+import type { PromoteOutcome, TeamAuditEntry, TeamHit, TeamNote, TeamNoteInput, TeamPassage, TeamQuery, TeamStore } from '../../../src/core/team/store.js';
+import { MIGRATIONS, SCHEMA_TABLE, TEXT_SEARCH, vectorMigration } from './migrations.js';
+
+export interface PgTeamStoreOptions {
+  /** postgres://user@host:port/db (a password in it is used, never stored by Engram). */
+  url: string;
+  password?: string;
+  /** Vector dimensions of the store's embedding column (the local model's). */
+  dimensions?: number;
+  /** Connection timeout: a store that does not answer fails fast; hooks never wait on it (they read the cache). */
+  connectTimeoutMs?: number;
+  /** Queries slower than this are cancelled by the server. */
+  statementTimeoutMs?: number;
+}
+
+/** An advisory lock key for migrations: "engr" as an int. */
+const MIGRATION_LOCK = 0x656e6772;
+
+/** Words of a query as an OR'ed tsquery: a question's words each may match (plainto_tsquery would need all). */
+export function orQuery(text: string): string {
+  const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].filter((w) => w.length > 1).slice(0, 32);
+  return words.join(' | ');
+}
+
+/** A connection failure in the words a user can act on. */
+function connectionError(e: unknown, url: string): EngramError {
+  const code = (e as { code?: string }).code;
+  const where = redactUrl(url);
+  if (code === '28P01' || code === '28000') return new EngramError('refused', `the team store at ${where} refused the login (${errorMessage(e)})`, 'check the user in the URL and ENGRAM_TEAM_PASSWORD');
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH') return new EngramError('io', `the team store at ${where} cannot be reached (${code})`, 'promotions wait in the queue and are sent when it answers');
+  return new EngramError('io', `the team store at ${where} failed: ${errorMessage(e)}`);
+}
+
+/** The parts of a postgres:// URL (node-postgres lets a URL's missing password override the one given beside it). */
+function connectionOf(url: string): pg.PoolConfig {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new EngramError('invalid-config', `the team store's URL is not a URL: ${JSON.stringify(redactUrl(url))}`, 'write it as postgres://user@host:5432/database');
+  }
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') throw new EngramError('invalid-config', `the team store's URL must start with postgres:// (it is ${u.protocol}//…)`);
+  const ssl = u.searchParams.get('sslmode');
+  return {
+    host: decodeURIComponent(u.hostname) || 'localhost',
+    port: u.port ? Number(u.port) : 5432,
+    user: decodeURIComponent(u.username) || undefined,
+    database: decodeURIComponent(u.pathname.replace(/^\//, '')) || undefined,
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    ...(ssl && ssl !== 'disable' ? { ssl: { rejectUnauthorized: ssl === 'verify-full' || ssl === 'verify-ca' } } : {}),
+  };
+}
+
+function noteOfRow(n: Record<string, unknown>): TeamNote {
+  return {
+    id: String(n.id), team: String(n.team), project: String(n.project), title: String(n.title), body: String(n.body),
+    frontmatter: (n.frontmatter ?? {}) as Record<string, unknown>, author: String(n.author), vault: String(n.vault),
+    session: n.session ? String(n.session) : undefined, sourceHash: String(n.source_hash), sourcePath: String(n.source_path),
+    promotedAt: new Date(n.promoted_at as Date).toISOString(), updatedAt: new Date(n.updated_at as Date).toISOString(),
+    retractedAt: n.retracted_at ? new Date(n.retracted_at as Date).toISOString() : undefined,
+  };
+}
+
+/** The URL without its password, for messages and status. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(an invalid URL)';
+  }
+}
+
+export class PgTeamStore implements TeamStore {
+  private readonly pool: pg.Pool;
+  private readonly dimensions: number;
+  private vectors: boolean | undefined;
+
+  constructor(private readonly opts: PgTeamStoreOptions) {
+    this.dimensions = opts.dimensions ?? 384;
+    this.pool = new pg.Pool({
+      ...connectionOf(opts.url),
+      ...(opts.password !== undefined ? { password: opts.password } : {}),
+      max: 4,
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
+      statement_timeout: opts.statementTimeoutMs ?? 10_000,
+      idleTimeoutMillis: 10_000,
+    });
+    // An idle client's error (the server restarted) must not crash the host: the next query reconnects.
+    this.pool.on('error', () => undefined);
+  }
+
+  private async client(): Promise<pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (e) {
+      throw connectionError(e, this.opts.url);
+    }
+  }
+
+  private async run<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const c = await this.client();
+    try {
+      return await work(c);
+    } catch (e) {
+      if (e instanceof EngramError) throw e;
+      const code = (e as { code?: string }).code;
+      if (code === '42501') throw new EngramError('refused', `the team store refused: ${errorMessage(e)}`, 'ask the team\'s admin to add your database role to engram_team_members');
+      throw connectionError(e, this.opts.url);
+    } finally {
+      c.release();
+    }
+  }
+
+  private async tx<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.run(async (c) => {
+      await c.query('begin');
+      try {
+        const out = await work(c);
+        await c.query('commit');
+        return out;
+      } catch (e) {
+        await c.query('rollback').catch(() => undefined);
+        throw e;
+      }
+    });
+  }
+
+  async migrate(): Promise<number> {
+    return this.run(async (c) => {
+      await c.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      try {
+        // A member's role may not create tables: touch the schema only when something is missing.
+        if ((await c.query<{ t: string | null }>("select to_regclass('engram_team_schema') as t")).rows[0].t === null) await c.query(SCHEMA_TABLE);
+        const done = new Set((await c.query<{ version: number }>('select version from engram_team_schema')).rows.map((r) => r.version));
+        const newest = Math.max(0, ...done);
+        const known = Math.max(...MIGRATIONS.map((m) => m.version));
+        if (newest > known) throw new EngramError('format-version', `the team store's schema is version ${newest}; this Engram knows up to ${known}`, 'update Engram');
+        for (const m of MIGRATIONS) {
+          if (done.has(m.version)) continue;
+          await c.query('begin');
+          try {
+            await c.query(m.sql);
+            await c.query('insert into engram_team_schema (version, what) values ($1, $2)', [m.version, m.what]);
+            await c.query('commit');
+          } catch (e) {
+            await c.query('rollback').catch(() => undefined);
+            throw e;
+          }
+        }
+        this.vectors = await this.tryVectors(c);
+        return known;
+      } finally {
+        await c.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+      }
+    });
+  }
+
+  /** Adds the vector column where the extension exists; keyword search alone where it does not. */
+  private async tryVectors(c: pg.PoolClient): Promise<boolean> {
+    if ((await c.query("select 1 from information_schema.columns where table_name = 'engram_team_passages' and column_name = 'embedding'")).rowCount) return true;
+    const available = (await c.query("select 1 from pg_available_extensions where name = 'vector'")).rowCount! > 0;
+    if (!available) return false;
+    await c.query('begin');
+    try {
+      await c.query(vectorMigration(this.dimensions));
+      await c.query('commit');
+      return true;
+    } catch {
+      await c.query('rollback').catch(() => undefined);
+      return false;
+    }
+  }
+
+  private async hasVectors(): Promise<boolean> {
+    if (this.vectors !== undefined) return this.vectors;
+    this.vectors = await this.run(async (c) => (await c.query("select 1 from information_schema.columns where table_name = 'engram_team_passages' and column_name = 'embedding'")).rowCount! > 0);
+    return this.vectors;
+  }
+
+  async capabilities(): Promise<{ vectors: boolean; schemaVersion: number }> {
+    const version = await this.run(async (c) => (await c.query<{ v: number | null }>('select max(version) as v from engram_team_schema')).rows[0]?.v ?? 0);
+    return { vectors: await this.hasVectors(), schemaVersion: version };
+  }
+
+  async promote(note: TeamNoteInput, passages: TeamPassage[], vectors?: number[][]): Promise<PromoteOutcome> {
+    const withVectors = vectors !== undefined && vectors.length === passages.length && (await this.hasVectors());
+    return this.tx(async (c) => {
+      // Another member's live note under the same title in the same project: never overwritten, shown as a conflict.
+      const other = await c.query<{ id: string; author: string }>(
+        'select id, author from engram_team_notes where team = $1 and project = $2 and lower(title) = lower($3) and author <> $4 and retracted_at is null limit 1',
+        [note.team, note.project, note.title, note.author],
+      );
+      if (other.rowCount) return { status: 'conflict', id: other.rows[0].id, author: other.rows[0].author };
+      const mine = await c.query<{ id: string; source_hash: string; retracted_at: Date | null }>(
+        'select id, source_hash, retracted_at from engram_team_notes where team = $1 and author = $2 and vault = $3 and source_path = $4 for update',
+        [note.team, note.author, note.vault, note.sourcePath],
+      );
+      let id: string;
+      let status: PromoteOutcome['status'];
+      if (mine.rowCount) {
+        id = mine.rows[0].id;
+        if (mine.rows[0].source_hash === note.sourceHash && mine.rows[0].retracted_at === null) return { status: 'unchanged', id };
+        await c.query(
+          'update engram_team_notes set project = $2, title = $3, body = $4, frontmatter = $5, session = $6, source_hash = $7, updated_at = now(), retracted_at = null where id = $1',
+          [id, note.project, note.title, note.body, JSON.stringify(note.frontmatter), note.session ?? null, note.sourceHash],
+        );
+        await c.query('delete from engram_team_passages where note_id = $1', [id]);
+        status = 'updated';
+      } else {
+        const r = await c.query<{ id: string }>(
+          `insert into engram_team_notes (team, project, title, body, frontmatter, author, vault, session, source_path, source_hash)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
+          [note.team, note.project, note.title, note.body, JSON.stringify(note.frontmatter), note.author, note.vault, note.session ?? null, note.sourcePath, note.sourceHash],
+        );
+        id = r.rows[0].id;
+        status = 'promoted';
+      }
+      for (const [i, p] of passages.entries()) {
+        if (withVectors) {
+          await c.query('insert into engram_team_passages (note_id, team, project, ord, title, heading, body, embedding) values ($1, $2, $3, $4, $5, $6, $7, $8)', [id, note.team, note.project, i, note.title, p.heading, p.text, `[${vectors[i].join(',')}]`]);
+        } else {
+          await c.query('insert into engram_team_passages (note_id, team, project, ord, title, heading, body) values ($1, $2, $3, $4, $5, $6, $7)', [id, note.team, note.project, i, note.title, p.heading, p.text]);
+        }
+      }
+      await c.query('insert into engram_team_audit (actor, team, action, note_id, detail) values ($1, $2, $3, $4, $5)', [note.author, note.team, status === 'promoted' ? 'promote' : 'update', id, `${note.vault}:${note.sourcePath}${note.session ? ` session ${note.session}` : ''}`]);
+      return { status, id };
+    });
+  }
+
+  async retract(id: string, author: string): Promise<boolean> {
+    return this.tx(async (c) => {
+      const r = await c.query<{ team: string }>('update engram_team_notes set retracted_at = now(), updated_at = now() where id = $1 and author = $2 and retracted_at is null returning team', [id, author]);
+      if (!r.rowCount) return false;
+      await c.query('insert into engram_team_audit (actor, team, action, note_id, detail) values ($1, $2, $3, $4, $5)', [author, r.rows[0].team, 'retract', id, '']);
+      return true;
+    });
+  }
+
+  async search(query: TeamQuery): Promise<TeamHit[]> {
+    const limit = Math.max(1, Math.min(query.limit ?? 10, 50));
+    const depth = limit * 5;
+    const tsq = orQuery(query.text);
+    const useVectors = query.vector !== undefined && (await this.hasVectors());
+    return this.run(async (c) => {
+      // All the words first (few rows to rank, even at a million notes); any of them only when that finds too few.
+      const byWords = async (q: string): Promise<{ note_id: string; pid: string; rank: number }[]> =>
+        (
+          await c.query<{ note_id: string; pid: string; rank: number }>(
+            `select p.note_id, p.id as pid, ts_rank(p.tsv, q) as rank
+             from engram_team_passages p join engram_team_notes n on n.id = p.note_id, to_tsquery('${TEXT_SEARCH}', $1) q
+             where p.tsv @@ q and n.retracted_at is null and ($2::text is null or n.project = $2)
+             order by rank desc limit $3`,
+            [q, query.project ?? null, depth],
+          )
+        ).rows;
+      let keyword = tsq ? await byWords(tsq.replace(/ \| /g, ' & ')) : [];
+      if (tsq && keyword.length < limit && tsq.includes('|')) {
+        const seen = new Set(keyword.map((k) => k.note_id));
+        keyword = [...keyword, ...(await byWords(tsq)).filter((k) => !seen.has(k.note_id))];
+      }
+      // HNSW's default candidate list (40) finds about 8 of the true 10 nearest; 100 finds 19 in 20 (bench/team-store).
+      if (useVectors) await c.query('set hnsw.ef_search = 100');
+      const vector = useVectors
+        ? (
+            await c.query<{ note_id: string; pid: string; distance: number }>(
+              `select p.note_id, p.id as pid, p.embedding <=> $1 as distance
+               from engram_team_passages p join engram_team_notes n on n.id = p.note_id
+               where n.retracted_at is null and ($2::text is null or n.project = $2)
+               order by p.embedding <=> $1 limit $3`,
+              [`[${query.vector!.join(',')}]`, query.project ?? null, depth],
+            )
+          ).rows
+        : [];
+      // Reciprocal-rank fusion of the two lists, a note once (its best passage).
+      const fused = new Map<string, { pid: string; score: number; why: string[] }>();
+      const add = (rows: { note_id: string; pid: string }[], why: string): void => {
+        const seen = new Set<string>();
+        rows.forEach((r, rank) => {
+          if (seen.has(r.note_id)) return;
+          seen.add(r.note_id);
+          const e = fused.get(r.note_id);
+          if (e) {
+            e.score += rrf(rank, 60);
+            e.why.push(why);
+          } else fused.set(r.note_id, { pid: r.pid, score: rrf(rank, 60), why: [why] });
+        });
+      };
+      add(keyword, 'words');
+      add(vector, 'meaning');
+      const top = [...fused.entries()].sort((a, b) => b[1].score - a[1].score).slice(0, limit);
+      if (!top.length) return [];
+      const rows = (
+        await c.query<{ pid: string; note_id: string; team: string; project: string; title: string; author: string; heading: string; snippet: string; promoted_at: Date }>(
+          `select p.id as pid, n.id as note_id, n.team, n.project, n.title, n.author, p.heading, n.promoted_at,
+             ${tsq ? `ts_headline('${TEXT_SEARCH}', p.body, to_tsquery('${TEXT_SEARCH}', $2), 'MaxFragments=1, MinWords=8, MaxWords=30, StartSel="", StopSel=""')` : 'left(p.body, 200)'} as snippet
+           from engram_team_passages p join engram_team_notes n on n.id = p.note_id where p.id = any($1::bigint[])`,
+          tsq ? [top.map(([, v]) => v.pid), tsq] : [top.map(([, v]) => v.pid)],
+        )
+      ).rows;
+      const byPid = new Map(rows.map((r) => [String(r.pid), r]));
+      return top.flatMap(([, v]) => {
+        const r = byPid.get(String(v.pid));
+        if (!r) return [];
+        return [{ id: r.note_id, team: r.team, project: r.project, title: r.title, author: r.author, heading: r.heading, snippet: r.snippet.replace(/\s+/g, ' ').trim(), score: v.score, promotedAt: new Date(r.promoted_at).toISOString(), why: v.why }];
+      });
+    });
+  }
+
+  async get(id: string): Promise<TeamNote | undefined> {
+    return this.run(async (c) => {
+      const r = await c.query('select * from engram_team_notes where id = $1', [id]);
+      const n = r.rows[0] as Record<string, unknown> | undefined;
+      return n ? noteOfRow(n) : undefined;
+    });
+  }
+
+  async listLive(team: string, limit: number): Promise<TeamNote[]> {
+    return this.run(async (c) => (await c.query('select * from engram_team_notes where team = $1 and retracted_at is null order by updated_at desc limit $2', [team, limit])).rows.map((n) => noteOfRow(n as Record<string, unknown>)));
+  }
+
+  async audit(limit = 50): Promise<TeamAuditEntry[]> {
+    return this.run(async (c) => {
+      const r = await c.query<{ at: Date; actor: string; action: TeamAuditEntry['action']; note_id: string; detail: string }>('select at, actor, action, note_id, detail from engram_team_audit order by id desc limit $1', [limit]);
+      return r.rows.map((x) => ({ at: new Date(x.at).toISOString(), actor: x.actor, action: x.action, noteId: String(x.note_id), detail: x.detail }));
+    });
+  }
+
+  /** The database role this connection acts as: the author of what it promotes. */
+  async whoami(): Promise<string> {
+    return this.run(async (c) => (await c.query<{ u: string }>('select current_user as u')).rows[0].u);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,193 @@
+// What a machine keeps of the team store, in $ENGRAM_HOME/team/: the promotions waiting to be sent (one file each, so a
+// promotion queued while the database is unreachable is sent later exactly once: the store keys it by author, vault
+// and path, and a file is removed only after the store answered), and a cache of the team's notes that recall reads,
+// so nothing that answers a person ever waits on the network.
+import fs from 'node:fs';
+import path from 'node:path';
+import { EngramError, errorMessage } from '../../../src/core/errors.js';
+import { sha256Hex } from '../../../src/core/hash.js';
+import { chunkBody } from '../../../src/core/index/chunk.js';
+import { SEARCH_FLOOR } from '../../../src/core/index/search.js';
+import { TextIndex } from '../../../src/core/index/text-index.js';
+import type { PromoteOutcome, TeamHit, TeamNote, TeamNoteInput, TeamPassage } from '../../../src/core/team/store.js';
+import { atomicWriteFileSync } from '../atomic-write.js';
+import { engramHome } from '../paths.js';
+import { PgTeamStore, redactUrl } from './pg-store.js';
+
+export interface TeamSettings {
+  url: string;
+  team: string;
+  /** The database user the URL names: the author of what this machine promotes. */
+  member: string;
+  password?: string;
+}
+
+/** The team settings from the configuration, or null when no team store is set. */
+export function teamSettings(config: { get(key: 'team.url' | 'team.name'): string | null }, env: NodeJS.ProcessEnv): TeamSettings | null {
+  const url = config.get('team.url');
+  if (!url) return null;
+  const team = config.get('team.name');
+  if (!team) throw new EngramError('invalid-config', 'team.url is set but team.name is not', 'set it with `engram configure team.name <team>` (or `engram team connect <url> --team <team>`)');
+  return { url, team, member: decodeURIComponent(new URL(url).username), password: env.ENGRAM_TEAM_PASSWORD || undefined };
+}
+
+export function openTeamStore(s: Pick<TeamSettings, 'url' | 'password'>): PgTeamStore {
+  return new PgTeamStore({ url: s.url, password: s.password });
+}
+
+export function teamDir(engramHomeDir: string): string {
+  return path.join(engramHomeDir, 'team');
+}
+
+interface Queued {
+  note: TeamNoteInput;
+  passages: TeamPassage[];
+  queuedAt: string;
+}
+
+const queueDir = (dir: string): string => path.join(dir, 'queue');
+
+/** Queues a promotion; a newer promotion of the same note replaces one still waiting. Returns the queue file. */
+export function enqueue(dir: string, note: TeamNoteInput, passages: TeamPassage[], now = new Date()): string {
+  const file = path.join(queueDir(dir), `${sha256Hex(JSON.stringify([note.team, note.author, note.vault, note.sourcePath])).slice(0, 24)}.json`);
+  fs.mkdirSync(queueDir(dir), { recursive: true });
+  atomicWriteFileSync(file, JSON.stringify({ note, passages, queuedAt: now.toISOString() } satisfies Queued));
+  return file;
+}
+
+/** The promotions waiting, oldest first (a file that is not a whole promotion is named, not sent, never deleted). */
+export function queued(dir: string): { file: string; entry?: Queued; problem?: string }[] {
+  const q = queueDir(dir);
+  if (!fs.existsSync(q)) return [];
+  return fs
+    .readdirSync(q)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => {
+      const file = path.join(q, f);
+      try {
+        const entry = JSON.parse(fs.readFileSync(file, 'utf8')) as Queued;
+        if (!entry.note?.sourcePath || !Array.isArray(entry.passages)) return { file, problem: 'not a promotion' };
+        return { file, entry };
+      } catch (e) {
+        return { file, problem: errorMessage(e) };
+      }
+    })
+    .sort((a, b) => (a.entry?.queuedAt ?? '').localeCompare(b.entry?.queuedAt ?? ''));
+}
+
+export interface FlushReport {
+  sent: { path: string; outcome: PromoteOutcome }[];
+  waiting: number;
+  /** Why the rest is still waiting (the store unreachable, a login refused). */
+  stopped?: string;
+}
+
+/** Sends what waits, in order; stops at the first failure (the rest waits for the next try). */
+export async function flushQueue(dir: string, store: Pick<PgTeamStore, 'promote'>): Promise<FlushReport> {
+  const all = queued(dir).filter((q) => q.entry);
+  const sent: FlushReport['sent'] = [];
+  for (const [i, q] of all.entries()) {
+    try {
+      const outcome = await store.promote(q.entry!.note, q.entry!.passages);
+      // Removed only once the store answered: a crash between the two sends it again, and the store keys it (unchanged).
+      fs.rmSync(q.file, { force: true });
+      sent.push({ path: q.entry!.note.sourcePath, outcome });
+    } catch (e) {
+      return { sent, waiting: all.length - i, stopped: errorMessage(e) };
+    }
+  }
+  return { sent, waiting: 0 };
+}
+
+export interface TeamCache {
+  url: string;
+  team: string;
+  refreshedAt: string;
+  notes: TeamNote[];
+}
+
+const cacheFile = (dir: string): string => path.join(dir, 'cache.json');
+
+/** Replaces the cache with the store's live notes of the team (what this member may read). */
+export async function refreshCache(dir: string, s: TeamSettings, store: Pick<PgTeamStore, 'listLive'>, now = new Date()): Promise<TeamCache> {
+  const notes = await store.listLive(s.team, 20_000);
+  const cache: TeamCache = { url: redactUrl(s.url), team: s.team, refreshedAt: now.toISOString(), notes };
+  fs.mkdirSync(dir, { recursive: true });
+  atomicWriteFileSync(cacheFile(dir), JSON.stringify(cache));
+  return cache;
+}
+
+export function readCache(dir: string): TeamCache | null {
+  try {
+    return JSON.parse(fs.readFileSync(cacheFile(dir), 'utf8')) as TeamCache;
+  } catch {
+    return null;
+  }
+}
+
+/** Searches the cached team notes with the vault's own keyword ranking (BM25 over title and passages). */
+export function searchCache(cache: TeamCache, query: string, limit = 10): TeamHit[] {
+  const index = new TextIndex();
+  for (const n of cache.notes) {
+    const time = Date.parse(n.updatedAt) || 0;
+    index.add(
+      { path: n.id, title: n.title, folder: '', hash: n.sourceHash, mtime: time, size: n.body.length, project: n.project || undefined, working: false, tags: [], time, superseded: false, links: [], dupKey: n.sourceHash, beat: false },
+      chunkBody(n.body),
+    );
+  }
+  const terms = index.queryTerms(query);
+  if (!terms.length) return [];
+  const byId = new Map(cache.notes.map((n) => [n.id, n]));
+  // The vault's own floor, unweighted: a team note must hold a good share of the query's terms, or it is noise.
+  const floor = Math.max(1, Math.ceil(SEARCH_FLOOR * terms.length));
+  return index.score(terms, null, undefined, limit).flatMap((c) => {
+    const rec = index.notes[c.slot];
+    const n = rec ? byId.get(rec.path) : undefined;
+    if (!rec || !n) return [];
+    const matched = new Set([...index.matchedFields(c.slot, c.bestChunk, terms).values()].flat());
+    if (matched.size < floor) return [];
+    const text = index.chunkText[c.bestChunk] ?? n.body;
+    return [{ id: n.id, team: n.team, project: n.project, title: n.title, author: n.author, heading: index.chunkHeading[c.bestChunk] ?? '', snippet: text.replace(/\s+/g, ' ').slice(0, 200), score: c.score, promotedAt: n.promotedAt, why: ['words'] }];
+  });
+}
+
+/**
+ * The host's part: sends the queue and refreshes the cache at start and on each tick, one run at a time, in the
+ * background; a store that does not answer is logged once per change of reason, and tried again next tick.
+ */
+export function startTeamSync(config: { get(key: 'team.url' | 'team.name'): string | null }, env: NodeJS.ProcessEnv, log: (level: 'info' | 'warn', message: string) => void): { tick(): void; close(): Promise<void> } {
+  let settings: TeamSettings | null;
+  try {
+    settings = teamSettings(config, env);
+  } catch (e) {
+    log('warn', `team store: ${errorMessage(e)}`);
+    settings = null;
+  }
+  if (!settings) return { tick: () => undefined, close: async () => undefined };
+  const s = settings;
+  const dir = teamDir(engramHome(env));
+  let running: Promise<void> | undefined;
+  let lastProblem = '';
+  const once = async (): Promise<void> => {
+    const store = openTeamStore(s);
+    try {
+      const report = await flushQueue(dir, store);
+      if (report.sent.length) log('info', `team store: sent ${report.sent.length} promotions (${report.sent.map((x) => `${x.path}: ${x.outcome.status}`).join(', ')})`);
+      if (report.stopped) throw new Error(`${report.waiting} promotions wait: ${report.stopped}`);
+      const cache = await refreshCache(dir, s, store);
+      if (lastProblem) log('info', `team store answers again; ${cache.notes.length} team notes cached`);
+      lastProblem = '';
+    } catch (e) {
+      const why = errorMessage(e);
+      if (why !== lastProblem) log('warn', `team store: ${why}`);
+      lastProblem = why;
+    } finally {
+      await store.close();
+    }
+  };
+  const tick = (): void => {
+    if (!running) running = once().finally(() => (running = undefined));
+  };
+  tick();
+  return { tick, close: async () => void (await running) };
+}

@@ -1,0 +1,176 @@
+// The team store's port: what Engram asks of a shared store that a team runs (PostgreSQL with pgvector, through
+// sidecar/hosting/team/), and the rules that stay the same whatever runs it: which notes may leave a vault, how a
+// note becomes the passages the store searches, and how team results join a person's own (reciprocal-rank fusion).
+// DESIGN.md "Team store": the vault stays each person's own; a person promotes durable notes by review.
+import { chunkBody } from '../index/chunk.js';
+import { rrf } from '../index/rank.js';
+import { sha256Hex } from '../hash.js';
+import { parseNote } from '../note/frontmatter.js';
+import { readNoteMeta, titleFromPath } from '../note/meta.js';
+import { stripProvenance } from '../note/provenance.js';
+import { redactText } from '../transcript/redact.js';
+
+/** A note as it is sent to the team: what a member may read, and where it came from. */
+export interface TeamNoteInput {
+  team: string;
+  project: string;
+  title: string;
+  body: string;
+  frontmatter: Record<string, unknown>;
+  /** Who promotes it: the member's name in the team (their database role, or the name they set). */
+  author: string;
+  /** Provenance: the vault's name, the agent session the note came from, and the hash of the note's text. */
+  vault: string;
+  session?: string;
+  sourceHash: string;
+  /** The vault path the note was promoted from (the author's own retract/update find it by this). */
+  sourcePath: string;
+}
+
+export interface TeamPassage {
+  heading: string;
+  text: string;
+}
+
+export interface TeamNote extends Omit<TeamNoteInput, 'frontmatter'> {
+  id: string;
+  frontmatter: Record<string, unknown>;
+  promotedAt: string;
+  updatedAt: string;
+  retractedAt?: string;
+}
+
+export interface TeamHit {
+  id: string;
+  team: string;
+  project: string;
+  title: string;
+  author: string;
+  heading: string;
+  snippet: string;
+  /** The store's own score (keyword rank fused with vector rank when the store has vectors). */
+  score: number;
+  promotedAt: string;
+  why: string[];
+}
+
+export interface TeamQuery {
+  text: string;
+  /** The query's embedding, when a model is present and the store has vectors. */
+  vector?: number[];
+  project?: string;
+  limit?: number;
+}
+
+export type PromoteOutcome =
+  | { status: 'promoted'; id: string }
+  /** The same text by the same author was promoted before: nothing sent twice. */
+  | { status: 'unchanged'; id: string }
+  | { status: 'updated'; id: string }
+  /** Another member's note with this source: never overwritten, shown as a proposal. */
+  | { status: 'conflict'; id: string; author: string };
+
+export interface TeamAuditEntry {
+  at: string;
+  actor: string;
+  action: 'promote' | 'update' | 'retract';
+  noteId: string;
+  detail: string;
+}
+
+/** What a team store does. One implementation talks to PostgreSQL; tests use the same one against PGlite and Postgres. */
+export interface TeamStore {
+  /** Applies the migrations this version knows; returns the schema version. */
+  migrate(): Promise<number>;
+  /** Whether the store has vector search (the `vector` extension), or keyword search only. */
+  capabilities(): Promise<{ vectors: boolean; schemaVersion: number }>;
+  promote(note: TeamNoteInput, passages: TeamPassage[], vectors?: number[][]): Promise<PromoteOutcome>;
+  /** Retracts a note; only its author may. Returns false when there is no such note of this author. */
+  retract(id: string, author: string): Promise<boolean>;
+  search(query: TeamQuery): Promise<TeamHit[]>;
+  get(id: string): Promise<TeamNote | undefined>;
+  audit(limit?: number): Promise<TeamAuditEntry[]>;
+  close(): Promise<void>;
+}
+
+/** Why a note may not leave the vault, or null when it may. */
+export function cannotPromote(path: string, text: string): string | null {
+  const parsed = parseNote(text);
+  if (parsed.data === null) return `${path}: its frontmatter is not valid YAML`;
+  const meta = readNoteMeta(path, parsed.data);
+  if (meta.reviewAfter !== undefined) return `${path} is working memory (it has review_after): working memory stays personal; promote it to a durable note first`;
+  if (parsed.data.engram_trust === 'outside') return `${path} is outside text (engram_trust: outside): only your own notes go to the team`;
+  if (!stripProvenance(parsed.body).trim()) return `${path} has no text to share`;
+  return null;
+}
+
+/**
+ * Everything a note must pass before it leaves the vault: durable, the user's own, and no secret in it (checked again
+ * here, whatever capture redacted: a person may have pasted one into the note since). E-mail addresses and home
+ * folders are rewritten as capture does; a secret is not rewritten but refused, so the person sees it and decides.
+ */
+export async function prepareTeamNote(path: string, text: string, who: { team: string; author: string; vault: string; project?: string }): Promise<{ ok: true; note: TeamNoteInput; passages: TeamPassage[] } | { ok: false; reason: string }> {
+  const refused = cannotPromote(path, text);
+  if (refused) return { ok: false, reason: refused };
+  const { note } = teamNoteOf(path, text, who);
+  const [title, body, fm] = await Promise.all([note.title, note.body, JSON.stringify(note.frontmatter)].map((t) => redactText(t)));
+  const secrets = [title, body, fm].flatMap((r) => Object.keys(r.counts).filter((k) => k !== 'detector-failed'));
+  if (secrets.length) return { ok: false, reason: `${path} holds a secret (${[...new Set(secrets)].join(', ')}): take it out of the note before it goes to the team` };
+  return {
+    ok: true,
+    note: { ...note, title: title.text, body: body.text, frontmatter: JSON.parse(fm.text) as Record<string, unknown>, sourceHash: note.sourceHash },
+    passages: passagesOf(body.text),
+  };
+}
+
+/** The note as the team receives it: title, body without the source footer, the frontmatter, and its passages. */
+export function teamNoteOf(path: string, text: string, who: { team: string; author: string; vault: string; project?: string }): { note: TeamNoteInput; passages: TeamPassage[] } {
+  const parsed = parseNote(text);
+  const data = parsed.data ?? {};
+  const meta = readNoteMeta(path, data);
+  const body = stripProvenance(parsed.body).trim();
+  const title = typeof data.title === 'string' && data.title.trim() ? data.title.trim() : titleFromPath(path);
+  const note: TeamNoteInput = {
+    team: who.team,
+    project: who.project ?? meta.project ?? '',
+    title,
+    body,
+    frontmatter: data,
+    author: who.author,
+    vault: who.vault,
+    session: meta.engramSession,
+    sourceHash: sha256Hex(`${title}\n${body}`),
+    sourcePath: path,
+  };
+  return { note, passages: passagesOf(body) };
+}
+
+/** A note body as the passages the store searches: the index's own cutting (headings, long sections in pieces). */
+export function passagesOf(body: string): TeamPassage[] {
+  const passages = chunkBody(body).map((c) => ({ heading: c.heading ?? '', text: c.text })).filter((p) => p.text.trim());
+  return passages.length ? passages : [{ heading: '', text: body }];
+}
+
+/** A hit of either store, for fusion. */
+export interface Ranked {
+  key: string;
+}
+
+/**
+ * Joins ranked lists (a person's own hits, the team's) by reciprocal rank: each list's first hit counts the same, so a
+ * large team store cannot crowd out the vault, and a hit both lists hold (a note the person copied in) counts once,
+ * at its better rank plus the other.
+ */
+export function fuseRanked<T extends Ranked>(lists: T[][], k = 60): { item: T; score: number; from: number[] }[] {
+  const by = new Map<string, { item: T; score: number; from: number[] }>();
+  lists.forEach((list, li) =>
+    list.forEach((item, rank) => {
+      const e = by.get(item.key);
+      if (e) {
+        e.score += rrf(rank, k);
+        e.from.push(li);
+      } else by.set(item.key, { item, score: rrf(rank, k), from: [li] });
+    }),
+  );
+  return [...by.values()].sort((a, b) => b.score - a.score);
+}
