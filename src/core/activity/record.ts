@@ -68,14 +68,11 @@ export const ACTIVITY_KINDS: readonly ActivityKind[] = ['event', 'extract', 'inj
 /** An entry as a writer gives it; the record stamps the time. */
 export type ActivityInput = ActivityEntry extends infer E ? (E extends ActivityEntry ? Omit<E, 't'> : never) : never;
 
-/** One session's figures over the entries read. */
-export interface ActivitySession {
-  session: string;
-  agent?: string;
-  project?: string;
-  first: string;
-  last: string;
+/** What a span of entries adds up to (a session's, a day's): one tally for both. */
+export interface ActivityTally {
+  /** Hook events seen (capture's, and each context request). */
   events: number;
+  /** Context requests that injected something. */
   injections: number;
   injectedNotes: number;
   injectedChars: number;
@@ -87,7 +84,45 @@ export interface ActivitySession {
   outputTokens: number;
   filed: number;
   proposed: number;
+  mcpCalls: number;
   failures: number;
+}
+
+export function emptyTally(): ActivityTally {
+  return { events: 0, injections: 0, injectedNotes: 0, injectedChars: 0, injectedTokens: 0, withheld: 0, extractions: 0, inputTokens: 0, outputTokens: 0, filed: 0, proposed: 0, mcpCalls: 0, failures: 0 };
+}
+
+/** Adds one entry's figures to a tally. */
+export function tally(t: ActivityTally, e: ActivityEntry): void {
+  if (e.kind === 'event') t.events++;
+  else if (e.kind === 'inject') {
+    t.events++;
+    if (e.notes.length) t.injections++;
+    t.injectedNotes += e.notes.length;
+    t.injectedChars += e.chars;
+    t.injectedTokens += e.tokens;
+    t.withheld += e.withheld.length;
+  } else if (e.kind === 'extract') {
+    if (e.windows.length) t.extractions++;
+    for (const w of e.windows) {
+      t.inputTokens += w.inputTokens;
+      t.outputTokens += w.outputTokens;
+    }
+    for (const b of e.beats) {
+      if (b.action === 'created' || b.action === 'extended') t.filed++;
+      else if (b.action === 'proposed') t.proposed++;
+    }
+  } else if (e.kind === 'mcp') t.mcpCalls++;
+  else if (e.kind === 'failure') t.failures++;
+}
+
+/** One session's figures over the entries read. */
+export interface ActivitySession extends ActivityTally {
+  session: string;
+  agent?: string;
+  project?: string;
+  first: string;
+  last: string;
 }
 
 export interface ActivityQuery {
@@ -193,32 +228,14 @@ function summarize(entries: ActivityEntry[]): ActivitySession[] {
     if (!e.session) continue;
     let s = by.get(e.session);
     if (!s) {
-      s = { session: e.session, first: e.t, last: e.t, events: 0, injections: 0, injectedNotes: 0, injectedChars: 0, injectedTokens: 0, withheld: 0, extractions: 0, inputTokens: 0, outputTokens: 0, filed: 0, proposed: 0, failures: 0 };
+      s = { session: e.session, first: e.t, last: e.t, ...emptyTally() };
       by.set(e.session, s);
     }
     s.agent ??= e.agent;
     s.project ??= e.project;
     if (e.t < s.first) s.first = e.t;
     if (e.t > s.last) s.last = e.t;
-    if (e.kind === 'event') s.events++;
-    else if (e.kind === 'inject') {
-      s.events++;
-      if (e.notes.length) s.injections++;
-      s.injectedNotes += e.notes.length;
-      s.injectedChars += e.chars;
-      s.injectedTokens += e.tokens;
-      s.withheld += e.withheld.length;
-    } else if (e.kind === 'extract') {
-      if (e.windows.length) s.extractions++;
-      for (const w of e.windows) {
-        s.inputTokens += w.inputTokens;
-        s.outputTokens += w.outputTokens;
-      }
-      for (const b of e.beats) {
-        if (b.action === 'created' || b.action === 'extended') s.filed++;
-        else if (b.action === 'proposed') s.proposed++;
-      }
-    } else if (e.kind === 'failure') s.failures++;
+    tally(s, e);
   }
   return [...by.values()].sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0));
 }

@@ -3,22 +3,11 @@
 // review backlog; failures. Read from the activity record and the engine's note metadata, nothing else.
 import type { NoteMeta } from '../note/meta.js';
 import { tokens } from '../recall/passages.js';
-import type { ActivityResult } from './record.js';
+import { emptyTally, tally, type ActivityResult, type ActivityTally } from './record.js';
 
-export interface DayFigures {
+export interface DayFigures extends ActivityTally {
   /** `yyyy-mm-dd` (UTC). */
   day: string;
-  events: number;
-  captures: number;
-  filed: number;
-  proposed: number;
-  captureTokens: number;
-  injections: number;
-  injectedNotes: number;
-  injectedTokens: number;
-  withheld: number;
-  mcpCalls: number;
-  failures: number;
   /** Notes created that day (from their `created`). */
   notesCreated: number;
 }
@@ -53,27 +42,11 @@ export function activityStats(activity: ActivityResult, notes: Iterable<NoteMeta
   const first = opts.now - (opts.days - 1) * 86_400_000;
   const days = new Map<string, DayFigures>();
   for (let t = first; dayOf(t) <= dayOf(opts.now); t += 86_400_000) {
-    days.set(dayOf(t), { day: dayOf(t), events: 0, captures: 0, filed: 0, proposed: 0, captureTokens: 0, injections: 0, injectedNotes: 0, injectedTokens: 0, withheld: 0, mcpCalls: 0, failures: 0, notesCreated: 0 });
+    days.set(dayOf(t), { day: dayOf(t), ...emptyTally(), notesCreated: 0 });
   }
   for (const e of activity.entries) {
     const d = days.get(e.t.slice(0, 10));
-    if (!d) continue;
-    if (e.kind === 'event') d.events++;
-    else if (e.kind === 'inject') {
-      d.events++;
-      if (e.notes.length) d.injections++;
-      d.injectedNotes += e.notes.length;
-      d.injectedTokens += e.tokens;
-      d.withheld += e.withheld.length;
-    } else if (e.kind === 'extract') {
-      if (e.windows.length) d.captures++;
-      for (const w of e.windows) d.captureTokens += w.inputTokens + w.outputTokens;
-      for (const b of e.beats) {
-        if (b.action === 'created' || b.action === 'extended') d.filed++;
-        else if (b.action === 'proposed') d.proposed++;
-      }
-    } else if (e.kind === 'mcp') d.mcpCalls++;
-    else if (e.kind === 'failure') d.failures++;
+    if (d) tally(d, e);
   }
   const byType: Record<string, number> = {};
   const byProject: Record<string, number> = {};
@@ -104,7 +77,7 @@ export function activityStats(activity: ActivityResult, notes: Iterable<NoteMeta
     days: list,
     sessions,
     sessionBudgetTokens: opts.sessionChars ? tokens(opts.sessionChars) : 0,
-    totals: { sessions: activity.sessions.length, injections: sum('injections'), injectedTokens: sum('injectedTokens'), captureTokens: sum('captureTokens'), filed: sum('filed'), proposed: sum('proposed'), failures: sum('failures'), mcpCalls: sum('mcpCalls') },
+    totals: { sessions: activity.sessions.length, injections: sum('injections'), injectedTokens: sum('injectedTokens'), captureTokens: sum('inputTokens') + sum('outputTokens'), filed: sum('filed'), proposed: sum('proposed'), failures: sum('failures'), mcpCalls: sum('mcpCalls') },
     notes: { total, byType, byProject, engram },
     reviewBacklog: opts.reviewBacklog,
   };

@@ -14,8 +14,6 @@ export interface CapturePolicy {
   byProject: Record<string, CaptureMode>;
 }
 
-export const AUTO_CAPTURE: CapturePolicy = { mode: 'auto', byType: {}, byProject: {} };
-
 const STRICTNESS: Record<CaptureMode, number> = { auto: 0, inbox: 1, off: 2 };
 
 function isMode(v: string): v is CaptureMode {

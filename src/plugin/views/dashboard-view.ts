@@ -176,7 +176,7 @@ export class DashboardView extends ItemView {
       title: 'Notes filed per day',
       cls: 'engram-dash-filed',
       unit: 'notes',
-      bars: s.days.map((d) => ({ label: short(d.day), value: d.filed + d.proposed, tip: `${d.day}: ${d.filed} filed, ${d.proposed} held for review, ${d.captures} captures, ${d.failures} failures` })),
+      bars: s.days.map((d) => ({ label: short(d.day), value: d.filed + d.proposed, tip: `${d.day}: ${d.filed} filed, ${d.proposed} held for review, ${d.extractions} captures, ${d.failures} failures` })),
     });
     const lists = el.createDiv({ cls: 'engram-dash-lists' });
     countList(lists, `Notes by type (${s.notes.total})`, 'engram-dash-types', s.notes.byType);
