@@ -75,7 +75,7 @@ export async function run(): Promise<void> {
   for (const p of paths) {
     const n = catalog.get(p)!;
     if (!isSplitCandidate(n.text, n.body.length, settings)) continue;
-    const d = splitDraft(catalog, p, Date.now());
+    const d = splitDraft(catalog, p);
     if (d) {
       splits++;
       parts += d.writes.length - 1;
@@ -121,7 +121,7 @@ export async function run(): Promise<void> {
   const absorbed = byBacklinks[0];
   const keeper = byBacklinks[1];
   t = performance.now();
-  const draft = mergeDraft(catalog, { members: [keeper, absorbed], minScore: 1, shared: [] }, Date.now());
+  const draft = mergeDraft(catalog, { members: [keeper, absorbed], minScore: 1, shared: [] });
   const rewrites = planLinkRewrites(catalog, draft);
   const edits = rewrites.reduce((n, r) => n + r.edits.length, 0);
   console.log(`  link rewrites for one merge (${draft.redirect?.kind === 'move' ? draft.redirect.moves[0][0] : absorbed} → ${draft.writes[0].path}): ${edits} links in ${rewrites.length} notes planned in ${ms(t)} (target < 2000)`);

@@ -162,6 +162,9 @@ class GeneratedVault implements VaultPort {
   list(): Promise<VaultFileInfo[]> {
     return Promise.resolve(Array.from({ length: this.n }, (_, i) => ({ path: `Gen/${Math.floor(i / 1000)}/Note ${i}.md`, mtime: 1, size: 1 })));
   }
+  listConflictCopies(): Promise<string[]> {
+    return Promise.resolve([]);
+  }
   read(p: string): Promise<VaultFile> {
     const i = Number(/Note (\d+)\.md$/.exec(p)![1]);
     return Promise.resolve({ path: p, mtime: 1, size: 1, text: this.text(i) });

@@ -157,6 +157,7 @@ export async function run(): Promise<void> {
     .filter((s) => !wanted.length || wanted.includes(s.vault));
   const { Engine, IndexedVault } = await import('../src/core/engine.js');
   const { VaultIndex } = await import('../src/core/index/vault-index.js');
+  const { SEARCH_FLOOR } = await import('../src/core/index/search.js');
   const { NodeVault } = await import('../sidecar/hosting/node-vault.js');
   fs.mkdirSync(outDir, { recursive: true });
 
@@ -183,6 +184,8 @@ export async function run(): Promise<void> {
     for (const [p, t] of notes) plain.add(p, t);
 
     const engramRows: Row[] = [];
+    /** Each prompt's top hits that clear the search floor: what search shows as close matches. */
+    const closeLists: { ranked: string[]; relevant: string[] }[] = [];
     const plainRows: Row[] = [];
     const injected: string[] = [];
     const failures: string[] = [];
@@ -191,13 +194,18 @@ export async function run(): Promise<void> {
     let headingSeen = 0;
     let headingAsked = 0;
     let sectionQuoted = 0;
+    // Questions whose every answer is a note hooks never inject (outside text such as a clipping, words to an AI).
+    let neverInjectable = 0;
     for (const q of set.questions) {
       const hits = await engine.search(q.q, { limit: 10 });
       const e = { q, ranked: hits.map((h) => h.path) };
+      closeLists.push({ ranked: hits.filter((h) => (h.coverage ?? 1) >= SEARCH_FLOOR).map((h) => h.path), relevant: q.relevant });
       const b = { q, ranked: plain.search(q.q, 10) };
       engramRows.push(e);
       plainRows.push(b);
       const ctx = await engine.context({ event: 'UserPromptSubmit', prompt: q.q, maxChars: PROMPT_CHARS, maxItems: PROMPT_ITEMS });
+      const vetted = await Promise.all(q.relevant.map((p) => engine.vet(p)));
+      if (vetted.every((v) => !v || v.trust.level === 'outside' || v.directives.length > 0)) neverInjectable++;
       const gave = ctx.items.map((i) => i.path);
       const rel = gave.some((p) => q.relevant.includes(p));
       if (gave.length) injectedAny++;
@@ -234,6 +242,7 @@ export async function run(): Promise<void> {
       const ctx = await engine.context({ event: 'UserPromptSubmit', prompt: q, maxChars: PROMPT_CHARS, maxItems: PROMPT_ITEMS });
       const hits = await engine.search(q, { limit: 10 });
       offEngramLists.push(hits.map((h) => h.path));
+      closeLists.push({ ranked: hits.filter((h) => (h.coverage ?? 1) >= SEARCH_FLOOR).map((h) => h.path), relevant: [] });
       const p = plain.search(q, 10);
       offPlainLists.push(p);
       if (p.length) offPlainHits++;
@@ -254,15 +263,17 @@ export async function run(): Promise<void> {
     const lists = (rows: Row[], off: string[][]) => [...rows.map((r) => ({ ranked: r.ranked, relevant: r.q.relevant })), ...off.map((ranked) => ({ ranked, relevant: [] }))];
     const de = dominance(lists(engramRows, offEngramLists));
     const dp = dominance(lists(plainRows, offPlainLists));
+    const dc = dominance(closeLists);
     console.log(`  off-topic prompts that inject anything: engram ${offInjected}/${set.offtopic.length}; plain BM25 returns hits for ${offPlainHits}/${set.offtopic.length} (no floor)`);
-    console.log(`  on-topic prompts that inject anything: ${injectedAny}/${set.questions.length}; a relevant note injected: ${injectedRelevant}/${set.questions.length}`);
+    console.log(`  on-topic prompts that inject anything: ${injectedAny}/${set.questions.length}; a relevant note injected: ${injectedRelevant}/${set.questions.length}; for ${neverInjectable} every answer is a note hooks never inject (outside text, words to an AI)`);
     if (headingAsked) console.log(`  of ${headingAsked} relevant injections whose question names an answer section: heading shown ${headingSeen}, section text quoted ${sectionQuoted} (proxies for "the passage answers")`);
     console.log(`  most frequent note in top 3s (all ${set.questions.length + set.offtopic.length} prompts): engram ${de.note} ${de.count} (${(de.share * 100).toFixed(0)}%, ${de.unasked} where not expected); plain ${dp.note} ${dp.count} (${(dp.share * 100).toFixed(0)}%, ${dp.unasked} where not expected)`);
+    console.log(`  the same among hits that clear the search floor (coverage >= ${SEARCH_FLOOR}): engram ${dc.note} ${dc.count} (${(dc.share * 100).toFixed(0)}%, ${dc.unasked} where not expected)`);
     const base = path.join(outDir, set.vault);
     fs.writeFileSync(`${base}.injected.md`, `# Injected text per on-topic prompt (${set.vault})\n\n${injected.join('\n')}\n# Off-topic prompts that inject\n\n${offLines.join('\n') || 'none\n'}`);
     fs.writeFileSync(`${base}.failures.md`, `# Questions whose expected note is not in Engram's top 3 (${set.vault})\n\n${failures.join('\n') || 'none\n'}`);
     const byKind = Object.fromEntries(['all', ...kinds].map((k) => [k, { engram: scores(k === 'all' ? engramRows : engramRows.filter((r) => r.q.kind === k)), plain: scores(k === 'all' ? plainRows : plainRows.filter((r) => r.q.kind === k)) }]));
-    const summary = { vault: set.vault, notes: notes.size, byKind, offtopicInjected: offInjected, offtopic: set.offtopic.length, injectedRelevant, headingAsked, headingSeen, sectionQuoted, topNote: { engram: de, plain: dp } };
+    const summary = { vault: set.vault, notes: notes.size, byKind, offtopicInjected: offInjected, offtopic: set.offtopic.length, injectedRelevant, neverInjectable, headingAsked, headingSeen, sectionQuoted, topNote: { engram: de, plain: dp, engramClose: dc } };
     fs.writeFileSync(`${base}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
     console.log(`  written: ${path.relative(root, `${base}.injected.md`)}, ${path.relative(root, `${base}.failures.md`)}, ${path.relative(root, `${base}.summary.json`)}`);
   }

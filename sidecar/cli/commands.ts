@@ -23,6 +23,7 @@ export const commands: CommandEntry[] = [
   { name: 'review', summary: 'Review working memory that is due: promote, extend or delete (proposals, applied by id)', globals: ['vault', 'json'], load: () => import('./commands/review.js') },
   { name: 'restructure', summary: 'Propose merges, hub notes and splits; apply one by id (links rewritten, originals to trash)', globals: ['vault', 'json'], load: () => import('./commands/restructure.js') },
   { name: 'maintain', summary: 'Archive notes past forget_after; list stale notes, orphans and possible duplicates', globals: ['vault', 'json'], load: () => import('./commands/maintain.js') },
+  { name: 'flagged', summary: 'List notes holding text addressed to an AI (never injected), with what and where', globals: ['vault', 'json'], load: () => import('./commands/flagged.js') },
   { name: 'forget', summary: 'Move a wrong note out of recall into the archive (recoverable, logged)', globals: ['vault', 'json'], load: () => import('./commands/forget.js') },
   { name: 'index', summary: 'Build or update the vault\'s search index (progress bar; --rebuild to start over)', globals: ['vault', 'json'], load: () => import('./commands/index.js') },
   { name: 'search', summary: 'Search the vault\'s memory: ranked notes with scores, snippets and why they matched', globals: ['vault', 'json'], load: () => import('./commands/search.js') },

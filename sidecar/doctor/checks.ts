@@ -10,9 +10,10 @@ import { listSetAside, retrySetAside } from '../hosting/spool.js';
 import { resolveVault } from '../hosting/settings.js';
 import { hostFacts } from '../hosting/facts.js';
 import { loadConfig } from '../hosting/config-file.js';
+import { foldersFromConfig } from '../../src/core/note/route.js';
 import { lockIsLive, readLock } from '../hosting/election.js';
 import { thisDevice } from '../hosting/device.js';
-import { leaseStatus } from '../hosting/vault-lease.js';
+import { describeUnseen, leaseStatus, unseenDevices } from '../hosting/vault-lease.js';
 import { vaultConflicts } from '../hosting/conflict-copies.js';
 import { inNpxCache, targets } from '../install/installer.js';
 import { readRecord, shimTarget } from '../hosting/install-facts.js';
@@ -112,17 +113,21 @@ export const CHECKS: [string, Check][] = [
   ['lease', (c) => {
     const v = vaultOf(c);
     if (!v) return { status: 'warn', detail: 'no vault, so no lease' };
-    const l = leaseStatus(vaultState(v, c.env).vault, thisDevice(engramHome(c.env)));
+    const vault = vaultState(v, c.env).vault;
+    const device = thisDevice(engramHome(c.env));
+    const l = leaseStatus(vault, device);
+    const unseen = describeUnseen(unseenDevices(vault, device, foldersFromConfig(loadConfig(hostFacts(c.env)).config).log));
+    if (unseen) return { status: 'warn', detail: `${l.text}; but ${unseen}`, fix: "run Engram's host on one machine at a time (`engram serve --stop` on the other, and close Obsidian there or turn the Engram plugin off), or sync the vault with a tool that carries dot folders (Syncthing, Dropbox, iCloud Drive, git)" };
     if (l.held === 'elsewhere') return { status: 'warn', detail: l.text, fix: `hooks here spool their events until then; to host here, stop Engram's host on ${l.lease!.device} (engram serve --stop)` };
     return { status: 'ok', detail: l.text };
   }],
-  ['sync conflicts', (c) => {
+  ['sync conflicts', async (c) => {
     const v = vaultOf(c);
     if (!v) return { status: 'warn', detail: 'no vault, so no sync conflicts' };
-    const found = vaultConflicts(vaultState(v, c.env).vault);
+    const found = await vaultConflicts(vaultState(v, c.env).vault);
     if (!found.length) return { status: 'ok', detail: 'no conflict copies in the vault' };
     const shown = found.slice(0, 3).map((f) => `${f.path} (a copy of ${f.original}, by ${f.tool})`).join('; ');
-    return { status: 'warn', detail: `${found.length} conflict cop${found.length === 1 ? 'y' : 'ies'} left by a sync tool, kept out of recall: ${shown}${found.length > 3 ? '; …' : ''}`, fix: 'keep what you need in each note, then delete the copy; `engram maintain` shows what differs' };
+    return { status: 'warn', detail: `${found.length} conflict cop${found.length === 1 ? 'y' : 'ies'} left by a sync tool, kept out of recall: ${shown}${found.length > 3 ? '; …' : ''}`, fix: '`engram review` (or the review pane) shows each with what differs and keeps mine, keeps theirs or merges both' };
   }],
   ['backend', async (c) => {
     const { config } = loadConfig(hostFacts(c.env));

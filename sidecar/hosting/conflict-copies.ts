@@ -1,9 +1,9 @@
 // The sync conflicts of a vault on disk, for `engram doctor` and `engram maintain`: copies a sync tool left beside a
-// note (never listed as notes: src/core/note/conflict-copy.ts) and notes that still hold git's conflict markers.
-import fs from 'node:fs';
-import path from 'node:path';
-import { conflictCopy, conflictDiff, hasConflictMarkers } from '../../src/core/note/conflict-copy.js';
-import { TRASH_DIR } from '../../src/core/ports/vault-listing.js';
+// note (found as curation finds them: src/core/curate/conflicts.ts; never listed as notes) and notes that still hold
+// git's conflict markers. `engram review` and the review pane resolve the copies.
+import { findConflicts } from '../../src/core/curate/conflicts.js';
+import { conflictDiff, hasConflictMarkers } from '../../src/core/note/conflict-copy.js';
+import { NodeVault } from './node-vault.js';
 
 export interface VaultConflict {
   /** The copy's vault path, or the note with conflict markers. */
@@ -15,33 +15,20 @@ export interface VaultConflict {
   diff: string;
 }
 
-function read(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
 /** Every conflict copy in the vault with a short diff against its note; with `markers`, also notes with conflict markers. */
-export function vaultConflicts(root: string, opts: { markers?: boolean } = {}): VaultConflict[] {
-  const out: VaultConflict[] = [];
-  let entries: string[];
+export async function vaultConflicts(root: string, opts: { markers?: boolean } = {}): Promise<VaultConflict[]> {
+  const vault = new NodeVault(root);
+  let out: VaultConflict[];
   try {
-    entries = fs.readdirSync(root, { recursive: true, encoding: 'utf8' });
+    out = (await findConflicts(vault)).map((c) => ({ path: c.path, original: c.original, tool: c.tool, diff: conflictDiff(c.note, c.copy) }));
   } catch {
-    return out;
+    // A vault folder that is gone or unreadable: doctor's vault check says so.
+    return [];
   }
-  for (const entry of entries.sort()) {
-    const rel = entry.split(path.sep).join('/');
-    if (!rel.toLowerCase().endsWith('.md') || rel.split('/').some((s) => s.startsWith('.')) || rel.startsWith(`${TRASH_DIR}/`)) continue;
-    const copy = conflictCopy(rel);
-    if (copy) {
-      const text = read(path.join(root, rel));
-      if (text !== null) out.push({ ...copy, diff: conflictDiff(read(path.join(root, copy.original)), text) });
-    } else if (opts.markers) {
-      const text = read(path.join(root, rel));
-      if (text !== null && hasConflictMarkers(text)) out.push({ path: rel, original: rel, tool: 'git (conflict markers left in the note)', diff: '' });
+  if (opts.markers) {
+    for (const f of await vault.list()) {
+      const text = await vault.read(f.path).then((r) => r.text, () => null);
+      if (text !== null && hasConflictMarkers(text)) out.push({ path: f.path, original: f.path, tool: 'git (conflict markers left in the note)', diff: '' });
     }
   }
   return out;
@@ -52,6 +39,6 @@ export function describeConflicts(conflicts: VaultConflict[]): string[] {
   return conflicts.flatMap((c) =>
     c.path === c.original
       ? [`  ${c.path}: ${c.tool}; resolve them in the note`]
-      : [`  ${c.path}: a copy of ${c.original} left by ${c.tool}; keep what you need in the note, then delete the copy`, c.diff],
+      : [`  ${c.path}: a copy of ${c.original} left by ${c.tool}; resolve it with \`engram review\` (keep mine, keep theirs or merge both)`, c.diff],
   );
 }

@@ -16,6 +16,7 @@ import { loadConfig } from './config-file.js';
 import { NodeStateStore } from './node-state-store.js';
 import { NodeVault } from './node-vault.js';
 import { requireVault } from './resolve.js';
+import { recordDevice } from './vault-lease.js';
 
 /** Curation's setup on Node: the proposal store under $ENGRAM_HOME, settings from config.json, the backend, the crash switch. */
 export function curationSetup(facts: HostFacts, vaultKey: string, config: EffectiveConfig, actor: string): Omit<CurationOptions, 'vault' | 'clock' | 'yieldNow' | 'vectors'> {
@@ -42,6 +43,13 @@ export function curationSetup(facts: HostFacts, vaultKey: string, config: Effect
 export function localCuration(facts: HostFacts, cwd: string, vaultOption: string | undefined, actor: string): Curation {
   const v = requireVault(facts, cwd, vaultOption);
   const { config } = loadConfig(facts);
+  // Curation here writes this device's change log: its record beside the lease tells other machines whether the
+  // sync carries `.engram/` (vault-lease.ts, unseenDevices).
+  try {
+    recordDevice(v.realPath, thisDevice(engramHome(facts)));
+  } catch {
+    // A vault that cannot be written: the apply says so.
+  }
   let cached: VectorSource | undefined | null = null;
   const fromSnapshot = (): VectorSource | undefined => {
     if (cached !== null) return cached;

@@ -5,7 +5,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
 import { vaultPath } from '../../src/core/path.js';
-import { isListedNote, TRASH_DIR } from '../../src/core/ports/vault-listing.js';
+import { isListedCopy, isListedNote, TRASH_DIR } from '../../src/core/ports/vault-listing.js';
 import type { VaultChange, VaultFile, VaultFileInfo, VaultPath, VaultPort } from '../../src/core/ports.js';
 import { atomicWriteFile, fsyncDir } from './atomic-write.js';
 
@@ -110,6 +110,13 @@ export class NodeVault implements VaultPort {
     return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
+  async listConflictCopies(): Promise<VaultPath[]> {
+    const out: VaultPath[] = [];
+    await this.walk(this.root, '', (rel) => out.push(rel), isListedCopy);
+    await this.linksSettled();
+    return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
   async list(): Promise<VaultFileInfo[]> {
     const out: VaultFileInfo[] = [];
     const stats: Promise<void>[] = [];
@@ -130,7 +137,7 @@ export class NodeVault implements VaultPort {
     return out;
   }
 
-  private async walk(dirAbs: string, rel: string, onNote: (rel: string, full: string) => void): Promise<void> {
+  private async walk(dirAbs: string, rel: string, onNote: (rel: string, full: string) => void, listed: (p: VaultPath, configDir?: string) => boolean = isListedNote): Promise<void> {
     if (rel === '') {
       let st: fs.Stats;
       try {
@@ -154,9 +161,9 @@ export class NodeVault implements VaultPort {
       if (rel === '' && (d.name === this.configDir || d.name === TRASH_DIR)) continue;
       const relPath = rel ? `${rel}/${d.name}` : d.name;
       const full = path.join(dirAbs, d.name);
-      if (d.isDirectory()) subdirs.push(this.walk(full, relPath, onNote));
-      else if (d.isFile() && isListedNote(relPath, this.configDir)) onNote(relPath, full);
-      else if (d.isSymbolicLink() && isListedNote(relPath, this.configDir)) {
+      if (d.isDirectory()) subdirs.push(this.walk(full, relPath, onNote, listed));
+      else if (d.isFile() && listed(relPath, this.configDir)) onNote(relPath, full);
+      else if (d.isSymbolicLink() && listed(relPath, this.configDir)) {
         // A linked note is listed only when it resolves inside the vault.
         this.pendingLinks.push(fsp.realpath(full).then((real) => this.within(real)).then((ok) => (ok ? onNote(relPath, full) : undefined), () => undefined));
       }

@@ -6,6 +6,7 @@ import { Engine, type EngineIndex } from '../../src/core/engine.js';
 import { ActivityRecord, activityFile } from '../../src/core/activity/record.js';
 import { systemClock, yieldToEventLoop, type VaultChange, type VaultPort, type Yield } from '../../src/core/ports.js';
 import { errorMessage } from '../../src/core/errors.js';
+import { foldersFromConfig } from '../../src/core/note/route.js';
 import { PROTOCOL_VERSION } from '../../src/core/protocol/index.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
 import { engramHome, VAULT_IGNORED_DIRS, type VaultState } from './paths.js';
@@ -20,7 +21,7 @@ import { startTeamSync } from './team/team-service.js';
 import { hostFacts } from './facts.js';
 import { curationSetup } from './curate-host.js';
 import { thisDevice } from './device.js';
-import { describeLease, LEASE_RENEW_MS, releaseLease, takeLease, type Lease, type LeaseResult } from './vault-lease.js';
+import { describeLease, describeUnseen, LEASE_RENEW_MS, recordDevice, releaseLease, takeLease, unseenDevices, type Lease, type LeaseResult } from './vault-lease.js';
 import { releaseStartClaim } from './start-host.js';
 import { HostServer, ensureToken } from './server.js';
 import type { Logger } from './logger.js';
@@ -90,6 +91,11 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     return { kind: 'already-running', lease: leased.holder };
   }
   log('info', `${opts.kind} host starting for ${state.vault} (key ${state.key}, protocol ${PROTOCOL_VERSION})`);
+  try {
+    recordDevice(state.vault, device);
+  } catch {
+    // Not writable: warned about with the lease above.
+  }
 
   let closedResolve!: (reason: string) => void;
   const closed = new Promise<string>((r) => (closedResolve = r));
@@ -102,6 +108,9 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     });
     const facts = hostFacts(env);
     const { config } = loadConfig(facts);
+    // A device whose lease cannot reach this machine (a sync without dot folders): say so, since both may host.
+    const unseen = describeUnseen(unseenDevices(state.vault, device, foldersFromConfig(config).log));
+    if (unseen) log('warn', `${unseen}; run Engram's host on one machine at a time (engram serve --stop on the other), or sync with a tool that carries dot folders`);
     const coverage = new CoverageStore(engramHome(env), state.key);
     // What this vault's sessions were given and what was captured from them (`engram activity`), beside the other logs.
     const activity = new ActivityRecord(new NodeStateStore(engramHome(env)), activityFile(state.key), systemClock, log);

@@ -11,6 +11,8 @@ import type { Device } from './device.js';
 
 export const LEASE_FORMAT = 1;
 export const LEASE_FILE = '.engram/host-lease.json';
+/** One record per device that hosted the vault, beside the lease: it reaches another machine exactly when the lease does. */
+export const DEVICES_DIR = '.engram/devices';
 /** How long a lease holds without renewal. */
 export const LEASE_TTL_MS = 90_000;
 /** How often a host renews it. */
@@ -84,6 +86,48 @@ export function takeLease(vault: string, device: Device, host: 'daemon' | 'plugi
   fs.writeFileSync(tmp, text);
   fs.renameSync(tmp, file);
   return { ok: true, lease };
+}
+
+/** Records this device beside the lease (once; a host taking the lease calls it), for `unseenDevices` on other machines. */
+export function recordDevice(vault: string, device: Device, now = Date.now()): void {
+  const file = path.join(vault, ...DEVICES_DIR.split('/'), `${device.name}.json`);
+  if (fs.existsSync(file)) return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify({ format: LEASE_FORMAT, device: device.name, deviceId: device.id, hostname: os.hostname(), since: new Date(now).toISOString() })}\n`);
+}
+
+/**
+ * Devices that write to this vault but whose lease could never reach this machine: their change log (a Markdown note,
+ * which every sync tool carries) arrived this month or last, but their record in `.engram/devices/` did not, so the
+ * sync tool leaves the `.engram` dot folder out (Obsidian Sync does). Their host and this one cannot see each other's
+ * lease. Logs named before device ids (no `-<6 hex digits>` in the name) are not counted.
+ */
+export function unseenDevices(vault: string, device: Device, logFolder: string, now = Date.now()): string[] {
+  const months = [0, 1].map((back) => {
+    const d = new Date(now);
+    d.setDate(1);
+    d.setMonth(d.getMonth() - back);
+    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
+  });
+  let files: string[];
+  try {
+    files = fs.readdirSync(path.join(vault, ...logFolder.split('/').filter(Boolean)));
+  } catch {
+    return [];
+  }
+  const out = new Set<string>();
+  for (const f of files) {
+    const m = /^(.+-[0-9a-f]{6}) (\d{4}-\d{2})\.md$/.exec(f);
+    if (!m || m[1] === device.name || !months.includes(m[2])) continue;
+    if (!fs.existsSync(path.join(vault, ...DEVICES_DIR.split('/'), `${m[1]}.json`))) out.add(m[1]);
+  }
+  return [...out].sort();
+}
+
+/** What to tell the user about devices whose lease cannot reach this machine (empty when there are none). */
+export function describeUnseen(names: string[]): string {
+  if (!names.length) return '';
+  return `device${names.length === 1 ? '' : 's'} ${names.join(', ')} ${names.length === 1 ? 'writes' : 'write'} to this vault (${names.length === 1 ? 'its' : 'their'} change log arrived by sync) but ${names.length === 1 ? 'its' : 'their'} lease in .engram/ never reached this machine: the sync tool leaves dot folders out (Obsidian Sync does), so hosts on both machines cannot see each other`;
 }
 
 /** Removes the lease when it is still this device's (a host stopping). */

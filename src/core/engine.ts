@@ -14,14 +14,15 @@ import { compactList, passagesUnder, tokens } from './recall/passages.js';
 import type { IndexNoteVectors } from './index/note-vectors.js';
 import { parseNote } from './note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from './note/meta.js';
-import { isConflictCopy } from './note/conflict-copy.js';
+import { isConflictCopy, possibleCopy, sameNoteVersions } from './note/conflict-copy.js';
 import { VaultIndex } from './index/vault-index.js';
 import { TimeSlicer } from './time-slice.js';
 import { gateTokenizer, TermStats } from './recall/term-stats.js';
 import { DEFAULT_GATE, judge, type GateConfig } from './recall/gate.js';
 import { renderContext, renderItem } from './recall/render.js';
-import { findDirectives, withholdDirectives, type Directive } from './recall/directives.js';
-import { DEFAULT_TRUST, noteTrust, type Trust, type TrustConfig } from './recall/trust.js';
+import { findDirectives, withholdDirectives } from './recall/directives.js';
+import { DEFAULT_TRUST, type TrustConfig } from './recall/trust.js';
+import { flaggedNote, heldBack, markHit, vetNote, type FlaggedNote, type MarkedHit, type Vetting } from './recall/vet.js';
 import { fenceRecalled } from './transcript/fence.js';
 import { withoutPrivate } from './transcript/private.js';
 import { NO_PRIVATE_ZONES, privateZoneOf, type PrivateZones } from './note/private-zone.js';
@@ -31,7 +32,8 @@ import type { ActivityRecord } from './activity/record.js';
 
 /** One query's answer: the hits, and what the user should know (BM25 only, a time phrase read as a date…). */
 export interface QueryAnswer {
-  hits: SearchHit[];
+  /** `engram search` and the Search pane get them marked (Engine.mark); the hooks and recall read the marks themselves. */
+  hits: MarkedHit[];
   notices: string[];
   mode: string;
   timeFilter?: { phrase: string; since?: number; until?: number };
@@ -88,10 +90,16 @@ export interface EngineConfig {
   privateZones: PrivateZones;
 }
 
-/** What a hook may inject of a note: its provenance and the directive-shaped text it holds (issue 32). */
-export interface Vetting {
-  trust: Trust;
-  directives: Directive[];
+export type { FlaggedNote, Vetting } from './recall/vet.js';
+
+
+/** A note a hook would have injected but held back, as the activity record shows it. */
+export interface Withheld {
+  event: 'SessionStart' | 'UserPromptSubmit';
+  path: string;
+  /** The passage that matched, when the note is held back for that passage only. */
+  heading?: string;
+  reason: string;
 }
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
@@ -110,6 +118,8 @@ export interface EngineOptions {
   config?: Partial<EngineConfig>;
   index?: EngineIndex;
   log?: EngineLog;
+  /** Told of each note a hook held back (outside text, words addressed to an AI): the activity record's feed. */
+  onWithheld?: (w: Withheld) => void;
   /**
    * Curation for this vault (review, restructure, maintain, apply, forget): the host's state store, settings and
    * backend; the engine gives it the vault, the clock and its index's vectors. Without it forget is unavailable.
@@ -250,6 +260,7 @@ export class Engine {
     const selfLoading = this.index.open !== undefined;
     if (this.index.open) await this.index.open();
     const files = await this.ports.vault.list();
+    const listed = new Set(files.map((f) => f.path));
     let n = 0;
     let reused = 0;
     const slicer = this.slicer();
@@ -257,12 +268,12 @@ export class Engine {
       if (this.isIgnored(f.path)) continue;
       const c = this.cached.get(f.path);
       // An index that loads itself needs no text from here: an unchanged note comes from the saved cache.
-      if (selfLoading && c && c.mtime === f.mtime && c.size === f.size) {
+      if (selfLoading && c && c.mtime === f.mtime && c.size === f.size && !possibleCopy(f.path)) {
         this.metas.set(f.path, c.meta);
         this.listing.set(f.path, { mtime: f.mtime, size: f.size });
         this.stats.setTerms(f.path, c.terms);
         reused++;
-      } else await this.load(f.path, !selfLoading);
+      } else await this.load(f.path, !selfLoading, (p) => listed.has(p));
       if (++n % 200 === 0 || slicer.due()) await slicer.yield();
     }
     this.cached = new Map();
@@ -272,9 +283,31 @@ export class Engine {
     this.log('info', `engine ready: ${this.stats.size} notes, index ${this.index.mode}`);
   }
 
-  private async load(path: string, feedIndex = true): Promise<void> {
+  /** Notes named like a sync tool's copy (`Note 2.md`), by the note they would copy: looked at again when it changes. */
+  private readonly maybeCopies = new Map<string, Set<string>>();
+
+  /**
+   * Whether a note named like a copy (`Note 2.md`, `Note (1).md`) is a sync tool's copy of a note that exists
+   * (`exists`: the listing being read, or the notes known): then it is kept out of the index like any conflict copy.
+   */
+  private async isSyncCopy(path: string, text: string, exists: (p: string) => boolean): Promise<boolean> {
+    const copy = possibleCopy(path);
+    if (!copy) return false;
+    let set = this.maybeCopies.get(copy.original);
+    if (!set) this.maybeCopies.set(copy.original, (set = new Set()));
+    set.add(path);
+    if (!exists(copy.original)) return false;
+    try {
+      return sameNoteVersions((await this.ports.vault.read(copy.original)).text, text);
+    } catch {
+      return false;
+    }
+  }
+
+  private async load(path: string, feedIndex = true, exists: (p: string) => boolean = (p) => this.metas.has(p)): Promise<void> {
     try {
       const file = await this.ports.vault.read(path);
+      if (await this.isSyncCopy(path, file.text, exists)) return await this.drop(path);
       const parsed = parseNote(file.text);
       const meta = readNoteMeta(path, parsed.data ?? {});
       this.metas.set(path, meta);
@@ -330,8 +363,13 @@ export class Engine {
       const [path, change] = this.pendingChanges.entries().next().value as [string, VaultChange];
       this.pendingChanges.delete(path);
       if (this.isIgnored(path)) continue;
-      if (change.kind === 'delete') await this.drop(path);
-      else await this.load(path);
+      if (change.kind === 'delete') {
+        await this.drop(path);
+        const original = possibleCopy(path)?.original;
+        if (original !== undefined) this.maybeCopies.get(original)?.delete(path);
+      } else await this.load(path);
+      // A note that arrived or changed: the notes named like its copies are judged again.
+      for (const copy of this.maybeCopies.get(path) ?? []) if (copy !== path && !this.pendingChanges.has(copy)) this.pendingChanges.set(copy, { kind: 'modify', path: copy });
       if (++n % 5 === 0 || slicer.due()) await slicer.yield();
     }
   }
@@ -477,9 +515,9 @@ export class Engine {
     if (cached && listed && cached.mtime === listed.mtime && cached.size === listed.size) return cached.v;
     try {
       const file = await this.ports.vault.read(path);
-      const v = { trust: noteTrust(path, parseNote(file.text).data, this.config.trust), directives: findDirectives(file.text) };
+      const v = vetNote(path, file.text, this.config.trust);
       this.vetted.set(path, { mtime: file.mtime, size: file.size, v });
-      if (this.vetted.size > 5000) this.vetted.delete(this.vetted.keys().next().value as string);
+      if (this.vetted.size > 50_000) this.vetted.delete(this.vetted.keys().next().value as string);
       return v;
     } catch {
       return null;
@@ -492,16 +530,46 @@ export class Engine {
     return privateZoneOf({ path, tags: m?.tags }, this.config.privateZones);
   }
 
-  /** Why a hook must not inject this note, or null when it may (the user's or Engram's words, nothing addressed to an AI). */
-  private async notInjected(path: string): Promise<string | null> {
+  /** The answer's hits marked for people: outside text, text addressed to an AI (`engram search`, the Search pane). */
+  async mark(answer: QueryAnswer): Promise<QueryAnswer> {
+    const hits: MarkedHit[] = [];
+    for (const h of answer.hits) {
+      const v = await this.vet(h.path);
+      hits.push(v ? markHit(h, v) : h);
+    }
+    return { ...answer, hits };
+  }
+
+  /** Why a hook must not inject this note's `passage` (see heldBack), or null when it may (the user's or Engram's words, nothing addressed to an AI). */
+  private async notInjected(path: string, passage: string | null): Promise<string | null> {
     const zone = this.privateZone(path);
     if (zone) return zone;
     if (this.metas.get(path)?.noInject) return 'inject: false in its frontmatter';
     const v = await this.vet(path);
     if (!v) return 'unreadable';
-    if (v.directives.length) return `${v.directives[0].kind}: "${v.directives[0].excerpt}"`;
+    const d = heldBack(v, passage);
+    if (d) return `${d.kind}: "${d.excerpt}"`;
     if (v.trust.level === 'outside') return `outside text (${v.trust.why})`;
     return null;
+  }
+
+  /**
+   * Every note holding text addressed to an AI (the user's own raised notes aside), for the review pane, `engram
+   * flagged` and the activity record; read once per file version (vet's cache).
+   */
+  async flagged(): Promise<FlaggedNote[]> {
+    await this.whenReady();
+    const out: FlaggedNote[] = [];
+    const slicer = this.slicer();
+    const skip = [`${this.config.folders.archive}/`, `${this.config.folders.log}/`];
+    for (const [path, meta] of [...this.metas].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+      if (skip.some((f) => path.startsWith(f))) continue;
+      if (slicer.due()) await slicer.yield();
+      const v = await this.vet(path);
+      const f = v && flaggedNote(path, meta.title, v);
+      if (f) out.push(f);
+    }
+    return out;
   }
 
   async recall(query: string, opts: SearchOptions & { full?: number } = {}): Promise<RecallResult> {
@@ -521,15 +589,16 @@ export class Engine {
       out.push(hit);
     }
     // Outside text is marked as such; words addressed to an AI are withheld, in the body and in the snippet alike.
-    for (const h of out) {
+    for (const [i, h] of out.entries()) {
       const v = await this.vet(h.path);
       if (!v) continue;
-      h.trust = v.trust.level;
-      if (v.trust.level === 'outside') h.why = [`outside text, not the user's words (${v.trust.why})`, ...h.why];
-      if (!v.directives.length) continue;
-      if (h.body) h.body = withholdDirectives(h.body, h.path);
-      h.snippet = withholdDirectives(h.snippet, h.path);
-      if (h.summary) h.summary = withholdDirectives(h.summary, h.path);
+      out[i] = markHit(h, v);
+      if (!v.directives.length || v.trust.byUser) continue;
+      const m = out[i];
+      if (m.body) m.body = withholdDirectives(m.body, m.path);
+      // A snippet is cut from its passage: a flagged passage is withheld whole, whatever part of it the cut kept.
+      m.snippet = heldBack(v, m.heading ?? '') ? `[text addressed to AI assistants withheld: ${m.path}${m.heading ? `#${m.heading}` : ''}]` : withholdDirectives(m.snippet, m.path);
+      if (m.summary) m.summary = withholdDirectives(m.summary, m.path);
     }
     const lines = full === 0 ? compactList(out) : out.map((h) => `${renderItem({ ...h, why: h.why }, 300)}${h.body ? `\n\n${h.body.trim()}\n` : ''}`);
     this.noteRecalled(out.map((h) => h.path));
@@ -572,15 +641,16 @@ export class Engine {
     const seen = p.sessionId ? (this.injected.get(p.sessionId) ?? new Set<string>()) : new Set<string>();
     const items: (ContextItem & { summary?: string; snippet?: string; heading?: string; type?: string })[] = [];
     // Notes a hook would have injected but must not (outside text, words addressed to an AI): said in the activity record.
-    const withheld: { path: string; why: string }[] = [];
+    const withheld: Withheld[] = [];
     if (p.event === 'SessionStart') {
       // At session start the bar is the project itself: the project's own notes, newest first.
       for (const meta of this.projectNotes(p.project)) {
         if (items.length >= p.maxItems) break;
         if (seen.has(meta.path)) continue;
-        const no = await this.notInjected(meta.path);
+        // Only the title and summary go out at session start.
+        const no = await this.notInjected(meta.path, null);
         if (no) {
-          withheld.push({ path: meta.path, why: no });
+          withheld.push({ event: p.event, path: meta.path, reason: no });
           continue;
         }
         const when = meta.updated ?? meta.created;
@@ -604,9 +674,12 @@ export class Engine {
       if (!terms) continue;
       const verdict = judge(query, terms, this.stats, this.config.gate);
       if (!verdict.pass) continue;
-      const no = await this.notInjected(hit.path);
+      // The passage that matched is what goes out (its heading and a snippet of it): only it must be clean. The text
+      // itself is read too, in case the index's passage is older than the file vet read.
+      const shown = findDirectives([hit.title, hit.summary ?? '', hit.heading ?? '', hit.snippet].join('\n'))[0];
+      const no = (await this.notInjected(hit.path, hit.heading ?? '')) ?? (shown && !(await this.vet(hit.path))?.trust.byUser ? `${shown.kind}: "${shown.excerpt}"` : null);
       if (no) {
-        withheld.push({ path: hit.path, why: no });
+        withheld.push({ event: 'UserPromptSubmit', path: hit.path, ...(hit.heading ? { heading: hit.heading } : {}), reason: no });
         continue;
       }
       const why = [...hit.why.filter((w) => !w.startsWith('words:')), `shares: ${verdict.matched.slice(0, 6).map((t) => said.get(t) ?? t).join(', ')}`];
@@ -628,9 +701,10 @@ export class Engine {
     p: { event: 'SessionStart' | 'UserPromptSubmit'; sessionId?: string; project?: string; maxChars: number },
     items: (ContextItem & { summary?: string; snippet?: string; heading?: string; type?: string })[],
     seen: Set<string>,
-    withheld: { path: string; why: string }[] = [],
+    withheld: Withheld[] = [],
   ): ContextResult {
-    if (withheld.length) this.log('info', `withheld from ${p.event} injection: ${withheld.map((w) => `${w.path} (${w.why})`).join(', ')}`);
+    if (withheld.length) this.log('info', `withheld from ${p.event} injection: ${withheld.map((w) => `${w.path}${w.heading ? `#${w.heading}` : ''} (${w.reason})`).join(', ')}`);
+    for (const w of withheld) this.opts.onWithheld?.(w);
     const heading = p.event === 'SessionStart' ? 'Notes from the user\'s Obsidian vault about this project (reference data):' : 'Possibly relevant notes from the user\'s Obsidian vault (reference data):';
     const { text, used } = renderContext(items, p.maxChars, heading);
     const kept = items.slice(0, used);
@@ -652,7 +726,7 @@ export class Engine {
       notes: kept.map((k) => ({ path: k.path, title: k.title, why: k.why, ...(k.heading ? { heading: k.heading } : {}) })),
       chars,
       tokens: chars ? tokens(chars) : 0,
-      withheld,
+      withheld: withheld.map((w) => ({ path: w.path, why: w.reason, ...(w.heading ? { heading: w.heading } : {}) })),
     });
     return { text, items: kept.map(({ path, title, why, score }) => ({ path, title, why, score })) };
   }
@@ -669,14 +743,15 @@ export class Engine {
     const title = this.metas.get(path)?.title ?? path;
     const hash = ref.replace(/\]\]$/, '').split('|')[0].indexOf('#');
     const wanted = hash >= 0 ? ref.replace(/\]\]$/, '').split('|')[0].slice(hash + 1).trim() : '';
-    // Words addressed to an AI are withheld from what an agent reads, as from recall.
-    const directives = findDirectives(file.text);
+    // Words addressed to an AI are withheld from what an agent reads, as from recall, unless the user raised the note.
+    const byUser = (await this.vet(path))?.trust.byUser === true;
+    const directives = byUser ? [] : findDirectives(file.text);
     if (!wanted) return { path, title, text: directives.length ? withholdDirectives(file.text, path, directives) : file.text };
     const found = passagesUnder(parseNote(file.text).body, wanted);
     if (!found.text) {
       throw new EngramError('not-found', `no heading "${wanted}" in ${path}`, found.headings.length ? `headings: ${found.headings.slice(0, 12).join('; ')}` : 'the note has no headings: read it whole');
     }
-    return { path, title, text: withholdDirectives(found.text, path), heading: found.heading };
+    return { path, title, text: byUser ? found.text : withholdDirectives(found.text, path), heading: found.heading };
   }
 
   /** Files a note (or finds the one this text already made: then nothing is written and `existed` is true). */

@@ -103,7 +103,8 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
     },
     search: async ({ query, expandLinks, ...filters }) => {
       await engine.whenReady();
-      return engine.query(query, { ...filters, expandLinks: expandLinks as 0 | 1 | 2 | undefined });
+      // Marked for people: outside text, text addressed to an AI (the CLI and the Search pane show the marks).
+      return engine.mark(await engine.query(query, { ...filters, expandLinks: expandLinks as 0 | 1 | 2 | undefined }));
     },
     read: async ({ ref }) => {
       checkReadRef(ref);
@@ -138,6 +139,7 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       const activity = await engine.activity.read({ since: now - days * 86_400_000 });
       return activityStats(activity, engine.notes(), { now, days, sessionChars: injection().sessionChars, archive: engine.config.folders.archive, reviewBacklog: engine.dueCount(new Date(now).toISOString().slice(0, 10)) });
     },
+    flagged: async () => ({ notes: await engine.flagged() }),
     reindex: async () => {
       await engine.whenReady();
       return engine.reindex();

@@ -24,6 +24,8 @@ export type VaultChange =
 export interface VaultPort {
   /** Every Markdown file of the vault, outside its config and trash folders. */
   list(): Promise<VaultFileInfo[]>;
+  /** The Markdown files a sync tool left beside notes (note/conflict-copy.ts), which `list` leaves out; sorted. */
+  listConflictCopies(): Promise<VaultPath[]>;
   /** Reads one file; rejects with a NotFound EngramError when it is missing. */
   read(path: VaultPath): Promise<VaultFile>;
   exists(path: VaultPath): Promise<boolean>;

@@ -46,6 +46,14 @@ describe('Engine', () => {
     expect(start.items.map((i) => i.path)).toEqual(['Engram/Projects/acme/Use pnpm.md']);
   });
 
+  it('context: "looks good, ship it" is conversation, even beside a note that says "looks" and "ship"', async () => {
+    const { engine } = await engineWith({ ...FILES, 'Notes/Keyboard devlog.md': '# Keyboard devlog\nThe case looks fine; the ship date for the PCB slipped.\n' });
+    const r = await engine.context({ event: 'UserPromptSubmit', prompt: 'looks good, ship it', sessionId: 's5', maxChars: 1500, maxItems: 5 });
+    expect(r.items).toEqual([]);
+    const on = await engine.context({ event: 'UserPromptSubmit', prompt: 'keyboard PCB ship date', sessionId: 's6', maxChars: 1500, maxItems: 5 });
+    expect(on.items.map((i) => i.path)).toContain('Notes/Keyboard devlog.md');
+  });
+
   it('remember writes a manual note that recall finds; forget moves it to the archive, out of recall, logged', async () => {
     const { engine, vault } = await engineWith(FILES);
     const { path } = await engine.remember({ text: 'Flaky test: the zorblax suite needs TZ=UTC.', type: 'problem', project: 'acme' });

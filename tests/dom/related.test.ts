@@ -22,7 +22,10 @@ describe.skipIf(missing)(`related pane${missing ? ` (skipped: ${missing})` : ''}
         await expect(v.page.locator('.engram-related-note').textContent()).resolves.toBe('Sidecar socket timeout');
         expect(r.similar).not.toContain(PROBLEM);
         expect(r.similar).not.toContain('Notes/Garden.md');
-        expect(r.similar.slice(0, 3)).toContain('Engram/Projects/acme/Use a Unix socket for the sidecar.md');
+        // Closest by shared words: the daily note says "sidecar socket timeout" and "indexer" too, the retry idea
+        // "sidecar socket timeout"; the decision on the same socket shares "sidecar socket" and is listed after them.
+        expect(r.similar.slice(0, 2)).toEqual(['Notes/Daily 2026-03-19.md', 'Engram/Working memory/Socket retry idea.md']);
+        expect(r.similar).toContain('Engram/Projects/acme/Use a Unix socket for the sidecar.md');
         // Without a model the pane says it ranks by words, and each item says which.
         await v.page.waitForSelector('.engram-related-similar h4:has-text("Closest by shared words")');
         const why = await v.page.locator('.engram-related-similar .engram-related-item').first().locator('.engram-related-why-item').allTextContents();

@@ -40,6 +40,25 @@ describe.skipIf(missing)(`search pane${missing ? ` (skipped: ${missing})` : ''}`
     });
   }
 
+  it('marks outside text and text addressed to an AI, and leaves the user\'s own notes unmarked', async () => {
+    const v = await openView('search');
+    try {
+      const paths = await typeQuery(v, 'kombucha fermentation');
+      expect(paths.sort()).toEqual(['Clippings/Kombucha second fermentation.md', 'Notes/Kombucha brewing log.md']);
+      const badges = async (path: string) => v.page.locator(`.engram-search-result[data-path="${path}"] .engram-badge`).allTextContents();
+      expect(await badges('Clippings/Kombucha second fermentation.md')).toEqual(['Outside text']);
+      expect(await badges('Notes/Kombucha brewing log.md')).toEqual(['Addressed to an AI']);
+      const why = await v.page.locator('.engram-search-result[data-path="Clippings/Kombucha second fermentation.md"] .engram-search-why-item').allTextContents();
+      expect(why[0]).toMatch(/^outside text, not the user's words \(folder Clippings\)/);
+      await v.screenshot('search-marks');
+      await typeQuery(v, 'sidecar socket timeout');
+      expect(await v.page.locator('.engram-badge').count()).toBe(0);
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
+
   it('the type, project and working-memory filters narrow the results', async () => {
     const v = await openView('search');
     try {

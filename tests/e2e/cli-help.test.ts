@@ -30,6 +30,7 @@ const meaningful: Record<string, { vault: boolean; json: boolean }> = {
   review: { vault: true, json: true },
   restructure: { vault: true, json: true },
   maintain: { vault: true, json: true },
+  flagged: { vault: true, json: true },
   forget: { vault: true, json: true },
   index: { vault: true, json: true },
   search: { vault: true, json: true },

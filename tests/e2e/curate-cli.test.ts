@@ -90,8 +90,9 @@ describe('engram restructure (CLI)', () => {
   });
 
   it('refuses a stale proposal', () => {
-    write('Notes/A dup.md', '---\ntags: [build]\n---\nRun the build with esbuild and keep the bundle small.\n');
-    write('Notes/A dup 2.md', '---\ntags: [build]\n---\nRun the build with esbuild and keep the bundle small!\n');
+    // Two notes Engram wrote (two ids; `A dup 2` is how it names the second): near-identical, yet not a sync copy.
+    write('Notes/A dup.md', '---\ntags: [build]\nengram_id: d1\n---\nRun the build with esbuild and keep the bundle small.\n');
+    write('Notes/A dup 2.md', '---\ntags: [build]\nengram_id: d2\n---\nRun the build with esbuild and keep the bundle small!\n');
     const out = JSON.parse(engram('restructure', '--json', '--folder', 'Notes').stdout) as { proposals: Array<{ id: string; kind: string; trash: string[] }> };
     const p = out.proposals.find((x) => x.trash.includes('Notes/A dup.md'))!;
     write('Notes/A dup.md', '---\ntags: [build]\n---\nEdited by the user meanwhile.\n');

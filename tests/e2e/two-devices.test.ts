@@ -193,8 +193,9 @@ describe('two devices over one vault folder', () => {
 });
 
 /** A sync tool between two folders: changes since the last sync go across; a file changed on both sides keeps the
- * first folder's version and the second's becomes a Syncthing-style conflict copy (on both sides). */
-function syncer(x: string, y: string): () => { conflicts: string[] } {
+ * first folder's version and the second's becomes a Syncthing-style conflict copy (on both sides). `dotFolders: false`
+ * leaves files in dot folders alone, as Obsidian Sync does (it carries only the config folder). */
+function syncer(x: string, y: string, opts: { dotFolders?: boolean } = {}): () => { conflicts: string[] } {
   const last = new Map<string, string | null>();
   const read = (root: string, rel: string) => (fs.existsSync(path.join(root, rel)) ? fs.readFileSync(path.join(root, rel), 'utf8') : null);
   const put = (root: string, rel: string, text: string | null) => {
@@ -209,7 +210,7 @@ function syncer(x: string, y: string): () => { conflicts: string[] } {
     const conflicts: string[] = [];
     const all = new Set([...listFiles(x), ...listFiles(y), ...last.keys()]);
     for (const rel of [...all].sort()) {
-      if (rel.includes('.tmp')) continue;
+      if (rel.includes('.tmp') || (opts.dotFolders === false && rel.split('/').some((seg) => seg.startsWith('.')))) continue;
       const [tx, ty, before] = [read(x, rel), read(y, rel), last.get(rel) ?? null];
       if (tx === ty) {
         last.set(rel, tx);
@@ -265,8 +266,12 @@ describe('two devices over two folders synced both ways', () => {
     const review = JSON.parse(ok(a, 'review', '--json')) as { proposals: Array<{ id: string }> };
     ok(a, 'review', '--apply', review.proposals[0].id);
     ok(b, 'forget', 'Wrong claim');
-    const merge = (JSON.parse(ok(b, 'restructure', '--json')) as { proposals: Array<{ id: string; kind: string }> }).proposals.find((p) => p.kind === 'merge')!;
-    ok(b, 'restructure', '--apply', merge.id);
+    // The same merge applied on both devices before a sync (A through its host): dated by the notes, not by each
+    // machine's clock, it is the same bytes on both, so the sync has nothing to conflict on.
+    for (const d of [b, a]) {
+      const merge = (JSON.parse(ok(d, 'restructure', '--json')) as { proposals: Array<{ id: string; kind: string; trash: string[] }> }).proposals.find((p) => p.kind === 'merge' && p.trash.some((t) => t.includes('pnpm')))!;
+      ok(d, 'restructure', '--apply', merge.id);
+    }
     ok(a, 'maintain', '--apply');
     ok(b, 'maintain', '--apply');
     const synced = sync();
@@ -303,5 +308,49 @@ describe('two devices over two folders synced both ways', () => {
     expect(maintain).toContain(`${conflicts[0]}: a copy of ${note} left by Syncthing`);
     expect(maintain).toContain('- Kiwi deploys on Fridays are banned.');
     expect(maintain).toContain('+ Kiwi deploys on Fridays are allowed.');
+
+    // B resolves it from the terminal: `engram review` lists it with what differs and the id of each choice; merge both
+    // keeps both lines in the note, the copy goes to the trash, and the sync brings the result to A.
+    const listed = ok(b, 'review', '--backend', 'rules');
+    expect(listed).toContain(`${conflicts[0]}: a copy of ${note} left by Syncthing`);
+    expect(listed).toMatch(/keep mine {2}: engram review --apply [0-9a-f]{12}/);
+    const plan = JSON.parse(ok(b, 'review', '--backend', 'rules', '--json')) as { conflicts: Array<{ path: string; choices: Record<string, string> }> };
+    expect(plan.conflicts.map((c) => c.path)).toEqual(conflicts);
+    ok(b, 'review', '--apply', plan.conflicts[0].choices.merge);
+    sync();
+    for (const v of [va, vb]) {
+      const text = fs.readFileSync(path.join(v, note), 'utf8');
+      expect(text).toContain('Kiwi deploys on Fridays are banned.\nKiwi deploys on Fridays are allowed.');
+      expect(fs.existsSync(path.join(v, conflicts[0]))).toBe(false);
+    }
+    expect(fs.readFileSync(path.join(vb, '.trash', conflicts[0]), 'utf8')).toContain('allowed');
+    expect((JSON.parse(ok(a, 'review', '--backend', 'rules', '--json')) as { conflicts: unknown[] }).conflicts).toEqual([]);
+  });
+});
+
+describe('two devices over a sync that leaves dot folders out (as Obsidian Sync does)', () => {
+  it('the lease cannot reach the other machine, and the other machine says so by name once the first one curates', async () => {
+    const root = makeTempDir('engram-two-nodot-');
+    dirs.push(root);
+    const [va, vb] = [path.join(root, 'a'), path.join(root, 'b')];
+    seedVault(va);
+    seedVault(vb);
+    const sync = syncer(va, vb, { dotFolders: false });
+    sync();
+    const [a, b] = [device(va), device(vb)];
+    serve(a);
+    await hosting(a);
+    ok(a, 'forget', 'Wrong claim');
+    sync();
+    // A's lease and device record stayed behind; its change log (a note) arrived.
+    expect(fs.existsSync(leaseFile(vb))).toBe(false);
+    expect(fs.readdirSync(path.join(vb, 'Engram/Log')).some((f) => f.startsWith(a.name))).toBe(true);
+    const doctor = JSON.parse(engram(b, 'doctor', '--json').stdout) as Array<{ name: string; status: string; detail: string; fix?: string }>;
+    const lease = doctor.find((c) => c.name === 'lease')!;
+    expect(lease).toMatchObject({ status: 'warn', detail: expect.stringContaining(`device ${a.name} writes to this vault`) as unknown });
+    expect(lease.fix).toMatch(/one machine at a time/);
+    expect(ok(b, 'status')).toContain(`but device ${a.name} writes to this vault`);
+    // On A, whose sync brought nothing of B's, nothing is said.
+    expect((JSON.parse(ok(a, 'status', '--json')) as { lease: { unseen: string[] } }).lease.unseen).toEqual([]);
   });
 });

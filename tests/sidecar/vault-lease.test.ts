@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { thisDevice } from '../../sidecar/hosting/device.js';
-import { LEASE_TTL_MS, leaseFile, leaseStatus, readLease, releaseLease, takeLease } from '../../sidecar/hosting/vault-lease.js';
+import { describeUnseen, LEASE_TTL_MS, leaseFile, leaseStatus, readLease, recordDevice, releaseLease, takeLease, unseenDevices } from '../../sidecar/hosting/vault-lease.js';
 
 const dirs: string[] = [];
 const tmp = (name: string) => {
@@ -68,5 +68,29 @@ describe('the vault lease', () => {
     releaseLease(vault, b);
     expect(fs.existsSync(leaseFile(vault))).toBe(false);
     expect(leaseStatus(vault, a).held).toBe('none');
+  });
+});
+
+describe('a sync that leaves .engram/ out (Obsidian Sync)', () => {
+  it('a device whose change log arrived but whose record beside the lease did not is named; a carried record clears it', () => {
+    const [vault, homeA, homeB] = [tmp('vault'), tmp('home-a'), tmp('home-b')];
+    const [a, b] = [thisDevice(homeA), thisDevice(homeB)];
+    const now = Date.parse('2026-03-10T12:00:00Z');
+    const log = path.join(vault, 'Engram', 'Log');
+    fs.mkdirSync(log, { recursive: true });
+    // B's own log and a log from before device ids never count; neither does A's log from last year.
+    fs.writeFileSync(path.join(log, `${b.name} 2026-03.md`), '# Engram log\n');
+    fs.writeFileSync(path.join(log, 'oldlaptop 2026-03.md'), '# Engram log\n');
+    fs.writeFileSync(path.join(log, `${a.name} 2025-03.md`), '# Engram log\n');
+    expect(unseenDevices(vault, b, 'Engram/Log', now)).toEqual([]);
+    // A's log of last month arrived by sync (Markdown: every tool carries it), its record in .engram/ did not.
+    fs.writeFileSync(path.join(log, `${a.name} 2026-02.md`), '# Engram log\n');
+    expect(unseenDevices(vault, b, 'Engram/Log', now)).toEqual([a.name]);
+    expect(describeUnseen([a.name])).toContain(`device ${a.name} writes to this vault`);
+    expect(describeUnseen([a.name])).toMatch(/Obsidian Sync/);
+    // A sync that carries dot folders brings A's record too.
+    recordDevice(vault, a, now);
+    expect(unseenDevices(vault, b, 'Engram/Log', now)).toEqual([]);
+    expect(JSON.parse(fs.readFileSync(path.join(vault, '.engram', 'devices', `${a.name}.json`), 'utf8'))).toMatchObject({ device: a.name, deviceId: a.id });
   });
 });

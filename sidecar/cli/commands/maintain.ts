@@ -28,7 +28,7 @@ export const command: CommandDefinition = {
     const r = (await callHost(ctx, 'maintain.run', req))?.result
       ?? (await localCuration(ctx.facts, ctx.cwd, ctx.global.vault, CLI_ACTOR).maintain(req));
     // Sync conflicts (a vault synced between machines): copies kept out of recall until the user resolves them.
-    const conflicts = vaultConflicts(requireVault(ctx.facts, ctx.cwd, ctx.global.vault).realPath, { markers: true });
+    const conflicts = await vaultConflicts(requireVault(ctx.facts, ctx.cwd, ctx.global.vault).realPath, { markers: true });
     if (ctx.global.json) {
       const { staleDays: _days, ...rest } = r;
       ctx.stdout(JSON.stringify({ ...rest, conflicts }, null, 2));

@@ -1,4 +1,5 @@
-// `engram review`: working-memory notes that are due, grouped, with proposals (promote, extend, delete).
+// `engram review`: working-memory notes that are due, grouped, with proposals (promote, extend, delete), and the
+// vault's sync conflicts with a proposal per way to resolve each (keep mine, keep theirs, merge both).
 // Lists by default (a dry run); `--apply <id>` applies one proposal from this or an earlier run.
 import { localCuration } from '../../hosting/curate-host.js';
 import { backendOption } from './extract.js';
@@ -6,11 +7,14 @@ import { parseDays } from '../../../src/core/duration.js';
 import { applyIds, CLI_ACTOR, describeProposal, idsToApply, printApplied } from '../curate-output.js';
 import { callHost } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';
+import { conflictDiff } from '../../../src/core/note/conflict-copy.js';
+
+const CHOICE: Record<string, string> = { mine: 'keep mine  ', theirs: 'keep theirs', merge: 'merge both ' };
 
 export const command: CommandDefinition = {
   usage: 'review [--due-within 7d] [--dry-run | --apply <id>…] [--backend <name>] [--json]',
   description:
-    'Review working memory: notes whose review date is due (within the horizon) are grouped and the configured LLM proposes to promote them to a durable note, extend their review date, or delete them. Nothing changes until you apply a proposal by id; applied changes are logged in the vault and removed notes go to the trash.',
+    'Review working memory: notes whose review date is due (within the horizon) are grouped and the configured LLM proposes to promote them to a durable note, extend their review date, or delete them. Copies a sync tool left beside notes are listed first, with what differs and a proposal to keep mine, keep theirs or merge both. Nothing changes until you apply a proposal by id; applied changes are logged in the vault and removed notes go to the trash.',
   options: {
     'due-within': { type: 'string', valueName: '<days>', description: 'Horizon: notes due on or before today plus this (default 7d)' },
     'dry-run': { type: 'boolean', description: 'List proposals only (the default)' },
@@ -27,9 +31,25 @@ export const command: CommandDefinition = {
     const dueWithin = ctx.options['due-within'];
     const req = { actor: CLI_ACTOR, dueWithinDays: dueWithin === undefined ? 7 : parseDays(String(dueWithin), '--due-within'), backend: backendOption(ctx) };
     const plan = (await callHost(ctx, 'review.plan', req))?.result ?? (await local().reviewPlan(req));
+    // Sync conflicts first: each copy with what differs, and the id of each way to resolve it.
+    const conflicts = (plan.conflicts ?? []).map((c) => ({
+      path: c.path,
+      original: c.original,
+      tool: c.tool,
+      diff: conflictDiff(c.note, c.copy),
+      choices: Object.fromEntries(Object.entries(c.proposals).map(([choice, p]) => [choice, p.id])),
+    }));
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ due: plan.due, groups: plan.groups, proposals: plan.proposals, problems: plan.problems }, null, 2));
+      ctx.stdout(JSON.stringify({ due: plan.due, groups: plan.groups, proposals: plan.proposals, problems: plan.problems, conflicts }, null, 2));
       return 0;
+    }
+    if (conflicts.length) {
+      ctx.stdout(`${conflicts.length} sync conflict${conflicts.length === 1 ? '' : 's'} (copies kept out of recall until resolved; what you do not keep goes to the trash):`);
+      for (const c of conflicts) {
+        ctx.stdout(`  ${c.path}: a copy of ${c.original} left by ${c.tool}`);
+        ctx.stdout(c.diff);
+        for (const [choice, id] of Object.entries(c.choices)) ctx.stdout(`    ${CHOICE[choice] ?? choice}: engram review --apply ${id}`);
+      }
     }
     const horizon = plan.horizonDays;
     if (plan.due.length === 0) {

@@ -10,6 +10,8 @@ import { loadConfig } from '../../hosting/config-file.js';
 import { readCache, searchCache, teamDir } from '../../hosting/team/team-service.js';
 import { lockIsLive, readLock } from '../../hosting/election.js';
 import { openVaultIndex } from '../../hosting/index-host.js';
+import { NodeVault } from '../../hosting/node-vault.js';
+import { markHit, vetNote } from '../../../src/core/recall/vet.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
 const list = (v: unknown): string[] | undefined => {
@@ -38,7 +40,14 @@ async function searchHere(ctx: CommandContext, query: string, opts: IndexSearchO
   if (result.mode === 'bm25' && opened.model.problem && opts.mode !== 'bm25') {
     result.notices = result.notices.map((n) => (/BM25/.test(n) ? `keyword (BM25) search only: ${opened.model.problem}` : n));
   }
-  const { hits, notices, mode, timeFilter } = result;
+  const { notices, mode, timeFilter } = result;
+  // Marked as the host marks them (Engine.mark): outside text, text addressed to an AI.
+  const trust = { outsideFolders: config.get('recall.outside_folders'), trustedFolders: config.get('recall.trusted_folders') };
+  const files = new NodeVault(opened.vault.realPath);
+  const hits = await Promise.all(result.hits.map(async (h) => {
+    const text = await files.read(h.path).then((f) => f.text, () => undefined);
+    return text === undefined ? h : markHit(h, vetNote(h.path, text, trust));
+  }));
   return { hits, notices, mode, timeFilter };
 }
 
@@ -120,7 +129,8 @@ export const command: CommandDefinition = {
         return;
       }
       const h = item.note;
-      ctx.stdout(`${i + 1}. ${h.title}  [${h.type ?? 'note'}${h.project ? `, ${h.project}` : ''}]  score ${h.score.toFixed(4)}`);
+      const marks = `${h.trust === 'outside' ? '  OUTSIDE TEXT' : ''}${h.flagged ? '  FLAGGED: addressed to an AI' : ''}`;
+      ctx.stdout(`${i + 1}. ${h.title}  [${h.type ?? 'note'}${h.project ? `, ${h.project}` : ''}]  score ${h.score.toFixed(4)}${marks}`);
       ctx.stdout(`   ${h.path}${h.heading ? ` > ${h.heading}` : ''}${h.via ? `  (via ${h.via})` : ''}`);
       if (h.summary) ctx.stdout(`   ${h.summary.length > 200 ? `${h.summary.slice(0, 200)}…` : h.summary}`);
       if (h.snippet) ctx.stdout(`   "${h.snippet}"`);

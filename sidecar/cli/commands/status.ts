@@ -9,7 +9,8 @@ import { listSetAside } from '../../hosting/spool.js';
 import { HostConnection, RpcError, isNoHost } from '../../hosting/connection.js';
 import { commandVault } from './serve.js';
 import { thisDevice } from '../../hosting/device.js';
-import { leaseStatus } from '../../hosting/vault-lease.js';
+import { describeUnseen, leaseStatus, unseenDevices } from '../../hosting/vault-lease.js';
+import { foldersFromConfig } from '../../../src/core/note/route.js';
 
 function countJson(dir: string): number {
   try {
@@ -112,9 +113,13 @@ export const command: CommandDefinition = {
     const credentials = await credentialsStatus(ctx.facts);
     const pending = await pendingWindows(ctx.facts, state.key);
     // Which device hosts the vault (one vault synced between machines: one host at a time).
-    const lease = leaseStatus(state.vault, thisDevice(engramHome(ctx.env)));
+    const device = thisDevice(engramHome(ctx.env));
+    const lease = leaseStatus(state.vault, device);
+    // Devices whose lease cannot reach this machine (a sync that leaves `.engram/` out, as Obsidian Sync does).
+    const { loadConfig } = await import('../../hosting/config-file.js');
+    const unseen = unseenDevices(state.vault, device, foldersFromConfig(loadConfig(ctx.facts).config).log);
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, lease, spooled, lost, setAside, search, usage, credentials, pending }, null, 2));
+      ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, lease: { ...lease, unseen }, spooled, lost, setAside, search, usage, credentials, pending }, null, 2));
       return 0;
     }
     ctx.stdout(`vault     ${state.vault} (key ${state.key})`);
@@ -128,6 +133,7 @@ export const command: CommandDefinition = {
       ctx.stdout(`queue     ${spooled} spooled`);
     }
     ctx.stdout(`device    ${lease.text}`);
+    if (unseen.length) ctx.stdout(`          but ${describeUnseen(unseen)}; see \`engram doctor\``);
     if (lost.length) ctx.stdout(`lost      ${lost.length} hook event${lost.length === 1 ? '' : 's'} not saved (last ${lost[lost.length - 1].at}, ${lost[lost.length - 1].event}: ${lost[lost.length - 1].cause}); see \`engram doctor\``);
     if (setAside.length) {
       const kinds = [...new Set(setAside.map((a) => `${a.kind}${a.where ? ` at ${a.where}` : ''}`))].join(', ');

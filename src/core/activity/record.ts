@@ -54,7 +54,7 @@ export type ActivityEntry =
   /** One extraction of a session: its windows (backend, tokens, time, outcome) and the beats filed or proposed. */
   | (Base & { kind: 'extract'; outcome: string; notes: number; windows: WindowActivity[]; beats: BeatActivity[]; deferred?: boolean })
   /** One context request of a hook: what was sent (notes, passages, why), its size, and what was withheld and why. */
-  | (Base & { kind: 'inject'; event: string; notes: InjectedNote[]; chars: number; tokens: number; withheld: { path: string; why: string }[] })
+  | (Base & { kind: 'inject'; event: string; notes: InjectedNote[]; chars: number; tokens: number; withheld: { path: string; why: string; heading?: string }[] })
   /** One request of an MCP client, and the size of the host's answer. */
   | (Base & { kind: 'mcp'; method: string; answerChars: number; ms: number; error?: string })
   /** A capture job that failed: retried on the next sweep, or set aside after repeated failures. */

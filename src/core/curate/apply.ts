@@ -112,7 +112,8 @@ function stale(path: string, why: string): EngramError {
   return new EngramError('refused', `proposal is stale: ${path} ${why} since it was made; nothing was changed`, 'run the dry run again for a fresh proposal');
 }
 
-async function readOrNull(vault: VaultPort, path: string): Promise<string | null> {
+/** A note's text, or null when it is not there. */
+export async function readOrNull(vault: VaultPort, path: string): Promise<string | null> {
   try {
     return (await vault.read(path)).text;
   } catch (e) {

@@ -4,6 +4,7 @@ import { parseNote } from '../note/frontmatter';
 import { readNoteMeta, type NoteMeta } from '../note/meta';
 import { sha256Hex } from '../hash';
 import { isEngramError } from '../errors';
+import { possibleCopy, sameNoteVersions } from '../note/conflict-copy';
 import type { VaultPort, Yield } from '../ports';
 import { bodyTags, parseLinks, type NoteLink } from './links';
 import { LinkResolver } from './link-resolver';
@@ -119,6 +120,12 @@ export function catalogNote(path: string, text: string): CatalogNote {
   return new LazyNote(path, text);
 }
 
+function isSyncCopyIn(texts: Map<string, string>, path: string, text: string): boolean {
+  const original = possibleCopy(path)?.original;
+  const theirs = original === undefined ? undefined : texts.get(original);
+  return theirs !== undefined && sameNoteVersions(theirs, text);
+}
+
 /** Reads every note of the vault (a few at a time, yielding now and then so a UI host stays responsive). */
 export async function loadCatalog(vault: VaultPort, options: { yieldNow?: Yield; concurrency?: number } = {}): Promise<NoteCatalog> {
   const files = await vault.list();
@@ -140,5 +147,7 @@ export async function loadCatalog(vault: VaultPort, options: { yieldNow?: Yield;
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
-  return new NoteCatalog(notes.filter(Boolean));
+  // A sync tool's copy named like a note (`Note 2.md` beside a near-identical `Note.md`) is a conflict, not a note.
+  const texts = new Map(notes.filter(Boolean).map((n) => [n.path, n.text]));
+  return new NoteCatalog(notes.filter((n) => n && !isSyncCopyIn(texts, n.path, n.text)));
 }

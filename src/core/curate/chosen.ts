@@ -31,7 +31,7 @@ export function chosenMerge(catalog: NoteCatalog, paths: string[], settings: Cur
     checkCuratable(catalog, p);
   }
   if (members.length < 2) throw new EngramError('usage', 'choose two or more notes to merge');
-  const draft = mergeDraft(catalog, { members, minScore: 0, shared: [] }, now);
+  const draft = mergeDraft(catalog, { members, minScore: 0, shared: [] });
   draft.reason = `${members.length} notes chosen to merge`;
   return finish(catalog, draft, settings, now);
 }
@@ -40,7 +40,7 @@ export function chosenMerge(catalog: NoteCatalog, paths: string[], settings: Cur
 export function chosenSplit(catalog: NoteCatalog, path: string, settings: CurateSettings, now: number): Proposal {
   if (!catalog.get(path)) throw new EngramError('not-found', `no note at ${path}`);
   checkCuratable(catalog, path);
-  const draft = splitDraft(catalog, path, now, 1);
+  const draft = splitDraft(catalog, path, 1);
   if (!draft) {
     const n = outline(catalog.get(path)!.text).sections.length;
     throw new EngramError('refused', `${path} has ${n === 0 ? 'no headings' : n === 1 ? 'one top-level section' : 'too few sections with text'}; a split needs two or more sections with text`);
@@ -60,7 +60,7 @@ export function chosenReview(catalog: NoteCatalog, paths: string[], action: 'ext
     if (!catalog.get(p)) throw new EngramError('not-found', `no note at ${p}`);
     checkCuratable(catalog, p);
   }
-  const draft = decisionDraft(catalog, settings, { action, notes, reason: `chosen to ${action} in the review` }, isoDate(now), now, 'user');
+  const draft = decisionDraft(catalog, settings, { action, notes, reason: `chosen to ${action} in the review` }, isoDate(now), 'user');
   if (!draft) throw new EngramError('refused', `${notes.join(', ')} cannot be ${action === 'extend' ? 'extended' : 'deleted'}: its frontmatter could not be edited`);
   return finish(catalog, draft, settings, now);
 }

@@ -69,7 +69,7 @@ export async function duplicateAsMerge(state: StateStore, dir: string, id: strin
     members.push(n.path);
   }
   if (new Set(members).size < 2) throw new EngramError('refused', `proposal ${id} does not name two notes`);
-  const draft = mergeDraft(catalog, { members: [...new Set(members)].sort(), minScore: r.score ?? 0, shared: [] }, now);
+  const draft = mergeDraft(catalog, { members: [...new Set(members)].sort(), minScore: r.score ?? 0, shared: [] });
   draft.reason = `possible duplicate found by extraction (${id}${r.reason ? `: ${r.reason}` : ''})`;
   draft.linkRewrites = planLinkRewrites(catalog, draft).map(({ path, edits }) => ({ path, edits }));
   return makeProposal(draft, now, settings.proposalDays);

@@ -9,7 +9,7 @@ export const PROPOSAL_FORMAT = 1;
 
 export type ProposalFamily = 'review' | 'restructure' | 'maintain';
 /** `capture`: a note capture found in a session, held for the user's approval (capture.mode inbox). */
-export type ProposalKind = 'promote' | 'extend' | 'delete' | 'merge' | 'hub' | 'split' | 'archive' | 'capture';
+export type ProposalKind = 'promote' | 'extend' | 'delete' | 'merge' | 'hub' | 'split' | 'archive' | 'resolve' | 'capture';
 
 export interface SourceRef {
   path: string;
@@ -98,6 +98,8 @@ export function makeProposal(draft: ProposalDraft, now: number, days: number): P
     ...draft.sources.map((s) => `${s.path}:${s.hash}`),
     ...draft.writes.map((w) => `${w.path}:${w.text.length}`),
     ...draft.trash,
+    // A sync conflict's choices touch the same files: the choice (in the title) tells them apart.
+    ...(draft.kind === 'resolve' ? [draft.title] : []),
   ], 12);
   return { format: PROPOSAL_FORMAT, id, createdAt: new Date(now).toISOString(), expiresAt: new Date(now + days * 86_400_000).toISOString(), ...draft };
 }

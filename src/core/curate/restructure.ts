@@ -1,6 +1,5 @@
 // Restructure: proposals to merge notes that say the same thing (2–5 notes), to gather a larger cluster
 // under a hub note (6+), and to split notes that grew too large. Runs only when asked; applies only by id.
-import { isoWithOffset } from '../note/write-beat';
 import type { NoteCatalog } from './catalog';
 import { planLinks } from './apply';
 import { headingKey, rewriteLinks, moveRedirect, type Renames } from './link-rewrite';
@@ -14,6 +13,7 @@ import type { CurateSettings } from './settings';
 import { isSplitCandidate, splitDraft } from './split';
 import { findFrontmatter, parseNote } from '../note/frontmatter';
 import { knownUnits, whatItAdds } from './evidence';
+import { notesTime } from './notes-time';
 
 export const MAX_MERGE = 5;
 
@@ -108,7 +108,7 @@ export function mergeReason(cluster: MergeCluster): string {
   return `confidence ${(cluster.confidence ?? 0).toFixed(2)}: ${[...new Set(parts)].join(' | ')}`;
 }
 
-export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: number): ProposalDraft {
+export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster): ProposalDraft {
   const primary = primaryOf(catalog, cluster.members);
   const others = cluster.members.filter((m) => m !== primary);
   const p = catalog.get(primary)!;
@@ -132,7 +132,9 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: num
       if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))) set[k] = v;
     }
   }
-  set.updated = isoWithOffset(now);
+  // Dated by the notes, not the clock: the same merge on two devices writes the same bytes.
+  const time = notesTime(catalog, cluster.members);
+  if (time && time.ms > (meta.updated ?? -Infinity)) set.updated = time.stamp;
 
   // Headings and block ids: the kept note's stay; a merged note's that clash are renamed, and links follow.
   const headings = new Set(headingsIn(p.body).map(headingKey));
@@ -195,14 +197,14 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster, now: num
   };
 }
 
-export function hubDraft(catalog: NoteCatalog, cluster: MergeCluster, now: number): ProposalDraft {
+export function hubDraft(catalog: NoteCatalog, cluster: MergeCluster): ProposalDraft {
   const counts = new Map<string, number>();
   for (const m of cluster.members) for (const t of catalog.get(m)!.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
   const topTag = [...counts.entries()].filter(([, c]) => c >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
   const primary = primaryOf(catalog, cluster.members);
   const label = topTag ?? catalog.get(primary)!.meta!.title;
   const path = uniqueNotePath(folderOf(primary), `${label} hub`, (x) => catalog.resolver.has(x));
-  const created = isoWithOffset(now);
+  const created = notesTime(catalog, cluster.members)?.stamp;
   const lines = cluster.members.map((m) => {
     const meta = catalog.get(m)!.meta!;
     return `- ${wikilink(m)}${meta.summary ? `: ${meta.summary}` : ''}`;
@@ -245,12 +247,12 @@ export async function planRestructure(
 ): Promise<RestructurePlan> {
   const search = await findMergeCandidates(catalog, settings, source, folder);
   const drafts: ProposalDraft[] = [];
-  for (const c of search.clusters) drafts.push(c.members.length <= MAX_MERGE ? mergeDraft(catalog, c, now) : hubDraft(catalog, c, now));
+  for (const c of search.clusters) drafts.push(c.members.length <= MAX_MERGE ? mergeDraft(catalog, c) : hubDraft(catalog, c));
   let splits = 0;
   for (const path of curatable(catalog, settings, folder)) {
     const n = catalog.get(path)!;
     if (!isSplitCandidate(n.text, n.body.length, settings, n.meta?.title ?? path.replace(/^.*\//, '').replace(/\.md$/i, ''))) continue;
-    const d = splitDraft(catalog, path, now);
+    const d = splitDraft(catalog, path);
     if (d) {
       d.reason += '; its sections are separate subjects (they do not all speak of its title, and it is not one article or course)';
       drafts.push(d);

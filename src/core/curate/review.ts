@@ -1,6 +1,5 @@
 // Working-memory review: which notes are due, which belong together, and what to do with each group
 // (promote to a durable note, extend the review date, delete), as proposals that change nothing until applied.
-import { isoWithOffset } from '../note/write-beat';
 import { stableId } from '../hash';
 import { parseModelJson } from '../extract/repair-json';
 import type { LlmBackend } from '../extract/backends/types';
@@ -9,6 +8,7 @@ import { ENGRAM_PROMPT_MARKER } from '../transcript/fence';
 import { DEFAULT_TYPES } from '../note/meta';
 import { planLinkRewrites } from './apply';
 import type { CatalogNote, NoteCatalog } from './catalog';
+import { notesTime } from './notes-time';
 import { curatable, type NoteVectors } from './merge-candidates';
 import { renderNote, wikilink } from './note-text';
 import { fileStemFromTitle, uniqueNotePath } from '../note/filename';
@@ -163,7 +163,7 @@ function durableFolder(settings: CurateSettings, scope: 'project' | 'general' | 
   return routeFolder({ scope: scope ?? (project ? 'project' : undefined), project }, settings.folders);
 }
 
-export function decisionDraft(catalog: NoteCatalog, settings: CurateSettings, d: ReviewDecision, today: string, now: number, backend: string): ProposalDraft | null {
+export function decisionDraft(catalog: NoteCatalog, settings: CurateSettings, d: ReviewDecision, today: string, backend: string): ProposalDraft | null {
   const sources = d.notes.map((p) => ({ path: p, hash: catalog.hash(p) }));
   const names = d.notes.map(wikilink).join(', ');
   if (d.action === 'delete') {
@@ -197,7 +197,8 @@ export function decisionDraft(catalog: NoteCatalog, settings: CurateSettings, d:
   const links = n.links
     .map((l) => catalog.resolver.resolve(l.replace(/^\[\[|\]\]$/g, '').split('|')[0], path))
     .filter((p): p is string => p !== null && !removed.has(p));
-  const created = isoWithOffset(now);
+  // Dated by the notes it promotes, not the clock (the same promotion on two devices writes the same bytes).
+  const created = notesTime(catalog, d.notes)?.stamp;
   const tags = [...new Set([...n.tags, ...d.notes.flatMap((p) => catalog.get(p)!.meta!.tags)])];
   // Provenance survives the promotion: the source-quote callouts of the notes it came from, after the new body.
   const callouts = d.notes.flatMap((p) => sourceCallouts(catalog.get(p)!.body)).filter((c) => !n.body.includes(c));
@@ -273,7 +274,7 @@ export async function planReview(
     const rest = group.filter((p) => !decided.has(p));
     if (rest.length) decisions.push({ action: 'extend', notes: rest, reason: backendName === 'rules' ? 'rules backend: no model to judge; look again later' : 'no usable decision from the model', weeks: settings.extendWeeks });
     for (const d of decisions) {
-      const draft = decisionDraft(catalog, settings, d, today, opts.now, d.action === 'extend' && rest.includes(d.notes[0]) ? 'rules' : backendName);
+      const draft = decisionDraft(catalog, settings, d, today, d.action === 'extend' && rest.includes(d.notes[0]) ? 'rules' : backendName);
       if (draft) drafts.push(draft);
       else problems.push(`${d.notes.join(', ')}: frontmatter cannot be edited safely; left alone`);
     }

@@ -10,6 +10,7 @@ import type { Clock, VaultPort, Yield } from '../ports';
 import { applyProposal, type ApplyResult, type CurateContext } from './apply';
 import { loadCatalog, type NoteCatalog } from './catalog';
 import { chosenMerge, chosenReview, chosenSplit } from './chosen';
+import { conflictProposals, findConflicts, type SyncConflict } from './conflicts';
 import { duplicateAsMerge, isDuplicateId, listDuplicates, type DuplicateRecord } from './duplicates';
 import { archiveProposals, forgetNote, orphanNotes, possibleDuplicates, staleNotes, type StaleNote } from './maintain';
 import { curatable, type NoteVectors } from './merge-candidates';
@@ -66,6 +67,8 @@ export interface ReviewPlanResult {
   groups: string[][];
   proposals: Proposal[];
   problems: string[];
+  /** Copies a sync tool left beside notes, each with its proposals (keep mine, keep theirs, merge both). */
+  conflicts: SyncConflict[];
 }
 
 export interface RestructureRequest extends Actor {
@@ -219,7 +222,18 @@ export class Curation {
     });
     // Beats capture held for approval (capture.mode inbox) wait here too, whatever the horizon.
     const held = (await this.store.list()).filter((p) => p.kind === 'capture' && !p.appliedAt).sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1));
-    return { horizonDays, ...plan, proposals: [...plan.proposals, ...held] };
+    return { horizonDays, ...plan, proposals: [...plan.proposals, ...held], conflicts: await this.conflicts(now) };
+  }
+
+  /** The vault's sync conflicts, each with its proposals (stored; applied by id like any other). Changes no note. */
+  async conflicts(now = this.opts.clock.now()): Promise<SyncConflict[]> {
+    const out: SyncConflict[] = [];
+    for (const c of await findConflicts(this.opts.vault)) {
+      const proposals = conflictProposals(c, now, this.opts.settings.proposalDays);
+      for (const p of Object.values(proposals)) await this.store.save(p);
+      out.push({ ...c, proposals });
+    }
+    return out;
   }
 
   /** Merge, hub and split proposals (stored), and extraction's possible duplicates. Changes no note. */

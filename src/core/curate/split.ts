@@ -1,8 +1,8 @@
 // Split: a note that grew too large, with several top-level sections, becomes one note per section; the
 // original path keeps the frontmatter and opening text as a hub that links to the parts, so links to the
 // note itself still work, and links to its headings and blocks follow the text to its new note.
-import { isoWithOffset } from '../note/write-beat';
 import type { NoteCatalog } from './catalog';
+import { notesTime } from './notes-time';
 import { codeRanges } from './links';
 import { rewriteLinks, splitRedirect, type SplitPart } from './link-rewrite';
 import { findFrontmatter } from '../note/frontmatter';
@@ -116,7 +116,7 @@ function blockIds(body: string): string[] {
  * The split proposal for one note: the exact text of the hub and of every part, and the redirect for links.
  * `minPartChars`: shorter sections stay in the hub (a split the user asks for takes every section with text).
  */
-export function splitDraft(catalog: NoteCatalog, path: string, now: number, minPartChars = MIN_PART_CHARS): ProposalDraft | null {
+export function splitDraft(catalog: NoteCatalog, path: string, minPartChars = MIN_PART_CHARS): ProposalDraft | null {
   const note = catalog.get(path);
   if (!note?.meta || note.meta.locked) return null;
   const o = outline(note.text);
@@ -137,7 +137,8 @@ export function splitDraft(catalog: NoteCatalog, path: string, now: number, minP
   const after = catalog.resolver.with({ add: parts.map((p) => p.path) });
   const ctx = { before: catalog.resolver, after, redirect: splitRedirect(path, path, redirect.parts) };
 
-  const created = isoWithOffset(now);
+  // The parts are as old as the note they come from (the same split on two devices writes the same bytes).
+  const created = notesTime(catalog, [path])?.stamp;
   const writes = parts.map((p) => {
     // Links inside the part (including `[[#Other section]]`) are resolved as from the original note.
     const body = rewriteLinks(p.body, path, p.path, ctx).text;

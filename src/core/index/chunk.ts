@@ -20,6 +20,12 @@ const MAX_SECTION = 1600;
 const PIECE = 1200;
 /** A line longer than this (a pasted log, a minified blob) is cut hard. */
 const MAX_LINE = 1600;
+/**
+ * A long list (a map of contents, 2,000 plugins) is cut into pieces of a few items: its entries are separate things,
+ * and a piece of twenty would match a question by one word from each of four unrelated entries.
+ */
+const LIST_PIECE = 300;
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,4}[.)])\s/;
 
 export const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
 export const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
@@ -104,10 +110,13 @@ function cut(text: string): string[] {
       size += block.length + 1;
       continue;
     }
-    for (const raw of block.split('\n')) {
+    const lines = block.split('\n');
+    const limit = lines.filter((l) => LIST_ITEM.test(l)).length >= lines.length * 0.8 ? LIST_PIECE : PIECE;
+    for (const raw of lines) {
       for (let i = 0; i < Math.max(1, raw.length); i += MAX_LINE) {
         const line = raw.slice(i, i + MAX_LINE);
-        if (size > 0 && size + line.length > PIECE) flush();
+        // A list is cut before an item, never between an item and its indented continuation.
+        if (size > 0 && size + line.length > limit && (limit === PIECE || LIST_ITEM.test(line))) flush();
         piece.push(line);
         size += line.length + 1;
       }
@@ -116,4 +125,22 @@ function cut(text: string): string[] {
   }
   flush();
   return out;
+}
+
+const LINK = /!?\[\[[^\]\n]*\]\]|\[[^\]\n]*\]\([^)\n]*\)|\bhttps?:\/\/[^\s)>\]]+/g;
+
+/**
+ * Whether a passage is a list of links (a map of contents, a "Related" list, references by address): three or more
+ * wikilinks, Markdown links or bare addresses making up over 60% of its non-blank characters. It matches a question
+ * by the names of the notes or pages it points to, and those, not the list, hold the answer.
+ */
+export function isLinkList(text: string): boolean {
+  let n = 0;
+  let inLinks = 0;
+  for (const m of text.matchAll(LINK)) {
+    n++;
+    inLinks += m[0].replace(/\s+/g, '').length;
+  }
+  if (n < 3) return false;
+  return inLinks >= text.replace(/^\s*(?:[-*+]|\d{1,4}[.)])\s+/gm, '').replace(/\s+/g, '').length * 0.6;
 }

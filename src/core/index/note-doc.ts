@@ -9,6 +9,8 @@ export type NoteDoc = Omit<IndexedNote, 'firstChunk' | 'chunkCount'>;
 export interface ParsedDoc {
   note: NoteDoc;
   chunks: Chunk[];
+  /** The frontmatter's other values as words ("[[Kevin Kelly]]" of `author:`), indexed with the tags. */
+  properties: string;
   /** Set when the frontmatter is invalid: the note is still indexed by its text, and the problem reported. */
   problem?: string;
 }
@@ -70,13 +72,69 @@ export function displayName(data: Record<string, unknown> | null, body: string, 
 
 const BEAT_TYPES = new Set<string>(DEFAULT_TYPES);
 
+const BLOCK_ID = /[ \t]+\^[A-Za-z0-9-]{1,40}[ \t]*$/gm;
+/** The Excalidraw plugin's scene data in a drawing note: a JSON block under "# Drawing" (often 200 KB). */
+const DRAWING_DATA = /^#{1,6}[ \t]+Drawing[ \t]*\r?\n+(`{3,})(?:compressed-)?json[ \t]*\r?\n[\s\S]*?\r?\n\1[ \t]*$/gm;
+
+/**
+ * The part of a body worth searching: an Excalidraw drawing keeps its text elements and loses its scene data, whose
+ * keys ("roundness", "strokeColor") would otherwise be common words of the vault and half of its bytes.
+ */
+function searchableBody(data: Record<string, unknown> | null, body: string): string {
+  const b = data && 'excalidraw-plugin' in data ? body.replace(DRAWING_DATA, '') : body;
+  // Block ids ("… the cache. ^QrZc2aSE") are link anchors, not words.
+  return b.replace(BLOCK_ID, '');
+}
+
+/** Keys read elsewhere (title, aliases, tags, summary, `related` links) or bookkeeping (ids, dates, scores, display options). */
+const UNSEARCHED_KEY = /^(?:title|aliases|alias|tags|tag|summary|description|id|type|scope|confidence|created|updated|modified|date(?:_\w+)?|review_after|forget_after|superseded_by|related|locked|published|last|rating|cssclass(?:es)?|publish|permalink|excalidraw-[\w-]+|(?:engram|cb)_\w+)$/i;
+const URL_OR_DATE = /^(?:[a-z][\w+.-]*:\/\/\S*|\d{4}-\d\d-\d\d(?:[T ][\d:.]+Z?)?|[\d\s.:+\-/TZ]*[.:/-][\d\s.:+\-/TZ]*)$/i;
+/** The properties text of a note is bounded: a frontmatter holding a pasted document is not a note's name. */
+const MAX_PROPERTIES = 1000;
+
+/**
+ * A note's other frontmatter keys and values, as words: who a clipping is by (`author: [[Kevin Kelly]]`), who was at
+ * a meeting, a film's director, an album's year. What people ask by ("the podcast with Kevin Kelly") often lives there
+ * and nowhere in the body. Links by their text; addresses and dates left out, and a key with nothing kept.
+ */
+export function propertyText(data: Record<string, unknown> | null): string {
+  if (!data) return '';
+  const out: string[] = [];
+  let size = 0;
+  const add = (v: unknown, depth: number): void => {
+    if (size > MAX_PROPERTIES || depth > 2) return;
+    if (typeof v === 'string' || typeof v === 'number') {
+      const t = String(v).trim();
+      if (!t || URL_OR_DATE.test(t)) return;
+      const w = t.replace(/\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_m, a: string, b?: string) => b ?? a.slice(a.lastIndexOf('/') + 1));
+      out.push(w);
+      size += w.length + 1;
+    } else if (Array.isArray(v)) {
+      for (const x of v) add(x, depth + 1);
+    } else if (v && typeof v === 'object' && !(v instanceof Date)) {
+      for (const x of Object.values(v as Record<string, unknown>)) add(x, depth + 1);
+    }
+  };
+  for (const [k, v] of Object.entries(data)) {
+    if (UNSEARCHED_KEY.test(k)) continue;
+    const before = out.length;
+    add(v, 0);
+    // The key names what the value is ("director", "year"), when a value is kept.
+    if (out.length > before) out.splice(before, 0, k.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2'));
+  }
+  return out.join('\n').slice(0, MAX_PROPERTIES);
+}
+
 /** `title` replaces the file name as the note's title (a document without a name, such as a BEIR passage, has ''). */
 export function parseDoc(path: string, text: string, mtime: number, size: number, title = titleFromPath(path)): ParsedDoc {
   const parsed = parseNote(text);
   const meta = readNoteMeta(path, parsed.data ?? {});
   const body = parsed.data === null ? text : parsed.body;
   const name = displayName(parsed.data, body, title);
-  const names = name === title ? [title] : [title, name];
+  // A display name that is the file name in other dress ("dora-metrics", "Dora Metrics") is indexed once: twice would
+  // count each of its words twice.
+  const same = (a: string, b: string): boolean => a.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() === b.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const names = same(name, title) ? [title] : [title, name];
   const aliases = meta.aliases.filter((a) => !names.some((n) => n.toLowerCase() === a.toLowerCase()));
   const links = new Set(wikilinks(body));
   for (const r of meta.related) for (const k of wikilinks(r.includes('[[') ? r : `[[${r}]]`)) links.add(k);
@@ -103,7 +161,7 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
     dupKey: textHash(body.toLowerCase().replace(/\s+/g, ' ').trim()),
     beat: meta.engramId !== undefined || (meta.type !== undefined && BEAT_TYPES.has(meta.type)),
   };
-  return { note, chunks: chunkBody(body), problem: parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined };
+  return { note, chunks: chunkBody(searchableBody(parsed.data, body)), properties: propertyText(parsed.data), problem: parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined };
 }
 
 /** The text a chunk is embedded by; null when the chunk gets no vector (a beat has one vector, on its first chunk). */

@@ -3,6 +3,7 @@
 // content hash and mtime per note), then length-prefixed sections (chunk text, four BM25 fields, vectors), 4-byte
 // aligned, then an 8-byte checksum of everything before it. Anything that does not check out is refused, never trusted.
 import { EngramError } from '../errors.js';
+import { isLinkList } from './chunk.js';
 import { Posting, type FieldIndex } from './postings.js';
 import { FIELDS, type IndexedNote, type TextIndex } from './text-index.js';
 import { VectorStore } from './vector-store.js';
@@ -13,7 +14,9 @@ import { parseJsonSteps } from '../json-steps.js';
 // 5: notes are indexed as bounded passages with heading paths and carry a display name: older snapshots are rebuilt.
 // 5: terms are cut by script and stemmed per language (tokenize.ts, language.ts): a snapshot of older terms would
 // leave Chinese, Japanese, Korean, German or French notes unfindable by the queries of today's tokenizer.
-export const SNAPSHOT_FORMAT_VERSION = 5;
+// 6: long lists are cut into pieces of a few items, frontmatter values are indexed with the tags, Excalidraw scene data
+// and block ids are no longer indexed: older snapshots hold other passages and postings.
+export const SNAPSHOT_FORMAT_VERSION = 6;
 const MAGIC = 'ENGRAMIX';
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -342,9 +345,12 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
   const all = yield* r.textSteps();
   if (headings.length !== header.chunks || ends.length !== header.chunks || (ends.length > 0 && ends[ends.length - 1] !== all.length)) throw corrupt('chunk table');
   const texts = new Array<string>(ends.length);
+  const links = new Uint8Array(Math.max(1024, header.chunks));
   for (let c = 0, start = 0; c < ends.length; start = ends[c], c++) {
     texts[c] = all.slice(start, ends[c]);
-    if ((c + 1) % 8192 === 0) yield;
+    // Read again from the text rather than stored: one regex pass over passages that hold a link at all.
+    if ((texts[c].includes('[') || texts[c].includes('http')) && isLinkList(texts[c])) links[c] = 1;
+    if ((c + 1) % 2048 === 0) yield;
   }
   yield;
   for (const f of FIELDS) {
@@ -361,6 +367,7 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
     if ((slot + 1) % (4 * NOTES_STEP) === 0) yield;
   }
   text.chunkNote = chunkNote;
+  text.chunkLinks = links;
   text.chunkHeading = headings.map((h) => h ?? undefined);
   text.chunkText = texts;
   text.chunkCount = header.chunks;

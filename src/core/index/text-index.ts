@@ -1,6 +1,6 @@
 // The full-text half of the index: notes and their chunks in slots, four BM25 fields, and a scorer that returns
 // per-note results with the best chunk. Title, summary and tags are indexed once per note; body text per chunk.
-import type { Chunk } from './chunk.js';
+import { isLinkList, type Chunk } from './chunk.js';
 import { FieldIndex } from './postings.js';
 import type { CjkMode } from './language.js';
 import { Tokenizer } from './tokenize.js';
@@ -52,10 +52,18 @@ export interface Bm25Params {
   restChunks: number;
 }
 
-// k1 and b tuned on LoCoMo conv-26/30/41/42 (turn level): lower saturation and length normalisation than the textbook
-// 1.2/0.75 suit short notes and natural-language questions (nDCG@10 0.491 -> 0.514 there, measured while the eval
-// indexed document ids as titles; with untitled documents 0.530 on those conversations; bench/index.bench.ts).
-export const DEFAULT_BM25: Bm25Params = { weights: { title: 3, summary: 2, tags: 1.5, body: 1 }, k1: 0.7, b: 0.4, restChunks: 0.2 };
+// b tuned on LoCoMo conv-26/30/41/42 (turn level): lower length normalisation than the textbook 0.75 suits short notes
+// and natural-language questions (bench/index.bench.ts). k1 was 0.7 there too; with the title, summary and tags now
+// saturating together with each passage (BM25F), 1.0 lets a body that says a word six times count beside a title that
+// says it once: bench/recall-sets hit@3 dwarvesf-brain 0.93 -> 0.96, the other two vaults equal or better, for LoCoMo
+// nDCG@10 0.524 -> 0.520 (untitled turns: only k1 changes there).
+export const DEFAULT_BM25: Bm25Params = { weights: { title: 3, summary: 2, tags: 1.5, body: 1 }, k1: 1.0, b: 0.4, restChunks: 0.2 };
+
+/**
+ * A list of links matches a question by the names of the notes it points to; those notes hold the answer. Such a
+ * passage counts at this share (a map of contents was in 14% of dwarvesf-brain's top 3s at full weight).
+ */
+export const LINK_LIST_WEIGHT = 0.5;
 
 export interface TextCandidate {
   slot: number;
@@ -68,6 +76,8 @@ export class TextIndex {
   notes: (IndexedNote | null)[] = [];
   readonly slotOf = new Map<string, number>();
   chunkNote = new Int32Array(1024);
+  /** 1 for a passage that is a list of links (`isLinkList`): it ranks at LINK_LIST_WEIGHT of its score. */
+  chunkLinks = new Uint8Array(1024);
   chunkHeading: (string | undefined)[] = [];
   chunkText: string[] = [];
   chunkCount = 0;
@@ -84,6 +94,11 @@ export class TextIndex {
   private touchedNotes = new Int32Array(0);
   private touchedChunkIds = new Int32Array(0);
   private bodyNoteIds = new Int32Array(0);
+  /** Per note touched by a query's title, summary or tag match: its row in `metaTf` (-1: none). */
+  private metaRow = new Int32Array(0);
+  private metaTf = new Float64Array(1024);
+  /** Notes per term, counted on demand by `idf`; emptied by every change. */
+  private readonly noteDf = new Map<string, number>();
 
   constructor(opts: { stemming?: boolean; cjk?: CjkMode } = {}) {
     this.tokenizer = new Tokenizer(opts);
@@ -93,10 +108,14 @@ export class TextIndex {
     return this.slotOf.size;
   }
 
-  /** Adds a note (replacing any note at the same path) and returns its slot. */
-  add(note: Omit<IndexedNote, 'firstChunk' | 'chunkCount'>, chunks: Chunk[]): number {
+  /**
+   * Adds a note (replacing any note at the same path) and returns its slot. `properties`: the frontmatter's other
+   * values as words, searched with the tags.
+   */
+  add(note: Omit<IndexedNote, 'firstChunk' | 'chunkCount'>, chunks: Chunk[], properties = ''): number {
     const old = this.slotOf.get(note.path);
     if (old !== undefined) this.removeSlot(old);
+    this.noteDf.clear();
     const slot = this.notes.length;
     const rec: IndexedNote = { ...note, firstChunk: this.chunkCount, chunkCount: chunks.length };
     this.notes.push(rec);
@@ -108,7 +127,7 @@ export class TextIndex {
     this.fields.title.add(slot, t.tf, t.length);
     const s = tk.frequencies(note.summary ?? '', lang);
     this.fields.summary.add(slot, s.tf, s.length);
-    const g = tk.frequencies(note.tags.join(' '), lang);
+    const g = tk.frequencies(properties ? `${note.tags.join(' ')}\n${properties}` : note.tags.join(' '), lang);
     this.fields.tags.add(slot, g.tf, g.length);
     for (const c of chunks) {
       const id = this.chunkCount++;
@@ -116,8 +135,12 @@ export class TextIndex {
         const next = new Int32Array(this.chunkNote.length * 2);
         next.set(this.chunkNote);
         this.chunkNote = next;
+        const links = new Uint8Array(next.length);
+        links.set(this.chunkLinks);
+        this.chunkLinks = links;
       }
       this.chunkNote[id] = slot;
+      this.chunkLinks[id] = isLinkList(c.text) ? 1 : 0;
       this.chunkHeading[id] = c.heading;
       this.chunkText[id] = c.text;
       const b = tk.frequencies(c.heading ? `${c.heading}\n${c.text}` : c.text, lang);
@@ -130,6 +153,7 @@ export class TextIndex {
     const n = this.notes[slot];
     if (!n) return;
     this.notes[slot] = null;
+    this.noteDf.clear();
     if (this.slotOf.get(n.path) === slot) this.slotOf.delete(n.path);
     this.deadNotes++;
     this.fields.title.retire(slot);
@@ -170,12 +194,14 @@ export class TextIndex {
       notes.push({ ...n, firstChunk: first });
     }
     const chunkNote = new Int32Array(Math.max(1024, chunks));
+    const chunkLinks = new Uint8Array(chunkNote.length);
     const heading: (string | undefined)[] = new Array<string | undefined>(chunks);
     const text: string[] = new Array<string>(chunks);
     for (let c = 0; c < this.chunkCount; c++) {
       const nc = chunkMap[c];
       if (nc < 0) continue;
       chunkNote[nc] = noteMap[this.chunkNote[c]];
+      chunkLinks[nc] = this.chunkLinks[c];
       heading[nc] = this.chunkHeading[c];
       text[nc] = this.chunkText[c];
     }
@@ -185,6 +211,7 @@ export class TextIndex {
     this.slotOf.clear();
     notes.forEach((n, i) => this.slotOf.set(n.path, i));
     this.chunkNote = chunkNote;
+    this.chunkLinks = chunkLinks;
     this.chunkHeading = heading;
     this.chunkText = text;
     this.chunkCount = chunks;
@@ -214,6 +241,7 @@ export class TextIndex {
       this.bestChunkOf = new Int32Array(n).fill(-1);
       this.touchedNotes = new Int32Array(n);
       this.bodyNoteIds = new Int32Array(n);
+      this.metaRow = new Int32Array(n).fill(-1);
     }
     if (this.chunkScore.length < this.chunkCount) {
       const n = Math.max(1024, this.chunkCount * 2);
@@ -223,56 +251,84 @@ export class TextIndex {
   }
 
   /**
-   * BM25 over the four fields (per-field idf and length normalisation, weighted sum), a note's body score being its
-   * best chunk plus a little of the others. `allowed[slot]` = 1 restricts to filtered notes. Returns the `k` best
-   * notes, best first (a heap over typed arrays: no object per matching note).
+   * BM25F over passages: a note's title, summary and tags are fields of each of its passages, and a term's weighted
+   * frequencies in all four (each normalised by its own field length) are added before one saturation, so a word of
+   * the title counts about as much as a second mention, never as a match of its own: a note named after one word of the
+   * question cannot outrank the passage that holds the rest. A note scores its best passage plus `restChunks` of what
+   * the next two add. `allowed[slot]` = 1 restricts to filtered notes. Returns the `k` best notes, best first (a heap
+   * over typed arrays: no object per matching note).
    */
   score(terms: string[], allowed: Uint8Array | null, p: Bm25Params = DEFAULT_BM25, k = 100, termWeights?: number[]): TextCandidate[] {
     this.ensureScratch();
+    const nt = terms.length;
     const touched = this.touchedNotes;
     let nTouched = 0;
     const touchedChunks = this.touchedChunkIds;
     let nChunks = 0;
     const noteScore = this.noteScore;
     const chunkScore = this.chunkScore;
+    const row = this.metaRow;
     const { k1, b } = p;
-    for (let qi = 0; qi < terms.length; qi++) {
-      const term = terms[qi];
+    const bf = this.fields.body;
+    const idfs = terms.map((t) => this.idf(t));
+    // Pass 1: each note's weighted, length-normalised frequency of each term in its title, summary and tags.
+    let rows = 0;
+    for (let qi = 0; qi < nt; qi++) {
       const qw = termWeights ? termWeights[qi] : 1;
       for (const f of ['title', 'summary', 'tags'] as const) {
         const w = p.weights[f] * qw;
         if (w === 0) continue;
         const fi = this.fields[f];
-        const post = fi.terms.get(term);
+        const post = fi.terms.get(terms[qi]);
         if (!post) continue;
-        const idf = Math.log(1 + (fi.liveDocs - post.n + 0.5) / (post.n + 0.5));
         const avg = fi.averageLength();
         const ids = post.ids;
         const tfs = post.tfs;
         for (let i = 0; i < post.n; i++) {
           const slot = ids[i];
           if (this.notes[slot] === null || (allowed !== null && allowed[slot] === 0)) continue;
-          const tf = tfs[i];
-          const s = (w * idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * fi.lengths[slot]) / avg));
-          if (noteScore[slot] === 0) touched[nTouched++] = slot;
-          noteScore[slot] += s;
+          if (row[slot] < 0) {
+            row[slot] = rows++;
+            touched[nTouched++] = slot;
+            if (rows * nt > this.metaTf.length) {
+              const next = new Float64Array(Math.max(rows * nt * 2, 1024));
+              next.set(this.metaTf);
+              this.metaTf = next;
+            }
+            this.metaTf.fill(0, (rows - 1) * nt, rows * nt);
+          }
+          this.metaTf[row[slot] * nt + qi] += (w * tfs[i]) / (1 - b + (b * fi.lengths[slot]) / avg);
         }
       }
-      const wb = p.weights.body * qw;
-      const bf = this.fields.body;
-      const post = wb === 0 ? undefined : bf.terms.get(term);
+    }
+    const meta = this.metaTf;
+    const sat = (x: number): number => (x * (k1 + 1)) / (x + k1);
+    // A note's score from its title, summary and tags alone (a passage without the words adds nothing to it).
+    for (let ti = 0; ti < nTouched; ti++) {
+      const slot = touched[ti];
+      const base = row[slot] * nt;
+      let s = 0;
+      for (let qi = 0; qi < nt; qi++) if (meta[base + qi] > 0) s += idfs[qi] * sat(meta[base + qi]);
+      noteScore[slot] = s;
+    }
+    // Pass 2: each passage's gain over that, its body frequency saturated together with the note's own.
+    const avg = bf.averageLength();
+    const chunkNote = this.chunkNote;
+    for (let qi = 0; qi < nt; qi++) {
+      const wb = p.weights.body * (termWeights ? termWeights[qi] : 1);
+      const post = wb === 0 ? undefined : bf.terms.get(terms[qi]);
       if (!post) continue;
-      const idf = Math.log(1 + (bf.liveDocs - post.n + 0.5) / (post.n + 0.5));
-      const avg = bf.averageLength();
+      const idf = idfs[qi];
       const ids = post.ids;
       const tfs = post.tfs;
-      const chunkNote = this.chunkNote;
       for (let i = 0; i < post.n; i++) {
         const c = ids[i];
         const slot = chunkNote[c];
         if (slot < 0 || (allowed !== null && allowed[slot] === 0)) continue;
-        const tf = tfs[i];
-        const s = (wb * idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * bf.lengths[c]) / avg));
+        const x = (wb * tfs[i]) / (1 - b + (b * bf.lengths[c]) / avg);
+        const r = row[slot];
+        const m = r < 0 ? 0 : meta[r * nt + qi];
+        const s = m === 0 ? idf * sat(x) : idf * (sat(m + x) - sat(m));
         if (chunkScore[c] === 0) touchedChunks[nChunks++] = c;
         chunkScore[c] += s;
       }
@@ -286,7 +342,7 @@ export class TextIndex {
     for (let ci = 0; ci < nChunks; ci++) {
       const c = touchedChunks[ci];
       const slot = this.chunkNote[c];
-      const s = chunkScore[c];
+      const s = this.chunkLinks[c] === 1 ? chunkScore[c] * LINK_LIST_WEIGHT : chunkScore[c];
       chunkScore[c] = 0;
       if (best[slot] < 0) {
         bodyNotes[nBody++] = slot;
@@ -307,7 +363,10 @@ export class TextIndex {
     }
     for (let bi = 0; bi < nBody; bi++) {
       const slot = bodyNotes[bi];
-      if (noteScore[slot] === 0) touched[nTouched++] = slot;
+      if (row[slot] < 0) {
+        touched[nTouched++] = slot;
+        noteScore[slot] = 0;
+      }
       noteScore[slot] += bodyBest[slot] + p.restChunks * (second[slot] + third[slot]);
     }
     const heap = new TopK(Math.min(k, nTouched));
@@ -315,6 +374,7 @@ export class TextIndex {
       const slot = touched[ti];
       heap.offer(noteScore[slot], best[slot] >= 0 ? best[slot] : (this.notes[slot]?.firstChunk ?? 0), slot);
       noteScore[slot] = 0;
+      row[slot] = -1;
     }
     for (let bi = 0; bi < nBody; bi++) {
       const slot = bodyNotes[bi];
@@ -324,6 +384,39 @@ export class TextIndex {
       third[slot] = 0;
     }
     return heap.sorted().map((e) => ({ slot: e.id2, score: e.score, bestChunk: e.id }));
+  }
+
+  /**
+   * Rarity of a term among notes (not passages: a list of 2,000 entries that says "tables" in each is one note that
+   * says it, and must not make the word common). The notes holding it in their body, or in a title, summary or tags
+   * field when more; counted from the postings once and kept until the index changes.
+   */
+  idf(term: string): number {
+    let df = this.noteDf.get(term);
+    if (df === undefined) {
+      df = 0;
+      const post = this.fields.body.terms.get(term);
+      if (post) {
+        // A note's passages have consecutive ids: its passages holding the term sit together in the list.
+        const ids = post.ids;
+        let last = -1;
+        for (let i = 0; i < post.n; i++) {
+          const slot = this.chunkNote[ids[i]];
+          if (slot >= 0 && slot !== last) {
+            df++;
+            last = slot;
+          }
+        }
+      }
+      for (const f of ['title', 'summary', 'tags'] as const) {
+        const p = this.fields[f].terms.get(term);
+        if (p && p.n > df) df = Math.min(p.n, this.fields[f].liveDocs);
+      }
+      if (this.noteDf.size > 100_000) this.noteDf.clear();
+      this.noteDf.set(term, df);
+    }
+    const n = this.liveNotes;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
   /** Which fields of a note (and chunk) contain each term: for the "why" of a hit. */

@@ -350,7 +350,7 @@ export class VaultIndex {
       this.keepVectors(this.text.notes[oldSlot]!, cache);
       this.clearVectors(this.text.notes[oldSlot]!);
     }
-    const slot = this.text.add(doc.note, doc.chunks);
+    const slot = this.text.add(doc.note, doc.chunks, doc.properties);
     this.changed();
     if (this.vectors) {
       const n = this.text.notes[slot]!;

@@ -3,7 +3,7 @@
 // made by someone else (the user, a sync tool) so that conflict handling can be tested.
 import { EngramError } from '../errors.js';
 import { vaultBasename, vaultDirname, vaultPath } from '../path.js';
-import { isListedNote, TRASH_DIR } from './vault-listing.js';
+import { isListedCopy, isListedNote, TRASH_DIR } from './vault-listing.js';
 import { systemClock, type Clock, type VaultChange, type VaultFile, type VaultFileInfo, type VaultPath, type VaultPort } from '../ports.js';
 
 interface Entry {
@@ -69,6 +69,10 @@ export class MemoryVault implements VaultPort {
     for (const [p, e] of this.files) if (isListedNote(p, this.configDir)) out.push(this.info(p, e));
     out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return Promise.resolve(out);
+  }
+
+  listConflictCopies(): Promise<VaultPath[]> {
+    return Promise.resolve([...this.files.keys()].filter((p) => isListedCopy(p, this.configDir)).sort());
   }
 
   read(path: VaultPath): Promise<VaultFile> {

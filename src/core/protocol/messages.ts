@@ -87,6 +87,8 @@ export const methodParams = {
   /** Remember that the user rejected these proposals (not proposed again until one of their notes changes). */
   'curate.reject': v.object({ actor, ids: v.array(v.string({ min: 1, max: 128 }), 100) }),
   reindex: v.object({}),
+  /** Notes holding text addressed to an AI (Engine.flagged): the review pane, `engram flagged`, the activity record. */
+  flagged: v.object({}),
   /** `engram extract` for a live host: one transcript, queued with the hooks' jobs, answered with the run. */
   'extract.run': v.object({ path: v.string({ min: 1, max: 4096 }), backend: v.optional(v.oneOf(BACKENDS)) }),
   /** `engram import` for a live host: one queued job; `import.progress` notifications after each conversation. */

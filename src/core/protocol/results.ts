@@ -1,6 +1,6 @@
 // What each method answers: the result type beside its params (messages.ts), so a caller names the method and gets its
 // result's type, never casts one (the MCP SDK's ResultTypeMap and typed request<M>() are the model).
-import type { QueryAnswer } from '../engine.js';
+import type { FlaggedNote, QueryAnswer } from '../engine.js';
 import type { ApplyOutcome, ForgetResult, MaintainResult, RestructurePlanResult, ReviewPlanResult } from '../curate/service.js';
 import type { RememberResult } from '../memory/remember.js';
 import type { ExtractRun } from '../extract/extract.js';
@@ -33,6 +33,7 @@ export interface MethodResults {
   'curate.apply': { applied: ApplyOutcome[] };
   'curate.reject': { rejected: string[] };
   reindex: { notes: number };
+  flagged: { notes: FlaggedNote[] };
   'extract.run': ExtractRun;
   'import.run': ImportResult;
   'index.update': IndexUpdateResult;

@@ -4,9 +4,20 @@
 // folded text (transcript/fold.ts) as well as the text as written, so zero-width characters, soft hyphens and
 // look-alike letters do not hide a phrase, and scripts that fold would mangle (Cyrillic) still match as written.
 // Cheap: a handful of regular expressions over the note, run when a note is about to be injected or recalled.
+import type { Chunk } from '../index/chunk.js';
 import { foldForMatching } from '../transcript/fold.js';
 
 export type DirectiveKind = 'override' | 'addressed' | 'role-header' | 'hidden' | 'exfiltration' | 'orders';
+
+/** Each kind in words, for people (the review pane, `engram flagged`). */
+export const DIRECTIVE_KINDS: Record<DirectiveKind, string> = {
+  override: 'tells an AI to drop its instructions',
+  addressed: 'addressed to an AI',
+  'role-header': 'a chat-role header',
+  hidden: 'hidden orders',
+  exfiltration: 'asks for secrets or private data',
+  orders: 'orders kept from the user',
+};
 
 export interface Directive {
   kind: DirectiveKind;
@@ -36,7 +47,7 @@ const STRONG: { kind: DirectiveKind; re: RegExp }[] = [
   { kind: 'addressed', re: /\b(?:the user|user) has (?:already )?(?:authori[sz]ed|approved|allowed|permitted) you\b|\byou have been (?:authori[sz]ed|approved|permitted|allowed) by the user\b/i },
   // Chat-template and role markers that only a model's input carries.
   { kind: 'role-header', re: /<\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id)\|?>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:system|system-prompt|system_prompt)>|^\s*#{1,4}\s*(?:system|assistant)\s*:\s*$|\bBEGIN (?:SYSTEM|NEW) (?:PROMPT|INSTRUCTIONS)\b|\bnew system prompt\b|<\/engram-memory>/im },
-  { kind: 'role-header', re: /^\\s*SYSTEM\\s*:\\s+\\S/m },
+  { kind: 'role-header', re: /^\s*SYSTEM\s*:\s+\S/m },
   // "do not tell the user", "without asking the user": secrecy from the user is what a note never asks of its reader.
   { kind: 'orders', re: /\b(?:do not|don't|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?(?: this)?(?: to)?|alert(?:ing)?|notify(?:ing)?|ask(?:ing)?|show(?:ing)?|let(?:ting)?)\s+(?:this\s+)?(?:to\s+)?the (?:user|human|operator)\b/i },
   // Secrets to reveal or send: the system prompt, keys, credentials.
@@ -73,13 +84,21 @@ function excerpt(s: string): string {
   return t.length > 80 ? `${t.slice(0, 79)}…` : t;
 }
 
+/** The words a reader needs to recognise the span `start`–`end`: its line, cut around it when long. */
+function around(text: string, start: number, end: number): string {
+  const from = Math.max(text.lastIndexOf('\n', start - 1) + 1, start - 20);
+  const nl = text.indexOf('\n', end);
+  const to = Math.min(nl < 0 ? text.length : nl, Math.max(end, from + 100));
+  return text.slice(from, to);
+}
+
 function strongIn(text: string, offset: number, map: ((i: number) => number) | null, original: string, out: Directive[]): void {
   for (const { kind, re } of STRONG) {
     const m = re.exec(text);
     if (!m) continue;
     const start = map ? map(m.index) : m.index + offset;
     const end = map ? map(m.index + m[0].length - 1) + 1 : m.index + m[0].length + offset;
-    out.push({ kind, start, end, excerpt: excerpt(original.slice(start, end)) });
+    out.push({ kind, start, end, excerpt: excerpt(around(original, start, end)) });
   }
 }
 
@@ -127,12 +146,13 @@ function paragraphs(text: string): { start: number; end: number }[] {
  */
 export function withholdDirectives(text: string, where: string, found = findDirectives(text)): string {
   if (!found.length) return text;
+  // findDirectives reports one span a rule: a paragraph is read on its own too, so a second one of the same kind goes.
   const marker = `[text addressed to AI assistants withheld: ${where}]`;
   const paras = paragraphs(text);
   const out: string[] = [];
   let last = false;
   for (const p of paras) {
-    const hit = found.some((d) => d.start < p.end && d.end > p.start);
+    const hit = found.some((d) => d.start < p.end && d.end > p.start) || findDirectives(text.slice(p.start, p.end)).length > 0;
     if (hit) {
       if (!last) out.push(marker);
       last = true;
@@ -142,4 +162,35 @@ export function withholdDirectives(text: string, where: string, found = findDire
     }
   }
   return out.join('\n\n');
+}
+
+/** Which passages of a note hold directive-shaped text: what a hook may still quote of it (issue 32). */
+export interface PassageFlags {
+  /** Nothing of the note goes out: such text lies outside every passage (`loose`), or the note is one passage. */
+  whole: boolean;
+  /** Spans in no flagged passage: in the frontmatter a summary comes from, or across two passages. */
+  loose: Directive[];
+  /** The flagged passages, each with its heading path ('' for the text before the first heading, or a note kept whole). */
+  passages: { heading: string; directives: Directive[] }[];
+}
+
+/**
+ * Reads each passage of a note (`chunks`, cut as the index cuts them: index/chunk.ts) on its own, so a long note with one
+ * poisoned section keeps its clean sections recallable. `found` are the spans of the whole file `text`: one that lies in
+ * no flagged passage (frontmatter, a comment across a heading) flags the whole note.
+ */
+export function flagPassages(text: string, chunks: Chunk[], found = findDirectives(text)): PassageFlags {
+  const passages: PassageFlags['passages'] = [];
+  const flaggedText: string[] = [];
+  for (const c of chunks) {
+    const directives = findDirectives(c.text);
+    if (!directives.length) continue;
+    passages.push({ heading: c.heading ?? '', directives });
+    flaggedText.push(c.text);
+  }
+  const loose = found.filter((d) => {
+    const raw = text.slice(d.start, d.end);
+    return !flaggedText.some((t) => t.includes(raw));
+  });
+  return { whole: loose.length > 0 || chunks.length <= 1, loose, passages };
 }

@@ -11,7 +11,7 @@ import { Tokenizer } from '../index/tokenize.js';
  */
 const CHAT_WORDS =
   'against also cannot get got let mustn not now ought shan hey hi hello thanks thank please ok okay yes yeah sure really much many ' +
-  'lot well like going gonna want wanna know think one two make made way thing things something anything everything today tomorrow ' +
+  'lot well like look looks looked going gonna want wanna know think one two make made way thing things something anything everything today tomorrow ' +
   'yesterday good great nice new old see use used using tell say said us via etc may might must shall e g ie eg vs per';
 
 /** The index's tokenizer and stop list plus the words of conversation: prompt and note terms, and the prompt's words they came from. */

@@ -22,6 +22,11 @@ export interface Trust {
   level: TrustLevel;
   /** Why, for people: "source: https://…", "folder Clippings", "engram_trust: user". */
   why: string;
+  /**
+   * The user raised this very note (`engram_trust: user` in its frontmatter): their word that its text is theirs, so
+   * even words that read as addressed to an AI (a note about prompt injection) are injected and shown as written.
+   */
+  byUser?: true;
 }
 
 function inFolder(path: string, folders: string[]): string | undefined {
@@ -39,7 +44,8 @@ const WEB_RE = /^\s*["'<]?https?:\/\//i;
 export function noteTrust(path: string, data: Record<string, unknown> | null | undefined, cfg: TrustConfig = DEFAULT_TRUST): Trust {
   const d = data ?? {};
   const said = text(d.engram_trust)?.toLowerCase();
-  if (said === 'user' || said === 'outside') return { level: said, why: `engram_trust: ${said}` };
+  if (said === 'user') return { level: 'user', why: 'engram_trust: user', byUser: true };
+  if (said === 'outside') return { level: 'outside', why: 'engram_trust: outside' };
   const trusted = inFolder(path, cfg.trustedFolders);
   if (trusted) return { level: 'user', why: `trusted folder ${trusted}` };
   if (text(d.engram_source) ?? text(d.cb_source)) return { level: 'engram', why: `engram_source: ${text(d.engram_source) ?? text(d.cb_source)}` };

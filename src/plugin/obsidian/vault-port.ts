@@ -3,7 +3,7 @@
 import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
 import { EngramError, errorMessage } from '../../core/errors';
 import { vaultPath } from '../../core/path';
-import { isListedNote } from '../../core/ports/vault-listing';
+import { isListedCopy, isListedNote } from '../../core/ports/vault-listing';
 import type { VaultChange, VaultFile, VaultFileInfo, VaultPath, VaultPort } from '../../core/ports';
 import { onVaultChange } from './vault-events';
 
@@ -112,6 +112,10 @@ export class ObsidianVault implements VaultPort {
       .map(info);
     out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return Promise.resolve(out);
+  }
+
+  listConflictCopies(): Promise<VaultPath[]> {
+    return Promise.resolve(this.vault.getMarkdownFiles().map((f) => f.path).filter((p) => isListedCopy(p, this.configDir)).sort());
   }
 
   async read(path: VaultPath): Promise<VaultFile> {

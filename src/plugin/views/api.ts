@@ -1,7 +1,7 @@
 // What the panes and commands call: the engine's typed operations (the same table the daemon serves to the CLI and
 // MCP, src/core/operations.ts), typed, with the plugin as the actor in the vault's Engram log. Nothing here touches
 // Obsidian or Node, so the panes run in headless Chromium over the in-memory vault in tests.
-import type { Engine, QueryAnswer } from '../../core/engine';
+import type { Engine, FlaggedNote, QueryAnswer } from '../../core/engine';
 import type { Operation, OperationTable } from '../../core/operations';
 import type { Method, Params, Result } from '../../core/protocol';
 import type { SearchHit, SearchOptions } from '../../core/index/types';
@@ -50,6 +50,8 @@ export interface EngramApi {
   reindex(): Promise<{ notes: number }>;
   /** The dashboard's figures over the last `days` (the activity record and the notes). */
   stats(days: number): Promise<StatsResult>;
+  /** Notes holding text addressed to an AI, with where and what (Engine.flagged). */
+  flagged(): Promise<FlaggedNote[]>;
 }
 
 /** Curation work in the host's one curation queue (the same the operation table uses: never beside an apply). */
@@ -104,6 +106,7 @@ export function operationsApi(engine: Engine, ops: OperationTable): EngramApi {
       await engine.settled();
     },
     reindex: () => call('reindex', {}),
+    flagged: async () => (await call('flagged', {})).notes,
   };
 }
 

@@ -1,8 +1,10 @@
 // What the review pane draws for a plan (and when there is none): the due notes grouped by project and by cluster (the plan's groups), each
 // proposal with its notes (summary, age, source session, links), what it would do, and the text a promotion writes.
+import type { ConflictChoice, SyncConflict } from '../../core/curate/conflicts';
 import type { Proposal } from '../../core/curate/proposals';
 import type { ReviewPlanResult } from '../../core/curate/service';
 import type { NoteMeta } from '../../core/note/meta';
+import { renderDiff } from './diff-render';
 
 /** What an item needs from the pane: notes' metadata, the clock, the user's choices so far, and the actions. */
 export interface ReviewItemHost {
@@ -135,4 +137,51 @@ export function renderEmpty(el: HTMLElement, horizonLabel: string, horizonDays: 
     text: 'Working memory is the short-lived notes Engram writes from your agent sessions: a task in progress, a hunch, a temporary workaround. Each carries a review date (review_after).',
   });
   box.createEl('p', { text: 'Notes arrive here when their review date falls within the chosen horizon. You then promote each to a durable note, extend it, or delete it.' });
+}
+
+/** What a sync conflict needs from the pane: its three actions and opening a file. */
+export interface ConflictHost {
+  resolve(c: SyncConflict, choice: ConflictChoice): void;
+  open(path: string): void;
+}
+
+const CHOICES: Array<{ choice: ConflictChoice; label: string; help: string }> = [
+  { choice: 'mine', label: 'Keep mine', help: 'Keep the note as it is; the copy goes to the trash.' },
+  { choice: 'theirs', label: 'Keep theirs', help: "The copy's text becomes the note; the note's text and the copy go to the trash." },
+  { choice: 'merge', label: 'Merge both', help: 'Every line of both versions in the note; both versions go to the trash.' },
+];
+
+/** One sync conflict: which files, the diff of the copy against the note, and keep mine, keep theirs, merge both. */
+export function renderConflict(parent: HTMLElement, c: SyncConflict, host: ConflictHost): HTMLElement {
+  const item = parent.createDiv({ cls: 'engram-review-item engram-review-conflict', attr: { 'data-path': c.path, 'data-kind': 'resolve', role: 'listitem' } });
+  const top = item.createDiv({ cls: 'engram-review-item-top' });
+  top.createSpan({ cls: 'engram-review-kind', text: 'Sync conflict' });
+  const what = top.createSpan({ cls: 'engram-review-proposal' });
+  const link = (path: string) => {
+    const a = what.createEl('a', { text: path, href: '#' });
+    a.addEventListener('click', (e) => {
+      e.preventDefault();
+      host.open(path);
+    });
+  };
+  link(c.path);
+  what.appendText(c.note === null ? ` was left by ${c.tool}; its note ` : ` is a copy of `);
+  if (c.note === null) what.appendText(`${c.original} is gone`);
+  else link(c.original);
+  if (c.note !== null) what.appendText(` left by ${c.tool}`);
+  item.createDiv({ cls: 'engram-review-reason', text: c.note === null ? 'The copy is the only version left.' : 'Lines marked - are only in your note (mine), + only in the copy (theirs).' });
+  const diff = item.createDiv({ cls: 'engram-review-conflict-diff' });
+  const draw = (full: boolean) => {
+    diff.empty();
+    renderDiff(diff, c.note ?? '', c.copy, { mode: 'unified', full, onShowFull: () => draw(true) });
+  };
+  draw(false);
+  const buttons = item.createDiv({ cls: 'engram-review-buttons' });
+  for (const { choice, label, help } of CHOICES) {
+    if (!c.proposals[choice]) continue;
+    const b = buttons.createEl('button', { cls: `engram-review-resolve engram-review-resolve-${choice}`, text: label, attr: { title: help, 'aria-label': `${label}: ${help}` } });
+    if (choice === 'merge') b.addClass('mod-cta');
+    b.addEventListener('click', () => host.resolve(c, choice));
+  }
+  return item;
 }

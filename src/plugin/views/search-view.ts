@@ -1,7 +1,8 @@
 // The search pane: Engram's one search road (the ranking, filters, date phrases and snippets of MCP recall) as you
 // type; each result says why it matched, and a click or Enter opens its note.
 import { ItemView, type WorkspaceLeaf } from 'obsidian';
-import type { SearchHit, SearchOptions } from '../../core/index/types';
+import type { SearchOptions } from '../../core/index/types';
+import type { MarkedHit } from '../../core/recall/vet';
 import { DEFAULT_TYPES } from '../../core/note/meta';
 import { errorMessage } from '../../core/errors';
 import type { PaneContext } from './api';
@@ -27,7 +28,7 @@ export class SearchView extends ItemView {
   /** The newest request: an answer to an older one is dropped, never drawn over a newer query. */
   private seq = 0;
   private timer: number | null = null;
-  private hits: SearchHit[] = [];
+  private hits: MarkedHit[] = [];
 
   constructor(
     leaf: WorkspaceLeaf,
@@ -144,7 +145,7 @@ export class SearchView extends ItemView {
     this.statusEl.setText(text);
   }
 
-  private renderResults(query: string, hits: SearchHit[], notices: string[]): void {
+  private renderResults(query: string, hits: MarkedHit[], notices: string[]): void {
     const count = hits.length === 0 ? 'No notes matched' : `${hits.length} ${hits.length === 1 ? 'note' : 'notes'}`;
     this.statusEl.empty();
     this.statusEl.createSpan({ text: count });
@@ -152,7 +153,10 @@ export class SearchView extends ItemView {
     this.resultsEl.empty();
     for (const [i, hit] of hits.entries()) {
       const item = this.resultsEl.createDiv({ cls: 'engram-search-result', attr: { role: 'option', tabindex: '0', 'data-path': hit.path, 'data-index': String(i) } });
-      item.createDiv({ cls: 'engram-search-result-title', text: hit.title });
+      const title = item.createDiv({ cls: 'engram-search-result-title', text: hit.title });
+      // Text nobody in the vault wrote, and text addressed to an AI: found, shown, never injected (why says which).
+      if (hit.trust === 'outside') title.createSpan({ cls: 'engram-badge engram-badge-outside', text: 'Outside text', attr: { title: 'Not your words: never injected into agents\' sessions' } });
+      if (hit.flagged) title.createSpan({ cls: 'engram-badge engram-badge-flagged', text: 'Addressed to an AI', attr: { title: 'Holds text addressed to an AI: that passage is never injected' } });
       const meta = [hit.type, hit.project, hit.heading, hit.path].filter((x): x is string => !!x);
       item.createDiv({ cls: 'engram-search-result-meta', text: meta.join(' · ') });
       const snippet = hit.snippet || hit.summary;

@@ -38,6 +38,7 @@ function dying(ctx: CurateContext, inner: MemoryVault, n: number): CurateContext
   };
   const vault: VaultPort = {
     list: () => alive(() => inner.list()),
+    listConflictCopies: () => alive(() => inner.listConflictCopies()),
     read: (p) => alive(() => inner.read(p)),
     exists: (p) => alive(() => inner.exists(p)),
     create: (p, t) => change(() => inner.create(p, t)),
@@ -63,7 +64,7 @@ async function merge(files: Record<string, string>, members: string[]) {
   const vault = new MemoryVault({ files, clock: { now: () => NOW } });
   const ctx = context(vault);
   const catalog = await loadCatalog(vault);
-  const p = await propose(ctx, catalog, mergeDraft(catalog, { members, minScore: 0.95, shared: [] }, NOW));
+  const p = await propose(ctx, catalog, mergeDraft(catalog, { members, minScore: 0.95, shared: [] }));
   await applyProposal(ctx, p.id);
   return { vault, files: vault.snapshot(), proposal: p };
 }
@@ -185,7 +186,7 @@ describe('merge: links land on the text they pointed at', () => {
     const vault = new MemoryVault({ files, clock: { now: () => NOW } });
     const ctx = context(vault);
     const catalog = await loadCatalog(vault);
-    const draft = mergeDraft(catalog, { members: [mealy, moore], minScore: 0.95, shared: [] }, NOW);
+    const draft = mergeDraft(catalog, { members: [mealy, moore], minScore: 0.95, shared: [] });
     const kept = draft.writes[0].path;
     const gone = kept === mealy ? moore : mealy;
     const [keptName, goneName] = [kept, gone].map((p) => p.slice(dir.length + 1, -3));
@@ -221,7 +222,7 @@ describe('review promote', () => {
       notes: ['Engram/Working memory/Pin esbuild.md'],
       reason: 'still true',
       note: { title: 'esbuild is pinned to 0.20', tags: ['build'], links: [], body: 'esbuild stays at 0.20 until the upstream fix is released.' },
-    }, '2026-03-10', NOW, 'openai')!;
+    }, '2026-03-10', 'openai')!;
     expect(d.writes[0].text).toContain(`esbuild stays at 0.20 until the upstream fix is released.\n\n${quote}\n`);
   });
 });

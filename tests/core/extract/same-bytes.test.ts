@@ -42,7 +42,7 @@ describe('same beat, same bytes', () => {
     // Machine B: the synced notes are on disk, but arrived after B listed the vault (its listing does not show them).
     const b = extractEnv({ now: () => Date.parse('2026-11-21T18:30:00Z') }, synced);
     const inner = b.vault;
-    const late: VaultPort = { ...inner, list: async () => (await inner.list()).filter((f) => !(f.path in synced)), read: (p) => inner.read(p), exists: (p) => inner.exists(p), create: (p, t) => inner.create(p, t), writeIfUnchanged: (p, e, t) => inner.writeIfUnchanged(p, e, t), append: (p, t) => inner.append(p, t), trash: (p) => inner.trash(p), rename: (x, y) => inner.rename(x, y), watch: (f) => inner.watch(f) };
+    const late: VaultPort = { ...inner, list: async () => (await inner.list()).filter((f) => !(f.path in synced)), listConflictCopies: () => inner.listConflictCopies(), read: (p) => inner.read(p), exists: (p) => inner.exists(p), create: (p, t) => inner.create(p, t), writeIfUnchanged: (p, e, t) => inner.writeIfUnchanged(p, e, t), append: (p, t) => inner.append(p, t), trash: (p) => inner.trash(p), rename: (x, y) => inner.rename(x, y), watch: (f) => inner.watch(f) };
     const run = await extractSession({ ...extractOptions(b, new ScriptedBackend((req) => beatsFor(req)), timed()), ports: { vault: late, clock: b.clock } });
     expect(run.beats.created).toBe(0);
     expect(engramNotes(await vaultSnapshot(b.vault))).toEqual(synced);

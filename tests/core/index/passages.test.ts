@@ -16,13 +16,18 @@ async function built(files: Record<string, string>): Promise<VaultIndex> {
 
 const WORDS = 'amber basil cedar delta ember fjord garnet harbor indigo juniper kestrel lagoon meadow nectar orchid pebble quartz raven saffron tundra'.split(' ');
 
-/** About 2,000 one-line entries and 277,000 characters, like the community vault's plugin list. */
+const TOOLS = ['tables', 'sync', 'markdown', 'export'];
+
+/**
+ * About 2,000 one-line entries and 277,000 characters, like the community vault's plugin list: each entry is about
+ * one thing, and the list as a whole holds every word of a question about one plugin.
+ */
 function giantList(): string {
   const lines: string[] = ['# Every plugin', ''];
   for (let i = 0; lines.join('\n').length < 277_000; i++) {
     const a = WORDS[i % WORDS.length];
     const b = WORDS[(i * 7 + 3) % WORDS.length];
-    lines.push(`- [plugin-${i}](https://example.org/p/${i}) ${a} ${b} helper number ${i} for tables, sync and markdown export tools`);
+    lines.push(`- [plugin-${i}](https://example.org/p/${i}) ${a} ${b} helper number ${i} for ${TOOLS[i % 4]} and other tools`);
   }
   return lines.join('\n');
 }
@@ -36,7 +41,7 @@ describe('passages', () => {
     expect(Math.max(...chunks.map((c) => c.text.length))).toBeLessThanOrEqual(1600);
     expect(chunks.every((c) => c.heading === 'Every plugin')).toBe(true);
     // No entry is cut in two: every line of every passage is a whole list item.
-    expect(chunks.every((c) => c.text.split('\n').every((l) => /^- \[plugin-\d+\]\(.*tools$/.test(l)))).toBe(true);
+    expect(chunks.every((c) => c.text.split('\n').every((l) => /^- \[plugin-\d+\]\(.*other tools$/.test(l)))).toBe(true);
   });
 
   it('a focused note beats a giant list that holds every query word somewhere', async () => {
@@ -117,5 +122,54 @@ describe('passages', () => {
     const on = await index.search('knead dough rise overnight', { mode: 'bm25' });
     expect(on.notices).not.toContain(NO_CLOSE_MATCH);
     expect(on.hits[0].coverage).toBe(1);
+  });
+
+  it('a word of a short title does not outrank the passage that holds the rest of the question', async () => {
+    const filler = (w: string): string => `${w} ${'notes on other matters and more words here. '.repeat(3)}`;
+    const index = await built({
+      // The devbox case of dwarvesf-brain: "Effective" stems as "effect", "Development" matches too.
+      'devbox/Effective Development Environment.md': filler('A guide to shells and packages.'),
+      'Frontend/useEffect double calls in React 18.md': filler('In development mode React runs every effect twice to find missing cleanups.'),
+      'Other/Filler one.md': filler('Development of a garden.'),
+      'Other/Filler two.md': filler('The effect of rain.'),
+    });
+    const hits = (await index.search('my effect runs twice in development mode', { mode: 'bm25' })).hits;
+    expect(hits[0].path).toBe('Frontend/useEffect double calls in React 18.md');
+  });
+
+  it('finds a note by what its frontmatter says (author, guests), not only by its body', async () => {
+    const index = await built({
+      'Clippings/68 Bits of Unsolicited Advice.md': '---\ncategories: ["[[Clippings]]"]\nauthor: ["[[Kevin Kelly]]"]\nurl: https://kk.org/68\ncreated: 2023-09-12\n---\nIt is my birthday. Here are bits of advice.\n',
+      // Without the frontmatter, this note says "birthday advice" more and wins.
+      'References/Machines.md': 'Birthday advice: birthday advice for a machine is advice on oiling it.\n',
+    });
+    const hit = (await index.search('Kevin Kelly birthday advice', { mode: 'bm25' })).hits[0];
+    expect(hit.path).toBe('Clippings/68 Bits of Unsolicited Advice.md');
+    // Addresses and dates are not words of the note.
+    expect((await index.search('kk.org', { mode: 'bm25' })).hits).toEqual([]);
+  });
+
+  it('indexes an Excalidraw drawing by its text elements, not its scene data', async () => {
+    const scene = JSON.stringify({ elements: [{ type: 'rectangle', roundness: { type: 3 }, strokeColor: '#1e1e1e' }] }, null, 1);
+    const index = await built({
+      'Excalidraw/Pipeline.excalidraw.md': `---\nexcalidraw-plugin: parsed\ntags: [excalidraw]\n---\n# Text Elements\nFetch decode execute ^Jb6eox1v\n\n%%\n# Drawing\n\`\`\`json\n${scene}\n\`\`\`\n%%\n`,
+      'Math/Rounding.md': 'Rounding a number to the nearest integer.\n',
+    });
+    expect((await index.search('fetch decode execute', { mode: 'bm25' })).hits[0].path).toBe('Excalidraw/Pipeline.excalidraw.md');
+    expect((await index.search('roundness strokeColor', { mode: 'bm25' })).hits.map((h) => h.path)).not.toContain('Excalidraw/Pipeline.excalidraw.md');
+    expect((await index.search('Jb6eox1v', { mode: 'bm25' })).hits).toEqual([]);
+  });
+
+  it('a map of contents that names a note ranks below the note itself', async () => {
+    const links = Array.from({ length: 60 }, (_, i) => `- [[Topic ${i}|Topic ${i} on ${WORDS[i % WORDS.length]}]]`);
+    links.splice(30, 0, '- [[How Discord stores messages|How Discord Stores Messages: From MongoDB To Cassandra]]');
+    const index = await built({
+      'Engineering MOC.md': `A map of content.\n\n## Engineering\n\n${links.join('\n')}\n`,
+      'Cooking/Bread.md': 'Knead the dough, let it rise overnight, bake at 220 degrees.\n',
+      'Cooking/Soup.md': 'Simmer onions and carrots for soup, then post the recipe.\n',
+      'How Discord stores messages.md': `In 2017 the team left MongoDB for Cassandra. ${'They measured reads, writes, compaction and garbage collection pauses for months. '.repeat(14)}`,
+    });
+    const hits = (await index.search('the post about Discord moving messages from MongoDB to Cassandra', { mode: 'bm25' })).hits;
+    expect(hits.map((h) => h.path).slice(0, 2)).toEqual(['How Discord stores messages.md', 'Engineering MOC.md']);
   });
 });
