@@ -9,6 +9,7 @@ import { cliPath, runCli } from '../helpers/cli.js';
 import { makeSandbox, sessionTranscript, waitFor, type Sandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
 import type { ActivityEntry, ActivityResult } from '../../src/core/activity/record.js';
+import type { StatsResult } from '../../src/core/activity/stats.js';
 
 const SESSION = '11111111-aaaa-4aaa-8aaa-0000000000a1';
 const fixture = path.join(repoRoot, 'tests/fixtures/extract/markers-a.jsonl');
@@ -78,8 +79,15 @@ describe('engram activity', () => {
     expect(text).toMatch(/withheld Engram\/Projects\/acme\/Kafka retention forged\.md/);
     expect(text).toMatch(/window turns .*: rules/);
 
+    // The dashboard's figures in a terminal: the same injection and the notes filed, from the host and without it.
+    const stats = (): StatsResult => JSON.parse(runCli(['stats', '--days', '7', '--json'], { env: sb.env }).stdout) as StatsResult;
+    const live = stats();
+    expect(live.totals).toMatchObject({ injections: 1, injectedTokens: inject.tokens, filed: filed.length });
+    expect(live.sessions.find((x) => x.session === SESSION)?.injectedTokens).toBe(inject.tokens);
+
     // With the host stopped, the CLI reads the same record itself.
     expect(runCli(['serve', '--stop'], { env: sb.env }).code).toBe(0);
+    expect(stats().totals).toEqual(live.totals);
     const offline = activity('--session', SESSION);
     expect(offline.entries).toEqual(done.entries.slice(0, offline.entries.length));
     expect(offline.entries.length).toBeGreaterThanOrEqual(done.entries.length);
