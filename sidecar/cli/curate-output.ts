@@ -1,8 +1,8 @@
 // Shared by `engram review`, `restructure`, `maintain` and `forget`: option parsing and how proposals print.
 import type { Proposal } from '../../src/core/curate/proposals.js';
-import type { ApplyGuard, ApplyOutcome, Curation } from '../../src/core/curate/service.js';
+import type { ApplyGuard, ApplyOutcome } from '../../src/core/curate/service.js';
 import { EngramError } from '../../src/core/errors.js';
-import { callHost } from '../client/forward.js';
+import { callEngine } from '../client/forward.js';
 import type { CommandContext } from './types.js';
 
 /** Ids given with `--apply <id>` (repeatable) plus any positionals after it. */
@@ -31,16 +31,14 @@ export function describeProposal(p: Proposal): string[] {
 export const CLI_ACTOR = 'cli';
 
 /**
- * Applies ids through the live host when there is one (the vault's one writer), else here with the same core code.
- * Here, Ctrl-C during an apply lets it finish (a note half merged helps no one); the ids after it are not applied.
+ * Applies ids through the vault's engine (its live host, else the same host in this process). Here, Ctrl-C during an
+ * apply lets it finish (a note half merged helps no one); the ids after it are not applied.
  */
-export async function applyIds(cc: CommandContext, ids: string[], local: () => Curation): Promise<ApplyOutcome[]> {
-  const hosted = await callHost(cc, 'curate.apply', { ids, actor: CLI_ACTOR });
-  if (hosted) return hosted.result.applied;
-  const guard: ApplyGuard | undefined = cc.interrupt
+export async function applyIds(cc: CommandContext, ids: string[]): Promise<ApplyOutcome[]> {
+  const applyGuard: ApplyGuard | undefined = cc.interrupt
     ? (id, later, run) => cc.interrupt!.shield(`applying ${id}`, run, (ok: boolean) => `${id} ${ok ? 'was applied' : 'was not applied'}${later.length ? `; not applied: ${later.join(', ')}` : ''}`)
     : undefined;
-  return local().apply(ids, {}, guard);
+  return (await callEngine(cc, 'curate.apply', { ids, actor: CLI_ACTOR }, { applyGuard })).result.applied;
 }
 
 /** Prints apply outcomes; exit code 1 if any failed. */

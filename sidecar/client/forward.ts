@@ -1,11 +1,14 @@
-// The CLI's write commands, when a host is live for the vault, are typed requests to it (the one writer of the vault,
-// docs/ARCHITECTURE.md invariant 3); the CLI prints the result. With no host the same core code runs here. Never starts a host.
+// The one door of the CLI's commands to a vault's engine: a typed request to the vault's live host (its one writer,
+// docs/ARCHITECTURE.md invariant 3), or, with none live, the same method on the same composition opened in this process
+// (hosting/in-process.ts). The CLI prints the result. Never starts a host.
 import { EngramError, type ErrorCode } from '../../src/core/errors.js';
 import { RpcCode, type Method, type Params, type Result } from '../../src/core/protocol/index.js';
 import type { HostFacts } from '../../src/core/state.js';
 import { requireVault } from '../hosting/resolve.js';
 import { HostConnection, RpcError, isNoHost } from '../hosting/connection.js';
 import { vaultState } from '../hosting/paths.js';
+import type { ApplyGuard } from '../../src/core/curate/service.js';
+import { openInProcess } from '../hosting/in-process.js';
 
 /** Who asks (a CLI command's context has all of it): where, for which vault, and where to say a note. */
 export interface HostCaller {
@@ -61,5 +64,31 @@ export async function callHost<M extends Method>(
     throw e;
   } finally {
     conn.close();
+  }
+}
+
+export interface EngineCall {
+  deadlineMs?: number;
+  onNotification?: (method: string, params: unknown) => void;
+  /** A dry run: answered in this process even when a host is live (it writes nothing), and nothing is saved after it. */
+  dryRun?: boolean;
+  /** In this process, wraps each proposal's apply (Ctrl-C lets the one under way finish). */
+  applyGuard?: ApplyGuard;
+}
+
+/**
+ * Calls `method` on the vault's engine: on its live host when there is one that answers it, else on the same host
+ * composition opened in this process for the call. `by` says which answered.
+ */
+export async function callEngine<M extends Method>(ctx: HostCaller, method: M, params: Params<M>, opts: EngineCall = {}): Promise<{ result: Result<M>; by: 'host' | 'here' }> {
+  const hosted = opts.dryRun ? undefined : await callHost(ctx, method, params, opts);
+  if (hosted) return { result: hosted.result, by: 'host' };
+  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
+  const host = await openInProcess({ state: vaultState(vault.realPath, ctx.env), env: ctx.env, applyGuard: opts.applyGuard, save: !opts.dryRun });
+  const notify = opts.onNotification ?? (() => {});
+  try {
+    return { result: await host.call(method, params, notify), by: 'here' };
+  } finally {
+    await host.close();
   }
 }

@@ -147,23 +147,29 @@ export const CHECKS: [string, Check][] = [
       const { findClaude } = await import('../hosting/backends.js');
       return { status: 'ok', detail: `claude CLI at ${findClaude(config.get('claude.command'), c.env)}; credentials: ${cred.detail}` };
     }
-    const url = backend === 'ollama' ? `${String(config.get('ollama.url'))}/api/tags` : backend === 'openai' ? `${String(config.get('openai.url'))}/models` : String(config.get('anthropic.url'));
+    const { BACKEND_ENTRIES } = await import('../hosting/backends.js');
+    const probe = BACKEND_ENTRIES[backend].probe?.(config, c.env);
+    if (!probe) return { status: 'ok', detail: `${backend}; credentials: ${cred.detail}` };
+    const { url, headers, fix } = probe;
     try {
       const ctrl = AbortSignal.timeout(2000);
-      await fetch(url, { signal: ctrl, headers: backend === 'openai' && c.env.OPENAI_API_KEY ? { authorization: `Bearer ${c.env.OPENAI_API_KEY}` } : {} });
+      await fetch(url, { signal: ctrl, headers });
       return { status: 'ok', detail: `${backend} at ${url} reachable; credentials: ${cred.detail}` };
     } catch (e) {
-      return { status: 'fail', detail: `${backend} at ${url} unreachable (${(e as Error).message})`, fix: backend === 'ollama' ? 'start Ollama (`ollama serve`) or fix ollama.url' : `check the network or ${backend}.url` };
+      return { status: 'fail', detail: `${backend} at ${url} unreachable (${(e as Error).message})`, fix };
     }
   }],
   ['embedding model', async (c) => {
     const facts = hostFacts(c.env);
     const { config } = loadConfig(facts);
-    const { locateModel } = await import('../hosting/embedder.js');
-    const loc = locateModel({ engramHome: engramHome(c.env), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
-    if (!loc.dir) return { status: 'warn', detail: `${loc.id} not downloaded: search uses BM25 only`, fix: 'run `engram model pull` once (the only network use)' };
-    if (!fs.existsSync(path.join(loc.dir, 'config.json'))) return { status: 'fail', detail: `no model in ${loc.dir}`, fix: 'fix embedding.model_path or run `engram model pull`' };
-    return { status: 'ok', detail: `${loc.id} (${loc.source})` };
+    const { configuredModel } = await import('../hosting/embedder.js');
+    const loc = configuredModel(config, engramHome(c.env));
+    const pull = loc.multilingual ? 'engram model pull --multilingual' : 'engram model pull';
+    const pathKey = loc.multilingual ? 'embedding.multilingual_model_path' : 'embedding.model_path';
+    if (!loc.dir) return { status: 'warn', detail: `${loc.id} not downloaded: search uses BM25 only`, fix: `run \`${pull}\` once (the only network use), or set ${pathKey} to a local model folder` };
+    if (!fs.existsSync(path.join(loc.dir, 'config.json'))) return { status: 'fail', detail: `no model in ${loc.dir}`, fix: `fix ${pathKey} or run \`${pull}\`` };
+    const other = loc.multilingual ? '' : ` (a multilingual model for other languages: \`engram model pull --multilingual\` or embedding.multilingual_model_path)`;
+    return { status: 'ok', detail: `${loc.id} (${loc.source}) serves ${loc.serves}${other}` };
   }],
   ['hooks', (c) => {
     const file = path.join(claudeDir(c.env), 'settings.json');

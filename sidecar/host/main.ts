@@ -28,9 +28,9 @@ export async function runHost(opts: DaemonOptions): Promise<HostOutcome> {
   try {
     return await run({
       ...opts,
-      makeIndex: (vault, log) => {
+      makeIndex: (vault, log, fault) => {
         hostLog = log;
-        return indexMaker(state, env, { embedder: opts.embeddings === false ? undefined : localEmbedder(env, log) })(vault, log);
+        return indexMaker(state, env, { embedder: opts.embeddings === false ? undefined : localEmbedder(env, log) })(vault, log, fault);
       },
       makeExtractor: extractorMaker(state, env),
     });

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { EffectiveConfig, BackendName } from '../../src/core/config.js';
+import { BACKENDS, type EffectiveConfig, type BackendName } from '../../src/core/config.js';
 import { AnthropicBackend } from '../../src/core/extract/backends/anthropic.js';
 import { ClaudeBackend, claudeBillsApiKey, type TempDir } from '../../src/core/extract/backends/claude.js';
 import { OllamaBackend } from '../../src/core/extract/backends/ollama.js';
@@ -105,44 +105,17 @@ function claudeLogin(env: NodeJS.ProcessEnv): string | undefined {
   return undefined;
 }
 
-/**
- * Where the configured backend's credentials come from, as a host started from `env` would see them. For `claude`
- * the nested CLI keeps the user's own: ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN from the environment (these
- * win over a login in print mode), an apiKeyHelper or key in Claude Code's settings, else its subscription login.
- * A session's ANTHROPIC_BASE_URL and ANTHROPIC_AUTH_TOKEN are never passed on (claude.ts nestedEnv).
- * Never returns a secret, only its source.
- */
-export function backendCredentials(name: BackendName, config: EffectiveConfig, env: NodeJS.ProcessEnv): BackendCredentials {
-  const none = (detail: string, fix: string): BackendCredentials => ({ backend: name, source: 'none', detail, fix });
-  switch (name) {
-    case 'rules':
-      return { backend: name, source: 'not needed', detail: 'none needed (no LLM)' };
-    case 'ollama':
-      return { backend: name, source: 'not needed', detail: `none needed (local server ${config.get('ollama.url')})` };
-    case 'claude': {
-      if (claudeBillsApiKey(env)) return { backend: name, source: 'ANTHROPIC_API_KEY from env', detail: 'ANTHROPIC_API_KEY from the environment (billed to that API account, not the subscription)' };
-      if (env.CLAUDE_CODE_OAUTH_TOKEN?.trim()) return { backend: name, source: 'CLAUDE_CODE_OAUTH_TOKEN from env', detail: 'CLAUDE_CODE_OAUTH_TOKEN from the environment (subscription token)' };
-      const settings = readJson(path.join(claudeDir(env), 'settings.json'));
-      const settingsEnv = settings?.env as Record<string, unknown> | undefined;
-      if (settings?.apiKeyHelper || settingsEnv?.ANTHROPIC_API_KEY || settingsEnv?.ANTHROPIC_AUTH_TOKEN) {
-        return { backend: name, source: 'Claude Code settings', detail: 'Claude Code settings (apiKeyHelper or env in ~/.claude/settings.json)' };
-      }
-      const login = claudeLogin(env);
-      if (login) return { backend: name, source: 'subscription login', detail: `Claude Code subscription login (${login})` };
-      if (process.platform === 'darwin') return { backend: name, source: 'subscription login', detail: 'Claude Code login in the macOS Keychain, if you ran /login (not checked)' };
-      return none('claude: not logged in and no ANTHROPIC_API_KEY', 'run `claude` once and log in with /login, or set ANTHROPIC_API_KEY, or `engram configure backend rules`');
-    }
-    case 'anthropic':
-    case 'openai': {
-      const variable = name === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
-      if (env[variable]?.trim()) return { backend: name, source: name === 'anthropic' ? 'ANTHROPIC_API_KEY from env' : 'OPENAI_API_KEY from env', detail: `${variable} from the environment` };
-      if (apiKey(variable, env)) return { backend: name, source: 'secret store', detail: `${variable} from the OS secret store (service "engram")` };
-      if (name === 'openai' && isLocalUrl(config.get('openai.url'))) return { backend: name, source: 'not needed', detail: `none needed (local server ${config.get('openai.url')})` };
-      return none(`${name}: ${variable} is not set`, `export ${variable}, or store it: ${process.platform === 'darwin' ? `security add-generic-password -s engram -a ${variable} -w` : `secret-tool store --label engram service engram key ${variable}`}`);
-    }
-    default:
-      return none(`unknown backend "${String(name)}"`, 'choose claude, anthropic, ollama, openai or rules');
-  }
+/** What Engram knows of one backend on this host: how to make it, where its credentials come from, whether it can run. */
+export interface BackendEntry {
+  create(config: EffectiveConfig, deps: BackendDeps): LlmBackend;
+  /** Where its credentials come from, as a host started from `env` would see them; never the secret itself. */
+  credentials(config: EffectiveConfig, env: NodeJS.ProcessEnv): Omit<BackendCredentials, 'backend'>;
+  /** Whether it can run at all, said without spending a token (`claude auth status` for the CLI). */
+  check(config: EffectiveConfig, env: NodeJS.ProcessEnv): { ok: boolean; detail: string };
+  /** The ways out when it cannot run, one line each. */
+  choices: string[];
+  /** What `engram doctor` fetches to see it reachable; absent: nothing on the network to reach. */
+  probe?(config: EffectiveConfig, env: NodeJS.ProcessEnv): { url: string; headers: Record<string, string>; fix: string };
 }
 
 export interface BackendDeps {
@@ -151,30 +124,123 @@ export interface BackendDeps {
   timeoutMs?: number;
 }
 
-export function createBackend(name: BackendName, config: EffectiveConfig, deps: BackendDeps): LlmBackend {
-  const env = deps.env;
-  const common = { retry: deps.retry, timeoutMs: deps.timeoutMs };
-  switch (name) {
-    case 'rules':
-      return new RulesBackend();
-    case 'claude':
-      return new ClaudeBackend({
-        ...common,
-        // The child's environment is nestedEnv(env) and nothing else (not whatever process.env holds besides).
-        spawn: new NodeSpawn({ baseEnv: {} }),
-        command: findClaude(config.get('claude.command'), env),
-        model: config.get('claude.model'),
-        env: { ...env },
-        baseUrl: config.get('claude.base_url') ?? undefined,
-        makeTempDir: () => emptyTempDir(env),
-      });
-    case 'anthropic':
-      return new AnthropicBackend({ ...common, apiKey: apiKey('ANTHROPIC_API_KEY', env) ?? '', model: config.get('anthropic.model'), baseUrl: config.get('anthropic.url'), stream: env.ENGRAM_STREAM === '1' });
-    case 'ollama':
-      return new OllamaBackend({ ...common, model: config.get('ollama.model'), baseUrl: config.get('ollama.url'), stream: env.ENGRAM_STREAM === '1' });
-    case 'openai':
-      return new OpenAiBackend({ ...common, apiKey: apiKey('OPENAI_API_KEY', env), model: config.get('openai.model'), baseUrl: config.get('openai.url'), stream: env.ENGRAM_STREAM === '1' });
-    default:
-      throw new EngramError('usage', `unknown backend "${String(name)}"`, 'choose claude, anthropic, ollama, openai or rules');
+const RULES_CHOICE = '`engram configure backend rules`: offline, no LLM (files only explicit #decision / remember: markers and plain corrections)';
+const CLAUDE_CHOICE = 'install Claude Code and log in: `npm install -g @anthropic-ai/claude-code`, then run `claude` and /login (or set `engram configure claude.command <path>`)';
+const ANTHROPIC_CHOICE = 'an API key: `export ANTHROPIC_API_KEY=…` and `engram configure backend anthropic` (paid per token; set `engram configure budget.tokens_per_day <n>` for background runs)';
+
+/** An API backend's key: from the environment, else the OS secret store; none is needed where `keyless` says so. */
+function keyCredentials(variable: 'ANTHROPIC_API_KEY' | 'OPENAI_API_KEY', env: NodeJS.ProcessEnv, keyless?: string): Omit<BackendCredentials, 'backend'> {
+  if (env[variable]?.trim()) return { source: `${variable} from env`, detail: `${variable} from the environment` };
+  if (apiKey(variable, env)) return { source: 'secret store', detail: `${variable} from the OS secret store (service "engram")` };
+  if (keyless) return { source: 'not needed', detail: keyless };
+  const store = process.platform === 'darwin' ? `security add-generic-password -s engram -a ${variable} -w` : `secret-tool store --label engram service engram key ${variable}`;
+  return { source: 'none', detail: `${variable === 'ANTHROPIC_API_KEY' ? 'anthropic' : 'openai'}: ${variable} is not set`, fix: `export ${variable}, or store it: ${store}` };
+}
+
+/** The claude CLI's own credentials: the environment's key or token, Claude Code's settings, else its subscription login. */
+function claudeCredentials(env: NodeJS.ProcessEnv): Omit<BackendCredentials, 'backend'> {
+  if (claudeBillsApiKey(env)) return { source: 'ANTHROPIC_API_KEY from env', detail: 'ANTHROPIC_API_KEY from the environment (billed to that API account, not the subscription)' };
+  if (env.CLAUDE_CODE_OAUTH_TOKEN?.trim()) return { source: 'CLAUDE_CODE_OAUTH_TOKEN from env', detail: 'CLAUDE_CODE_OAUTH_TOKEN from the environment (subscription token)' };
+  const settings = readJson(path.join(claudeDir(env), 'settings.json'));
+  const settingsEnv = settings?.env as Record<string, unknown> | undefined;
+  if (settings?.apiKeyHelper || settingsEnv?.ANTHROPIC_API_KEY || settingsEnv?.ANTHROPIC_AUTH_TOKEN) {
+    return { source: 'Claude Code settings', detail: 'Claude Code settings (apiKeyHelper or env in ~/.claude/settings.json)' };
   }
+  const login = claudeLogin(env);
+  if (login) return { source: 'subscription login', detail: `Claude Code subscription login (${login})` };
+  if (process.platform === 'darwin') return { source: 'subscription login', detail: 'Claude Code login in the macOS Keychain, if you ran /login (not checked)' };
+  return { source: 'none', detail: 'claude: not logged in and no ANTHROPIC_API_KEY', fix: 'run `claude` once and log in with /login, or set ANTHROPIC_API_KEY, or `engram configure backend rules`' };
+}
+
+/** The claude CLI found and logged in (`claude auth status`; an older CLI without it: found, login unknown). */
+function claudeCheck(config: EffectiveConfig, env: NodeJS.ProcessEnv): { ok: boolean; detail: string } {
+  const configured = config.get('claude.command');
+  const cli = findClaude(configured, env);
+  if (!isExecutable(cli)) return { ok: false, detail: `the claude backend runs the Claude Code CLI, and \`${configured}\` is not on PATH (nor in ~/.claude/local or ~/.local/bin)` };
+  const r = spawnSync(cli, ['auth', 'status'], { env, encoding: 'utf8', timeout: 15_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  let status: { loggedIn?: boolean; authMethod?: string } | undefined;
+  try {
+    status = JSON.parse(r.stdout) as typeof status;
+  } catch {
+    // An older CLI without `auth status`: found, login unknown; its first call says.
+  }
+  if (status?.loggedIn === false) return { ok: false, detail: `the Claude Code CLI (${cli}) is not logged in` };
+  return { ok: true, detail: `claude: ${cli}${status?.authMethod ? ` (logged in, ${status.authMethod})` : ''}` };
+}
+
+/**
+ * Every backend, by the name config.json uses (BACKENDS in src/core/config.ts): adding one is its module in
+ * src/core/extract/backends/, its name and keys in config.ts, and its entry here.
+ */
+export const BACKEND_ENTRIES: { [N in BackendName]: BackendEntry } = {
+  rules: {
+    create: () => new RulesBackend(),
+    credentials: () => ({ source: 'not needed', detail: 'none needed (no LLM)' }),
+    check: () => ({ ok: true, detail: 'rules: offline, no LLM' }),
+    choices: [RULES_CHOICE],
+  },
+  claude: {
+    create: (config, { env, retry, timeoutMs }) => new ClaudeBackend({
+      retry,
+      timeoutMs,
+      // The child's environment is nestedEnv(env) and nothing else (not whatever process.env holds besides).
+      spawn: new NodeSpawn({ baseEnv: {} }),
+      command: findClaude(config.get('claude.command'), env),
+      model: config.get('claude.model'),
+      env: { ...env },
+      baseUrl: config.get('claude.base_url') ?? undefined,
+      makeTempDir: () => emptyTempDir(env),
+    }),
+    // The nested CLI keeps the user's own credentials. A session's ANTHROPIC_BASE_URL and ANTHROPIC_AUTH_TOKEN are
+    // never passed on (claude.ts nestedEnv).
+    credentials: (_config, env) => claudeCredentials(env),
+    check: claudeCheck,
+    choices: [CLAUDE_CHOICE, RULES_CHOICE, ANTHROPIC_CHOICE],
+  },
+  anthropic: {
+    create: (config, { env, retry, timeoutMs }) => new AnthropicBackend({ retry, timeoutMs, apiKey: apiKey('ANTHROPIC_API_KEY', env) ?? '', model: config.get('anthropic.model'), baseUrl: config.get('anthropic.url'), stream: env.ENGRAM_STREAM === '1' }),
+    credentials: (_config, env) => keyCredentials('ANTHROPIC_API_KEY', env),
+    check: (_config, env) => (apiKey('ANTHROPIC_API_KEY', env) ? { ok: true, detail: 'anthropic: ANTHROPIC_API_KEY is set' } : { ok: false, detail: 'the anthropic backend needs ANTHROPIC_API_KEY, and it is not set' }),
+    choices: ['an API key: `export ANTHROPIC_API_KEY=…` (or store it under service "engram" in the OS secret store)', RULES_CHOICE, CLAUDE_CHOICE],
+    probe: (config) => ({ url: String(config.get('anthropic.url')), headers: {}, fix: 'check the network or anthropic.url' }),
+  },
+  ollama: {
+    create: (config, { env, retry, timeoutMs }) => new OllamaBackend({ retry, timeoutMs, model: config.get('ollama.model'), baseUrl: config.get('ollama.url'), stream: env.ENGRAM_STREAM === '1' }),
+    credentials: (config) => ({ source: 'not needed', detail: `none needed (local server ${config.get('ollama.url')})` }),
+    check: (config) => ({ ok: true, detail: `ollama at ${config.get('ollama.url')} (model ${config.get('ollama.model')})` }),
+    choices: [RULES_CHOICE],
+    probe: (config) => ({ url: `${String(config.get('ollama.url'))}/api/tags`, headers: {}, fix: 'start Ollama (`ollama serve`) or fix ollama.url' }),
+  },
+  openai: {
+    create: (config, { env, retry, timeoutMs }) => new OpenAiBackend({ retry, timeoutMs, apiKey: apiKey('OPENAI_API_KEY', env), model: config.get('openai.model'), baseUrl: config.get('openai.url'), stream: env.ENGRAM_STREAM === '1' }),
+    credentials: (config, env) => keyCredentials('OPENAI_API_KEY', env, isLocalUrl(config.get('openai.url')) ? `none needed (local server ${config.get('openai.url')})` : undefined),
+    check: (config, env) => {
+      const url = config.get('openai.url');
+      return isLocalUrl(url) || apiKey('OPENAI_API_KEY', env) ? { ok: true, detail: `openai at ${url}` } : { ok: false, detail: `the openai backend at ${url} needs OPENAI_API_KEY, and it is not set` };
+    },
+    choices: ['an API key: `export OPENAI_API_KEY=…`, or point `openai.url` at a local OpenAI-compatible server', RULES_CHOICE, CLAUDE_CHOICE],
+    probe: (config, env) => {
+      const headers: Record<string, string> = env.OPENAI_API_KEY ? { authorization: `Bearer ${env.OPENAI_API_KEY}` } : {};
+      return { url: `${String(config.get('openai.url'))}/models`, headers, fix: 'check the network or openai.url' };
+    },
+  },
+};
+
+/** The entry of a backend name, or a usage error that lists the names (a name from an old config.json, say). */
+export function backendEntry(name: BackendName): BackendEntry {
+  const entry = Object.prototype.hasOwnProperty.call(BACKEND_ENTRIES, name) ? BACKEND_ENTRIES[name] : undefined;
+  if (!entry) throw new EngramError('usage', `unknown backend "${String(name)}"`, `choose ${BACKENDS.slice(0, -1).join(', ')} or ${BACKENDS.at(-1)}`);
+  return entry;
+}
+
+/** Where the backend's credentials come from, for status and doctor. Never returns a secret, only its source. */
+export function backendCredentials(name: BackendName, config: EffectiveConfig, env: NodeJS.ProcessEnv): BackendCredentials {
+  if (!Object.prototype.hasOwnProperty.call(BACKEND_ENTRIES, name)) {
+    return { backend: name, source: 'none', detail: `unknown backend "${String(name)}"`, fix: `choose ${BACKENDS.slice(0, -1).join(', ')} or ${BACKENDS.at(-1)}` };
+  }
+  return { backend: name, ...BACKEND_ENTRIES[name].credentials(config, env) };
+}
+
+export function createBackend(name: BackendName, config: EffectiveConfig, deps: BackendDeps): LlmBackend {
+  return backendEntry(name).create(config, deps);
 }

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
+import type { EffectiveConfig } from '../../src/core/config.js';
 import type { Embedder } from '../../src/core/ports.js';
 import { loadTransformers } from './embedding-runtime.js';
 
@@ -14,7 +15,7 @@ export interface ModelLocation {
   /** The folder the model is loaded from, when one exists. */
   dir: string | null;
   /** Where it came from: the configured path, the download folder, or nowhere yet. */
-  source: 'embedding.model_path' | 'downloaded' | 'missing';
+  source: 'embedding.model_path' | 'embedding.multilingual_model_path' | 'downloaded' | 'missing';
   /** The folder `engram model pull` downloads into. */
   downloadDir: string;
   /** `$ENGRAM_HOME/models`. */
@@ -26,14 +27,33 @@ export function modelsRoot(engramHome: string): string {
   return path.join(engramHome, 'models');
 }
 
-export function locateModel(opts: { engramHome: string; modelId: string; modelPath: string | null }): ModelLocation {
+export function locateModel(opts: { engramHome: string; modelId: string; modelPath: string | null; pathKey?: 'embedding.model_path' | 'embedding.multilingual_model_path' }): ModelLocation {
   const root = modelsRoot(opts.engramHome);
   const downloadDir = path.join(root, ...opts.modelId.split('/'));
   if (opts.modelPath) {
-    return { id: opts.modelId, dir: path.resolve(opts.modelPath), source: 'embedding.model_path', downloadDir, root };
+    return { id: opts.modelId, dir: path.resolve(opts.modelPath), source: opts.pathKey ?? 'embedding.model_path', downloadDir, root };
   }
   if (fs.existsSync(path.join(downloadDir, 'config.json'))) return { id: opts.modelId, dir: downloadDir, source: 'downloaded', downloadDir, root };
   return { id: opts.modelId, dir: null, source: 'missing', downloadDir, root };
+}
+
+/** What the English default serves, and what the multilingual one does (its model card: 50+ languages). */
+const SERVES_ENGLISH = 'English; notes and questions in other languages are matched by keywords (BM25) only';
+const SERVES_MULTILINGUAL = 'English, Chinese, Japanese, Korean, German, French, Spanish, Italian, Portuguese, Dutch, Russian and about 40 more (quality not measured by Engram)';
+
+/**
+ * The embedding model the configuration asks for: the multilingual one (`embedding.multilingual` on, or auto when
+ * it is present locally: its path set, or pulled with `engram model pull --multilingual`), else the English
+ * `embedding.model_id`; with the languages it serves. Never the network: `engram model pull` is the only download.
+ */
+export function configuredModel(config: EffectiveConfig, engramHome: string): ModelLocation & { serves: string; multilingual: boolean } {
+  const mode = config.get('embedding.multilingual');
+  if (mode !== 'off') {
+    const multi = locateModel({ engramHome, modelId: config.get('embedding.multilingual_model_id'), modelPath: config.get('embedding.multilingual_model_path'), pathKey: 'embedding.multilingual_model_path' });
+    if (mode === 'on' || multi.dir) return { ...multi, serves: SERVES_MULTILINGUAL, multilingual: true };
+  }
+  const english = locateModel({ engramHome, modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
+  return { ...english, serves: SERVES_ENGLISH, multilingual: false };
 }
 
 /** Which ONNX file to run: full precision when present, else the quantised one most hub conversions ship. */

@@ -1,5 +1,5 @@
 // Extraction on the Node host: reads a transcript file, wires the vault, the state files, the backend, git
-// awareness and fault injection, and runs the core pipeline. The CLI and the daemon's job queue call this.
+// awareness and fault injection, and runs the core pipeline. A host's job queue and its `extract.run` call this.
 import { capturePolicy } from '../../src/core/capture/mode.js';
 import type { ExtractWindowOptions } from '../../src/core/extract/window.js';
 import { removeTempLeftovers } from './temp-files.js';
@@ -102,6 +102,8 @@ export interface ExtractContext {
   catalog?: VaultCatalog;
   /** Window size (default DEFAULT_WINDOW, 15,000 tokens). */
   window?: ExtractWindowOptions;
+  /** The host's crash switch (one count for its vault and state writes); read from ENGRAM_FAULT for this run otherwise. */
+  fault?: (p: FaultPoint) => void;
 }
 
 export interface ExtractHost {
@@ -128,8 +130,7 @@ function configuredBackend(name: BackendName, config: EffectiveConfig, env: Node
 /** Builds the ports one extraction run uses (shared by the transcript and import paths). */
 export function extractHost(ctx: ExtractContext): ExtractHost {
   const config = ctx.config ?? loadConfig(ctx.facts).config;
-  const fault = faultFromEnv(ctx.facts.env);
-  const hit = faultTrigger(fault);
+  const hit = ctx.fault ?? faultTrigger(faultFromEnv(ctx.facts.env));
   // One count for state files and notes: `before-rename:N` crashes at the N-th atomic write of either.
   const beforeRename = () => hit('before-rename');
   const state = new NodeStateStore(engramHome(ctx.facts), beforeRename);
@@ -204,7 +205,7 @@ export async function readTranscriptFile(file: string, opts: { keepEmails?: bool
   return readSession(fs.createReadStream(file), format, { source: file, keepEmails: opts.keepEmails });
 }
 
-/** Extracts one transcript file into the vault. The daemon's job queue and `engram extract` both call this. */
+/** Extracts one transcript file into the vault: a host's `extract.run` (`engram extract`, live or in process). */
 export async function extractTranscript(ctx: ExtractContext & { transcriptPath: string }): Promise<ExtractRun> {
   const host = extractHost(ctx);
   const session = await readTranscriptFile(ctx.transcriptPath, { keepEmails: host.config.get('extract.keep_emails') });

@@ -29,8 +29,11 @@ export function crashNow(point: string): never {
   process.exit(137);
 }
 
+/** The crash switch as a port: a host reads it once at its start and hands it to what writes (one count per point). */
+export type FaultHit = (point: FaultPoint) => void;
+
 /** A counter per point; `hit(point)` crashes when the configured occurrence is reached. */
-export function faultTrigger(fault: Fault | undefined): (point: FaultPoint) => void {
+export function faultTrigger(fault: Fault | undefined): FaultHit {
   const counts = new Map<FaultPoint, number>();
   return (point) => {
     if (!fault || fault.point !== point) return;

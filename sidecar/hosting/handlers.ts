@@ -4,6 +4,7 @@ import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
 import { IMPORT_PROGRESS, PROTOCOL_VERSION, isMethod, type Method } from '../../src/core/protocol/index.js';
 import type { BackendName } from '../../src/core/config.js';
+import type { ApplyGuard } from '../../src/core/curate/service.js';
 import type { IndexUpdateResult, StatusResult } from '../../src/core/protocol/messages.js';
 import { dedupSearch } from './wiring.js';
 import { coreOperations, type Operation, type OperationTable } from '../../src/core/operations.js';
@@ -43,8 +44,8 @@ function viaQueue<T>(host: RunningHost, kind: string, task: () => Promise<T>): P
 }
 
 /** A foreground extraction in this host: its vault, and dedup through the live index. */
-function extractBase(host: RunningHost, env: NodeJS.ProcessEnv, backend: BackendName | undefined): ExtractContext {
-  return { facts: hostFacts(env), vaultRoot: host.state.vault, vaultKey: host.state.key, vault: host.vault, backend, mode: 'foreground', search: dedupSearch(host.engine) };
+function extractBase(host: RunningHost, env: NodeJS.ProcessEnv, q: { backend?: BackendName; dryRun?: boolean }): ExtractContext {
+  return { facts: hostFacts(env), vaultRoot: host.state.vault, vaultKey: host.state.key, vault: host.vault, backend: q.backend, dryRun: q.dryRun, mode: 'foreground', search: dedupSearch(host.engine), fault: host.fault };
 }
 
 /** `engram index` for a live host: bring its index up to date (or rebuild it) and save the snapshot. */
@@ -90,7 +91,7 @@ function loggedTable(host: RunningHost, table: OperationTable): Handlers {
   return out;
 }
 
-export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Handlers {
+export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv, opts: { applyGuard?: ApplyGuard } = {}): Handlers {
   const { engine, capture } = host;
   // The typed operations every host answers alike, then this host's own.
   const core = loggedTable(host, coreOperations({
@@ -100,6 +101,7 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Handler
       return { inject: c.inject, sessionStartChars: c.session_start_max_chars, promptChars: c.prompt_max_chars, promptItems: c.prompt_max_items, sessionChars: c.session_max_chars };
     },
     synthesize: (query, result) => synthesize(query, result, env),
+    applyGuard: opts.applyGuard,
   }));
   return {
     ...core,
@@ -118,12 +120,12 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv): Handler
       return { queued: true as const, sessionId, path: file };
     },
     'extract.run': async (q) => {
-      const run = await viaQueue(host, 'extract', () => extractTranscript({ ...extractBase(host, env, q.backend), source: 'manual', transcriptPath: q.path }));
+      const run = await viaQueue(host, 'extract', () => extractTranscript({ ...extractBase(host, env, q), source: 'manual', transcriptPath: q.path }));
       host.log('info', `extract ${q.path} for cli: ${run.beats.created} new, ${run.beats.extended} extended`);
       return run;
     },
     'import.run': async (q, _req, notify) => {
-      const r = await viaQueue(host, 'import', () => importExport(extractBase(host, env, q.backend), q.path, {
+      const r = await viaQueue(host, 'import', () => importExport(extractBase(host, env, q), q.path, {
         keepRuns: q.keepRuns,
         onConversation: (progress) => notify(IMPORT_PROGRESS, progress),
       }));

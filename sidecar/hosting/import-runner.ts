@@ -1,6 +1,6 @@
 // An import of a Claude.ai or ChatGPT data export: every conversation through the extraction pipeline, resumable (each
-// conversation is a session in the ledger). The CLI runs it with no host; a live host runs it for the CLI (`import.run`)
-// and streams the progress back.
+// conversation is a session in the ledger). A host runs it for the CLI (`import.run`, the live one or the CLI's
+// in-process one) and streams the progress back.
 import fs from 'node:fs';
 import { EngramError } from '../../src/core/errors.js';
 import type { ExtractRun } from '../../src/core/extract/extract.js';
@@ -35,8 +35,9 @@ export async function importExport(base: ExtractContext, file: string, opts: Imp
     result.rejected += run.beats.rejected;
     result.errors += run.errors.length;
     result.tokens += run.tokens.input + run.tokens.output;
-    if (opts.keepRuns) result.runs.push(run);
-    opts.onConversation?.({ done: result.conversations, total: counted.conversations, created: result.created }, run, session.meta.title ?? session.meta.sessionId);
+    const title = session.meta.title ?? session.meta.sessionId;
+    if (opts.keepRuns) result.runs.push({ ...run, title });
+    opts.onConversation?.({ done: result.conversations, total: counted.conversations, created: result.created }, run, title);
   }
   return result;
 }

@@ -7,7 +7,7 @@ import type { Embedder } from '../../src/core/ports.js';
 import { engramHome } from '../../src/core/state.js';
 import { VaultIndex, type IndexProgress, type OpenReport } from '../../src/core/index/vault-index.js';
 import { loadConfig } from './config-file.js';
-import { loadEmbedder, locateModel, type ModelLocation } from './embedder.js';
+import { configuredModel, loadEmbedder, locateModel, type ModelLocation } from './embedder.js';
 import { hostFacts } from './facts.js';
 import { NodeVault } from './node-vault.js';
 import { requireVault, type VaultContext } from './resolve.js';
@@ -23,8 +23,11 @@ export interface ModelState {
 export async function resolveModel(env: NodeJS.ProcessEnv): Promise<ModelState> {
   const facts = hostFacts(env);
   const { config } = loadConfig(facts);
-  const location = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
-  if (!location.dir) return { location, problem: `no embedding model yet (run \`engram model pull\` to download ${location.id}, or set embedding.model_path)` };
+  const location = configuredModel(config, engramHome(facts));
+  if (!location.dir) {
+    const how = location.multilingual ? ['engram model pull --multilingual', 'embedding.multilingual_model_path'] : ['engram model pull', 'embedding.model_path'];
+    return { location, problem: `no embedding model yet (run \`${how[0]}\` to download ${location.id}, or set ${how[1]})` };
+  }
   try {
     return { location, embedder: await loadEmbedder(location.dir, { modelId: location.id }) };
   } catch (e) {

@@ -2,33 +2,29 @@
 // Wins the election or reports the owner; hands the engine its ports; serves the socket; drains the spool; follows the
 // vault and Codex's rollouts; on shutdown finishes (or returns) the running job, saves, and releases the lock.
 import path from 'node:path';
-import { Engine, type EngineIndex } from '../../src/core/engine.js';
-import { ActivityRecord, activityFile } from '../../src/core/activity/record.js';
-import { systemClock, yieldToEventLoop, type VaultChange, type VaultPort, type Yield } from '../../src/core/ports.js';
+import type { Engine, EngineIndex } from '../../src/core/engine.js';
+import type { VaultChange, VaultPort, Yield } from '../../src/core/ports.js';
 import { errorMessage } from '../../src/core/errors.js';
 import { foldersFromConfig } from '../../src/core/note/route.js';
 import { PROTOCOL_VERSION } from '../../src/core/protocol/index.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
-import { engramHome, VAULT_IGNORED_DIRS, type VaultState } from './paths.js';
-import { clientSettings } from './settings.js';
+import { engramHome, type VaultState } from './paths.js';
 import { acquireHostLock, releaseHostLock, type LockInfo } from './election.js';
 import { NodeVault } from './node-vault.js';
 import { NodeStateStore } from './node-state-store.js';
-import { removeTempLeftovers } from './temp-files.js';
-import { configuredTranscriptRoots } from './transcript-roots.js';
 import { loadConfig } from './config-file.js';
-import { startTeamSync } from './team/team-service.js';
 import { hostFacts } from './facts.js';
-import { curationSetup } from './curate-host.js';
+import { removeTempLeftovers } from './temp-files.js';
+import { composeEngine } from './compose.js';
+import { faultFromEnv, faultTrigger, type FaultHit } from './fault.js';
+import { startTeamSync } from './team/team-service.js';
 import { thisDevice } from './device.js';
 import { describeLease, describeUnseen, LEASE_RENEW_MS, recordDevice, releaseLease, takeLease, unseenDevices, type Lease, type LeaseResult } from './vault-lease.js';
 import { releaseStartClaim } from './start-host.js';
 import { HostServer, ensureToken } from './server.js';
 import type { Logger } from './logger.js';
-import { DEFER_AGE_MS, ensureStateDirs, retrySetAside, returnClaimed, spoolPort, unclaim } from './spool.js';
+import { ensureStateDirs, retrySetAside, returnClaimed, unclaim } from './spool.js';
 import { startCodexFollower } from './codex-follow.js';
-import { CoverageStore } from './coverage.js';
-import { nodeTranscripts } from './session-jobs.js';
 import { makeHandlers } from './handlers.js';
 import { claudeMemoryFiles } from './claude-memory.js';
 import { importClaudeMemory } from '../../src/core/memory/claude-memory.js';
@@ -56,8 +52,8 @@ export interface OpenHostOptions {
   /** Any authenticated request (the daemon's idle timer). */
   onActivity?: () => void;
   /** The real index and extractor when this build has them; the engine's built-in BM25 otherwise. */
-  makeIndex?: (vault: VaultPort, log: Logger) => Promise<EngineIndex | undefined>;
-  makeExtractor?: (engine: Engine, vault: VaultPort) => Promise<TranscriptExtractor | undefined>;
+  makeIndex?: (vault: VaultPort, log: Logger, fault: FaultHit) => Promise<EngineIndex | undefined>;
+  makeExtractor?: (engine: Engine, vault: VaultPort, fault: FaultHit) => Promise<TranscriptExtractor | undefined>;
 }
 
 /** Not hosting: a host on this machine holds host.lock (`owner`), or another device holds the vault's lease (`lease`). */
@@ -101,68 +97,31 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
   const closed = new Promise<string>((r) => (closedResolve = r));
   try {
     const token = ensureToken(env);
+    // The crash switch (ENGRAM_FAULT), read once: what this host writes takes it as a port.
+    const fault = faultTrigger(faultFromEnv(env));
     const vault = opts.vault ?? new NodeVault(state.vault);
-    const index = await opts.makeIndex?.(vault, log).catch((e) => {
+    const index = await opts.makeIndex?.(vault, log, fault).catch((e) => {
       log('warn', `index unavailable, using the built-in BM25: ${errorMessage(e)}`);
       return undefined;
     });
-    const facts = hostFacts(env);
-    const { config } = loadConfig(facts);
+    const { engine, coverage, config, setExtractor } = composeEngine({ state, env, log, fault, vault, index, yieldNow: opts.yieldNow, deferRetryMs: opts.deferRetryMs, jobDelayMs: opts.jobDelayMs });
     // A device whose lease cannot reach this machine (a sync without dot folders): say so, since both may host.
     const unseen = describeUnseen(unseenDevices(state.vault, device, foldersFromConfig(config).log));
     if (unseen) log('warn', `${unseen}; run Engram's host on one machine at a time (engram serve --stop on the other), or sync with a tool that carries dot folders`);
-    const coverage = new CoverageStore(engramHome(env), state.key);
-    // What this vault's sessions were given and what was captured from them (`engram activity`), beside the other logs.
-    const activity = new ActivityRecord(new NodeStateStore(engramHome(env)), activityFile(state.key), systemClock, log);
-    // The extractor dedups through the engine's index, so it is made once the engine exists (below).
-    let extractor: TranscriptExtractor = async () => ({ notes: 0, outcome: 'no extractor available in this build' });
-    const engine = new Engine({
-      ports: { vault, clock: systemClock, yieldNow: opts.yieldNow ?? yieldToEventLoop },
-      index,
-      log,
-      // Agents reach curation through MCP: the vault's Engram log names `mcp` unless a request says who.
-      curation: curationSetup(facts, state.key, config, 'mcp'),
-      capture: {
-        coverage,
-        transcripts: nodeTranscripts(() => configuredTranscriptRoots(env)),
-        spool: spoolPort(state, env, opts.deferRetryMs ?? DEFER_AGE_MS, log),
-        extractor: (req) => extractor(req),
-        // Read per job: a threshold changed through `configure` applies at once.
-        thresholds: () => {
-          const s = clientSettings(env);
-          return { turns: s.stop_min_new_turns, bytes: s.stop_min_new_bytes };
-        },
-        log,
-        hold: opts.jobDelayMs ? () => new Promise((r) => setTimeout(r, opts.jobDelayMs)) : undefined,
-        activity: (e) => activity.add(e),
-      },
-      activity,
-      persist: { store: new NodeStateStore(engramHome(env)), dir: `vaults/${state.key}` },
-      config: {
-        ignore: [...VAULT_IGNORED_DIRS],
-        folders: {
-          inbox: config.get('folders.inbox'),
-          projects: config.get('folders.projects'),
-          working: config.get('folders.working_memory'),
-          archive: config.get('folders.archive'),
-          log: config.get('folders.log'),
-        },
-        trust: { outsideFolders: config.get('recall.outside_folders'), trustedFolders: config.get('recall.trusted_folders') },
-        privateZones: { folders: config.get('privacy.private_folders'), tags: config.get('privacy.private_tags') },
-      },
-    });
-    const made = await opts.makeExtractor?.(engine, vault).catch((e) => {
+    // What this vault's sessions were given and what was captured from them (`engram activity`).
+    const activity = engine.activity!;
+    const made = await opts.makeExtractor?.(engine, vault, fault).catch((e) => {
       log('warn', `extraction unavailable: ${errorMessage(e)}`);
       return undefined;
     });
-    if (made) extractor = made;
+    if (made) setExtractor(made);
     const capture = engine.capture!;
 
     /** The save right after the first start (awaited before the last save at shutdown). */
     let firstSave: Promise<void> = Promise.resolve();
     let shuttingDown: Promise<void> | null = null;
     const host: RunningHost = {
-      kind: opts.kind, state, vault, engine, capture, coverage, curation: engine.curation!, startedAt: Date.now(), log,
+      kind: opts.kind, state, vault, engine, capture, coverage, curation: engine.curation!, startedAt: Date.now(), log, fault,
       drain: () => capture.drain(),
       shutdown(reason: string) {
         shuttingDown ??= (async () => {

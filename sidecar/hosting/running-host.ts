@@ -1,4 +1,4 @@
-// What a running host (the daemon or the Obsidian plugin) is to its protocol handlers (sidecar/hosting/handlers.ts):
+// What a running host (the daemon, the Obsidian plugin or the CLI's in-process host) is to its protocol handlers (sidecar/hosting/handlers.ts):
 // its vault, engine, capture and lifecycle.
 import type { Curation } from '../../src/core/curate/service.js';
 import type { Engine } from '../../src/core/engine.js';
@@ -7,11 +7,13 @@ import type { Capture } from '../../src/core/capture/capture.js';
 import type { VaultState } from './paths.js';
 import type { CoverageStore } from './coverage.js';
 import type { Logger } from './logger.js';
+import type { FaultHit } from './fault.js';
 
 export type HostKind = 'daemon' | 'plugin';
 
 export interface RunningHost {
-  kind: HostKind;
+  /** `cli`: the CLI's in-process host, opened for one command while no host is live (in-process.ts). */
+  kind: HostKind | 'cli';
   state: VaultState;
   /** The vault as this host writes it (the fs adapter, or Obsidian's API in the plugin). */
   vault: VaultPort;
@@ -25,6 +27,8 @@ export interface RunningHost {
   /** The daemon exits after this long without a request; the plugin host stays while Obsidian is open. */
   idleMs?: number;
   log: Logger;
+  /** The crash switch this host read at its start (ENGRAM_FAULT): one count per point among its writes. */
+  fault: FaultHit;
   drain(): void;
   shutdown(reason: string): Promise<void>;
 }

@@ -12,7 +12,7 @@ import { loadConfig } from './config-file.js';
 import { hostFacts } from './facts.js';
 import type { Logger } from './logger.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
-import { faultFromEnv, faultTrigger } from './fault.js';
+import type { FaultHit } from './fault.js';
 import { atomicWriteFile } from './atomic-write.js';
 
 /** Where a host's embeddings come from: the daemon loads the local model itself, the plugin asks its embedding child. */
@@ -23,8 +23,8 @@ export function localEmbedder(env: NodeJS.ProcessEnv, log: Logger): EmbedderSour
   return async () => {
     const facts = hostFacts(env);
     const { config } = loadConfig(facts);
-    const { locateModel, loadEmbedder } = await import('./embedder.js');
-    const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
+    const { configuredModel, loadEmbedder } = await import('./embedder.js');
+    const loc = configuredModel(config, engramHome(facts));
     if (!loc.dir) {
       log('info', 'no embedding model present: BM25 only (run `engram model pull` for hybrid search)');
       return undefined;
@@ -32,6 +32,10 @@ export function localEmbedder(env: NodeJS.ProcessEnv, log: Logger): EmbedderSour
     return loadEmbedder(loc.dir, { modelId: loc.id });
   };
 }
+
+/** What a host hands the index and the extractor it makes: its vault port, its log and its crash switch. */
+export type IndexMaker = (vault: VaultPort, log: Logger, fault: FaultHit) => Promise<EngineIndex>;
+export type ExtractorMaker = (engine: Engine, vault: VaultPort, fault: FaultHit) => Promise<TranscriptExtractor>;
 
 /** The VaultIndex over the host's vault port, its snapshot in the vault's state folder, embeddings when there are. */
 export interface IndexChoices {
@@ -41,11 +45,10 @@ export interface IndexChoices {
   yieldNow?: Yield;
 }
 
-export function indexMaker(state: VaultState, env: NodeJS.ProcessEnv, choices: IndexChoices = {}): (vault: VaultPort, log: Logger) => Promise<EngineIndex> {
+export function indexMaker(state: VaultState, env: NodeJS.ProcessEnv, choices: IndexChoices = {}): IndexMaker {
   const { embedder, onProgress, yieldNow } = choices;
-  return async (vault, log) => {
+  return async (vault, log, hit) => {
     const index = new VaultIndex({ vault, onProgress, ...(yieldNow ? { yieldNow } : {}) });
-    const hit = faultTrigger(faultFromEnv(env));
     const snapshot = {
       read: async () => new Uint8Array(await fs.promises.readFile(state.snapshot)),
       // The one atomic write (node/atomic-write.ts): a reader sees the old snapshot or the new one, whole.
@@ -75,17 +78,17 @@ export function dedupSearch(engine: Engine): (query: string, opts: SearchOptions
 }
 
 /** Extraction in this host: notes written through the host's vault port, dedup through the live index. */
-export function extractorMaker(state: VaultState, env: NodeJS.ProcessEnv): (engine: Engine, vault: VaultPort) => Promise<TranscriptExtractor> {
-  return async (engine, vault) => extractorFor(engine, vault, state, env);
+export function extractorMaker(state: VaultState, env: NodeJS.ProcessEnv): ExtractorMaker {
+  return async (engine, vault, fault) => extractorFor(engine, vault, fault, state, env);
 }
 
-async function extractorFor(engine: Engine, vault: VaultPort, state: VaultState, env: NodeJS.ProcessEnv): Promise<TranscriptExtractor> {
+async function extractorFor(engine: Engine, vault: VaultPort, fault: FaultHit, state: VaultState, env: NodeJS.ProcessEnv): Promise<TranscriptExtractor> {
   const runner = await import('./extract-runner.js');
   const facts = hostFacts(env);
   const search = dedupSearch(engine);
   return async (req) => {
     // Background mode (the daily budget applies); a forced backend is setup's offline `rules` pass.
-    const ctx = { facts, vaultRoot: state.vault, vaultKey: state.key, vault, mode: 'background' as const, search, ...(req.backend ? { backend: req.backend } : {}) };
+    const ctx = { facts, vaultRoot: state.vault, vaultKey: state.key, vault, mode: 'background' as const, search, fault, ...(req.backend ? { backend: req.backend } : {}) };
     const host = runner.extractHost(ctx);
     const session = await runner.readTranscriptFile(req.transcriptPath, { keepEmails: host.config.get('extract.keep_emails') });
     if (req.project && !session.meta.project) session.meta.project = req.project;

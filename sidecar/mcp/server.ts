@@ -8,6 +8,7 @@ import { EngramError } from '../../src/core/errors.js';
 import { fenceRecalled } from '../../src/core/transcript/fence.js';
 import type { Method, Params, Result } from '../../src/core/protocol/index.js';
 import { HostLink } from './host-link.js';
+import { param, params, proposalId } from './tool-input.js';
 import { USAGE_GUIDE } from './guide.js';
 import { capText, MAX_TOOL_CHARS, renderCuration, renderStatus } from './render.js';
 
@@ -57,13 +58,17 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     title: 'Recall from memory',
     description: 'Search the notes Engram keeps in the user\'s Obsidian vault (hybrid keyword + meaning search). Returns a compact list (title, path#heading of the passage that matched, size in tokens, one line), fenced as reference data; open a hit with read (its path, or path#heading for just that passage), or ask detail "full" for the top notes\' text. Defaults to this project plus general notes.',
     inputSchema: {
-      query: z.string().min(1).max(4000).describe('What to look for, in plain words'),
-      limit: z.number().int().min(1).max(50).optional().describe('How many notes (default 8)'),
-      types: z.array(z.string().min(1).max(64)).max(20).optional().describe('Only these note types, e.g. decision, correction'),
-      project: z.string().max(256).optional().describe('Project to search (default: the current one)'),
-      all_projects: z.boolean().optional().describe('Search every project\'s notes'),
-      since: z.string().max(64).optional().describe(`Only notes newer than this: ${DURATION_FORMS}`),
-      synthesize: z.boolean().optional().describe('Also ask the configured LLM backend for a short answer from these notes (slower; off by default)'),
+      ...params('recall', {
+        query: 'What to look for, in plain words',
+        limit: 'How many notes (default 8)',
+        types: 'Only these note types, e.g. decision, correction',
+        project: 'Project to search (default: the current one)',
+      }),
+      all_projects: param('recall', 'allProjects', 'Search every project\'s notes'),
+      ...params('recall', {
+        since: `Only notes newer than this: ${DURATION_FORMS}`,
+        synthesize: 'Also ask the configured LLM backend for a short answer from these notes (slower; off by default)',
+      }),
       detail: z.enum(['list', 'full']).optional().describe('list (default): one line a note; full: the top three notes\' text too'),
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -75,7 +80,7 @@ export function buildMcpServer(deps: McpDeps): McpServer {
   server.registerTool('read', {
     title: 'Read a note',
     description: 'Read one note of the vault in full, by title, [[wikilink]] or vault-relative path; or one passage of it, as path#heading (what recall lists). Refuses anything outside the vault or in its config folder.',
-    inputSchema: { ref: z.string().min(1).max(1024).describe('Note title, [[wikilink]] or vault path; path#heading for one passage') },
+    inputSchema: params('read', { ref: 'Note title, [[wikilink]] or vault path; path#heading for one passage' }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   }, async (a) => call('read', { ref: a.ref }, (note) => {
     return text(fenceRecalled(`[[${note.path.replace(/\.md$/, '')}|${note.title}]] (${note.path})${note.heading ? ` § ${note.heading}` : ''}\n\n${capText(note.text, MAX_TOOL_CHARS - 500, 'the note is longer; open it in Obsidian')}`));
@@ -84,15 +89,15 @@ export function buildMcpServer(deps: McpDeps): McpServer {
   server.registerTool('remember', {
     title: 'Remember',
     description: 'File a piece of knowledge as a new note (a beat) in the vault: a decision with its reason, a correction, an insight, a problem, a failed approach or a reference.',
-    inputSchema: {
-      text: z.string().min(1).max(50_000).describe('What to remember, self-contained'),
-      title: z.string().max(200).optional().describe('Note title (default: the first line)'),
-      type: z.string().max(64).optional().describe('decision, correction, insight, problem, failed-approach, reference'),
-      project: z.string().max(256).optional().describe('Project (default: the current one; omit with scope general)'),
-      scope: z.enum(['project', 'general']).optional().describe('project (default) or general (useful everywhere)'),
-      tags: z.array(z.string().max(64)).max(20).optional(),
-      onDuplicate: z.enum(['ask', 'extend', 'new']).optional().describe('When the text restates an existing note: ask (default: nothing is written, the note is named), extend (add it to that note) or new (file it anyway)'),
-    },
+    inputSchema: params('remember', {
+      text: 'What to remember, self-contained',
+      title: 'Note title (default: the first line)',
+      type: 'decision, correction, insight, problem, failed-approach, reference',
+      project: 'Project (default: the current one; omit with scope general)',
+      scope: 'project (default) or general (useful everywhere)',
+      tags: null,
+      onDuplicate: 'When the text restates an existing note: ask (default: nothing is written, the note is named), extend (add it to that note) or new (file it anyway)',
+    }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   }, async (a) => call('remember', {
     text: a.text, title: a.title, type: a.type, scope: a.scope, tags: a.tags, onDuplicate: a.onDuplicate,
@@ -108,7 +113,7 @@ export function buildMcpServer(deps: McpDeps): McpServer {
   server.registerTool('extract', {
     title: 'Extract a transcript',
     description: 'Queue an agent transcript for extraction into notes. Only files inside the agent\'s own transcript folders (or folders the user configured) are accepted.',
-    inputSchema: { path: z.string().min(1).max(4096).describe('Path of a .jsonl transcript') },
+    inputSchema: params('extract', { path: 'Path of a .jsonl transcript' }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   }, async (a) => call('extract', { path: a.path }, (res) => {
     return text(`Queued ${res.path} (session ${res.sessionId}) for extraction; its notes appear in the vault when the host has run it (see status).`);
@@ -117,27 +122,28 @@ export function buildMcpServer(deps: McpDeps): McpServer {
   server.registerTool('forget', {
     title: 'Forget a note',
     description: 'Move a wrong or obsolete note that Engram created into the vault\'s archive folder so it leaves recall (recoverable: move it back; logged in the vault\'s Engram log). Refused for the user\'s own notes, locked notes, links, and a title several notes share (the candidates are listed).',
-    inputSchema: { ref: z.string().min(1).max(1024).describe('Note title, [[wikilink]] or vault path') },
+    inputSchema: params('forget', { ref: 'Note title, [[wikilink]] or vault path' }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   }, async (a) => call('forget', { ref: a.ref }, (r) => text(`Moved ${r.path} to ${r.archivedTo}: out of recall, logged in ${r.log}`)));
+
+  // A proposal id, as `curate.apply` takes each of its ids.
+  const id = proposalId().optional();
+  const proposalInput = {
+    show: id.describe('Proposal id to show in full'),
+    apply: id.describe('Proposal id to apply (only when the user asked)'),
+  };
 
   server.registerTool('review', {
     title: 'Review working memory',
     description: 'List working-memory notes due for review with a proposal each (dry run): id, kind, titles, reason. `show` gives one proposal in full (the exact text it would write). Apply one by id only when the user asked.',
-    inputSchema: {
-      show: z.string().max(128).optional().describe('Proposal id to show in full'),
-      apply: z.string().max(128).optional().describe('Proposal id to apply (only when the user asked)'),
-    },
+    inputSchema: proposalInput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   }, async (a) => curation('review', a));
 
   server.registerTool('restructure', {
     title: 'Restructure notes',
     description: 'List proposed merges and splits (dry run): id, kind, titles, reason. `show` gives one proposal in full (the text it would write, the links it rewrites). Apply one by id only when the user asked.',
-    inputSchema: {
-      show: z.string().max(128).optional().describe('Proposal id to show in full'),
-      apply: z.string().max(128).optional().describe('Proposal id to apply (only when the user asked)'),
-    },
+    inputSchema: proposalInput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   }, async (a) => curation('restructure', a));
 
@@ -158,7 +164,8 @@ export function buildMcpServer(deps: McpDeps): McpServer {
   server.registerTool('configure', {
     title: 'Change a safe setting',
     description: `Change one of a few safe settings, by the names \`engram configure\` uses: ${describeAgentConfigKeys()}. Backends, paths, keys and budgets can only be changed in a terminal.`,
-    inputSchema: { key: z.string().min(1).max(64), value: z.union([z.boolean(), z.number()]) },
+    // An agent may set only the safe keys, whose values are switches and numbers.
+    inputSchema: { ...params('configure', { key: null }), value: z.union([z.boolean(), z.number()]) },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   }, async (a) => call('configure', { key: a.key, value: a.value }, (r) => text(`Set ${r.key} = ${JSON.stringify(r.value)}.`)));
 

@@ -1,7 +1,7 @@
 // The typed operations of the protocol that every host answers the same way (the daemon today, the Obsidian plugin
 // and the in-process test host tomorrow): one table over the engine and curation. A host adds what only it can do
 // (context injection settings, the spool, extraction jobs, status, configure) and serves the table on its transport.
-import type { Curation } from './curate/service.js';
+import type { ApplyGuard, Curation } from './curate/service.js';
 import { EngramError } from './errors.js';
 import type { Engine } from './engine.js';
 import { checkParams, type Method, type Params, type RecallResult, type Result } from './protocol/index.js';
@@ -38,6 +38,8 @@ export interface OperationDeps {
   /** A short answer from the recalled notes by the configured LLM (recall's `synthesize`); absent: none. */
   synthesize?: (query: string, result: RecallResult) => Promise<string | undefined>;
   clock?: Clock;
+  /** Wraps each proposal's apply (the CLI's in-process host: Ctrl-C lets the apply under way finish). */
+  applyGuard?: ApplyGuard;
 }
 
 /** `read` refuses absolute paths, traversal and the vault's hidden folders (other plugins keep secrets in .obsidian). */
@@ -48,7 +50,7 @@ export function checkReadRef(ref: string): void {
   if (r.split('/')[0].startsWith('.')) throw new EngramError('refused', "read refuses the vault's hidden folders (its config folder keeps plugin secrets)");
 }
 
-export function coreOperations({ engine, injection, synthesize, clock = systemClock }: OperationDeps): OperationTable {
+export function coreOperations({ engine, injection, synthesize, clock = systemClock, applyGuard }: OperationDeps): OperationTable {
   const curation = (): Curation => {
     if (!engine.curation) throw new EngramError('refused', 'curation needs a state store, which this host did not give the engine');
     return engine.curation;
@@ -124,7 +126,7 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       return q.apply ? writing(() => curation().maintain(q)) : serialized(() => curation().maintain(q));
     },
     'curate.apply': ({ ids, actor, edits }) => {
-      return writing(async () => ({ applied: await curation().apply(ids, { actor, edits }) }));
+      return writing(async () => ({ applied: await curation().apply(ids, { actor, edits }, applyGuard) }));
     },
     'curate.reject': ({ ids }) => serialized(async () => ({ rejected: await curation().reject(ids) })),
     activity: async (q) => {

@@ -102,6 +102,31 @@ describe('engram index / search', () => {
   });
 });
 
+describe('a multilingual embedding model', () => {
+  // The tiny real ONNX model stands in for Xenova/paraphrase-multilingual-MiniLM-L12-v2 (whose weights cannot be
+  // downloaded here): this checks which model is chosen, loaded and said to serve which languages, not its quality.
+  it('is used from a local folder, and doctor and model status say which languages it serves', () => {
+    const model = makeTinyModel(path.join(sb.root, 'models', 'multi'));
+    const env = { ENGRAM_EMBEDDING_MULTILINGUAL_MODEL_PATH: model.dir };
+    const status = JSON.parse(runCli(['model', 'status', '--json'], { env: { ...sb.env, ...env } }).stdout) as { modelId: string; source: string; serves: string; loaded: boolean; searchMode: string };
+    expect(status).toMatchObject({ modelId: 'Xenova/paraphrase-multilingual-MiniLM-L12-v2', source: 'embedding.multilingual_model_path', loaded: true, searchMode: 'hybrid' });
+    expect(status.serves).toMatch(/Chinese, Japanese, Korean, German, French/);
+    const doctor = JSON.parse(runCli(['doctor', '--json'], { env: { ...sb.env, ...env } }).stdout) as { name: string; status: string; detail: string }[];
+    expect(doctor.find((r) => r.name === 'embedding model')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^Xenova\/paraphrase-multilingual-MiniLM-L12-v2 \(embedding\.multilingual_model_path\) serves English, Chinese, Japanese, Korean/) });
+    expect(cli(['index'], env).stdout).toMatch(/search mode: hybrid/);
+    expect((JSON.parse(cli(['search', 'vehicle', '--json'], env).stdout) as { mode: string }).mode).toBe('hybrid');
+    // Turned off, the English model is chosen again (not downloaded here: BM25 only), and doctor says what it serves.
+    const off = { ...env, ENGRAM_EMBEDDING_MULTILINGUAL: 'off' };
+    expect(JSON.parse(runCli(['model', 'status', '--json'], { env: { ...sb.env, ...off } }).stdout)).toMatchObject({ modelId: 'TaylorAI/bge-micro-v2', loaded: false, serves: expect.stringMatching(/^English; /) });
+  });
+
+  it('on, but not present, leaves search on BM25 and says how to get it', () => {
+    const r = runCli(['doctor', '--json'], { env: { ...sb.env, ENGRAM_EMBEDDING_MULTILINGUAL: 'on' } });
+    const check = (JSON.parse(r.stdout) as { name: string; status: string; detail: string; fix?: string }[]).find((c) => c.name === 'embedding model');
+    expect(check).toMatchObject({ status: 'warn', detail: expect.stringMatching(/^Xenova\/paraphrase-multilingual-MiniLM-L12-v2 not downloaded/), fix: expect.stringMatching(/engram model pull --multilingual/) });
+  });
+});
+
 describe('engram model', () => {
   it('pull says what it downloads and from where, then fails with advice when the hub is unreachable', () => {
     const r = runCli(['model', 'pull'], { env: { ...sb.env, HF_ENDPOINT: 'http://127.0.0.1:9' } });
@@ -110,8 +135,12 @@ describe('engram model', () => {
     expect(r.stdout).toContain(path.join(sb.engramHome, 'models', 'TaylorAI', 'bge-micro-v2'));
     expect(r.stderr).toMatch(/could not download TaylorAI\/bge-micro-v2/);
     expect(r.stderr).toMatch(/embedding\.model_path/);
+    const multi = runCli(['model', 'pull', '--multilingual'], { env: { ...sb.env, HF_ENDPOINT: 'http://127.0.0.1:9' } });
+    expect(multi.code).toBe(1);
+    expect(multi.stdout).toMatch(/Downloading the embedding model Xenova\/paraphrase-multilingual-MiniLM-L12-v2\n {2}from http:\/\/127\.0\.0\.1:9\/Xenova\/paraphrase-multilingual-MiniLM-L12-v2/);
     const status = runCli(['model', 'status'], { env: sb.env });
     expect(status.stdout).toMatch(/not downloaded/);
+    expect(status.stdout).toMatch(/serves: English; /);
     expect(status.stdout).toMatch(/keyword-only \(BM25\)/);
   });
 });

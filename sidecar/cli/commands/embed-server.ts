@@ -17,14 +17,16 @@ function toBase64(v: Float32Array): string {
 export const command: CommandDefinition = {
   usage: 'embed-server [--model <dir>]',
   description: 'Serve embeddings over stdio, one JSON-RPC message per line: info, embed {texts} (vectors as base64 Float32). Used by the Obsidian plugin; loads only local model files.',
-  options: { model: { type: 'string', valueName: '<dir>', description: 'Model folder (default: embedding.model_path or the downloaded model)' } },
+  options: { model: { type: 'string', valueName: '<dir>', description: 'Model folder (default: the configured model, English or multilingual: its path or its download)' } },
   async run(ctx) {
     const { loadConfig } = await import('../../hosting/config-file.js');
-    const { locateModel, loadEmbedder } = await import('../../hosting/embedder.js');
+    const { configuredModel, locateModel, loadEmbedder } = await import('../../hosting/embedder.js');
     const { engramHome } = await import('../../../src/core/state.js');
     const facts = ctx.facts;
     const { config } = loadConfig(facts);
-    const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: (ctx.options.model as string | undefined) ?? config.get('embedding.model_path') });
+    const chosen = configuredModel(config, engramHome(facts));
+    const dir = ctx.options.model as string | undefined;
+    const loc = dir ? locateModel({ engramHome: engramHome(facts), modelId: chosen.id, modelPath: dir }) : chosen;
     let embedder: Embedder | undefined;
     let unavailable: string | undefined;
     const ready = (async () => {

@@ -3,9 +3,7 @@ import path from 'node:path';
 import { BACKENDS, type BackendName } from '../../../src/core/config.js';
 import { EngramError } from '../../../src/core/errors.js';
 import type { ExtractRun } from '../../../src/core/extract/extract.js';
-import { extractTranscript } from '../../hosting/extract-runner.js';
-import { requireVault } from '../../hosting/resolve.js';
-import { callHost } from '../../client/forward.js';
+import { callEngine } from '../../client/forward.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
 export function backendOption(ctx: CommandContext): BackendName | undefined {
@@ -65,14 +63,10 @@ export const command: CommandDefinition = {
     if (!file) throw new EngramError('usage', 'which transcript? give its path');
     const transcriptPath = path.resolve(ctx.cwd, file);
     const backend = backendOption(ctx);
-    // A live host is the vault's one writer: the extraction runs there, queued with the hooks' jobs. A dry run writes
-    // nothing, so it runs here.
-    const hosted = ctx.options['dry-run'] ? undefined : await callHost(ctx, 'extract.run', { path: transcriptPath, backend }, { deadlineMs: 60 * 60_000 });
-    const facts = ctx.facts;
-    const run = hosted?.result ?? (await (async () => {
-      const vault = requireVault(facts, ctx.cwd, ctx.global.vault);
-      return extractTranscript({ facts, vaultRoot: vault.realPath, vaultKey: vault.key, backend, dryRun: Boolean(ctx.options['dry-run']), mode: 'foreground', source: 'manual', transcriptPath });
-    })());
+    // The vault's engine runs it: its live host (the vault's one writer, queued with the hooks' jobs), else the same
+    // host here. A dry run writes nothing, so it runs here.
+    const dryRun = Boolean(ctx.options['dry-run']);
+    const { result: run } = await callEngine(ctx, 'extract.run', { path: transcriptPath, backend, dryRun: dryRun || undefined }, { deadlineMs: 60 * 60_000, dryRun });
     if (ctx.global.json) ctx.stdout(JSON.stringify(run, null, 2));
     else for (const line of describeRun(run, path.basename(file))) ctx.stdout(line);
     // Any window that failed is work not done: the exit code says so (it stays pending for the next run).

@@ -1,31 +1,8 @@
 // `engram flagged`: the notes holding text addressed to an AI (issue 32), with what was found and where: the same list
-// as the review pane's, from the live host (Engine.flagged) or, with none, read here from the vault's files.
+// as the review pane's, from the vault's engine (Engine.flagged): its live host, else the same host in this process.
 import { DIRECTIVE_KINDS } from '../../../src/core/recall/directives.js';
-import { flaggedNote, vetNote, type FlaggedNote } from '../../../src/core/recall/vet.js';
-import { titleFromPath } from '../../../src/core/note/meta.js';
-import { callHost } from '../../client/forward.js';
-import { loadConfig } from '../../hosting/config-file.js';
-import { NodeVault } from '../../hosting/node-vault.js';
-import { VAULT_IGNORED_DIRS } from '../../hosting/paths.js';
-import { requireVault } from '../../hosting/resolve.js';
-import type { CommandContext, CommandDefinition } from '../types.js';
-
-/** No host: every note of the vault read here, as the host's engine reads it (archive and change log left out). */
-async function flaggedHere(ctx: CommandContext): Promise<FlaggedNote[]> {
-  const v = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
-  const { config } = loadConfig(ctx.facts);
-  const trust = { outsideFolders: config.get('recall.outside_folders'), trustedFolders: config.get('recall.trusted_folders') };
-  const skip = [...VAULT_IGNORED_DIRS, config.get('folders.archive'), config.get('folders.log')].map((f) => `${f}/`);
-  const vault = new NodeVault(v.realPath);
-  const out: FlaggedNote[] = [];
-  const files = (await vault.list()).filter((f) => f.path.toLowerCase().endsWith('.md') && !skip.some((s) => f.path.startsWith(s)));
-  for (const f of files.sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    const text = await vault.read(f.path).then((r) => r.text, () => undefined);
-    const n = text === undefined ? null : flaggedNote(f.path, titleFromPath(f.path), vetNote(f.path, text, trust));
-    if (n) out.push(n);
-  }
-  return out;
-}
+import { callEngine } from '../../client/forward.js';
+import type { CommandDefinition } from '../types.js';
 
 export const command: CommandDefinition = {
   usage: 'flagged [--json]',
@@ -36,7 +13,7 @@ export const command: CommandDefinition = {
     'Each note says where the text is (a section, or the frontmatter) and whether the whole note or only that section is held back.\n' +
     'A note that is yours (a note about prompt injection, say): add `engram_trust: user` to its frontmatter, or click Mark as mine in the review pane.',
   async run(ctx) {
-    const notes = (await callHost(ctx, 'flagged', {}))?.result.notes ?? (await flaggedHere(ctx));
+    const { notes } = (await callEngine(ctx, 'flagged', {})).result;
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify({ notes }, null, 2));
       return 0;

@@ -1,8 +1,7 @@
 // `engram forget <note>`: a note that is wrong leaves recall at once: it moves to the archive folder (recoverable),
 // and the change is logged. Locked notes are refused.
 import { EngramError } from '../../../src/core/errors.js';
-import { localCuration } from '../../hosting/curate-host.js';
-import { callHost } from '../../client/forward.js';
+import { callEngine } from '../../client/forward.js';
 import { CLI_ACTOR } from '../curate-output.js';
 import type { CommandDefinition } from '../types.js';
 
@@ -12,11 +11,9 @@ export const command: CommandDefinition = {
   async run(ctx) {
     const ref = ctx.args.join(' ').trim();
     if (!ref) throw new EngramError('usage', 'which note? give its title or vault path');
-    // A live host is the vault's one writer: it archives the note and its index drops it at once. With none, the
-    // same core service runs here. A person in a terminal may archive their own note by its exact path (byUser).
-    const req = { actor: CLI_ACTOR, byUser: true };
-    const r = (await callHost(ctx, 'forget', { ref, ...req }))?.result
-      ?? (await localCuration(ctx.facts, ctx.cwd, ctx.global.vault, CLI_ACTOR).forget(ref, req));
+    // The vault's engine (its live host, else the same host here) archives the note and its index drops it at once.
+    // A person in a terminal may archive their own note by its exact path (byUser).
+    const r = (await callEngine(ctx, 'forget', { ref, actor: CLI_ACTOR, byUser: true })).result;
     if (ctx.global.json) ctx.stdout(JSON.stringify({ moved: [[r.path, r.archivedTo]], relinked: r.relinked, log: r.log }, null, 2));
     else ctx.stdout(`Forgot ${r.path}: moved to ${r.archivedTo} (logged in ${r.log}).`);
     return 0;

@@ -3,10 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError } from '../../../src/core/errors.js';
-import { callHost } from '../../client/forward.js';
-import { IMPORT_PROGRESS, type ImportProgress, type ImportResult } from '../../../src/core/protocol/index.js';
-import { importExport } from '../../hosting/import-runner.js';
-import { requireVault } from '../../hosting/resolve.js';
+import { callEngine } from '../../client/forward.js';
+import { IMPORT_PROGRESS, type ImportProgress } from '../../../src/core/protocol/index.js';
 import type { CommandDefinition } from '../types.js';
 import { terminalProgress } from '../progress.js';
 import { backendOption, describeRun } from './extract.js';
@@ -46,31 +44,16 @@ export const command: CommandDefinition = {
         lastShown = pct;
       }
     };
-    // A live host is the vault's one writer: the import runs there as one queued job, its progress streamed here (a
-    // dry run writes nothing, so it runs here).
-    const hosted = dryRun
-      ? undefined
-      : await callHost(ctx, 'import.run', { path: abs, backend, keepRuns: keepRuns || Boolean(ctx.options.verbose) }, {
-        deadlineMs: 24 * 60 * 60_000,
-        onNotification: (method, params) => {
-          if (method === IMPORT_PROGRESS) show(params as ImportProgress);
-        },
-      });
-    let result: ImportResult;
-    if (hosted) {
-      result = hosted.result;
-      if (ctx.options.verbose && !ctx.global.json) for (const run of result.runs) if (run.notes.length) for (const l of describeRun(run, run.sessionId)) ctx.stdout(l);
-    } else {
-      const facts = ctx.facts;
-      const vault = requireVault(facts, ctx.cwd, ctx.global.vault);
-      result = await importExport({ facts, vaultRoot: vault.realPath, vaultKey: vault.key, backend, dryRun, mode: 'foreground' }, abs, {
-        keepRuns,
-        onConversation: (p, run, title) => {
-          if (ctx.options.verbose && !ctx.global.json && run.notes.length) for (const l of describeRun(run, title)) ctx.stdout(l);
-          show(p);
-        },
-      });
-    }
+    // The vault's engine runs it as one queued job, its progress streamed here: on its live host (the vault's one
+    // writer), else on the same host here. A dry run writes nothing, so it runs here.
+    const { result } = await callEngine(ctx, 'import.run', { path: abs, backend, keepRuns: keepRuns || Boolean(ctx.options.verbose), dryRun: dryRun || undefined }, {
+      deadlineMs: 24 * 60 * 60_000,
+      dryRun,
+      onNotification: (method, params) => {
+        if (method === IMPORT_PROGRESS) show(params as ImportProgress);
+      },
+    });
+    if (ctx.options.verbose && !ctx.global.json) for (const run of result.runs) if (run.notes.length) for (const l of describeRun(run, run.title ?? run.sessionId)) ctx.stdout(l);
     drawn?.done();
     if (ctx.global.json) ctx.stdout(JSON.stringify(result, null, 2));
     else {

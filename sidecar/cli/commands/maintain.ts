@@ -1,10 +1,9 @@
 // `engram maintain`: archive notes past `forget_after` (dry run by default, `--apply` to move them), and list
 // stale notes (not recalled in a while), orphans and possible duplicates for the user to look at.
 import { EngramError } from '../../../src/core/errors.js';
-import { localCuration } from '../../hosting/curate-host.js';
 import { describeConflicts, vaultConflicts } from '../../hosting/conflict-copies.js';
 import { requireVault } from '../../hosting/resolve.js';
-import { callHost } from '../../client/forward.js';
+import { callEngine } from '../../client/forward.js';
 import { CLI_ACTOR } from '../curate-output.js';
 import type { CommandDefinition } from '../types.js';
 
@@ -23,10 +22,8 @@ export const command: CommandDefinition = {
     if (ctx.options.apply && ctx.options['dry-run']) throw new EngramError('usage', '--dry-run and --apply cannot be used together');
     const staleDays = ctx.options['stale-days'] as number | undefined;
     if (staleDays !== undefined && !(staleDays >= 0)) throw new EngramError('usage', '--stale-days must be 0 or more');
-    // A live host (the vault's one writer) runs it; with none, the same core code runs here.
-    const req = { actor: CLI_ACTOR, apply: Boolean(ctx.options.apply), staleDays };
-    const r = (await callHost(ctx, 'maintain.run', req))?.result
-      ?? (await localCuration(ctx.facts, ctx.cwd, ctx.global.vault, CLI_ACTOR).maintain(req));
+    // The vault's engine runs it: its live host (the vault's one writer), else the same host here.
+    const r = (await callEngine(ctx, 'maintain.run', { actor: CLI_ACTOR, apply: Boolean(ctx.options.apply), staleDays })).result;
     // Sync conflicts (a vault synced between machines): copies kept out of recall until the user resolves them.
     const conflicts = await vaultConflicts(requireVault(ctx.facts, ctx.cwd, ctx.global.vault).realPath, { markers: true });
     if (ctx.global.json) {

@@ -1,9 +1,8 @@
 // `engram restructure`: proposals to merge notes that say the same thing, gather larger clusters under a hub
 // note, and split notes that grew too large. Runs only when asked; nothing changes until a proposal is applied.
 import { EngramError } from '../../../src/core/errors.js';
-import { localCuration } from '../../hosting/curate-host.js';
 import { applyIds, CLI_ACTOR, describeProposal, idsToApply, printApplied } from '../curate-output.js';
-import { callHost } from '../../client/forward.js';
+import { callEngine } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';
 
 export const command: CommandDefinition = {
@@ -20,22 +19,20 @@ export const command: CommandDefinition = {
   },
   details: 'Examples:\n  engram restructure --folder Engram\n  engram restructure --apply 1a2b3c4d5e6f',
   async run(ctx) {
-    const facts = ctx.facts;
     const threshold = ctx.options.threshold as number | undefined;
     if (threshold !== undefined && !(threshold > 0 && threshold <= 1)) throw new EngramError('usage', '--threshold must be between 0 and 1');
-    const local = () => localCuration(facts, ctx.cwd, ctx.global.vault, CLI_ACTOR);
-    // A live host (the vault's one writer) plans and applies; with none, the same core code runs here.
+    // The vault's engine plans and applies: its live host (the vault's one writer), else the same host here.
     const rejects = ([] as unknown[]).concat(ctx.options.reject ?? []).flatMap((s) => String(s).split(',')).map((s) => s.trim()).filter(Boolean);
     if (rejects.length) {
-      const done = (await callHost(ctx, 'curate.reject', { ids: rejects, actor: CLI_ACTOR }))?.result.rejected ?? (await local().reject(rejects));
+      const done = (await callEngine(ctx, 'curate.reject', { ids: rejects, actor: CLI_ACTOR })).result.rejected;
       for (const id of rejects) ctx.stdout(done.includes(id) ? `${id}  rejected: not proposed again until one of its notes changes` : `${id}  no such proposal (plan again to list current ones)`);
       return done.length === rejects.length ? 0 : 1;
     }
     const ids = idsToApply(ctx);
-    if (ids.length) return printApplied(ctx, await applyIds(ctx, ids, local));
+    if (ids.length) return printApplied(ctx, await applyIds(ctx, ids));
     const folder = typeof ctx.options.folder === 'string' ? ctx.options.folder : undefined;
     const req = { actor: CLI_ACTOR, folder, threshold };
-    const plan = (await callHost(ctx, 'restructure.plan', req))?.result ?? (await local().restructurePlan(req));
+    const plan = (await callEngine(ctx, 'restructure.plan', req)).result;
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify(plan, null, 2));
       return 0;

@@ -1,11 +1,10 @@
 // `engram review`: working-memory notes that are due, grouped, with proposals (promote, extend, delete), and the
 // vault's sync conflicts with a proposal per way to resolve each (keep mine, keep theirs, merge both).
 // Lists by default (a dry run); `--apply <id>` applies one proposal from this or an earlier run.
-import { localCuration } from '../../hosting/curate-host.js';
 import { backendOption } from './extract.js';
 import { parseDays } from '../../../src/core/duration.js';
 import { applyIds, CLI_ACTOR, describeProposal, idsToApply, printApplied } from '../curate-output.js';
-import { callHost } from '../../client/forward.js';
+import { callEngine } from '../../client/forward.js';
 import type { CommandDefinition } from '../types.js';
 import { conflictDiff } from '../../../src/core/note/conflict-copy.js';
 
@@ -23,14 +22,12 @@ export const command: CommandDefinition = {
   },
   details: 'Examples:\n  engram review\n  engram review --due-within 14d --json\n  engram review --apply 1a2b3c4d5e6f',
   async run(ctx) {
-    const facts = ctx.facts;
-    const local = () => localCuration(facts, ctx.cwd, ctx.global.vault, CLI_ACTOR);
-    // A live host (the vault's one writer) plans and applies; with none, the same core code runs here.
+    // The vault's engine plans and applies: its live host (the vault's one writer), else the same host here.
     const ids = idsToApply(ctx);
-    if (ids.length) return printApplied(ctx, await applyIds(ctx, ids, local));
+    if (ids.length) return printApplied(ctx, await applyIds(ctx, ids));
     const dueWithin = ctx.options['due-within'];
     const req = { actor: CLI_ACTOR, dueWithinDays: dueWithin === undefined ? 7 : parseDays(String(dueWithin), '--due-within'), backend: backendOption(ctx) };
-    const plan = (await callHost(ctx, 'review.plan', req))?.result ?? (await local().reviewPlan(req));
+    const plan = (await callEngine(ctx, 'review.plan', req)).result;
     // Sync conflicts first: each copy with what differs, and the id of each way to resolve it.
     const conflicts = (plan.conflicts ?? []).map((c) => ({
       path: c.path,

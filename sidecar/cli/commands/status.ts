@@ -51,18 +51,18 @@ export interface SearchStatus {
 async function searchStatus(facts: HostFacts, hostMode: string | undefined): Promise<SearchStatus | undefined> {
   try {
     const { loadConfig } = await import('../../hosting/config-file.js');
-    const { locateModel } = await import('../../hosting/embedder.js');
+    const { configuredModel } = await import('../../hosting/embedder.js');
     const { engramHome } = await import('../../../src/core/state.js');
     const { config } = loadConfig(facts);
-    const loc = locateModel({ engramHome: engramHome(facts), modelId: config.get('embedding.model_id'), modelPath: config.get('embedding.model_path') });
+    const loc = configuredModel(config, engramHome(facts));
     const present = loc.dir !== null && fs.existsSync(loc.dir);
     const mode = hostMode ?? (present ? 'hybrid' : 'bm25');
     const out: SearchStatus = { mode, model: { id: loc.id, dir: present ? loc.dir : null, source: present ? loc.source : 'missing' } };
     if (mode.startsWith('hybrid')) return out;
     if (!present) {
       out.bm25Only = {
-        reason: loc.source === 'embedding.model_path' ? `embedding.model_path is ${loc.dir ?? '?'}, which does not exist` : `no embedding model present (${loc.id} is not in ${loc.downloadDir})`,
-        fix: `run \`engram model pull\` (downloads ${loc.id}), or set embedding.model_path to a local model folder (\`engram configure embedding.model_path <folder>\`)`,
+        reason: loc.source !== 'downloaded' && loc.source !== 'missing' ? `${loc.source} is ${loc.dir ?? '?'}, which does not exist` : `no embedding model present (${loc.id} is not in ${loc.downloadDir})`,
+        fix: `run \`engram model pull${loc.multilingual ? ' --multilingual' : ''}\` (downloads ${loc.id}), or set ${loc.multilingual ? 'embedding.multilingual_model_path' : 'embedding.model_path'} to a local model folder (\`engram configure ${loc.multilingual ? 'embedding.multilingual_model_path' : 'embedding.model_path'} <folder>\`)`,
       };
     } else if (hostMode !== undefined) {
       out.bm25Only = { reason: `the host has not loaded the embedding model in ${loc.dir} yet (or could not)`, fix: 'wait a few seconds; if it stays, see the host log in $ENGRAM_HOME/logs/' };

@@ -12,7 +12,7 @@ import { appendLogOnce, isChangeLog, type LogEntry } from './change-log';
 import { loadCatalog, type NoteCatalog } from './catalog';
 import { headingKey, moveRedirect, rewriteLinks, splitRedirect, type LinkEdit, type Redirect } from './link-rewrite';
 import type { LinkResolver } from './link-resolver';
-import { isExpired, type ApplyJournal, type ApplyStep, type FileRewrite, type Proposal, type ProposalStore, type RedirectSpec } from './proposals';
+import { expiredProposal, isExpired, staleProposal as stale, type ApplyJournal, type ApplyStep, type FileRewrite, type Proposal, type ProposalStore, type RedirectSpec } from './proposals';
 import { inFolder, type CurateSettings } from './settings';
 
 export interface CurateContext {
@@ -106,10 +106,6 @@ export function planLinks(catalog: NoteCatalog, p: LinkChange): { rewrites: Plan
 
 export function planLinkRewrites(catalog: NoteCatalog, p: LinkChange): PlannedRewrite[] {
   return planLinks(catalog, p).rewrites;
-}
-
-function stale(path: string, why: string): EngramError {
-  return new EngramError('refused', `proposal is stale: ${path} ${why} since it was made; nothing was changed`, 'run the dry run again for a fresh proposal');
 }
 
 /** A note's text, or null when it is not there. */
@@ -326,7 +322,7 @@ export async function applyProposal(ctx: CurateContext, id: string): Promise<App
   // Interrupted earlier (a crash): finish it, or roll it back when notes changed since.
   if (p.applying) return runJournal(ctx, p, true);
   if (p.appliedAt) throw new EngramError('refused', `proposal ${id} was already applied at ${p.appliedAt}`);
-  if (isExpired(p, now)) throw new EngramError('refused', `proposal ${id} expired at ${p.expiresAt}`, 'run the dry run again for a fresh proposal');
+  if (isExpired(p, now)) throw expiredProposal(id, p.expiresAt);
 
   // 1. Every source must be exactly as it was, and still unlocked.
   const sourceText = new Map<string, string>();

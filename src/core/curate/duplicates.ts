@@ -5,7 +5,7 @@ import { readFormat } from '../format-version';
 import type { StateStore } from '../extract/state-store';
 import type { NoteCatalog } from './catalog';
 import { planLinkRewrites } from './apply';
-import { makeProposal, type Proposal } from './proposals';
+import { expiredProposal, makeProposal, pastExpiry, staleProposal, type Proposal } from './proposals';
 import { mergeDraft } from './restructure';
 import { checkCuratable } from './chosen';
 import type { CurateSettings } from './settings';
@@ -49,7 +49,7 @@ export async function listDuplicates(state: StateStore, dir: string, now: number
     if (!f.endsWith('.json') || !isDuplicateId(id)) continue;
     try {
       const r = parseRecord(await state.read(`${dir}/${f}`), id);
-      if (r && !(r.expires && Date.parse(r.expires) <= now)) out.push(r);
+      if (r && !pastExpiry(r.expires, now)) out.push(r);
     } catch {
       // Damaged records are reported when applied by id.
     }
@@ -61,10 +61,10 @@ export async function listDuplicates(state: StateStore, dir: string, now: number
 export async function duplicateAsMerge(state: StateStore, dir: string, id: string, catalog: NoteCatalog, settings: CurateSettings, now: number): Promise<Proposal> {
   const r = parseRecord(await state.read(`${dir}/${id}.json`), id);
   if (!r) throw new EngramError('not-found', `no proposal with id ${id}`, 'run `engram restructure` to list current proposals');
-  if (r.expires && Date.parse(r.expires) <= now) throw new EngramError('refused', `proposal ${id} expired at ${r.expires}`);
+  if (r.expires && pastExpiry(r.expires, now)) throw expiredProposal(id, r.expires);
   const members: string[] = [];
   for (const n of r.notes) {
-    if (catalog.get(n.path) && n.hash !== null && catalog.hash(n.path) !== n.hash) throw new EngramError('refused', `proposal is stale: ${n.path} changed since it was made; nothing was changed`);
+    if (catalog.get(n.path) && n.hash !== null && catalog.hash(n.path) !== n.hash) throw staleProposal(n.path, 'changed');
     checkCuratable(catalog, n.path);
     members.push(n.path);
   }

@@ -148,7 +148,22 @@ export function checkProposal(raw: unknown, where: string): Proposal {
 }
 
 export function isExpired(p: Proposal, now: number): boolean {
-  return Date.parse(p.expiresAt) <= now;
+  return pastExpiry(p.expiresAt, now);
+}
+
+/** Whether a stored proposal of either kind (a plan's, or a possible duplicate extraction filed) is past its expiry. */
+export function pastExpiry(expiresAt: string | undefined, now: number): boolean {
+  return expiresAt !== undefined && Date.parse(expiresAt) <= now;
+}
+
+/** The one refusal of a proposal past its expiry. */
+export function expiredProposal(id: string, expiresAt: string): EngramError {
+  return new EngramError('refused', `proposal ${id} expired at ${expiresAt}`, 'run the dry run again for a fresh proposal');
+}
+
+/** The one refusal of a proposal whose note changed (`why`) since it was made: nothing is changed. */
+export function staleProposal(path: string, why: string): EngramError {
+  return new EngramError('refused', `proposal is stale: ${path} ${why} since it was made; nothing was changed`, 'run the dry run again for a fresh proposal');
 }
 
 /** Drops expired proposals from the store; returns how many. */

@@ -145,6 +145,34 @@ export function languageShown(text: string): Lang | undefined {
   return undefined;
 }
 
+/**
+ * The language of one passage (a paragraph) of a text written in `textLang`: its own when it shows one clearly (its
+ * script; or another language's stop words, at least three and a fifth of its eight or more words: prose, not a code
+ * block or a list of links, which scatter "do", "de", "la"), else the text's. Reading stops at ten English stop words
+ * (languageShown), so an English vault's paragraphs cost little.
+ */
+export function passageLanguage(passage: string, textLang: Lang): Lang {
+  const shown = languageShown(passage);
+  if (shown === undefined || shown === textLang) return textLang;
+  if (shown === 'zh' || shown === 'ja' || shown === 'ko') return shown;
+  const stop = stopSet(shown);
+  let words = 0;
+  let stops = 0;
+  const re = /[\p{L}\p{N}_]+/gu;
+  for (let m = re.exec(passage); m; m = re.exec(passage)) {
+    words++;
+    if (stop.has(m[0].toLowerCase())) stops++;
+  }
+  return words >= 8 && stops >= 3 && stops * 5 >= words ? shown : textLang;
+}
+
+const stopSets = new Map<Lang, ReadonlySet<string>>();
+function stopSet(lang: Lang): ReadonlySet<string> {
+  let s = stopSets.get(lang);
+  if (!s) stopSets.set(lang, (s = new Set(lang === 'en' ? EN_DETECT : (stemmedLanguage(lang)?.stop ?? []))));
+  return s;
+}
+
 /** The stemmer and stop list of a language with its own (none for English and the CJK languages: the tokenizer's own). */
 export function stemmedLanguage(lang: Lang): Stemmed | undefined {
   return STEMMED.find((s) => s.lang === lang);
@@ -186,22 +214,36 @@ function wordSegmenter(): WordSegmenter | null {
 /**
  * Cuts a piece of text holding CJK characters into units, in order: other runs (Latin words, digits) whole, Han and
  * kana runs into dictionary words (or bigrams), Hangul runs into syllable bigrams (a Korean word carries its particle:
- * 보관함을 → 보관 관함 함을, so 보관함 matches). `emit(unit, cjk)` receives each.
+ * 보관함을 → 보관 관함 함을, so 보관함 matches). `emit(unit, cjk)` receives each; `cut()` is called between two
+ * runs that touch (Han then Hangul), whose units are not neighbours.
  */
-export function cutCjk(piece: string, mode: CjkMode, emit: (unit: string, cjk: boolean) => void): void {
+export function cutCjk(piece: string, mode: CjkMode, emit: (unit: string, cjk: boolean) => void, cut?: () => void): void {
   let at = 0;
   CJK_RUN.lastIndex = 0;
   for (let m = CJK_RUN.exec(piece); m; m = CJK_RUN.exec(piece)) {
     if (m.index > at) emit(piece.slice(at, m.index), false);
+    else if (at > 0) cut?.();
     at = m.index + m[0].length;
     const seg = m[1] !== undefined && mode === 'words' ? wordSegmenter() : null;
     if (seg) {
       for (const s of seg.segment(m[0])) if (s.isWordLike !== false) emit(s.segment, true);
     } else {
-      bigrams(m[0], emit);
+      bigrams(m[2] !== undefined ? hangulStem(m[0]) : m[0], emit);
     }
   }
   if (at < piece.length) emit(piece.slice(at), false);
+}
+
+// Korean particles and the endings of 하다 verbs, longest first: cut off a word of three syllables or more when two
+// remain (보관함을 → 보관함, 복원하려면 → 복원, 실패했던 → 실패), so its pairs are the noun's in every form.
+const HANGUL_ENDINGS = (
+  '하려면 했나요 하나요 했어요 합니다 했습니다 해야 해요 했어 했던 했다 한다 하는 하고 하면 해서 할 한 해 ' +
+  '에서 에게 으로 까지 부터 처럼 보다 이랑 은 는 이 가 을 를 에 와 과 도 로 의 만 랑'
+).split(' ');
+function hangulStem(word: string): string {
+  if (word.length < 3) return word;
+  for (const e of HANGUL_ENDINGS) if (word.endsWith(e) && word.length - e.length >= 2) return word.slice(0, -e.length);
+  return word;
 }
 
 function bigrams(run: string, emit: (unit: string, cjk: boolean) => void): void {

@@ -3,7 +3,7 @@
 // Orama's English stemmer; a text in another language (language.ts) with that language's stemmer and stop list;
 // Chinese and Japanese runs are cut into dictionary words, Korean into syllable pairs.
 import { tokenizer as oramaTokenizer } from '@orama/orama/components';
-import { CJK_CHAR, CJK_STOP_WORDS, type CjkMode, cutCjk, detectLanguage, type Lang, languageShown, STEMMED, stemmedLanguage } from './language.js';
+import { CJK_CHAR, CJK_STOP_WORDS, type CjkMode, cutCjk, detectLanguage, type Lang, languageShown, passageLanguage, STEMMED, stemmedLanguage } from './language.js';
 
 type Stemmer = (word: string) => string;
 
@@ -25,8 +25,25 @@ const SPLIT = /[^\p{L}\p{N}_]+/u;
 const SPLIT_ASCII = /[^a-z0-9_\u0080-\uffff]+/;
 const NON_ASCII = /[\u0080-\uffff]/;
 const MAX_TOKEN = 40;
+/** A blank line: where a paragraph (or a section's heading) ends, and where a passage may change language. */
+const BLOCK = /\n[ \t]*\n/;
 /** A hyphen or dot between two letters or digits: what holds a compound together. */
 const COMPOUND_JOINT = /(?<=[\p{L}\p{N}])[-.](?=[\p{L}\p{N}])/gu;
+
+const HIRAGANA_PAIR = /^[\u3041-\u309f]{2}$/;
+/** A term of two hiragana: in a Japanese question, its grammar (には, すれ, れば). */
+export const isHiraganaPair = (term: string): boolean => HIRAGANA_PAIR.test(term);
+
+/**
+ * A Japanese question's terms without its pairs of two hiragana (どうすればいいですか, には, できますか: the grammar
+ * of the question, which most notes share), unless nothing else is left. Notes keep theirs, so a word written in
+ * hiragana alone is still found (bench/lang-recall: ja hit@3 0.763 -> 0.789, MRR 0.660 -> 0.683). The relevance gate
+ * reads a Japanese prompt the same way.
+ */
+export function japaneseQuestion(terms: string[]): string[] {
+  const kept = terms.filter((t) => !isHiraganaPair(t));
+  return [...new Set(kept.some((t) => CJK_CHAR.test(t)) ? kept : terms)];
+}
 
 export class Tokenizer {
   // Stemming is the costly step; the vocabulary of a vault is small compared to its token count. One cache per language.
@@ -36,11 +53,16 @@ export class Tokenizer {
   private readonly stem: Stemmer;
   private readonly stop: ReadonlySet<string>;
   private readonly extraStop: readonly string[];
+  private readonly extraStopIn: Partial<Record<Lang, readonly string[]>>;
   private readonly stopWords: boolean;
   private readonly compounds: boolean;
   /** Plain BM25's tokenizer: split on spaces and punctuation only (no stemming, no language, no CJK words). */
   private readonly plain: boolean;
   private readonly cjk: CjkMode;
+  /** Extra stop words of one CJK character: dropped when they stand alone (a run of one, or a Korean word of one syllable). */
+  private readonly cjkStop: ReadonlySet<string> = CJK_STOP_WORDS;
+  /** Extra stop words of several CJK characters: cut out of a run before it is cut into pairs (谢谢 out of 谢谢你的帮助). */
+  private readonly cjkCut: RegExp | undefined;
   private readonly others = new Map<Lang, { stem: Stemmer; stop: ReadonlySet<string> }>();
 
   /**
@@ -49,16 +71,35 @@ export class Tokenizer {
    * `compounds: true`: `pnpm-lock.yaml`, `post-order` or a date stay one term, as they name one thing. TF-IDF that
    * weighs common words down itself asks for `stopWords: false`, so that notes on "LLVM and" and "LLVM or" differ. A
    * measure that must ignore more words (the relevance gate's words of conversation) adds them with
-   * `extraStopWords`: an extension of this one list, never a list of its own. `cjk` picks how Chinese and Japanese are
+   * `extraStopWords`: an extension of this one list, never a list of its own (a word of CJK characters is cut out of
+   * the text before it is cut into pairs, since a pair can straddle it; one such character is dropped where it stands
+   * alone, never from inside a word), and `extraStopWordsIn` those of one language only (a text stemmed in German
+   * drops "gut", an English one keeps it). `cjk` picks how Chinese and Japanese are
    * cut: overlapping character pairs by default (as Lucene's CJK analyzer), or ICU's dictionary words ('words',
    * where Intl.Segmenter exists; else pairs). Pairs found more on the parallel set (bench/lang-recall: hit@3 zh 0.895
    * vs 0.816, ja 0.737 vs 0.684): a query and a note cut the same phrase into words differently more often than not.
    */
-  constructor(opts: { stemming?: boolean; stopWords?: boolean; extraStopWords?: Iterable<string>; compounds?: boolean; cjk?: CjkMode } = {}) {
+  constructor(
+    opts: {
+      stemming?: boolean;
+      stopWords?: boolean;
+      extraStopWords?: Iterable<string>;
+      extraStopWordsIn?: Partial<Record<Lang, Iterable<string>>>;
+      compounds?: boolean;
+      cjk?: CjkMode;
+    } = {},
+  ) {
     this.plain = opts.stemming === false;
     this.stem = this.plain ? (w) => w : oramaStemmer;
     this.stopWords = opts.stopWords !== false;
-    this.extraStop = opts.extraStopWords ? [...opts.extraStopWords] : [];
+    const extra = opts.extraStopWords ? [...opts.extraStopWords] : [];
+    this.extraStop = extra.filter((w) => !CJK_CHAR.test(w));
+    this.extraStopIn = Object.fromEntries(Object.entries(opts.extraStopWordsIn ?? {}).map(([l, ws]) => [l, [...ws]]));
+    const cjkExtra = extra.filter((w) => CJK_CHAR.test(w)).map((w) => w.normalize('NFKC'));
+    const cjkOne = cjkExtra.filter((w) => [...w].length === 1);
+    if (cjkOne.length && this.stopWords) this.cjkStop = new Set([...CJK_STOP_WORDS, ...cjkOne]);
+    const cjkMany = cjkExtra.filter((w) => [...w].length > 1).sort((a, b) => b.length - a.length);
+    if (cjkMany.length && this.stopWords) this.cjkCut = new RegExp(cjkMany.join('|'), 'g');
     const base: ReadonlySet<string> = this.stopWords ? STOP_WORDS : new Set();
     this.stop = this.extraStop.length ? new Set([...base, ...this.extraStop]) : base;
     this.compounds = opts.compounds === true;
@@ -72,25 +113,32 @@ export class Tokenizer {
 
   /**
    * Every term occurrence, in order (duplicates kept: term frequency matters). `lang` = the language to stem with
-   * (a note's, detected once for all its fields); by default the text's own.
+   * (a note's, detected once for all its fields); by default the text's own. A paragraph that shows another language
+   * clearly (a German section in an English note) is stemmed in its own.
    */
   terms(text: string, lang?: Lang): string[] {
     const out: string[] = [];
     if (!text) return out;
     if (this.compounds) text = text.replace(COMPOUND_JOINT, '_');
     const l = lang ?? (this.plain ? 'en' : detectLanguage(text));
+    // A paragraph that clearly shows another language than the text's is stemmed in its own (language.ts).
+    if (this.plain || !BLOCK.test(text)) this.termsIn(text, l, out);
+    else for (const block of text.split(BLOCK)) this.termsIn(block, passageLanguage(block, l), out);
+    return out;
+  }
+
+  private termsIn(text: string, l: Lang, out: string[]): void {
     for (const piece of text.toLowerCase().split(SPLIT_ASCII)) {
       if (piece.length === 0) continue;
       if (NON_ASCII.test(piece)) {
         for (const raw of piece.split(SPLIT)) {
-          if (!this.plain && CJK_CHAR.test(raw)) cutCjk(raw, this.cjk, (u, cjk) => this.push(u, l, out, cjk));
+          if (!this.plain && CJK_CHAR.test(raw)) this.cutCjk(raw, (u, cjk) => this.push(u, l, out, cjk));
           else this.push(raw, l, out, false);
         }
       } else {
         this.push(piece, l, out, false);
       }
     }
-    return out;
   }
 
   private push(raw: string, lang: Lang, out: string[], cjk: boolean): void {
@@ -101,7 +149,40 @@ export class Tokenizer {
 
   private cjkTerm(unit: string): string {
     const t = unit.normalize('NFKC');
-    return this.stopWords && CJK_STOP_WORDS.has(t) ? '' : t;
+    return this.stopWords && this.cjkStop.has(t) ? '' : t;
+  }
+
+  /**
+   * The text's runs of CJK characters as they were cut into pairs: each run's units in order, a stop word as ''.
+   * What lets the relevance gate see which pairs of a prompt are neighbours (a pair straddling two words shares one
+   * character with each). Empty when this tokenizer cuts dictionary words or is plain.
+   */
+  cjkRuns(text: string): string[][] {
+    const runs: string[][] = [];
+    if (this.plain || this.cjk !== 'bigrams' || !CJK_CHAR.test(text)) return runs;
+    for (const raw of text.toLowerCase().split(SPLIT)) {
+      if (!CJK_CHAR.test(raw)) continue;
+      let run: string[] = [];
+      const close = (): void => {
+        if (run.length) runs.push(run);
+        run = [];
+      };
+      this.cutCjk(raw, (u, cjk) => {
+        if (cjk) run.push(this.cjkTerm(u));
+        else close();
+      }, close);
+      close();
+    }
+    return runs;
+  }
+
+  /** A piece holding CJK characters into units (language.ts's cutCjk), the extra CJK stop words cut out first. */
+  private cutCjk(piece: string, emit: (unit: string, cjk: boolean) => void, cut?: () => void): void {
+    if (!this.cjkCut) return cutCjk(piece, this.cjk, emit, cut);
+    for (const part of piece.normalize('NFKC').split(this.cjkCut)) {
+      if (part) cutCjk(part, this.cjk, emit, cut);
+      cut?.();
+    }
   }
 
   /** A lower-case word as an English term (CJK texts stem their Latin words as English too). */
@@ -132,7 +213,7 @@ export class Tokenizer {
     let o = this.others.get(lang);
     if (!o) {
       const s = stemmedLanguage(lang);
-      const stop = new Set<string>(this.stopWords ? [...(s?.stop ?? []), ...this.extraStop] : []);
+      const stop = new Set<string>(this.stopWords ? [...(s?.stop ?? []), ...this.extraStop, ...(this.extraStopIn[lang] ?? [])] : []);
       o = { stem: s?.stem ?? ((w) => w), stop };
       this.others.set(lang, o);
     }
@@ -146,7 +227,10 @@ export class Tokenizer {
    * stay as they were.
    */
   queryTerms(query: string, known: (term: string) => boolean): string[] {
-    if (this.plain || languageShown(query) !== undefined) return [...new Set(this.terms(query))];
+    if (this.plain) return [...new Set(this.terms(query))];
+    const shown = languageShown(query);
+    if (shown === 'ja') return japaneseQuestion(this.terms(query));
+    if (shown !== undefined) return [...new Set(this.terms(query))];
     const out = new Set<string>();
     for (const [term, word] of this.wordsByTerm(query, 'en')) {
       let t = term;
@@ -176,7 +260,7 @@ export class Tokenizer {
       if (t && !out.has(t)) out.set(t, word);
     };
     for (const m of text.matchAll(/[\p{L}\p{N}_]+/gu)) {
-      if (!this.plain && CJK_CHAR.test(m[0])) cutCjk(m[0], this.cjk, add);
+      if (!this.plain && CJK_CHAR.test(m[0])) this.cutCjk(m[0], add);
       else add(m[0], false);
     }
     return out;

@@ -4,4 +4,4 @@ export * from './jsonrpc.js';
 export * from './messages.js';
 export * from './results.js';
 export * from './embed.js';
-export { ParamError } from './schema.js';
+export { ParamError, type Spec } from './schema.js';

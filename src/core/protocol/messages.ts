@@ -1,5 +1,5 @@
 // Every method a host answers, with its params checked here (the one place both sides agree on shapes).
-import { v, type Check } from './schema.js';
+import { v, type Check, type Spec } from './schema.js';
 import type { SearchHit } from '../index/types.js';
 import { BACKENDS } from '../config.js';
 import type { ExtractRun } from '../extract/extract.js';
@@ -90,9 +90,9 @@ export const methodParams = {
   /** Notes holding text addressed to an AI (Engine.flagged): the review pane, `engram flagged`, the activity record. */
   flagged: v.object({}),
   /** `engram extract` for a live host: one transcript, queued with the hooks' jobs, answered with the run. */
-  'extract.run': v.object({ path: v.string({ min: 1, max: 4096 }), backend: v.optional(v.oneOf(BACKENDS)) }),
+  'extract.run': v.object({ path: v.string({ min: 1, max: 4096 }), backend: v.optional(v.oneOf(BACKENDS)), dryRun: v.optional(v.boolean()) }),
   /** `engram import` for a live host: one queued job; `import.progress` notifications after each conversation. */
-  'import.run': v.object({ path: v.string({ min: 1, max: 4096 }), backend: v.optional(v.oneOf(BACKENDS)), keepRuns: v.optional(v.boolean()) }),
+  'import.run': v.object({ path: v.string({ min: 1, max: 4096 }), backend: v.optional(v.oneOf(BACKENDS)), keepRuns: v.optional(v.boolean()), dryRun: v.optional(v.boolean()) }),
   /** Bring the index up to date with the vault (or rebuild it from nothing) and save its snapshot. */
   'index.update': v.object({ rebuild: v.optional(v.boolean()) }),
   status: v.object({}),
@@ -114,6 +114,13 @@ export type Params<M extends Method> = ReturnType<(typeof methodParams)[M]>;
 
 export function isMethod(name: string): name is Method {
   return Object.prototype.hasOwnProperty.call(methodParams, name);
+}
+
+/** A method's params as data (schema.ts's Spec), field by field: what a client derives its own input schema from. */
+export function paramFields<M extends Method>(method: M): Record<keyof Params<M> & string, Spec> {
+  const spec = methodParams[method].spec;
+  if (spec.kind !== 'object') throw new Error(`${method}: params are not an object`);
+  return spec.shape;
 }
 
 /** Validates params for a method; throws ParamError with a path and a reason. */
@@ -171,8 +178,8 @@ export interface ImportResult {
   tokens: number;
   /** Elements of the export that were not conversations. */
   skippedElements: number;
-  /** Each conversation's run, when asked for (`keepRuns`). */
-  runs: ExtractRun[];
+  /** Each conversation's run with its title, when asked for (`keepRuns`). */
+  runs: (ExtractRun & { title?: string })[];
 }
 
 export interface IndexUpdateResult {
@@ -190,7 +197,8 @@ export interface IndexUpdateResult {
 
 export interface StatusResult {
   vault: string;
-  host: 'daemon' | 'plugin';
+  /** `cli`: the CLI's in-process host, opened for one command while no host is live. */
+  host: 'daemon' | 'plugin' | 'cli';
   pid: number;
   protocolVersion: string;
   uptimeMs: number;

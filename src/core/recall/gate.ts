@@ -1,6 +1,6 @@
 // The relevance bar for automatic injection: a note is injected only when its best passage covers most of what the
 // prompt is about, weighted by how rare each word is in the vault. Nothing clears the bar → nothing is injected.
-import { contentTerms, type TermStats } from './term-stats.js';
+import { cjkCredit, promptTerms, type TermStats } from './term-stats.js';
 
 export interface GateConfig {
   /** Share of the prompt's IDF mass a note must contain. */
@@ -28,17 +28,21 @@ export interface GateVerdict {
 }
 
 export function judge(prompt: string, noteTerms: Iterable<string>, stats: TermStats, cfg: GateConfig = DEFAULT_GATE): GateVerdict {
-  const q = contentTerms(prompt);
+  const q = promptTerms(prompt);
   const have = noteTerms instanceof Set ? (noteTerms as Set<string>) : new Set(noteTerms);
   let total = 0;
   let got = 0;
   const matched: string[] = [];
+  // Chinese, Japanese and Korean pairs the note lacks but whose characters its neighbouring pairs hold (language.ts).
+  const credit = cjkCredit(prompt, have);
   for (const t of q) {
     const w = stats.idf(t);
     total += w;
     if (have.has(t)) {
       got += w;
       matched.push(t);
+    } else {
+      got += w * (credit.get(t) ?? 0);
     }
   }
   const coverage = total ? got / total : 0;

@@ -1,27 +1,99 @@
 // Document frequencies over the vault's notes, so the relevance gate can weigh a query's terms by rarity, and the terms
 // it weighs: the index's terms without the words of conversation.
-import { isContentTerm } from '../index/language.js';
-import { Tokenizer } from '../index/tokenize.js';
+import { isContentTerm, type Lang, languageShown } from '../index/language.js';
+import { isHiraganaPair, japaneseQuestion, Tokenizer } from '../index/tokenize.js';
 
 /**
  * Words that say nothing about a topic ("thanks, that looks good", "let's make one more"): the gate leaves them out of
  * prompts and notes alike, on top of the index's stop words, so that chit-chat never clears the bar (measured on
  * locomo-dev: without them 4-5 of 100 off-topic prompts are injected, with them 1-2). The index keeps them searchable
- * ("not", "new", "today" mean something in a query).
+ * ("not", "new", "today" mean something in a query). One list per language, as a user types them (word forms, not
+ * stems); all apply to every text, since a short prompt ("Danke, super!") shows no language of its own, so a word that
+ * is also an English topic word ("air", "gut", "mach", "favor", "non", "dir") applies only to a text read as its
+ * language (CHAT_WORDS_ONLY_IN; on the
+ * English vaults of the corpus, 30 of 4,324 notes and prompts lose a gate term to these lists, all but one of them
+ * a word of the other language quoted). Chinese and Japanese words are cut out of the
+ * text before it is cut into character pairs; a word of one character (Korean 네, Chinese 好) only where it stands
+ * alone. The other languages' lists were written by us, not measured on real prompts: tests/core/recall/chat-words.test.ts.
  */
-const CHAT_WORDS =
-  'against also cannot get got let mustn not now ought shan hey hi hello thanks thank please ok okay yes yeah sure really much many ' +
-  'lot well like look looks looked going gonna want wanna know think one two make made way thing things something anything everything today tomorrow ' +
-  'yesterday good great nice new old see use used using tell say said us via etc may might must shall e g ie eg vs per';
+const CHAT_WORDS: Readonly<Partial<Record<Lang, string>>> = {
+  en:
+    'against also cannot get got let mustn not now ought shan hey hi hello thanks thank please ok okay yes yeah sure really much many ' +
+    'lot well like look looks looked going gonna want wanna know think one two make made way thing things something anything everything today tomorrow ' +
+    'yesterday good great nice new old see use used using tell say said us via etc may might must shall e g ie eg vs per',
+  de:
+    'danke dank bitte bitteschön ja jo jep nein nee genau klar okay prima sehr perfekt passt schön weiter mache macht ' +
+    'machen los hallo servus moin tschüss alles richtig stimmt einverstanden gerne gern sieht klingt mal jetzt bisschen vielen ' +
+    'heute morgen gestern gleich eigentlich einfach wirklich eben sache dinge etwas bitte erzähl sag',
+  fr:
+    'merci beaucoup oui ouais ok okay accord parfait génial bien très bon bonne vas va continuez allez voilà salut ' +
+    'bonjour bonsoir coucou plaît plait svp stp impeccable exactement effectivement vraiment aujourd hui demain hier ' +
+    'maintenant encore aussi choses truc trucs ça cela ceci dites',
+  es:
+    'gracias muchas mucho muy sí vale bueno buena buenísimo bien perfecto perfecta genial claro listo sigue seguir continúa ' +
+    'adelante hola oye porfa exacto correcto vamos venga hoy mañana ahora cosa cosas parece estupendo excelente ve',
+  zh:
+    '谢谢 谢谢你 谢谢您 多谢 感谢 谢啦 好的 好吧 好啊 行吧 可以 没问题 不错 很好 太好了 太棒了 非常好 看起来 继续 接着 就这样 这样 ' +
+    '嗯嗯 对的 是的 对吧 明白 明白了 知道了 收到 好了 你好 您好 帮我 一下 麻烦 现在 今天 明天 昨天 一些 东西 事情 非常 真的 看看 ' +
+    '看一下 试试 试一下 告诉我 请问 应该 需要 能不能 可不可以 是不是 有没有 怎么办 怎么样 嗯 哦 噢 好 行 对 请 哈 嘿',
+  ja:
+    'ありがとうございました ありがとうございます ありがとう どうも よろしくお願いします お願いします お願い よろしく いい感じ いいね ' +
+    'いいです 大丈夫です 大丈夫 続けてください 続けて 進めてください 進めて ください はい いいえ うん ええ そうですね そうです 了解です ' +
+    '了解 分かりました わかりました 完璧 素晴らしい すごい さすが 今日 明日 昨日 ちょっと 本当に とても 教えて すればいいですか すればいい どうすれば できますか ありますか ますか ですか でしょうか したい たい',
+  ko:
+    '고마워요 고마워 고맙습니다 감사합니다 감사해요 좋아요 좋아 좋네요 좋습니다 보여요 보이네요 계속해 계속 주세요 해주세요 그래요 ' +
+    '그래 그렇게 알겠어요 알겠습니다 알았어 괜찮아요 괜찮아 완벽해요 완벽 훌륭해요 최고 잘했어요 안녕하세요 안녕 오늘 내일 어제 ' +
+    '지금 진짜 정말 너무 아주 부탁해요 부탁합니다 알려 알려줘 줘요 어떻게 하나요 하나 있나요 할까요 할 수 있나요 되나요 돼요 뭐예요 뭐였지 뭐였어 뭐였더라 뭐야 뭐지 했나요 했어 했지 하고 누가 누구 대신 이유 무엇 뭐 왜 언제 어디에 어디서 어디 싶어요 ' +
+    '네 예 응 해 줘 좀 잘 수 몇 때',
+};
+
+/** Words of conversation that are also English topic words: dropped only from a text read as that language. */
+const CHAT_WORDS_ONLY_IN: Readonly<Partial<Record<Lang, string>>> = {
+  de: 'gut mach dir super toll top cool',
+  fr: 'air continue super top cool non chose nickel',
+  es: 'favor dime ayer dale super',
+};
 
 /** The index's tokenizer and stop list plus the words of conversation: prompt and note terms, and the prompt's words they came from. */
-export const gateTokenizer = new Tokenizer({ extraStopWords: CHAT_WORDS.split(' ') });
+export const gateTokenizer = new Tokenizer({
+  extraStopWords: Object.values(CHAT_WORDS).flatMap((words) => words.split(' ')),
+  extraStopWordsIn: Object.fromEntries(Object.entries(CHAT_WORDS_ONLY_IN).map(([lang, words]) => [lang, words.split(' ')])),
+});
 
 /** A text's distinct topic terms (no stop or conversation words, no single letters), in order of first use. */
 export function contentTerms(text: string): string[] {
   const seen = new Set<string>();
   for (const t of gateTokenizer.terms(text)) if (isContentTerm(t)) seen.add(t);
   return [...seen];
+}
+
+/**
+ * For the pairs of a prompt's Chinese, Japanese or Korean characters that a note lacks, the share of their two
+ * characters that the note's pairs next to them cover (or a stop word does): a pair straddling two words the note has
+ * (代码|评审 → 码评) counts whole, one between a word it has and one it lacks half, one inside a missing word nothing.
+ * Cut into pairs, a CJK prompt's every seam between two words is a pair no note holds; without this the gate weighed
+ * them as rare words the note lacks and let almost no Chinese or Japanese question through (bench/lang-recall).
+ */
+export function cjkCredit(prompt: string, have: ReadonlySet<string>): Map<string, number> {
+  const out = new Map<string, number>();
+  // A Japanese question's hiragana pairs are its grammar, left out like stop words (promptTerms).
+  const grammar = languageShown(prompt) === 'ja' ? isHiraganaPair : () => false;
+  for (const run of gateTokenizer.cjkRuns(prompt)) {
+    const covered = run.map((u) => u === '' || have.has(u) || grammar(u));
+    for (let i = 0; i < run.length; i++) {
+      const u = run[i];
+      if (!u || covered[i] || [...u].length !== 2) continue;
+      const share = (i > 0 && covered[i - 1] ? 0.5 : 0) + (i + 1 < run.length && covered[i + 1] ? 0.5 : 0);
+      if (share > (out.get(u) ?? 0)) out.set(u, share);
+    }
+  }
+  return out;
+}
+
+/** A prompt's topic terms as search reads a question (a Japanese one without its grammar's hiragana pairs). */
+export function promptTerms(prompt: string): string[] {
+  const terms = contentTerms(prompt);
+  return languageShown(prompt) === 'ja' ? japaneseQuestion(terms) : terms;
 }
 
 export class TermStats {

@@ -6,7 +6,7 @@ import { EngramError } from '../../core/errors';
 import { engramHome } from '../../core/state';
 import { loadConfig, saveConfigKey } from '../../../sidecar/hosting/config-file';
 import { hostFacts } from '../../../sidecar/hosting/facts';
-import { HUB, locateModel } from '../../../sidecar/hosting/embedder';
+import { configuredModel, HUB } from '../../../sidecar/hosting/embedder';
 import { remainingRegistrations } from '../../../sidecar/hosting/install-facts';
 import type { EngineConfigAccess, EngramSettings } from '../settings';
 import { cliEnv, findEngramCli, findNode } from './find-cli';
@@ -26,7 +26,7 @@ export function nodeConfigAccess(env: NodeJS.ProcessEnv, settings: Pick<EngramSe
     },
     model() {
       const c = read();
-      const loc = locateModel({ engramHome: engramHome(facts), modelId: c.get('embedding.model_id'), modelPath: c.get('embedding.model_path') });
+      const loc = configuredModel(c, engramHome(facts));
       return { id: loc.id, present: loc.dir !== null, where: loc.dir ?? loc.downloadDir, source: `${HUB}/${loc.id}` };
     },
     registrations: () => remainingRegistrations(env),

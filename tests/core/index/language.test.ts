@@ -68,6 +68,16 @@ describe('tokenization by script and language', () => {
     expect(detectLanguage('pnpm workspaces')).toBe('en');
   });
 
+  it('stems a German or French paragraph of an English note in its own language (language per passage)', () => {
+    const note = 'How we back up the vault.\n\nWe copy it to a second disk every night.\n\nDie Notizen werden jede Nacht auf eine zweite Festplatte kopiert, damit keine Notiz verloren geht.\n\nLes notes sont copiées chaque nuit sur un second disque.';
+    const terms = tk.terms(note, 'en');
+    expect(terms).toEqual(expect.arrayContaining([...tk.terms('meine Notiz auf der Festplatte', 'de'), ...tk.terms('copier mes notes', 'fr')]));
+    // The English paragraphs keep their English terms, and a short foreign phrase stays English.
+    const english = tk.terms('How we back up the vault. We copy it to a second disk every night.', 'en');
+    expect(terms.slice(0, english.length)).toEqual(english);
+    expect(tk.terms('We use it.\n\nDie Notizen.', 'en')).toEqual(tk.terms('We use it. Die Notizen.', 'en'));
+  });
+
   it('shows the user the words of a CJK query, not its terms only', () => {
     const said = tk.wordsByTerm('怎么同步 Obsidian 仓库');
     expect(said.get('同步')).toBe('同步');
@@ -97,12 +107,41 @@ describe('search, gate and dedup in other languages', () => {
     expect((await index.search('how do I sync my notes between devices', { mode: 'bm25' })).hits[0]?.path).toBe('Help/Sync your notes.md');
   });
 
+  it('leaves the grammar of a Japanese question (its hiragana pairs) out of its search terms, not out of notes', async () => {
+    const notes = {
+      'ヘルプ/デイリーノート.md': '# デイリーノート\n\n毎日の日記をノートとして作るには、デイリーノートのプラグインを有効にします。',
+      'ヘルプ/同期.md': '# 同期\n\nデバイス間でノートを同期するには、どうすればいいですか？設定から同期を選びます。',
+      'ヘルプ/まとめ.md': '# まとめ\n\nひらがなだけの ことば も さがせます。',
+    };
+    const index = new VaultIndex({ vault: new MemoryVault({ files: notes, clock: fixedClock() }), clock: fixedClock(), yieldNow: noYield });
+    await index.build();
+    const r = await index.search('毎日の日記用ノートを作るにはどうすればいいですか？', { mode: 'bm25' });
+    expect(r.terms).not.toContain('には');
+    expect(r.terms).not.toContain('すれ');
+    expect(r.terms).toEqual(expect.arrayContaining(['日記', 'ノー']));
+    expect(r.hits[0]?.path).toBe('ヘルプ/デイリーノート.md');
+    // A question in hiragana alone keeps its pairs.
+    expect((await index.search('ひらがな', { mode: 'bm25' })).hits[0]?.path).toBe('ヘルプ/まとめ.md');
+  });
+
   it('finds a German note for bare keywords, which show no language of their own', async () => {
     const index = await built();
     expect((await index.search('Notizen Geräten synchronisieren', { mode: 'bm25' })).hits[0]?.path).toBe('Hilfe/Notizen synchronisieren.md');
     expect((await index.search('Tastenkürzel zuweisen', { mode: 'bm25' })).hits[0]?.path).toBe('Hilfe/Tastenkürzel.md');
     // English keywords keep their English terms.
     expect((await index.search('sync devices', { mode: 'bm25' })).terms).toEqual(tk.terms('sync devices'));
+  });
+
+  it('finds an English note by its German section for a German question', async () => {
+    const mixed = {
+      'Help/Backups.md': '# Backups\n\nWe copy the vault to a second disk every night, so that no note is lost when the laptop fails. The copy runs at two in the morning and takes about a minute; if it fails, the next one starts again from the last good copy.\n\nDie Notizen werden jede Nacht auf eine zweite Festplatte kopiert, damit nichts verloren geht.',
+      'Help/Disks.md': '# Disks\n\nA second disk for the vault: any external drive works.',
+      'Hilfe/Sicherung.md': '# Sicherung\n\nEine Sicherung der Einstellungen legst du im Ordner an.',
+    };
+    const index = new VaultIndex({ vault: new MemoryVault({ files: mixed, clock: fixedClock() }), clock: fixedClock(), yieldNow: noYield });
+    await index.build();
+    // "Notiz" and "kopieren" meet "Notizen" and "kopiert" only through the German stemmer.
+    expect((await index.search('Wie kann ich eine Notiz kopieren?', { mode: 'bm25' })).hits[0]?.path).toBe('Help/Backups.md');
   });
 
   it('starts a long Chinese note\'s excerpt where the question\'s words are', async () => {

@@ -1,7 +1,10 @@
 // One interface for every LLM backend (claude CLI, Anthropic, Ollama, OpenAI-compatible, rules).
 import type { Turn } from '../../transcript/types.js';
 
-export type BackendName = 'claude' | 'anthropic' | 'ollama' | 'openai' | 'rules';
+import type { BackendName } from '../../config.js';
+
+/** The names config.json takes (BACKENDS in config.ts, the one list). */
+export type { BackendName };
 
 export interface CompletionRequest {
   system: string;

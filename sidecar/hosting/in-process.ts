@@ -1,0 +1,75 @@
+// The CLI's host when none is live for the vault: the same composition as the daemon's (compose.ts), the same index
+// over the snapshot, the same handlers (handlers.ts), opened in this process for one command and closed after it. It
+// serves no socket, takes no lock and drains no spool: the hooks' events wait for a real host.
+import { EngramError } from '../../src/core/errors.js';
+import type { ApplyGuard } from '../../src/core/curate/service.js';
+import { checkParams, type Method, type Params, type Result, type RpcRequest } from '../../src/core/protocol/index.js';
+import { composeEngine } from './compose.js';
+import { thisDevice } from './device.js';
+import { engramHome } from './paths.js';
+import { recordDevice } from './vault-lease.js';
+import { lockIsLive, readLock } from './election.js';
+import { faultFromEnv, faultTrigger } from './fault.js';
+import { makeHandlers } from './handlers.js';
+import type { Logger } from './logger.js';
+import { NodeVault } from './node-vault.js';
+import type { VaultState } from './paths.js';
+import type { RunningHost } from './running-host.js';
+import type { Notify } from './server.js';
+import { indexMaker } from './wiring.js';
+
+export interface InProcessHost {
+  /** One method, its params checked as the socket checks them, answered by the handler a live host runs. */
+  call<M extends Method>(method: M, params: Params<M>, notify?: Notify): Promise<Result<M>>;
+  /** Lets queued work finish and saves the index, unless a host started meanwhile (it owns the snapshot then). */
+  close(): Promise<void>;
+}
+
+/** Nothing of a one-command host goes to the host log: the CLI prints what the command did. */
+const quiet: Logger = () => {};
+
+export interface InProcessOptions {
+  state: VaultState;
+  env: NodeJS.ProcessEnv;
+  applyGuard?: ApplyGuard;
+  /** Save the index and the engine's state at close (false: a dry run leaves $ENGRAM_HOME as it found it). */
+  save?: boolean;
+}
+
+export async function openInProcess(opts: InProcessOptions): Promise<InProcessHost> {
+  const { state, env } = opts;
+  // Read once: one count for this command's note and state writes (`before-rename:N`).
+  const fault = faultTrigger(faultFromEnv(env));
+  const vault = new NodeVault(state.vault, { beforeRename: () => fault('before-rename') });
+  const index = await indexMaker(state, env)(vault, quiet, fault);
+  const { engine, coverage } = composeEngine({ state, env, log: quiet, fault, vault, index });
+  // Curation here writes this device's change log: its record beside the lease tells other machines whether the sync
+  // carries `.engram/` (vault-lease.ts, unseenDevices). A dry run leaves the vault as it found it.
+  if (opts.save !== false) {
+    try {
+      recordDevice(state.vault, thisDevice(engramHome(env)));
+    } catch {
+      // A vault that cannot be written: the apply says so.
+    }
+  }
+  await engine.start();
+  const capture = engine.capture!;
+  const host: RunningHost = {
+    kind: 'cli', state, vault, engine, capture, coverage, curation: engine.curation!, startedAt: Date.now(), log: quiet, fault,
+    drain: () => {},
+    async shutdown() {
+      await capture.queue.stop();
+      if (opts.save !== false && !lockIsLive(readLock(state.lock))) await engine.save();
+    },
+  };
+  const handlers = makeHandlers(host, env, { applyGuard: opts.applyGuard });
+  return {
+    call<M extends Method>(method: M, params: Params<M>, notify: Notify = () => {}): Promise<Result<M>> {
+      const handler = handlers[method];
+      if (!handler) throw new EngramError('protocol', `${method} is answered only by a running host`);
+      const req: RpcRequest = { jsonrpc: '2.0', id: 0, method, params };
+      return handler(checkParams(method, params), req, notify);
+    },
+    close: () => host.shutdown('done'),
+  };
+}
