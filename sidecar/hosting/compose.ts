@@ -2,6 +2,7 @@
 // and the CLI's in-process host when none is live (in-process.ts) hand the engine the same ports, curation, capture and
 // configuration, so a method answers alike on each.
 import { Engine, type EngineIndex } from '../../src/core/engine.js';
+import { ActivityRecord, activityFile } from '../../src/core/activity/record.js';
 import type { EffectiveConfig } from '../../src/core/config.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
 import type { CurationOptions } from '../../src/core/curate/service.js';
@@ -74,6 +75,8 @@ export function composeEngine(opts: ComposeOptions): ComposedEngine {
   const facts = hostFacts(env);
   const { config } = loadConfig(facts);
   const coverage = new CoverageStore(engramHome(facts), state.key);
+  // What this vault's sessions were given and what was captured from them (`engram activity`), beside the other logs.
+  const activity = new ActivityRecord(new NodeStateStore(engramHome(facts)), activityFile(state.key), systemClock, log);
   let extractor: TranscriptExtractor = async () => ({ notes: 0, outcome: 'no extractor available in this build' });
   const engine = new Engine({
     ports: { vault, clock: systemClock, yieldNow: opts.yieldNow ?? yieldToEventLoop },
@@ -93,7 +96,9 @@ export function composeEngine(opts: ComposeOptions): ComposedEngine {
       },
       log,
       hold: opts.jobDelayMs ? () => new Promise((r) => setTimeout(r, opts.jobDelayMs)) : undefined,
+      activity: (e) => activity.add(e),
     },
+    activity,
     persist: { store: new NodeStateStore(engramHome(facts)), dir: `vaults/${state.key}` },
     config: {
       ignore: [...VAULT_IGNORED_DIRS],
@@ -105,6 +110,7 @@ export function composeEngine(opts: ComposeOptions): ComposedEngine {
         log: config.get('folders.log'),
       },
       trust: { outsideFolders: config.get('recall.outside_folders'), trustedFolders: config.get('recall.trusted_folders') },
+      privateZones: { folders: config.get('privacy.private_folders'), tags: config.get('privacy.private_tags') },
     },
   });
   return { engine, coverage, config, setExtractor: (x) => (extractor = x) };

@@ -1,5 +1,6 @@
 // Extraction on the Node host: reads a transcript file, wires the vault, the state files, the backend, git
 // awareness and fault injection, and runs the core pipeline. A host's job queue and its `extract.run` call this.
+import { capturePolicy } from '../../src/core/capture/mode.js';
 import type { ExtractWindowOptions } from '../../src/core/extract/window.js';
 import { removeTempLeftovers } from './temp-files.js';
 import fs from 'node:fs';
@@ -173,6 +174,9 @@ export async function extractParsedSession(ctx: ExtractContext, host: ExtractHos
     // The optional second "validate" pass (one more call per window that has beats).
     validatePass: validatePassFrom(host.config, ctx.facts.env),
     retryBaseMs: host.config.get('extract.retry_after_minutes') * 60_000,
+    // Write control, read at each run: a mode changed in the settings tab or with `engram configure` applies at once.
+    privateZones: { folders: host.config.get('privacy.private_folders'), tags: host.config.get('privacy.private_tags') },
+    capture: capturePolicy(host.config.get('capture.mode'), host.config.get('capture.mode_by_type'), host.config.get('capture.mode_by_project')),
     fault: (point) => host.fault(point),
     onWindow: ctx.onWindow,
     ...(ctx.search ? { similar: indexSimilarity(ctx.search) } : {}),

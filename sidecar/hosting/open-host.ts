@@ -11,6 +11,9 @@ import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js
 import { engramHome, type VaultState } from './paths.js';
 import { acquireHostLock, releaseHostLock, type LockInfo } from './election.js';
 import { NodeVault } from './node-vault.js';
+import { NodeStateStore } from './node-state-store.js';
+import { loadConfig } from './config-file.js';
+import { hostFacts } from './facts.js';
 import { removeTempLeftovers } from './temp-files.js';
 import { composeEngine } from './compose.js';
 import { faultFromEnv, faultTrigger, type FaultHit } from './fault.js';
@@ -25,6 +28,8 @@ import type { Logger } from './logger.js';
 import { ensureStateDirs, retrySetAside, returnClaimed, unclaim } from './spool.js';
 import { startCodexFollower } from './codex-follow.js';
 import { makeHandlers } from './handlers.js';
+import { claudeMemoryFiles } from './claude-memory.js';
+import { importClaudeMemory } from '../../src/core/memory/claude-memory.js';
 import type { HostKind, RunningHost } from './running-host.js';
 
 /** Follows changes anyone makes to the vault (chokidar for the daemon, Obsidian's vault events for the plugin). */
@@ -55,6 +60,9 @@ export interface OpenHostOptions {
 
 /** Not hosting: a host on this machine holds host.lock (`owner`), or another device holds the vault's lease (`lease`). */
 export type OpenedHost = { kind: 'already-running'; owner?: LockInfo; lease?: Lease } | { kind: 'hosting'; host: RunningHost; closed: Promise<string> };
+
+/** What an agent may not do in read-only mode: every method that changes the vault, the queue or the configuration. */
+const AGENT_WRITES = new Set(['remember', 'forget', 'extract', 'configure', 'reindex', 'curate.apply', 'curate.reject', 'maintain.run', 'extract.run', 'import.run', 'index.update']);
 
 /** Why a host stopped when a client with a newer protocol major asked it to go. */
 export const NEWER_CLIENT = 'a newer client took over';
@@ -106,6 +114,8 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     // A device whose lease cannot reach this machine (a sync without dot folders): say so, since both may host.
     const unseen = describeUnseen(unseenDevices(state.vault, device, foldersFromConfig(config).log));
     if (unseen) log('warn', `${unseen}; run Engram's host on one machine at a time (engram serve --stop on the other), or sync with a tool that carries dot folders`);
+    // What this vault's sessions were given and what was captured from them (`engram activity`).
+    const activity = engine.activity!;
     const made = await opts.makeExtractor?.(engine, vault, fault).catch((e) => {
       log('warn', `extraction unavailable: ${errorMessage(e)}`);
       return undefined;
@@ -140,6 +150,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
           await firstSave;
           // The snapshot, recall statistics and which notes each session was given.
           await engine.save().catch((e) => log('warn', `saving the engine's state failed: ${errorMessage(e)}`));
+          await activity.written();
           releaseLease(state.vault, device);
           releaseHostLock(state.lock);
           closedResolve(reason);
@@ -155,6 +166,14 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
       handlers: makeHandlers(host, env),
       onActivity: () => opts.onActivity?.(),
       onTakeover: () => void host.shutdown(NEWER_CLIENT),
+      // Read-only mode (recall.read_only, read at each request): an agent may recall and read, never write.
+      refuse: (client, method) => (client === 'mcp' && AGENT_WRITES.has(method) && loadConfig(hostFacts(env)).config.get('recall.read_only')
+        ? `Engram is read-only for agents (recall.read_only): ${method} is refused; the user can turn it off with \`engram configure recall.read_only false\``
+        : undefined),
+      // An agent's MCP requests and the size of each answer, in the activity record.
+      onCall: (c) => {
+        if (c.client === 'mcp') activity.add({ kind: 'mcp', method: c.method, answerChars: c.answerChars, ms: c.ms, ...(c.error ? { error: c.error } : {}) });
+      },
       log,
     });
     await server.listen();
@@ -171,12 +190,34 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     const watcher = opts.follow((c) => engine.applyChange(c));
     // Codex runs no hooks: once registered (`engram install --agent codex`), its rollouts are followed from disk.
     const codex = startCodexFollower({ state, env, coverage, log, notify: () => host.drain() });
+    // Claude Code's own memory files, as notes (read only; at start and whenever a memory folder changed).
+    let memorySeen: string | undefined;
+    let importing = false;
+    const importMemory = async () => {
+      if (importing || shuttingDown || !engine.ready) return;
+      const c = loadConfig(hostFacts(env)).config;
+      if (!c.get('capture.claude_memory')) return;
+      importing = true;
+      try {
+        const found = claudeMemoryFiles(env, memorySeen);
+        if (!found.files) return;
+        const done = await importClaudeMemory({ vault, state: new NodeStateStore(engramHome(env)), dir: `vaults/${state.key}`, folder: c.get('folders.claude_memory'), files: found.files });
+        memorySeen = found.signature;
+        for (const d of done) if (d.action !== 'unchanged') activity.add({ kind: 'memory', project: found.files.find((f) => f.source === d.source)?.project, source: d.source, path: d.path, action: d.action, ...(d.why ? { why: d.why } : {}) });
+        if (done.some((d) => d.action === 'created' || d.action === 'updated')) await engine.reconcile();
+      } catch (e) {
+        log('warn', `Claude Code memory not imported: ${errorMessage(e)}`);
+      } finally {
+        importing = false;
+      }
+    };
     // A team store (docs/team.md): promotions waiting are sent and the team's notes cached for recall, in the
     // background, at start and every 5 minutes; nothing that answers a person waits on it.
     const team = startTeamSync(config, env, log);
     let sweeps = 0;
     const sweep = setInterval(() => {
       capture.sweep();
+      void importMemory();
       if (sweeps % 10 === 0) team.tick();
       // Every 10 minutes, a rescan catches anything the watcher missed.
       if (++sweeps % 20 === 0 && engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
@@ -207,6 +248,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
           (e) => log('warn', `resuming interrupted applies failed: ${errorMessage(e)}`),
         );
         host.drain();
+        void importMemory();
         // Save the freshly built index at once: a crash later must not cost a full rebuild.
         firstSave = engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
       },

@@ -56,6 +56,10 @@ export interface HostServerOptions {
   onActivity: () => void;
   /** A newer client asked an older host to go. */
   onTakeover?: () => void;
+  /** Why this client may not call this method now (the read-only mode refuses an agent's writes), or undefined. */
+  refuse?: (client: string | undefined, method: string) => string | undefined;
+  /** Each answered request: which client (as its hello named it), the method, the answer's size and time. */
+  onCall?: (call: { client?: string; method: string; answerChars: number; ms: number; error?: string }) => void;
   log: (level: 'info' | 'warn' | 'error', msg: string) => void;
 }
 
@@ -95,6 +99,7 @@ export class HostServer {
     s.on('error', () => s.destroy());
     const decoder = new LineDecoder(1024 * 1024);
     let authed = false;
+    let client: string | undefined;
     // A client that never says hello is dropped.
     const helloTimer = setTimeout(() => !authed && s.destroy(), 5000);
     const notify: Notify = (method, params) => {
@@ -112,7 +117,9 @@ export class HostServer {
         if (s.destroyed) return;
         const parsed = parseFrame(line);
         if (!authed) {
-          authed = this.hello(s, parsed);
+          const greeted = this.hello(s, parsed);
+          authed = greeted !== false;
+          if (greeted !== false) client = greeted;
           if (!authed) {
             clearTimeout(helloTimer);
             s.end();
@@ -130,20 +137,24 @@ export class HostServer {
         if (!('method' in msg)) continue;
         this.opts.onActivity();
         if (!('id' in msg)) {
-          void this.dispatch(msg as RpcRequest, notify).catch(() => {});
+          void this.dispatch(msg as RpcRequest, notify, client).catch(() => {});
           continue;
         }
-        void this.dispatch(msg, notify).then((reply) => {
-          if (!s.destroyed) s.write(encodeFrame(reply));
+        const started = Date.now();
+        void this.dispatch(msg, notify, client).then((reply) => {
+          const frame = encodeFrame(reply);
+          if (!s.destroyed) s.write(frame);
+          this.opts.onCall?.({ client, method: msg.method, answerChars: frame.length, ms: Date.now() - started, ...('error' in reply ? { error: reply.error.message } : {}) });
         });
       }
     });
   }
 
-  private hello(s: net.Socket, parsed: ReturnType<typeof parseFrame>): boolean {
+  /** The client's name (undefined when it gave none) once its hello is accepted; false when refused. */
+  private hello(s: net.Socket, parsed: ReturnType<typeof parseFrame>): string | undefined | false {
     const refuse = (code: number, message: string, data?: unknown) => {
       s.write(encodeFrame(failure(parsed.ok && 'id' in parsed.message ? (parsed.message.id as string | number) : null, code, message, data)));
-      return false;
+      return false as const;
     };
     if (!parsed.ok || !('method' in parsed.message) || parsed.message.method !== 'hello' || !('id' in parsed.message)) {
       return refuse(RpcCode.unauthorized, 'the first frame must be hello');
@@ -168,11 +179,13 @@ export class HostServer {
     }
     this.opts.onActivity();
     s.write(encodeFrame(success(parsed.message.id as string | number, { protocolVersion: PROTOCOL_VERSION, ...this.opts.hello() })));
-    return true;
+    return params.client;
   }
 
-  private async dispatch(req: RpcRequest, notify: Notify): Promise<ReturnType<typeof success> | ReturnType<typeof failure>> {
+  private async dispatch(req: RpcRequest, notify: Notify, client?: string): Promise<ReturnType<typeof success> | ReturnType<typeof failure>> {
     if (!isMethod(req.method)) return failure(req.id, RpcCode.methodNotFound, `unknown method ${req.method}`);
+    const refused = this.opts.refuse?.(client, req.method);
+    if (refused) return failure(req.id, RpcCode.refused, refused, { code: 'refused' });
     let run: (() => Promise<unknown>) | undefined;
     try {
       run = handle(this.opts.handlers, req.method, req.params, req, notify);

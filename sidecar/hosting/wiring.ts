@@ -95,14 +95,16 @@ async function extractorFor(engine: Engine, vault: VaultPort, fault: FaultHit, s
     if (req.cwd && !session.meta.cwd) session.meta.cwd = req.cwd;
     const run = await runner.extractParsedSession(ctx, host, session);
     const notes = run.beats.created + run.beats.extended;
+    // What the activity record keeps of the run: each window's call and each beat filed or proposed.
+    const seen = { agent: session.meta.agent, windows: run.calls ?? [], beats: run.notes.map((n) => ({ path: n.path, title: n.title, type: n.type, action: n.action, ...(n.proposal ? { proposal: n.proposal } : {}) })) };
     // Stopped by the budget, or another process holds the session: keep the event for later, not "covered".
-    if (run.budgetStopped) return { notes, outcome: `deferred: ${run.budgetStopped}`, deferred: true };
-    if (run.skippedKind === 'busy') return { notes, outcome: `deferred: ${run.skipped}`, deferred: true };
+    if (run.budgetStopped) return { ...seen, notes, outcome: `deferred: ${run.budgetStopped}`, deferred: true };
+    if (run.skippedKind === 'busy') return { ...seen, notes, outcome: `deferred: ${run.skipped}`, deferred: true };
     // Failed windows stay pending (not covered) and are retried after a backoff; the queue moves on to other sessions.
-    if (run.waiting) return { notes, outcome: `deferred: ${run.waiting}`, deferred: true };
-    if (run.failed.length) return { notes, outcome: `deferred: ${run.windows.notDone} window${run.windows.notDone === 1 ? '' : 's'} pending (${run.failed[0].reason})${run.pending ? `; next try after ${run.pending.retryAt}` : ''}`, deferred: true, retryAt: run.pending?.retryAt };
-    const outcome = run.skipped ?? (run.errors.length ? `extracted with errors: ${run.errors[0]}` : `extracted ${notes} notes${req.backend ? ` (${req.backend})` : ''}`);
+    if (run.waiting) return { ...seen, notes, outcome: `deferred: ${run.waiting}`, deferred: true };
+    if (run.failed.length) return { ...seen, notes, outcome: `deferred: ${run.windows.notDone} window${run.windows.notDone === 1 ? '' : 's'} pending (${run.failed[0].reason})${run.pending ? `; next try after ${run.pending.retryAt}` : ''}`, deferred: true, retryAt: run.pending?.retryAt };
+    const outcome = run.skipped ?? (run.errors.length ? `extracted with errors: ${run.errors[0]}` : `extracted ${notes} notes${run.beats.proposed ? `, ${run.beats.proposed} held for review` : ''}${req.backend ? ` (${req.backend})` : ''}`);
     if (run.windows.notDone > 0) throw new EngramError('backend', outcome);
-    return { notes, outcome };
+    return { ...seen, notes, outcome };
   };
 }

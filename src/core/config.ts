@@ -5,11 +5,12 @@ import { EngramError } from './errors.js';
 import { upgradeFormat, type FormatSpec } from './format-version.js';
 import { posixPath, vaultPath, win32Path } from './path.js';
 import { didYouMeanText } from './suggest.js';
+import { CAPTURE_MODES, parseModeRules } from './capture/mode.js';
 
 export type ConfigValue = string | number | boolean | null | string[];
 
 export interface KeySpec<T extends ConfigValue = ConfigValue> {
-  type: 'text' | 'path' | 'paths' | 'folder' | 'folders' | 'url' | 'integer' | 'boolean' | 'choice';
+  type: 'text' | 'path' | 'paths' | 'folder' | 'folders' | 'url' | 'integer' | 'boolean' | 'choice' | 'modes';
   default: T;
   description: string;
   /** For `choice`. */
@@ -145,6 +146,26 @@ export function boolKey(def: boolean, description: string): KeySpec<boolean> {
   });
 }
 
+/** Tags or names: a JSON array in config.json, or one text separated by commas or newlines (a leading `#` is dropped). */
+function textListKey(description: string): KeySpec<string[]> {
+  return spec({ type: 'text', default: [], description }, (v) => {
+    const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(/[,\n]/) : null;
+    if (list === null || list.some((x) => typeof x !== 'string' || x.includes('\0'))) return fail('a list of names separated by commas');
+    return { ok: true, value: (list as string[]).map((x) => x.trim().replace(/^#/, '')).filter(Boolean) };
+  });
+}
+
+/** Write control rules: `name=mode` entries (a JSON array in config.json, or one text separated by commas or newlines). */
+function modeRulesKey(description: string): KeySpec<string[]> {
+  return spec({ type: 'modes', default: [], description, values: CAPTURE_MODES }, (v) => {
+    const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(/[,\n]/) : null;
+    if (list === null || list.some((x) => typeof x !== 'string')) return fail(`a list of name=${CAPTURE_MODES.join('|')} entries`);
+    const entries = (list as string[]).map((x) => x.trim()).filter(Boolean);
+    const parsed = parseModeRules(entries);
+    return parsed.ok ? { ok: true, value: entries } : fail(`a list of name=${CAPTURE_MODES.join('|')} entries (${parsed.error})`);
+  });
+}
+
 export const BACKENDS = ['claude', 'anthropic', 'ollama', 'openai', 'rules'] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
@@ -213,6 +234,14 @@ export const CONFIG_KEYS = {
   'recall.trusted_folders': foldersKey([], 'Vault folders whose notes count as your own words, whatever their frontmatter says (raises clippings you rewrote)'),
   'hooks.session_start_deadline_ms': intKey(3000, 'How long the SessionStart hook waits for context (ms)', 100, 60_000),
   'hooks.prompt_deadline_ms': intKey(1500, 'How long the UserPromptSubmit hook waits for context (ms)', 100, 30_000),
+  'capture.mode': choiceKey(CAPTURE_MODES, 'auto', 'What capture does with what it finds in a session: auto (write notes), inbox (hold each as a proposal in the review pane until you approve it), off (capture nothing)'),
+  'capture.mode_by_type': modeRulesKey('Capture mode per note type, e.g. decision=inbox, gotcha=off (the strictest of the global, type and project modes applies)'),
+  'capture.mode_by_project': modeRulesKey('Capture mode per project, e.g. acme=off (a project set to off is never read for capture)'),
+  'capture.claude_memory': boolKey(true, "Import Claude Code's own auto memory (~/.claude/projects/<project>/memory/*.md) as notes under folders.claude_memory, following its changes; Engram never edits, moves or disables those files"),
+  'folders.claude_memory': folderKey('Engram/Claude memory', "Vault folder for the notes imported from Claude Code's own memory (one subfolder per project)"),
+  'privacy.private_folders': foldersKey([], 'Private vault folders: their notes are never injected by hooks, never given to agents over MCP and never named to an LLM (your own search still finds them)'),
+  'privacy.private_tags': textListKey('Private tags (e.g. private, health): notes carrying one (or a tag nested under it) are private like a private folder\'s'),
+  'recall.read_only': boolKey(false, 'Read-only mode for agents: MCP recall, read, search and status work; remember, forget, extract, configure, reindex and applying or rejecting proposals are refused'),
   'hooks.inject': boolKey(true, 'Whether hooks inject recalled context into sessions'),
   'hooks.stop_min_new_turns': intKey(6, 'A Stop re-queues a session only when it grew by this many records (or bytes below)'),
   'hooks.stop_min_new_bytes': intKey(16_384, 'A Stop re-queues a session only when it grew by this many bytes (or records above)'),

@@ -10,7 +10,7 @@ import { Capture, type CapturePorts } from './capture/capture.js';
 import type { Ports, VaultChange } from './ports.js';
 import type { SearchHit, SearchOptions } from './index/types.js';
 import { SEARCH_FLOOR } from './index/search.js';
-import { compactList, passagesUnder } from './recall/passages.js';
+import { compactList, passagesUnder, tokens } from './recall/passages.js';
 import type { IndexNoteVectors } from './index/note-vectors.js';
 import { parseNote } from './note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from './note/meta.js';
@@ -24,8 +24,11 @@ import { findDirectives, withholdDirectives } from './recall/directives.js';
 import { DEFAULT_TRUST, type TrustConfig } from './recall/trust.js';
 import { flaggedNote, heldBack, markHit, vetNote, type FlaggedNote, type MarkedHit, type Vetting } from './recall/vet.js';
 import { fenceRecalled } from './transcript/fence.js';
+import { withoutPrivate } from './transcript/private.js';
+import { NO_PRIVATE_ZONES, privateZoneOf, type PrivateZones } from './note/private-zone.js';
 import { extendNote, rememberContentProblem, rememberId, rememberNote, restatedNote, type RememberInput, type RememberResult } from './memory/remember.js';
 import type { ContextItem, ContextResult, RecallResult } from './protocol/messages.js';
+import type { ActivityRecord } from './activity/record.js';
 
 /** One query's answer: the hits, and what the user should know (BM25 only, a time phrase read as a date…). */
 export interface QueryAnswer {
@@ -47,6 +50,14 @@ export function recallScope(opts: SearchOptions, ...outFolders: string[]): Searc
     excludeFolders: opts.folders?.length ? opts.excludeFolders : [...(opts.excludeFolders ?? []), ...outFolders],
     generalToo: opts.projects?.length ? true : opts.generalToo,
   };
+}
+
+/** Working-memory notes due for review on or before `today` (yyyy-mm-dd), outside the archive folder. */
+export function countDue(metas: Iterable<NoteMeta>, today: string, archiveFolder: string): number {
+  const archive = `${archiveFolder}/`;
+  let n = 0;
+  for (const m of metas) if (m.reviewAfter && m.reviewAfter <= today && !m.path.startsWith(archive)) n++;
+  return n;
 }
 
 /** What the engine needs of a search index (IndexedVault below adapts the VaultIndex for every host). */
@@ -75,6 +86,8 @@ export interface EngineConfig {
   ignore: string[];
   /** Which folders hold outside text, which the user's own (recall/trust.ts). */
   trust: TrustConfig;
+  /** Folders and tags never injected nor given to agents (note/private-zone.ts). */
+  privateZones: PrivateZones;
 }
 
 export type { FlaggedNote, Vetting } from './recall/vet.js';
@@ -94,6 +107,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   gate: DEFAULT_GATE,
   ignore: ['.trash', '.git'],
   trust: DEFAULT_TRUST,
+  privateZones: NO_PRIVATE_ZONES,
 };
 
 export type EngineLog = (level: 'info' | 'warn' | 'error', message: string) => void;
@@ -119,11 +133,14 @@ export interface EngineOptions {
    * twice), and each note's metadata and terms (notes.json: a restart reads only the notes that changed).
    */
   persist?: { store: StateStore; dir: string };
+  /** The activity record (src/core/activity/record.ts): every injection, with what was withheld and why. */
+  activity?: ActivityRecord;
 }
 
 const INJECTED_FORMAT = { name: 'injected.json', current: 1, field: 'format' as const };
 // 2: terms cut by script and stemmed per language (index/language.ts): a cache of older terms is dropped and its notes read again.
-const NOTES_FORMAT = { name: 'notes.json', current: 2, field: 'format' as const, migrations: { 1: () => ({ terms: [], notes: [] }) } };
+// 3: metadata reads `inject: false` (NoteMeta.noInject): an older cache is dropped and its notes read again.
+const NOTES_FORMAT = { name: 'notes.json', current: 3, field: 'format' as const, migrations: { 1: () => ({ terms: [], notes: [] }), 2: () => ({ terms: [], notes: [] }) } };
 
 /** A note as the engine last read it: its listing, metadata and terms (indices into the cache's term list). */
 type CachedNote = [path: string, mtime: number, size: number, meta: Omit<NoteMeta, 'path'>, terms: number[]];
@@ -205,6 +222,8 @@ export class Engine {
   readonly curation?: Curation;
   /** Capture for this vault, when the host gave it its ports. */
   readonly capture?: Capture;
+  /** What the engine saw, captured and injected, when the host keeps a record. */
+  readonly activity?: ActivityRecord;
   private readonly pendingChanges = new Map<string, VaultChange>();
   private catchingUp: Promise<void> | null = null;
   /** Recall statistics are written one after another (read-modify-write of one file), off the answer's path. */
@@ -231,6 +250,7 @@ export class Engine {
       });
     }
     if (opts.capture) this.capture = new Capture(opts.capture);
+    this.activity = opts.activity;
   }
 
   isIgnored(path: string): boolean {
@@ -397,14 +417,16 @@ export class Engine {
 
   /** Working-memory notes due for review on or before `today` (yyyy-mm-dd), outside the archive. */
   dueCount(today: string): number {
-    const archive = `${this.config.folders.archive}/`;
-    let n = 0;
-    for (const m of this.metas.values()) if (m.reviewAfter && m.reviewAfter <= today && !m.path.startsWith(archive)) n++;
-    return n;
+    return countDue(this.metas.values(), today, this.config.folders.archive);
   }
 
   meta(path: string): NoteMeta | undefined {
     return this.metas.get(path);
+  }
+
+  /** Every note's metadata as last read (the dashboard counts them). */
+  notes(): Iterable<NoteMeta> {
+    return this.metas.values();
   }
 
   /** Whether any note belongs to `project` (case aside). */
@@ -510,6 +532,12 @@ export class Engine {
     }
   }
 
+  /** Why a note is private (a private folder or tag), or undefined: never injected, never given to an agent. */
+  privateZone(path: string): string | undefined {
+    const m = this.metas.get(path);
+    return privateZoneOf({ path, tags: m?.tags }, this.config.privateZones);
+  }
+
   /** The answer's hits marked for people: outside text, text addressed to an AI (`engram search`, the Search pane). */
   async mark(answer: QueryAnswer): Promise<QueryAnswer> {
     const hits: MarkedHit[] = [];
@@ -522,6 +550,9 @@ export class Engine {
 
   /** Why a hook must not inject this note's `passage` (see heldBack), or null when it may (the user's or Engram's words, nothing addressed to an AI). */
   private async notInjected(path: string, passage: string | null): Promise<string | null> {
+    const zone = this.privateZone(path);
+    if (zone) return zone;
+    if (this.metas.get(path)?.noInject) return 'inject: false in its frontmatter';
     const v = await this.vet(path);
     if (!v) return 'unreadable';
     const d = heldBack(v, passage);
@@ -550,7 +581,8 @@ export class Engine {
   }
 
   async recall(query: string, opts: SearchOptions & { full?: number } = {}): Promise<RecallResult> {
-    const hits = await this.search(query, { limit: 8, ...opts });
+    // What an agent asks for: private notes are not among the answers (the person's own search still finds them).
+    const hits = (await this.search(query, { limit: 8, ...opts })).filter((h) => !this.privateZone(h.path));
     const full = opts.full ?? 3;
     const out: RecallResult['hits'] = [];
     for (const [i, hit] of hits.entries()) {
@@ -635,7 +667,8 @@ export class Engine {
       }
       return this.finishContext(p, items, seen, withheld);
     }
-    const query = p.prompt ?? '';
+    // A private span in the prompt is not even searched for.
+    const query = withoutPrivate(p.prompt ?? '').text;
     if (!query.trim()) return { items: [] };
     // Automatic injection reads the prompt as a topic: "last week" in a question must not filter notes by date.
     const hits = await this.search(query, { limit: 12, projects: p.project ? [p.project] : undefined, timePhrases: false });
@@ -673,7 +706,7 @@ export class Engine {
   }
 
   private finishContext(
-    p: { event: 'SessionStart' | 'UserPromptSubmit'; sessionId?: string; maxChars: number },
+    p: { event: 'SessionStart' | 'UserPromptSubmit'; sessionId?: string; project?: string; maxChars: number },
     items: (ContextItem & { summary?: string; snippet?: string; heading?: string; type?: string })[],
     seen: Set<string>,
     withheld: Withheld[] = [],
@@ -692,6 +725,17 @@ export class Engine {
     }
     // What went out and its size, for the activity record.
     if (kept.length) this.log('info', `injected ${p.event}: ${kept.length} notes, ${text?.length ?? 0} chars (${kept.map((k) => k.path).join(', ')})`);
+    const chars = text?.length ?? 0;
+    this.activity?.add({
+      kind: 'inject',
+      event: p.event,
+      session: p.sessionId,
+      project: p.project,
+      notes: kept.map((k) => ({ path: k.path, title: k.title, why: k.why, ...(k.heading ? { heading: k.heading } : {}) })),
+      chars,
+      tokens: chars ? tokens(chars) : 0,
+      withheld: withheld.map((w) => ({ path: w.path, why: w.reason, ...(w.heading ? { heading: w.heading } : {}) })),
+    });
     return { text, items: kept.map(({ path, title, why, score }) => ({ path, title, why, score })) };
   }
 
@@ -701,6 +745,8 @@ export class Engine {
    */
   async read(ref: string): Promise<{ path: string; title: string; text: string; heading?: string }> {
     const { path } = this.noteFor(ref, 'read');
+    const zone = this.privateZone(path);
+    if (zone) throw new EngramError('refused', `${path} is in a ${zone}: it is not given to agents`, 'the user can read it in Obsidian');
     const file = await this.ports.vault.read(path);
     const title = this.metas.get(path)?.title ?? path;
     const hash = ref.replace(/\]\]$/, '').split('|')[0].indexOf('#');

@@ -6,6 +6,7 @@ import { EngramError } from './errors.js';
 import type { Engine } from './engine.js';
 import { checkParams, type Method, type Params, type RecallResult, type Result } from './protocol/index.js';
 import { parseSince } from './duration.js';
+import { activityStats } from './activity/stats.js';
 import { systemClock, type Clock } from './ports.js';
 
 /** The longest a `context` request waits for a starting host's first read of the vault (hooks wait 8 s at most). */
@@ -128,6 +129,18 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       return writing(async () => ({ applied: await curation().apply(ids, { actor, edits }, applyGuard) }));
     },
     'curate.reject': ({ ids }) => serialized(async () => ({ rejected: await curation().reject(ids) })),
+    activity: async (q) => {
+      if (!engine.activity) throw new EngramError('refused', 'this host keeps no activity record');
+      return engine.activity.read({ session: q.session, since: q.since === undefined ? undefined : parseSince(q.since, clock.now()), limit: q.limit, kinds: q.kinds });
+    },
+    stats: async (q) => {
+      if (!engine.activity) throw new EngramError('refused', 'this host keeps no activity record');
+      await engine.whenReady();
+      const days = q.days ?? 30;
+      const now = clock.now();
+      const activity = await engine.activity.read({ since: now - days * 86_400_000 });
+      return activityStats(activity, engine.notes(), { now, days, sessionChars: injection().sessionChars, archive: engine.config.folders.archive, reviewBacklog: engine.dueCount(new Date(now).toISOString().slice(0, 10)) });
+    },
     flagged: async () => ({ notes: await engine.flagged() }),
     reindex: async () => {
       await engine.whenReady();

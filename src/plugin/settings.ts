@@ -58,6 +58,17 @@ const FOLDERS: Array<[string, string]> = [
   ['folders.log', 'Change log'],
 ];
 
+const CAPTURE_MODE_LABELS: Record<string, string> = {
+  auto: 'Automatic: write notes at once',
+  inbox: 'Inbox: hold new notes for my approval',
+  off: 'Off: capture nothing',
+};
+
+/** A list value (config keeps a JSON array) as one comma-separated text field. */
+function listText(v: unknown): string {
+  return Array.isArray(v) ? v.join(', ') : textOf(v);
+}
+
 const BACKENDS: Record<string, string> = {
   claude: 'Claude Code CLI (your subscription)',
   anthropic: 'Anthropic API (ANTHROPIC_API_KEY)',
@@ -119,6 +130,7 @@ export class EngramSettingTab extends PluginSettingTab {
     }
     this.folderSettings(containerEl, access);
     this.extractionSettings(containerEl, access);
+    this.captureSettings(containerEl, access);
     this.embeddingSettings(containerEl, access);
     this.integrationSettings(containerEl, access);
     this.localSettings(containerEl);
@@ -155,6 +167,26 @@ export class EngramSettingTab extends PluginSettingTab {
       .setName('Daily token budget')
       .setDesc('Background extraction stops for the day once it has used this many tokens.')
       .addText((t) => t.setValue(textOf(access.get('budget.tokens_per_day'))).onChange((v) => this.saveLater('budget.tokens_per_day', () => this.save(access, 'budget.tokens_per_day', v))));
+  }
+
+  /** Write control: what capture does with what it finds (capture.mode), per note type and per project. */
+  private captureSettings(el: HTMLElement, access: EngineConfigAccess): void {
+    new Setting(el).setName('What gets written').setHeading();
+    new Setting(el)
+      .setName('Capture mode')
+      .setDesc('Automatic writes notes at once; inbox holds each new note in the review pane until you approve it; off captures nothing.')
+      .addDropdown((d) => {
+        for (const [k, label] of Object.entries(CAPTURE_MODE_LABELS)) d.addOption(k, label);
+        d.setValue(String(access.get('capture.mode'))).onChange((v) => void this.save(access, 'capture.mode', v));
+      });
+    const rules = (key: string, name: string, desc: string) =>
+      new Setting(el).setName(name).setDesc(desc).addText((t) => {
+        t.setPlaceholder('decision=inbox, gotcha=off').setValue(listText(access.get(key)));
+        // Saved when the field is left (a pair half typed is not yet valid).
+        t.inputEl.addEventListener('change', () => void this.save(access, key, t.getValue()));
+      });
+    rules('capture.mode_by_type', 'Mode per note type', 'Comma-separated type=mode pairs (auto, inbox or off). The strictest of the global, type and project modes applies.');
+    rules('capture.mode_by_project', 'Mode per project', 'Comma-separated project=mode pairs. A project set to off is never read for capture.');
   }
 
   private embeddingSettings(el: HTMLElement, access: EngineConfigAccess): void {

@@ -19,6 +19,8 @@ const meaningful: Record<string, { vault: boolean; json: boolean }> = {
   extract: { vault: true, json: true },
   import: { vault: true, json: true },
   status: { vault: true, json: true },
+  activity: { vault: true, json: true },
+  stats: { vault: true, json: true },
   setup: { vault: true, json: true },
   backfill: { vault: true, json: false },
   install: { vault: false, json: true },

@@ -4,6 +4,7 @@
 import type { Curation } from '../../src/core/curate/service.js';
 import { curateSettings } from '../../src/core/curate/settings.js';
 import { Engine } from '../../src/core/engine.js';
+import { ActivityRecord, activityFile } from '../../src/core/activity/record.js';
 import { MemoryStateStore } from '../../src/core/extract/state-store.js';
 import { answer, coreOperations, type InjectionSettings, type OperationTable } from '../../src/core/operations.js';
 import { MemoryVault } from '../../src/core/ports/memory-vault.js';
@@ -29,7 +30,9 @@ export async function startInProcessHost(files: Record<string, string>, opts: { 
   // backend is `rules` (extend only) unless the test gives one (a scripted model that promotes and deletes).
   const backend = opts.backend;
   const curationOpts = { state, vaultKey: '0123456789abcdef', settings: curateSettings({ device: 'test', actor: 'plugin' }), ...(backend ? { backend: () => backend } : {}) };
-  const engine = new Engine({ ports: { vault, clock, yieldNow: opts.yieldNow ?? (() => Promise.resolve()) }, curation: curationOpts });
+  // The activity record in the state store, as a Node host keeps it (logs/activity-<key>.jsonl).
+  const activity = new ActivityRecord(state, activityFile('0123456789abcdef'), clock);
+  const engine = new Engine({ ports: { vault, clock, yieldNow: opts.yieldNow ?? (() => Promise.resolve()) }, curation: curationOpts, activity });
   const curation = engine.curation!;
   await engine.start();
   const injection: InjectionSettings = { inject: true, sessionStartChars: 4000, promptChars: 1500, promptItems: 5, sessionChars: 24_000, ...opts.injection };

@@ -36,10 +36,12 @@ export class Capture {
     this.queue = new JobQueue<SessionJobData>((job) => (job.data.task ? job.data.task() : runner(job)), mergeJobs, {
       giveUpAfter: ports.giveUpAfter ?? 3,
       retry: (job, e) => {
+        ports.activity?.({ kind: 'failure', session: job.data.sessionId, project: job.data.project, what: `capture job ${job.key}`, error: errorMessage(e), next: 'retry' });
         ports.spool.unclaim(job.data.files);
         ports.log('error', `job ${job.key} failed: ${errorMessage(e)}; retried on the next sweep`);
       },
       giveUp: (job, e, n) => {
+        ports.activity?.({ kind: 'failure', session: job.data.sessionId, project: job.data.project, what: `capture job ${job.key} (failed ${n} times)`, error: errorMessage(e), next: 'set aside' });
         const where = ports.spool.setAside(job.data.files, e);
         ports.log('error', `job ${job.key} failed ${n} times (${errorMessage(e)}); ${where}`);
       },
@@ -55,6 +57,7 @@ export class Capture {
   /** Turns every waiting event into its session's job (twenty hooks for one session make one extraction). */
   drain(): void {
     for (const c of this.ports.spool.claim()) {
+      this.ports.activity?.({ kind: 'event', event: c.event.event, session: c.event.sessionId, project: c.event.project });
       const job = jobForEvent(c.event, c.file);
       this.queue.push(job.key, job.data);
     }

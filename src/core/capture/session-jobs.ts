@@ -3,6 +3,7 @@
 // means a harmless redo, never a loss). The host supplies the ports: transcripts on disk, coverage, the spool.
 import { errorMessage } from '../errors.js';
 import type { Job } from '../jobs/queue.js';
+import type { ActivityInput, BeatActivity, WindowActivity } from '../activity/record.js';
 
 export interface SessionJobData {
   sessionId: string;
@@ -75,6 +76,10 @@ export interface ExtractOutcome {
   deferred?: boolean;
   /** When a deferred session is due again (a failed LLM call's backoff); else the host's usual wait. */
   retryAt?: string;
+  /** For the activity record: the transcript's agent, each window's call, and the beats filed or proposed. */
+  agent?: string;
+  windows?: WindowActivity[];
+  beats?: BeatActivity[];
 }
 
 export type TranscriptExtractor = (req: ExtractRequest) => Promise<ExtractOutcome>;
@@ -132,13 +137,18 @@ export interface SessionJobPorts {
   now?: () => number;
   /** Awaited inside the job before it extracts (the host's option: tests hold a job in flight to kill or race). */
   hold?: () => Promise<void>;
+  /** The activity record (src/core/activity/record.ts): events seen, extractions, failures. */
+  activity?: (entry: ActivityInput) => void;
 }
 
 export function makeSessionJobRunner(ports: SessionJobPorts): (job: Job<SessionJobData>) => Promise<void> {
   const now = () => new Date(ports.now?.() ?? Date.now()).toISOString();
   return async ({ data }) => {
     const key = jobKey(data.sessionId, data.backend);
+    const noted = (r: ExtractOutcome) =>
+      ports.activity?.({ kind: 'extract', session: data.sessionId, project: data.project, agent: r.agent, outcome: r.outcome ?? (r.deferred ? 'deferred' : 'extracted'), notes: r.notes, windows: r.windows ?? [], beats: r.beats ?? [], ...(r.deferred ? { deferred: true } : {}) });
     const done = async (outcome: string, notes = 0, bytes = 0) => {
+      ports.activity?.({ kind: 'extract', session: data.sessionId, project: data.project, outcome, notes, windows: [], beats: [] });
       await ports.coverage.record(key, undefined, { sessionId: key, at: now(), outcome, notes, bytes });
       ports.spool.release(data.files);
       ports.log('info', `session ${key}: ${outcome}`);
@@ -165,6 +175,7 @@ export function makeSessionJobRunner(ports: SessionJobPorts): (job: Job<SessionJ
       ports.log('error', `session ${data.sessionId}: extraction failed: ${errorMessage(e)}`);
       throw e;
     }
+    noted(result);
     if (result.deferred) {
       // The events are set aside for later before the run is recorded: whoever reads the run finds them kept.
       ports.spool.defer(data.files, result.retryAt);

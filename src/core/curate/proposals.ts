@@ -8,7 +8,8 @@ import type { LinkEdit, SplitPart } from './link-rewrite';
 export const PROPOSAL_FORMAT = 1;
 
 export type ProposalFamily = 'review' | 'restructure' | 'maintain';
-export type ProposalKind = 'promote' | 'extend' | 'delete' | 'merge' | 'hub' | 'split' | 'archive' | 'resolve';
+/** `capture`: a note capture found in a session, held for the user's approval (capture.mode inbox). */
+export type ProposalKind = 'promote' | 'extend' | 'delete' | 'merge' | 'hub' | 'split' | 'archive' | 'resolve' | 'capture';
 
 export interface SourceRef {
   path: string;

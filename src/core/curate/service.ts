@@ -243,7 +243,9 @@ export class Curation {
       preferences: vocabulary.preferences,
       yieldNow: this.opts.yieldNow,
     });
-    return { horizonDays, ...plan, conflicts: await this.conflicts(now) };
+    // Beats capture held for approval (capture.mode inbox) wait here too, whatever the horizon.
+    const held = (await this.store.list()).filter((p) => p.kind === 'capture' && !p.appliedAt).sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1));
+    return { horizonDays, ...plan, proposals: [...plan.proposals, ...held], conflicts: await this.conflicts(now) };
   }
 
   /** The vault's sync conflicts, each with its proposals (stored; applied by id like any other). Changes no note. */

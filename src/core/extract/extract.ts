@@ -14,7 +14,9 @@ import { DEFAULT_WINDOW, extractWindows, rangeKey, windowTokens, type ExtractWin
 import { callWindow } from './window-call.js';
 import type { ExtractRun, ExtractSessionOptions } from './run.js';
 import { writeBeats } from './write-beats.js';
-import { DEFAULT_TYPES } from '../note/meta.js';
+import { DEFAULT_TYPES, type NoteMeta } from '../note/meta.js';
+import { privateZoneOf } from '../note/private-zone.js';
+import { captureModeFor } from '../capture/mode.js';
 
 export type { ExtractRun, ExtractSessionOptions } from './run.js';
 
@@ -27,7 +29,7 @@ function emptyRun(o: ExtractSessionOptions): ExtractRun {
     model: o.backend.model,
     dryRun: Boolean(o.dryRun),
     windows: { total: 0, replayed: 0, called: 0, notDone: 0 },
-    beats: { extracted: 0, rejected: 0, created: 0, extended: 0, alreadyWritten: 0, duplicates: 0 },
+    beats: { extracted: 0, rejected: 0, created: 0, extended: 0, alreadyWritten: 0, duplicates: 0, proposed: 0, notCaptured: 0 },
     notes: [],
     rejected: [],
     proposals: [],
@@ -76,6 +78,12 @@ export async function extractSession(o: ExtractSessionOptions): Promise<ExtractR
   const never = neverExtractReason(session);
   if (never) {
     run.skipped = never;
+    run.skippedKind = 'never';
+    return finish();
+  }
+  // Write control: a project whose capture is off is not even read (no model call, nothing written).
+  if (o.capture && captureModeFor(o.capture, { project: session.meta.project }) === 'off') {
+    run.skipped = `capture.mode is off${session.meta.project && o.capture.byProject[session.meta.project] === 'off' ? ` for project ${session.meta.project}` : ''}: nothing captured`;
     run.skippedKind = 'never';
     return finish();
   }
@@ -157,7 +165,9 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
   }
 
   const catalog = o.catalog ?? (await VaultCatalog.load(o.ports.vault));
-  const vocab: Vocabulary = { types: o.types ?? DEFAULT_TYPES, tags: catalog.tags(), titles: catalog.titles(), preferences: catalog.preferences };
+  // Notes in a private zone are never named to the model.
+  const shown = (m: NoteMeta) => !o.privateZones || privateZoneOf(m, o.privateZones) === undefined;
+  const vocab: Vocabulary = { types: o.types ?? DEFAULT_TYPES, tags: catalog.tags(80, shown), titles: catalog.titles(200, shown), preferences: catalog.preferences };
   const ctx = {
     vault: o.ports.vault,
     state: o.state,
@@ -174,6 +184,7 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
     fault: o.fault,
     waitForGit: o.waitForGit,
     notesWritten: 0,
+    capture: o.capture,
   };
 
   let doneCount = 0;
@@ -216,6 +227,8 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
       if (n.action === 'created') run.beats.created++;
       else if (n.action === 'extended') run.beats.extended++;
       else if (n.action === 'already-written') run.beats.alreadyWritten++;
+      else if (n.action === 'proposed') run.beats.proposed++;
+      else if (n.action === 'not-captured') run.beats.notCaptured++;
       else run.beats.duplicates++;
       if (n.proposal) run.proposals.push(n.proposal);
     }

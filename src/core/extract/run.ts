@@ -1,5 +1,8 @@
 // What one extraction run takes and reports (shared by the session pipeline and the window caller).
 import type { Ports } from '../ports.js';
+import type { CapturePolicy } from '../capture/mode.js';
+import type { PrivateZones } from '../note/private-zone.js';
+import type { WindowActivity } from '../activity/record.js';
 import type { Session } from '../transcript/types.js';
 import type { LlmBackend } from './backends/types.js';
 import type { DedupThresholds, SimilarNotes } from './dedup.js';
@@ -54,6 +57,10 @@ export interface ExtractSessionOptions {
   vaultName?: string;
   /** A catalog loaded once for many sessions (an import); it learns the notes each run writes. */
   catalog?: VaultCatalog;
+  /** Private zones (note/private-zone.ts): their notes' titles and tags are never named to the model. */
+  privateZones?: PrivateZones;
+  /** Write control (capture/mode.ts): beats written, held as proposals for review, or not captured. Default: all written. */
+  capture?: CapturePolicy;
 }
 
 export interface ExtractRun {
@@ -65,7 +72,8 @@ export interface ExtractRun {
   /** Why it was skipped, for code to act on (`skipped` is for people): `never` (nothing to extract), `busy` (another process holds the session: try later). */
   skippedKind?: 'never' | 'busy';
   windows: { total: number; replayed: number; called: number; notDone: number };
-  beats: { extracted: number; rejected: number; created: number; extended: number; alreadyWritten: number; duplicates: number };
+  /** `proposed`: held for review (capture.mode inbox); `notCaptured`: dropped by capture.mode off for their type. */
+  beats: { extracted: number; rejected: number; created: number; extended: number; alreadyWritten: number; duplicates: number; proposed: number; notCaptured: number };
   notes: NoteOutcome[];
   rejected: (Rejection & { window: string })[];
   proposals: string[];
@@ -77,6 +85,8 @@ export interface ExtractRun {
   errors: string[];
   /** Windows whose call failed: they stay pending (not in the ledger) and are retried by a later run. */
   failed: WindowFailure[];
+  /** Each window's model call this run (backend, tokens, time, outcome), for the activity record. */
+  calls?: WindowActivity[];
   /** The session's failure record after this run (set while windows are pending). */
   pending?: PendingWindows;
   /** A background run that did not call: the session's failed windows wait for their retry time. */

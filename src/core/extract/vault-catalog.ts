@@ -88,15 +88,16 @@ export class VaultCatalog {
     return this.byContent.get(key);
   }
 
-  tags(limit = 80): string[] {
+  /** `shown`: which notes may be named to the model (private zones are not). */
+  tags(limit = 80, shown: (m: NoteMeta) => boolean = () => true): string[] {
     const counts = new Map<string, number>();
-    for (const n of this.notes.values()) for (const t of n.meta.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const n of this.notes.values()) if (shown(n.meta)) for (const t of n.meta.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
     return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit).map(([t]) => t);
   }
 
   /** Titles of Engram's notes first (most recently updated), then the rest. */
-  titles(limit = 200): string[] {
-    const notes = [...this.notes.values()].sort((a, b) => Number(Boolean(b.meta.engramId)) - Number(Boolean(a.meta.engramId)) || (b.meta.updated ?? 0) - (a.meta.updated ?? 0));
+  titles(limit = 200, shown: (m: NoteMeta) => boolean = () => true): string[] {
+    const notes = [...this.notes.values()].filter((n) => shown(n.meta)).sort((a, b) => Number(Boolean(b.meta.engramId)) - Number(Boolean(a.meta.engramId)) || (b.meta.updated ?? 0) - (a.meta.updated ?? 0));
     return notes.slice(0, limit).map((n) => n.meta.title);
   }
 }

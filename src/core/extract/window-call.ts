@@ -30,13 +30,13 @@ export async function callWindow(o: ExtractSessionOptions, window: ExtractWindow
     }
   };
   const started = now();
+  const label = `turns ${window.firstIndex}–${window.lastIndex}${window.part ? ` (part ${window.part.index}/${window.part.count})` : ''}`;
   let reply;
   try {
     reply = await replyForWindow(backend, window, o.session.meta, vocab, { maxBeats: o.maxBeats ?? DEFAULT_MAX_BEATS, validatePass: o.validatePass });
   } catch (e) {
     const msg = errorMessage(e);
     const ms = now() - started;
-    const label = `turns ${window.firstIndex}–${window.lastIndex}${window.part ? ` (part ${window.part.index}/${window.part.count})` : ''}`;
     run.errors.push(`window ${label}: ${msg}`);
     if (e instanceof UnreadableReply) {
       run.windows.called++;
@@ -58,19 +58,34 @@ export async function callWindow(o: ExtractSessionOptions, window: ExtractWindow
       });
     }
     const hint = e instanceof BackendError ? e.hint : undefined;
+    const failure = e instanceof BackendError ? e.failure : 'error';
+    const attempts = e instanceof UnreadableReply ? 1 : e instanceof BackendError ? (e.attempts ?? 1) : 1;
+    const spent = e instanceof UnreadableReply ? e.calls : [];
+    (run.calls ??= []).push({ window: label, backend: backend.name, model: backend.model, inputTokens: spent.reduce((n, c) => n + c.usage.inputTokens, 0), outputTokens: spent.reduce((n, c) => n + c.usage.outputTokens, 0), ms, outcome: failure, beats: 0, reason: msg.slice(0, 300), attempts });
     return {
       failed: {
         window: label,
-        failure: e instanceof BackendError ? e.failure : 'error',
+        failure,
         reason: msg,
         ...(hint ? { hint } : {}),
-        attempts: e instanceof UnreadableReply ? 1 : e instanceof BackendError ? (e.attempts ?? 1) : 1,
+        attempts,
         ms,
       },
     };
   }
   run.windows.called++;
   await record(reply.calls);
+  (run.calls ??= []).push({
+    window: label,
+    backend: backend.name,
+    model: reply.calls[0]?.model ?? backend.model,
+    inputTokens: reply.calls.reduce((n, c) => n + c.usage.inputTokens, 0),
+    outputTokens: reply.calls.reduce((n, c) => n + c.usage.outputTokens, 0),
+    ms: now() - started,
+    outcome: 'ok',
+    beats: reply.beats.length,
+    attempts: reply.calls.reduce((n, c) => n + (c.attempts ?? 1), 0) || 1,
+  });
   return {
     entry: {
       version: JOURNAL_VERSION,

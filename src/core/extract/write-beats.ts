@@ -13,8 +13,15 @@ import { beatFolder, renderExtension, renderNote, type FolderConfig, type Proven
 import type { StateStore } from './state-store.js';
 import type { VaultCatalog } from './vault-catalog.js';
 import type { SessionMeta } from '../transcript/types.js';
+import { captureModeFor, type CapturePolicy } from '../capture/mode.js';
+import { makeProposal } from '../curate/proposals.js';
+import { StateProposalStore } from '../curate/stores.js';
 
-export type NoteAction = 'created' | 'extended' | 'already-written' | 'duplicate-skipped';
+/** How long a held beat waits for the user's decision (proposals expire; a held beat should not, in practice). */
+const INBOX_DAYS = 3650;
+
+/** `proposed`: held as a proposal for review (capture.mode inbox); `not-captured`: its type's capture is off. */
+export type NoteAction = 'created' | 'extended' | 'already-written' | 'duplicate-skipped' | 'proposed' | 'not-captured';
 
 export interface NoteOutcome {
   action: NoteAction;
@@ -22,7 +29,7 @@ export interface NoteOutcome {
   title: string;
   type: string;
   engramId: string;
-  /** Set when a possible-duplicate proposal was recorded. */
+  /** Set when a possible-duplicate proposal was recorded, or the beat is held as a proposal (`proposed`). */
   proposal?: string;
 }
 
@@ -45,6 +52,8 @@ export interface WriteContext {
   /** Resolves when the vault's git is not busy (no index.lock, no rebase). */
   waitForGit?: () => Promise<void>;
   notesWritten: number;
+  /** Write control: beats written (default), held as proposals, or not captured (capture/mode.ts). */
+  capture?: CapturePolicy;
 }
 
 /**
@@ -133,6 +142,31 @@ async function extendNote(ctx: WriteContext, path: string, beat: Beat, prov: Pro
   return true;
 }
 
+/**
+ * capture.mode inbox: the note the beat would make, held as a review proposal (`capture`); nothing is written into the
+ * vault until the user approves it in the review pane or with `engram review --apply <id>`.
+ */
+async function holdForReview(ctx: WriteContext, beat: Beat, prov: Provenance, at: number, base: Pick<NoteOutcome, 'title' | 'type' | 'engramId'>): Promise<NoteOutcome> {
+  const related = beat.related.map((t) => ctx.catalog.resolveTitle(t)).filter((t): t is string => t !== undefined && t !== beat.title);
+  const text = renderNote(beat, prov, [...new Set(related)], at, ctx.reviewDays);
+  const path = uniqueNotePath(beatFolder(beat, ctx.meta.project, ctx.folders), beat.title, ctx.catalog.notes.keys());
+  const session = ctx.meta.sessionId.slice(0, 8);
+  const proposal = makeProposal({
+    family: 'review',
+    kind: 'capture',
+    title: `New ${beat.type}: ${beat.title}`,
+    reason: `captured from session ${session}${ctx.meta.project ? ` (${ctx.meta.project})` : ''}; capture.mode is inbox`,
+    sources: [],
+    writes: [{ path, text }],
+    trash: [],
+    moves: [],
+    redirect: null,
+    linkRewrites: [],
+  }, ctx.now(), INBOX_DAYS);
+  if (!ctx.dryRun) await new StateProposalStore(ctx.state, `${ctx.vaultDir}/proposals`).save(proposal);
+  return { ...base, action: 'proposed', path, proposal: proposal.id };
+}
+
 export async function writeBeats(ctx: WriteContext, entry: JournalEntry): Promise<NoteOutcome[]> {
   const out: NoteOutcome[] = [];
   for (let i = 0; i < entry.beats.length; i++) {
@@ -144,6 +178,11 @@ export async function writeBeats(ctx: WriteContext, entry: JournalEntry): Promis
       out.push({ ...base, action: 'already-written', path: already });
       continue;
     }
+    const mode = ctx.capture ? captureModeFor(ctx.capture, { type: beat.type, project: ctx.meta.project }) : 'auto';
+    if (mode === 'off') {
+      out.push({ ...base, action: 'not-captured', path: '' });
+      continue;
+    }
     if (ctx.waitForGit && !ctx.dryRun) await ctx.waitForGit();
     const prov: Provenance = { engramId: id, source: ctx.source, session: ctx.meta, windowRange: [entry.firstIndex, entry.lastIndex], backend: entry.backend, model: entry.model };
     const decision = await decide(beat, ctx.catalog, ctx.similar, ctx.dedup);
@@ -152,6 +191,10 @@ export async function writeBeats(ctx: WriteContext, entry: JournalEntry): Promis
       continue;
     }
     const at = beatTime(entry, ctx.now);
+    if (mode === 'inbox') {
+      out.push(await holdForReview(ctx, beat, prov, at, base));
+      continue;
+    }
     if (decision.action === 'extend' && (await extendNote(ctx, decision.path, beat, prov, at))) {
       out.push({ ...base, action: 'extended', path: decision.path });
       ctx.notesWritten++;

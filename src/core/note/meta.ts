@@ -9,7 +9,8 @@ export type EngramSource =
   | 'import-chatgpt'
   | 'import-codex'
   | 'restructure'
-  | 'review';
+  | 'review'
+  | 'claude-memory';
 
 /** What Engram knows about a note, normalised. Every field is optional except path and title. */
 export interface NoteMeta {
@@ -36,6 +37,8 @@ export interface NoteMeta {
   engramSession?: string;
   engramAgent?: string;
   aliases: string[];
+  /** `inject: false`: never injected by a hook (the user's "never inject this", Claude Code's own MEMORY.md index). */
+  noInject?: boolean;
 }
 
 export function titleFromPath(path: string): string {
@@ -124,5 +127,6 @@ export function readNoteMeta(path: string, data: Record<string, unknown>): NoteM
     engramSession: str(d.engram_session) ?? str(d.cb_session),
     engramAgent: str(d.engram_agent),
     aliases: listRaw(d.aliases ?? d.alias),
+    ...(d.inject === false || d.inject === 'false' || d.inject === 'no' ? { noInject: true } : {}),
   };
 }

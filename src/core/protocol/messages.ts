@@ -3,6 +3,7 @@ import { v, type Check, type Spec } from './schema.js';
 import type { SearchHit } from '../index/types.js';
 import { BACKENDS } from '../config.js';
 import type { ExtractRun } from '../extract/extract.js';
+import { ACTIVITY_KINDS } from '../activity/record.js';
 
 const ref = v.string({ min: 1, max: 1024 });
 const limit = v.optional(v.int({ min: 1, max: 50 }));
@@ -95,6 +96,15 @@ export const methodParams = {
   /** Bring the index up to date with the vault (or rebuild it from nothing) and save its snapshot. */
   'index.update': v.object({ rebuild: v.optional(v.boolean()) }),
   status: v.object({}),
+  /** The activity record (src/core/activity/record.ts): entries of one session or since a time, with each session's figures. */
+  activity: v.object({
+    session: v.optional(v.string({ min: 1, max: 256 })),
+    since: v.optional(v.string({ max: 64 })),
+    limit: v.optional(v.int({ min: 1, max: 10_000 })),
+    kinds: v.optional(v.array(v.oneOf(ACTIVITY_KINDS), 6)),
+  }),
+  /** The dashboard's figures over the last `days` (src/core/activity/stats.ts). */
+  stats: v.object({ days: v.optional(v.int({ min: 1, max: 365 })) }),
   configure: v.object({ key: v.string({ min: 1, max: 64 }), value: v.json() }),
   'host.release': v.object({ reason: v.optional(v.string({ max: 200 })) }),
 } satisfies Record<string, Check<unknown>>;

@@ -4,6 +4,8 @@ import type { FlaggedNote, QueryAnswer } from '../engine.js';
 import type { ApplyOutcome, ForgetResult, MaintainResult, RestructurePlanResult, ReviewPlanResult } from '../curate/service.js';
 import type { RememberResult } from '../memory/remember.js';
 import type { ExtractRun } from '../extract/extract.js';
+import type { ActivityResult } from '../activity/record.js';
+import type { StatsResult } from '../activity/stats.js';
 import type { ContextResult, HelloResult, ImportResult, IndexUpdateResult, Method, RecallResult, StatusResult } from './messages.js';
 
 /** One note in full, or one passage of it (`path#heading`), as `read` answers. */
@@ -36,6 +38,8 @@ export interface MethodResults {
   'import.run': ImportResult;
   'index.update': IndexUpdateResult;
   status: StatusResult;
+  activity: ActivityResult;
+  stats: StatsResult;
   configure: { key: string; value: unknown };
   'host.release': { releasing: true };
 }

@@ -4,6 +4,7 @@
 import { cleanText } from './noise.js';
 import { addCounts, redactTexts } from './redact.js';
 import { startsWithPromptMarker } from './fence.js';
+import { withoutPrivate } from './private.js';
 import type { ParseStats } from './parse-stats.js';
 import type { SessionMeta, Turn, TurnRole } from './types.js';
 
@@ -55,13 +56,14 @@ export class TurnFinisher {
     }
     const cleaned: string[] = [];
     for (const p of d.parts) {
-      const c = cleanText(p);
+      // Private spans go first: nothing after this point (redaction, windows, the model, notes) ever sees them.
+      const c = cleanText(withoutPrivate(p).text);
       this.stats.systemReminders += c.systemReminders;
       this.stats.engramFences += c.engramFences;
       if (c.text) cleaned.push(c.text);
     }
     const text = cleaned.join('\n\n');
-    const errors = d.errors;
+    const errors = d.errors.map((e) => withoutPrivate(e).text);
     if (!text && d.tools.length === 0 && errors.length === 0) return undefined;
     // A user record whose only text was harness noise is not a user turn.
     if (d.role === 'user' && !text) return undefined;
@@ -89,6 +91,7 @@ export class TurnFinisher {
  * counts what was replaced in `stats`. Every reader calls this before a turn leaves it.
  */
 export async function redactTurns(turns: Turn[], stats: ParseStats, opts: FinishOptions, meta?: SessionMeta): Promise<Turn[]> {
+  if (meta?.title !== undefined) meta.title = withoutPrivate(meta.title).text;
   if (opts.redact === false) return turns;
   const texts: string[] = [];
   for (const t of turns) texts.push(t.text, ...t.errors);

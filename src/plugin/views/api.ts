@@ -10,6 +10,7 @@ import type { RememberInput, RememberResult } from '../../core/memory/remember';
 import type { Proposal } from '../../core/curate/proposals';
 import { editFrontmatter, type FrontmatterValue } from '../../core/note/frontmatter-edit';
 import { EngramError } from '../../core/errors';
+import type { StatsResult } from '../../core/activity/stats';
 
 /** Who the vault's Engram log names for what the panes and commands change. */
 export const PLUGIN_ACTOR = 'plugin';
@@ -47,6 +48,8 @@ export interface EngramApi {
   setFrontmatter(path: string, changes: Record<string, unknown>): Promise<void>;
   /** Drops and rebuilds the index from the vault. */
   reindex(): Promise<{ notes: number }>;
+  /** The dashboard's figures over the last `days` (the activity record and the notes). */
+  stats(days: number): Promise<StatsResult>;
   /** Notes holding text addressed to an AI, with where and what (Engine.flagged). */
   flagged(): Promise<FlaggedNote[]>;
 }
@@ -79,6 +82,7 @@ export function operationsApi(engine: Engine, ops: OperationTable): EngramApi {
       return engine.related(path, limit);
     },
     read: (ref) => call('read', { ref }),
+    stats: (days) => call('stats', { days }),
     remember: (p) => call('remember', p),
     forget: (ref) => call('forget', { ref, actor: PLUGIN_ACTOR, byUser: true }),
     // Plans for chosen notes change nothing; applying them goes through `curate.apply` like every proposal.

@@ -21,7 +21,15 @@ export interface ReviewItemHost {
   open(path: string): void;
 }
 
-const KIND_LABEL: Record<string, string> = { promote: 'Promote to a durable note', extend: 'Extend', delete: 'Delete' };
+const KIND_LABEL: Record<string, string> = { promote: 'Promote to a durable note', extend: 'Extend', delete: 'Delete', capture: 'New from a session' };
+
+/** The section of notes capture holds for approval (capture.mode inbox). */
+export const INBOX_SECTION = 'Captured, waiting for approval';
+
+/** A proposal whose new note's text the user may edit before approving it. */
+function editable(p: Proposal): boolean {
+  return p.kind === 'promote' || p.kind === 'capture';
+}
 
 /** "today", "3 days", "5 weeks": how long ago. */
 export function ageText(created: number | undefined, now: number): string {
@@ -56,7 +64,10 @@ export function orderedSections(plan: ReviewPlanResult, meta: (path: string) => 
     if (!sections.has(project)) sections.set(project, []);
     sections.get(project)!.push(cluster);
   }
-  return [...sections].map(([project, clusters]) => ({ project, clusters }));
+  // Beats held by capture.mode inbox: no note yet, so no due group; each its own item, oldest first.
+  const held = plan.proposals.filter((p) => p.kind === 'capture' && !hidden.has(p.id));
+  const out = [...sections].map(([project, clusters]) => ({ project, clusters }));
+  return held.length ? [{ project: INBOX_SECTION, clusters: held.map((p) => [p]) }, ...out] : out;
 }
 
 function renderNote(el: HTMLElement, path: string, host: ReviewItemHost): void {
@@ -98,7 +109,7 @@ export function renderItem(parent: HTMLElement, p: Proposal, host: ReviewItemHos
   for (const s of p.sources) renderNote(notes, s.path, host);
   if (p.reason) item.createDiv({ cls: 'engram-review-reason', text: `Why: ${p.reason}` });
   const created = p.writes.find((w) => !w.replaces);
-  if (p.kind === 'promote' && created) {
+  if (editable(p) && created) {
     const preview = item.createDiv({ cls: 'engram-review-preview' });
     preview.createDiv({ cls: 'engram-review-preview-label', text: `Will write ${created.path}` });
     const edited = host.editedText(p.id);
@@ -113,7 +124,7 @@ export function renderItem(parent: HTMLElement, p: Proposal, host: ReviewItemHos
   const buttons = item.createDiv({ cls: 'engram-review-buttons' });
   const approve = buttons.createEl('button', { cls: 'mod-cta engram-review-approve', text: host.editedText(p.id) === undefined ? 'Approve' : 'Approve edited text' });
   approve.addEventListener('click', () => host.approve(p));
-  if (p.kind === 'promote' && host.editedText(p.id) === undefined) buttons.createEl('button', { cls: 'engram-review-edit', text: 'Edit text' }).addEventListener('click', () => host.startEdit(p));
+  if (editable(p) && host.editedText(p.id) === undefined) buttons.createEl('button', { cls: 'engram-review-edit', text: 'Edit text' }).addEventListener('click', () => host.startEdit(p));
   buttons.createEl('button', { cls: 'engram-review-reject', text: 'Reject' }).addEventListener('click', () => host.reject(p));
   return item;
 }

@@ -191,7 +191,13 @@ export class ReviewView extends ItemView {
       reject: (p) => {
         this.rejected.add(p.id);
         this.selected.delete(p.id);
-        this.setStatus(`Rejected: ${p.title}. Nothing changed; it will be proposed again at a later review.`);
+        if (p.kind === 'capture') {
+          // A held beat that is rejected is dropped for good: nothing was written, and nothing will be.
+          void api.reject([p.id]).then(
+            () => this.setStatus(`Discarded: ${p.title}. Nothing was written.`),
+            (e: Error) => this.setStatus(`Could not discard ${p.title}: ${e.message}`),
+          );
+        } else this.setStatus(`Rejected: ${p.title}. Nothing changed; it will be proposed again at a later review.`);
         this.removeItems([p.id]);
       },
       open: (path) => void this.app.workspace.openLinkText(path, '', false),

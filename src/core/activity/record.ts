@@ -1,0 +1,241 @@
+// The activity record: what Engram saw, captured, injected and answered, per session, so a person can audit it
+// (`engram activity`, the `activity` method). Append-only JSON lines in the host's state store (`logs/activity-<key>.jsonl`),
+// rotated by size like every log there (at most four files of 5 MB: under 20 MB whatever the age). Written by the engine
+// and the capture pipeline through `ActivityRecord#add`, which never throws and never makes its caller wait.
+import { errorMessage } from '../errors.js';
+import type { Clock } from '../ports.js';
+import type { StateStore } from '../extract/state-store.js';
+
+/** One model call for one window of a transcript. */
+export interface WindowActivity {
+  window: string;
+  backend: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  ms: number;
+  /** `ok`, or the failure's kind (rate-limit, auth, timeout, error…). */
+  outcome: string;
+  beats: number;
+  reason?: string;
+  attempts?: number;
+}
+
+/** A beat an extraction filed (created, extended) or proposed (a possible duplicate, held for review). */
+export interface BeatActivity {
+  path: string;
+  title: string;
+  /** created, extended, already-written, proposed. */
+  action: string;
+  type?: string;
+  proposal?: string;
+}
+
+/** A note an injection sent: which passage, and why it matched. */
+export interface InjectedNote {
+  path: string;
+  title: string;
+  why: string[];
+  heading?: string;
+}
+
+interface Base {
+  /** ISO time of the entry. */
+  t: string;
+  session?: string;
+  /** claude-code or codex, when known. */
+  agent?: string;
+  project?: string;
+}
+
+export type ActivityEntry =
+  /** A hook event the host took from the spool (capture's events; context events are `inject` entries). */
+  | (Base & { kind: 'event'; event: string })
+  /** One extraction of a session: its windows (backend, tokens, time, outcome) and the beats filed or proposed. */
+  | (Base & { kind: 'extract'; outcome: string; notes: number; windows: WindowActivity[]; beats: BeatActivity[]; deferred?: boolean })
+  /** One context request of a hook: what was sent (notes, passages, why), its size, and what was withheld and why. */
+  | (Base & { kind: 'inject'; event: string; notes: InjectedNote[]; chars: number; tokens: number; withheld: { path: string; why: string; heading?: string }[] })
+  /** One request of an MCP client, and the size of the host's answer. */
+  | (Base & { kind: 'mcp'; method: string; answerChars: number; ms: number; error?: string })
+  /** A capture job that failed: retried on the next sweep, or set aside after repeated failures. */
+  | (Base & { kind: 'failure'; what: string; error: string; next: 'retry' | 'set aside' })
+  /** A file of Claude Code's own memory imported as a note (created, updated, or left alone when edited in the vault). */
+  | (Base & { kind: 'memory'; source: string; path: string; action: string; why?: string });
+
+export type ActivityKind = ActivityEntry['kind'];
+export const ACTIVITY_KINDS: readonly ActivityKind[] = ['event', 'extract', 'inject', 'mcp', 'failure', 'memory'];
+
+/** An entry as a writer gives it; the record stamps the time. */
+export type ActivityInput = ActivityEntry extends infer E ? (E extends ActivityEntry ? Omit<E, 't'> : never) : never;
+
+/** What a span of entries adds up to (a session's, a day's): one tally for both. */
+export interface ActivityTally {
+  /** Hook events seen (capture's, and each context request). */
+  events: number;
+  /** Context requests that injected something. */
+  injections: number;
+  injectedNotes: number;
+  injectedChars: number;
+  injectedTokens: number;
+  withheld: number;
+  /** Extractions that called the backend (a skipped Stop is in the entries, not here). */
+  extractions: number;
+  inputTokens: number;
+  outputTokens: number;
+  filed: number;
+  proposed: number;
+  mcpCalls: number;
+  failures: number;
+}
+
+export function emptyTally(): ActivityTally {
+  return { events: 0, injections: 0, injectedNotes: 0, injectedChars: 0, injectedTokens: 0, withheld: 0, extractions: 0, inputTokens: 0, outputTokens: 0, filed: 0, proposed: 0, mcpCalls: 0, failures: 0 };
+}
+
+/** Adds one entry's figures to a tally. */
+export function tally(t: ActivityTally, e: ActivityEntry): void {
+  if (e.kind === 'event') t.events++;
+  else if (e.kind === 'inject') {
+    t.events++;
+    if (e.notes.length) t.injections++;
+    t.injectedNotes += e.notes.length;
+    t.injectedChars += e.chars;
+    t.injectedTokens += e.tokens;
+    t.withheld += e.withheld.length;
+  } else if (e.kind === 'extract') {
+    if (e.windows.length) t.extractions++;
+    for (const w of e.windows) {
+      t.inputTokens += w.inputTokens;
+      t.outputTokens += w.outputTokens;
+    }
+    for (const b of e.beats) {
+      if (b.action === 'created' || b.action === 'extended') t.filed++;
+      else if (b.action === 'proposed') t.proposed++;
+    }
+  } else if (e.kind === 'mcp') t.mcpCalls++;
+  else if (e.kind === 'failure') t.failures++;
+}
+
+/** One session's figures over the entries read. */
+export interface ActivitySession extends ActivityTally {
+  session: string;
+  agent?: string;
+  project?: string;
+  first: string;
+  last: string;
+}
+
+export interface ActivityQuery {
+  session?: string;
+  /** Epoch ms: entries at or after. */
+  since?: number;
+  /** Most entries returned (the newest); every matching entry still counts in the sessions. */
+  limit?: number;
+  kinds?: ActivityKind[];
+}
+
+export interface ActivityResult {
+  /** Oldest first. */
+  entries: ActivityEntry[];
+  /** Newest session first. */
+  sessions: ActivitySession[];
+  /** Entries that matched, before `limit`. */
+  matched: number;
+  /** Lines that could not be read (a torn write, a hand edit): skipped. */
+  unreadable: number;
+}
+
+/** The rotated generations the host keeps beside the current file (`<file>.1` … `.3`, hosting/log.ts). */
+const GENERATIONS = 3;
+
+/** The activity file of a vault in the host's state store. */
+export function activityFile(vaultKey: string): string {
+  return `logs/activity-${vaultKey}.jsonl`;
+}
+
+export class ActivityRecord {
+  private writing: Promise<void> = Promise.resolve();
+  private failed = false;
+
+  constructor(
+    private readonly store: StateStore,
+    readonly file: string,
+    private readonly clock: Clock,
+    private readonly log: (level: 'warn', message: string) => void = () => {},
+  ) {}
+
+  /** Records an entry after those before it; never throws, never waits (a failing disk is said once in the log). */
+  add(entry: ActivityInput): void {
+    const line = JSON.stringify({ t: new Date(this.clock.now()).toISOString(), ...entry });
+    this.writing = this.writing
+      .then(() => this.store.append(this.file, line))
+      .then(
+        () => void (this.failed = false),
+        (e) => {
+          if (!this.failed) this.log('warn', `activity record not written: ${errorMessage(e)}`);
+          this.failed = true;
+        },
+      );
+  }
+
+  /** Resolves when every entry added so far is written (before exit, and before a read). */
+  written(): Promise<void> {
+    return this.writing;
+  }
+
+  async read(q: ActivityQuery = {}): Promise<ActivityResult> {
+    await this.written();
+    return readActivity(this.store, this.file, q);
+  }
+}
+
+/** The record's entries (every kept generation, oldest first) that match the query, with each session's figures. */
+export async function readActivity(store: StateStore, file: string, q: ActivityQuery = {}): Promise<ActivityResult> {
+  const names = [...Array.from({ length: GENERATIONS }, (_, i) => `${file}.${GENERATIONS - i}`), file];
+  const texts = await Promise.all(names.map((n) => store.read(n).catch(() => undefined)));
+  const entries: ActivityEntry[] = [];
+  let unreadable = 0;
+  const kinds = q.kinds?.length ? new Set(q.kinds) : undefined;
+  for (const text of texts) {
+    if (!text) continue;
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      let e: ActivityEntry;
+      try {
+        e = JSON.parse(line) as ActivityEntry;
+      } catch {
+        unreadable++;
+        continue;
+      }
+      if (typeof e !== 'object' || e === null || typeof e.t !== 'string' || !ACTIVITY_KINDS.includes(e.kind)) {
+        unreadable++;
+        continue;
+      }
+      if (q.session !== undefined && e.session !== q.session) continue;
+      if (q.since !== undefined && Date.parse(e.t) < q.since) continue;
+      if (kinds && !kinds.has(e.kind)) continue;
+      entries.push(e);
+    }
+  }
+  const sessions = summarize(entries);
+  const matched = entries.length;
+  return { entries: q.limit !== undefined ? entries.slice(-q.limit) : entries, sessions, matched, unreadable };
+}
+
+function summarize(entries: ActivityEntry[]): ActivitySession[] {
+  const by = new Map<string, ActivitySession>();
+  for (const e of entries) {
+    if (!e.session) continue;
+    let s = by.get(e.session);
+    if (!s) {
+      s = { session: e.session, first: e.t, last: e.t, ...emptyTally() };
+      by.set(e.session, s);
+    }
+    s.agent ??= e.agent;
+    s.project ??= e.project;
+    if (e.t < s.first) s.first = e.t;
+    if (e.t > s.last) s.last = e.t;
+    tally(s, e);
+  }
+  return [...by.values()].sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0));
+}
