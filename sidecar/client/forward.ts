@@ -80,11 +80,17 @@ export interface EngineCall {
  * Calls `method` on the vault's engine: on its live host when there is one that answers it, else on the same host
  * composition opened in this process for the call. `by` says which answered.
  */
+/** The methods that curate (plan or change the vault's notes and log): the device that runs them is recorded. */
+const CURATION_METHODS: ReadonlySet<string> = new Set(['review.plan', 'restructure.plan', 'curate.apply', 'curate.reject', 'maintain.run', 'forget']);
+
 export async function callEngine<M extends Method>(ctx: HostCaller, method: M, params: Params<M>, opts: EngineCall = {}): Promise<{ result: Result<M>; by: 'host' | 'here' }> {
   const hosted = opts.dryRun ? undefined : await callHost(ctx, method, params, opts);
   if (hosted) return { result: hosted.result, by: 'host' };
   const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
-  const host = await openInProcess({ state: vaultState(vault.realPath, ctx.env), env: ctx.env, applyGuard: opts.applyGuard, save: !opts.dryRun });
+  // Curation applied here is this device writing the vault's change log: its record beside the lease says so
+  // (vault-lease.ts, unseenDevices); extraction and listings leave no trace of the device.
+  const curates = CURATION_METHODS.has(method);
+  const host = await openInProcess({ state: vaultState(vault.realPath, ctx.env), env: ctx.env, applyGuard: opts.applyGuard, save: !opts.dryRun, recordDevice: curates });
   const notify = opts.onNotification ?? (() => {});
   try {
     return { result: await host.call(method, params, notify), by: 'here' };

@@ -34,6 +34,8 @@ export interface InProcessOptions {
   applyGuard?: ApplyGuard;
   /** Save the index and the engine's state at close (false: a dry run leaves $ENGRAM_HOME as it found it). */
   save?: boolean;
+  /** Record this device beside the vault's lease (a command that curates: it writes this device's change log). */
+  recordDevice?: boolean;
 }
 
 export async function openInProcess(opts: InProcessOptions): Promise<InProcessHost> {
@@ -44,8 +46,8 @@ export async function openInProcess(opts: InProcessOptions): Promise<InProcessHo
   const index = await indexMaker(state, env)(vault, quiet, fault);
   const { engine, coverage } = composeEngine({ state, env, log: quiet, fault, vault, index });
   // Curation here writes this device's change log: its record beside the lease tells other machines whether the sync
-  // carries `.engram/` (vault-lease.ts, unseenDevices). A dry run leaves the vault as it found it.
-  if (opts.save !== false) {
+  // carries `.engram/` (vault-lease.ts, unseenDevices).
+  if (opts.recordDevice) {
     try {
       recordDevice(state.vault, thisDevice(engramHome(env)));
     } catch {

@@ -63,7 +63,7 @@ describe.skipIf('skip' in db)(`two vaults share a team store through the CLI${'s
     const joined = await bob.cli('search', 'pnpm workspaces');
     expect(joined.code, joined.stderr).toBe(0);
     expect(joined.stdout).toMatch(/1\. Use pnpm workspaces {2}\[team core, acme, by postgres\]/);
-    expect(joined.stdout).toMatch(/0 notes and 1 team notes/);
+    expect(joined.stdout).toMatch(/0 notes and 1 team note,/);
     expect((await bob.cli('search', 'oat milk lemons')).stdout).not.toMatch(/team/);
     expect((await bob.cli('configure', 'team.url', server.url.replace(/:\d+\//, ':9/'))).code).toBe(0);
     const offline = JSON.parse((await bob.cli('team', 'search', 'pnpm workspaces', '--json')).stdout) as { from: string; notice: string; hits: { title: string }[] };

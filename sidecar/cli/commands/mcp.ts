@@ -18,16 +18,11 @@ export const command: CommandDefinition = {
     // its fix: an MCP client shows a server that exits first only as "failed".
     let link: HostLink | undefined;
     let broken: McpDeps['link'] | undefined;
+    let vault: string | undefined;
     try {
       const state = vaultState(commandVault(ctx), ctx.env);
       link = new HostLink(state, ctx.env);
-      // An agent starts its MCP servers with each session: a host starts now, not at the first tool call, so a
-      // session that calls no Engram tool (Codex, which runs no hooks) is still followed and captured.
-      try {
-        startHostDetached(state.vault, ctx.env);
-      } catch (e) {
-        ctx.stderr(`engram mcp: could not start a host: ${(e as Error).message}`);
-      }
+      vault = state.vault;
     } catch (e) {
       if (!(e instanceof EngramError)) throw e;
       const problem = new EngramError(e.code, `Engram cannot work yet: ${e.message}`, e.hint);
@@ -35,6 +30,19 @@ export const command: CommandDefinition = {
       ctx.stderr(`engram mcp: ${e.message}${e.hint ? ` (${e.hint})` : ''}`);
     }
     const server = buildMcpServer({ link: link ?? broken!, project: resolveProject(ctx.cwd), version });
+    // An agent starts its MCP servers with each session: once the client has said who it is, a host starts, not at the
+    // first tool call, so a session that calls no Engram tool (Codex, which runs no hooks) is still followed and
+    // captured. Claude Code is left out: its hooks start the host, and `claude mcp list` (a health check that connects
+    // to every server) must not start one.
+    server.server.oninitialized = () => {
+      const client = server.server.getClientVersion()?.name ?? '';
+      if (!vault || /claude/i.test(client)) return;
+      try {
+        startHostDetached(vault, ctx.env);
+      } catch (e) {
+        ctx.stderr(`engram mcp: could not start a host: ${(e as Error).message}`);
+      }
+    };
     const transport = new StdioServerTransport();
     await server.connect(transport);
     await new Promise<void>((resolve) => {

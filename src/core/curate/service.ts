@@ -228,7 +228,9 @@ export class Curation {
     // would leave).
     const metas = this.opts.metas?.();
     const due = metas ? dueFromMetas(metas.values(), settings, isoDate(now), horizonDays) : undefined;
-    if (due && due.length === 0) return { horizonDays, due: [], groups: [], proposals: [], problems: [], conflicts: await this.conflicts(now) };
+    // Beats capture held for approval (capture.mode inbox) wait here too, whatever the horizon and whatever is due.
+    const held = async (): Promise<Proposal[]> => (await this.store.list()).filter((p) => p.kind === 'capture' && !p.appliedAt).sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1));
+    if (due && due.length === 0) return { horizonDays, due: [], groups: [], proposals: await held(), problems: [], conflicts: await this.conflicts(now) };
     const catalog = due ? await loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow }) : await this.catalog();
     const vocabulary = await loadVocabulary(this.opts.vault);
     // Related due notes are grouped by shared tags and links, and by meaning when the index has embeddings.
@@ -243,9 +245,7 @@ export class Curation {
       preferences: vocabulary.preferences,
       yieldNow: this.opts.yieldNow,
     });
-    // Beats capture held for approval (capture.mode inbox) wait here too, whatever the horizon.
-    const held = (await this.store.list()).filter((p) => p.kind === 'capture' && !p.appliedAt).sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1));
-    return { horizonDays, ...plan, proposals: [...plan.proposals, ...held], conflicts: await this.conflicts(now) };
+    return { horizonDays, ...plan, proposals: [...plan.proposals, ...(await held())], conflicts: await this.conflicts(now) };
   }
 
   /** The vault's sync conflicts, each with its proposals (stored; applied by id like any other). Changes no note. */
