@@ -218,9 +218,11 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     const sweep = setInterval(() => {
       capture.sweep();
       void importMemory();
+      sweeps++;
+      // Every 5 minutes the team store (its first run was at start, not on the first sweep).
       if (sweeps % 10 === 0) team.tick();
       // Every 10 minutes, a rescan catches anything the watcher missed.
-      if (++sweeps % 20 === 0 && engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
+      if (sweeps % 20 === 0 && engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
     }, opts.sweepMs ?? 30_000);
     sweep.unref?.();
     // The lease is renewed while this host runs; a device that took it meanwhile (ours expired: a sleep, a stall) keeps it.

@@ -1,6 +1,5 @@
 // `engram team …`: the team store (docs/team.md). A team runs PostgreSQL (pgvector where they have it); each person's
 // vault stays their own, and only the durable notes they promote, after a secret check, leave it.
-import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError, errorMessage } from '../../../src/core/errors.js';
 import { lookUpNote } from '../../../src/core/note/lookup.js';
@@ -8,6 +7,7 @@ import { titleFromPath } from '../../../src/core/note/meta.js';
 import { engramHome } from '../../../src/core/state.js';
 import { prepareTeamNote, type TeamHit } from '../../../src/core/team/store.js';
 import { loadConfig, saveConfigKey } from '../../hosting/config-file.js';
+import { NodeVault } from '../../hosting/node-vault.js';
 import { requireVault } from '../../hosting/resolve.js';
 import { redactUrl } from '../../hosting/team/pg-store.js';
 import { enqueue, flushQueue, openTeamStore, queued, readCache, refreshCache, searchCache, teamDir, teamSettings, type TeamSettings } from '../../hosting/team/team-service.js';
@@ -21,19 +21,9 @@ function settingsOrFail(ctx: CommandContext): TeamSettings {
   return s;
 }
 
-/** Every Markdown file of the vault by its vault path, named by its file name (what a user types). */
-function vaultNotes(root: string): Map<string, { title: string; aliases: string[] }> {
-  const out = new Map<string, { title: string; aliases: string[] }>();
-  const walk = (dir: string, rel: string): void => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      if (e.name.startsWith('.')) continue;
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(path.join(dir, e.name), r);
-      else if (e.isFile() && e.name.endsWith('.md')) out.set(r, { title: titleFromPath(r), aliases: [] });
-    }
-  };
-  walk(root, '');
-  return out;
+/** Every note of the vault by its vault path, named by its file name (what a user types), from the vault's own listing. */
+async function vaultNotes(vault: NodeVault): Promise<Map<string, { title: string; aliases: string[] }>> {
+  return new Map((await vault.listPaths()).map((p) => [p, { title: titleFromPath(p), aliases: [] }]));
 }
 
 function hitLines(hits: TeamHit[]): string[] {
@@ -124,9 +114,10 @@ async function promote(ctx: CommandContext): Promise<number> {
   const ref = ctx.args.slice(1).join(' ').trim();
   if (!ref) throw new EngramError('usage', 'which note? engram team promote <vault path or title>');
   const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
-  const found = lookUpNote(ref, vaultNotes(vault.realPath));
+  const notes = new NodeVault(vault.realPath);
+  const found = lookUpNote(ref, await vaultNotes(notes));
   if (!found.path) throw new EngramError(found.candidates.length ? 'conflict' : 'not-found', found.candidates.length ? `"${ref}" names ${found.candidates.length} notes: ${found.candidates.join(', ')}` : `no note "${ref}" in ${vault.realPath}`, found.candidates.length ? 'give its vault path' : undefined);
-  const text = fs.readFileSync(path.join(vault.realPath, found.path), 'utf8');
+  const { text } = await notes.read(found.path);
   const prepared = await prepareTeamNote(found.path, text, { team: s.team, author: s.member, vault: path.basename(vault.realPath) });
   if (!prepared.ok) throw new EngramError('refused', prepared.reason);
   const dir = teamDir(engramHome(ctx.facts));

@@ -8,7 +8,7 @@ import { sha256Hex } from '../hash.js';
 import { parseNote } from '../note/frontmatter.js';
 import { readNoteMeta, titleFromPath } from '../note/meta.js';
 import { stripProvenance } from '../note/provenance.js';
-import { redactText } from '../transcript/redact.js';
+import { redactTexts } from '../transcript/redact.js';
 
 /** A note as it is sent to the team: what a member may read, and where it came from. */
 export interface TeamNoteInput {
@@ -93,60 +93,44 @@ export interface TeamStore {
   close(): Promise<void>;
 }
 
-/** Why a note may not leave the vault, or null when it may. */
-export function cannotPromote(path: string, text: string): string | null {
-  const parsed = parseNote(text);
-  if (parsed.data === null) return `${path}: its frontmatter is not valid YAML`;
-  const meta = readNoteMeta(path, parsed.data);
-  if (meta.reviewAfter !== undefined) return `${path} is working memory (it has review_after): working memory stays personal; promote it to a durable note first`;
-  if (parsed.data.engram_trust === 'outside') return `${path} is outside text (engram_trust: outside): only your own notes go to the team`;
-  if (!stripProvenance(parsed.body).trim()) return `${path} has no text to share`;
-  return null;
-}
-
 /**
  * Everything a note must pass before it leaves the vault: durable, the user's own, and no secret in it (checked again
  * here, whatever capture redacted: a person may have pasted one into the note since). E-mail addresses and home
  * folders are rewritten as capture does; a secret is not rewritten but refused, so the person sees it and decides.
+ * The note as the team receives it: title, body without the source footer, the frontmatter, and its passages.
  */
 export async function prepareTeamNote(path: string, text: string, who: { team: string; author: string; vault: string; project?: string }): Promise<{ ok: true; note: TeamNoteInput; passages: TeamPassage[] } | { ok: false; reason: string }> {
-  const refused = cannotPromote(path, text);
-  if (refused) return { ok: false, reason: refused };
-  const { note } = teamNoteOf(path, text, who);
-  const [title, body, fm] = await Promise.all([note.title, note.body, JSON.stringify(note.frontmatter)].map((t) => redactText(t)));
+  const parsed = parseNote(text);
+  const data = parsed.data;
+  if (data === null) return { ok: false, reason: `${path}: its frontmatter is not valid YAML` };
+  const meta = readNoteMeta(path, data);
+  if (meta.reviewAfter !== undefined) return { ok: false, reason: `${path} is working memory (it has review_after): working memory stays personal; promote it to a durable note first` };
+  if (data.engram_trust === 'outside') return { ok: false, reason: `${path} is outside text (engram_trust: outside): only your own notes go to the team` };
+  const ownBody = stripProvenance(parsed.body).trim();
+  if (!ownBody) return { ok: false, reason: `${path} has no text to share` };
+  const ownTitle = typeof data.title === 'string' && data.title.trim() ? data.title.trim() : titleFromPath(path);
+  // One detector call for the three texts.
+  const [title, body, fm] = await redactTexts([ownTitle, ownBody, JSON.stringify(data)]);
   const secrets = [title, body, fm].flatMap((r) => Object.keys(r.counts).filter((k) => k !== 'detector-failed'));
   if (secrets.length) return { ok: false, reason: `${path} holds a secret (${[...new Set(secrets)].join(', ')}): take it out of the note before it goes to the team` };
-  return {
-    ok: true,
-    note: { ...note, title: title.text, body: body.text, frontmatter: JSON.parse(fm.text) as Record<string, unknown>, sourceHash: note.sourceHash },
-    passages: passagesOf(body.text),
-  };
-}
-
-/** The note as the team receives it: title, body without the source footer, the frontmatter, and its passages. */
-export function teamNoteOf(path: string, text: string, who: { team: string; author: string; vault: string; project?: string }): { note: TeamNoteInput; passages: TeamPassage[] } {
-  const parsed = parseNote(text);
-  const data = parsed.data ?? {};
-  const meta = readNoteMeta(path, data);
-  const body = stripProvenance(parsed.body).trim();
-  const title = typeof data.title === 'string' && data.title.trim() ? data.title.trim() : titleFromPath(path);
   const note: TeamNoteInput = {
     team: who.team,
     project: who.project ?? meta.project ?? '',
-    title,
-    body,
-    frontmatter: data,
+    title: title.text,
+    body: body.text,
+    frontmatter: JSON.parse(fm.text) as Record<string, unknown>,
     author: who.author,
     vault: who.vault,
     session: meta.engramSession,
-    sourceHash: sha256Hex(`${title}\n${body}`),
+    // The note's own text, before rewriting: the same note promoted again is the same source.
+    sourceHash: sha256Hex(`${ownTitle}\n${ownBody}`),
     sourcePath: path,
   };
-  return { note, passages: passagesOf(body) };
+  return { ok: true, note, passages: passagesOf(body.text) };
 }
 
 /** A note body as the passages the store searches: the index's own cutting (headings, long sections in pieces). */
-export function passagesOf(body: string): TeamPassage[] {
+function passagesOf(body: string): TeamPassage[] {
   const passages = chunkBody(body).map((c) => ({ heading: c.heading ?? '', text: c.text })).filter((p) => p.text.trim());
   return passages.length ? passages : [{ heading: '', text: body }];
 }
