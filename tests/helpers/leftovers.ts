@@ -100,15 +100,17 @@ export interface Found {
  */
 export function processesMarked(name: string, value: string, opts: { prefix?: boolean; exceptChildrenOf?: number } = {}): Found[] {
   if (process.platform !== 'linux' || !fs.existsSync('/proc/self/environ')) return [];
+  const wanted = `${name}=${value}`;
+  return scanProc((pid) => (environOf(pid) ?? []).some((kv) => (opts.prefix ? kv.startsWith(wanted) : kv === wanted)), opts);
+}
+
+/** The processes /proc lists that `hit` picks, other than this one, children of `exceptChildrenOf` and esbuild's services. */
+function scanProc(hit: (pid: number) => boolean, opts: { exceptChildrenOf?: number }): Found[] {
   const out: Found[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
-    if (pid === process.pid) continue;
-    const env = environOf(pid);
-    if (!env) continue;
-    const hit = env.some((kv) => (opts.prefix ? kv.startsWith(`${name}=${value}`) : kv === `${name}=${value}`));
-    if (!hit) continue;
+    if (pid === process.pid || !hit(pid)) continue;
     if (opts.exceptChildrenOf !== undefined && parentOf(pid) === opts.exceptChildrenOf) continue;
     if (isEsbuildService(pid)) continue;
     out.push({ pid, command: cmdlineOf(pid).slice(0, 200) });
@@ -144,23 +146,14 @@ export function processesUnder(dir: string, opts: { exceptChildrenOf?: number } 
     }
     return out;
   }
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
-    if (pid === process.pid) continue;
-    let cwd = '';
+  const cwdOf = (pid: number): string => {
     try {
-      cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+      return fs.readlinkSync(`/proc/${pid}/cwd`);
     } catch {
-      // gone, or not ours to read
+      return ''; // gone, or not ours to read
     }
-    const hit = inside(cwd) || (environOf(pid) ?? []).some((kv) => names(kv)) || names(cmdlineOf(pid));
-    if (!hit) continue;
-    if (opts.exceptChildrenOf !== undefined && parentOf(pid) === opts.exceptChildrenOf) continue;
-    if (isEsbuildService(pid) || !running(pid)) continue;
-    out.push({ pid, command: cmdlineOf(pid).slice(0, 200) });
-  }
-  return out;
+  };
+  return scanProc((pid) => (inside(cwdOf(pid)) || (environOf(pid) ?? []).some((kv) => names(kv)) || names(cmdlineOf(pid))) && running(pid), opts);
 }
 
 /**
