@@ -49,7 +49,8 @@ async function connectStartedHost(state: ReturnType<typeof vaultState>, env: Nod
     try {
       return { conn: await HostConnection.open({ socket: state.socket, env, deadline, client: 'hook' }), deadline };
     } catch (e) {
-      if (!isNoHost(e)) {
+      // While a killed host's socket goes away, a connection to it may be reset: not an answer yet, like no host.
+      if (!isNoHost(e) && (e as NodeJS.ErrnoException).code !== 'ECONNRESET') {
         log(`no context: ${(e as Error).message}`);
         return undefined;
       }
