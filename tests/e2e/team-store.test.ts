@@ -44,9 +44,9 @@ describe.skipIf('skip' in pglite)(`the team store on PGlite with pgvector${'skip
   });
 
   it('migrates once (a second run changes nothing) and has vector search', async () => {
-    expect(await store.migrate()).toBe(1);
-    expect(await store.migrate()).toBe(1);
-    expect(await store.capabilities()).toEqual({ vectors: true, schemaVersion: 1 });
+    expect(await store.migrate()).toBe(2);
+    expect(await store.migrate()).toBe(2);
+    expect(await store.capabilities()).toEqual({ vectors: true, schemaVersion: 2 });
   });
 
   it('promotes a note once: the same text again is unchanged, a new text updates it, and both are audited', async () => {
@@ -137,7 +137,7 @@ describe.skipIf('skip' in postgres)(`the team store on PostgreSQL: logins, roles
   let admin: pg.Client;
   beforeAll(async () => {
     const store = as('engram_admin', server.adminPassword);
-    expect(await store.migrate()).toBe(1);
+    expect(await store.migrate()).toBe(2);
     expect((await store.capabilities()).vectors).toBe(false);
     admin = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'engram_admin', password: server.adminPassword, database: 'postgres' });
     await admin.connect();
@@ -155,13 +155,17 @@ describe.skipIf('skip' in postgres)(`the team store on PostgreSQL: logins, roles
 
   it('a member promotes in their own name; members of the team find it; nobody else does', async () => {
     const alice = as('alice', 'alice-pw');
-    expect(await alice.migrate()).toBe(1);
+    expect(await alice.migrate()).toBe(2);
     expect(await alice.whoami()).toBe('alice');
     const n = note({ author: 'alice' });
     expect((await alice.promote(n, [{ heading: '', text: n.body }])).status).toBe('promoted');
     expect((await as('bob', 'bob-pw').search({ text: 'pnpm workspaces' })).map((h) => [h.title, h.author])).toEqual([['Use pnpm workspaces', 'alice']]);
     // dave reads only the team's project "other"; carol is in no team.
     expect(await as('dave', 'dave-pw').search({ text: 'pnpm workspaces' })).toEqual([]);
+    const theirs = note({ author: 'alice', project: 'other', title: 'Pnpm in other', sourcePath: 'Other.md', sourceHash: 'o1' });
+    expect((await alice.promote(theirs, [{ heading: '', text: theirs.body }])).status).toBe('promoted');
+    expect((await as('dave', 'dave-pw').search({ text: 'pnpm workspaces' })).map((h) => h.title)).toEqual(['Pnpm in other']);
+    expect((await as('bob', 'bob-pw').search({ text: 'pnpm workspaces' })).map((h) => h.title).sort()).toEqual(['Pnpm in other', 'Use pnpm workspaces']);
     expect(await as('carol', 'carol-pw').search({ text: 'pnpm workspaces' })).toEqual([]);
     expect(await as('carol', 'carol-pw').audit()).toEqual([]);
   });
@@ -170,10 +174,10 @@ describe.skipIf('skip' in postgres)(`the team store on PostgreSQL: logins, roles
     const bob = as('bob', 'bob-pw');
     const forged = note({ author: 'alice', title: 'Forged', sourcePath: 'Forged.md', sourceHash: 'f' });
     await expect(bob.promote(forged, [{ heading: '', text: 'x' }])).rejects.toThrow(/refused/);
-    const [hit] = await bob.search({ text: 'pnpm' });
+    const [hit] = await bob.search({ text: 'pnpm', project: 'acme' });
     expect(await bob.retract(hit.id, 'bob')).toBe(false);
     expect(await bob.retract(hit.id, 'alice')).toBe(false);
-    expect((await as('alice', 'alice-pw').search({ text: 'pnpm' })).length).toBe(1);
+    expect((await as('alice', 'alice-pw').search({ text: 'pnpm', project: 'acme' })).length).toBe(1);
   });
 
   it('a wrong password and an unreachable server fail with what to do, quickly', async () => {

@@ -4,9 +4,8 @@
 // OS keychain), so nothing secret is written to ~/.engram.
 import pg from 'pg';
 import { EngramError, errorMessage } from '../../../src/core/errors.js';
-import { rrf } from '../../../src/core/index/rank.js';
-import type { PromoteOutcome, TeamAuditEntry, TeamHit, TeamNote, TeamNoteInput, TeamPassage, TeamQuery, TeamStore } from '../../../src/core/team/store.js';
-import { MIGRATIONS, SCHEMA_TABLE, TEXT_SEARCH, vectorMigration } from './migrations.js';
+import { fuseRanked, type PromoteOutcome, type TeamAuditEntry, type TeamHit, type TeamNote, type TeamNoteInput, type TeamPassage, type TeamQuery, type TeamStore } from '../../../src/core/team/store.js';
+import { MIGRATIONS, SCHEMA_TABLE, TEXT_SEARCH, nearestFunction, vectorMigration } from './migrations.js';
 
 export interface PgTeamStoreOptions {
   /** postgres://user@host:port/db (a password in it is used, never stored by Engram). */
@@ -23,10 +22,28 @@ export interface PgTeamStoreOptions {
 /** An advisory lock key for migrations: "engr" as an int. */
 const MIGRATION_LOCK = 0x656e6772;
 
-/** Words of a query as an OR'ed tsquery: a question's words each may match (plainto_tsquery would need all). */
-export function orQuery(text: string): string {
-  const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].filter((w) => w.length > 1).slice(0, 32);
-  return words.join(' | ');
+/** At most this many passages are ranked for one keyword query (the GIN index finds them; ranking reads each). */
+const CANDIDATES = 1500;
+
+interface QueryWord {
+  /** The stemmed word as a tsquery literal. */
+  literal: string;
+  /** The share of passages that hold it (the statistics' estimate), and how many passages there are. */
+  share: number;
+  rows: number;
+}
+
+/** The rarest words of a query, as many as are expected to match about CANDIDATES passages together (one at least). */
+export function rarest<T extends { share: number; rows: number }>(words: T[]): T[] {
+  const sorted = [...words].sort((a, b) => a.share - b.share);
+  const out: T[] = [];
+  let expected = 0;
+  for (const w of sorted) {
+    expected += w.share * w.rows;
+    if (out.length && expected > CANDIDATES) break;
+    out.push(w);
+  }
+  return out;
 }
 
 /** A connection failure in the words a user can act on. */
@@ -83,6 +100,7 @@ export class PgTeamStore implements TeamStore {
   private readonly pool: pg.Pool;
   private readonly dimensions: number;
   private vectors: boolean | undefined;
+  private stats: { at: number; freq: Map<string, number>; floor: number; rows: number } | undefined;
 
   constructor(private readonly opts: PgTeamStoreOptions) {
     this.dimensions = opts.dimensions ?? 384;
@@ -166,7 +184,11 @@ export class PgTeamStore implements TeamStore {
 
   /** Adds the vector column where the extension exists; keyword search alone where it does not. */
   private async tryVectors(c: pg.PoolClient): Promise<boolean> {
-    if ((await c.query("select 1 from information_schema.columns where table_name = 'engram_team_passages' and column_name = 'embedding'")).rowCount) return true;
+    if ((await c.query("select 1 from information_schema.columns where table_name = 'engram_team_passages' and column_name = 'embedding'")).rowCount) {
+      // A store given vectors before the search functions existed gets its vector search function now.
+      if ((await c.query<{ f: string | null }>("select to_regproc('engram_team_nearest') as f")).rows[0].f !== null) return true;
+      return c.query(nearestFunction()).then(() => true, () => false);
+    }
     const available = (await c.query("select 1 from pg_available_extensions where name = 'vector'")).rowCount! > 0;
     if (!available) return false;
     await c.query('begin');
@@ -240,6 +262,8 @@ export class PgTeamStore implements TeamStore {
     return this.tx(async (c) => {
       const r = await c.query<{ team: string }>('update engram_team_notes set retracted_at = now(), updated_at = now() where id = $1 and author = $2 and retracted_at is null returning team', [id, author]);
       if (!r.rowCount) return false;
+      // Its passages go (search reads only passages); the note stays, for its author and the audit log.
+      await c.query('delete from engram_team_passages where note_id = $1', [id]);
       await c.query('insert into engram_team_audit (actor, team, action, note_id, detail) values ($1, $2, $3, $4, $5)', [author, r.rows[0].team, 'retract', id, '']);
       return true;
     });
@@ -248,71 +272,72 @@ export class PgTeamStore implements TeamStore {
   async search(query: TeamQuery): Promise<TeamHit[]> {
     const limit = Math.max(1, Math.min(query.limit ?? 10, 50));
     const depth = limit * 5;
-    const tsq = orQuery(query.text);
     const useVectors = query.vector !== undefined && (await this.hasVectors());
     return this.run(async (c) => {
-      // All the words first (few rows to rank, even at a million notes); any of them only when that finds too few.
-      const byWords = async (q: string): Promise<{ note_id: string; pid: string; rank: number }[]> =>
-        (
-          await c.query<{ note_id: string; pid: string; rank: number }>(
-            `select p.note_id, p.id as pid, ts_rank(p.tsv, q) as rank
-             from engram_team_passages p join engram_team_notes n on n.id = p.note_id, to_tsquery('${TEXT_SEARCH}', $1) q
-             where p.tsv @@ q and n.retracted_at is null and ($2::text is null or n.project = $2)
-             order by rank desc limit $3`,
-            [q, query.project ?? null, depth],
-          )
-        ).rows;
-      let keyword = tsq ? await byWords(tsq.replace(/ \| /g, ' & ')) : [];
-      if (tsq && keyword.length < limit && tsq.includes('|')) {
+      const words = await this.wordsOf(c, query.text);
+      const byWords = async (q: string): Promise<{ note_id: string; pid: string }[]> =>
+        (await c.query<{ note_id: string; pid: string }>('select note_id, pid from engram_team_search_words($1::tsquery, $2, $3, $4)', [q, query.project ?? null, depth, CANDIDATES])).rows;
+      // All the words first (the GIN index intersects their lists: few rows to rank, even at a million notes); when
+      // that finds too few, any of the rarer words, as many as keep the rows to rank about CANDIDATES (common words
+      // alone would have every note ranked).
+      let keyword = words.length ? await byWords(words.map((w) => w.literal).join(' & ')) : [];
+      if (keyword.length < limit && words.length > 1) {
         const seen = new Set(keyword.map((k) => k.note_id));
-        keyword = [...keyword, ...(await byWords(tsq)).filter((k) => !seen.has(k.note_id))];
+        keyword = [...keyword, ...(await byWords(rarest(words).map((w) => w.literal).join(' | '))).filter((k) => !seen.has(k.note_id))];
       }
-      // HNSW's default candidate list (40) finds about 8 of the true 10 nearest; 100 finds 19 in 20 (bench/team-store).
-      if (useVectors) await c.query('set hnsw.ef_search = 100');
       const vector = useVectors
-        ? (
-            await c.query<{ note_id: string; pid: string; distance: number }>(
-              `select p.note_id, p.id as pid, p.embedding <=> $1 as distance
-               from engram_team_passages p join engram_team_notes n on n.id = p.note_id
-               where n.retracted_at is null and ($2::text is null or n.project = $2)
-               order by p.embedding <=> $1 limit $3`,
-              [`[${query.vector!.join(',')}]`, query.project ?? null, depth],
-            )
-          ).rows
+        ? (await c.query<{ note_id: string; pid: string }>('select note_id, pid from engram_team_nearest($1::vector, $2, $3)', [`[${query.vector!.join(',')}]`, query.project ?? null, depth])).rows
         : [];
-      // Reciprocal-rank fusion of the two lists, a note once (its best passage).
-      const fused = new Map<string, { pid: string; score: number; why: string[] }>();
-      const add = (rows: { note_id: string; pid: string }[], why: string): void => {
+      // Reciprocal-rank fusion of the two lists, a note once (its best passage of each list).
+      const firstOfNote = (rows: { note_id: string; pid: string }[], why: string) => {
         const seen = new Set<string>();
-        rows.forEach((r, rank) => {
-          if (seen.has(r.note_id)) return;
-          seen.add(r.note_id);
-          const e = fused.get(r.note_id);
-          if (e) {
-            e.score += rrf(rank, 60);
-            e.why.push(why);
-          } else fused.set(r.note_id, { pid: r.pid, score: rrf(rank, 60), why: [why] });
-        });
+        return rows.filter((r) => !seen.has(r.note_id) && seen.add(r.note_id)).map((r) => ({ key: r.note_id, pid: String(r.pid), why }));
       };
-      add(keyword, 'words');
-      add(vector, 'meaning');
-      const top = [...fused.entries()].sort((a, b) => b[1].score - a[1].score).slice(0, limit);
+      const top = fuseRanked([firstOfNote(keyword, 'words'), firstOfNote(vector, 'meaning')]).slice(0, limit);
       if (!top.length) return [];
+      const tsq = words.map((w) => w.literal).join(' | ');
       const rows = (
         await c.query<{ pid: string; note_id: string; team: string; project: string; title: string; author: string; heading: string; snippet: string; promoted_at: Date }>(
           `select p.id as pid, n.id as note_id, n.team, n.project, n.title, n.author, p.heading, n.promoted_at,
-             ${tsq ? `ts_headline('${TEXT_SEARCH}', p.body, to_tsquery('${TEXT_SEARCH}', $2), 'MaxFragments=1, MinWords=8, MaxWords=30, StartSel="", StopSel=""')` : 'left(p.body, 200)'} as snippet
+             ${tsq ? `ts_headline('${TEXT_SEARCH}', p.body, $2::tsquery, 'MaxFragments=1, MinWords=8, MaxWords=30, StartSel="", StopSel=""')` : 'left(p.body, 200)'} as snippet
            from engram_team_passages p join engram_team_notes n on n.id = p.note_id where p.id = any($1::bigint[])`,
-          tsq ? [top.map(([, v]) => v.pid), tsq] : [top.map(([, v]) => v.pid)],
+          tsq ? [top.map((t) => t.item.pid), tsq] : [top.map((t) => t.item.pid)],
         )
       ).rows;
       const byPid = new Map(rows.map((r) => [String(r.pid), r]));
-      return top.flatMap(([, v]) => {
-        const r = byPid.get(String(v.pid));
+      return top.flatMap((t) => {
+        const r = byPid.get(t.item.pid);
         if (!r) return [];
-        return [{ id: r.note_id, team: r.team, project: r.project, title: r.title, author: r.author, heading: r.heading, snippet: r.snippet.replace(/\s+/g, ' ').trim(), score: v.score, promotedAt: new Date(r.promoted_at).toISOString(), why: v.why }];
+        const why = [...new Set(t.from.map((i) => (i === 0 ? 'words' : 'meaning')))];
+        return [{ id: r.note_id, team: r.team, project: r.project, title: r.title, author: r.author, heading: r.heading, snippet: r.snippet.replace(/\s+/g, ' ').trim(), score: t.score, promotedAt: new Date(r.promoted_at).toISOString(), why }];
       });
     });
+  }
+
+  /**
+   * The query's words as the keyword column holds them (stemmed, stop words out), each with the share of passages
+   * that hold it: from the planner's statistics of the column (ANALYZE keeps its most common words), read again every
+   * 10 minutes. A word the statistics do not list is rarer than any they do.
+   */
+  private async wordsOf(c: pg.PoolClient, text: string): Promise<QueryWord[]> {
+    const lexemes = (await c.query<{ l: string[] }>(`select tsvector_to_array(to_tsvector('${TEXT_SEARCH}', $1)) as l`, [text.slice(0, 2000)])).rows[0].l.slice(0, 32);
+    if (!lexemes.length) return [];
+    if (!this.stats || Date.now() - this.stats.at > 600_000) {
+      const r = (
+        await c.query<{ elems: string[] | null; freqs: number[] | null; rows: number }>(
+          `select s.most_common_elems::text::text[] as elems, s.most_common_elem_freqs as freqs, greatest(c.reltuples, 0)::float8 as rows
+           from pg_class c left join pg_stats s on s.tablename = c.relname and s.attname = 'tsv' where c.relname = 'engram_team_passages' limit 1`,
+        )
+      ).rows[0];
+      const freq = new Map<string, number>();
+      const elems = r?.elems ?? [];
+      elems.forEach((e, i) => freq.set(e, r!.freqs![i]));
+      // The statistics end with the lowest frequency they list, then their null fraction: past that, not listed.
+      const floor = elems.length ? Math.min(...(r!.freqs ?? []).slice(0, elems.length)) / 2 : 0;
+      this.stats = { at: Date.now(), freq, floor, rows: Number(r?.rows ?? 0) };
+    }
+    const st = this.stats;
+    return lexemes.map((l) => ({ literal: `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`, share: st.freq.get(l) ?? st.floor, rows: st.rows }));
   }
 
   async get(id: string): Promise<TeamNote | undefined> {
