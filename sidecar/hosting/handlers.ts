@@ -18,6 +18,7 @@ import { importExport } from './import-runner.js';
 import { synthesize } from './synthesis.js';
 import type { Handler, Handlers } from './server.js';
 import type { RunningHost } from './running-host.js';
+import { hostTeam } from './team/team-service.js';
 
 let seq = 0;
 /**
@@ -102,6 +103,7 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv, opts: { 
     },
     synthesize: (query, result) => synthesize(query, result, env),
     applyGuard: opts.applyGuard,
+    team: hostTeam(env),
   }));
   return {
     ...core,

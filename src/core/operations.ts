@@ -8,6 +8,8 @@ import { checkParams, type Method, type Params, type RecallResult, type Result }
 import { parseSince } from './duration.js';
 import { activityStats } from './activity/stats.js';
 import { systemClock, type Clock } from './ports.js';
+import { joinTeam, renderTeamRecall, teamContext, teamKey, teamLabel, type TeamRecall } from './team/recall.js';
+import { withoutPrivate } from './transcript/private.js';
 
 /** The longest a `context` request waits for a starting host's first read of the vault (hooks wait 8 s at most). */
 const CONTEXT_READY_WAIT_MS = 10_000;
@@ -40,6 +42,8 @@ export interface OperationDeps {
   clock?: Clock;
   /** Wraps each proposal's apply (the CLI's in-process host: Ctrl-C lets the apply under way finish). */
   applyGuard?: ApplyGuard;
+  /** The team store's notes, from the local cache (docs/team.md): joined with the vault's in recall, search and hooks. */
+  team?: TeamRecall;
 }
 
 /** `read` refuses absolute paths, traversal and the vault's hidden folders (other plugins keep secrets in .obsidian). */
@@ -50,7 +54,9 @@ export function checkReadRef(ref: string): void {
   if (r.split('/')[0].startsWith('.')) throw new EngramError('refused', "read refuses the vault's hidden folders (its config folder keeps plugin secrets)");
 }
 
-export function coreOperations({ engine, injection, synthesize, clock = systemClock, applyGuard }: OperationDeps): OperationTable {
+export function coreOperations({ engine, injection, synthesize, clock = systemClock, applyGuard, team }: OperationDeps): OperationTable {
+  // The team notes each session was given by a hook (never twice in a session; afresh after /compact or /clear).
+  const teamGiven = new Map<string, Set<string>>();
   const curation = (): Curation => {
     if (!engine.curation) throw new EngramError('refused', 'curation needs a state store, which this host did not give the engine');
     return engine.curation;
@@ -80,16 +86,34 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       }
       if (!engine.ready) return { items: [] };
       const start = q.event === 'SessionStart';
-      return engine.context({
+      if (q.sessionId && start && (q.source === 'compact' || q.source === 'clear')) teamGiven.delete(q.sessionId);
+      const maxChars = q.maxChars ?? (start ? s.sessionStartChars : s.promptChars);
+      const result = await engine.context({
         event: q.event,
         source: q.source,
         prompt: q.prompt,
         sessionId: q.sessionId,
         project: q.project,
-        maxChars: q.maxChars ?? (start ? s.sessionStartChars : s.promptChars),
+        maxChars,
         maxItems: q.maxItems ?? (start ? 8 : s.promptItems),
         sessionChars: s.sessionChars,
       });
+      // The team's notes for the prompt, after the vault's, in what is left of the budget: this project's or no project's.
+      const prompt = start || !team ? '' : withoutPrivate(q.prompt ?? '').text;
+      if (!prompt.trim()) return result;
+      const hits = team!.search(prompt, 3).filter((h) => !h.project || !q.project || h.project === q.project);
+      const given = (q.sessionId && teamGiven.get(q.sessionId)) || new Set<string>();
+      const shared = teamContext(hits, maxChars - (result.text?.length ?? 0), given);
+      if (!shared.text) return result;
+      if (q.sessionId) {
+        for (const h of shared.used) given.add(h.id);
+        teamGiven.set(q.sessionId, given);
+        if (teamGiven.size > 500) teamGiven.delete(teamGiven.keys().next().value as string);
+      }
+      return {
+        text: result.text ? `${result.text}\n${shared.text}` : shared.text,
+        items: [...result.items, ...shared.used.map((h) => ({ path: teamKey(h), title: h.title, why: [teamLabel(h)], score: h.score }))],
+      };
     },
     recall: async (q) => {
       await engine.whenReady();
@@ -100,13 +124,30 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
         since: q.since === undefined ? undefined : parseSince(q.since, clock.now()),
         full: q.full,
       });
+      // The team's notes join by reciprocal rank (not for a type or date filter: the team store knows neither).
+      if (team && !q.types?.length && q.since === undefined) {
+        const limit = q.limit ?? 8;
+        const joined = joinTeam(result.hits, team.search(q.query, limit).filter((h) => q.allProjects || !q.project || !h.project || h.project === q.project), limit);
+        if (joined.team.length) {
+          result.team = joined.team;
+          result.order = joined.order;
+          result.text = `${result.text}\n${renderTeamRecall(joined.team)}`;
+        }
+      }
       if (q.synthesize && synthesize) result.synthesis = await synthesize(q.query, result);
       return result;
     },
     search: async ({ query, expandLinks, ...filters }) => {
       await engine.whenReady();
       // Marked for people: outside text, text addressed to an AI (the CLI and the Search pane show the marks).
-      return engine.mark(await engine.query(query, { ...filters, expandLinks: expandLinks as 0 | 1 | 2 | undefined }));
+      const answer = await engine.mark(await engine.query(query, { ...filters, expandLinks: expandLinks as 0 | 1 | 2 | undefined }));
+      // The team's notes join a plain query (the team store knows none of the filters but the project).
+      const plain = !filters.types && !filters.folders && !filters.tags && !filters.scope && filters.since === undefined && filters.until === undefined && !filters.durability;
+      if (!team || !plain || !query.trim()) return answer;
+      const projects = filters.projects ?? [];
+      const limit = filters.limit ?? 10;
+      const joined = joinTeam(answer.hits, team.search(query, limit).filter((h) => !projects.length || !h.project || projects.includes(h.project)), limit);
+      return joined.team.length ? { ...answer, ...joined } : answer;
     },
     read: async ({ ref }) => {
       checkReadRef(ref);

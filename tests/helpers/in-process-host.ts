@@ -11,6 +11,7 @@ import { MemoryVault } from '../../src/core/ports/memory-vault.js';
 import { isMethod } from '../../src/core/protocol/index.js';
 import type { Clock, Yield } from '../../src/core/ports.js';
 import type { LlmBackend } from '../../src/core/extract/backends/types.js';
+import type { TeamRecall } from '../../src/core/team/recall.js';
 
 export interface InProcessHost {
   vault: MemoryVault;
@@ -22,7 +23,7 @@ export interface InProcessHost {
   call(method: string, params?: unknown): Promise<unknown>;
 }
 
-export async function startInProcessHost(files: Record<string, string>, opts: { clock?: Clock; injection?: Partial<InjectionSettings>; backend?: LlmBackend; yieldNow?: Yield } = {}): Promise<InProcessHost> {
+export async function startInProcessHost(files: Record<string, string>, opts: { clock?: Clock; injection?: Partial<InjectionSettings>; backend?: LlmBackend; yieldNow?: Yield; team?: TeamRecall } = {}): Promise<InProcessHost> {
   const clock = opts.clock ?? { now: () => Date.now() };
   const vault = new MemoryVault({ files, clock });
   const state = new MemoryStateStore();
@@ -36,7 +37,7 @@ export async function startInProcessHost(files: Record<string, string>, opts: { 
   const curation = engine.curation!;
   await engine.start();
   const injection: InjectionSettings = { inject: true, sessionStartChars: 4000, promptChars: 1500, promptItems: 5, sessionChars: 24_000, ...opts.injection };
-  const operations = coreOperations({ engine, injection: () => injection, clock });
+  const operations = coreOperations({ engine, injection: () => injection, clock, team: opts.team });
   return {
     vault,
     state,

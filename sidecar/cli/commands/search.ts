@@ -4,10 +4,10 @@ import { EngramError } from '../../../src/core/errors.js';
 import { parseSince } from '../../../src/core/duration.js';
 import type { IndexSearchOptions } from '../../../src/core/index/search.js';
 import { callHost } from '../../client/forward.js';
-import { engramHome } from '../../../src/core/state.js';
-import { fuseRanked, type Ranked, type TeamHit } from '../../../src/core/team/store.js';
+import { joinTeam, teamKey, teamLabel, type TeamResults } from '../../../src/core/team/recall.js';
+import type { TeamHit } from '../../../src/core/team/store.js';
 import { loadConfig } from '../../hosting/config-file.js';
-import { readCache, searchCache, teamDir } from '../../hosting/team/team-service.js';
+import { hostTeam } from '../../hosting/team/team-service.js';
 import { lockIsLive, readLock } from '../../hosting/election.js';
 import { openVaultIndex } from '../../hosting/index-host.js';
 import { NodeVault } from '../../hosting/node-vault.js';
@@ -25,7 +25,7 @@ const list = (v: unknown): string[] | undefined => {
  * The query answered by the vault's live host, through the engine's one road (what recall and the hooks search), or
  * undefined when no host is live or it predates the `search` request. Never starts a host.
  */
-async function searchOnHost(ctx: CommandContext, query: string, opts: IndexSearchOptions): Promise<QueryAnswer | undefined> {
+async function searchOnHost(ctx: CommandContext, query: string, opts: IndexSearchOptions): Promise<(QueryAnswer & TeamResults) | undefined> {
   const { expandLinks, ...rest } = opts;
   // A large vault's host may still be reading its notes: the answer waits for it, as recall does.
   return (await callHost(ctx, 'search', { query, ...rest, expandLinks: expandLinks || undefined }, { deadlineMs: 120_000 }))?.result;
@@ -50,13 +50,6 @@ async function searchHere(ctx: CommandContext, query: string, opts: IndexSearchO
     return text === undefined ? h : markHit(h, vetNote(h.path, text, trust));
   }));
   return { hits, notices, mode, timeFilter };
-}
-
-/** The team notes the local cache holds for this query, when a team store is set (never the network). */
-function teamHitsFor(ctx: CommandContext, query: string, limit: number): TeamHit[] {
-  if (!loadConfig(ctx.facts).config.get('team.url')) return [];
-  const cache = readCache(teamDir(engramHome(ctx.facts)));
-  return cache ? searchCache(cache, query, limit) : [];
 }
 
 export const command: CommandDefinition = {
@@ -105,15 +98,16 @@ export const command: CommandDefinition = {
     const ms = performance.now() - t0;
     const answeredBy = onHost ? 'host' : 'here';
     // The team's notes (from the local cache: a search never waits on the network) join by reciprocal rank, each
-    // list's first hit counting the same; only for a plain query, since the team store knows none of the filters.
+    // list's first hit counting the same; only for a plain query, since the team store knows none of the filters. The
+    // running host joins them itself (one road); here, the same join over the same cache.
     const plain = !opts.types && !opts.folders && !opts.tags && !scope && opts.since === undefined && opts.until === undefined && !opts.durability;
-    const team = plain && query.trim() ? teamHitsFor(ctx, query, opts.limit ?? 10) : [];
-    const merged = fuseRanked<Ranked & ({ note: (typeof result.hits)[number] } | { team: TeamHit })>([
-      result.hits.map((h) => ({ key: h.path, note: h })),
-      team.map((h) => ({ key: `team:${h.id}`, team: h })),
-    ]).slice(0, opts.limit ?? 10);
+    const limit = opts.limit ?? 10;
+    const joined = onHost ? { team: onHost.team ?? [], order: onHost.order ?? result.hits.map((h) => h.path) } : joinTeam(result.hits, plain && query.trim() ? hostTeam(ctx.env).search(query, limit).filter((h) => !opts.projects?.length || !h.project || opts.projects.includes(h.project)) : [], limit);
+    const team = joined.team;
+    const byKey = new Map<string, { note: (typeof result.hits)[number] } | { team: TeamHit }>([...result.hits.map((h) => [h.path, { note: h }] as const), ...team.map((h) => [teamKey(h), { team: h }] as const)]);
+    const merged = joined.order.flatMap((k) => (byKey.has(k) ? [{ item: byKey.get(k)! }] : []));
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ query, ...result, ...(team.length ? { team, order: merged.map((m) => m.item.key) } : {}), answeredBy, ms: Number(ms.toFixed(2)) }, null, 2));
+      ctx.stdout(JSON.stringify({ query, ...result, ...(team.length ? { team, order: joined.order } : {}), answeredBy, ms: Number(ms.toFixed(2)) }, null, 2));
       return 0;
     }
     for (const n of result.notices) ctx.stdout(`note: ${n}`);
@@ -124,7 +118,7 @@ export const command: CommandDefinition = {
     merged.forEach(({ item }, i) => {
       if ('team' in item) {
         const t = item.team;
-        ctx.stdout(`${i + 1}. ${t.title}  [team ${t.team}${t.project ? `, ${t.project}` : ''}, by ${t.author}]`);
+        ctx.stdout(`${i + 1}. ${t.title}  [${teamLabel(t)}]`);
         ctx.stdout(`   team note ${t.id}${t.heading ? ` > ${t.heading}` : ''}`);
         if (t.snippet) ctx.stdout(`   "${t.snippet}"`);
         return;

@@ -8,9 +8,13 @@ import { EngramError, errorMessage } from '../../../src/core/errors.js';
 import { sha256Hex } from '../../../src/core/hash.js';
 import { chunkBody } from '../../../src/core/index/chunk.js';
 import { SEARCH_FLOOR } from '../../../src/core/index/search.js';
+import { decodeSnapshot, encodeSnapshot, runSync } from '../../../src/core/index/snapshot.js';
 import { TextIndex } from '../../../src/core/index/text-index.js';
+import type { TeamRecall } from '../../../src/core/team/recall.js';
 import type { PromoteOutcome, TeamHit, TeamNote, TeamNoteInput, TeamPassage } from '../../../src/core/team/store.js';
 import { atomicWriteFileSync } from '../atomic-write.js';
+import { loadConfig } from '../config-file.js';
+import { hostFacts } from '../facts.js';
 import { engramHome } from '../paths.js';
 import { PgTeamStore, redactUrl } from './pg-store.js';
 
@@ -125,9 +129,8 @@ export function readCache(dir: string): TeamCache | null {
   }
 }
 
-/** Searches the cached team notes with the vault's own keyword ranking (BM25 over title and passages). */
-export function searchCache(cache: TeamCache, query: string, limit = 10): TeamHit[] {
-  const index = new TextIndex();
+/** The cached notes as the vault's own keyword index holds notes (BM25 over title and passages). */
+function indexOf(cache: TeamCache, index = new TextIndex()): TextIndex {
   for (const n of cache.notes) {
     const time = Date.parse(n.updatedAt) || 0;
     index.add(
@@ -135,6 +138,11 @@ export function searchCache(cache: TeamCache, query: string, limit = 10): TeamHi
       chunkBody(n.body),
     );
   }
+  return index;
+}
+
+/** Searches the cached team notes with the vault's own keyword ranking; `index` is the cache's, when already built. */
+export function searchCache(cache: TeamCache, query: string, limit = 10, index = indexOf(cache)): TeamHit[] {
   const terms = index.queryTerms(query);
   if (!terms.length) return [];
   const byId = new Map(cache.notes.map((n) => [n.id, n]));
@@ -149,6 +157,81 @@ export function searchCache(cache: TeamCache, query: string, limit = 10): TeamHi
     const text = index.chunkText[c.bestChunk] ?? n.body;
     return [{ id: n.id, team: n.team, project: n.project, title: n.title, author: n.author, heading: index.chunkHeading[c.bestChunk] ?? '', snippet: text.replace(/\s+/g, ' ').slice(0, 200), score: c.score, promotedAt: n.promotedAt, why: ['words'] }];
   });
+}
+
+const snapshotFile = (dir: string): string => path.join(dir, 'cache-index.bin');
+
+/**
+ * The team cache as recall reads it, in one process (a host, a CLI run): the cache file and its index are read again
+ * only when the file changed (its size and time), and the index is kept beside it (cache-index.bin, keyed by the
+ * same), so a CLI search does not build it again either. Never the network; nothing when no cache is there.
+ */
+export class CachedTeam implements TeamRecall {
+  private memo: { key: string; cache: TeamCache; index: TextIndex } | undefined;
+
+  constructor(private readonly dir: string) {}
+
+  private current(): { cache: TeamCache; index: TextIndex } | undefined {
+    let key: string;
+    try {
+      const st = fs.statSync(cacheFile(this.dir));
+      key = `${st.size}:${st.mtimeMs}`;
+    } catch {
+      this.memo = undefined;
+      return undefined;
+    }
+    if (this.memo?.key === key) return this.memo;
+    const cache = readCache(this.dir);
+    if (!cache) return undefined;
+    this.memo = { key, cache, index: this.loadIndex(key) ?? this.saveIndex(key, indexOf(cache)) };
+    return this.memo;
+  }
+
+  private loadIndex(key: string): TextIndex | undefined {
+    try {
+      const bytes = fs.readFileSync(snapshotFile(this.dir));
+      const nl = bytes.indexOf(10);
+      if (nl < 0 || bytes.subarray(0, nl).toString('utf8') !== key) return undefined;
+      const index = new TextIndex();
+      runSync(decodeSnapshot(new Uint8Array(bytes.subarray(nl + 1)), index));
+      return index;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private saveIndex(key: string, index: TextIndex): TextIndex {
+    try {
+      const body = runSync(encodeSnapshot(index, null, null));
+      atomicWriteFileSync(snapshotFile(this.dir), Buffer.concat([Buffer.from(`${key}\n`), Buffer.from(body)]));
+    } catch {
+      // only a speed-up: the next run builds it again
+    }
+    return index;
+  }
+
+  search(query: string, limit: number): TeamHit[] {
+    const c = this.current();
+    return c ? searchCache(c.cache, query, limit, c.index) : [];
+  }
+
+  /** A cached team note by its id (what `engram team copy` writes into the vault). */
+  note(id: string): TeamNote | undefined {
+    return this.current()?.cache.notes.find((n) => n.id === id);
+  }
+}
+
+/**
+ * The team notes a host's recall, search and hooks read: the cache of $ENGRAM_HOME/team, while a team store is set
+ * (its configuration is read at each request, as the injection settings are: a team disconnected is out at once).
+ */
+export function hostTeam(env: NodeJS.ProcessEnv): TeamRecall & { note(id: string): TeamNote | undefined } {
+  const cached = new CachedTeam(teamDir(engramHome(env)));
+  const set = (): boolean => Boolean(loadConfig(hostFacts(env)).config.get('team.url'));
+  return {
+    search: (query, limit) => (set() ? cached.search(query, limit) : []),
+    note: (id) => (set() ? cached.note(id) : undefined),
+  };
 }
 
 /**

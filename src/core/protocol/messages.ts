@@ -1,6 +1,7 @@
 // Every method a host answers, with its params checked here (the one place both sides agree on shapes).
 import { v, type Check, type Spec } from './schema.js';
 import type { SearchHit } from '../index/types.js';
+import type { TeamHit } from '../team/store.js';
 import { BACKENDS } from '../config.js';
 import type { ExtractRun } from '../extract/extract.js';
 import { ACTIVITY_KINDS } from '../activity/record.js';
@@ -155,6 +156,9 @@ export interface RecallResult {
   text: string;
   mode: string;
   synthesis?: string;
+  /** The team store's notes that joined (docs/team.md), and the fused order of vault paths and `team:<id>` keys. */
+  team?: TeamHit[];
+  order?: string[];
 }
 
 /** The notification a host sends after each conversation of a streamed `import.run`. */

@@ -6,6 +6,7 @@ import type { RememberResult } from '../memory/remember.js';
 import type { ExtractRun } from '../extract/extract.js';
 import type { ActivityResult } from '../activity/record.js';
 import type { StatsResult } from '../activity/stats.js';
+import type { TeamResults } from '../team/recall.js';
 import type { ContextResult, HelloResult, ImportResult, IndexUpdateResult, Method, RecallResult, StatusResult } from './messages.js';
 
 /** One note in full, or one passage of it (`path#heading`), as `read` answers. */
@@ -22,7 +23,7 @@ export interface MethodResults {
   'spool.notify': { ok: true };
   context: ContextResult;
   recall: RecallResult;
-  search: QueryAnswer;
+  search: QueryAnswer & TeamResults;
   read: NoteText;
   remember: RememberResult;
   extract: { queued: true; sessionId: string; path: string };

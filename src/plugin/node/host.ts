@@ -7,6 +7,7 @@ import { extractorMaker, indexMaker } from '../../../sidecar/hosting/wiring';
 import { hostLogger, type Logger } from '../../../sidecar/hosting/logger';
 import type { RunningHost } from '../../../sidecar/hosting/running-host';
 import { releaseHost } from '../../../sidecar/hosting/release';
+import { hostTeam } from '../../../sidecar/hosting/team/team-service';
 import { engramHome, vaultState, type VaultState } from '../../../sidecar/hosting/paths';
 import { isoDate } from '../../core/day';
 import { errorMessage } from '../../core/errors';
@@ -90,6 +91,7 @@ export class PluginHost {
         engine: running.engine,
         // The panes never inject context; the hooks' settings apply to the socket's answers only.
         injection: () => ({ inject: false, sessionStartChars: 0, promptChars: 0, promptItems: 0, sessionChars: 0 }),
+        team: hostTeam(this.env),
       });
       this.apiFor = { host: running, api: operationsApi(running.engine, ops) };
     }

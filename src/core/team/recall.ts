@@ -1,0 +1,68 @@
+// Team notes in a person's recall (docs/team.md "Recall"): read from the local cache of the team store (a host reads
+// it, never the network), joined with the vault's own hits by reciprocal rank, labelled "team" with the author, and
+// held to the same rules as the vault's notes: words addressed to an AI are never injected, and withheld in recall.
+import { fenceRecalled } from '../transcript/fence.js';
+import { findDirectives, withholdDirectives } from '../recall/directives.js';
+import { fuseRanked, type TeamHit } from './store.js';
+
+/** The team's notes for a query, from the local cache, best first; none when no team store is set. Never waits. */
+export interface TeamRecall {
+  search(query: string, limit: number): TeamHit[];
+}
+
+/** What search and recall answers carry of the team: the team hits that made the fused list, and that list's order. */
+export interface TeamResults {
+  team?: TeamHit[];
+  /** The fused order: vault paths and `team:<id>` keys, best first. */
+  order?: string[];
+}
+
+export const teamKey = (h: Pick<TeamHit, 'id'>): string => `team:${h.id}`;
+
+/** "team core, acme, by ann": how every surface labels a team note. */
+export function teamLabel(h: Pick<TeamHit, 'team' | 'project' | 'author'>): string {
+  return `team ${h.team}${h.project ? `, ${h.project}` : ''}, by ${h.author}`;
+}
+
+/**
+ * The vault's hits and the team's joined by reciprocal rank (each list's best counts the same, so a large team store
+ * cannot crowd out the vault), cut at `limit`: the order, and the team hits that made it.
+ */
+export function joinTeam(vault: { path: string }[], team: TeamHit[], limit: number): Required<TeamResults> {
+  if (!team.length) return { team: [], order: vault.slice(0, limit).map((h) => h.path) };
+  const fused = fuseRanked<{ key: string; team?: TeamHit }>([vault.map((h) => ({ key: h.path })), team.map((h) => ({ key: teamKey(h), team: h }))]).slice(0, limit);
+  return { team: fused.flatMap((f) => (f.item.team ? [f.item.team] : [])), order: fused.map((f) => f.item.key) };
+}
+
+/** A team hit as an agent reads it: text addressed to an AI withheld (a teammate's note is not this user's words). */
+function teamLine(h: TeamHit): string {
+  const where = `team note ${h.id}`;
+  const text = withholdDirectives(`${h.heading ? `§ ${h.heading}: ` : ''}${h.snippet}`, where);
+  return `- ${h.title} (${teamLabel(h)}; ${where}): ${text.replace(/\s+/g, ' ').trim()}`;
+}
+
+/** The team block of recall's text (fenced as the vault's is), or '' when there is none. */
+export function renderTeamRecall(team: TeamHit[]): string {
+  if (!team.length) return '';
+  return fenceRecalled(`Notes shared by the user's team (reference data; written by the teammate named, not by the user):\n${team.map(teamLine).join('\n')}`);
+}
+
+/**
+ * The team notes a hook may inject after the vault's: none holding words addressed to an AI (they are not even
+ * shown), none already given in this session, as many as fit in `maxChars`.
+ */
+export function teamContext(team: TeamHit[], maxChars: number, given: Set<string>): { text?: string; used: TeamHit[] } {
+  const heading = 'Notes shared by the user\'s team (reference data; written by the teammate named):';
+  let size = fenceRecalled(heading).length + 2;
+  const lines: string[] = [];
+  const used: TeamHit[] = [];
+  for (const h of team) {
+    if (given.has(h.id) || findDirectives([h.title, h.heading, h.snippet].join('\n')).length) continue;
+    const line = teamLine(h).slice(0, 400);
+    if (size + line.length + 1 > maxChars) break;
+    lines.push(line);
+    used.push(h);
+    size += line.length + 1;
+  }
+  return lines.length ? { text: fenceRecalled(`${heading}\n${lines.join('\n')}`), used } : { used };
+}
