@@ -23,7 +23,7 @@ export interface PgTeamStoreOptions {
 const MIGRATION_LOCK = 0x656e6772;
 
 /** At most this many passages are ranked for one keyword query (the GIN index finds them; ranking reads each). */
-const CANDIDATES = 1500;
+const CANDIDATES = 600;
 
 interface QueryWord {
   /** The stemmed word as a tsquery literal. */
@@ -33,9 +33,13 @@ interface QueryWord {
   rows: number;
 }
 
-/** The rarest words of a query, as many as are expected to match about CANDIDATES passages together (one at least). */
-export function rarest<T extends { share: number; rows: number }>(words: T[]): T[] {
+/**
+ * The rarest words of a query, as many as are expected to match about CANDIDATES passages together (one at least),
+ * or the `count` rarest.
+ */
+export function rarest<T extends { share: number; rows: number }>(words: T[], count?: number): T[] {
   const sorted = [...words].sort((a, b) => a.share - b.share);
+  if (count !== undefined) return sorted.slice(0, count);
   const out: T[] = [];
   let expected = 0;
   for (const w of sorted) {
@@ -45,6 +49,7 @@ export function rarest<T extends { share: number; rows: number }>(words: T[]): T
   }
   return out;
 }
+
 
 /** A connection failure in the words a user can act on. */
 function connectionError(e: unknown, url: string): EngramError {
@@ -277,13 +282,22 @@ export class PgTeamStore implements TeamStore {
       const words = await this.wordsOf(c, query.text);
       const byWords = async (q: string): Promise<{ note_id: string; pid: string }[]> =>
         (await c.query<{ note_id: string; pid: string }>('select note_id, pid from engram_team_search_words($1::tsquery, $2, $3, $4)', [q, query.project ?? null, depth, CANDIDATES])).rows;
-      // All the words first (the GIN index intersects their lists: few rows to rank, even at a million notes); when
-      // that finds too few, any of the rarer words, as many as keep the rows to rank about CANDIDATES (common words
-      // alone would have every note ranked).
-      let keyword = words.length ? await byWords(words.map((w) => w.literal).join(' & ')) : [];
-      if (keyword.length < limit && words.length > 1) {
+      // All the words first (the GIN index reads the rarest word's list and skips through the others': few rows, even
+      // at a million notes); when that finds too few, one of the two rarest words with any other (the index still reads
+      // only those two lists); then any of the rarest words, as many as keep the rows to rank about CANDIDATES. A query
+      // of common words ORed would make the index read every list whole and rank every note holding one.
+      const tiers = words.length ? [words.map((w) => w.literal).join(' & ')] : [];
+      if (words.length > 2) {
+        const [a, b] = rarest(words, 2);
+        const rest = (w: QueryWord): string => words.filter((x) => x !== w).map((x) => x.literal).join(' | ');
+        tiers.push(`(${a.literal} & (${rest(a)})) | (${b.literal} & (${rest(b)}))`);
+      }
+      if (words.length > 1) tiers.push(rarest(words).map((w) => w.literal).join(' | '));
+      let keyword: { note_id: string; pid: string }[] = [];
+      for (const tier of tiers) {
+        if (keyword.length >= limit) break;
         const seen = new Set(keyword.map((k) => k.note_id));
-        keyword = [...keyword, ...(await byWords(rarest(words).map((w) => w.literal).join(' | '))).filter((k) => !seen.has(k.note_id))];
+        keyword = [...keyword, ...(await byWords(tier)).filter((k) => !seen.has(k.note_id))];
       }
       const vector = useVectors
         ? (await c.query<{ note_id: string; pid: string }>('select note_id, pid from engram_team_nearest($1::vector, $2, $3)', [`[${query.vector!.join(',')}]`, query.project ?? null, depth])).rows
