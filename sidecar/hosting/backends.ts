@@ -62,6 +62,24 @@ export function apiKey(name: string, env: NodeJS.ProcessEnv): string | undefined
   return key || undefined;
 }
 
+/**
+ * Keeps a secret in the OS keychain where `apiKey` finds it (macOS `security`, Linux `secret-tool`); returns why not
+ * when there is no keychain tool here (the secret is then not kept anywhere: the environment must give it).
+ */
+export function saveKeychainSecret(name: string, value: string, env: NodeJS.ProcessEnv): { ok: true; where: string } | { ok: false; why: string } {
+  const run: [string, string[], string | undefined, string] | undefined =
+    process.platform === 'darwin'
+      ? ['security', ['add-generic-password', '-U', '-s', 'engram', '-a', name, '-w', value], undefined, 'the macOS keychain']
+      : process.platform === 'linux'
+        ? ['secret-tool', ['store', '--label', `Engram ${name}`, 'service', 'engram', 'key', name], value, 'the Secret Service keyring (secret-tool)']
+        : undefined;
+  if (!run) return { ok: false, why: `no OS keychain Engram can use on ${process.platform}` };
+  const r = spawnSync(run[0], run[1], { env, encoding: 'utf8', timeout: 10_000, input: run[2], stdio: ['pipe', 'ignore', 'pipe'] });
+  if (r.error) return { ok: false, why: `${run[0]} is not available (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})` };
+  if (r.status !== 0) return { ok: false, why: `${run[0]} failed: ${(r.stderr || '').trim().split('\n')[0] || `exit ${r.status}`}` };
+  return { ok: true, where: run[3] };
+}
+
 /** A nested call's folder left by a host that died mid-call (kill -9, power loss) is removed by a later call after this. */
 const STALE_NESTED_MS = 60 * 60_000;
 

@@ -7,7 +7,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliAsync } from '../helpers/cli.js';
 import { makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
-import { startPglite, type TeamDb } from '../helpers/team-db.js';
+import pg from 'pg';
+import { PgTeamStore } from '../../sidecar/hosting/team/pg-store.js';
+import { startPglite, startPostgres, type TeamDb } from '../helpers/team-db.js';
 
 const db = await startPglite();
 
@@ -126,5 +128,47 @@ describe.skipIf('skip' in db)(`two vaults share a team store through the CLI${'s
     const set = await dan.cli('configure', 'team.url', withPassword);
     expect(set.code).not.toBe(0);
     expect(set.stderr).toMatch(/without a password/);
+  });
+});
+
+const postgres = await startPostgres();
+
+describe.skipIf('skip' in postgres || process.platform !== 'linux')(`the password from the OS keychain, against PostgreSQL with real logins${'skip' in postgres ? `: skipped, ${postgres.skip}` : process.platform !== 'linux' ? ': skipped, the stand-in secret-tool is for Linux' : ''}`, () => {
+  const server = postgres as TeamDb & { adminPassword: string; port: number };
+  const sandboxes: Sandbox[] = [];
+  afterAll(async () => {
+    for (const sb of sandboxes) await sb.cleanup();
+    await server.stop();
+  });
+
+  it('connect --save-password keeps the password in the keyring, never in the configuration; later runs log in with it', async () => {
+    const admin = new PgTeamStore({ url: server.url, password: server.adminPassword });
+    await admin.migrate();
+    await admin.close();
+    const c = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'engram_admin', password: server.adminPassword, database: 'postgres' });
+    await c.connect();
+    await c.query("create role kim login password 'kim-pw'; grant engram_team_member to kim; insert into engram_team_members values ('kim', 'core', null)");
+    await c.end();
+    const sb = makeSandbox();
+    sandboxes.push(sb);
+    // A stand-in for libsecret's secret-tool on PATH: `store` reads the secret from stdin, `lookup` prints it.
+    const bin = path.join(sb.root, 'bin');
+    const keyring = path.join(sb.root, 'keyring');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'secret-tool'), `#!/bin/sh\nif [ "$1" = store ]; then cat > '${keyring}'; exit 0; fi\nif [ "$1" = lookup ] && [ -f '${keyring}' ]; then cat '${keyring}'; exit 0; fi\nexit 1\n`, { mode: 0o755 });
+    const env = { ...sb.env, PATH: `${bin}:${sb.env.PATH}`, ENGRAM_TEAM_PASSWORD: '' };
+    const cli = (...args: string[]): ReturnType<typeof runCliAsync> => runCliAsync(args, { env, timeout: 90_000 });
+    const url = `postgres://kim:kim-pw@127.0.0.1:${server.port}/postgres`;
+
+    const con = await cli('team', 'connect', url, '--team', 'core', '--save-password');
+    expect(con.code, con.stderr).toBe(0);
+    expect(con.stdout).toMatch(/The password is kept in the Secret Service keyring/);
+    expect(fs.readFileSync(keyring, 'utf8')).toBe('kim-pw');
+    expect(fs.readFileSync(path.join(sb.engramHome, 'config.json'), 'utf8')).not.toContain('kim-pw');
+    // No password in the environment nor the URL: the keyring's logs in.
+    expect(JSON.parse((await cli('team', 'status', '--json')).stdout).store).toBe('reachable');
+    // A wrong one in the keyring: the login is refused, said plainly.
+    fs.writeFileSync(keyring, 'not-it');
+    expect(JSON.parse((await cli('team', 'status', '--json')).stdout).store).toMatch(/refused the login/);
   });
 });

@@ -6,11 +6,12 @@ import { lookUpNote } from '../../../src/core/note/lookup.js';
 import { titleFromPath } from '../../../src/core/note/meta.js';
 import { engramHome } from '../../../src/core/state.js';
 import { prepareTeamNote, type TeamHit } from '../../../src/core/team/store.js';
+import { apiKey, saveKeychainSecret } from '../../hosting/backends.js';
 import { loadConfig, saveConfigKey } from '../../hosting/config-file.js';
 import { NodeVault } from '../../hosting/node-vault.js';
 import { requireVault } from '../../hosting/resolve.js';
 import { redactUrl } from '../../hosting/team/pg-store.js';
-import { enqueue, flushQueue, openTeamStore, queued, readCache, refreshCache, searchCache, teamDir, teamSettings, type TeamSettings } from '../../hosting/team/team-service.js';
+import { enqueue, flushQueue, openTeamStore, queued, readCache, refreshCache, searchCache, teamDir, teamSettings, TEAM_PASSWORD, type TeamSettings } from '../../hosting/team/team-service.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
 const SUBCOMMANDS = ['connect', 'status', 'promote', 'sync', 'search', 'retract'] as const;
@@ -45,7 +46,7 @@ async function connect(ctx: CommandContext): Promise<number> {
     throw new EngramError('usage', `not a URL: ${redactUrl(url)}`);
   }
   // A password in the URL is used for this connection, never written: the configuration keeps the URL without it.
-  const password = decodeURIComponent(parsed.password) || ctx.env.ENGRAM_TEAM_PASSWORD || undefined;
+  const password = decodeURIComponent(parsed.password) || apiKey(TEAM_PASSWORD, ctx.env);
   parsed.password = '';
   const bare = parsed.toString();
   const store = openTeamStore({ url: bare, password });
@@ -58,11 +59,14 @@ async function connect(ctx: CommandContext): Promise<number> {
     await saveConfigKey(ctx.facts, 'team.url', bare);
     await saveConfigKey(ctx.facts, 'team.name', team);
     const cache = await refreshCache(teamDir(engramHome(ctx.facts)), { url: bare, team, member, password }, store);
-    const result = { url: redactUrl(bare), team, member, schemaVersion: version, search: caps.vectors ? 'keyword + vector (pgvector)' : 'keyword (no pgvector on this server)', cachedNotes: cache.notes.length };
+    // The password that worked, kept in the OS keychain when asked (never in the configuration).
+    const saved = ctx.options['save-password'] && password ? saveKeychainSecret(TEAM_PASSWORD, password, ctx.env) : undefined;
+    const passwordFrom = saved?.ok ? `kept in ${saved.where}` : saved ? `not kept: ${saved.why}; set ${TEAM_PASSWORD} where Engram runs` : `not stored: Engram reads ${TEAM_PASSWORD} from the environment, else the OS keychain (--save-password keeps it there)`;
+    const result = { url: redactUrl(bare), team, member, schemaVersion: version, search: caps.vectors ? 'keyword + vector (pgvector)' : 'keyword (no pgvector on this server)', cachedNotes: cache.notes.length, password: passwordFrom };
     if (ctx.global.json) ctx.stdout(JSON.stringify(result, null, 2));
     else {
       ctx.stdout(`Connected to ${result.url} as ${member}, team ${team} (schema ${version}; ${result.search}).`);
-      ctx.stdout(`${cache.notes.length} team notes cached for recall. The password is not stored: set ENGRAM_TEAM_PASSWORD where Engram runs.`);
+      ctx.stdout(`${cache.notes.length} team notes cached for recall. The password is ${passwordFrom}.`);
     }
     return 0;
   } finally {
@@ -198,9 +202,10 @@ async function retract(ctx: CommandContext): Promise<number> {
 export const command: CommandDefinition = {
   usage: 'team connect <postgres-url> --team <team> | status | promote <note> | sync | search "<query>" [-n 10] | retract <id> [--json]',
   description: 'Share durable notes with a team through a PostgreSQL database the team runs: connect, promote a note (checked for secrets; working memory stays personal), search the team\'s notes, retract your own.',
-  details: 'The password comes from ENGRAM_TEAM_PASSWORD (or the URL, used once and never stored). Promotions wait in $ENGRAM_HOME/team/queue while the store is unreachable and are sent once it answers; recall reads the team notes from $ENGRAM_HOME/team/cache.json. See docs/team.md.',
+  details: 'The password comes from ENGRAM_TEAM_PASSWORD, else the OS keychain (connect --save-password puts it there), or the URL, used once and never written to the configuration. Promotions wait in $ENGRAM_HOME/team/queue while the store is unreachable and are sent once it answers; recall reads the team notes from $ENGRAM_HOME/team/cache.json. See docs/team.md.',
   options: {
     team: { type: 'string', valueName: '<team>', description: 'connect: the team your promoted notes belong to and your recall reads' },
+    'save-password': { type: 'boolean', description: 'connect: keep the password that worked in the OS keychain (macOS Keychain, Linux Secret Service), where Engram reads it' },
     limit: { type: 'number', short: 'n', valueName: '<count>', description: 'search: how many results (default 10)' },
   },
   async run(ctx) {

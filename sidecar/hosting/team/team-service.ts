@@ -13,6 +13,7 @@ import { TextIndex } from '../../../src/core/index/text-index.js';
 import type { TeamRecall } from '../../../src/core/team/recall.js';
 import type { PromoteOutcome, TeamHit, TeamNote, TeamNoteInput, TeamPassage } from '../../../src/core/team/store.js';
 import { atomicWriteFileSync } from '../atomic-write.js';
+import { apiKey } from '../backends.js';
 import { loadConfig } from '../config-file.js';
 import { hostFacts } from '../facts.js';
 import { engramHome } from '../paths.js';
@@ -26,13 +27,16 @@ export interface TeamSettings {
   password?: string;
 }
 
+/** Where the password is: this environment variable, or the OS keychain entry of that name (never the configuration). */
+export const TEAM_PASSWORD = 'ENGRAM_TEAM_PASSWORD';
+
 /** The team settings from the configuration, or null when no team store is set. */
 export function teamSettings(config: { get(key: 'team.url' | 'team.name'): string | null }, env: NodeJS.ProcessEnv): TeamSettings | null {
   const url = config.get('team.url');
   if (!url) return null;
   const team = config.get('team.name');
   if (!team) throw new EngramError('invalid-config', 'team.url is set but team.name is not', 'set it with `engram configure team.name <team>` (or `engram team connect <url> --team <team>`)');
-  return { url, team, member: decodeURIComponent(new URL(url).username), password: env.ENGRAM_TEAM_PASSWORD || undefined };
+  return { url, team, member: decodeURIComponent(new URL(url).username), password: apiKey(TEAM_PASSWORD, env) };
 }
 
 export function openTeamStore(s: Pick<TeamSettings, 'url' | 'password'>): PgTeamStore {
