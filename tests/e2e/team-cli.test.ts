@@ -74,6 +74,18 @@ describe.skipIf('skip' in db)(`two vaults share a team store through the CLI${'s
     expect(offline.hits.map((h) => h.title)).toEqual(['Use pnpm workspaces']);
     expect((await bob.cli('configure', 'team.url', server.url)).code).toBe(0);
 
+    // bob copies it into his vault: a new note in his inbox, saying whose it is, marked as not his words.
+    const cp = await bob.cli('team', 'copy', answer.hits[0].id);
+    expect(cp.code, cp.stderr).toBe(0);
+    expect(cp.stdout).toMatch(/Copied Use pnpm workspaces \(team core, acme, by postgres\) to Engram\/Inbox\/Use pnpm workspaces\.md/);
+    const copied = fs.readFileSync(path.join(bob.sb.vault, 'Engram/Inbox/Use pnpm workspaces.md'), 'utf8');
+    expect(copied).toMatch(/engram_trust: outside/);
+    expect(copied).toMatch(/author: postgres/);
+    expect(copied).toContain('The acme monorepo moved from npm to pnpm workspaces');
+    expect(copied).not.toMatch(/we are moving to pnpm/);
+    // Copied twice: a second note beside it, the first untouched.
+    expect((await bob.cli('team', 'copy', answer.hits[0].id)).stdout).toMatch(/Use pnpm workspaces 1\.md/);
+
     const r = await ann.cli('team', 'retract', answer.hits[0].id);
     expect(r.code, r.stderr).toBe(0);
     const after = JSON.parse((await bob.cli('team', 'search', 'pnpm', '--json')).stdout) as { hits: unknown[] };

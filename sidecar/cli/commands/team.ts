@@ -5,16 +5,18 @@ import { EngramError, errorMessage } from '../../../src/core/errors.js';
 import { lookUpNote } from '../../../src/core/note/lookup.js';
 import { titleFromPath } from '../../../src/core/note/meta.js';
 import { engramHome } from '../../../src/core/state.js';
+import { copyTeamNote } from '../../../src/core/team/copy.js';
+import { teamLabel } from '../../../src/core/team/recall.js';
 import { prepareTeamNote, type TeamHit } from '../../../src/core/team/store.js';
 import { apiKey, saveKeychainSecret } from '../../hosting/backends.js';
 import { loadConfig, saveConfigKey } from '../../hosting/config-file.js';
 import { NodeVault } from '../../hosting/node-vault.js';
 import { requireVault } from '../../hosting/resolve.js';
 import { redactUrl } from '../../hosting/team/pg-store.js';
-import { enqueue, flushQueue, openTeamStore, queued, readCache, refreshCache, searchCache, teamDir, teamSettings, TEAM_PASSWORD, type TeamSettings } from '../../hosting/team/team-service.js';
+import { enqueue, flushQueue, hostTeam, openTeamStore, queued, readCache, refreshCache, searchCache, teamDir, teamSettings, TEAM_PASSWORD, type TeamSettings } from '../../hosting/team/team-service.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
-const SUBCOMMANDS = ['connect', 'status', 'promote', 'sync', 'search', 'retract'] as const;
+const SUBCOMMANDS = ['connect', 'status', 'promote', 'sync', 'search', 'retract', 'copy'] as const;
 
 function settingsOrFail(ctx: CommandContext): TeamSettings {
   const s = teamSettings(loadConfig(ctx.facts).config, ctx.env);
@@ -29,7 +31,7 @@ async function vaultNotes(vault: NodeVault): Promise<Map<string, { title: string
 
 function hitLines(hits: TeamHit[]): string[] {
   return hits.flatMap((h, i) => [
-    `${i + 1}. ${h.title}  [team ${h.team}${h.project ? `, ${h.project}` : ''}, by ${h.author}]`,
+    `${i + 1}. ${h.title}  [${teamLabel(h)}]`,
     `   id ${h.id}${h.heading ? `  > ${h.heading}` : ''}`,
     ...(h.snippet ? [`   "${h.snippet}"`] : []),
   ]);
@@ -199,8 +201,30 @@ async function retract(ctx: CommandContext): Promise<number> {
   }
 }
 
+/** A team note into the vault's inbox, from the cache (or the store when it is not cached yet). */
+async function copy(ctx: CommandContext): Promise<number> {
+  const s = settingsOrFail(ctx);
+  const id = ctx.args[1];
+  if (!id) throw new EngramError('usage', 'which team note? engram team copy <id> (ids are in `engram team search` and `engram search`)');
+  let note = hostTeam(ctx.env).note(id);
+  if (!note) {
+    const store = openTeamStore(s);
+    try {
+      note = await store.get(id).catch(() => undefined);
+    } finally {
+      await store.close();
+    }
+  }
+  if (!note || note.retractedAt) throw new EngramError('not-found', `no team note ${id} in the cache or the store`, 'find it with `engram team search`');
+  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
+  const written = await copyTeamNote(new NodeVault(vault.realPath), loadConfig(ctx.facts).config.get('folders.inbox'), note, new Date());
+  if (ctx.global.json) ctx.stdout(JSON.stringify({ copied: id, path: written }, null, 2));
+  else ctx.stdout(`Copied ${note.title} (${teamLabel(note)}) to ${written}, marked outside text until you make it yours (engram_trust: user).`);
+  return 0;
+}
+
 export const command: CommandDefinition = {
-  usage: 'team connect <postgres-url> --team <team> | status | promote <note> | sync | search "<query>" [-n 10] | retract <id> [--json]',
+  usage: 'team connect <postgres-url> --team <team> [--save-password] | status | promote <note> | sync | search "<query>" [-n 10] | retract <id> | copy <id> [--json]',
   description: 'Share durable notes with a team through a PostgreSQL database the team runs: connect, promote a note (checked for secrets; working memory stays personal), search the team\'s notes, retract your own.',
   details: 'The password comes from ENGRAM_TEAM_PASSWORD, else the OS keychain (connect --save-password puts it there), or the URL, used once and never written to the configuration. Promotions wait in $ENGRAM_HOME/team/queue while the store is unreachable and are sent once it answers; recall reads the team notes from $ENGRAM_HOME/team/cache.json. See docs/team.md.',
   options: {
@@ -216,6 +240,7 @@ export const command: CommandDefinition = {
     if (sub === 'sync') return send(ctx, settingsOrFail(ctx), teamDir(engramHome(ctx.facts)));
     if (sub === 'search') return search(ctx);
     if (sub === 'retract') return retract(ctx);
+    if (sub === 'copy') return copy(ctx);
     throw new EngramError('usage', sub ? `unknown team command "${sub}": one of ${SUBCOMMANDS.join(', ')}` : `which? one of ${SUBCOMMANDS.join(', ')}`, 'engram team --help');
   },
 };
