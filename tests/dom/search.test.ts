@@ -137,4 +137,30 @@ describe.skipIf(missing)(`search pane${missing ? ` (skipped: ${missing})` : ''}`
       await v.close();
     }
   });
+
+  it('shows the team\'s notes among the vault\'s, labelled with the author, and copies one into the vault', async () => {
+    const v = await openView('search-team');
+    try {
+      await typeQuery(v, 'sidecar socket timeout');
+      const order = await v.page.$$eval('.engram-search-result', (els) => els.map((e) => (e as HTMLElement).dataset.path ?? `team:${(e as HTMLElement).dataset.teamId}`));
+      // Reciprocal rank: the vault's best first, the team's best second.
+      expect(order.slice(0, 2)).toEqual(['Engram/Projects/acme/Sidecar socket timeout.md', 'team:3f0c2a8e-0000-4000-8000-000000000001']);
+      const shared = v.page.locator('.engram-search-team');
+      await expect(shared.locator('.engram-badge').textContent()).resolves.toBe('Team');
+      await expect(shared.locator('.engram-search-result-meta').textContent()).resolves.toBe('team core, acme, by ann');
+      await expect(v.page.locator('.engram-search-status').textContent()).resolves.toMatch(/and 1 team note/);
+      await v.screenshot('search-team');
+      await shared.locator('.engram-search-team-copy').click();
+      await v.page.waitForSelector('.engram-search-team-copy:has-text("Copied to")');
+      const files = await v.page.evaluate(() => window.engramPage.world.files());
+      const copied = files['Engram/Inbox/Socket timeouts on CI runners.md'];
+      expect(copied).toMatch(/engram_trust: outside/);
+      expect(copied).toMatch(/author: ann/);
+      expect(copied).toContain('needs a keepalive');
+      expect(await v.page.evaluate(() => window.engramOpened)).toEqual(['Engram/Inbox/Socket timeouts on CI runners.md']);
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
 });

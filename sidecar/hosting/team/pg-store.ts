@@ -4,7 +4,8 @@
 // OS keychain), so nothing secret is written to ~/.engram.
 import pg from 'pg';
 import { EngramError, errorMessage } from '../../../src/core/errors.js';
-import { fuseRanked, type PromoteOutcome, type TeamAuditEntry, type TeamHit, type TeamNote, type TeamNoteInput, type TeamPassage, type TeamQuery, type TeamStore } from '../../../src/core/team/store.js';
+import { fuseRanked } from '../../../src/core/team/recall.js';
+import type { PromoteOutcome, TeamAuditEntry, TeamHit, TeamNote, TeamNoteInput, TeamPassage, TeamQuery, TeamStore } from '../../../src/core/team/store.js';
 import { MIGRATIONS, SCHEMA_TABLE, TEXT_SEARCH, nearestFunction, vectorMigration } from './migrations.js';
 
 export interface PgTeamStoreOptions {

@@ -3,7 +3,8 @@
 // held to the same rules as the vault's notes: words addressed to an AI are never injected, and withheld in recall.
 import { fenceRecalled } from '../transcript/fence.js';
 import { findDirectives, withholdDirectives } from '../recall/directives.js';
-import { fuseRanked, type TeamHit } from './store.js';
+import { rrf } from '../index/rank.js';
+import type { TeamHit } from './store.js';
 
 /** The team's notes for a query, from the local cache, best first; none when no team store is set. Never waits. */
 export interface TeamRecall {
@@ -65,4 +66,28 @@ export function teamContext(team: TeamHit[], maxChars: number, given: Set<string
     size += line.length + 1;
   }
   return lines.length ? { text: fenceRecalled(`${heading}\n${lines.join('\n')}`), used } : { used };
+}
+
+/** A hit of either store, for fusion. */
+export interface Ranked {
+  key: string;
+}
+
+/**
+ * Joins ranked lists (a person's own hits, the team's) by reciprocal rank: each list's first hit counts the same, so a
+ * large team store cannot crowd out the vault, and a hit both lists hold (a note the person copied in) counts once,
+ * at its better rank plus the other.
+ */
+export function fuseRanked<T extends Ranked>(lists: T[][], k = 60): { item: T; score: number; from: number[] }[] {
+  const by = new Map<string, { item: T; score: number; from: number[] }>();
+  lists.forEach((list, li) =>
+    list.forEach((item, rank) => {
+      const e = by.get(item.key);
+      if (e) {
+        e.score += rrf(rank, k);
+        e.from.push(li);
+      } else by.set(item.key, { item, score: rrf(rank, k), from: [li] });
+    }),
+  );
+  return [...by.values()].sort((a, b) => b.score - a.score);
 }

@@ -3,7 +3,6 @@
 // note becomes the passages the store searches, and how team results join a person's own (reciprocal-rank fusion).
 // DESIGN.md "Team store": the vault stays each person's own; a person promotes durable notes by review.
 import { chunkBody } from '../index/chunk.js';
-import { rrf } from '../index/rank.js';
 import { sha256Hex } from '../hash.js';
 import { parseNote } from '../note/frontmatter.js';
 import { readNoteMeta, titleFromPath } from '../note/meta.js';
@@ -133,28 +132,4 @@ export async function prepareTeamNote(path: string, text: string, who: { team: s
 function passagesOf(body: string): TeamPassage[] {
   const passages = chunkBody(body).map((c) => ({ heading: c.heading ?? '', text: c.text })).filter((p) => p.text.trim());
   return passages.length ? passages : [{ heading: '', text: body }];
-}
-
-/** A hit of either store, for fusion. */
-export interface Ranked {
-  key: string;
-}
-
-/**
- * Joins ranked lists (a person's own hits, the team's) by reciprocal rank: each list's first hit counts the same, so a
- * large team store cannot crowd out the vault, and a hit both lists hold (a note the person copied in) counts once,
- * at its better rank plus the other.
- */
-export function fuseRanked<T extends Ranked>(lists: T[][], k = 60): { item: T; score: number; from: number[] }[] {
-  const by = new Map<string, { item: T; score: number; from: number[] }>();
-  lists.forEach((list, li) =>
-    list.forEach((item, rank) => {
-      const e = by.get(item.key);
-      if (e) {
-        e.score += rrf(rank, k);
-        e.from.push(li);
-      } else by.set(item.key, { item, score: rrf(rank, k), from: [li] });
-    }),
-  );
-  return [...by.values()].sort((a, b) => b.score - a.score);
 }

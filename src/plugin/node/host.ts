@@ -87,13 +87,14 @@ export class PluginHost {
     const running = this.running;
     if (!running) return undefined;
     if (this.apiFor?.host !== running) {
+      const team = hostTeam(this.env);
       const ops = coreOperations({
         engine: running.engine,
         // The panes never inject context; the hooks' settings apply to the socket's answers only.
         injection: () => ({ inject: false, sessionStartChars: 0, promptChars: 0, promptItems: 0, sessionChars: 0 }),
-        team: hostTeam(this.env),
+        team,
       });
-      this.apiFor = { host: running, api: operationsApi(running.engine, ops) };
+      this.apiFor = { host: running, api: operationsApi(running.engine, ops, team) };
     }
     return this.apiFor.api;
   }

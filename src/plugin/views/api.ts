@@ -11,6 +11,9 @@ import type { Proposal } from '../../core/curate/proposals';
 import { editFrontmatter, type FrontmatterValue } from '../../core/note/frontmatter-edit';
 import { EngramError } from '../../core/errors';
 import type { StatsResult } from '../../core/activity/stats';
+import { copyTeamNote } from '../../core/team/copy';
+import type { TeamResults } from '../../core/team/recall';
+import type { TeamNote } from '../../core/team/store';
 
 /** Who the vault's Engram log names for what the panes and commands change. */
 export const PLUGIN_ACTOR = 'plugin';
@@ -28,8 +31,6 @@ export interface EngramApi {
   apply(ids: string[], edits?: ProposalEdit[]): Promise<ApplyOutcome[]>;
   /** Remembers rejected proposals: the same notes, unchanged, are not proposed again. */
   reject(ids: string[]): Promise<string[]>;
-  /** The one search road (filters, date phrases, why each hit matched), as MCP recall and `engram search` take it. */
-  search(query: string, filters?: SearchOptions): Promise<QueryAnswer>;
   /** The notes closest to a note (meaning with a model, words otherwise) and the notes that cite it (Engine.related). */
   related(path: string, limit?: number): Promise<{ similar: SearchHit[]; citing: string[] }>;
   read(ref: string): Promise<{ path: string; title: string; text: string }>;
@@ -52,6 +53,18 @@ export interface EngramApi {
   stats(days: number): Promise<StatsResult>;
   /** Notes holding text addressed to an AI, with where and what (Engine.flagged). */
   flagged(): Promise<FlaggedNote[]>;
+  /**
+   * The one search road (filters, date phrases, why each hit matched), as MCP recall and `engram search` take it; the
+   * team's notes joined (docs/team.md) when a team store is set.
+   */
+  search(query: string, filters?: SearchOptions): Promise<QueryAnswer & TeamResults>;
+  /** Copies a team note (from the team cache) into the inbox folder as a new note; its vault path. */
+  copyTeamNote(id: string): Promise<string>;
+}
+
+/** Where the panes read a team note to copy: the team cache (the host's), or nothing without a team store. */
+export interface TeamNotes {
+  note(id: string): TeamNote | undefined;
 }
 
 /** Curation work in the host's one curation queue (the same the operation table uses: never beside an apply). */
@@ -62,7 +75,7 @@ async function exclusive<T>(engine: Engine, fn: (c: NonNullable<Engine['curation
 }
 
 /** The typed face of an operation table (the plugin host's, or a test's over the in-memory vault). */
-export function operationsApi(engine: Engine, ops: OperationTable): EngramApi {
+export function operationsApi(engine: Engine, ops: OperationTable, team?: TeamNotes): EngramApi {
   const call = async <M extends Method>(method: M, params: Params<M>): Promise<Result<M>> => {
     const op: Operation<M> | undefined = ops[method];
     if (!op) throw new EngramError('refused', `this host does not answer ${method}`);
@@ -107,6 +120,14 @@ export function operationsApi(engine: Engine, ops: OperationTable): EngramApi {
     },
     reindex: () => call('reindex', {}),
     flagged: async () => (await call('flagged', {})).notes,
+    copyTeamNote: async (id) => {
+      const note = team?.note(id);
+      if (!note) throw new EngramError('not-found', `team note ${id} is not in the team cache`, 'connect a team store (engram team connect), or wait for the cache to refresh');
+      const path = await copyTeamNote(engine.ports.vault, engine.config.folders.inbox, note, new Date(engine.ports.clock.now()));
+      engine.applyChange({ kind: 'create', path });
+      await engine.settled();
+      return path;
+    },
   };
 }
 

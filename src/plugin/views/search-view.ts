@@ -6,6 +6,8 @@ import type { MarkedHit } from '../../core/recall/vet';
 import { DEFAULT_TYPES } from '../../core/note/meta';
 import { errorMessage } from '../../core/errors';
 import type { PaneContext } from './api';
+import { teamKey, type TeamResults } from '../../core/team/recall';
+import { renderTeamResult } from './team-results';
 
 export const VIEW_TYPE_SEARCH = 'engram-search';
 
@@ -131,7 +133,7 @@ export class SearchView extends ItemView {
       const answer = await api.search(query, filters);
       if (mine !== this.seq) return;
       this.hits = answer.hits;
-      this.renderResults(query, answer.hits, answer.notices);
+      this.renderResults(query, answer.hits, answer.notices, answer);
     } catch (e) {
       if (mine !== this.seq) return;
       this.showMessage(`Search failed: ${errorMessage(e)}`, query);
@@ -145,13 +147,26 @@ export class SearchView extends ItemView {
     this.statusEl.setText(text);
   }
 
-  private renderResults(query: string, hits: MarkedHit[], notices: string[]): void {
-    const count = hits.length === 0 ? 'No notes matched' : `${hits.length} ${hits.length === 1 ? 'note' : 'notes'}`;
+  private renderResults(query: string, hits: MarkedHit[], notices: string[], joined: TeamResults = {}): void {
+    const team = joined.team ?? [];
+    const count = hits.length === 0 && !team.length ? 'No notes matched' : `${hits.length} ${hits.length === 1 ? 'note' : 'notes'}${team.length ? ` and ${team.length} team ${team.length === 1 ? 'note' : 'notes'}` : ''}`;
     this.statusEl.empty();
     this.statusEl.createSpan({ text: count });
     for (const n of notices) this.statusEl.createSpan({ cls: 'engram-search-notice', text: n });
     this.resultsEl.empty();
-    for (const [i, hit] of hits.entries()) {
+    // The vault's hits and the team's, in the order the host fused them (reciprocal rank).
+    const byPath = new Map(hits.map((h, i) => [h.path, i]));
+    const byTeam = new Map(team.map((h) => [teamKey(h), h]));
+    const order = joined.order ?? hits.map((h) => h.path);
+    for (const [i, key] of order.entries()) {
+      const shared = byTeam.get(key);
+      if (shared) {
+        renderTeamResult(this.resultsEl, shared, i, (h, button) => void this.copyTeamNote(h.id, button));
+        continue;
+      }
+      const at = byPath.get(key);
+      if (at === undefined) continue;
+      const hit = hits[at];
       const item = this.resultsEl.createDiv({ cls: 'engram-search-result', attr: { role: 'option', tabindex: '0', 'data-path': hit.path, 'data-index': String(i) } });
       const title = item.createDiv({ cls: 'engram-search-result-title', text: hit.title });
       // Text nobody in the vault wrote, and text addressed to an AI: found, shown, never injected (why says which).
@@ -166,6 +181,21 @@ export class SearchView extends ItemView {
     }
     // Set last: a test (or a bench) waits for the query it typed.
     this.resultsEl.dataset.query = query;
+  }
+
+  /** A team note into the vault (a new note in the inbox), then opened. */
+  private async copyTeamNote(id: string, button: HTMLButtonElement): Promise<void> {
+    const api = this.ctx.api();
+    if (!api) return;
+    button.disabled = true;
+    try {
+      const path = await api.copyTeamNote(id);
+      button.setText(`Copied to ${path}`);
+      this.open(path);
+    } catch (e) {
+      button.disabled = false;
+      button.setText(`Not copied: ${errorMessage(e)}`);
+    }
   }
 
   private open(path: string): void {
@@ -190,7 +220,12 @@ export class SearchView extends ItemView {
     const items = this.items();
     const at = items.indexOf(e.target as HTMLElement);
     if (at < 0) return;
-    if (e.key === 'Enter') this.open(items[at].dataset.path!);
+    if (e.key === 'Enter') {
+      // A team result is not in the vault: its button copies it there.
+      const path = items[at].dataset.path;
+      if (!path) return;
+      this.open(path);
+    }
     else if (e.key === 'ArrowDown') items[Math.min(at + 1, items.length - 1)].focus();
     else if (e.key === 'ArrowUp') (at === 0 ? this.input : items[at - 1]).focus();
     else return;

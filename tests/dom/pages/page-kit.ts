@@ -7,7 +7,8 @@ import { App } from 'obsidian-test-mocks/obsidian';
 import { startInProcessHost, type InProcessHost } from '../../helpers/in-process-host';
 import type { LlmBackend } from '../../../src/core/extract/backends/types';
 import type { Clock, Yield } from '../../../src/core/ports';
-import { operationsApi, type EngramApi } from '../../../src/plugin/views/api';
+import { operationsApi, type EngramApi, type TeamNotes } from '../../../src/plugin/views/api';
+import type { TeamRecall } from '../../../src/core/team/recall';
 import pluginCss from '../../../styles.css';
 import themeCss from '../obsidian-theme.css';
 
@@ -38,16 +39,16 @@ function applyTheme(): void {
  * page a turn (default a microtask; the plugin host yields to the UI, which a bench of long tasks needs). `clock`: a
  * running clock (the engine slices its work by it) instead of `now`'s fixed one.
  */
-export async function world(files: Record<string, string>, opts: { now?: number; clock?: Clock; backend?: LlmBackend; yieldNow?: Yield } = {}): Promise<PageWorld> {
+export async function world(files: Record<string, string>, opts: { now?: number; clock?: Clock; backend?: LlmBackend; yieldNow?: Yield; team?: TeamRecall & TeamNotes } = {}): Promise<PageWorld> {
   setup();
   applyTheme();
   const clock = opts.clock ?? (opts.now === undefined ? undefined : { now: () => opts.now! });
-  const host = await startInProcessHost(files, { ...(clock ? { clock } : {}), ...(opts.backend ? { backend: opts.backend } : {}), ...(opts.yieldNow ? { yieldNow: opts.yieldNow } : {}) });
+  const host = await startInProcessHost(files, { ...(clock ? { clock } : {}), ...(opts.backend ? { backend: opts.backend } : {}), ...(opts.yieldNow ? { yieldNow: opts.yieldNow } : {}), ...(opts.team ? { team: opts.team } : {}) });
   const app = App.createConfigured__();
   const w: PageWorld = {
     app: app.asOriginalType__(),
     host,
-    api: operationsApi(host.engine, host.operations),
+    api: operationsApi(host.engine, host.operations, opts.team),
     async files() {
       const out: Record<string, string> = {};
       for (const f of await host.vault.list()) out[f.path] = (await host.vault.read(f.path)).text;
