@@ -18,7 +18,10 @@ import { importExport } from './import-runner.js';
 import { synthesize } from './synthesis.js';
 import type { Handler, Handlers } from './server.js';
 import type { RunningHost } from './running-host.js';
-import { hostTeam } from './team/team-service.js';
+import { prepareTeamNote } from '../../src/core/team/store.js';
+import { loadConfig } from './config-file.js';
+import { engramHome } from './paths.js';
+import { hostTeam, propose, proposals, teamDir, teamSettings } from './team/team-service.js';
 
 let seq = 0;
 /**
@@ -155,6 +158,19 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv, opts: { 
       // The runs are in the ledger: status still answers when it is damaged (doctor and the set-aside events name it).
       lastRuns: await host.coverage.runs().then((r) => r.slice(-10), () => []),
     }),
+    'team.propose': async (q) => {
+      const s = teamSettings(loadConfig(hostFacts(env)).config, env);
+      if (!s) throw new EngramError('refused', 'no team store is set', 'the user connects one with `engram team connect`');
+      await engine.whenReady();
+      const { path: notePath } = await engine.read(q.ref.replace(/#.*$/, ''));
+      // Checked now as it will be on approval (durable, the user's own, no secret): a proposal that could not go is said at once.
+      const prepared = await prepareTeamNote(notePath, (await host.vault.read(notePath)).text, { team: s.team, author: s.member, vault: path.basename(host.state.vault) });
+      if (!prepared.ok) throw new EngramError('refused', prepared.reason);
+      const dir = teamDir(engramHome(env));
+      propose(dir, { path: notePath, vaultRoot: host.state.vault, ...(q.why ? { why: q.why } : {}), by: 'agent', at: new Date().toISOString() });
+      host.log('info', `team.propose ${notePath}: waits for the user's approval`);
+      return { path: notePath, waiting: proposals(dir).filter((p) => p.vaultRoot === host.state.vault).length };
+    },
     'host.release': async () => {
       setTimeout(() => void host.shutdown('handover requested'), 10);
       return { releasing: true as const };

@@ -126,6 +126,13 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   }, async (a) => call('forget', { ref: a.ref }, (r) => text(`Moved ${r.path} to ${r.archivedTo}: out of recall, logged in ${r.log}`)));
 
+  server.registerTool('team_propose', {
+    title: 'Propose a note for the team',
+    description: 'Propose one durable note of the vault for the team store the user connected (docs/team.md). Nothing is sent: the note waits until the user approves it (`engram team approve`). Refused for working memory, outside text, notes holding a secret, and when no team store is set.',
+    inputSchema: params('team.propose', { ref: 'Note title, [[wikilink]] or vault path', why: 'One line for the user: why the team should have it' }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  }, async (a) => call('team.propose', { ref: a.ref, why: a.why }, (r) => text(`Proposed ${r.path} for the team: it waits for the user's approval (${r.waiting} waiting; \`engram team proposals\`). Nothing has left the vault.`)));
+
   // A proposal id, as `curate.apply` takes each of its ids.
   const id = proposalId().optional();
   const proposalInput = {

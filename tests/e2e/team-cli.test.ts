@@ -5,7 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCliAsync } from '../helpers/cli.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { cliPath, runCliAsync } from '../helpers/cli.js';
 import { makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 import pg from 'pg';
 import { PgTeamStore } from '../../sidecar/hosting/team/pg-store.js';
@@ -129,6 +131,37 @@ describe.skipIf('skip' in db)(`two vaults share a team store through the CLI${'s
     await waitFor(() => fs.readdirSync(queue).length === 0 && fs.existsSync(cache) && fs.readFileSync(cache, 'utf8').includes('Code review'), 60_000, 'the host to send the queue and cache the team');
     const hits = JSON.parse((await eve.cli('team', 'search', 'reviewer before merge', '--json')).stdout) as { hits: { title: string }[] };
     expect(hits.hits.map((h) => h.title)).toEqual(['Code review']);
+  });
+
+  it('an agent proposes a note over MCP; nothing leaves the vault until the person approves it', async () => {
+    const fay = person();
+    fay.sb.writeNote('Notes/Retry policy.md', '---\ntype: decision\n---\nClients retry idempotent calls three times with jittered backoff.\n');
+    fay.sb.writeNote('Engram/Working memory/Half idea.md', '---\ntype: insight\nreview_after: 2026-12-24\n---\nMaybe retries should be five.\n');
+    expect((await fay.cli('team', 'connect', server.url, '--team', 'core')).code).toBe(0);
+    fay.sb.serve();
+    const client = new Client({ name: 'vitest', version: '0.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp'], env: fay.sb.env as Record<string, string>, cwd: fay.sb.vault, stderr: 'pipe' }));
+    type R = { content: { text: string }[]; isError?: boolean };
+    try {
+      const proposed = (await client.callTool({ name: 'team_propose', arguments: { ref: 'Retry policy', why: 'the team keeps asking' } })) as R;
+      expect(proposed.isError, proposed.content[0].text).toBeFalsy();
+      expect(proposed.content[0].text).toMatch(/Proposed Notes\/Retry policy\.md for the team: it waits for the user's approval \(1 waiting/);
+      const refused = (await client.callTool({ name: 'team_propose', arguments: { ref: 'Engram/Working memory/Half idea.md' } })) as R;
+      expect(refused.isError).toBe(true);
+      expect(refused.content[0].text).toMatch(/working memory stays personal/);
+    } finally {
+      await client.close();
+    }
+    // Proposed is not sent: the store does not have it, the person sees it waiting.
+    expect((JSON.parse((await fay.cli('team', 'search', 'retry jittered backoff', '--json')).stdout) as { hits: unknown[] }).hits).toEqual([]);
+    const waiting = await fay.cli('team', 'proposals');
+    expect(waiting.stdout).toMatch(/proposed: Notes\/Retry policy\.md: the team keeps asking \(by agent/);
+    const ok = await fay.cli('team', 'approve', 'Notes/Retry policy.md');
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/Notes\/Retry policy\.md: promoted/);
+    expect((await fay.cli('team', 'proposals')).stdout).toMatch(/Nothing waits for you/);
+    const hits = JSON.parse((await fay.cli('team', 'search', 'retry jittered backoff', '--json')).stdout) as { hits: { title: string }[] };
+    expect(hits.hits.map((h) => h.title)).toEqual(['Retry policy']);
   });
 
   it('a password is never written to the configuration', async () => {

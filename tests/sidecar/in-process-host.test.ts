@@ -25,7 +25,7 @@ const FILES = {
 };
 
 /** The methods only a process host has (its socket handshake, spool, jobs on files, status of its queue, handover). */
-const HOST_ONLY = ['hello', 'ping', 'spool.notify', 'extract', 'extract.run', 'import.run', 'index.update', 'status', 'configure', 'host.release'];
+const HOST_ONLY = ['hello', 'ping', 'spool.notify', 'extract', 'extract.run', 'import.run', 'index.update', 'status', 'configure', 'host.release', 'team.propose'];
 
 describe('the engine in a second host (in process, in-memory vault)', () => {
   it('answers every engine method of the protocol from the operation table the daemon serves', async () => {

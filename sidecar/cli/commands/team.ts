@@ -13,10 +13,10 @@ import { loadConfig, saveConfigKey } from '../../hosting/config-file.js';
 import { NodeVault } from '../../hosting/node-vault.js';
 import { requireVault } from '../../hosting/resolve.js';
 import { redactUrl } from '../../hosting/team/pg-store.js';
-import { enqueue, flushQueue, hostTeam, openTeamStore, queued, readCache, refreshCache, searchCache, teamDir, teamSettings, TEAM_PASSWORD, type TeamSettings } from '../../hosting/team/team-service.js';
+import { conflicts, dropProposal, enqueue, flushQueue, hostTeam, openTeamStore, proposals, queued, readCache, refreshCache, searchCache, teamDir, teamSettings, TEAM_PASSWORD, type TeamSettings } from '../../hosting/team/team-service.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
-const SUBCOMMANDS = ['connect', 'status', 'promote', 'sync', 'search', 'retract', 'copy'] as const;
+const SUBCOMMANDS = ['connect', 'status', 'promote', 'sync', 'search', 'retract', 'copy', 'proposals', 'approve', 'dismiss'] as const;
 
 function settingsOrFail(ctx: CommandContext): TeamSettings {
   const s = teamSettings(loadConfig(ctx.facts).config, ctx.env);
@@ -102,6 +102,8 @@ async function status(ctx: CommandContext): Promise<number> {
     store: reach,
     vectors: caps?.vectors ?? null,
     queued: waiting.length,
+    proposals: proposals(dir).length,
+    conflicts: conflicts(dir).length,
     unreadable: waiting.filter((q) => q.problem).map((q) => `${q.file}: ${q.problem}`),
     cache: cache ? { notes: cache.notes.length, refreshedAt: cache.refreshedAt } : null,
   };
@@ -110,15 +112,20 @@ async function status(ctx: CommandContext): Promise<number> {
     ctx.stdout(s ? `Team ${s.team} at ${result.url} as ${s.member}: ${reach}${caps ? ` (${caps.vectors ? 'keyword + vector' : 'keyword only'})` : ''}` : 'No team store set (`engram team connect`).');
     ctx.stdout(`Waiting to be sent: ${waiting.length}${waiting.length ? ' (sent by `engram team sync`, or the next promotion)' : ''}`);
     for (const u of result.unreadable) ctx.stdout(`  not a promotion, left alone: ${u}`);
+    if (result.proposals || result.conflicts) ctx.stdout(`Waiting for you: ${result.proposals} proposed by agents, ${result.conflicts} conflicts (\`engram team proposals\`)`);
     ctx.stdout(cache ? `Cached for recall: ${cache.notes.length} team notes, refreshed ${cache.refreshedAt}` : 'Nothing cached yet.');
   }
   return 0;
 }
 
 async function promote(ctx: CommandContext): Promise<number> {
-  const s = settingsOrFail(ctx);
   const ref = ctx.args.slice(1).join(' ').trim();
   if (!ref) throw new EngramError('usage', 'which note? engram team promote <vault path or title>');
+  return promoteRef(ctx, settingsOrFail(ctx), ref);
+}
+
+/** The person's own word: checked (durable, theirs, no secret), queued, sent. */
+async function promoteRef(ctx: CommandContext, s: TeamSettings, ref: string): Promise<number> {
   const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
   const notes = new NodeVault(vault.realPath);
   const found = lookUpNote(ref, await vaultNotes(notes));
@@ -128,7 +135,45 @@ async function promote(ctx: CommandContext): Promise<number> {
   if (!prepared.ok) throw new EngramError('refused', prepared.reason);
   const dir = teamDir(engramHome(ctx.facts));
   enqueue(dir, prepared.note, prepared.passages);
+  // Approved by the person: an agent's proposal of the same note is settled.
+  dropProposal(dir, vault.realPath, found.path);
   return send(ctx, s, dir, found.path);
+}
+
+/** What waits for the person: agents' proposals for this vault, and promotions the store refused as conflicts. */
+async function listProposals(ctx: CommandContext): Promise<number> {
+  const dir = teamDir(engramHome(ctx.facts));
+  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
+  const mine = proposals(dir).filter((p) => p.vaultRoot === vault.realPath);
+  const unsettled = conflicts(dir);
+  if (ctx.global.json) {
+    ctx.stdout(JSON.stringify({ proposals: mine, conflicts: unsettled }, null, 2));
+    return 0;
+  }
+  if (!mine.length && !unsettled.length) ctx.stdout('Nothing waits for you.');
+  for (const p of mine) ctx.stdout(`proposed: ${p.path}${p.why ? `: ${p.why}` : ''} (by ${p.by}, ${p.at.slice(0, 16).replace('T', ' ')}); engram team approve "${p.path}" or dismiss it`);
+  for (const c of unsettled) ctx.stdout(`conflict: ${c.path} was not sent: ${c.author} shares "${c.title}" (team note ${c.id}); rename yours and promote it again, or ask them (engram team copy ${c.id} shows theirs)`);
+  return 0;
+}
+
+async function approve(ctx: CommandContext): Promise<number> {
+  const s = settingsOrFail(ctx);
+  const dir = teamDir(engramHome(ctx.facts));
+  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
+  const ref = ctx.args.slice(1).join(' ').trim();
+  const mine = proposals(dir).filter((p) => p.vaultRoot === vault.realPath);
+  const chosen = ref ? mine.filter((p) => p.path === ref) : [];
+  if (!chosen.length) throw new EngramError('not-found', ref ? `no proposal for ${ref} in this vault` : 'which proposal? engram team approve <vault path> (engram team proposals lists them)');
+  return promoteRef(ctx, s, chosen[0].path);
+}
+
+async function dismiss(ctx: CommandContext): Promise<number> {
+  const dir = teamDir(engramHome(ctx.facts));
+  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
+  const ref = ctx.args.slice(1).join(' ').trim();
+  if (!ref || !dropProposal(dir, vault.realPath, ref)) throw new EngramError('not-found', ref ? `no proposal for ${ref} in this vault` : 'which proposal? engram team dismiss <vault path>');
+  ctx.stdout(`Dismissed: ${ref} stays in your vault only.`);
+  return 0;
 }
 
 /** Sends what waits and refreshes the cache; a store that does not answer leaves the queue for later. */
@@ -224,7 +269,7 @@ async function copy(ctx: CommandContext): Promise<number> {
 }
 
 export const command: CommandDefinition = {
-  usage: 'team connect <postgres-url> --team <team> [--save-password] | status | promote <note> | sync | search "<query>" [-n 10] | retract <id> | copy <id> [--json]',
+  usage: 'team connect <postgres-url> --team <team> [--save-password] | status | promote <note> | sync | search "<query>" [-n 10] | retract <id> | copy <id> | proposals | approve <path> | dismiss <path> [--json]',
   description: 'Share durable notes with a team through a PostgreSQL database the team runs: connect, promote a note (checked for secrets; working memory stays personal), search the team\'s notes, retract your own.',
   details: 'The password comes from ENGRAM_TEAM_PASSWORD, else the OS keychain (connect --save-password puts it there), or the URL, used once and never written to the configuration. Promotions wait in $ENGRAM_HOME/team/queue while the store is unreachable and are sent once it answers; recall reads the team notes from $ENGRAM_HOME/team/cache.json. See docs/team.md.',
   options: {
@@ -241,6 +286,9 @@ export const command: CommandDefinition = {
     if (sub === 'search') return search(ctx);
     if (sub === 'retract') return retract(ctx);
     if (sub === 'copy') return copy(ctx);
+    if (sub === 'proposals') return listProposals(ctx);
+    if (sub === 'approve') return approve(ctx);
+    if (sub === 'dismiss') return dismiss(ctx);
     throw new EngramError('usage', sub ? `unknown team command "${sub}": one of ${SUBCOMMANDS.join(', ')}` : `which? one of ${SUBCOMMANDS.join(', ')}`, 'engram team --help');
   },
 };

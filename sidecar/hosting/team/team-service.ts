@@ -83,6 +83,74 @@ export function queued(dir: string): { file: string; entry?: Queued; problem?: s
     .sort((a, b) => (a.entry?.queuedAt ?? '').localeCompare(b.entry?.queuedAt ?? ''));
 }
 
+/** A note an agent proposed for the team (MCP `team_propose`): nothing is sent until the person approves it. */
+export interface TeamProposal {
+  path: string;
+  /** The vault's folder, where the note is. */
+  vaultRoot: string;
+  why?: string;
+  by: string;
+  at: string;
+}
+
+/** A promotion the store did not take: another member's live note has its title (docs/team.md "Promotion"). */
+export interface TeamConflict {
+  path: string;
+  title: string;
+  /** The other member's note. */
+  id: string;
+  author: string;
+  at: string;
+}
+
+const keyOf = (...parts: string[]): string => sha256Hex(JSON.stringify(parts)).slice(0, 24);
+
+function readAll<T>(folder: string): { file: string; entry: T }[] {
+  if (!fs.existsSync(folder)) return [];
+  return fs.readdirSync(folder).filter((f) => f.endsWith('.json')).flatMap((f) => {
+    const file = path.join(folder, f);
+    try {
+      return [{ file, entry: JSON.parse(fs.readFileSync(file, 'utf8')) as T }];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Records an agent's proposal (a newer one for the same note replaces it); nothing leaves the vault. */
+export function propose(dir: string, p: TeamProposal): void {
+  const folder = path.join(dir, 'proposed');
+  fs.mkdirSync(folder, { recursive: true });
+  atomicWriteFileSync(path.join(folder, `${keyOf(p.vaultRoot, p.path)}.json`), JSON.stringify(p));
+}
+
+/** The proposals waiting for the person, oldest first. */
+export function proposals(dir: string): TeamProposal[] {
+  return readAll<TeamProposal>(path.join(dir, 'proposed')).map((x) => x.entry).filter((p) => p.path && p.vaultRoot).sort((a, b) => a.at.localeCompare(b.at));
+}
+
+/** Removes a proposal once the person approved or dismissed it; false when there was none. */
+export function dropProposal(dir: string, vaultRoot: string, notePath: string): boolean {
+  const file = path.join(dir, 'proposed', `${keyOf(vaultRoot, notePath)}.json`);
+  if (!fs.existsSync(file)) return false;
+  fs.rmSync(file, { force: true });
+  return true;
+}
+
+/** The promotions the store refused as conflicts, still unsettled (a later promotion of the note that goes through settles one). */
+export function conflicts(dir: string): TeamConflict[] {
+  return readAll<TeamConflict>(path.join(dir, 'conflicts')).map((x) => x.entry).sort((a, b) => a.at.localeCompare(b.at));
+}
+
+function noteOutcome(dir: string, note: TeamNoteInput, outcome: PromoteOutcome, now: Date): void {
+  const folder = path.join(dir, 'conflicts');
+  const file = path.join(folder, `${keyOf(note.vault, note.sourcePath)}.json`);
+  if (outcome.status === 'conflict') {
+    fs.mkdirSync(folder, { recursive: true });
+    atomicWriteFileSync(file, JSON.stringify({ path: note.sourcePath, title: note.title, id: outcome.id, author: outcome.author, at: now.toISOString() } satisfies TeamConflict));
+  } else fs.rmSync(file, { force: true });
+}
+
 export interface FlushReport {
   sent: { path: string; outcome: PromoteOutcome }[];
   waiting: number;
@@ -99,6 +167,8 @@ export async function flushQueue(dir: string, store: Pick<PgTeamStore, 'promote'
       const outcome = await store.promote(q.entry!.note, q.entry!.passages);
       // Removed only once the store answered: a crash between the two sends it again, and the store keys it (unchanged).
       fs.rmSync(q.file, { force: true });
+      // A conflict is kept for the person to settle (never overwritten); a promotion that went through settles it.
+      noteOutcome(dir, q.entry!.note, outcome, new Date());
       sent.push({ path: q.entry!.note.sourcePath, outcome });
     } catch (e) {
       return { sent, waiting: all.length - i, stopped: errorMessage(e) };

@@ -108,6 +108,8 @@ export const methodParams = {
   stats: v.object({ days: v.optional(v.int({ min: 1, max: 365 })) }),
   configure: v.object({ key: v.string({ min: 1, max: 64 }), value: v.json() }),
   'host.release': v.object({ reason: v.optional(v.string({ max: 200 })) }),
+  /** An agent proposes a note for the team store (docs/team.md): kept for the person to approve; nothing is sent. */
+  'team.propose': v.object({ ref: v.string({ min: 1, max: 1024 }), why: v.optional(v.string({ max: 500 })) }),
 } satisfies Record<string, Check<unknown>>;
 
 export type Method = keyof typeof methodParams;

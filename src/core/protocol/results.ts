@@ -43,6 +43,7 @@ export interface MethodResults {
   stats: StatsResult;
   configure: { key: string; value: unknown };
   'host.release': { releasing: true };
+  'team.propose': { path: string; waiting: number };
 }
 
 /** Every method has exactly one result type: a method added to messages.ts without one types its results `never`. */
