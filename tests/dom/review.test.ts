@@ -249,4 +249,24 @@ describe.skipIf(missing)(`the working-memory review pane${missing ? ` (skipped: 
       await v.close();
     }
   });
+
+  it('shows what an agent proposed for the team and sends it only when approved; a conflict is shown, not overwritten', async () => {
+    const v = await openView('review-team', { theme: 'light' });
+    try {
+      const box = v.page.locator('.engram-review-team');
+      await box.waitFor();
+      await expect(box.locator('.engram-review-team-head').textContent()).resolves.toBe('For the team: 1 proposed, 1 in conflict');
+      await expect(box.locator('.engram-review-team-conflict .engram-review-team-why').textContent()).resolves.toMatch(/bob shares a note titled "Deploy days".*never overwritten/);
+      expect(await v.page.evaluate(() => window.teamDecisions)).toEqual([]);
+      await v.screenshot('review-team');
+      await box.locator('.engram-review-team-approve').click();
+      await v.page.waitForSelector('.engram-review-team-outcome:has-text("promoted (team note n-1)")');
+      expect(await v.page.evaluate(() => window.teamDecisions)).toEqual(['approve Notes/Retry policy.md']);
+      // Redrawn: the proposal is gone, the conflict stays until it is settled.
+      await v.page.waitForSelector('.engram-review-team-head:has-text("0 proposed, 1 in conflict")');
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
 });

@@ -1,19 +1,18 @@
 // `engram team …`: the team store (docs/team.md). A team runs PostgreSQL (pgvector where they have it); each person's
 // vault stays their own, and only the durable notes they promote, after a secret check, leave it.
-import path from 'node:path';
 import { EngramError, errorMessage } from '../../../src/core/errors.js';
 import { lookUpNote } from '../../../src/core/note/lookup.js';
 import { titleFromPath } from '../../../src/core/note/meta.js';
 import { engramHome } from '../../../src/core/state.js';
 import { copyTeamNote } from '../../../src/core/team/copy.js';
 import { teamLabel } from '../../../src/core/team/recall.js';
-import { prepareTeamNote, type TeamHit } from '../../../src/core/team/store.js';
+import type { TeamHit } from '../../../src/core/team/store.js';
 import { apiKey, saveKeychainSecret } from '../../hosting/backends.js';
 import { loadConfig, saveConfigKey } from '../../hosting/config-file.js';
 import { NodeVault } from '../../hosting/node-vault.js';
 import { requireVault } from '../../hosting/resolve.js';
 import { redactUrl } from '../../hosting/team/pg-store.js';
-import { conflicts, dropProposal, enqueue, flushQueue, hostTeam, openTeamStore, proposals, queued, readCache, refreshCache, searchCache, teamDir, teamSettings, TEAM_PASSWORD, type TeamSettings } from '../../hosting/team/team-service.js';
+import { conflicts, dropProposal, hostTeam, openTeamStore, proposals, queuePromotion, sendQueued, queued, readCache, refreshCache, searchCache, teamDir, teamSettings, TEAM_PASSWORD, type TeamSettings } from '../../hosting/team/team-service.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
 const SUBCOMMANDS = ['connect', 'status', 'promote', 'sync', 'search', 'retract', 'copy', 'proposals', 'approve', 'dismiss'] as const;
@@ -131,13 +130,26 @@ async function promoteRef(ctx: CommandContext, s: TeamSettings, ref: string): Pr
   const found = lookUpNote(ref, await vaultNotes(notes));
   if (!found.path) throw new EngramError(found.candidates.length ? 'conflict' : 'not-found', found.candidates.length ? `"${ref}" names ${found.candidates.length} notes: ${found.candidates.join(', ')}` : `no note "${ref}" in ${vault.realPath}`, found.candidates.length ? 'give its vault path' : undefined);
   const { text } = await notes.read(found.path);
-  const prepared = await prepareTeamNote(found.path, text, { team: s.team, author: s.member, vault: path.basename(vault.realPath) });
-  if (!prepared.ok) throw new EngramError('refused', prepared.reason);
   const dir = teamDir(engramHome(ctx.facts));
-  enqueue(dir, prepared.note, prepared.passages);
-  // Approved by the person: an agent's proposal of the same note is settled.
-  dropProposal(dir, vault.realPath, found.path);
+  await queuePromotion(dir, s, vault.realPath, found.path, text);
   return send(ctx, s, dir, found.path);
+}
+
+/** Sends what waits and refreshes the cache; a store that does not answer leaves the queue for later. */
+async function send(ctx: CommandContext, s: TeamSettings, dir: string, promoted?: string): Promise<number> {
+  const report = await sendQueued(dir, s);
+  const cached = report.cached;
+  if (ctx.global.json) ctx.stdout(JSON.stringify({ ...report, cachedNotes: cached ?? null }, null, 2));
+  else {
+    for (const x of report.sent) {
+      const o = x.outcome;
+      ctx.stdout(o.status === 'conflict' ? `${x.path}: not sent, ${o.author} shares a note of that title (team note ${o.id}); rename yours or ask them` : `${x.path}: ${o.status} (team note ${o.id})`);
+    }
+    if (report.stopped) ctx.stdout(`${report.waiting} waiting: ${report.stopped}. Sent by \`engram team sync\` once the store answers.`);
+    else if (!report.sent.length && !promoted) ctx.stdout('Nothing waiting.');
+    if (cached !== undefined) ctx.stdout(`${cached} team notes cached for recall.`);
+  }
+  return report.sent.some((x) => x.outcome.status === 'conflict') ? 1 : 0;
 }
 
 /** What waits for the person: agents' proposals for this vault, and promotions the store refused as conflicts. */
@@ -174,29 +186,6 @@ async function dismiss(ctx: CommandContext): Promise<number> {
   if (!ref || !dropProposal(dir, vault.realPath, ref)) throw new EngramError('not-found', ref ? `no proposal for ${ref} in this vault` : 'which proposal? engram team dismiss <vault path>');
   ctx.stdout(`Dismissed: ${ref} stays in your vault only.`);
   return 0;
-}
-
-/** Sends what waits and refreshes the cache; a store that does not answer leaves the queue for later. */
-async function send(ctx: CommandContext, s: TeamSettings, dir: string, promoted?: string): Promise<number> {
-  const store = openTeamStore(s);
-  try {
-    const report = await flushQueue(dir, store);
-    let cached: number | undefined;
-    if (!report.stopped) cached = (await refreshCache(dir, s, store).catch(() => undefined))?.notes.length;
-    if (ctx.global.json) ctx.stdout(JSON.stringify({ ...report, cachedNotes: cached ?? null }, null, 2));
-    else {
-      for (const x of report.sent) {
-        const o = x.outcome;
-        ctx.stdout(o.status === 'conflict' ? `${x.path}: not sent, ${o.author} shares a note of that title (team note ${o.id}); rename yours or ask them` : `${x.path}: ${o.status} (team note ${o.id})`);
-      }
-      if (report.stopped) ctx.stdout(`${report.waiting} waiting: ${report.stopped}. Sent by \`engram team sync\` once the store answers.`);
-      else if (!report.sent.length && !promoted) ctx.stdout('Nothing waiting.');
-      if (cached !== undefined) ctx.stdout(`${cached} team notes cached for recall.`);
-    }
-    return report.sent.some((x) => x.outcome.status === 'conflict') ? 1 : 0;
-  } finally {
-    await store.close();
-  }
 }
 
 async function search(ctx: CommandContext): Promise<number> {

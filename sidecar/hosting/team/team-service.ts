@@ -10,8 +10,9 @@ import { chunkBody } from '../../../src/core/index/chunk.js';
 import { SEARCH_FLOOR } from '../../../src/core/index/search.js';
 import { decodeSnapshot, encodeSnapshot, runSync } from '../../../src/core/index/snapshot.js';
 import { TextIndex } from '../../../src/core/index/text-index.js';
-import type { TeamRecall } from '../../../src/core/team/recall.js';
-import type { PromoteOutcome, TeamHit, TeamNote, TeamNoteInput, TeamPassage } from '../../../src/core/team/store.js';
+import type { TeamPane, TeamRecall } from '../../../src/core/team/recall.js';
+import { prepareTeamNote, type PromoteOutcome, type TeamConflict, type TeamHit, type TeamNote, type TeamNoteInput, type TeamPassage, type TeamProposal } from '../../../src/core/team/store.js';
+export type { TeamConflict, TeamProposal } from '../../../src/core/team/store.js';
 import { atomicWriteFileSync } from '../atomic-write.js';
 import { apiKey } from '../backends.js';
 import { loadConfig } from '../config-file.js';
@@ -83,26 +84,6 @@ export function queued(dir: string): { file: string; entry?: Queued; problem?: s
     .sort((a, b) => (a.entry?.queuedAt ?? '').localeCompare(b.entry?.queuedAt ?? ''));
 }
 
-/** A note an agent proposed for the team (MCP `team_propose`): nothing is sent until the person approves it. */
-export interface TeamProposal {
-  path: string;
-  /** The vault's folder, where the note is. */
-  vaultRoot: string;
-  why?: string;
-  by: string;
-  at: string;
-}
-
-/** A promotion the store did not take: another member's live note has its title (docs/team.md "Promotion"). */
-export interface TeamConflict {
-  path: string;
-  title: string;
-  /** The other member's note. */
-  id: string;
-  author: string;
-  at: string;
-}
-
 const keyOf = (...parts: string[]): string => sha256Hex(JSON.stringify(parts)).slice(0, 24);
 
 function readAll<T>(folder: string): { file: string; entry: T }[] {
@@ -149,6 +130,51 @@ function noteOutcome(dir: string, note: TeamNoteInput, outcome: PromoteOutcome, 
     fs.mkdirSync(folder, { recursive: true });
     atomicWriteFileSync(file, JSON.stringify({ path: note.sourcePath, title: note.title, id: outcome.id, author: outcome.author, at: now.toISOString() } satisfies TeamConflict));
   } else fs.rmSync(file, { force: true });
+}
+
+/**
+ * The person's approval of one note (`engram team promote`/`approve`, the review pane): checked again (durable, their
+ * own, no secret), queued, and an agent's proposal of it settled. Throws, saying why, when it may not go.
+ */
+export async function queuePromotion(dir: string, s: TeamSettings, vaultRoot: string, notePath: string, text: string): Promise<void> {
+  const prepared = await prepareTeamNote(notePath, text, { team: s.team, author: s.member, vault: path.basename(vaultRoot) });
+  if (!prepared.ok) throw new EngramError('refused', prepared.reason);
+  enqueue(dir, prepared.note, prepared.passages);
+  dropProposal(dir, vaultRoot, notePath);
+}
+
+/** Sends what waits, then refreshes the cache (when everything went); the store is opened and closed here. */
+export async function sendQueued(dir: string, s: TeamSettings): Promise<FlushReport & { cached?: number }> {
+  const store = openTeamStore(s);
+  try {
+    const report = await flushQueue(dir, store);
+    if (report.stopped) return report;
+    return { ...report, cached: (await refreshCache(dir, s, store).catch(() => undefined))?.notes.length };
+  } finally {
+    await store.close();
+  }
+}
+
+/** What the review pane shows and does about the team (the plugin host's; none without a team store). */
+export function teamPane(env: NodeJS.ProcessEnv, vaultRoot: string, read: (notePath: string) => Promise<string>): TeamPane {
+  const dir = teamDir(engramHome(env));
+  const settings = (): TeamSettings => {
+    const s = teamSettings(loadConfig(hostFacts(env)).config, env);
+    if (!s) throw new EngramError('invalid-config', 'no team store is set', 'connect one with `engram team connect`');
+    return s;
+  };
+  return {
+    pending: async () => ({ proposals: proposals(dir).filter((p) => p.vaultRoot === vaultRoot), conflicts: conflicts(dir) }),
+    approve: async (notePath) => {
+      const s = settings();
+      await queuePromotion(dir, s, vaultRoot, notePath, await read(notePath));
+      const r = await sendQueued(dir, s);
+      const mine = r.sent.find((x) => x.path === notePath)?.outcome;
+      if (!mine) return `waits to be sent: ${r.stopped ?? 'the store did not answer'}`;
+      return mine.status === 'conflict' ? `not sent: ${mine.author} shares a note of that title` : `${mine.status} (team note ${mine.id})`;
+    },
+    dismiss: async (notePath) => void dropProposal(dir, vaultRoot, notePath),
+  };
 }
 
 export interface FlushReport {

@@ -4,11 +4,19 @@
 import { fenceRecalled } from '../transcript/fence.js';
 import { findDirectives, withholdDirectives } from '../recall/directives.js';
 import { rrf } from '../index/rank.js';
-import type { TeamHit } from './store.js';
+import type { TeamConflict, TeamHit, TeamProposal } from './store.js';
 
 /** The team's notes for a query, from the local cache, best first; none when no team store is set. Never waits. */
 export interface TeamRecall {
   search(query: string, limit: number): TeamHit[];
+}
+
+/** What the review pane shows and does about the team store: what waits for the person, and their decision. */
+export interface TeamPane {
+  pending(): Promise<{ proposals: TeamProposal[]; conflicts: TeamConflict[] }>;
+  /** Sends the note (checked again); says what became of it. */
+  approve(path: string): Promise<string>;
+  dismiss(path: string): Promise<void>;
 }
 
 /** What search and recall answers carry of the team: the team hits that made the fused list, and that list's order. */

@@ -133,3 +133,23 @@ function passagesOf(body: string): TeamPassage[] {
   const passages = chunkBody(body).map((c) => ({ heading: c.heading ?? '', text: c.text })).filter((p) => p.text.trim());
   return passages.length ? passages : [{ heading: '', text: body }];
 }
+
+/** A note an agent proposed for the team (MCP `team_propose`): nothing is sent until the person approves it. */
+export interface TeamProposal {
+  path: string;
+  /** The vault's folder, where the note is. */
+  vaultRoot: string;
+  why?: string;
+  by: string;
+  at: string;
+}
+
+/** A promotion the store did not take: another member's live note has its title (docs/team.md "Promotion"). */
+export interface TeamConflict {
+  path: string;
+  title: string;
+  /** The other member's note. */
+  id: string;
+  author: string;
+  at: string;
+}

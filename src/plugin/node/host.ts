@@ -7,7 +7,7 @@ import { extractorMaker, indexMaker } from '../../../sidecar/hosting/wiring';
 import { hostLogger, type Logger } from '../../../sidecar/hosting/logger';
 import type { RunningHost } from '../../../sidecar/hosting/running-host';
 import { releaseHost } from '../../../sidecar/hosting/release';
-import { hostTeam } from '../../../sidecar/hosting/team/team-service';
+import { hostTeam, teamPane } from '../../../sidecar/hosting/team/team-service';
 import { engramHome, vaultState, type VaultState } from '../../../sidecar/hosting/paths';
 import { isoDate } from '../../core/day';
 import { errorMessage } from '../../core/errors';
@@ -94,7 +94,9 @@ export class PluginHost {
         injection: () => ({ inject: false, sessionStartChars: 0, promptChars: 0, promptItems: 0, sessionChars: 0 }),
         team,
       });
-      this.apiFor = { host: running, api: operationsApi(running.engine, ops, team) };
+      const vault = running.engine.ports.vault;
+      const pane = teamPane(this.env, running.state.vault, async (p) => (await vault.read(p)).text);
+      this.apiFor = { host: running, api: operationsApi(running.engine, ops, team, pane) };
     }
     return this.apiFor.api;
   }

@@ -12,7 +12,7 @@ import { editFrontmatter, type FrontmatterValue } from '../../core/note/frontmat
 import { EngramError } from '../../core/errors';
 import type { StatsResult } from '../../core/activity/stats';
 import { copyTeamNote } from '../../core/team/copy';
-import type { TeamResults } from '../../core/team/recall';
+import type { TeamPane, TeamResults } from '../../core/team/recall';
 import type { TeamNote } from '../../core/team/store';
 
 /** Who the vault's Engram log names for what the panes and commands change. */
@@ -60,6 +60,8 @@ export interface EngramApi {
   search(query: string, filters?: SearchOptions): Promise<QueryAnswer & TeamResults>;
   /** Copies a team note (from the team cache) into the inbox folder as a new note; its vault path. */
   copyTeamNote(id: string): Promise<string>;
+  /** The team store's part of the review pane (agents' proposals, conflicts), where the host has one. */
+  readonly team?: TeamPane;
 }
 
 /** Where the panes read a team note to copy: the team cache (the host's), or nothing without a team store. */
@@ -75,7 +77,7 @@ async function exclusive<T>(engine: Engine, fn: (c: NonNullable<Engine['curation
 }
 
 /** The typed face of an operation table (the plugin host's, or a test's over the in-memory vault). */
-export function operationsApi(engine: Engine, ops: OperationTable, team?: TeamNotes): EngramApi {
+export function operationsApi(engine: Engine, ops: OperationTable, team?: TeamNotes, teamPane?: TeamPane): EngramApi {
   const call = async <M extends Method>(method: M, params: Params<M>): Promise<Result<M>> => {
     const op: Operation<M> | undefined = ops[method];
     if (!op) throw new EngramError('refused', `this host does not answer ${method}`);
@@ -83,6 +85,7 @@ export function operationsApi(engine: Engine, ops: OperationTable, team?: TeamNo
   };
   return {
     engine,
+    ...(teamPane ? { team: teamPane } : {}),
     reviewPlan: (p = {}) => call('review.plan', { ...p, actor: PLUGIN_ACTOR }),
     restructurePlan: (p = {}) => call('restructure.plan', { ...p, actor: PLUGIN_ACTOR }),
     maintain: (p = {}) => call('maintain.run', { ...p, actor: PLUGIN_ACTOR }),

@@ -13,6 +13,7 @@ import { DIRECTIVE_KINDS } from '../../core/recall/directives';
 import type { EngramApi, PaneContext } from './api';
 import type { ConflictChoice, SyncConflict } from '../../core/curate/conflicts';
 import { orderedSections, renderConflict, renderEmpty, renderItem, type ReviewItemHost } from './review-items';
+import { drawTeamBox } from './team-review';
 
 export const VIEW_TYPE_REVIEW = 'engram-review';
 
@@ -265,6 +266,7 @@ export class ReviewView extends ItemView {
     this.statusEl = el.createDiv({ cls: 'engram-review-status', text: this.status, attr: { role: 'status' } });
     this.flaggedEl = el.createDiv({ cls: 'engram-review-flagged-box' });
     if (api) this.drawFlagged(api);
+    if (api?.team) void drawTeamBox(el.createDiv({ cls: 'engram-review-team-box' }), api.team, (p) => void this.app.workspace.openLinkText(p, ''));
     if (!api) {
       el.createDiv({ cls: 'engram-review-empty', text: 'Engram is not hosting this vault yet. The review appears once the engine has started.' });
       return;

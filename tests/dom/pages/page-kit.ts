@@ -8,7 +8,7 @@ import { startInProcessHost, type InProcessHost } from '../../helpers/in-process
 import type { LlmBackend } from '../../../src/core/extract/backends/types';
 import type { Clock, Yield } from '../../../src/core/ports';
 import { operationsApi, type EngramApi, type TeamNotes } from '../../../src/plugin/views/api';
-import type { TeamRecall } from '../../../src/core/team/recall';
+import type { TeamPane, TeamRecall } from '../../../src/core/team/recall';
 import pluginCss from '../../../styles.css';
 import themeCss from '../obsidian-theme.css';
 
@@ -39,7 +39,7 @@ function applyTheme(): void {
  * page a turn (default a microtask; the plugin host yields to the UI, which a bench of long tasks needs). `clock`: a
  * running clock (the engine slices its work by it) instead of `now`'s fixed one.
  */
-export async function world(files: Record<string, string>, opts: { now?: number; clock?: Clock; backend?: LlmBackend; yieldNow?: Yield; team?: TeamRecall & TeamNotes } = {}): Promise<PageWorld> {
+export async function world(files: Record<string, string>, opts: { now?: number; clock?: Clock; backend?: LlmBackend; yieldNow?: Yield; team?: TeamRecall & TeamNotes; teamPane?: TeamPane } = {}): Promise<PageWorld> {
   setup();
   applyTheme();
   const clock = opts.clock ?? (opts.now === undefined ? undefined : { now: () => opts.now! });
@@ -48,7 +48,7 @@ export async function world(files: Record<string, string>, opts: { now?: number;
   const w: PageWorld = {
     app: app.asOriginalType__(),
     host,
-    api: operationsApi(host.engine, host.operations, opts.team),
+    api: operationsApi(host.engine, host.operations, opts.team, opts.teamPane),
     async files() {
       const out: Record<string, string> = {};
       for (const f of await host.vault.list()) out[f.path] = (await host.vault.read(f.path)).text;
