@@ -278,7 +278,7 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
     path: n.path,
     title: n.name ?? noteName(n.path),
     score: Number(c.score.toFixed(6)),
-    snippet: makeSnippet(t.chunkText[c.chunk] ?? '', words, 300, terms),
+    snippet: makeSnippet(t.excerptText(c.chunk), words, 300, terms),
     heading: t.chunkHeading[c.chunk],
     why,
     type: n.type,

@@ -1,6 +1,6 @@
 // The full-text half of the index: notes and their chunks in slots, four BM25 fields, and a scorer that returns
 // per-note results with the best chunk. Title, summary and tags are indexed once per note; body text per chunk.
-import { isLinkList, type Chunk } from './chunk.js';
+import { FENCE, HEADING, isLinkList, type Chunk } from './chunk.js';
 import { FieldIndex } from './postings.js';
 import type { CjkMode } from './language.js';
 import { Tokenizer } from './tokenize.js';
@@ -65,6 +65,71 @@ export const DEFAULT_BM25: Bm25Params = { weights: { title: 3, summary: 2, tags:
  */
 export const LINK_LIST_WEIGHT = 0.5;
 
+/**
+ * A line found in at least this many notes, and in at least BOILERPLATE_SHARE of them, is boilerplate (a template's
+ * button, a footer, a repeated notice): left out of excerpts, which then show what the note itself says.
+ */
+export const BOILERPLATE_MIN_NOTES = 5;
+export const BOILERPLATE_SHARE = 0.005;
+/** Lines shorter than this ("---", "Notes:") are never counted: too short to be a template's sentence. */
+const BOILERPLATE_MIN_CHARS = 8;
+/** Buckets per row of the count-min sketch of line document frequencies (two rows of 16-bit counts: 4 MB). */
+const SKETCH_BITS = 20;
+
+/**
+ * The lines of passages worth counting for boilerplate, as normalised keys (lower case, spaces collapsed): not in or
+ * opening a code block (repeated code such as `} else {` is the code), not headings (the heading path shows those).
+ */
+function countedLines(chunks: Iterable<string>, each: (key: string) => void): void {
+  for (const text of chunks) {
+    let fence: string | null = null;
+    for (const raw of text.split('\n')) {
+      const f = FENCE.exec(raw);
+      if (f) {
+        fence = fence === null ? f[1][0] : fence === f[1][0] ? null : fence;
+        continue;
+      }
+      if (fence !== null || HEADING.test(raw)) continue;
+      const key = raw.trim().replace(/\s+/g, ' ').toLowerCase();
+      if (key.length >= BOILERPLATE_MIN_CHARS) each(key);
+    }
+  }
+}
+
+function lineHash(s: string, seed: number): number {
+  let h = seed;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0x5bd1e995);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+/**
+ * How many notes hold each line, estimated in fixed memory (a count-min sketch: two hashed rows, the smaller count
+ * read; a line's count is never under its true number of notes and rarely over it). Updated with each note added or
+ * removed, so an edit never needs the vault read again.
+ */
+class LineSketch {
+  private readonly rows = [new Uint16Array(1 << SKETCH_BITS), new Uint16Array(1 << SKETCH_BITS)];
+  private readonly mask = (1 << SKETCH_BITS) - 1;
+
+  /** Counts (or with -1 uncounts) one note's distinct lines. */
+  note(chunks: Iterable<string>, sign: 1 | -1): void {
+    const keys = new Set<string>();
+    countedLines(chunks, (k) => keys.add(k));
+    for (const k of keys) {
+      const a = lineHash(k, 0x811c9dc5) & this.mask;
+      const b = lineHash(k, 0x2f6b1d3) & this.mask;
+      this.rows[0][a] = Math.max(0, Math.min(0xffff, this.rows[0][a] + sign));
+      this.rows[1][b] = Math.max(0, Math.min(0xffff, this.rows[1][b] + sign));
+    }
+  }
+
+  notesWith(key: string): number {
+    return Math.min(this.rows[0][lineHash(key, 0x811c9dc5) & this.mask], this.rows[1][lineHash(key, 0x2f6b1d3) & this.mask]);
+  }
+}
+
 export interface TextCandidate {
   slot: number;
   score: number;
@@ -99,6 +164,8 @@ export class TextIndex {
   private metaTf = new Float64Array(1024);
   /** Notes per term, counted on demand by `idf`; emptied by every change. */
   private readonly noteDf = new Map<string, number>();
+  /** Notes per line, for boilerplate: counted over the live notes at the first excerpt, then kept up to date. */
+  private lines: LineSketch | null = null;
 
   constructor(opts: { stemming?: boolean; cjk?: CjkMode } = {}) {
     this.tokenizer = new Tokenizer(opts);
@@ -146,6 +213,7 @@ export class TextIndex {
       const b = tk.frequencies(c.heading ? `${c.heading}\n${c.text}` : c.text, lang);
       this.fields.body.add(id, b.tf, b.length);
     }
+    this.lines?.note(chunks.map((c) => c.text), 1);
     return slot;
   }
 
@@ -156,6 +224,7 @@ export class TextIndex {
     this.noteDf.clear();
     if (this.slotOf.get(n.path) === slot) this.slotOf.delete(n.path);
     this.deadNotes++;
+    this.lines?.note(this.noteChunks(n), -1);
     this.fields.title.retire(slot);
     this.fields.summary.retire(slot);
     this.fields.tags.retire(slot);
@@ -166,6 +235,37 @@ export class TextIndex {
       this.fields.body.retire(c);
       this.deadChunks++;
     }
+  }
+
+  private *noteChunks(n: IndexedNote): Generator<string> {
+    for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount; c++) yield this.chunkText[c] ?? '';
+  }
+
+  /**
+   * A passage's text for an excerpt: without the lines that repeat across many notes (BOILERPLATE_MIN_NOTES and
+   * BOILERPLATE_SHARE of them: template buttons, footers, notices), unless that would leave nothing.
+   */
+  excerptText(chunk: number): string {
+    const text = this.chunkText[chunk] ?? '';
+    if (!this.lines) {
+      this.lines = new LineSketch();
+      for (const n of this.notes) if (n) this.lines.note(this.noteChunks(n), 1);
+    }
+    const min = Math.max(BOILERPLATE_MIN_NOTES, Math.ceil(this.liveNotes * BOILERPLATE_SHARE));
+    const sketch = this.lines;
+    const drop = new Set<string>();
+    countedLines([text], (k) => {
+      if (sketch.notesWith(k) >= min) drop.add(k);
+    });
+    if (drop.size === 0) return text;
+    let fence: string | null = null;
+    const kept = text.split('\n').filter((raw) => {
+      const f = FENCE.exec(raw);
+      if (f) fence = fence === null ? f[1][0] : fence === f[1][0] ? null : fence;
+      return f !== null || fence !== null || !drop.has(raw.trim().replace(/\s+/g, ' ').toLowerCase());
+    });
+    const out = kept.join('\n');
+    return out.trim() ? out : text;
   }
 
   remove(path: string): boolean {

@@ -111,6 +111,28 @@ describe('passages', () => {
     expect(hit.snippet).not.toContain('screenshot');
   });
 
+  it('excerpts leave out lines that repeat across many notes (a template footer), not a line a few notes share', async () => {
+    const files: Record<string, string> = {};
+    const footer = 'Made with the Community Template — star the repository and share it with friends';
+    for (let i = 0; i < 8; i++) files[`plugins/p${i}.md`] = `${WORDS[i]} ${WORDS[i + 1]} plugin for ${WORDS[i + 2]} notes.\n\n${footer}\n`;
+    const shared = 'Maintained by the kestrel lagoon team since last spring';
+    files['a.md'] = `Orchid pebble quartz is how the garden grows.\n${shared}\n`;
+    files['b.md'] = `Raven saffron tundra is a cold place.\n${shared}\n`;
+    files['code.md'] = `Fjord setup:\n\n\`\`\`\n${footer}\n\`\`\`\n`;
+    const index = await built(files);
+    const hit = (await index.search('plugin for garnet', { mode: 'bm25' })).hits.find((h) => h.path === 'plugins/p4.md')!;
+    expect(hit.snippet).toContain('ember fjord plugin for garnet notes.');
+    expect(hit.snippet).not.toContain('Community Template');
+    // Inside a code block the line is the code, kept.
+    expect((await index.search('fjord setup', { mode: 'bm25' })).hits[0].snippet).toContain('Community Template');
+    // Two notes sharing a line is not boilerplate.
+    expect((await index.search('orchid pebble', { mode: 'bm25' })).hits[0].snippet).toContain('kestrel lagoon team');
+    // Notes removed: the footer is no longer common, and shows again (the counts follow edits).
+    for (let i = 0; i < 5; i++) index.remove(`plugins/p${i}.md`);
+    const after = (await index.search('plugin for saffron', { mode: 'bm25' })).hits.find((h) => h.path === 'plugins/p6.md')!;
+    expect(after.snippet).toContain('Community Template');
+  });
+
   it('search says "no close match" before hits that share little of the query', async () => {
     const index = await built({
       'Cooking/Bread.md': 'Knead the dough, let it rise overnight, bake at 220 degrees.\n',
