@@ -3,7 +3,9 @@
 // by holding every word somewhere.
 import { describe, expect, it } from 'vitest';
 import { chunkBody } from '../../../src/core/index/chunk.js';
+import type { RankingConfig } from '../../../src/core/index/rank.js';
 import { NO_CLOSE_MATCH } from '../../../src/core/index/search.js';
+import { DEFAULT_BM25 } from '../../../src/core/index/text-index.js';
 import { VaultIndex } from '../../../src/core/index/vault-index.js';
 import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
 import { fixedClock, noYield } from '../../helpers/index-fixtures.js';
@@ -131,6 +133,22 @@ describe('passages', () => {
     for (let i = 0; i < 5; i++) index.remove(`plugins/p${i}.md`);
     const after = (await index.search('plugin for saffron', { mode: 'bm25' })).hits.find((h) => h.path === 'plugins/p6.md')!;
     expect(after.snippet).toContain('Community Template');
+  });
+
+  it('a note named for what is asked ranks above a passage of another note that uses the same words', async () => {
+    const files = {
+      'Math/Finding Eigenvectors.md': 'A tedious process.\n\n1. Take the characteristic polynomial of the matrix.\n2. Its roots are the eigenvalues.\n3. For each, solve (M - kI)x = 0 to get the eigenvectors.\n',
+      'Math/Diagonalization.md': `${'Some words about bases. '.repeat(40)}\n\n## Process\n\nFind the eigenvectors of the matrix, then find the eigenvectors of each eigenvalue of the matrix; to find the eigenvectors of the matrix is the work, and the eigenvectors of the matrix go in columns.\n`,
+      'Other.md': 'Nothing about linear algebra here, just words about bases and a tedious process.',
+    };
+    const top = async (ranking?: Partial<RankingConfig>): Promise<string> => {
+      const index = new VaultIndex({ vault: new MemoryVault({ files }), clock: fixedClock(), yieldNow: noYield, ...(ranking ? { ranking } : {}) });
+      await index.build();
+      return (await index.search('how to find the eigenvectors of a matrix', { mode: 'bm25' })).hits[0].path;
+    };
+    expect(await top()).toBe('Math/Finding Eigenvectors.md');
+    // Without the title's share, the passage that says the words more often wins.
+    expect(await top({ bm25: { ...DEFAULT_BM25, titleCover: 0 } })).toBe('Math/Diagonalization.md');
   });
 
   it('search says "no close match" before hits that share little of the query', async () => {
