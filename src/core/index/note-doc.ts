@@ -125,18 +125,32 @@ export function propertyText(data: Record<string, unknown> | null): string {
   return out.join('\n').slice(0, MAX_PROPERTIES);
 }
 
+/** The words of a frontmatter block that does not parse: keys and values, without template fields and YAML marks. */
+function brokenProperties(yaml: string): string {
+  return yaml
+    .replace(/\{\{[^}\n]*\}\}/g, ' ')
+    .replace(/\[\[([^\]|\n]*)(?:\|([^\]\n]*))?\]\]/g, (_m, a: string, b?: string) => b ?? a.slice(a.lastIndexOf('/') + 1))
+    .replace(/^[ \t]*-[ \t]*|["'[\]{}]|:(?=\s|$)/gm, ' ')
+    .replace(/[ \t]+/g, ' ')
+    .trim()
+    .slice(0, MAX_PROPERTIES);
+}
+
 /** `title` replaces the file name as the note's title (a document without a name, such as a BEIR passage, has ''). */
 export function parseDoc(path: string, text: string, mtime: number, size: number, title = titleFromPath(path)): ParsedDoc {
   const parsed = parseNote(text);
   const meta = readNoteMeta(path, parsed.data ?? {});
-  const body = parsed.data === null ? text : parsed.body;
+  // Frontmatter that does not parse (an unfilled template's `date: {{date}}`) is still frontmatter: out of the
+  // passages and excerpts, its keys and values searched as the note's properties.
+  const broken = parsed.data === null && parsed.block !== null;
+  const body = parsed.data === null && !broken ? text : parsed.body;
   const name = displayName(parsed.data, body, title);
   // A display name that is the file name in other dress ("dora-metrics", "Dora Metrics") is indexed once: twice would
   // count each of its words twice.
   const same = (a: string, b: string): boolean => a.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() === b.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   const names = same(name, title) ? [title] : [title, name];
   const aliases = meta.aliases.filter((a) => !names.some((n) => n.toLowerCase() === a.toLowerCase()));
-  const links = new Set(wikilinks(body));
+  const links = new Set(wikilinks(broken ? text : body));
   for (const r of meta.related) for (const k of wikilinks(r.includes('[[') ? r : `[[${r}]]`)) links.add(k);
   const slash = path.lastIndexOf('/');
   const note: NoteDoc = {
@@ -161,7 +175,7 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
     dupKey: textHash(body.toLowerCase().replace(/\s+/g, ' ').trim()),
     beat: meta.engramId !== undefined || (meta.type !== undefined && BEAT_TYPES.has(meta.type)),
   };
-  return { note, chunks: chunkBody(searchableBody(parsed.data, body)), properties: propertyText(parsed.data), problem: parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined };
+  return { note, chunks: chunkBody(searchableBody(parsed.data, body)), properties: broken && parsed.block ? brokenProperties(text.slice(parsed.block.yamlStart, parsed.block.yamlEnd)) : propertyText(parsed.data), problem: parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined };
 }
 
 /** The text a chunk is embedded by; null when the chunk gets no vector (a beat has one vector, on its first chunk). */

@@ -151,6 +151,17 @@ describe('passages', () => {
     expect(await top({ bm25: { ...DEFAULT_BM25, titleCover: 0 } })).toBe('Math/Diagonalization.md');
   });
 
+  it('frontmatter that does not parse (an unfilled template) stays out of the excerpt and is searched as properties', async () => {
+    const index = await built({
+      'Templates/Stock Trade Template.md': '---\ndate: {{date}}\ntrade:\ntags:\n  - investment\nprice:\nshares:\ncategories:\n  - "[[Trades]]"\n---\n## Why I bought\n\n- \n',
+    });
+    const hit = (await index.search('template for a stock trade with price and shares', { mode: 'bm25' })).hits[0];
+    expect(hit.path).toBe('Templates/Stock Trade Template.md');
+    expect(hit.why.join('; ')).toMatch(/price/);
+    expect(hit.snippet).not.toMatch(/---|date|\{\{|shares/);
+    expect(hit.snippet).toContain('Why I bought');
+  });
+
   it('search says "no close match" before hits that share little of the query', async () => {
     const index = await built({
       'Cooking/Bread.md': 'Knead the dough, let it rise overnight, bake at 220 degrees.\n',
