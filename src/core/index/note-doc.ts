@@ -101,26 +101,26 @@ export function propertyText(data: Record<string, unknown> | null): string {
   if (!data) return '';
   const out: string[] = [];
   let size = 0;
-  const add = (v: unknown, depth: number): void => {
+  const add = (v: unknown, depth: number, into: string[]): void => {
     if (size > MAX_PROPERTIES || depth > 2) return;
     if (typeof v === 'string' || typeof v === 'number') {
       const t = String(v).trim();
       if (!t || URL_OR_DATE.test(t)) return;
       const w = t.replace(/\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_m, a: string, b?: string) => b ?? a.slice(a.lastIndexOf('/') + 1));
-      out.push(w);
-      size += w.length + 1;
+      into.push(w);
+      size += w.length + 2;
     } else if (Array.isArray(v)) {
-      for (const x of v) add(x, depth + 1);
+      for (const x of v) add(x, depth + 1, into);
     } else if (v && typeof v === 'object' && !(v instanceof Date)) {
-      for (const x of Object.values(v as Record<string, unknown>)) add(x, depth + 1);
+      for (const x of Object.values(v as Record<string, unknown>)) add(x, depth + 1, into);
     }
   };
   for (const [k, v] of Object.entries(data)) {
     if (UNSEARCHED_KEY.test(k)) continue;
-    const before = out.length;
-    add(v, 0);
-    // The key names what the value is ("director", "year"), when a value is kept.
-    if (out.length > before) out.splice(before, 0, k.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2'));
+    const values: string[] = [];
+    add(v, 0, values);
+    // The key names what the value is ("director", "year"), when a value is kept: one line a key, "year: 1957".
+    if (values.length) out.push(`${k.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2')}: ${values.join(', ')}`);
   }
   return out.join('\n').slice(0, MAX_PROPERTIES);
 }
@@ -128,11 +128,18 @@ export function propertyText(data: Record<string, unknown> | null): string {
 /** The words of a frontmatter block that does not parse: keys and values, without template fields and YAML marks. */
 function brokenProperties(yaml: string): string {
   return yaml
-    .replace(/\{\{[^}\n]*\}\}/g, ' ')
-    .replace(/\[\[([^\]|\n]*)(?:\|([^\]\n]*))?\]\]/g, (_m, a: string, b?: string) => b ?? a.slice(a.lastIndexOf('/') + 1))
-    .replace(/^[ \t]*-[ \t]*|["'[\]{}]|:(?=\s|$)/gm, ' ')
-    .replace(/[ \t]+/g, ' ')
-    .trim()
+    .split(/\r?\n/)
+    .map((line) =>
+      line
+        .replace(/\{\{[^}\n]*\}\}/g, ' ')
+        .replace(/\[\[([^\]|\n]*)(?:\|([^\]\n]*))?\]\]/g, (_m, a: string, b?: string) => b ?? a.slice(a.lastIndexOf('/') + 1))
+        .replace(/^[ \t]*-[ \t]*|["'[\]{}]/g, ' ')
+        .replace(/:\s*$/, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter((line) => /[\p{L}\p{N}]/u.test(line))
+    .join('\n')
     .slice(0, MAX_PROPERTIES);
 }
 
@@ -175,7 +182,9 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
     dupKey: textHash(body.toLowerCase().replace(/\s+/g, ' ').trim()),
     beat: meta.engramId !== undefined || (meta.type !== undefined && BEAT_TYPES.has(meta.type)),
   };
-  return { note, chunks: chunkBody(searchableBody(parsed.data, body)), properties: broken && parsed.block ? brokenProperties(text.slice(parsed.block.yamlStart, parsed.block.yamlEnd)) : propertyText(parsed.data), problem: parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined };
+  const properties = broken && parsed.block ? brokenProperties(text.slice(parsed.block.yamlStart, parsed.block.yamlEnd)) : propertyText(parsed.data);
+  if (properties) note.props = properties;
+  return { note, chunks: chunkBody(searchableBody(parsed.data, body)), properties, problem: parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined };
 }
 
 /** The text a chunk is embedded by; null when the chunk gets no vector (a beat has one vector, on its first chunk). */

@@ -27,6 +27,8 @@ export interface IndexedNote {
   time: number;
   confidence?: number;
   summary?: string;
+  /** The frontmatter's other keys with their values, a line a key ("year: 1957"): shown when a query asks for one. */
+  props?: string;
   superseded: boolean;
   /** Link targets, normalised by `linkKey`. */
   links: string[];

@@ -158,8 +158,21 @@ describe('passages', () => {
     const hit = (await index.search('template for a stock trade with price and shares', { mode: 'bm25' })).hits[0];
     expect(hit.path).toBe('Templates/Stock Trade Template.md');
     expect(hit.why.join('; ')).toMatch(/price/);
-    expect(hit.snippet).not.toMatch(/---|date|\{\{|shares/);
+    // The fields asked about are what the excerpt shows first, without YAML marks or the template's {{date}}.
+    expect(hit.snippet).not.toMatch(/---|date|\{\{/);
+    expect(hit.snippet).toMatch(/^trade · price · shares · /);
     expect(hit.snippet).toContain('Why I bought');
+  });
+
+  it('an excerpt shows the frontmatter property a question asks about, when no passage holds the answer', async () => {
+    const index = await built({
+      'References/Bass on Top.md': '---\ncategories:\n  - "[[Albums]]"\nartist:\n  - "[[Paul Chambers]]"\nyear: 1957\ngenre: jazz\n---\n![[Albums.base#Artist]]\n',
+      'References/Other album.md': '---\nyear: 1960\n---\nA jazz album on top of the charts.\n',
+    });
+    const hit = (await index.search('what year did the Bass on Top album come out', { mode: 'bm25' })).hits[0];
+    expect(hit.path).toBe('References/Bass on Top.md');
+    expect(hit.snippet).toMatch(/^categories: Albums · year: 1957 · /);
+    expect(hit.snippet).not.toContain('genre');
   });
 
   it('search says "no close match" before hits that share little of the query', async () => {
