@@ -89,6 +89,8 @@ function searchableBody(data: Record<string, unknown> | null, body: string): str
 /** Keys read elsewhere (title, aliases, tags, summary, `related` links) or bookkeeping (ids, dates, scores, display options). */
 const UNSEARCHED_KEY = /^(?:title|aliases|alias|tags|tag|summary|description|id|type|scope|confidence|created|updated|modified|date(?:_\w+)?|review_after|forget_after|superseded_by|related|locked|published|last|rating|cssclass(?:es)?|publish|permalink|excalidraw-[\w-]+|(?:engram|cb)_\w+)$/i;
 const URL_OR_DATE = /^(?:[a-z][\w+.-]*:\/\/\S*|\d{4}-\d\d-\d\d(?:[T ][\d:.]+Z?)?|[\d\s.:+\-/TZ]*[.:/-][\d\s.:+\-/TZ]*)$/i;
+/** A value naming an image or other file (a `banner:` picture): its name repeats the note's, and says nothing. */
+const FILE_VALUE = /\.(?:png|jpe?g|gif|webp|svg|bmp|avif|pdf|mp[34]|webm|mov|excalidraw)(?:\]\])?$/i;
 /** The properties text of a note is bounded: a frontmatter holding a pasted document is not a note's name. */
 const MAX_PROPERTIES = 1000;
 
@@ -105,7 +107,7 @@ export function propertyText(data: Record<string, unknown> | null): string {
     if (size > MAX_PROPERTIES || depth > 2) return;
     if (typeof v === 'string' || typeof v === 'number') {
       const t = String(v).trim();
-      if (!t || URL_OR_DATE.test(t)) return;
+      if (!t || URL_OR_DATE.test(t) || FILE_VALUE.test(t)) return;
       const w = t.replace(/\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_m, a: string, b?: string) => b ?? a.slice(a.lastIndexOf('/') + 1));
       into.push(w);
       size += w.length + 2;
