@@ -1,6 +1,6 @@
 // The full-text half of the index: notes and their chunks in slots, four BM25 fields, and a scorer that returns
 // per-note results with the best chunk. Title, summary and tags are indexed once per note; body text per chunk.
-import { FENCE, HEADING, isLinkList, type Chunk } from './chunk.js';
+import { isLinkList, type Chunk } from './chunk.js';
 import { FieldIndex } from './postings.js';
 import type { CjkMode } from './language.js';
 import { Tokenizer } from './tokenize.js';
@@ -85,29 +85,62 @@ const BOILERPLATE_MIN_CHARS = 8;
 /** Buckets per row of the count-min sketch of line document frequencies (two rows of 16-bit counts: 4 MB). */
 const SKETCH_BITS = 20;
 
+const MASK = (1 << SKETCH_BITS) - 1;
+
 /**
- * The lines of passages worth counting for boilerplate, as normalised keys (lower case, spaces collapsed): not in or
- * opening a code block (repeated code such as `} else {` is the code), not headings (the heading path shows those).
+ * The lines of a passage worth counting for boilerplate, each as two hashes of its normalised text (spaces collapsed,
+ * ASCII lower case) and where it sits: not in or opening a code block (repeated code such as `} else {` is the code),
+ * not headings (the heading path shows those). One pass over the characters, no string made per line.
  */
-function countedLines(chunks: Iterable<string>, each: (key: string) => void): void {
-  for (const text of chunks) {
-    let fence: string | null = null;
-    for (const raw of text.split('\n')) {
-      const f = FENCE.exec(raw);
-      if (f) {
-        fence = fence === null ? f[1][0] : fence === f[1][0] ? null : fence;
-        continue;
+function countedLines(text: string, each: (a: number, b: number, start: number, end: number) => void): void {
+  let fence = 0; // the fence's character code while inside a code block
+  const n = text.length;
+  for (let s = 0; s < n; ) {
+    let e = text.indexOf('\n', s);
+    if (e < 0) e = n;
+    let i = s;
+    while (i < e && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+    const c0 = text.charCodeAt(i);
+    if (i - s <= 3 && (c0 === 96 || c0 === 126) && text.charCodeAt(i + 1) === c0 && text.charCodeAt(i + 2) === c0) {
+      fence = fence === 0 ? c0 : fence === c0 ? 0 : fence;
+    } else if (fence === 0 && !(i === s && c0 === 35 && isHeading(text, s, e))) {
+      let h1 = 0x811c9dc5;
+      let h2 = 0x2f6b1d3;
+      let len = 0;
+      let space = false;
+      let end = e;
+      while (end > i && (text.charCodeAt(end - 1) <= 32)) end--;
+      for (let k = i; k < end; k++) {
+        let c = text.charCodeAt(k);
+        if (c === 32 || c === 9 || c === 13) {
+          space = true;
+          continue;
+        }
+        if (space) {
+          h1 = Math.imul(h1 ^ 32, 0x01000193);
+          h2 = Math.imul(h2 ^ 32, 0x5bd1e995);
+          len++;
+          space = false;
+        }
+        if (c >= 65 && c <= 90) c += 32;
+        h1 = Math.imul(h1 ^ c, 0x01000193);
+        h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+        len++;
       }
-      if (fence !== null || HEADING.test(raw)) continue;
-      const key = raw.trim().replace(/\s+/g, ' ').toLowerCase();
-      if (key.length >= BOILERPLATE_MIN_CHARS) each(key);
+      if (len >= BOILERPLATE_MIN_CHARS) each(mix(h1) & MASK, mix(h2) & MASK, s, e);
     }
+    s = e + 1;
   }
 }
 
-function lineHash(s: string, seed: number): number {
-  let h = seed;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+function isHeading(text: string, s: number, e: number): boolean {
+  let k = s;
+  while (k < e && text.charCodeAt(k) === 35) k++;
+  const c = text.charCodeAt(k);
+  return k - s <= 6 && k < e && (c === 32 || c === 9);
+}
+
+function mix(h: number): number {
   h ^= h >>> 13;
   h = Math.imul(h, 0x5bd1e995);
   return (h ^ (h >>> 15)) >>> 0;
@@ -119,23 +152,24 @@ function lineHash(s: string, seed: number): number {
  * removed, so an edit never needs the vault read again.
  */
 class LineSketch {
-  private readonly rows = [new Uint16Array(1 << SKETCH_BITS), new Uint16Array(1 << SKETCH_BITS)];
-  private readonly mask = (1 << SKETCH_BITS) - 1;
+  readonly a = new Uint16Array(1 << SKETCH_BITS);
+  readonly b = new Uint16Array(1 << SKETCH_BITS);
+  private readonly seen = new Set<number>();
 
   /** Counts (or with -1 uncounts) one note's distinct lines. */
   note(chunks: Iterable<string>, sign: 1 | -1): void {
-    const keys = new Set<string>();
-    countedLines(chunks, (k) => keys.add(k));
-    for (const k of keys) {
-      const a = lineHash(k, 0x811c9dc5) & this.mask;
-      const b = lineHash(k, 0x2f6b1d3) & this.mask;
-      this.rows[0][a] = Math.max(0, Math.min(0xffff, this.rows[0][a] + sign));
-      this.rows[1][b] = Math.max(0, Math.min(0xffff, this.rows[1][b] + sign));
+    // A line a note repeats (a checklist's "- [ ] call") counts once for it.
+    const seen = this.seen;
+    seen.clear();
+    for (const text of chunks) {
+      countedLines(text, (a, b) => {
+        const key = ((a << 10) ^ b) & 0x3fffffff;
+        if (seen.has(key)) return;
+        seen.add(key);
+        this.a[a] = Math.max(0, Math.min(0xffff, this.a[a] + sign));
+        this.b[b] = Math.max(0, Math.min(0xffff, this.b[b] + sign));
+      });
     }
-  }
-
-  notesWith(key: string): number {
-    return Math.min(this.rows[0][lineHash(key, 0x811c9dc5) & this.mask], this.rows[1][lineHash(key, 0x2f6b1d3) & this.mask]);
   }
 }
 
@@ -175,8 +209,13 @@ export class TextIndex {
   private titleHits = new Float64Array(0);
   /** Notes per term, counted on demand by `idf`; emptied by every change. */
   private readonly noteDf = new Map<string, number>();
-  /** Notes per line, for boilerplate: counted over the live notes at the first excerpt, then kept up to date. */
-  private lines: LineSketch | null = null;
+  /**
+   * Notes per line, for boilerplate: counted as notes are added and removed; after a snapshot is loaded, over the live
+   * notes at the first excerpt.
+   */
+  private lines = new LineSketch();
+  /** Notes the sketch counted: short of the live notes after a snapshot load (its notes never passed through `add`). */
+  private sketched = 0;
 
   constructor(opts: { stemming?: boolean; cjk?: CjkMode } = {}) {
     this.tokenizer = new Tokenizer(opts);
@@ -224,7 +263,8 @@ export class TextIndex {
       const b = tk.frequencies(c.heading ? `${c.heading}\n${c.text}` : c.text, lang);
       this.fields.body.add(id, b.tf, b.length);
     }
-    this.lines?.note(chunks.map((c) => c.text), 1);
+    this.lines.note(chunks.map((c) => c.text), 1);
+    this.sketched++;
     return slot;
   }
 
@@ -235,7 +275,8 @@ export class TextIndex {
     this.noteDf.clear();
     if (this.slotOf.get(n.path) === slot) this.slotOf.delete(n.path);
     this.deadNotes++;
-    this.lines?.note(this.noteChunks(n), -1);
+    this.lines.note(this.noteChunks(n), -1);
+    this.sketched--;
     this.fields.title.retire(slot);
     this.fields.summary.retire(slot);
     this.fields.tags.retire(slot);
@@ -258,24 +299,22 @@ export class TextIndex {
    */
   excerptText(chunk: number): string {
     const text = this.chunkText[chunk] ?? '';
-    if (!this.lines) {
+    if (this.sketched !== this.liveNotes) {
       this.lines = new LineSketch();
       for (const n of this.notes) if (n) this.lines.note(this.noteChunks(n), 1);
+      this.sketched = this.liveNotes;
     }
     const min = Math.max(BOILERPLATE_MIN_NOTES, Math.ceil(this.liveNotes * BOILERPLATE_SHARE));
-    const sketch = this.lines;
-    const drop = new Set<string>();
-    countedLines([text], (k) => {
-      if (sketch.notesWith(k) >= min) drop.add(k);
+    const { a: rowA, b: rowB } = this.lines;
+    let out = '';
+    let from = 0;
+    countedLines(text, (a, b, start, end) => {
+      if (Math.min(rowA[a], rowB[b]) < min) return;
+      out += text.slice(from, start);
+      from = Math.min(text.length, end + 1);
     });
-    if (drop.size === 0) return text;
-    let fence: string | null = null;
-    const kept = text.split('\n').filter((raw) => {
-      const f = FENCE.exec(raw);
-      if (f) fence = fence === null ? f[1][0] : fence === f[1][0] ? null : fence;
-      return f !== null || fence !== null || !drop.has(raw.trim().replace(/\s+/g, ' ').toLowerCase());
-    });
-    const out = kept.join('\n');
+    if (from === 0) return text;
+    out += text.slice(from);
     return out.trim() ? out : text;
   }
 

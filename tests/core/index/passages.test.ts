@@ -125,6 +125,11 @@ describe('passages', () => {
     const hit = (await index.search('plugin for garnet', { mode: 'bm25' })).hits.find((h) => h.path === 'plugins/p4.md')!;
     expect(hit.snippet).toContain('ember fjord plugin for garnet notes.');
     expect(hit.snippet).not.toContain('Community Template');
+    // The same from a saved snapshot, whose notes were never added one by one.
+    const loaded = new VaultIndex({ vault: new MemoryVault({ files }), clock: fixedClock(), yieldNow: noYield });
+    loaded.loadSnapshot(index.snapshot());
+    const again = (await loaded.search('plugin for garnet', { mode: 'bm25' })).hits.find((h) => h.path === 'plugins/p4.md')!;
+    expect(again.snippet).toBe(hit.snippet);
     // Inside a code block the line is the code, kept.
     expect((await index.search('fjord setup', { mode: 'bm25' })).hits[0].snippet).toContain('Community Template');
     // Two notes sharing a line is not boilerplate.
