@@ -27,7 +27,7 @@ export const commands: CommandEntry[] = [
   { name: 'forget', summary: 'Move a wrong note out of recall into the archive (recoverable, logged)', globals: ['vault', 'json'], load: () => import('./commands/forget.js') },
   { name: 'index', summary: 'Build or update the vault\'s search index (progress bar; --rebuild to start over)', globals: ['vault', 'json'], load: () => import('./commands/index.js') },
   { name: 'search', summary: 'Search the vault\'s memory: ranked notes with scores, snippets and why they matched', globals: ['vault', 'json'], load: () => import('./commands/search.js') },
-  { name: 'team', summary: 'Share durable notes with a team through PostgreSQL: connect, promote, search, retract', globals: ['vault', 'json'], load: () => import('./commands/team.js') },
+  { name: 'team', summary: 'Share durable notes with a team through PostgreSQL: connect, promote, approve what agents propose, search, copy, retract', globals: ['vault', 'json'], load: () => import('./commands/team.js') },
   { name: 'model', summary: 'Embedding model: pull (download, the only network use) or status, with the languages it serves', globals: ['json'], load: () => import('./commands/model.js') },
   { name: 'eval', summary: 'Evaluate retrieval (Recall@k, nDCG@10) or extraction (precision, recall per type) on an annotated set', globals: ['json'], load: () => import('./commands/eval.js') },
 ];
