@@ -30,6 +30,8 @@ export interface McpDeps {
   link: Pick<HostLink, 'call'>;
   project: string;
   version: string;
+  /** A team store is set (docs/team.md): the `team_propose` tool is offered only then. */
+  team?: boolean;
 }
 
 export function buildMcpServer(deps: McpDeps): McpServer {
@@ -126,7 +128,7 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   }, async (a) => call('forget', { ref: a.ref }, (r) => text(`Moved ${r.path} to ${r.archivedTo}: out of recall, logged in ${r.log}`)));
 
-  server.registerTool('team_propose', {
+  if (deps.team) server.registerTool('team_propose', {
     title: 'Propose a note for the team',
     description: 'Propose one durable note of the vault for the team store the user connected (docs/team.md). Nothing is sent: the note waits until the user approves it (`engram team approve`). Refused for working memory, outside text, notes holding a secret, and when no team store is set.',
     inputSchema: params('team.propose', { ref: 'Note title, [[wikilink]] or vault path', why: 'One line for the user: why the team should have it' }),
