@@ -116,7 +116,7 @@ export async function run(): Promise<void> {
       const lit = `[${p.join(',')}]`;
       const s = performance.now();
       // The candidate list engram_team_nearest searches with (migrations.ts).
-      await client.query('set hnsw.ef_search = 200');
+      await client.query('set hnsw.ef_search = 400');
       const approx = (await client.query<{ id: string }>('select id from engram_team_passages order by embedding <=> $1 limit 10', [lit])).rows.map((x) => x.id);
       hnswTimes.push(performance.now() - s);
       await client.query('begin');
