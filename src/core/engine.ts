@@ -72,6 +72,11 @@ export interface EngineIndex {
   save?(): Promise<void>;
   /** An index that loads and syncs itself (snapshot + catch-up) instead of being fed every note at start. */
   open?(): Promise<void>;
+  /**
+   * With `open`: loads what the last run saved (the snapshot) without looking at the vault, so recall answers from it
+   * while `open` catches up. False when nothing usable was saved (then `open` builds the index).
+   */
+  load?(): Promise<boolean>;
   /** Each note's vector (mean of its chunks), when the index has embeddings: curation's "close in meaning". */
   noteVectors?(): IndexNoteVectors | null;
   /** The notes that link to a note (body wikilinks or `related:`), from the index's link graph. */
@@ -161,11 +166,18 @@ export class IndexedVault implements EngineIndex {
     /** `afterOpen`: once the text index is up (the host attaches its embedder then: recall works on BM25 at once). */
     private readonly opts: { snapshot?: SnapshotStore; log?: EngineLog; label?: string; afterOpen?: () => void } = {},
   ) {
-    if (opts.snapshot) this.open = () => this.openSnapshot(opts.snapshot!);
+    if (opts.snapshot) {
+      this.open = () => this.openSnapshot(opts.snapshot!);
+      this.load = () => this.loadSnapshot(opts.snapshot!);
+    }
   }
+
+  /** Set once `load` took the snapshot: `open` then only catches up with the vault. */
+  private loaded = false;
 
   /** Only with a snapshot store (the engine feeds every note otherwise). */
   open?: () => Promise<void>;
+  load?: () => Promise<boolean>;
 
   get mode(): string {
     return this.opts.label ?? this.index.stats().mode;
@@ -173,8 +185,19 @@ export class IndexedVault implements EngineIndex {
   size(): number {
     return this.index.stats().notes;
   }
+  private async loadSnapshot(store: SnapshotStore): Promise<boolean> {
+    const bytes = await store.read().catch(() => null);
+    if (!bytes?.length) return false;
+    try {
+      await this.index.loadSnapshotAsync(bytes);
+      this.loaded = true;
+    } catch {
+      // Damaged or foreign: `open` reads it again, says why and builds the index.
+    }
+    return this.loaded;
+  }
   private async openSnapshot(store: SnapshotStore): Promise<void> {
-    const report = await this.index.open(await store.read().catch(() => null));
+    const report = this.loaded ? { ...(await this.index.sync()), loaded: true, reason: undefined } : await this.index.open(await store.read().catch(() => null));
     this.opts.log?.('info', `index open: snapshot ${report.loaded ? 'loaded' : `not used (${report.reason})`}, ${report.indexed} indexed, ${report.unchanged} unchanged, ${report.removed} removed in ${report.ms} ms`);
     this.opts.afterOpen?.();
   }
@@ -231,6 +254,10 @@ export class Engine {
   ready = false;
   private readyResolve!: () => void;
   private readonly readyPromise = new Promise<void>((resolve) => (this.readyResolve = resolve));
+  /** Context can be answered: from what the last run saved (before the vault is listed), or once ready. */
+  serving = false;
+  private servingResolve!: () => void;
+  private readonly servingPromise = new Promise<void>((resolve) => (this.servingResolve = resolve));
 
   constructor(private readonly opts: EngineOptions) {
     this.ports = opts.ports;
@@ -262,32 +289,58 @@ export class Engine {
     return this.readyPromise;
   }
 
+  /** Resolves once context can be answered (`serving`): a hook that started this host waits for this, not `ready`. */
+  whenServing(): Promise<void> {
+    return this.servingPromise;
+  }
+
+  private markServing(): void {
+    if (this.serving) return;
+    this.serving = true;
+    this.servingResolve();
+  }
+
   /** Reads every note once (term statistics, metadata and, for the fallback, the index). */
   async start(): Promise<void> {
     await this.restorePersisted();
     const selfLoading = this.index.open !== undefined;
+    // The saved snapshot and note cache answer context at once (the first prompt after an idle exit or a reboot);
+    // the vault is listed and what changed meanwhile is read after. Notes changed while no host ran show their
+    // saved version for those seconds.
+    if (selfLoading && this.cached.size && (await this.index.load?.())) {
+      for (const [path, c] of this.cached) if (!this.isIgnored(path)) this.adopt(path, c);
+      this.markServing();
+    }
     if (this.index.open) await this.index.open();
     const files = await this.ports.vault.list();
-    const listed = new Set(files.map((f) => f.path));
+    const listed = new Map(files.map((f) => [f.path, f]));
+    const unchanged = (path: string) => {
+      const c = this.cached.get(path);
+      const f = listed.get(path);
+      return c !== undefined && f !== undefined && c.mtime === f.mtime && c.size === f.size;
+    };
     let n = 0;
     let reused = 0;
     const slicer = this.slicer();
     for (const f of files) {
       if (this.isIgnored(f.path)) continue;
-      const c = this.cached.get(f.path);
-      // An index that loads itself needs no text from here: an unchanged note comes from the saved cache.
-      if (selfLoading && c && c.mtime === f.mtime && c.size === f.size && !possibleCopy(f.path)) {
-        this.metas.set(f.path, c.meta);
-        this.listing.set(f.path, { mtime: f.mtime, size: f.size });
-        this.stats.setTerms(f.path, c.terms);
+      const copy = possibleCopy(f.path);
+      // An index that loads itself needs no text from here: an unchanged note comes from the saved cache. A note
+      // named like a copy (`Note-2.md`) keeps its verdict while it and the note it would copy are both unchanged.
+      if (selfLoading && unchanged(f.path) && (!copy || !listed.has(copy.original) || unchanged(copy.original))) {
+        this.adopt(f.path, this.cached.get(f.path)!);
+        if (copy) this.trackCopy(f.path, copy.original);
         reused++;
       } else await this.load(f.path, !selfLoading, (p) => listed.has(p));
       if (++n % 200 === 0 || slicer.due()) await slicer.yield();
     }
+    // Notes adopted from the cache that are gone from the vault.
+    for (const path of [...this.metas.keys()]) if (!listed.has(path)) await this.drop(path);
     this.cached = new Map();
     if (reused) this.log('info', `engine: ${reused} unchanged notes from its saved cache, ${n - reused} read`);
     this.ready = true;
     this.readyResolve();
+    this.markServing();
     this.log('info', `engine ready: ${this.stats.size} notes, index ${this.index.mode}`);
   }
 
@@ -301,15 +354,27 @@ export class Engine {
   private async isSyncCopy(path: string, text: string, exists: (p: string) => boolean): Promise<boolean> {
     const copy = possibleCopy(path);
     if (!copy) return false;
-    let set = this.maybeCopies.get(copy.original);
-    if (!set) this.maybeCopies.set(copy.original, (set = new Set()));
-    set.add(path);
+    this.trackCopy(path, copy.original);
     if (!exists(copy.original)) return false;
     try {
       return sameNoteVersions((await this.ports.vault.read(copy.original)).text, text);
     } catch {
       return false;
     }
+  }
+
+  /** A note named like a copy of `original`: judged again whenever that note changes. */
+  private trackCopy(path: string, original: string): void {
+    let set = this.maybeCopies.get(original);
+    if (!set) this.maybeCopies.set(original, (set = new Set()));
+    set.add(path);
+  }
+
+  /** A note as the saved cache has it (its listing, metadata and terms). */
+  private adopt(path: string, c: { mtime: number; size: number; meta: NoteMeta; terms: string[] }): void {
+    this.metas.set(path, c.meta);
+    this.listing.set(path, { mtime: c.mtime, size: c.size });
+    this.stats.setTerms(path, c.terms);
   }
 
   private async load(path: string, feedIndex = true, exists: (p: string) => boolean = (p) => this.metas.has(p)): Promise<void> {
