@@ -4,6 +4,7 @@
 // The host starts from the saved index and note cache, as after an idle exit or a reboot (a host ran once first).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cliPath, runCli } from '../tests/helpers/cli.js';
@@ -64,6 +65,8 @@ export async function run(): Promise<void> {
     await new Promise((r) => (ran.exitCode === null ? ran.on('exit', r) : r(null)));
     const input = (i: number) => JSON.stringify({ session_id: `burst-${i}-${Date.now()}`, cwd: sb.root, hook_event_name: 'UserPromptSubmit', prompt: PROMPT });
 
+    // This figure is only as good as the machine is quiet: its load is printed beside it.
+    console.log(`  load average ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} on ${os.cpus().length} cores`);
     const base = await burst(() => timed(['-e', '0'], sb.env, sb.root, ''));
     console.log(`  ${N} concurrent node -e 0: p50 ${pct(base.map((r) => r.ms), 50).toFixed(0)} ms, p95 ${pct(base.map((r) => r.ms), 95).toFixed(0)} ms`);
 

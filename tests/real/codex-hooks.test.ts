@@ -26,20 +26,26 @@ function notesWith(vault: string, word: string): string[] {
   return out;
 }
 
+/** A sandbox with a project folder, Engram on the rules backend, and Codex pointed at a fake Responses server. */
+async function codexBox(finishedAfterSeconds: number) {
+  const sb = makeSandbox();
+  cleanups.push(() => sb.cleanup());
+  const cwd = path.join(sb.root, 'acme');
+  fs.mkdirSync(cwd);
+  fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, vault_path: sb.vault, backend: 'rules', codex: { finished_after_seconds: finishedAfterSeconds } }));
+  const server = await startFakeResponses(() => ({ text: 'Noted.' }));
+  cleanups.push(() => server.close());
+  writeCodexConfig(sb.home, server);
+  return { sb, cwd, server };
+}
+
 describe.skipIf('skip' in codex)(realSuiteTitle('codex', "Engram through Codex's own hooks"), () => {
   const bin = (codex as { bin: string }).bin;
 
   it('install writes the hooks; trusted, they inject context and capture a session that calls no Engram tool', async () => {
-    const sb = makeSandbox();
-    cleanups.push(() => sb.cleanup());
-    const cwd = path.join(sb.root, 'acme');
-    fs.mkdirSync(cwd);
     // A long quiet time: the rollout follower would capture this session only after ten minutes; the Stop hook does it now.
-    fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, vault_path: sb.vault, backend: 'rules', codex: { finished_after_seconds: 600 } }));
+    const { sb, cwd, server } = await codexBox(600);
     sb.writeNote('Engram/Projects/acme/Staging database port.md', '---\ntype: decision\nproject: acme\nsummary: The acme staging database listens on port 6543 behind pgbouncer\nupdated: 2026-11-01T10:00:00+00:00\n---\nThe acme staging database listens on port 6543 behind pgbouncer (heronport).\n');
-    const server = await startFakeResponses(() => ({ text: 'Noted.' }));
-    cleanups.push(() => server.close());
-    writeCodexConfig(sb.home, server);
 
     const install = runCli(['install', '--agent', 'codex'], { env: sb.env });
     expect(install.code, install.stderr).toBe(0);
@@ -67,14 +73,7 @@ describe.skipIf('skip' in codex)(realSuiteTitle('codex', "Engram through Codex's
   });
 
   it('without trust Codex runs none of them, and the session is still captured from its rollout', async () => {
-    const sb = makeSandbox();
-    cleanups.push(() => sb.cleanup());
-    const cwd = path.join(sb.root, 'acme');
-    fs.mkdirSync(cwd);
-    fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, vault_path: sb.vault, backend: 'rules', codex: { finished_after_seconds: 2 } }));
-    const server = await startFakeResponses(() => ({ text: 'Noted.' }));
-    cleanups.push(() => server.close());
-    writeCodexConfig(sb.home, server);
+    const { sb, cwd, server } = await codexBox(2);
     expect(runCli(['install', '--agent', 'codex'], { env: sb.env }).code).toBe(0);
     const run = await runCodex({ bin, home: sb.home, cwd, prompt: 'remember: the acme cache TTL is 90 seconds (lemurcache)', server, env: engramEnv(sb) });
     expect(run.code, run.stderr).toBe(0);
