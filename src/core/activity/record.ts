@@ -52,11 +52,15 @@ export type ActivityEntry =
   /** A hook event the host took from the spool (capture's events; context events are `inject` entries). */
   | (Base & { kind: 'event'; event: string })
   /** One extraction of a session: its windows (backend, tokens, time, outcome) and the beats filed or proposed. */
-  | (Base & { kind: 'extract'; outcome: string; notes: number; windows: WindowActivity[]; beats: BeatActivity[]; deferred?: boolean })
+  /**
+   * `cited`: notes injected into the session that its assistant text names (usage.ts); `redactions`: secrets redacted
+   * in the transcript read, by kind (counts only, never the values).
+   */
+  | (Base & { kind: 'extract'; outcome: string; notes: number; windows: WindowActivity[]; beats: BeatActivity[]; deferred?: boolean; cited?: string[]; redactions?: Record<string, number> })
   /** One context request of a hook: what was sent (notes, passages, why), its size, and what was withheld and why. */
   | (Base & { kind: 'inject'; event: string; notes: InjectedNote[]; chars: number; tokens: number; withheld: { path: string; why: string; heading?: string }[] })
-  /** One request of an MCP client, and the size of the host's answer. */
-  | (Base & { kind: 'mcp'; method: string; answerChars: number; ms: number; error?: string })
+  /** One request of an MCP client, and the size of the host's answer; `notes`: the notes a `read` answered with. */
+  | (Base & { kind: 'mcp'; method: string; answerChars: number; ms: number; error?: string; notes?: string[] })
   /** A capture job that failed: retried on the next sweep, or set aside after repeated failures. */
   | (Base & { kind: 'failure'; what: string; error: string; next: 'retry' | 'set aside' })
   /** A file of Claude Code's own memory imported as a note (created, updated, or left alone when edited in the vault). */

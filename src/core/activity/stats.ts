@@ -4,12 +4,15 @@
 import type { NoteMeta } from '../note/meta.js';
 import { tokens } from '../recall/passages.js';
 import { emptyTally, tally, type ActivityResult, type ActivityTally } from './record.js';
+import { injectionUse, redactionsBySession, type InjectionUse } from './usage.js';
 
 export interface DayFigures extends ActivityTally {
   /** `yyyy-mm-dd` (UTC). */
   day: string;
   /** Notes created that day (from their `created`). */
   notesCreated: number;
+  /** Secrets redacted from the transcripts captured that day (each session counted once: usage.ts). */
+  redactions: number;
 }
 
 export interface SessionCost {
@@ -29,7 +32,9 @@ export interface StatsResult {
   sessions: SessionCost[];
   /** Most tokens a session may be given (recall.session_chars, estimated); 0: no limit. */
   sessionBudgetTokens: number;
-  totals: { sessions: number; injections: number; injectedTokens: number; captureTokens: number; filed: number; proposed: number; failures: number; mcpCalls: number };
+  totals: { sessions: number; injections: number; injectedTokens: number; captureTokens: number; filed: number; proposed: number; failures: number; mcpCalls: number; redactions: number };
+  /** Of the notes injected, how many were later read over MCP or named by the assistant (usage.ts: a floor). */
+  use: InjectionUse;
   notes: { total: number; byType: Record<string, number>; byProject: Record<string, number>; engram: number };
   /** Working-memory notes whose review date has come. */
   reviewBacklog: number;
@@ -42,11 +47,15 @@ export function activityStats(activity: ActivityResult, notes: Iterable<NoteMeta
   const first = opts.now - (opts.days - 1) * 86_400_000;
   const days = new Map<string, DayFigures>();
   for (let t = first; dayOf(t) <= dayOf(opts.now); t += 86_400_000) {
-    days.set(dayOf(t), { day: dayOf(t), ...emptyTally(), notesCreated: 0 });
+    days.set(dayOf(t), { day: dayOf(t), ...emptyTally(), notesCreated: 0, redactions: 0 });
   }
   for (const e of activity.entries) {
     const d = days.get(e.t.slice(0, 10));
     if (d) tally(d, e);
+  }
+  for (const r of redactionsBySession(activity.entries).values()) {
+    const d = days.get(r.day);
+    if (d) d.redactions += r.count;
   }
   const byType: Record<string, number> = {};
   const byProject: Record<string, number> = {};
@@ -77,7 +86,8 @@ export function activityStats(activity: ActivityResult, notes: Iterable<NoteMeta
     days: list,
     sessions,
     sessionBudgetTokens: opts.sessionChars ? tokens(opts.sessionChars) : 0,
-    totals: { sessions: activity.sessions.length, injections: sum('injections'), injectedTokens: sum('injectedTokens'), captureTokens: sum('inputTokens') + sum('outputTokens'), filed: sum('filed'), proposed: sum('proposed'), failures: sum('failures'), mcpCalls: sum('mcpCalls') },
+    totals: { sessions: activity.sessions.length, injections: sum('injections'), injectedTokens: sum('injectedTokens'), captureTokens: sum('inputTokens') + sum('outputTokens'), filed: sum('filed'), proposed: sum('proposed'), failures: sum('failures'), mcpCalls: sum('mcpCalls'), redactions: sum('redactions') },
+    use: injectionUse(activity.entries),
     notes: { total, byType, byProject, engram },
     reviewBacklog: opts.reviewBacklog,
   };
