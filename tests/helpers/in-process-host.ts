@@ -31,7 +31,7 @@ export async function startInProcessHost(files: Record<string, string>, opts: { 
   const backend = opts.backend;
   const curationOpts = { state, vaultKey: '0123456789abcdef', settings: curateSettings({ device: 'test', actor: 'plugin' }), ...(backend ? { backend: () => backend } : {}) };
   // The activity record in the state store, as a Node host keeps it (logs/activity-<key>.jsonl).
-  const activity = new ActivityRecord(state, activityFile('0123456789abcdef'), clock);
+  const activity = new ActivityRecord(state, activityFile('0123456789abcdef'), clock, undefined, opts.yieldNow);
   const engine = new Engine({ ports: { vault, clock, yieldNow: opts.yieldNow ?? (() => Promise.resolve()) }, curation: curationOpts, activity });
   const curation = engine.curation!;
   await engine.start();

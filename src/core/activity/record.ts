@@ -3,7 +3,8 @@
 // rotated by size like every log there (at most four files of 5 MB: under 20 MB whatever the age). Written by the engine
 // and the capture pipeline through `ActivityRecord#add`, which never throws and never makes its caller wait.
 import { errorMessage } from '../errors.js';
-import type { Clock } from '../ports.js';
+import type { Clock, Yield } from '../ports.js';
+import { TimeSlicer } from '../time-slice.js';
 import type { StateStore } from '../extract/state-store.js';
 
 /** One model call for one window of a transcript. */
@@ -166,6 +167,8 @@ export class ActivityRecord {
     readonly file: string,
     private readonly clock: Clock,
     private readonly log: (level: 'warn', message: string) => void = () => {},
+    /** A UI host's yield (the plugin): a read of months of entries gives the editor a turn every slice. */
+    private readonly yieldNow?: Yield,
   ) {}
 
   /** Records an entry after those before it; never throws, never waits (a failing disk is said once in the log). */
@@ -189,12 +192,12 @@ export class ActivityRecord {
 
   async read(q: ActivityQuery = {}): Promise<ActivityResult> {
     await this.written();
-    return readActivity(this.store, this.file, q);
+    return readActivity(this.store, this.file, q, this.yieldNow ? new TimeSlicer(this.clock, this.yieldNow) : undefined);
   }
 }
 
 /** The record's entries (every kept generation, oldest first) that match the query, with each session's figures. */
-export async function readActivity(store: StateStore, file: string, q: ActivityQuery = {}): Promise<ActivityResult> {
+export async function readActivity(store: StateStore, file: string, q: ActivityQuery = {}, slicer?: TimeSlicer): Promise<ActivityResult> {
   const names = [...Array.from({ length: GENERATIONS }, (_, i) => `${file}.${GENERATIONS - i}`), file];
   const texts = await Promise.all(names.map((n) => store.read(n).catch(() => undefined)));
   const entries: ActivityEntry[] = [];
@@ -203,6 +206,7 @@ export async function readActivity(store: StateStore, file: string, q: ActivityQ
   for (const text of texts) {
     if (!text) continue;
     for (const line of text.split('\n')) {
+      if (slicer?.due()) await slicer.yield();
       if (!line.trim()) continue;
       let e: ActivityEntry;
       try {
