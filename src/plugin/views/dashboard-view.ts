@@ -1,6 +1,7 @@
 // The Dashboard pane: what Engram did over the last days, in figures a person would rather look at than read (from
 // the activity record, src/core/activity/stats.ts): injected tokens per day and per session against the session
-// budget, captures and notes filed per day, notes by type and project, the review backlog, failures. Charts are plain
+// budget, the share of injected notes later read or cited (usage.ts), captures and notes filed per day, notes by type
+// and project, the review backlog, secrets redacted, failures. Charts are plain
 // SVG coloured by Obsidian's CSS variables, so they follow the light and dark themes.
 import { ItemView, type WorkspaceLeaf } from 'obsidian';
 import type { StatsResult } from '../../core/activity/stats';
@@ -151,12 +152,21 @@ export class DashboardView extends ItemView {
       d.createDiv({ cls: 'engram-dash-tile-value', text: value });
       d.createDiv({ cls: 'engram-dash-tile-label', text: label });
     };
+    const u = s.use;
     tile('sessions', String(t.sessions), 'is-sessions');
     tile('injected tokens', `~${t.injectedTokens.toLocaleString('en-US')}`, 'is-injected');
+    tile('injected notes read or cited', u.injected ? `${Math.round((u.used / u.injected) * 100)}%` : '–', 'is-used');
     tile('notes filed', String(t.filed), 'is-filed');
     tile('held for review', String(t.proposed), 'is-proposed');
     tile('review backlog', String(s.reviewBacklog), 'is-backlog');
+    tile('secrets redacted', String(t.redactions), 'is-redactions');
     tile('failures', String(t.failures), t.failures ? 'is-failures mod-warning' : 'is-failures');
+    if (u.injected) {
+      el.createDiv({
+        cls: 'engram-dash-use',
+        text: `Of ${u.injected.toLocaleString('en-US')} notes injected, ${u.read} were read afterwards over MCP and ${u.cited} named in the assistant's reply (${u.used} either): a floor, since an agent may use a note without naming it.`,
+      });
+    }
     const short = (day: string) => day.slice(5);
     barChart(el, {
       title: 'Injected tokens per day',
@@ -177,6 +187,12 @@ export class DashboardView extends ItemView {
       cls: 'engram-dash-filed',
       unit: 'notes',
       bars: s.days.map((d) => ({ label: short(d.day), value: d.filed + d.proposed, tip: `${d.day}: ${d.filed} filed, ${d.proposed} held for review, ${d.extractions} captures, ${d.failures} failures` })),
+    });
+    barChart(el, {
+      title: 'Failures and secrets redacted per day',
+      cls: 'engram-dash-failures',
+      unit: '',
+      bars: s.days.map((d) => ({ label: short(d.day), value: d.failures + d.redactions, tip: `${d.day}: ${d.failures} failures, ${d.redactions} secrets redacted` })),
     });
     const lists = el.createDiv({ cls: 'engram-dash-lists' });
     countList(lists, `Notes by type (${s.notes.total})`, 'engram-dash-types', s.notes.byType);
