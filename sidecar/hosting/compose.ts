@@ -110,7 +110,7 @@ export function composeEngine(opts: ComposeOptions): ComposedEngine {
         log: config.get('folders.log'),
       },
       trust: { outsideFolders: config.get('recall.outside_folders'), trustedFolders: config.get('recall.trusted_folders') },
-      privateZones: { folders: config.get('privacy.private_folders'), tags: config.get('privacy.private_tags') },
+      privateZones: { folders: config.get('privacy.private_folders'), tags: config.get('privacy.private_tags'), projects: config.get('privacy.private_projects') },
     },
   });
   return { engine, coverage, config, setExtractor: (x) => (extractor = x) };
