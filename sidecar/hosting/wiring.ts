@@ -98,7 +98,7 @@ async function extractorFor(engine: Engine, vault: VaultPort, fault: FaultHit, s
     const notes = run.beats.created + run.beats.extended;
     // What the activity record keeps of the run: each window's call and each beat filed or proposed.
     // And whether the assistant named the notes injected into the session (usage.ts), and the secrets redacted.
-    const injected = engine.activity ? (await engine.activity.read({ session: session.meta.sessionId, kinds: ['inject'] })).entries.flatMap((e) => (e.kind === 'inject' ? e.notes : [])) : [];
+    const injected = engine.activity ? (await engine.activity.read({ session: req.sessionId, kinds: ['inject'] })).entries.flatMap((e) => (e.kind === 'inject' ? e.notes : [])) : [];
     const cited = citedNotes(injected, session.turns.filter((t) => t.role === 'assistant').map((t) => t.text));
     const redactions = session.stats?.redactions ?? {};
     const seen = {

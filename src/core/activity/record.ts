@@ -203,11 +203,21 @@ export async function readActivity(store: StateStore, file: string, q: ActivityQ
   const entries: ActivityEntry[] = [];
   let unreadable = 0;
   const kinds = q.kinds?.length ? new Set(q.kinds) : undefined;
+  // The record writes each line's time first (`{"t":"<ISO>"`): a line older than `since` is skipped unparsed.
+  const sinceIso = q.since === undefined ? undefined : new Date(q.since).toISOString();
+  // And a line that does not name the session asked for (as JSON writes it) is not that session's.
+  const sessionKey = q.session === undefined ? undefined : `"session":${JSON.stringify(q.session)}`;
   for (const text of texts) {
     if (!text) continue;
-    for (const line of text.split('\n')) {
+    // Line by line without splitting the whole text at once (months of entries are megabytes).
+    for (let at = 0; at < text.length; ) {
       if (slicer?.due()) await slicer.yield();
+      const nl = text.indexOf('\n', at);
+      const line = text.slice(at, nl < 0 ? text.length : nl);
+      at = nl < 0 ? text.length : nl + 1;
       if (!line.trim()) continue;
+      if (sinceIso !== undefined && line.startsWith('{"t":"') && line.charCodeAt(30) === 34 && line.slice(6, 30) < sinceIso) continue;
+      if (sessionKey !== undefined && !line.includes(sessionKey)) continue;
       let e: ActivityEntry;
       try {
         e = JSON.parse(line) as ActivityEntry;
