@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bundleForBrowser, chromiumMissing, openPage } from '../tests/helpers/chromium.js';
-import type { ActivityBenchResult, PaneFigures } from '../tests/dom/pages/activity-bench.page.js';
+import type { PaneFigures } from '../tests/dom/pages/activity-bench.page.js';
 import { ms, readVaultTexts, s, zettelDir } from './lib/index-corpus.js';
 
 const entry = fileURLToPath(new URL('../tests/dom/pages/activity-bench.page.ts', import.meta.url));
