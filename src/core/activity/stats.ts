@@ -4,7 +4,8 @@
 import type { NoteMeta } from '../note/meta.js';
 import { tokens } from '../recall/passages.js';
 import { emptyTally, tally, type ActivityResult, type ActivityTally } from './record.js';
-import { injectionUse, redactionsBySession, type InjectionUse } from './usage.js';
+import { injectionUseSteps, redactionsBySession, type InjectionUse } from './usage.js';
+import { runSync } from '../index/snapshot.js';
 
 export interface DayFigures extends ActivityTally {
   /** `yyyy-mm-dd` (UTC). */
@@ -42,14 +43,31 @@ export interface StatsResult {
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** `reviewBacklog`: the engine's count of working memory due (Engine.dueCount). */
-export function activityStats(activity: ActivityResult, notes: Iterable<NoteMeta>, opts: { now: number; days: number; sessionChars: number; archive?: string; reviewBacklog: number }): StatsResult {
+export interface StatsOptions {
+  now: number;
+  days: number;
+  sessionChars: number;
+  archive?: string;
+  /** The engine's count of working memory due (Engine.dueCount). */
+  reviewBacklog: number;
+}
+
+export function activityStats(activity: ActivityResult, notes: Iterable<NoteMeta>, opts: StatsOptions): StatsResult {
+  return runSync(activityStatsSteps(activity, notes, opts));
+}
+
+/** Entries or notes between two steps. */
+const STEP = 512;
+
+/** The same in steps (a UI host runs them in time slices: TimeSlicer.run). */
+export function* activityStatsSteps(activity: ActivityResult, notes: Iterable<NoteMeta>, opts: StatsOptions): Generator<void, StatsResult> {
   const first = opts.now - (opts.days - 1) * 86_400_000;
   const days = new Map<string, DayFigures>();
   for (let t = first; dayOf(t) <= dayOf(opts.now); t += 86_400_000) {
     days.set(dayOf(t), { day: dayOf(t), ...emptyTally(), notesCreated: 0, redactions: 0 });
   }
-  for (const e of activity.entries) {
+  for (const [i, e] of activity.entries.entries()) {
+    if (i % STEP === 0) yield;
     const d = days.get(e.t.slice(0, 10));
     if (d) tally(d, e);
   }
@@ -61,7 +79,9 @@ export function activityStats(activity: ActivityResult, notes: Iterable<NoteMeta
   const byProject: Record<string, number> = {};
   let total = 0;
   let engram = 0;
+  let seen = 0;
   for (const m of notes) {
+    if (++seen % STEP === 0) yield;
     if (opts.archive && m.path.startsWith(`${opts.archive}/`)) continue;
     total++;
     if (m.engramId) engram++;
@@ -70,6 +90,7 @@ export function activityStats(activity: ActivityResult, notes: Iterable<NoteMeta
     const created = m.created === undefined ? undefined : days.get(dayOf(m.created));
     if (created) created.notesCreated++;
   }
+  const use = yield* injectionUseSteps(activity.entries);
   const list = [...days.values()];
   const sum = (k: keyof DayFigures) => list.reduce((n, d) => n + (d[k] as number), 0);
   const sessions = activity.sessions.slice(0, 50).map((s) => ({
@@ -87,7 +108,7 @@ export function activityStats(activity: ActivityResult, notes: Iterable<NoteMeta
     sessions,
     sessionBudgetTokens: opts.sessionChars ? tokens(opts.sessionChars) : 0,
     totals: { sessions: activity.sessions.length, injections: sum('injections'), injectedTokens: sum('injectedTokens'), captureTokens: sum('inputTokens') + sum('outputTokens'), filed: sum('filed'), proposed: sum('proposed'), failures: sum('failures'), mcpCalls: sum('mcpCalls'), redactions: sum('redactions') },
-    use: injectionUse(activity.entries),
+    use,
     notes: { total, byType, byProject, engram },
     reviewBacklog: opts.reviewBacklog,
   };

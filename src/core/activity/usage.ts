@@ -4,6 +4,7 @@
 // dashboard's measure of whether injection earns its tokens; both signals are conservative (an agent may use a note
 // without naming it), so the share is a floor.
 import type { ActivityEntry } from './record.js';
+import { runSync } from '../index/snapshot.js';
 
 /** Titles shorter than this are common words ("Notes", "Ideas"): naming them proves nothing. */
 const MIN_TITLE = 6;
@@ -36,13 +37,21 @@ export interface InjectionUse {
 }
 
 const DAY = 86_400_000;
+/** Entries between two steps. */
+const STEP = 256;
 
 /** Of the injections among `entries` (oldest first), how many injected notes were later read or cited. */
 export function injectionUse(entries: readonly ActivityEntry[]): InjectionUse {
+  return runSync(injectionUseSteps(entries));
+}
+
+/** The same in steps (a UI host runs them in time slices: TimeSlicer.run). */
+export function* injectionUseSteps(entries: readonly ActivityEntry[]): Generator<void, InjectionUse> {
   // When each note was last read over MCP, and which notes each session's captures found cited.
   const reads = new Map<string, number[]>();
   const cited = new Map<string, Set<string>>();
-  for (const e of entries) {
+  for (const [i, e] of entries.entries()) {
+    if (i % STEP === 0) yield;
     if (e.kind === 'mcp' && e.method === 'read' && !e.error) for (const p of e.notes ?? []) (reads.get(p) ?? reads.set(p, []).get(p)!).push(Date.parse(e.t));
     else if (e.kind === 'extract' && e.session && e.cited?.length) {
       const s = cited.get(e.session) ?? cited.set(e.session, new Set()).get(e.session)!;
@@ -50,7 +59,8 @@ export function injectionUse(entries: readonly ActivityEntry[]): InjectionUse {
     }
   }
   const use: InjectionUse = { injected: 0, read: 0, cited: 0, used: 0 };
-  for (const e of entries) {
+  for (const [i, e] of entries.entries()) {
+    if (i % STEP === 0) yield;
     if (e.kind !== 'inject') continue;
     const at = Date.parse(e.t);
     for (const n of e.notes) {
