@@ -2,13 +2,13 @@
 // src/core/activity/timeline.ts), filtered by project and client. A session opens to its entries; each note an entry
 // names (injected, withheld, filed, proposed, cited, read) links to it, with what the user may do from there: open,
 // edit, lock, never inject, forget (each through NoteActions, the one road the commands take).
-import { ItemView, type WorkspaceLeaf } from 'obsidian';
+import type { WorkspaceLeaf } from 'obsidian';
 import type { ActivityEntry, ActivityResult } from '../../core/activity/record';
 import { entryNotes, entrySummary, timeline, type TimelineDay, type TimelineSession } from '../../core/activity/timeline';
-import { errorMessage } from '../../core/errors';
 import { NoteActions } from '../note-actions';
 import { count } from '../../core/plural';
-import type { PaneContext } from './api';
+import type { EngramApi, PaneContext } from './api';
+import { RecordPane } from './record-pane';
 
 export const VIEW_TYPE_ACTIVITY = 'engram-activity';
 
@@ -27,20 +27,16 @@ const DAYS_SHOWN = 14;
 const clock = (t: string) => t.slice(11, 16);
 const num = (n: number) => n.toLocaleString('en-US');
 
-export class ActivityView extends ItemView {
+export class ActivityView extends RecordPane<ActivityResult> {
   private since = '7d';
   private project: string | undefined;
   private agent: string | undefined;
-  private result: ActivityResult | null = null;
-  private problem = '';
   private daysShown = DAYS_SHOWN;
   private readonly open = new Set<string>();
   private readonly actions: NoteActions;
-  /** Resolves when the pane has loaded and drawn the timeline. */
-  rendered: Promise<void> = Promise.resolve();
 
-  constructor(leaf: WorkspaceLeaf, private readonly ctx: PaneContext) {
-    super(leaf);
+  constructor(leaf: WorkspaceLeaf, ctx: PaneContext) {
+    super(leaf, ctx, 'engram-activity');
     this.actions = new NoteActions(this.app, ctx);
   }
 
@@ -56,32 +52,11 @@ export class ActivityView extends ItemView {
     return 'history';
   }
 
-  async onOpen(): Promise<void> {
-    this.contentEl.addClass('engram-activity');
-    this.register(this.ctx.onChange(() => void this.refresh()));
-    await this.refresh();
+  protected fetchFigures(api: EngramApi): Promise<ActivityResult> {
+    return api.activity({ since: this.since });
   }
 
-  refresh(): Promise<void> {
-    this.rendered = this.fetchAndDraw();
-    return this.rendered;
-  }
-
-  private async fetchAndDraw(): Promise<void> {
-    const api = this.ctx.api();
-    this.problem = '';
-    if (api) {
-      try {
-        this.result = await api.activity({ since: this.since });
-      } catch (e) {
-        this.result = null;
-        this.problem = `Could not read the activity record: ${errorMessage(e)}`;
-      }
-    } else this.result = null;
-    this.draw(api !== undefined);
-  }
-
-  private draw(hosted: boolean): void {
+  protected draw(hosted: boolean): void {
     const el = this.contentEl;
     el.empty();
     const top = el.createDiv({ cls: 'engram-act-top' });
@@ -100,11 +75,11 @@ export class ActivityView extends ItemView {
       el.createDiv({ cls: 'engram-act-empty', text: 'Engram is not hosting this vault yet. The activity appears once the engine has started.' });
       return;
     }
-    if (this.problem || !this.result) {
+    if (this.problem || !this.data) {
       el.createDiv({ cls: 'engram-act-problem', text: this.problem || 'No activity yet.' });
       return;
     }
-    const t = timeline(this.result, { project: this.project, agent: this.agent });
+    const t = timeline(this.data, { project: this.project, agent: this.agent });
     const filters = top.createDiv({ cls: 'engram-act-filters' });
     this.select(filters, 'engram-act-project', 'Project', 'All projects', t.projects.map((p) => [p, p]), this.project, (v) => (this.project = v));
     this.select(filters, 'engram-act-client', 'Client', 'All clients', [...new Set([...Object.keys(CLIENTS), ...t.agents])].map((a) => [a, CLIENTS[a] ?? a]), this.agent, (v) => (this.agent = v));

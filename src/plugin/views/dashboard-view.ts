@@ -3,10 +3,10 @@
 // budget, the share of injected notes later read or cited (usage.ts), captures and notes filed per day, notes by type
 // and project, the review backlog, secrets redacted, failures. Charts are plain
 // SVG coloured by Obsidian's CSS variables, so they follow the light and dark themes.
-import { ItemView, type WorkspaceLeaf } from 'obsidian';
+import type { WorkspaceLeaf } from 'obsidian';
 import type { StatsResult } from '../../core/activity/stats';
-import { errorMessage } from '../../core/errors';
-import type { PaneContext } from './api';
+import type { EngramApi, PaneContext } from './api';
+import { RecordPane } from './record-pane';
 
 export const VIEW_TYPE_DASHBOARD = 'engram-dashboard';
 
@@ -74,15 +74,11 @@ function countList(parent: HTMLElement, title: string, cls: string, counts: Reco
   }
 }
 
-export class DashboardView extends ItemView {
+export class DashboardView extends RecordPane<StatsResult> {
   private days = 30;
-  private stats: StatsResult | null = null;
-  private problem = '';
-  /** Resolves when the pane has loaded and drawn its figures. */
-  rendered: Promise<void> = Promise.resolve();
 
-  constructor(leaf: WorkspaceLeaf, private readonly ctx: PaneContext) {
-    super(leaf);
+  constructor(leaf: WorkspaceLeaf, ctx: PaneContext) {
+    super(leaf, ctx, 'engram-dashboard');
   }
 
   getViewType(): string {
@@ -97,32 +93,11 @@ export class DashboardView extends ItemView {
     return 'bar-chart-3';
   }
 
-  async onOpen(): Promise<void> {
-    this.contentEl.addClass('engram-dashboard');
-    this.register(this.ctx.onChange(() => void this.refresh()));
-    await this.refresh();
+  protected fetchFigures(api: EngramApi): Promise<StatsResult> {
+    return api.stats(this.days);
   }
 
-  refresh(): Promise<void> {
-    this.rendered = this.fetchAndDraw();
-    return this.rendered;
-  }
-
-  private async fetchAndDraw(): Promise<void> {
-    const api = this.ctx.api();
-    this.problem = '';
-    if (api) {
-      try {
-        this.stats = await api.stats(this.days);
-      } catch (e) {
-        this.stats = null;
-        this.problem = `Could not read the activity record: ${errorMessage(e)}`;
-      }
-    } else this.stats = null;
-    this.draw(api !== undefined);
-  }
-
-  private draw(hosted: boolean): void {
+  protected draw(hosted: boolean): void {
     const el = this.contentEl;
     el.empty();
     const bar = el.createDiv({ cls: 'engram-dash-bar-top' });
@@ -140,11 +115,11 @@ export class DashboardView extends ItemView {
       el.createDiv({ cls: 'engram-dash-empty', text: 'Engram is not hosting this vault yet. The dashboard appears once the engine has started.' });
       return;
     }
-    if (this.problem || !this.stats) {
+    if (this.problem || !this.data) {
       el.createDiv({ cls: 'engram-dash-problem', text: this.problem || 'No figures yet.' });
       return;
     }
-    const s = this.stats;
+    const s = this.data;
     const t = s.totals;
     const tiles = el.createDiv({ cls: 'engram-dash-tiles' });
     const tile = (label: string, value: string, cls: string) => {

@@ -8,7 +8,7 @@ import { ActivityView } from '../../../src/plugin/views/activity-view';
 import { DashboardView } from '../../../src/plugin/views/dashboard-view';
 import { yieldToUi } from '../../../src/plugin/node/yield';
 import { hostedContext } from './memory-notes';
-import { run, world } from './page-kit';
+import { run, watchLongFrames, world } from './page-kit';
 
 export interface PaneFigures {
   firstRenderMs: number;
@@ -32,20 +32,7 @@ declare global {
   }
 }
 
-const seen: Array<{ kind: string; start: number; ms: number; script: number }> = [];
-for (const type of ['longtask', 'long-animation-frame']) {
-  try {
-    new PerformanceObserver((l) => {
-      for (const e of l.getEntries()) {
-        const scripts = (e as PerformanceEntry & { scripts?: Array<{ invoker?: string; sourceFunctionName?: string; duration: number }> }).scripts ?? [];
-        const top = [...scripts].sort((a, b) => b.duration - a.duration)[0];
-        seen.push({ kind: top ? `${type}: ${top.invoker ?? ''} ${top.sourceFunctionName ?? ''} ${top.duration.toFixed(0)} ms` : type, start: e.startTime, ms: e.duration, script: top?.duration ?? e.duration });
-      }
-    }).observe({ type, buffered: true });
-  } catch {
-    // An entry type this Chromium does not know: the other one still reports.
-  }
-}
+const seen = watchLongFrames();
 
 const DAY = 86_400_000;
 const frame = () => new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
