@@ -45,6 +45,15 @@ export abstract class RecordPane<T> extends ItemView {
         this.problem = `Could not read the activity record: ${errorMessage(e)}`;
       }
     } else this.data = null;
-    this.draw(api !== undefined);
+    // Drawn off the page, then put back: one style and layout pass for the whole pane, not one per chart or row.
+    const el = this.contentEl;
+    const parent = el.parentElement;
+    const next = el.nextSibling;
+    el.remove();
+    try {
+      this.draw(api !== undefined);
+    } finally {
+      if (parent) parent.insertBefore(el, next);
+    }
   }
 }
