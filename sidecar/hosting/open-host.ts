@@ -172,7 +172,10 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
         : undefined),
       // An agent's MCP requests and the size of each answer, in the activity record.
       onCall: (c) => {
-        if (c.client === 'mcp') activity.add({ kind: 'mcp', method: c.method, answerChars: c.answerChars, ms: c.ms, ...(c.error ? { error: c.error } : {}) });
+        if (c.client !== 'mcp') return;
+        // The note a `read` answered with: the dashboard counts an injected note read afterwards as used (usage.ts).
+        const read = c.method === 'read' && typeof (c.result as { path?: unknown } | undefined)?.path === 'string' ? [(c.result as { path: string }).path] : undefined;
+        activity.add({ kind: 'mcp', method: c.method, answerChars: c.answerChars, ms: c.ms, ...(c.error ? { error: c.error } : {}), ...(read ? { notes: read } : {}) });
       },
       log,
     });

@@ -70,6 +70,8 @@ export class Engine {
         yieldNow: opts.ports.yieldNow,
         vectors: () => describeIndexVectors(this.index.noteVectors?.()),
         metas: () => (this.ready ? this.vaultNotes.metas : undefined),
+        // Private notes never reach review's or restructure's model calls (note/private-zone.ts).
+        privateZones: this.config.privateZones,
       });
     }
     if (opts.capture) this.capture = new Capture(opts.capture);
@@ -222,7 +224,8 @@ export class Engine {
 
   /** Why a note is private (a private folder or tag), or undefined: never injected, never given to an agent. */
   privateZone(path: string): string | undefined {
-    return privateZoneOf({ path, tags: this.meta(path)?.tags }, this.config.privateZones);
+    const m = this.meta(path);
+    return privateZoneOf({ path, tags: m?.tags, project: m?.project }, this.config.privateZones);
   }
 
   /** The answer's hits marked for people: outside text, text addressed to an AI (`engram search`, the Search pane). */

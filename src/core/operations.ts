@@ -6,7 +6,8 @@ import { EngramError } from './errors.js';
 import type { Engine } from './engine.js';
 import { checkParams, type Method, type Params, type RecallResult, type Result } from './protocol/index.js';
 import { parseSince } from './duration.js';
-import { activityStats } from './activity/stats.js';
+import { activityStatsSteps } from './activity/stats.js';
+import { TimeSlicer } from './time-slice.js';
 import { systemClock, type Clock } from './ports.js';
 
 /** The longest a `context` request waits for a starting host to be able to answer (hooks wait 9 s at most). */
@@ -140,7 +141,9 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       const days = q.days ?? 30;
       const now = clock.now();
       const activity = await engine.activity.read({ since: now - days * 86_400_000 });
-      return activityStats(activity, engine.notes(), { now, days, sessionChars: injection().sessionChars, archive: engine.config.folders.archive, reviewBacklog: engine.dueCount(new Date(now).toISOString().slice(0, 10)) });
+      // In time slices: months of entries in a UI host (the plugin) never hold the editor.
+      const slicer = new TimeSlicer(engine.ports.clock, engine.ports.yieldNow);
+      return slicer.run(activityStatsSteps(activity, engine.notes(), { now, days, sessionChars: injection().sessionChars, archive: engine.config.folders.archive, reviewBacklog: engine.dueCount(new Date(now).toISOString().slice(0, 10)) }));
     },
     flagged: async () => ({ notes: await engine.flagged() }),
     reindex: async () => {

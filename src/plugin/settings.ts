@@ -249,6 +249,16 @@ export class EngramSettingTab extends PluginSettingTab {
           t.inputEl.addEventListener('change', () => void this.save(access, key, t.getValue()));
         }),
     });
+    const zone = (key: string, name: string, desc: string, placeholder: string): Row => ({
+      name,
+      desc,
+      aliases: ['private', 'privacy', key],
+      render: (s) =>
+        s.addText((t) => {
+          t.setPlaceholder(placeholder).setValue(listText(access.get(key)));
+          t.inputEl.addEventListener('change', () => void this.save(access, key, t.getValue()));
+        }),
+    });
     return {
       heading: 'What gets written',
       rows: [
@@ -264,6 +274,10 @@ export class EngramSettingTab extends PluginSettingTab {
         },
         rules('capture.mode_by_type', 'Mode per note type', 'Comma-separated type=mode pairs (auto, inbox or off). The strictest of the global, type and project modes applies.'),
         rules('capture.mode_by_project', 'Mode per project', 'Comma-separated project=mode pairs. A project set to off is never read for capture.'),
+        // Private zones: never injected, never given to agents, never sent to a model (your own search still finds them).
+        zone('privacy.private_folders', 'Private folders', 'Comma-separated vault folders: their notes are never injected, never given to agents and never sent to a model.', 'Journal, Work/HR'),
+        zone('privacy.private_tags', 'Private tags', 'Comma-separated tags: a note carrying one (or a tag nested under it) is private.', 'private, health'),
+        zone('privacy.private_projects', 'Private projects', 'Comma-separated projects: their notes are private. To stop capturing their sessions too, set the project to off above.', 'acme'),
       ],
     };
   }
