@@ -26,6 +26,8 @@ const EXACT_TITLE_BOOST = 1.5;
  * off-topic prompts covers less than 0.35 of the prompt, the best hit of 9 in 10 on-topic questions 0.35 or more.
  */
 export const SEARCH_FLOOR = 0.35;
+/** A hit is kept when it covers at least this share of what the best hit covers of the query. */
+export const RELATIVE_COVER = 0.4;
 /** A hit found by meaning this close is a match even when it shares few words. */
 const CLOSE_COSINE = 0.5;
 export const NO_CLOSE_MATCH = 'no close match: the notes below share little of the query';
@@ -173,7 +175,12 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit);
   const words = snippetWords(query);
   const said = text.tokenizer.wordsByTerm(query);
-  const hits = kept.slice(0, limit).map((c) => toHit(ctx, c, terms, words, said));
+  let hits = kept.slice(0, limit).map((c) => toHit(ctx, c, terms, words, said));
+  if (terms.length > 1) {
+    // A hit sharing far less of the query than the best one is padding: a long note that says one common word of it.
+    const top = Math.max(...hits.map((h) => h.coverage ?? 1));
+    hits = hits.filter((h, i) => (h.coverage ?? 1) >= top * RELATIVE_COVER || (kept[i].cos ?? 0) >= CLOSE_COSINE);
+  }
   if (hits.length > 0 && terms.length > 0 && (hits[0].coverage ?? 1) < SEARCH_FLOOR && (kept[0].cos ?? 0) < CLOSE_COSINE) notices.unshift(NO_CLOSE_MATCH);
   return { hits, mode, notices, timeFilter, terms };
 }

@@ -136,7 +136,7 @@ describe('passages', () => {
     expect((await index.search('orchid pebble', { mode: 'bm25' })).hits[0].snippet).toContain('kestrel lagoon team');
     // Notes removed: the footer is no longer common, and shows again (the counts follow edits).
     for (let i = 0; i < 5; i++) index.remove(`plugins/p${i}.md`);
-    const after = (await index.search('plugin for saffron', { mode: 'bm25' })).hits.find((h) => h.path === 'plugins/p6.md')!;
+    const after = (await index.search('plugin for indigo', { mode: 'bm25' })).hits.find((h) => h.path === 'plugins/p6.md')!;
     expect(after.snippet).toContain('Community Template');
   });
 
@@ -191,6 +191,23 @@ describe('passages', () => {
     const on = await index.search('knead dough rise overnight', { mode: 'bm25' });
     expect(on.notices).not.toContain(NO_CLOSE_MATCH);
     expect(on.hits[0].coverage).toBe(1);
+  });
+
+  it('leaves out hits that share far less of the query than the best one (a long list saying one common word)', async () => {
+    const advice = Array.from({ length: 60 }, (_, i) => `- Bit ${i}: take your time with ${WORDS[i % WORDS.length]}, time and again it pays.`);
+    const index = await built({
+      'Clippings/Advice.md': `Sixty bits of advice.\n\n${advice.join('\n')}\n`,
+      'Algorithms/Quicksort.md': 'Quicksort runs in n log n time on average; its worst-case complexity is quadratic.\n',
+      'Algorithms/Mergesort.md': 'Mergesort keeps its time complexity at n log n, and is stable.\n',
+      'Cooking/Bread.md': 'Knead the dough, let it rise overnight.\n',
+    });
+    const hits = (await index.search('time complexity of quicksort', { mode: 'bm25' })).hits.map((h) => h.path);
+    expect(hits[0]).toBe('Algorithms/Quicksort.md');
+    // Mergesort shares two of the three words: kept. The advice list shares the commonest one only: left out.
+    expect(hits).toContain('Algorithms/Mergesort.md');
+    expect(hits).not.toContain('Clippings/Advice.md');
+    // Asked alone, the common word still finds the list.
+    expect((await index.search('time', { mode: 'bm25' })).hits.map((h) => h.path)).toContain('Clippings/Advice.md');
   });
 
   it('a word of a short title does not outrank the passage that holds the rest of the question', async () => {
