@@ -284,6 +284,9 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
   const n = t.notes[c.slot]!;
   const why: string[] = [];
   const fields = t.matchedFields(c.slot, c.chunk, terms);
+  // The passage quoted: one whose own heading names what is asked can take the place of the best scoring one. What the
+  // hit matched and covers (the floor, the prompt hook's bar) stays read on the best scoring passage.
+  const shown = c.bm25 !== undefined && c.via === undefined ? t.answeringChunk(c.slot, c.chunk, terms, ctx.ranking.bm25) : c.chunk;
   if (c.bm25 !== undefined) {
     // The user's words ("materials"), not the index's stems ("materi").
     for (const [field, ts] of fields) why.push(`${field}: ${ts.map((x) => said.get(x) ?? x).join(', ')}`);
@@ -303,8 +306,8 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
     path: n.path,
     title: n.name ?? noteName(n.path),
     score: Number(c.score.toFixed(6)),
-    snippet: excerpt(t, n.props, c.chunk, words, terms),
-    heading: t.chunkHeading[c.chunk],
+    snippet: excerpt(t, n.props, shown, words, terms),
+    heading: t.chunkHeading[shown],
     why,
     type: n.type,
     project: n.project,

@@ -210,6 +210,38 @@ describe('passages', () => {
     expect((await index.search('time', { mode: 'bm25' })).hits.map((h) => h.path)).toContain('Clippings/Advice.md');
   });
 
+  it('quotes the passage whose own heading names what is asked, not a section under it that says the words more', async () => {
+    const pad = 'Teams read it at every stand-up and planning meeting of the quarter. '.repeat(8);
+    const index = await built({
+      'Management/Data race and race condition.md': [
+        '## What is a data race?',
+        `A data race: two threads touch the same data at once, one of them writes, and no lock orders them. ${pad}`,
+        '## Data race vs. race condition',
+        `One is about memory access, the other about the timing and order of events. ${pad}`,
+        '### Other cases',
+        `A race condition without a data race: two atomic writes in the wrong order. ${pad}`,
+      ].join('\n\n'),
+      'Other/Bread.md': 'Knead the dough.\n',
+    });
+    const hit = (await index.search('difference between data race and race condition', { mode: 'bm25' })).hits[0];
+    expect(hit.path).toBe('Management/Data race and race condition.md');
+    // Its own heading, not a child's heading path that holds the same words.
+    expect(hit.heading).toBe('Data race vs. race condition');
+    expect(hit.snippet).toContain('timing and order');
+    // Words of the note's title name every section: a heading that names another word of the question wins.
+    const index2 = await built({
+      'Frontend/Prevent Layout Thrashing.md': [
+        '## What is layout thrashing',
+        `Layout thrashing: the browser computes a layout, then another layout, thrashing in a loop. ${pad}${pad}`,
+        '## How to debug',
+        `Record a trace in the performance panel of the browser and look for forced reflows. ${pad}${pad}`,
+      ].join('\n\n'),
+      'Other/Bread.md': 'Knead the dough.\n',
+    });
+    const debug = (await index2.search('how to debug layout thrashing in the browser', { mode: 'bm25' })).hits[0];
+    expect(debug.heading).toBe('How to debug');
+  });
+
   it('a word of a short title does not outrank the passage that holds the rest of the question', async () => {
     const filler = (w: string): string => `${w} ${'notes on other matters and more words here. '.repeat(3)}`;
     const index = await built({
