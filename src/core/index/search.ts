@@ -176,7 +176,7 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   const words = snippetWords(query);
   const said = text.tokenizer.wordsByTerm(query);
   let hits = kept.slice(0, limit).map((c) => toHit(ctx, c, terms, words, said));
-  if (terms.length > 1) {
+  if (terms.length > 1 && opts.relativeCut !== false) {
     // A hit sharing far less of the query than the best one is padding: a long note that says one common word of it.
     const top = Math.max(...hits.map((h) => h.coverage ?? 1));
     hits = hits.filter((h, i) => (h.coverage ?? 1) >= top * RELATIVE_COVER || (kept[i].cos ?? 0) >= CLOSE_COSINE);
