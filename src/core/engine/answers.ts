@@ -65,7 +65,7 @@ export async function relatedNotes(e: Reader, path: string, limit: number): Prom
   terms.sort((a, b) => e.stats.idf(b) - e.stats.idf(a) || (a < b ? -1 : 1));
   const words = terms.slice(0, 12).map((t) => said.get(t)!.toLowerCase()).join(' ');
   const queryVector = e.index().noteVectors?.()?.vector(path);
-  const opts: SearchOptions & { queryVector?: Float32Array } = { limit: limit + 1, timePhrases: false, ...(queryVector ? { queryVector } : {}) };
+  const opts: SearchOptions & { queryVector?: Float32Array } = { limit: limit + 1, timePhrases: false, relativeCut: false, ...(queryVector ? { queryVector } : {}) };
   const similar = words || queryVector ? (await e.query(words || meta.title, opts)).hits.filter((h) => h.path !== path).slice(0, limit) : [];
   const out = new Set([`${e.config.folders.archive}/`, `${e.config.folders.log}/`]);
   const engram = (p: string): number => (e.meta(p)?.engramId ?? e.meta(p)?.engramSource ? 0 : 1);

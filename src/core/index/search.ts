@@ -26,6 +26,8 @@ const EXACT_TITLE_BOOST = 1.5;
  * off-topic prompts covers less than 0.35 of the prompt, the best hit of 9 in 10 on-topic questions 0.35 or more.
  */
 export const SEARCH_FLOOR = 0.35;
+/** A hit is kept when it covers at least this share of what the best hit covers of the query. */
+export const RELATIVE_COVER = 0.4;
 /** A hit found by meaning this close is a match even when it shares few words. */
 const CLOSE_COSINE = 0.5;
 export const NO_CLOSE_MATCH = 'no close match: the notes below share little of the query';
@@ -173,7 +175,12 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit);
   const words = snippetWords(query);
   const said = text.tokenizer.wordsByTerm(query);
-  const hits = kept.slice(0, limit).map((c) => toHit(ctx, c, terms, words, said));
+  let hits = kept.slice(0, limit).map((c) => toHit(ctx, c, terms, words, said));
+  if (terms.length > 1 && opts.relativeCut !== false) {
+    // A hit sharing far less of the query than the best one is padding: a long note that says one common word of it.
+    const top = Math.max(...hits.map((h) => h.coverage ?? 1));
+    hits = hits.filter((h, i) => (h.coverage ?? 1) >= top * RELATIVE_COVER || (kept[i].cos ?? 0) >= CLOSE_COSINE);
+  }
   if (hits.length > 0 && terms.length > 0 && (hits[0].coverage ?? 1) < SEARCH_FLOOR && (kept[0].cos ?? 0) < CLOSE_COSINE) notices.unshift(NO_CLOSE_MATCH);
   return { hits, mode, notices, timeFilter, terms };
 }
@@ -277,6 +284,9 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
   const n = t.notes[c.slot]!;
   const why: string[] = [];
   const fields = t.matchedFields(c.slot, c.chunk, terms);
+  // The passage quoted: one whose own heading names what is asked can take the place of the best scoring one. What the
+  // hit matched and covers (the floor, the prompt hook's bar) stays read on the best scoring passage.
+  const shown = c.bm25 !== undefined && c.via === undefined ? t.answeringChunk(c.slot, c.chunk, terms, ctx.ranking.bm25) : c.chunk;
   if (c.bm25 !== undefined) {
     // The user's words ("materials"), not the index's stems ("materi").
     for (const [field, ts] of fields) why.push(`${field}: ${ts.map((x) => said.get(x) ?? x).join(', ')}`);
@@ -296,8 +306,8 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
     path: n.path,
     title: n.name ?? noteName(n.path),
     score: Number(c.score.toFixed(6)),
-    snippet: excerpt(t, n.props, c.chunk, words, terms),
-    heading: t.chunkHeading[c.chunk],
+    snippet: excerpt(t, n.props, shown, words, terms),
+    heading: t.chunkHeading[shown],
     why,
     type: n.type,
     project: n.project,

@@ -27,6 +27,11 @@ export interface SearchOptions extends SearchFilters {
    * phrase leaves nothing, results from any date come back with a notice.
    */
   timePhrases?: boolean;
+  /**
+   * Leave out hits that cover less than RELATIVE_COVER of what the best hit covers of the query (default true): right
+   * for a question, wrong for a bag of a note's words (the related pane), where any of them is a tie.
+   */
+  relativeCut?: boolean;
 }
 
 export interface SearchHit {

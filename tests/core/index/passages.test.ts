@@ -136,7 +136,7 @@ describe('passages', () => {
     expect((await index.search('orchid pebble', { mode: 'bm25' })).hits[0].snippet).toContain('kestrel lagoon team');
     // Notes removed: the footer is no longer common, and shows again (the counts follow edits).
     for (let i = 0; i < 5; i++) index.remove(`plugins/p${i}.md`);
-    const after = (await index.search('plugin for saffron', { mode: 'bm25' })).hits.find((h) => h.path === 'plugins/p6.md')!;
+    const after = (await index.search('plugin for indigo', { mode: 'bm25' })).hits.find((h) => h.path === 'plugins/p6.md')!;
     expect(after.snippet).toContain('Community Template');
   });
 
@@ -191,6 +191,55 @@ describe('passages', () => {
     const on = await index.search('knead dough rise overnight', { mode: 'bm25' });
     expect(on.notices).not.toContain(NO_CLOSE_MATCH);
     expect(on.hits[0].coverage).toBe(1);
+  });
+
+  it('leaves out hits that share far less of the query than the best one (a long list saying one common word)', async () => {
+    const advice = Array.from({ length: 60 }, (_, i) => `- Bit ${i}: take your time with ${WORDS[i % WORDS.length]}, time and again it pays.`);
+    const index = await built({
+      'Clippings/Advice.md': `Sixty bits of advice.\n\n${advice.join('\n')}\n`,
+      'Algorithms/Quicksort.md': 'Quicksort runs in n log n time on average; its worst-case complexity is quadratic.\n',
+      'Algorithms/Mergesort.md': 'Mergesort keeps its time complexity at n log n, and is stable.\n',
+      'Cooking/Bread.md': 'Knead the dough, let it rise overnight.\n',
+    });
+    const hits = (await index.search('time complexity of quicksort', { mode: 'bm25' })).hits.map((h) => h.path);
+    expect(hits[0]).toBe('Algorithms/Quicksort.md');
+    // Mergesort shares two of the three words: kept. The advice list shares the commonest one only: left out.
+    expect(hits).toContain('Algorithms/Mergesort.md');
+    expect(hits).not.toContain('Clippings/Advice.md');
+    // Asked alone, the common word still finds the list.
+    expect((await index.search('time', { mode: 'bm25' })).hits.map((h) => h.path)).toContain('Clippings/Advice.md');
+  });
+
+  it('quotes the passage whose own heading names what is asked, not a section under it that says the words more', async () => {
+    const pad = 'Teams read it at every stand-up and planning meeting of the quarter. '.repeat(8);
+    const index = await built({
+      'Management/Data race and race condition.md': [
+        '## What is a data race?',
+        `A data race: two threads touch the same data at once, one of them writes, and no lock orders them. ${pad}`,
+        '## Data race vs. race condition',
+        `One is about memory access, the other about the timing and order of events. ${pad}`,
+        '### Other cases',
+        `A race condition without a data race: two atomic writes in the wrong order. ${pad}`,
+      ].join('\n\n'),
+      'Other/Bread.md': 'Knead the dough.\n',
+    });
+    const hit = (await index.search('difference between data race and race condition', { mode: 'bm25' })).hits[0];
+    expect(hit.path).toBe('Management/Data race and race condition.md');
+    // Its own heading, not a child's heading path that holds the same words.
+    expect(hit.heading).toBe('Data race vs. race condition');
+    expect(hit.snippet).toContain('timing and order');
+    // Words of the note's title name every section: a heading that names another word of the question wins.
+    const index2 = await built({
+      'Frontend/Prevent Layout Thrashing.md': [
+        '## What is layout thrashing',
+        `Layout thrashing: the browser computes a layout, then another layout, thrashing in a loop. ${pad}${pad}`,
+        '## How to debug',
+        `Record a trace in the performance panel of the browser and look for forced reflows. ${pad}${pad}`,
+      ].join('\n\n'),
+      'Other/Bread.md': 'Knead the dough.\n',
+    });
+    const debug = (await index2.search('how to debug layout thrashing in the browser', { mode: 'bm25' })).hits[0];
+    expect(debug.heading).toBe('How to debug');
   });
 
   it('a word of a short title does not outrank the passage that holds the rest of the question', async () => {
