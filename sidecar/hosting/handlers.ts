@@ -7,6 +7,7 @@ import type { BackendName } from '../../src/core/config.js';
 import type { ApplyGuard } from '../../src/core/curate/service.js';
 import type { IndexUpdateResult, StatusResult } from '../../src/core/protocol/messages.js';
 import { dedupSearch } from './wiring.js';
+import { IndexedVault } from '../../src/core/engine.js';
 import { coreOperations, type Operation, type OperationTable } from '../../src/core/operations.js';
 import { clientSettings } from './settings.js';
 import { setAsideCounts, spoolDepth } from './spool.js';
@@ -54,18 +55,24 @@ async function updateIndex(host: RunningHost, rebuild: boolean): Promise<IndexUp
   await engine.whenReady();
   const started = Date.now();
   // Without its snapshot, the index reads every note again; the fresh snapshot is saved right after.
-  if (rebuild) {
+  // The CLI's own host that built its index from nothing for this command has nothing to rebuild.
+  const index = engine.index;
+  const builtAfresh = host.kind === 'cli' && index instanceof IndexedVault && index.opened?.loaded === false;
+  if (rebuild && !builtAfresh) {
     fs.rmSync(state.snapshot, { force: true });
     await engine.reindex();
   } else await engine.reconcile();
-  await engine.save();
+  await (host.save ? host.save() : engine.save());
   let bytes = 0;
   try {
     bytes = fs.statSync(state.snapshot).size;
   } catch {
     // the built-in fallback index keeps no snapshot
   }
-  return { vault: state.vault, pid: process.pid, notes: engine.noteCount(), mode: engine.index.mode, rebuilt: rebuild, ms: Date.now() - started, snapshot: bytes ? state.snapshot : undefined, snapshotBytes: bytes };
+  const r: IndexUpdateResult = { vault: state.vault, pid: process.pid, notes: engine.noteCount(), mode: engine.index.mode, rebuilt: rebuild, ms: Date.now() - started, snapshot: bytes ? state.snapshot : undefined, snapshotBytes: bytes };
+  // The CLI's own host opened the index for this command: how it opened is this command's news.
+  if (host.kind === 'cli' && index instanceof IndexedVault && index.opened) return { ...r, opened: index.opened, stats: index.index.stats(), ...(index.modelProblem ? { modelProblem: index.modelProblem } : {}) };
+  return r;
 }
 
 /** The host log says who changed the vault through it (reads and plans are not logged). */
