@@ -50,6 +50,10 @@ export class Engine {
   ready = false;
   private readyResolve!: () => void;
   private readonly readyPromise = new Promise<void>((resolve) => (this.readyResolve = resolve));
+  /** Context can be answered: from what the last run saved (before the vault is listed), or once ready. */
+  serving = false;
+  private servingResolve!: () => void;
+  private readonly servingPromise = new Promise<void>((resolve) => (this.servingResolve = resolve));
 
   constructor(private readonly opts: EngineOptions) {
     this.ports = opts.ports;
@@ -94,11 +98,26 @@ export class Engine {
     return this.readyPromise;
   }
 
-  /** Reads every note once (term statistics, metadata and, for the fallback, the index). */
+  /** Resolves once context can be answered (`serving`): a hook that started this host waits for this, not `ready`. */
+  whenServing(): Promise<void> {
+    return this.servingPromise;
+  }
+
+  private markServing(): void {
+    if (this.serving) return;
+    this.serving = true;
+    this.servingResolve();
+  }
+
+  /**
+   * Reads every note once (term statistics, metadata and, for the fallback, the index). From a saved snapshot and
+   * note cache it serves context at once, before the vault is listed (VaultNotes.readAll).
+   */
   async start(): Promise<void> {
-    await this.vaultNotes.readAll(await this.restorePersisted());
+    await this.vaultNotes.readAll(await this.restorePersisted(), () => this.markServing());
     this.ready = true;
     this.readyResolve();
+    this.markServing();
     this.log('info', `engine ready: ${this.vaultNotes.stats.size} notes, index ${this.index.mode}`);
   }
 

@@ -8,7 +8,7 @@ import { requireVault } from '../../hosting/resolve.js';
 import { loadConfig } from '../../hosting/config-file.js';
 import { locateModel, resolveModel, type ModelState } from '../../hosting/embedder.js';
 import { callEngine } from '../../client/forward.js';
-import { progressFor, terminalProgress, type ProgressLine } from '../progress.js';
+import { progressFor, stepProgress, terminalProgress, type ProgressLine } from '../progress.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import { count } from '../../../src/core/plural.js';
 
@@ -65,11 +65,14 @@ export const command: CommandDefinition = {
     );
     const progress = progressFor(ctx);
     const interrupt = ctx.interrupt;
+    // The host's steps (reading, saving) as progress lines; here the bar shows the indexing itself.
+    const steps = stepProgress(ctx);
     const { result: r, by } = await callEngine(ctx, 'index.update', { rebuild }, {
       deadlineMs: 60 * 60_000,
+      onProgress: steps?.show,
       index: { model: () => modelFor(ctx), rebuild, onProgress: progress ? progressBar(progress) : undefined },
       saveGuard: interrupt ? (save) => interrupt.shield('saving the snapshot', save, `the index is complete and its snapshot saved (${snapshot})`) : undefined,
-    });
+    }).finally(() => steps?.done());
     progress?.done();
     if (by === 'host' || !r.opened || !r.stats) return printHosted(ctx, r);
     const { opened: report, stats } = r;

@@ -46,6 +46,11 @@ export interface EngineIndex {
    * told the listing and each note it reads on the way, so the engine lists and reads none of them a second time.
    */
   open?(hooks?: ReadHooks): Promise<void>;
+  /**
+   * With `open`: loads what the last run saved (the snapshot) without looking at the vault, so recall answers from it
+   * while `open` catches up. False when nothing usable was saved (then `open` builds the index).
+   */
+  load?(): Promise<boolean>;
   /** Each note's vector (mean of its chunks), when the index has embeddings: curation's "close in meaning". */
   noteVectors?(): IndexNoteVectors | null;
   /** The notes that link to a note (body wikilinks or `related:`), from the index's link graph. */
@@ -84,11 +89,17 @@ export class IndexedVault implements EngineIndex {
     readonly index: VaultIndex,
     private readonly opts: IndexedVaultOptions = {},
   ) {
-    if (opts.snapshot) this.open = (hooks) => this.openSnapshot(opts.snapshot!, hooks);
+    if (opts.snapshot) {
+      this.open = (hooks) => this.openSnapshot(opts.snapshot!, hooks);
+      this.load = () => this.loadSnapshot(opts.snapshot!);
+    }
   }
 
   /** Only with a snapshot store (the engine feeds every note otherwise). */
   open?: (hooks?: ReadHooks) => Promise<void>;
+  load?: () => Promise<boolean>;
+  /** Set once `load` took the snapshot: `open` then only catches up with the vault. */
+  private loaded = false;
 
   get modelProblem(): string | undefined {
     return this.opts.modelProblem;
@@ -100,8 +111,22 @@ export class IndexedVault implements EngineIndex {
   size(): number {
     return this.index.stats().notes;
   }
+  private async loadSnapshot(store: SnapshotStore): Promise<boolean> {
+    const bytes = await store.read().catch(() => null);
+    if (!bytes?.length) return false;
+    try {
+      await this.index.loadSnapshotAsync(bytes);
+      this.loaded = true;
+    } catch {
+      // Damaged or foreign: `open` reads it again, says why and builds the index.
+    }
+    return this.loaded;
+  }
   private async openSnapshot(store: SnapshotStore, hooks?: ReadHooks): Promise<void> {
-    const report = await this.index.open(this.opts.rebuild ? null : await store.read().catch(() => null), hooks);
+    // Loaded ahead by `load` (a host answers from it at once): only the catch-up with the vault is left.
+    const report: OpenReport = this.loaded && !this.opts.rebuild
+      ? { ...(await this.index.sync(hooks)), loaded: true, reason: undefined, reembedAll: false }
+      : await this.index.open(this.opts.rebuild ? null : await store.read().catch(() => null), hooks);
     if (this.opts.rebuild) report.reason = 'rebuild requested';
     this.opened = report;
     this.changed = !report.loaded || report.indexed > 0 || report.removed > 0 || report.embedded > 0;

@@ -5,9 +5,11 @@ import { FieldIndex } from './postings.js';
 import type { CjkMode } from './language.js';
 import { Tokenizer } from './tokenize.js';
 import { type IndexedNote, type FieldName, FIELDS, type Bm25Params, DEFAULT_BM25, LINK_LIST_WEIGHT, type TextCandidate } from './text-types.js';
+import { BOILERPLATE_MIN_NOTES, BOILERPLATE_SHARE, countedLines, LineSketch } from './line-sketch.js';
 import { TopK } from './vector-store.js';
 
-export { FIELDS, DEFAULT_BM25, LINK_LIST_WEIGHT, topK, type IndexedNote, type FieldName, type Bm25Params, type TextCandidate } from './text-types.js';
+export { type IndexedNote, type FieldName, FIELDS, type Bm25Params, DEFAULT_BM25, LINK_LIST_WEIGHT, type TextCandidate, topK } from './text-types.js';
+export { BOILERPLATE_MIN_NOTES, BOILERPLATE_SHARE } from './line-sketch.js';
 
 export class TextIndex {
   readonly tokenizer: Tokenizer;
@@ -35,8 +37,17 @@ export class TextIndex {
   /** Per note touched by a query's title, summary or tag match: its row in `metaTf` (-1: none). */
   private metaRow = new Int32Array(0);
   private metaTf = new Float64Array(1024);
+  /** Per note touched by a query: how many of its title's words the query holds. */
+  private titleHits = new Float64Array(0);
   /** Notes per term, counted on demand by `idf`; emptied by every change. */
   private readonly noteDf = new Map<string, number>();
+  /**
+   * Notes per line, for boilerplate: counted as notes are added and removed; after a snapshot is loaded, over the live
+   * notes at the first excerpt.
+   */
+  private lines = new LineSketch();
+  /** Notes the sketch counted: short of the live notes after a snapshot load (its notes never passed through `add`). */
+  private sketched = 0;
 
   constructor(opts: { stemming?: boolean; cjk?: CjkMode } = {}) {
     this.tokenizer = new Tokenizer(opts);
@@ -84,6 +95,8 @@ export class TextIndex {
       const b = tk.frequencies(c.heading ? `${c.heading}\n${c.text}` : c.text, lang);
       this.fields.body.add(id, b.tf, b.length);
     }
+    this.lines.note(chunks.map((c) => c.text), 1);
+    this.sketched++;
     return slot;
   }
 
@@ -94,6 +107,8 @@ export class TextIndex {
     this.noteDf.clear();
     if (this.slotOf.get(n.path) === slot) this.slotOf.delete(n.path);
     this.deadNotes++;
+    this.lines.note(this.noteChunks(n), -1);
+    this.sketched--;
     this.fields.title.retire(slot);
     this.fields.summary.retire(slot);
     this.fields.tags.retire(slot);
@@ -104,6 +119,35 @@ export class TextIndex {
       this.fields.body.retire(c);
       this.deadChunks++;
     }
+  }
+
+  private *noteChunks(n: IndexedNote): Generator<string> {
+    for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount; c++) yield this.chunkText[c] ?? '';
+  }
+
+  /**
+   * A passage's text for an excerpt: without the lines that repeat across many notes (BOILERPLATE_MIN_NOTES and
+   * BOILERPLATE_SHARE of them: template buttons, footers, notices), unless that would leave nothing.
+   */
+  excerptText(chunk: number): string {
+    const text = this.chunkText[chunk] ?? '';
+    if (this.sketched !== this.liveNotes) {
+      this.lines = new LineSketch();
+      for (const n of this.notes) if (n) this.lines.note(this.noteChunks(n), 1);
+      this.sketched = this.liveNotes;
+    }
+    const min = Math.max(BOILERPLATE_MIN_NOTES, Math.ceil(this.liveNotes * BOILERPLATE_SHARE));
+    const { a: rowA, b: rowB } = this.lines;
+    let out = '';
+    let from = 0;
+    countedLines(text, (a, b, start, end) => {
+      if (Math.min(rowA[a], rowB[b]) < min) return;
+      out += text.slice(from, start);
+      from = Math.min(text.length, end + 1);
+    });
+    if (from === 0) return text;
+    out += text.slice(from);
+    return out.trim() ? out : text;
   }
 
   remove(path: string): boolean {
@@ -180,6 +224,7 @@ export class TextIndex {
       this.touchedNotes = new Int32Array(n);
       this.bodyNoteIds = new Int32Array(n);
       this.metaRow = new Int32Array(n).fill(-1);
+      this.titleHits = new Float64Array(n);
     }
     if (this.chunkScore.length < this.chunkCount) {
       const n = Math.max(1024, this.chunkCount * 2);
@@ -225,6 +270,7 @@ export class TextIndex {
         for (let i = 0; i < post.n; i++) {
           const slot = ids[i];
           if (this.notes[slot] === null || (allowed !== null && allowed[slot] === 0)) continue;
+          if (f === 'title') this.titleHits[slot] += tfs[i];
           if (row[slot] < 0) {
             row[slot] = rows++;
             touched[nTouched++] = slot;
@@ -308,8 +354,13 @@ export class TextIndex {
       noteScore[slot] += bodyBest[slot] + p.restChunks * (second[slot] + third[slot]);
     }
     const heap = new TopK(Math.min(k, nTouched));
+    const tlen = this.fields.title.lengths;
+    const titles = this.titleHits;
     for (let ti = 0; ti < nTouched; ti++) {
       const slot = touched[ti];
+      // A note named for what is asked ("Finding Eigenvectors" for "how to find the eigenvectors of a matrix").
+      if (titles[slot] > 0) noteScore[slot] *= 1 + p.titleCover * Math.min(1, titles[slot] / Math.max(1, tlen[slot]));
+      titles[slot] = 0;
       heap.offer(noteScore[slot], best[slot] >= 0 ? best[slot] : (this.notes[slot]?.firstChunk ?? 0), slot);
       noteScore[slot] = 0;
       row[slot] = -1;
