@@ -108,10 +108,12 @@ export async function callEngine<M extends Method>(ctx: HostCaller, method: M, p
   // Curation applied here is this device writing the vault's change log: its record beside the lease says so
   // (vault-lease.ts, unseenDevices); extraction and listings leave no trace of the device.
   const curates = CURATION_METHODS.has(method);
-  opts.onProgress?.({ step: 'no host is running: reading the vault here' });
+  // A command that draws the index's own progress bar here (`engram index`) shows that instead of the host's steps.
+  const steps = opts.index?.onProgress ? { ...opts, onProgress: undefined } : opts;
+  steps.onProgress?.({ step: 'no host is running: reading the vault here' });
   const save = opts.dryRun ? false : opts.saveIfChanged ? 'if-changed' : true;
   const host = await openInProcess({ state: vaultState(vault.realPath, ctx.env), env: ctx.env, applyGuard: opts.applyGuard, saveGuard: opts.saveGuard, index: opts.index, save, recordDevice: curates });
-  const notify = notificationsTo(opts);
+  const notify = notificationsTo(steps);
   try {
     return { result: await host.call(method, params, notify), by: 'here' };
   } finally {
