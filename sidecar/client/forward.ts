@@ -8,7 +8,7 @@ import { requireVault } from '../hosting/resolve.js';
 import { HostConnection, RpcError, isNoHost } from '../hosting/connection.js';
 import { vaultState } from '../hosting/paths.js';
 import type { ApplyGuard } from '../../src/core/curate/service.js';
-import { openInProcess } from '../hosting/in-process.js';
+import { openInProcess, type InProcessOptions } from '../hosting/in-process.js';
 
 /** Who asks (a CLI command's context has all of it): where, for which vault, and where to say a note. */
 export interface HostCaller {
@@ -86,15 +86,21 @@ export interface EngineCall extends Progressing {
   dryRun?: boolean;
   /** In this process, wraps each proposal's apply (Ctrl-C lets the one under way finish). */
   applyGuard?: ApplyGuard;
+  /** In this process, runs each save of the index (Ctrl-C lets a save under way finish). */
+  saveGuard?: InProcessOptions['saveGuard'];
+  /** In this process, how the index opens: the model loaded first, progress, a rebuild (`engram index`, `engram search`). */
+  index?: InProcessOptions['index'];
+  /** In this process, save at close only when the index changed (a search: reading leaves the snapshot alone). */
+  saveIfChanged?: boolean;
 }
+
+/** The methods that curate (plan or change the vault's notes and log): the device that runs them is recorded. */
+const CURATION_METHODS: ReadonlySet<string> = new Set(['review.plan', 'restructure.plan', 'curate.apply', 'curate.reject', 'maintain.run', 'forget']);
 
 /**
  * Calls `method` on the vault's engine: on its live host when there is one that answers it, else on the same host
  * composition opened in this process for the call. `by` says which answered.
  */
-/** The methods that curate (plan or change the vault's notes and log): the device that runs them is recorded. */
-const CURATION_METHODS: ReadonlySet<string> = new Set(['review.plan', 'restructure.plan', 'curate.apply', 'curate.reject', 'maintain.run', 'forget']);
-
 export async function callEngine<M extends Method>(ctx: HostCaller, method: M, params: Params<M>, opts: EngineCall = {}): Promise<{ result: Result<M>; by: 'host' | 'here' }> {
   const hosted = opts.dryRun ? undefined : await callHost(ctx, method, params, opts);
   if (hosted) return { result: hosted.result, by: 'host' };
@@ -102,9 +108,12 @@ export async function callEngine<M extends Method>(ctx: HostCaller, method: M, p
   // Curation applied here is this device writing the vault's change log: its record beside the lease says so
   // (vault-lease.ts, unseenDevices); extraction and listings leave no trace of the device.
   const curates = CURATION_METHODS.has(method);
-  opts.onProgress?.({ step: 'no host is running: reading the vault here' });
-  const host = await openInProcess({ state: vaultState(vault.realPath, ctx.env), env: ctx.env, applyGuard: opts.applyGuard, save: !opts.dryRun, recordDevice: curates });
-  const notify = notificationsTo(opts);
+  // A command that draws the index's own progress bar here (`engram index`) shows that instead of the host's steps.
+  const steps = opts.index?.onProgress ? { ...opts, onProgress: undefined } : opts;
+  steps.onProgress?.({ step: 'no host is running: reading the vault here' });
+  const save = opts.dryRun ? false : opts.saveIfChanged ? 'if-changed' : true;
+  const host = await openInProcess({ state: vaultState(vault.realPath, ctx.env), env: ctx.env, applyGuard: opts.applyGuard, saveGuard: opts.saveGuard, index: opts.index, save, recordDevice: curates });
+  const notify = notificationsTo(steps);
   try {
     return { result: await host.call(method, params, notify), by: 'here' };
   } finally {

@@ -145,34 +145,8 @@ export const CHECKS: [string, Check][] = [
     return { status: 'warn', detail: `${found.length} conflict cop${found.length === 1 ? 'y' : 'ies'} left by a sync tool, kept out of recall: ${shown}${found.length > 3 ? '; …' : ''}`, fix: '`engram review` (or the review pane) shows each with what differs and keeps mine, keeps theirs or merges both' };
   }],
   ['backend', async (c) => {
-    const { config } = loadConfig(hostFacts(c.env));
-    const backend = config.get('backend');
-    if (backend === 'rules') return { status: 'ok', detail: 'rules (no LLM)' };
-    if (backend === 'claude') {
-      const { findClaude } = await import('../hosting/backends.js');
-      const exe = findClaude(config.get('claude.command'), c.env);
-      const found = exe.includes(path.sep) && fs.existsSync(exe);
-      if (!found) return { status: 'fail', detail: `the claude CLI (${exe}) is not on PATH`, fix: 'install Claude Code, set `engram configure claude.command <path>`, or `engram configure backend rules`' };
-    }
-    // Where the backend's credentials come from (never the secret itself).
-    const { backendCredentials } = await import('../hosting/backends.js');
-    const cred = backendCredentials(backend, config, c.env);
-    if (cred.source === 'none') return { status: 'fail', detail: cred.detail, fix: cred.fix };
-    if (backend === 'claude') {
-      const { findClaude } = await import('../hosting/backends.js');
-      return { status: 'ok', detail: `claude CLI at ${findClaude(config.get('claude.command'), c.env)}; credentials: ${cred.detail}` };
-    }
-    const { BACKEND_ENTRIES } = await import('../hosting/backends.js');
-    const probe = BACKEND_ENTRIES[backend].probe?.(config, c.env);
-    if (!probe) return { status: 'ok', detail: `${backend}; credentials: ${cred.detail}` };
-    const { url, headers, fix } = probe;
-    try {
-      const ctrl = AbortSignal.timeout(2000);
-      await fetch(url, { signal: ctrl, headers });
-      return { status: 'ok', detail: `${backend} at ${url} reachable; credentials: ${cred.detail}` };
-    } catch (e) {
-      return { status: 'fail', detail: `${backend} at ${url} unreachable (${(e as Error).message})`, fix };
-    }
+    const { diagnoseBackend } = await import('../hosting/backends.js');
+    return diagnoseBackend(loadConfig(hostFacts(c.env)).config, c.env);
   }],
   ['embedding model', async (c) => {
     const facts = hostFacts(c.env);

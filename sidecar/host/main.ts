@@ -2,7 +2,9 @@
 import fs from 'node:fs';
 import { runHost as run, type HostOptions, type HostOutcome } from './daemon.js';
 import { extractorMaker, indexMaker, localEmbedder } from '../hosting/wiring.js';
-import { vaultState } from '../hosting/paths.js';
+import { engramHome, vaultState } from '../hosting/paths.js';
+import { loadConfig } from '../hosting/config-file.js';
+import { hostFacts } from '../hosting/facts.js';
 import { watchBuild } from './rebuild-watch.js';
 import type { Logger } from '../hosting/logger.js';
 
@@ -25,12 +27,14 @@ export async function runHost(opts: DaemonOptions): Promise<HostOutcome> {
     : () => {};
   const env = opts.env ?? process.env;
   const state = vaultState(opts.vault, env);
+  // The daemon's entry reads the configuration the embedder needs (which model, where).
+  const { config } = loadConfig(hostFacts(env));
   try {
     return await run({
       ...opts,
       makeIndex: (vault, log, fault) => {
         hostLog = log;
-        return indexMaker(state, env, { embedder: opts.embeddings === false ? undefined : localEmbedder(env, log) })(vault, log, fault);
+        return indexMaker(state, { embedder: opts.embeddings === false ? undefined : localEmbedder(config, engramHome(env), log) })(vault, log, fault);
       },
       makeExtractor: extractorMaker(state, env),
     });

@@ -134,6 +134,12 @@ export interface BackendEntry {
   choices: string[];
   /** What `engram doctor` fetches to see it reachable; absent: nothing on the network to reach. */
   probe?(config: EffectiveConfig, env: NodeJS.ProcessEnv): { url: string; headers: Record<string, string>; fix: string };
+  /** Whether its calls cost money per token (the budget's default and the usage summary). */
+  paid(config: EffectiveConfig, env: NodeJS.ProcessEnv): boolean;
+  /** A program it needs on this machine, missing (doctor fails on it before looking at credentials); absent: none. */
+  missing?(config: EffectiveConfig, env: NodeJS.ProcessEnv): { detail: string; fix: string } | undefined;
+  /** How doctor names it when all is well, given where its credentials come from (default: `<name>; credentials: …`). */
+  doctorDetail?(config: EffectiveConfig, env: NodeJS.ProcessEnv, credentials: string): string;
 }
 
 export interface BackendDeps {
@@ -196,6 +202,8 @@ export const BACKEND_ENTRIES: { [N in BackendName]: BackendEntry } = {
     credentials: () => ({ source: 'not needed', detail: 'none needed (no LLM)' }),
     check: () => ({ ok: true, detail: 'rules: offline, no LLM' }),
     choices: [RULES_CHOICE],
+    paid: () => false,
+    doctorDetail: () => 'rules (no LLM)',
   },
   claude: {
     create: (config, { env, retry, timeoutMs }) => new ClaudeBackend({
@@ -214,6 +222,13 @@ export const BACKEND_ENTRIES: { [N in BackendName]: BackendEntry } = {
     credentials: (_config, env) => claudeCredentials(env),
     check: claudeCheck,
     choices: [CLAUDE_CHOICE, RULES_CHOICE, ANTHROPIC_CHOICE],
+    paid: (_config, env) => claudeBillsApiKey(env),
+    missing: (config, env) => {
+      const exe = findClaude(config.get('claude.command'), env);
+      if (exe.includes(path.sep) && fs.existsSync(exe)) return undefined;
+      return { detail: `the claude CLI (${exe}) is not on PATH`, fix: 'install Claude Code, set `engram configure claude.command <path>`, or `engram configure backend rules`' };
+    },
+    doctorDetail: (config, env, credentials) => `claude CLI at ${findClaude(config.get('claude.command'), env)}; credentials: ${credentials}`,
   },
   anthropic: {
     create: (config, { env, retry, timeoutMs }) => new AnthropicBackend({ retry, timeoutMs, apiKey: apiKey('ANTHROPIC_API_KEY', env) ?? '', model: config.get('anthropic.model'), baseUrl: config.get('anthropic.url'), stream: env.ENGRAM_STREAM === '1' }),
@@ -221,6 +236,7 @@ export const BACKEND_ENTRIES: { [N in BackendName]: BackendEntry } = {
     check: (_config, env) => (apiKey('ANTHROPIC_API_KEY', env) ? { ok: true, detail: 'anthropic: ANTHROPIC_API_KEY is set' } : { ok: false, detail: 'the anthropic backend needs ANTHROPIC_API_KEY, and it is not set' }),
     choices: ['an API key: `export ANTHROPIC_API_KEY=…` (or store it under service "engram" in the OS secret store)', RULES_CHOICE, CLAUDE_CHOICE],
     probe: (config) => ({ url: String(config.get('anthropic.url')), headers: {}, fix: 'check the network or anthropic.url' }),
+    paid: () => true,
   },
   ollama: {
     create: (config, { env, retry, timeoutMs }) => new OllamaBackend({ retry, timeoutMs, model: config.get('ollama.model'), baseUrl: config.get('ollama.url'), stream: env.ENGRAM_STREAM === '1' }),
@@ -228,6 +244,7 @@ export const BACKEND_ENTRIES: { [N in BackendName]: BackendEntry } = {
     check: (config) => ({ ok: true, detail: `ollama at ${config.get('ollama.url')} (model ${config.get('ollama.model')})` }),
     choices: [RULES_CHOICE],
     probe: (config) => ({ url: `${String(config.get('ollama.url'))}/api/tags`, headers: {}, fix: 'start Ollama (`ollama serve`) or fix ollama.url' }),
+    paid: () => false,
   },
   openai: {
     create: (config, { env, retry, timeoutMs }) => new OpenAiBackend({ retry, timeoutMs, apiKey: apiKey('OPENAI_API_KEY', env), model: config.get('openai.model'), baseUrl: config.get('openai.url'), stream: env.ENGRAM_STREAM === '1' }),
@@ -241,6 +258,8 @@ export const BACKEND_ENTRIES: { [N in BackendName]: BackendEntry } = {
       const headers: Record<string, string> = env.OPENAI_API_KEY ? { authorization: `Bearer ${env.OPENAI_API_KEY}` } : {};
       return { url: `${String(config.get('openai.url'))}/models`, headers, fix: 'check the network or openai.url' };
     },
+    // Local servers are free; a remote one (the default URL) is paid, as the backend itself decides.
+    paid: (config) => !isLocalUrl(config.get('openai.url')),
   },
 };
 
@@ -261,4 +280,24 @@ export function backendCredentials(name: BackendName, config: EffectiveConfig, e
 
 export function createBackend(name: BackendName, config: EffectiveConfig, deps: BackendDeps): LlmBackend {
   return backendEntry(name).create(config, deps);
+}
+
+/** `engram doctor`'s word on the configured backend: its program, its credentials, its server reachable. */
+export async function diagnoseBackend(config: EffectiveConfig, env: NodeJS.ProcessEnv): Promise<{ status: 'ok' | 'fail'; detail: string; fix?: string }> {
+  const backend = config.get('backend');
+  const entry = backendEntry(backend);
+  const missing = entry.missing?.(config, env);
+  if (missing) return { status: 'fail', ...missing };
+  // Where the backend's credentials come from (never the secret itself).
+  const cred = backendCredentials(backend, config, env);
+  if (cred.source === 'none') return { status: 'fail', detail: cred.detail, fix: cred.fix };
+  const probe = entry.probe?.(config, env);
+  if (!probe) return { status: 'ok', detail: entry.doctorDetail?.(config, env, cred.detail) ?? `${backend}; credentials: ${cred.detail}` };
+  const { url, headers, fix } = probe;
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(2000), headers });
+    return { status: 'ok', detail: `${backend} at ${url} reachable; credentials: ${cred.detail}` };
+  } catch (e) {
+    return { status: 'fail', detail: `${backend} at ${url} unreachable (${(e as Error).message})`, fix };
+  }
 }

@@ -112,6 +112,27 @@ export async function loadEmbedder(dir: string, opts: { modelId?: string; batchS
   return new TransformersEmbedder(id, dimension, extractor, opts.batchSize);
 }
 
+export interface ModelState {
+  location: ModelLocation;
+  embedder?: Embedder;
+  /** Why there is no embedder: search runs on BM25 alone. */
+  problem?: string;
+}
+
+/** The configured embedding model, loaded from its folder; when there is none or it fails to load, why. */
+export async function resolveModel(config: EffectiveConfig, engramHome: string): Promise<ModelState> {
+  const location = configuredModel(config, engramHome);
+  if (!location.dir) {
+    const how = location.multilingual ? ['engram model pull --multilingual', 'embedding.multilingual_model_path'] : ['engram model pull', 'embedding.model_path'];
+    return { location, problem: `no embedding model yet (run \`${how[0]}\` to download ${location.id}, or set ${how[1]})` };
+  }
+  try {
+    return { location, embedder: await loadEmbedder(location.dir, { modelId: location.id }) };
+  } catch (e) {
+    return { location, problem: errorMessage(e) };
+  }
+}
+
 /** The files a sentence-embedding model needs, relative to its folder. */
 export const MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'];
 

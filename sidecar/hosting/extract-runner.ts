@@ -9,14 +9,13 @@ import path from 'node:path';
 import { CONFIG_KEYS, type EffectiveConfig, type BackendName } from '../../src/core/config.js';
 import { EngramError } from '../../src/core/errors.js';
 import { BackendError } from '../../src/core/extract/backends/backend-error.js';
-import { claudeBillsApiKey } from '../../src/core/extract/backends/claude.js';
 import { extractSession, type ExtractRun } from '../../src/core/extract/extract.js';
 import type { PendingWindows } from '../../src/core/extract/journal.js';
 import { indexSimilarity } from '../../src/core/extract/dedup.js';
 import { VaultCatalog } from '../../src/core/extract/vault-catalog.js';
 import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
 import type { LlmBackend } from '../../src/core/extract/backends/types.js';
-import { describeBudget, isPaidBackend, usageSummary, type BudgetConfig, type UsageSummary } from '../../src/core/extract/usage.js';
+import { describeBudget, usageSummary, type BudgetConfig, type UsageSummary } from '../../src/core/extract/usage.js';
 import type { StateStore } from '../../src/core/extract/state-store.js';
 import type { EngramSourceKind } from '../../src/core/extract/note-writer.js';
 import { systemClock, type VaultPort } from '../../src/core/ports.js';
@@ -24,7 +23,7 @@ import { detectFormat, readSession } from '../../src/core/transcript/detect.js';
 import type { Session } from '../../src/core/transcript/types.js';
 import { engramHome, type HostFacts } from '../../src/core/state.js';
 import { loadConfig } from './config-file.js';
-import { createBackend } from './backends.js';
+import { backendEntry, createBackend } from './backends.js';
 import { faultFromEnv, faultTrigger, type FaultPoint } from './fault.js';
 import { NodeStateStore } from './node-state-store.js';
 import { NodeVault } from './node-vault.js';
@@ -66,9 +65,8 @@ export function budgetsFrom(config: EffectiveConfig): BudgetConfig {
 }
 
 /** Whether the configured backend is paid, decided as the backend itself decides it (openai: by its URL). */
-export function configuredBackendPaid(config: EffectiveConfig, backend: BackendName = config.get('backend'), env: Record<string, string | undefined> = {}): boolean {
-  if (backend === 'claude') return claudeBillsApiKey(env);
-  return isPaidBackend(backend, backend === 'openai' ? config.get('openai.url') : undefined);
+export function configuredBackendPaid(config: EffectiveConfig, backend: BackendName = config.get('backend'), env: NodeJS.ProcessEnv = {}): boolean {
+  return backendEntry(backend).paid(config, env);
 }
 
 /**

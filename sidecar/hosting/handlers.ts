@@ -8,6 +8,7 @@ import type { BackendName } from '../../src/core/config.js';
 import type { ApplyGuard } from '../../src/core/curate/service.js';
 import type { IndexUpdateResult, StatusResult } from '../../src/core/protocol/messages.js';
 import { dedupSearch } from './wiring.js';
+import { IndexedVault } from '../../src/core/engine.js';
 import { coreOperations, type Operation, type OperationTable } from '../../src/core/operations.js';
 import { clientSettings } from './settings.js';
 import { setAsideCounts, spoolDepth } from './spool.js';
@@ -60,7 +61,10 @@ async function updateIndex(host: RunningHost, rebuild: boolean, step: (p: WorkPr
   await engine.whenReady();
   const started = Date.now();
   // Without its snapshot, the index reads every note again; the fresh snapshot is saved right after.
-  if (rebuild) {
+  // The CLI's own host that built its index from nothing for this command has nothing to rebuild.
+  const index = engine.index;
+  const builtAfresh = host.kind === 'cli' && index instanceof IndexedVault && index.opened?.loaded === false;
+  if (rebuild && !builtAfresh) {
     step({ step: `rebuilding the index: reading every note (${engine.noteCount()})` });
     fs.rmSync(state.snapshot, { force: true });
     await engine.reindex();
@@ -69,14 +73,17 @@ async function updateIndex(host: RunningHost, rebuild: boolean, step: (p: WorkPr
     await engine.reconcile();
   }
   step({ step: 'saving the snapshot' });
-  await engine.save();
+  await (host.save ? host.save() : engine.save());
   let bytes = 0;
   try {
     bytes = fs.statSync(state.snapshot).size;
   } catch {
     // the built-in fallback index keeps no snapshot
   }
-  return { vault: state.vault, pid: process.pid, notes: engine.noteCount(), mode: engine.index.mode, rebuilt: rebuild, ms: Date.now() - started, snapshot: bytes ? state.snapshot : undefined, snapshotBytes: bytes };
+  const r: IndexUpdateResult = { vault: state.vault, pid: process.pid, notes: engine.noteCount(), mode: engine.index.mode, rebuilt: rebuild, ms: Date.now() - started, snapshot: bytes ? state.snapshot : undefined, snapshotBytes: bytes };
+  // The CLI's own host opened the index for this command: how it opened is this command's news.
+  if (host.kind === 'cli' && index instanceof IndexedVault && index.opened) return { ...r, opened: index.opened, stats: index.index.stats(), ...(index.modelProblem ? { modelProblem: index.modelProblem } : {}) };
+  return r;
 }
 
 /** The host log says who changed the vault through it (reads and plans are not logged). */
@@ -100,6 +107,41 @@ function loggedTable(host: RunningHost, table: OperationTable): Handlers {
   };
   for (const method of Object.keys(table)) if (isMethod(method)) add(method);
   return out;
+}
+
+/** What `status` answers: the host, its queue, its index and the last runs. */
+async function hostStatus(host: RunningHost): Promise<StatusResult> {
+  const { engine } = host;
+  return {
+    vault: host.state.vault,
+    host: host.kind,
+    pid: process.pid,
+    protocolVersion: PROTOCOL_VERSION,
+    uptimeMs: Date.now() - host.startedAt,
+    idleExitMs: host.idleMs,
+    queue: (() => {
+      const aside = setAsideCounts(host.state);
+      return { ...host.capture.stats(), spooled: spoolDepth(host.state), deferred: aside.deferred, failedEvents: aside.failed };
+    })(),
+    index: { notes: engine.noteCount(), ready: engine.ready, mode: engine.index.mode },
+    // The runs are in the ledger: status still answers when it is damaged (doctor and the set-aside events name it).
+    lastRuns: await host.coverage.runs().then((r) => r.slice(-10), () => []),
+  };
+}
+
+/** An agent proposes a note for the team: checked now as it will be on approval, then it waits for the user. */
+async function proposeForTeam(host: RunningHost, env: NodeJS.ProcessEnv, ref: string, why: string | undefined): Promise<{ path: string; waiting: number }> {
+  const s = teamSettings(loadConfig(hostFacts(env)).config, env);
+  if (!s) throw new EngramError('refused', 'no team store is set', 'the user connects one with `engram team connect`');
+  await host.engine.whenReady();
+  const { path: notePath } = await host.engine.read(ref.replace(/#.*$/, ''));
+  // Durable, the user's own, no secret: a proposal that could not go is said at once.
+  const prepared = await prepareTeamNote(notePath, (await host.vault.read(notePath)).text, { team: s.team, author: s.member, vault: path.basename(host.state.vault) });
+  if (!prepared.ok) throw new EngramError('refused', prepared.reason);
+  const dir = teamDir(engramHome(env));
+  propose(dir, { path: notePath, vaultRoot: host.state.vault, ...(why ? { why } : {}), by: 'agent', at: new Date().toISOString() });
+  host.log('info', `team.propose ${notePath}: waits for the user's approval`);
+  return { path: notePath, waiting: proposals(dir).filter((p) => p.vaultRoot === host.state.vault).length };
 }
 
 export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv, opts: { applyGuard?: ApplyGuard } = {}): Handlers {
@@ -162,34 +204,8 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv, opts: { 
       return r;
     },
     configure: async (q) => setSafeKey(q.key, q.value, env),
-    status: async (): Promise<StatusResult> => ({
-      vault: host.state.vault,
-      host: host.kind,
-      pid: process.pid,
-      protocolVersion: PROTOCOL_VERSION,
-      uptimeMs: Date.now() - host.startedAt,
-      idleExitMs: host.idleMs,
-      queue: (() => {
-        const aside = setAsideCounts(host.state);
-        return { ...host.capture.stats(), spooled: spoolDepth(host.state), deferred: aside.deferred, failedEvents: aside.failed };
-      })(),
-      index: { notes: engine.noteCount(), ready: engine.ready, mode: engine.index.mode },
-      // The runs are in the ledger: status still answers when it is damaged (doctor and the set-aside events name it).
-      lastRuns: await host.coverage.runs().then((r) => r.slice(-10), () => []),
-    }),
-    'team.propose': async (q) => {
-      const s = teamSettings(loadConfig(hostFacts(env)).config, env);
-      if (!s) throw new EngramError('refused', 'no team store is set', 'the user connects one with `engram team connect`');
-      await engine.whenReady();
-      const { path: notePath } = await engine.read(q.ref.replace(/#.*$/, ''));
-      // Checked now as it will be on approval (durable, the user's own, no secret): a proposal that could not go is said at once.
-      const prepared = await prepareTeamNote(notePath, (await host.vault.read(notePath)).text, { team: s.team, author: s.member, vault: path.basename(host.state.vault) });
-      if (!prepared.ok) throw new EngramError('refused', prepared.reason);
-      const dir = teamDir(engramHome(env));
-      propose(dir, { path: notePath, vaultRoot: host.state.vault, ...(q.why ? { why: q.why } : {}), by: 'agent', at: new Date().toISOString() });
-      host.log('info', `team.propose ${notePath}: waits for the user's approval`);
-      return { path: notePath, waiting: proposals(dir).filter((p) => p.vaultRoot === host.state.vault).length };
-    },
+    status: () => hostStatus(host),
+    'team.propose': (q) => proposeForTeam(host, env, q.ref, q.why),
     'host.release': async () => {
       setTimeout(() => void host.shutdown('handover requested'), 10);
       return { releasing: true as const };

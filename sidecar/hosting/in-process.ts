@@ -16,7 +16,9 @@ import { NodeVault } from './node-vault.js';
 import type { VaultState } from './paths.js';
 import type { RunningHost } from './running-host.js';
 import type { Notify } from './server.js';
-import { indexMaker } from './wiring.js';
+import { indexMaker, type IndexChoices } from './wiring.js';
+import type { ModelState } from './embedder.js';
+import { IndexedVault } from '../../src/core/engine.js';
 
 export interface InProcessHost {
   /** One method, its params checked as the socket checks them, answered by the handler a live host runs. */
@@ -32,10 +34,20 @@ export interface InProcessOptions {
   state: VaultState;
   env: NodeJS.ProcessEnv;
   applyGuard?: ApplyGuard;
-  /** Save the index and the engine's state at close (false: a dry run leaves $ENGRAM_HOME as it found it). */
-  save?: boolean;
+  /**
+   * Save the index and the engine's state at close: always (a command that wrote the vault), when the index changed
+   * since it opened (`if-changed`: a search), or never (false: a dry run leaves $ENGRAM_HOME as it found it).
+   */
+  save?: boolean | 'if-changed';
+  /** Runs each save of the index (Ctrl-C lets a save under way finish). */
+  saveGuard?: (save: () => Promise<void>) => Promise<void>;
   /** Record this device beside the vault's lease (a command that curates: it writes this device's change log). */
   recordDevice?: boolean;
+  /**
+   * The index as a command that works on it opens it (`engram index`, `engram search`), see IndexChoices: `model`
+   * loads the embedding model first (only when this process answers: a live host has its own).
+   */
+  index?: Pick<IndexChoices, 'onProgress' | 'rebuild'> & { model?: () => Promise<ModelState> };
 }
 
 export async function openInProcess(opts: InProcessOptions): Promise<InProcessHost> {
@@ -43,7 +55,7 @@ export async function openInProcess(opts: InProcessOptions): Promise<InProcessHo
   // Read once: one count for this command's note and state writes (`before-rename:N`).
   const fault = faultTrigger(faultFromEnv(env));
   const vault = new NodeVault(state.vault, { beforeRename: () => fault('before-rename') });
-  const index = await indexMaker(state, env)(vault, quiet, fault);
+  const index = await indexMaker(state, { ...opts.index, model: await opts.index?.model?.() })(vault, quiet, fault);
   const { engine, coverage } = composeEngine({ state, env, log: quiet, fault, vault, index });
   // Curation here writes this device's change log: its record beside the lease tells other machines whether the sync
   // carries `.engram/` (vault-lease.ts, unseenDevices).
@@ -56,12 +68,17 @@ export async function openInProcess(opts: InProcessOptions): Promise<InProcessHo
   }
   await engine.start();
   const capture = engine.capture!;
+  const guard = opts.saveGuard ?? ((save) => save());
+  const changed = () => !(index instanceof IndexedVault) || index.changed;
   const host: RunningHost = {
     kind: 'cli', state, vault, engine, capture, coverage, curation: engine.curation!, startedAt: Date.now(), log: quiet, fault,
     drain: () => {},
+    save: () => guard(() => engine.save()),
     async shutdown() {
       await capture.queue.stop();
-      if (opts.save !== false && !lockIsLive(readLock(state.lock))) await engine.save();
+      // A host started meanwhile owns the snapshot then.
+      if (opts.save === false || lockIsLive(readLock(state.lock))) return;
+      if (opts.save !== 'if-changed' || changed()) await host.save!();
     },
   };
   const handlers = makeHandlers(host, env, { applyGuard: opts.applyGuard });

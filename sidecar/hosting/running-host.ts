@@ -30,5 +30,7 @@ export interface RunningHost {
   /** The crash switch this host read at its start (ENGRAM_FAULT): one count per point among its writes. */
   fault: FaultHit;
   drain(): void;
+  /** Saves the index and the engine's state (the CLI's own host: Ctrl-C lets a save under way finish); default engine.save(). */
+  save?(): Promise<void>;
   shutdown(reason: string): Promise<void>;
 }

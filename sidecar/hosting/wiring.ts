@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import { IndexedVault, type EngineIndex, type Engine } from '../../src/core/engine.js';
 import type { SearchHit, SearchOptions } from '../../src/core/index/types.js';
 import { VaultIndex, type IndexProgress } from '../../src/core/index/vault-index.js';
-import { engramHome } from '../../src/core/state.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
 import type { Embedder, VaultPort, Yield } from '../../src/core/ports.js';
+import type { EffectiveConfig } from '../../src/core/config.js';
+import type { ModelState } from './embedder.js';
 import type { VaultState } from './paths.js';
-import { loadConfig } from './config-file.js';
 import { hostFacts } from './facts.js';
 import type { Logger } from './logger.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
@@ -20,12 +20,10 @@ import { citedNotes } from '../../src/core/activity/usage.js';
 export type EmbedderSource = () => Promise<Embedder | undefined>;
 
 /** The local embedding model in this process (never the network); none when no model is present. */
-export function localEmbedder(env: NodeJS.ProcessEnv, log: Logger): EmbedderSource {
+export function localEmbedder(config: EffectiveConfig, home: string, log: Logger): EmbedderSource {
   return async () => {
-    const facts = hostFacts(env);
-    const { config } = loadConfig(facts);
     const { configuredModel, loadEmbedder } = await import('./embedder.js');
-    const loc = configuredModel(config, engramHome(facts));
+    const loc = configuredModel(config, home);
     if (!loc.dir) {
       log('info', 'no embedding model present: BM25 only (run `engram model pull` for hybrid search)');
       return undefined;
@@ -40,16 +38,21 @@ export type ExtractorMaker = (engine: Engine, vault: VaultPort, fault: FaultHit)
 
 /** The VaultIndex over the host's vault port, its snapshot in the vault's state folder, embeddings when there are. */
 export interface IndexChoices {
+  /** Attached once the text index is up (a long-running host: recall works on BM25 at once). */
   embedder?: EmbedderSource;
+  /** The model loaded beforehand and in use from the start, or why there is none (the CLI's own host: resolveModel). */
+  model?: ModelState;
   onProgress?: (p: IndexProgress) => void;
   /** How long work gives the event loop a turn (the plugin: Obsidian's UI). */
   yieldNow?: Yield;
+  /** Open without the snapshot: every note indexed again. */
+  rebuild?: boolean;
 }
 
-export function indexMaker(state: VaultState, env: NodeJS.ProcessEnv, choices: IndexChoices = {}): IndexMaker {
-  const { embedder, onProgress, yieldNow } = choices;
+export function indexMaker(state: VaultState, choices: IndexChoices = {}): IndexMaker {
+  const { embedder, model, onProgress, yieldNow, rebuild } = choices;
   return async (vault, log, hit) => {
-    const index = new VaultIndex({ vault, onProgress, ...(yieldNow ? { yieldNow } : {}) });
+    const index = new VaultIndex({ vault, onProgress, embedder: model?.embedder, ...(yieldNow ? { yieldNow } : {}) });
     const snapshot = {
       read: async () => new Uint8Array(await fs.promises.readFile(state.snapshot)),
       // The one atomic write (node/atomic-write.ts): a reader sees the old snapshot or the new one, whole.
@@ -63,7 +66,8 @@ export function indexMaker(state: VaultState, env: NodeJS.ProcessEnv, choices: I
       const n = await index.embedPending();
       log('info', `embeddings: ${e.modelId}, ${n} chunks embedded`);
     };
-    return new IndexedVault(index, { snapshot, log, afterOpen: embedder ? () => void attach().catch((e) => log('warn', `embeddings unavailable: ${errorMessage(e)}`)) : undefined });
+    const afterOpen = embedder ? () => void attach().catch((e) => log('warn', `embeddings unavailable: ${errorMessage(e)}`)) : undefined;
+    return new IndexedVault(index, { snapshot, log, afterOpen, rebuild, modelProblem: model?.problem });
   };
 }
 

@@ -68,11 +68,8 @@ export function registerCommands(plugin: Plugin, ctx: PaneContext, panes: PaneOp
     });
   };
 
-  plugin.addCommand({ id: 'open-review', name: 'Open working-memory review', callback: () => act(panes.open(PANES.review)) });
-  plugin.addCommand({ id: 'open-restructure', name: 'Open restructure', callback: () => act(panes.open(PANES.restructure)) });
-  plugin.addCommand({ id: 'open-search', name: 'Open memory search', callback: () => act(panes.open(PANES.search)) });
-  plugin.addCommand({ id: 'open-dashboard', name: 'Open dashboard', callback: () => act(panes.open(PANES.dashboard)) });
-  plugin.addCommand({ id: 'open-activity', name: 'Open activity', callback: () => act(panes.open(PANES.activity)) });
+  const opens = [['open-review', 'Open working-memory review', PANES.review], ['open-restructure', 'Open restructure', PANES.restructure], ['open-search', 'Open memory search', PANES.search], ['open-dashboard', 'Open dashboard', PANES.dashboard], ['open-activity', 'Open activity', PANES.activity]] as const;
+  for (const [id, name, pane] of opens) plugin.addCommand({ id, name, callback: () => act(panes.open(pane)) });
   plugin.addCommand({
     id: 'merge-notes',
     name: 'Merge notes…',

@@ -50,7 +50,7 @@ describe('the daemon in process: real files, a real socket, the typed protocol',
   it('answers recall, read, remember, restructure.plan, index.update and status, then hands over on host.release', async () => {
     const { vault, env } = setUp();
     const state = vaultState(vault, env);
-    const running = runHost({ vault, foreground: false, env, makeIndex: indexMaker(state, env) });
+    const running = runHost({ vault, foreground: false, env, makeIndex: indexMaker(state) });
     const conn = await connect(state.socket, env);
     try {
       const status = (await conn.call('status', {}, Date.now() + 20_000)) as StatusResult;

@@ -1,11 +1,15 @@
 // `engram index`: builds or brings up to date the vault's index and its snapshot, with a progress bar on a terminal
 // (sparse progress lines elsewhere). Ctrl-C says what is kept: the snapshot is saved whole or not at all.
+import fs from 'node:fs';
 import type { IndexProgress } from '../../../src/core/index/vault-index.js';
-import { openVaultIndex, snapshotExists } from '../../hosting/index-host.js';
+import type { IndexUpdateResult } from '../../../src/core/protocol/messages.js';
+import { engramHome } from '../../../src/core/state.js';
 import { requireVault } from '../../hosting/resolve.js';
-import { callHost } from '../../client/forward.js';
+import { loadConfig } from '../../hosting/config-file.js';
+import { locateModel, resolveModel, type ModelState } from '../../hosting/embedder.js';
+import { callEngine } from '../../client/forward.js';
 import { progressFor, stepProgress, terminalProgress, type ProgressLine } from '../progress.js';
-import type { CommandDefinition } from '../types.js';
+import type { CommandContext, CommandDefinition } from '../types.js';
 import { count } from '../../../src/core/plural.js';
 
 /** Bar, notes/s and ETA per phase; `target` is a progress line, or a raw terminal writer (redrawn in place). */
@@ -49,56 +53,63 @@ export const command: CommandDefinition = {
     rebuild: { type: 'boolean', description: 'Ignore the saved snapshot and index every note again' },
   },
   async run(ctx) {
-    // A live host owns the index and its snapshot: it brings them up to date (or rebuilds them) and saves.
-    ctx.interrupt?.leaves('if the vault\'s host had started the index, it finishes it and saves the snapshot');
-    const steps = stepProgress(ctx);
-    const hosted = await callHost(ctx, 'index.update', { rebuild: Boolean(ctx.options.rebuild) }, { deadlineMs: 60 * 60_000, onProgress: steps?.show }).finally(() => steps?.done());
-    if (hosted) {
-      const h = hosted.result;
-      if (ctx.global.json) {
-        ctx.stdout(JSON.stringify({ ...h, host: { pid: h.pid } }, null, 2));
-        return 0;
-      }
-      ctx.stdout(`Indexed ${h.vault}: ${count(h.notes, 'note')} (${(h.ms / 1000).toFixed(1)} s), by the running host (pid ${h.pid})`);
-      ctx.stdout(`  ${h.rebuilt ? 'full rebuild' : 'brought up to date'}; search mode: ${h.mode}`);
-      if (h.snapshot) ctx.stdout(`  snapshot: ${h.snapshot} (${(h.snapshotBytes / 1e6).toFixed(1)} MB)`);
-      return 0;
-    }
+    const rebuild = Boolean(ctx.options.rebuild);
     const snapshot = requireVault(ctx.facts, ctx.cwd, ctx.global.vault).state.snapshot;
-    // Nothing of this run is on disk until the snapshot is written (whole, by rename), after the last note.
+    // A live host owns the index and its snapshot: it brings them up to date (or rebuilds them) and saves. With none,
+    // the CLI's own host opens the index here; nothing of this run is on disk until the snapshot is written (whole,
+    // by rename), after the last note.
     ctx.interrupt?.leaves(() =>
-      snapshotExists(snapshot)
+      fs.existsSync(snapshot)
         ? `nothing of this run was saved: the snapshot from before is kept (${snapshot}); \`engram index\` again reads what changed since it`
         : 'no snapshot was saved; `engram index` again starts from the beginning',
     );
     const progress = progressFor(ctx);
-    const opened = await openVaultIndex({
-      env: ctx.env,
-      cwd: ctx.cwd,
-      vault: ctx.global.vault,
-      rebuild: Boolean(ctx.options.rebuild),
-      onProgress: progress ? progressBar(progress) : undefined,
-    });
+    const interrupt = ctx.interrupt;
+    // The host's steps (reading, saving) as progress lines; here the bar shows the indexing itself.
+    const steps = stepProgress(ctx);
+    const { result: r, by } = await callEngine(ctx, 'index.update', { rebuild }, {
+      deadlineMs: 60 * 60_000,
+      onProgress: steps?.show,
+      index: { model: () => modelFor(ctx), rebuild, onProgress: progress ? progressBar(progress) : undefined },
+      saveGuard: interrupt ? (save) => interrupt.shield('saving the snapshot', save, `the index is complete and its snapshot saved (${snapshot})`) : undefined,
+    }).finally(() => steps?.done());
     progress?.done();
-    const bytes = ctx.interrupt
-      ? await ctx.interrupt.shield('saving the snapshot', () => opened.save(), `the index is complete and its snapshot saved (${snapshot})`)
-      : await opened.save();
-    const { report, index, model, vault } = opened;
-    const stats = index.stats();
+    if (by === 'host' || !r.opened || !r.stats) return printHosted(ctx, r);
+    const { opened: report, stats } = r;
+    const bytes = r.snapshotBytes;
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ vault: vault.realPath, snapshot: vault.state.snapshot, snapshotBytes: bytes, report, stats, modelProblem: model.problem ?? null }, null, 2));
+      ctx.stdout(JSON.stringify({ vault: r.vault, snapshot, snapshotBytes: bytes, report, stats, modelProblem: r.modelProblem ?? null }, null, 2));
       return 0;
     }
-    ctx.stdout(`Indexed ${vault.realPath}: ${count(stats.notes, 'note')}, ${count(stats.chunks, 'chunk')}, ${count(stats.vectors, 'vector')} (${(report.ms / 1000).toFixed(1)} s)`);
+    ctx.stdout(`Indexed ${r.vault}: ${count(stats.notes, 'note')}, ${count(stats.chunks, 'chunk')}, ${count(stats.vectors, 'vector')} (${(report.ms / 1000).toFixed(1)} s)`);
     ctx.stdout(
       `  ${report.loaded ? 'snapshot loaded' : `full build (${report.reason ?? 'no snapshot'})`}; ${report.indexed} indexed, ${report.unchanged} unchanged, ${report.removed} removed, ${report.embedded} chunks embedded`,
     );
     if (report.reembedAll) ctx.stdout('  the embedding model changed: every vector was recomputed');
-    ctx.stdout(`  search mode: ${stats.mode === 'hybrid' ? `hybrid (BM25 + ${stats.model ?? 'model'})` : `BM25 only: ${model.problem ?? 'no model'}`}`);
+    ctx.stdout(`  search mode: ${stats.mode === 'hybrid' ? `hybrid (BM25 + ${stats.model ?? 'model'})` : `BM25 only: ${r.modelProblem ?? 'no model'}`}`);
     for (const s of report.skipped.slice(0, 20)) ctx.stdout(`  skipped (unreadable): ${s.path}: ${s.reason}`);
     if (report.skipped.length > 20) ctx.stdout(`  … and ${report.skipped.length - 20} more unreadable notes`);
     if (report.problems.length) ctx.stdout(`  ${report.problems.length} notes have invalid frontmatter (indexed by their text), e.g. ${report.problems[0].path}: ${report.problems[0].reason}`);
-    ctx.stdout(`  snapshot: ${vault.state.snapshot} (${(bytes / 1e6).toFixed(1)} MB)`);
+    ctx.stdout(`  snapshot: ${snapshot} (${(bytes / 1e6).toFixed(1)} MB)`);
     return 0;
   },
 };
+
+/** The embedding model the CLI's own host indexes with (loaded first, so the index is embedded as it is built). */
+export async function modelFor(ctx: CommandContext, wanted: 'hybrid' | 'bm25' = 'hybrid'): Promise<ModelState> {
+  const home = engramHome(ctx.facts);
+  if (wanted === 'bm25') return { location: locateModel({ engramHome: home, modelId: 'none', modelPath: null }), problem: 'BM25 mode requested' };
+  return resolveModel(loadConfig(ctx.facts).config, home);
+}
+
+/** What the vault's live host did. */
+function printHosted(ctx: CommandContext, h: IndexUpdateResult): number {
+  if (ctx.global.json) {
+    ctx.stdout(JSON.stringify({ ...h, host: { pid: h.pid } }, null, 2));
+    return 0;
+  }
+  ctx.stdout(`Indexed ${h.vault}: ${count(h.notes, 'note')} (${(h.ms / 1000).toFixed(1)} s), by the running host (pid ${h.pid})`);
+  ctx.stdout(`  ${h.rebuilt ? 'full rebuild' : 'brought up to date'}; search mode: ${h.mode}`);
+  if (h.snapshot) ctx.stdout(`  snapshot: ${h.snapshot} (${(h.snapshotBytes / 1e6).toFixed(1)} MB)`);
+  return 0;
+}

@@ -2,8 +2,7 @@
 import { EngramError } from '../../../src/core/errors.js';
 import { engramHome } from '../../../src/core/state.js';
 import { loadConfig } from '../../hosting/config-file.js';
-import { configuredModel, HUB, locateModel, pullModel } from '../../hosting/embedder.js';
-import { resolveModel } from '../../hosting/index-host.js';
+import { configuredModel, HUB, locateModel, pullModel, resolveModel } from '../../hosting/embedder.js';
 import type { CommandDefinition } from '../types.js';
 import { engramEntry } from '../../hosting/start-host.js';
 import { ensureTransformers } from '../../hosting/embedding-runtime.js';
@@ -27,7 +26,7 @@ export const command: CommandDefinition = {
     }
     if (sub === 'status') {
       const t0 = performance.now();
-      const m = await resolveModel(ctx.env);
+      const m = await resolveModel(config, engramHome(facts));
       const ms = performance.now() - t0;
       const serves = configuredModel(config, engramHome(facts)).serves;
       const status = {

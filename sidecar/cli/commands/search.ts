@@ -1,17 +1,12 @@
 // `engram search`: ranked notes with scores, snippets and why they matched.
-import { recallScope, type QueryAnswer } from '../../../src/core/engine.js';
+import type { QueryAnswer } from '../../../src/core/engine.js';
 import { EngramError } from '../../../src/core/errors.js';
 import { parseSince } from '../../../src/core/duration.js';
 import type { IndexSearchOptions } from '../../../src/core/index/search.js';
-import { callHost } from '../../client/forward.js';
-import { joinTeam, teamKey, teamLabel, type TeamResults } from '../../../src/core/team/recall.js';
+import { callEngine } from '../../client/forward.js';
+import { teamKey, teamLabel, type TeamResults } from '../../../src/core/team/recall.js';
 import type { TeamHit } from '../../../src/core/team/store.js';
-import { loadConfig } from '../../hosting/config-file.js';
-import { hostTeam } from '../../hosting/team/team-service.js';
-import { lockIsLive, readLock } from '../../hosting/election.js';
-import { openVaultIndex } from '../../hosting/index-host.js';
-import { NodeVault } from '../../hosting/node-vault.js';
-import { markHit, vetNote } from '../../../src/core/recall/vet.js';
+import { modelFor } from './index.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import { count } from '../../../src/core/plural.js';
 
@@ -22,34 +17,17 @@ const list = (v: unknown): string[] | undefined => {
 
 
 /**
- * The query answered by the vault's live host, through the engine's one road (what recall and the hooks search), or
- * undefined when no host is live or it predates the `search` request. Never starts a host.
+ * The query on the vault's engine, through its one road (what recall and the hooks search): its live host's, or with
+ * none the CLI's own host, whose index snapshot is saved only when it changed and no host owns the vault meanwhile.
  */
-async function searchOnHost(ctx: CommandContext, query: string, opts: IndexSearchOptions): Promise<(QueryAnswer & TeamResults) | undefined> {
+async function searchEngine(ctx: CommandContext, query: string, opts: IndexSearchOptions): Promise<{ result: QueryAnswer & TeamResults; by: 'host' | 'here' }> {
   const { expandLinks, ...rest } = opts;
   // A large vault's host may still be reading its notes: the answer waits for it, as recall does.
-  return (await callHost(ctx, 'search', { query, ...rest, expandLinks: expandLinks || undefined }, { deadlineMs: 120_000 }))?.result;
-}
-
-/** No host: the same query path on an index opened here; its snapshot is saved only while no host owns the vault. */
-async function searchHere(ctx: CommandContext, query: string, opts: IndexSearchOptions): Promise<QueryAnswer> {
-  const opened = await openVaultIndex({ env: ctx.env, cwd: ctx.cwd, vault: ctx.global.vault, noModel: opts.mode === 'bm25' });
-  const { config } = loadConfig(ctx.facts);
-  const result = await opened.index.search(query, recallScope(opts, config.get('folders.archive'), config.get('folders.log')));
-  const stale = opened.report.indexed > 0 || opened.report.removed > 0 || !opened.report.loaded;
-  if (stale && !lockIsLive(readLock(opened.vault.state.lock))) await opened.save();
-  if (result.mode === 'bm25' && opened.model.problem && opts.mode !== 'bm25') {
-    result.notices = result.notices.map((n) => (/BM25/.test(n) ? `keyword (BM25) search only: ${opened.model.problem}` : n));
-  }
-  const { notices, mode, timeFilter } = result;
-  // Marked as the host marks them (Engine.mark): outside text, text addressed to an AI.
-  const trust = { outsideFolders: config.get('recall.outside_folders'), trustedFolders: config.get('recall.trusted_folders') };
-  const files = new NodeVault(opened.vault.realPath);
-  const hits = await Promise.all(result.hits.map(async (h) => {
-    const text = await files.read(h.path).then((f) => f.text, () => undefined);
-    return text === undefined ? h : markHit(h, vetNote(h.path, text, trust));
-  }));
-  return { hits, notices, mode, timeFilter };
+  return callEngine(ctx, 'search', { query, ...rest, expandLinks: expandLinks || undefined }, {
+    deadlineMs: 120_000,
+    index: { model: () => modelFor(ctx, opts.mode === 'bm25' ? 'bm25' : 'hybrid') },
+    saveIfChanged: true,
+  });
 }
 
 export const command: CommandDefinition = {
@@ -93,21 +71,17 @@ export const command: CommandDefinition = {
       throw new EngramError('usage', 'The query is empty: nothing to search for.', 'e.g. engram search "sidecar socket", or give a filter such as --type decision');
     }
     const t0 = performance.now();
-    const onHost = await searchOnHost(ctx, query, opts);
-    const result = onHost ?? (await searchHere(ctx, query, opts));
+    const { result, by: answeredBy } = await searchEngine(ctx, query, opts);
     const ms = performance.now() - t0;
-    const answeredBy = onHost ? 'host' : 'here';
-    // The team's notes (from the local cache: a search never waits on the network) join by reciprocal rank, each
-    // list's first hit counting the same; only for a plain query, since the team store knows none of the filters. The
-    // running host joins them itself (one road); here, the same join over the same cache.
-    const plain = !opts.types && !opts.folders && !opts.tags && !scope && opts.since === undefined && opts.until === undefined && !opts.durability;
-    const limit = opts.limit ?? 10;
-    const joined = onHost ? { team: onHost.team ?? [], order: onHost.order ?? result.hits.map((h) => h.path) } : joinTeam(result.hits, plain && query.trim() ? hostTeam(ctx.env).search(query, limit).filter((h) => !opts.projects?.length || !h.project || opts.projects.includes(h.project)) : [], limit);
-    const team = joined.team;
+    const onHost = answeredBy === 'host';
+    // The team's notes (from the local cache: a search never waits on the network) joined by reciprocal rank, each
+    // list's first hit counting the same, by the host that answered (one road), for a plain query only.
+    const team = result.team ?? [];
+    const order = result.order ?? result.hits.map((h) => h.path);
     const byKey = new Map<string, { note: (typeof result.hits)[number] } | { team: TeamHit }>([...result.hits.map((h) => [h.path, { note: h }] as const), ...team.map((h) => [teamKey(h), { team: h }] as const)]);
-    const merged = joined.order.flatMap((k) => (byKey.has(k) ? [{ item: byKey.get(k)! }] : []));
+    const merged = order.flatMap((k) => (byKey.has(k) ? [{ item: byKey.get(k)! }] : []));
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ query, ...result, ...(team.length ? { team, order: joined.order } : {}), answeredBy, ms: Number(ms.toFixed(2)) }, null, 2));
+      ctx.stdout(JSON.stringify({ query, ...result, ...(team.length ? { team, order } : {}), answeredBy, ms: Number(ms.toFixed(2)) }, null, 2));
       return 0;
     }
     for (const n of result.notices) ctx.stdout(`note: ${n}`);

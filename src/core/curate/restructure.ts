@@ -12,7 +12,8 @@ import { makeProposal, type MergeRename, type Proposal, type ProposalDraft, type
 import type { CurateSettings } from './settings';
 import { isSplitCandidate, splitDraft } from './split';
 import { findFrontmatter, parseNote } from '../note/frontmatter';
-import { knownUnits, normaliseUnit, whatItAdds } from './evidence';
+import { normaliseUnit } from './evidence';
+import { knownUnits, whatItAdds } from './what-it-adds';
 import { groundedMerge } from './grounded-merge';
 import type { LlmBackend } from '../extract/backends/types';
 import { notesTime } from './notes-time';

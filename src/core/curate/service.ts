@@ -7,16 +7,16 @@ import { EngramError, errorMessage } from '../errors';
 import type { LlmBackend } from '../extract/backends/types';
 import type { StateStore } from '../extract/state-store';
 import type { Clock, VaultPort, Yield } from '../ports';
-import { applyProposal, type ApplyResult, type CurateContext } from './apply';
+import { applyProposal, type CurateContext } from './apply';
 import { loadCatalog, type NoteCatalog } from './catalog';
 import { chosenMerge, chosenReview, chosenSplit } from './chosen';
 import { conflictProposals, findConflicts, type SyncConflict } from './conflicts';
-import { duplicateAsMerge, isDuplicateId, listDuplicates, type DuplicateRecord } from './duplicates';
-import { archiveProposals, forgetNote, orphanNotes, possibleDuplicates, staleNotes, type StaleNote } from './maintain';
+import { duplicateAsMerge, isDuplicateId, listDuplicates } from './duplicates';
+import { archiveProposals, forgetNote, orphanNotes, possibleDuplicates, staleNotes } from './maintain';
 import { curatable, type NoteVectors } from './merge-candidates';
 import { makeProposal, pruneExpired, type Proposal } from './proposals';
 import { planRestructure } from './restructure';
-import { dueFromMetas, planReview, type DueNote } from './review';
+import { dueFromMetas, planReview } from './review';
 import type { NoteMeta } from '../note/meta';
 import { privateZoneOf, type PrivateZones } from '../note/private-zone';
 import { isoDate } from '../day';
@@ -25,6 +25,7 @@ import type { CurateSettings } from './settings';
 import { loadVocabulary } from '../note/vocabulary';
 import { TimeSlicer } from '../time-slice';
 import type { IndexNoteVectors } from '../index/note-vectors';
+import type { Actor, ReviewRequest, ReviewPlanResult, RestructureRequest, RestructurePlanResult, MaintainRequest, MaintainResult, ApplyOutcome, ProposalEdit, ApplyGuard, ForgetResult } from './requests';
 import { curateStateNames, RecallStatsStore, RejectedStore, rejectionKey, StateProposalStore } from './stores';
 
 /** Note vectors and what they are, for the user ("embeddings from the index (model, n notes)"). */
@@ -59,89 +60,7 @@ export interface CurationOptions {
   privateZones?: PrivateZones;
 }
 
-/** Who acts, for the vault's Engram log (`cli`, `mcp`, `plugin`). */
-export interface Actor {
-  actor?: string;
-}
-
-export interface ReviewRequest extends Actor {
-  /** Notes due on or before today plus this many days (default 7). */
-  dueWithinDays?: number;
-  /** Backend for this plan (default: the configured one). */
-  backend?: BackendName;
-}
-
-export interface ReviewPlanResult {
-  horizonDays: number;
-  due: DueNote[];
-  groups: string[][];
-  proposals: Proposal[];
-  problems: string[];
-  /** Copies a sync tool left beside notes, each with its proposals (keep mine, keep theirs, merge both). */
-  conflicts: SyncConflict[];
-}
-
-export interface RestructureRequest extends Actor {
-  folder?: string;
-  /** Similarity for merge candidates (0..1; default the settings' 0.88). */
-  threshold?: number;
-  /** Backend that writes each merge as one note, grounded in the notes (only when asked: a plan calls no model by default). */
-  backend?: BackendName;
-}
-
-export interface RestructurePlanResult {
-  /** What "close in meaning" was measured with. */
-  vectors: string;
-  pairsCompared: number;
-  notesConsidered: number;
-  ms: number;
-  proposals: Proposal[];
-  /** Possible duplicates extraction recorded; applying one merges the notes. */
-  duplicates: DuplicateRecord[];
-  /** Proposals left out because the user rejected them and their notes have not changed since. */
-  rejected?: number;
-}
-
-export interface MaintainRequest extends Actor {
-  /** Move the notes past forget_after into the archive (else only list them). */
-  apply?: boolean;
-  staleDays?: number;
-}
-
-export interface MaintainResult {
-  staleDays: number;
-  archive: Array<{ id: string; from: string; to: string; reason: string }>;
-  /** Applied moves, `from → to`. */
-  applied: string[];
-  failed: string[];
-  stale: StaleNote[];
-  orphans: string[];
-  duplicates: Array<{ why: string; notes: string[] }>;
-}
-
-export interface ApplyOutcome {
-  id: string;
-  ok: boolean;
-  error?: string;
-  result?: Omit<ApplyResult, 'proposal'> & { kind: string; title: string };
-}
-
-/** The user's own text for a note a proposal creates (a promotion edited before approving). */
-export interface ProposalEdit {
-  id: string;
-  path: string;
-  text: string;
-}
-
-/** Wraps one apply (the CLI lets an apply under way finish on Ctrl-C, and says which ids were left). */
-export type ApplyGuard = (id: string, later: string[], run: () => Promise<ApplyResult>) => Promise<ApplyResult>;
-
-export interface ForgetResult {
-  path: string;
-  archivedTo: string;
-  relinked: string[];
-  log: string;
-}
+export type { Actor, ReviewRequest, ReviewPlanResult, RestructureRequest, RestructurePlanResult, MaintainRequest, MaintainResult, ApplyOutcome, ProposalEdit, ApplyGuard, ForgetResult } from './requests';
 
 export class Curation {
   readonly recallStats: RecallStatsStore;

@@ -5,7 +5,7 @@ import type { SearchOptions } from '../index/types.js';
 import type { MarkedHit } from '../recall/vet.js';
 import type { IndexNoteVectors } from '../index/note-vectors.js';
 import type { NoteMeta } from '../note/meta.js';
-import type { VaultIndex, ReadHooks } from '../index/vault-index.js';
+import type { OpenReport, VaultIndex, ReadHooks } from '../index/vault-index.js';
 
 export type EngineLog = (level: 'info' | 'warn' | 'error', message: string) => void;
 
@@ -67,11 +67,27 @@ export interface SnapshotStore {
  * The one adapter of the VaultIndex to the engine, for every host: with a snapshot store it opens from the snapshot
  * and catches up with the vault; without one (the built-in fallback, tests) it is fed every note at start.
  */
+export interface IndexedVaultOptions {
+  snapshot?: SnapshotStore;
+  log?: EngineLog;
+  label?: string;
+  /** Once the text index is up (the host attaches its embedder then: recall works on BM25 at once). */
+  afterOpen?: () => void;
+  /** Open without the snapshot: every note indexed again (`engram index --rebuild` in the CLI's own host). */
+  rebuild?: boolean;
+  /** Why this index has no embedding model: said in a BM25-only answer's notice instead of the general one. */
+  modelProblem?: string;
+}
+
 export class IndexedVault implements EngineIndex {
+  /** How the index opened: the snapshot loaded or why not, and what was read. */
+  opened?: OpenReport;
+  /** Whether the index changed since it opened or was last saved (a host that opens it for one command saves only then). */
+  changed = false;
+
   constructor(
     readonly index: VaultIndex,
-    /** `afterOpen`: once the text index is up (the host attaches its embedder then: recall works on BM25 at once). */
-    private readonly opts: { snapshot?: SnapshotStore; log?: EngineLog; label?: string; afterOpen?: () => void } = {},
+    private readonly opts: IndexedVaultOptions = {},
   ) {
     if (opts.snapshot) {
       this.open = (hooks) => this.openSnapshot(opts.snapshot!, hooks);
@@ -84,6 +100,10 @@ export class IndexedVault implements EngineIndex {
   load?: () => Promise<boolean>;
   /** Set once `load` took the snapshot: `open` then only catches up with the vault. */
   private loaded = false;
+
+  get modelProblem(): string | undefined {
+    return this.opts.modelProblem;
+  }
 
   get mode(): string {
     return this.opts.label ?? this.index.stats().mode;
@@ -103,21 +123,31 @@ export class IndexedVault implements EngineIndex {
     return this.loaded;
   }
   private async openSnapshot(store: SnapshotStore, hooks?: ReadHooks): Promise<void> {
-    const report = this.loaded ? { ...(await this.index.sync(hooks)), loaded: true, reason: undefined } : await this.index.open(await store.read().catch(() => null), hooks);
+    // Loaded ahead by `load` (a host answers from it at once): only the catch-up with the vault is left.
+    const report: OpenReport = this.loaded && !this.opts.rebuild
+      ? { ...(await this.index.sync(hooks)), loaded: true, reason: undefined, reembedAll: false }
+      : await this.index.open(this.opts.rebuild ? null : await store.read().catch(() => null), hooks);
+    if (this.opts.rebuild) report.reason = 'rebuild requested';
+    this.opened = report;
+    this.changed = !report.loaded || report.indexed > 0 || report.removed > 0 || report.embedded > 0;
     this.opts.log?.('info', `index open: snapshot ${report.loaded ? 'loaded' : `not used (${report.reason})`}, ${report.indexed} indexed, ${report.unchanged} unchanged, ${report.removed} removed in ${report.ms} ms`);
     this.opts.afterOpen?.();
   }
   upsert(path: string, text: string): Promise<void> {
     this.index.updateText(path, text);
+    this.changed = true;
     return Promise.resolve();
   }
   remove(path: string): Promise<void> {
-    this.index.remove(path);
+    if (this.index.remove(path)) this.changed = true;
     return Promise.resolve();
   }
   async search(query: string, opts: SearchOptions): Promise<QueryAnswer> {
     const { hits, notices, mode, timeFilter } = await this.index.search(query, opts);
-    return { hits, notices, mode: this.opts.label ?? mode, timeFilter };
+    // BM25 only, not asked for: the notice says why this index has no model.
+    const problem = this.opts.modelProblem;
+    const said = mode === 'bm25' && problem && opts.mode !== 'bm25' ? notices.map((n) => (/BM25/.test(n) ? `keyword (BM25) search only: ${problem}` : n)) : notices;
+    return { hits, notices: said, mode: this.opts.label ?? mode, timeFilter };
   }
   noteVectors(): IndexNoteVectors | null {
     return this.index.noteVectors();
@@ -126,6 +156,8 @@ export class IndexedVault implements EngineIndex {
     return this.index.linksTo(path);
   }
   async save(): Promise<void> {
-    if (this.opts.snapshot) await this.opts.snapshot.write(await this.index.snapshotAsync());
+    if (!this.opts.snapshot) return;
+    await this.opts.snapshot.write(await this.index.snapshotAsync());
+    this.changed = false;
   }
 }

@@ -1,4 +1,5 @@
 // Every method a host answers, with its params checked here (the one place both sides agree on shapes).
+import type { IndexStats, OpenReport } from '../index/vault-index.js';
 import { v, type Check, type Spec } from './schema.js';
 import type { SearchHit } from '../index/types.js';
 import type { TeamHit } from '../team/store.js';
@@ -212,6 +213,11 @@ export interface IndexUpdateResult {
   /** The snapshot file and its size (0 when the host keeps none). */
   snapshot?: string;
   snapshotBytes: number;
+  /** Answered by the CLI's own host, which opened the index for this command: how it opened, its figures after. */
+  opened?: OpenReport;
+  stats?: IndexStats;
+  /** Why search is BM25 only (no embedding model, or it failed to load), when the CLI's own host opened the index. */
+  modelProblem?: string;
 }
 
 export interface StatusResult {

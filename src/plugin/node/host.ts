@@ -142,7 +142,7 @@ export class PluginHost {
         vault: this.input.vault,
         follow: this.input.follow,
         yieldNow: yieldToUi,
-        makeIndex: indexMaker(this.state, this.env, {
+        makeIndex: indexMaker(this.state, {
           yieldNow: yieldToUi,
           embedder: () => this.openEmbeddings(),
           onProgress: (p) => {

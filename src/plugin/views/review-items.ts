@@ -154,6 +154,15 @@ const CHOICES: Array<{ choice: ConflictChoice; label: string; help: string }> = 
   { choice: 'merge', label: 'Merge both', help: 'Every line of both versions in the note; both versions go to the trash.' },
 ];
 
+/** Copies a sync tool left beside notes, above the due notes: each with its diff and keep mine, keep theirs, merge both. */
+export function renderConflicts(el: HTMLElement, conflicts: SyncConflict[], host: ConflictHost): void {
+  if (!conflicts.length) return;
+  const box = el.createDiv({ cls: 'engram-review-conflicts', attr: { role: 'list', 'aria-label': 'Sync conflicts' } });
+  box.createEl('h5', { cls: 'engram-review-project-name', text: `Sync conflicts (${conflicts.length})` });
+  box.createDiv({ cls: 'engram-review-conflicts-help', text: 'A sync tool kept two versions of these notes. The copy stays out of recall until you choose; what you do not keep goes to the trash.' });
+  for (const c of conflicts) renderConflict(box, c, host);
+}
+
 /** One sync conflict: which files, the diff of the copy against the note, and keep mine, keep theirs, merge both. */
 export function renderConflict(parent: HTMLElement, c: SyncConflict, host: ConflictHost): HTMLElement {
   const item = parent.createDiv({ cls: 'engram-review-item engram-review-conflict', attr: { 'data-path': c.path, 'data-kind': 'resolve', role: 'listitem' } });

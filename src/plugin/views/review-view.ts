@@ -8,11 +8,10 @@
 import { ItemView, MarkdownRenderer, type WorkspaceLeaf } from 'obsidian';
 import type { Proposal } from '../../core/curate/proposals';
 import type { ProposalEdit, ReviewPlanResult } from '../../core/curate/service';
-import type { FlaggedNote } from '../../core/engine';
-import { DIRECTIVE_KINDS } from '../../core/recall/directives';
 import type { EngramApi, PaneContext } from './api';
 import type { ConflictChoice, SyncConflict } from '../../core/curate/conflicts';
-import { orderedSections, renderConflict, renderEmpty, renderItem, type ReviewItemHost } from './review-items';
+import { FlaggedSection } from './review-flagged';
+import { orderedSections, renderConflicts, renderEmpty, renderItem, type ReviewItemHost } from './review-items';
 import { drawTeamBox } from './team-review';
 
 export const VIEW_TYPE_REVIEW = 'engram-review';
@@ -46,9 +45,8 @@ export class ReviewView extends ItemView {
   drawn: Promise<void> = Promise.resolve();
   private generation = 0;
   private statusEl?: HTMLElement;
-  /** Notes holding text addressed to an AI, once read (null: not yet). */
-  private flagged: FlaggedNote[] | null = null;
-  private flaggedEl?: HTMLElement;
+  /** Notes holding text addressed to an AI, above the list (review-flagged.ts). */
+  private readonly flagged = new FlaggedSection({ open: (path) => void this.app.workspace.openLinkText(path, '', false), say: (text) => this.setStatus(text) });
   /** Resolves when the flagged notes are read and drawn. */
   flaggedShown: Promise<void> = Promise.resolve();
 
@@ -98,7 +96,7 @@ export class ReviewView extends ItemView {
       return;
     }
     // Read beside the plan (a first read of a large vault takes a moment), drawn into its own box when ready.
-    this.flaggedShown = this.loadFlagged(api);
+    this.flaggedShown = this.flagged.load(api);
     // A plan reads the vault and may ask the model about each group of notes: say so while it runs.
     const loading = this.contentEl.createDiv({ cls: 'engram-review-loading', text: 'Planning the review…' });
     try {
@@ -112,54 +110,6 @@ export class ReviewView extends ItemView {
     for (const id of [...this.edits.keys()]) if (!live.has(id)) this.edits.delete(id);
     loading.remove();
     this.draw(api);
-  }
-
-  private async loadFlagged(api: EngramApi): Promise<void> {
-    try {
-      this.flagged = await api.flagged();
-    } catch (e) {
-      this.flagged = null;
-      this.setStatus(`Could not list the flagged notes: ${(e as Error).message}`);
-    }
-    this.drawFlagged(api);
-  }
-
-  /** The flagged notes' box: nothing when there are none. */
-  private drawFlagged(api: EngramApi): void {
-    const box = this.flaggedEl;
-    if (!box) return;
-    box.empty();
-    const notes = this.flagged ?? [];
-    if (!notes.length) return;
-    const details = box.createEl('details', { cls: 'engram-review-flagged', attr: { open: '' } });
-    details.createEl('summary', { cls: 'engram-review-flagged-head', text: `${notes.length} note${notes.length === 1 ? '' : 's'} hold${notes.length === 1 ? 's' : ''} text addressed to an AI` });
-    details.createDiv({ cls: 'engram-review-flagged-about', text: 'Never injected into agents\' sessions, and withheld from what they read. If the text is yours (a note about prompt injection, say), mark the note as yours.' });
-    for (const n of notes) {
-      const row = details.createDiv({ cls: 'engram-review-flagged-item', attr: { 'data-path': n.path } });
-      row.createDiv({ cls: 'engram-review-flagged-title', text: n.title });
-      row.createDiv({ cls: 'engram-review-flagged-facts', text: `${n.path}${n.trust === 'outside' ? ' · outside text' : ''} · ${n.whole ? 'never injected' : 'these passages are never injected; the rest is'}` });
-      for (const f of n.found) {
-        const where = f.heading === undefined ? 'frontmatter or the note as a whole' : f.heading ? `§ ${f.heading}` : 'the note\'s text';
-        row.createDiv({ cls: 'engram-review-flagged-why', text: `${where}, ${DIRECTIVE_KINDS[f.kind]}: “${f.excerpt}”` });
-      }
-      const actions = row.createDiv({ cls: 'engram-review-buttons' });
-      actions.createEl('button', { text: 'Open note', cls: 'engram-review-flagged-open' }).addEventListener('click', () => void this.app.workspace.openLinkText(n.path, '', false));
-      const mine = actions.createEl('button', { text: 'Mark as mine', cls: 'engram-review-flagged-trust', attr: { title: 'Writes engram_trust: user in its frontmatter: injected and shown as written' } });
-      mine.addEventListener('click', () => void this.markMine(api, n, mine));
-    }
-  }
-
-  /** Writes `engram_trust: user` into the note's frontmatter (the user's click, nothing else writes it), then lists again. */
-  private async markMine(api: EngramApi, n: FlaggedNote, button: HTMLButtonElement): Promise<void> {
-    button.disabled = true;
-    try {
-      await api.setFrontmatter(n.path, { engram_trust: 'user' });
-      this.setStatus(`Marked as yours: ${n.title} (engram_trust: user). Remove that line to flag it again.`);
-      await this.loadFlagged(api);
-    } catch (e) {
-      button.disabled = false;
-      this.setStatus(`Could not mark ${n.title}: ${(e as Error).message}`);
-    }
   }
 
   private visible(): Proposal[] {
@@ -265,14 +215,13 @@ export class ReviewView extends ItemView {
       });
     }
     this.statusEl = el.createDiv({ cls: 'engram-review-status', text: this.status, attr: { role: 'status' } });
-    this.flaggedEl = el.createDiv({ cls: 'engram-review-flagged-box' });
-    if (api) this.drawFlagged(api);
+    this.flagged.attach(el.createDiv({ cls: 'engram-review-flagged-box' }), api);
     if (api?.team) void drawTeamBox(el.createDiv({ cls: 'engram-review-team-box' }), api.team, (p) => void this.app.workspace.openLinkText(p, ''));
     if (!api) {
       el.createDiv({ cls: 'engram-review-empty', text: 'Engram is not hosting this vault yet. The review appears once the engine has started.' });
       return;
     }
-    this.drawConflicts(el, api);
+    renderConflicts(el, this.plan?.conflicts ?? [], { resolve: (c, choice) => void this.resolve(api, c, choice), open: (path) => void this.app.workspace.openLinkText(path, '', false) });
     const items = this.visible();
     if (!items.length && this.plan?.due.length) {
       const n = this.plan.due.length;
@@ -327,17 +276,6 @@ export class ReviewView extends ItemView {
 
   private items(): HTMLElement[] {
     return Array.from(this.contentEl.querySelectorAll<HTMLElement>('.engram-review-item:not(.engram-review-conflict)'));
-  }
-
-  /** Copies a sync tool left beside notes, above the due notes: each with its diff and keep mine, keep theirs, merge both. */
-  private drawConflicts(el: HTMLElement, api: EngramApi): void {
-    const conflicts = this.plan?.conflicts ?? [];
-    if (!conflicts.length) return;
-    const box = el.createDiv({ cls: 'engram-review-conflicts', attr: { role: 'list', 'aria-label': 'Sync conflicts' } });
-    box.createEl('h5', { cls: 'engram-review-project-name', text: `Sync conflicts (${conflicts.length})` });
-    box.createDiv({ cls: 'engram-review-conflicts-help', text: 'A sync tool kept two versions of these notes. The copy stays out of recall until you choose; what you do not keep goes to the trash.' });
-    const host = { resolve: (c: SyncConflict, choice: ConflictChoice) => void this.resolve(api, c, choice), open: (path: string) => void this.app.workspace.openLinkText(path, '', false) };
-    for (const c of conflicts) renderConflict(box, c, host);
   }
 
   /** Applies one choice for a sync conflict, then takes the conflict out of the list. */

@@ -2,7 +2,8 @@
 // generated notes, templates or an index with its note; a merged note says nothing twice; splits only of notes with
 // several subjects; a rejected proposal stays rejected until one of its notes changes.
 import { describe, expect, it } from 'vitest';
-import { handlesOf, knownUnits, whatItAdds } from '../../../src/core/curate/evidence';
+import { handlesOf } from '../../../src/core/curate/evidence';
+import { knownUnits, whatItAdds } from '../../../src/core/curate/what-it-adds';
 import { Curation } from '../../../src/core/curate/service';
 import { MemoryStateStore } from '../../../src/core/extract/state-store';
 import { MemoryVault } from '../../../src/core/ports/memory-vault';

@@ -1,0 +1,100 @@
+// Boilerplate lines (a template's button, a footer, a repeated notice): a count-min sketch of how many notes hold each
+// line, so excerpts can leave out what many notes say and show what the note itself says.
+/**
+ * A line found in at least this many notes, and in at least BOILERPLATE_SHARE of them, is boilerplate (a template's
+ * button, a footer, a repeated notice): left out of excerpts, which then show what the note itself says.
+ */
+export const BOILERPLATE_MIN_NOTES = 5;
+export const BOILERPLATE_SHARE = 0.005;
+/** Lines shorter than this ("---", "Notes:") are never counted: too short to be a template's sentence. */
+const BOILERPLATE_MIN_CHARS = 8;
+/** Buckets per row of the count-min sketch of line document frequencies (two rows of 16-bit counts: 4 MB). */
+const SKETCH_BITS = 20;
+
+const MASK = (1 << SKETCH_BITS) - 1;
+
+/**
+ * The lines of a passage worth counting for boilerplate, each as two hashes of its normalised text (spaces collapsed,
+ * ASCII lower case) and where it sits: not in or opening a code block (repeated code such as `} else {` is the code),
+ * not headings (the heading path shows those). One pass over the characters, no string made per line.
+ */
+export function countedLines(text: string, each: (a: number, b: number, start: number, end: number) => void): void {
+  let fence = 0; // the fence's character code while inside a code block
+  const n = text.length;
+  for (let s = 0; s < n; ) {
+    let e = text.indexOf('\n', s);
+    if (e < 0) e = n;
+    let i = s;
+    while (i < e && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+    const c0 = text.charCodeAt(i);
+    if (i - s <= 3 && (c0 === 96 || c0 === 126) && text.charCodeAt(i + 1) === c0 && text.charCodeAt(i + 2) === c0) {
+      fence = fence === 0 ? c0 : fence === c0 ? 0 : fence;
+    } else if (fence === 0 && !(i === s && c0 === 35 && isHeading(text, s, e))) {
+      let h1 = 0x811c9dc5;
+      let h2 = 0x2f6b1d3;
+      let len = 0;
+      let space = false;
+      let end = e;
+      while (end > i && (text.charCodeAt(end - 1) <= 32)) end--;
+      for (let k = i; k < end; k++) {
+        let c = text.charCodeAt(k);
+        if (c === 32 || c === 9 || c === 13) {
+          space = true;
+          continue;
+        }
+        if (space) {
+          h1 = Math.imul(h1 ^ 32, 0x01000193);
+          h2 = Math.imul(h2 ^ 32, 0x5bd1e995);
+          len++;
+          space = false;
+        }
+        if (c >= 65 && c <= 90) c += 32;
+        h1 = Math.imul(h1 ^ c, 0x01000193);
+        h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+        len++;
+      }
+      if (len >= BOILERPLATE_MIN_CHARS) each(mix(h1) & MASK, mix(h2) & MASK, s, e);
+    }
+    s = e + 1;
+  }
+}
+
+export function isHeading(text: string, s: number, e: number): boolean {
+  let k = s;
+  while (k < e && text.charCodeAt(k) === 35) k++;
+  const c = text.charCodeAt(k);
+  return k - s <= 6 && k < e && (c === 32 || c === 9);
+}
+
+export function mix(h: number): number {
+  h ^= h >>> 13;
+  h = Math.imul(h, 0x5bd1e995);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+/**
+ * How many notes hold each line, estimated in fixed memory (a count-min sketch: two hashed rows, the smaller count
+ * read; a line's count is never under its true number of notes and rarely over it). Updated with each note added or
+ * removed, so an edit never needs the vault read again.
+ */
+export class LineSketch {
+  readonly a = new Uint16Array(1 << SKETCH_BITS);
+  readonly b = new Uint16Array(1 << SKETCH_BITS);
+  private readonly seen = new Set<number>();
+
+  /** Counts (or with -1 uncounts) one note's distinct lines. */
+  note(chunks: Iterable<string>, sign: 1 | -1): void {
+    // A line a note repeats (a checklist's "- [ ] call") counts once for it.
+    const seen = this.seen;
+    seen.clear();
+    for (const text of chunks) {
+      countedLines(text, (a, b) => {
+        const key = ((a << 10) ^ b) & 0x3fffffff;
+        if (seen.has(key)) return;
+        seen.add(key);
+        this.a[a] = Math.max(0, Math.min(0xffff, this.a[a] + sign));
+        this.b[b] = Math.max(0, Math.min(0xffff, this.b[b] + sign));
+      });
+    }
+  }
+}

@@ -1,0 +1,99 @@
+// What the full-text index stores and scores with: a note's record, the four BM25 fields and their weights, a scored
+// candidate, and the top-k cut (text-index.ts is the index itself).
+
+export interface IndexedNote {
+  path: string;
+  /** What the title field indexes: the file name, the display name when it differs, and the aliases. */
+  title: string;
+  /** The name a person knows the note by, when it is not the file name: frontmatter `title`, else the first H1. */
+  name?: string;
+  /** Folder path ('' at the vault root). */
+  folder: string;
+  hash: string;
+  mtime: number;
+  size: number;
+  type?: string;
+  scope?: 'project' | 'general';
+  project?: string;
+  /** Working memory (has review_after). */
+  working: boolean;
+  tags: string[];
+  /** updated, else created, else mtime: epoch ms. */
+  time: number;
+  confidence?: number;
+  summary?: string;
+  /** The frontmatter's other keys with their values, a line a key ("year: 1957"): shown when a query asks for one. */
+  props?: string;
+  superseded: boolean;
+  /** Link targets, normalised by `linkKey`. */
+  links: string[];
+  /** Hash of the normalised text, for near-duplicate collapse. */
+  dupKey: string;
+  /** Written by Engram (or Cyberbrain): embedded by title + summary + tags rather than by chunk. */
+  beat: boolean;
+  firstChunk: number;
+  chunkCount: number;
+}
+
+export type FieldName = 'title' | 'summary' | 'tags' | 'body';
+export const FIELDS: FieldName[] = ['title', 'summary', 'tags', 'body'];
+
+export interface Bm25Params {
+  weights: Record<FieldName, number>;
+  k1: number;
+  b: number;
+  /**
+   * Weight of a note's second and third best matching passages, added to its best (0 = best passage only). Only those
+   * two count: a note of 400 passages cannot outscore a focused one by matching a word in each.
+   */
+  restChunks: number;
+  /**
+   * A note's score grows by up to this share when the query holds its title's words (the share of them held): what a
+   * note is named for is what it is about, which BM25F's one saturation of title and body counts only as a mention.
+   */
+  titleCover: number;
+}
+
+// b tuned on LoCoMo conv-26/30/41/42 (turn level): lower length normalisation than the textbook 0.75 suits short notes
+// and natural-language questions (bench/index.bench.ts). k1 was 0.7 there too; with the title, summary and tags now
+// saturating together with each passage (BM25F), 1.0 lets a body that says a word six times count beside a title that
+// says it once: bench/recall-sets hit@3 dwarvesf-brain 0.93 -> 0.96, the other two vaults equal or better, for LoCoMo
+// nDCG@10 0.524 -> 0.520 (untitled turns: only k1 changes there).
+// titleCover 0.1 (bench/recall-sets, same run): MRR 0.93 -> 0.93, 0.92 -> 0.93, 0.93 -> 0.94 and hit@3 0.96 -> 0.98,
+// 0.96, 0.98 on the Zettelkasten, dwarvesf and kepano vaults; 0.2 and 0.35 cost the Zettelkasten's or dwarvesf's MRR.
+export const DEFAULT_BM25: Bm25Params = { weights: { title: 3, summary: 2, tags: 1.5, body: 1 }, k1: 1.0, b: 0.4, restChunks: 0.2, titleCover: 0.1 };
+
+/**
+ * A list of links matches a question by the names of the notes it points to; those notes hold the answer. Such a
+ * passage counts at this share (a map of contents was in 14% of dwarvesf-brain's top 3s at full weight).
+ */
+export const LINK_LIST_WEIGHT = 0.5;
+
+export interface TextCandidate {
+  slot: number;
+  score: number;
+  bestChunk: number;
+}
+
+/** Keeps the k best of a list by score, best first. */
+export function topK<T extends { score: number }>(items: T[], k: number): T[] {
+  if (items.length <= k * 4) return items.sort((a, b) => b.score - a.score).slice(0, k);
+  // A window of the k best kept in ascending order; a better item replaces the smallest and bubbles into place.
+  const heap: T[] = [];
+  for (const it of items) {
+    if (heap.length < k) {
+      heap.push(it);
+      if (heap.length === k) heap.sort((a, b) => a.score - b.score);
+    } else if (it.score > heap[0].score) {
+      heap[0] = it;
+      let i = 0;
+      while (i + 1 < heap.length && heap[i].score > heap[i + 1].score) {
+        const tmp = heap[i];
+        heap[i] = heap[i + 1];
+        heap[i + 1] = tmp;
+        i++;
+      }
+    }
+  }
+  return heap.sort((a, b) => b.score - a.score);
+}
