@@ -98,6 +98,8 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
         types: q.types,
         projects: q.allProjects || !q.project ? undefined : [q.project],
         since: q.since === undefined ? undefined : parseSince(q.since, clock.now()),
+        folders: q.folders,
+        tags: q.tags,
         full: q.full,
       });
       if (q.synthesize && synthesize) result.synthesis = await synthesize(q.query, result);

@@ -1,0 +1,174 @@
+// Engram's index beside MiniSearch 7.2 and Orama 3.1.18 in one run on the 13,415-note vault (issue 21, speed): build
+// time and heap, query p50/p95 (each query timed once per pass, as a user runs it; best and median pass), saved size,
+// load time and the longest stretch a load blocks the event loop. Every engine gets the notes already read (no file
+// reads timed) and Engram's stop words and English stemmer. `npm run bench -- index-peers`.
+import fs from 'node:fs';
+import path from 'node:path';
+import MiniSearch from 'minisearch';
+import { create, insert, save, search } from '@orama/orama';
+import { VaultIndex } from '../src/core/index/vault-index.js';
+import { STOP_WORDS, Tokenizer } from '../src/core/index/tokenize.js';
+import { MemoryVault } from '../src/core/ports/memory-vault.js';
+import { corpus, gc, heapMB, ms, pct, readVaultTexts, s, zettelDir, zettelQueries } from './lib/index-corpus.js';
+
+interface Engine {
+  name: string;
+  build(texts: Record<string, string>): Promise<unknown> | unknown;
+  query(q: string): Promise<unknown> | unknown;
+  save(): Promise<Uint8Array | string> | Uint8Array | string;
+  /** Loads what `save` gave; yields (Engram) or one blocking task (the others). */
+  load(saved: Uint8Array | string): Promise<unknown> | unknown;
+}
+
+/** Runs `fn`, timing it and the longest stretch in which the event loop could not run (a 1 ms heartbeat's gap). */
+async function blocking(fn: () => unknown): Promise<{ total: number; longest: number }> {
+  let last = performance.now();
+  let longest = 0;
+  const beat = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  const t = performance.now();
+  last = t;
+  try {
+    await fn();
+    const total = performance.now() - t;
+    await new Promise((r) => setTimeout(r, 5));
+    return { total, longest };
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+/** Engram's own tokenizer on each word MiniSearch splits: its stop words and English stemmer. */
+const tokenizer = new Tokenizer();
+const processTerm = (term: string): string[] | null => {
+  const t = tokenizer.terms(term, 'en');
+  return t.length ? t : null;
+};
+const title = (p: string): string => path.basename(p, '.md');
+
+function engram(): Engine {
+  let index: VaultIndex;
+  let vault: MemoryVault;
+  return {
+    name: 'Engram',
+    async build(texts) {
+      vault = new MemoryVault({ files: texts });
+      index = new VaultIndex({ vault });
+      await index.build();
+      return index;
+    },
+    query: (q) => index.search(q, { mode: 'bm25', limit: 10 }),
+    save: () => index.snapshot(),
+    async load(bytes) {
+      const i = new VaultIndex({ vault });
+      await i.loadSnapshotAsync(bytes as Uint8Array);
+      return i;
+    },
+  };
+}
+
+function miniSearch(): Engine {
+  const options = { fields: ['title', 'body'], storeFields: ['title'], processTerm, searchOptions: { boost: { title: 3 } } };
+  let ms: MiniSearch;
+  return {
+    name: 'MiniSearch',
+    build(texts) {
+      ms = new MiniSearch(options);
+      for (const [p, text] of Object.entries(texts)) ms.add({ id: p, title: title(p), body: text });
+      return ms;
+    },
+    query: (q) => ms.search(q).slice(0, 10),
+    save: () => JSON.stringify(ms),
+    load: (json) => MiniSearch.loadJSON(json as string, options),
+  };
+}
+
+function orama(): Engine {
+  const schema = { title: 'string', body: 'string' } as const;
+  const options = { schema, components: { tokenizer: { stemming: true, stopWords: [...STOP_WORDS] } }, sort: { enabled: false } };
+  let db = create(options);
+  return {
+    name: 'Orama',
+    build(texts) {
+      db = create(options);
+      for (const [p, text] of Object.entries(texts)) insert(db, { id: p, title: title(p), body: text });
+      return db;
+    },
+    query: (q) => search(db, { term: q, properties: ['title', 'body'], boost: { title: 3 }, limit: 10 }),
+    save: () => JSON.stringify(save(db)),
+    load: (json) => {
+      const d = create(options);
+      (d as unknown as { data: unknown }).data = JSON.parse(json as string);
+      return d;
+    },
+  };
+}
+
+interface Figures {
+  build: number;
+  heap: number;
+  p50: number;
+  p95: number;
+  bestP95: number;
+  size: number;
+  load: number;
+  longest: number;
+}
+
+async function measure(e: Engine, texts: Record<string, string>, queries: string[]): Promise<Figures> {
+  const base = heapMB();
+  const t = performance.now();
+  const built = await e.build(texts);
+  const build = performance.now() - t;
+  const heap = heapMB() - base;
+  for (const q of queries.slice(0, 20)) await e.query(q);
+  const passes: number[][] = [];
+  for (let pass = 0; pass < 3; pass++) {
+    const out: number[] = [];
+    for (const q of queries) {
+      const t0 = performance.now();
+      await e.query(q);
+      out.push(performance.now() - t0);
+    }
+    passes.push(out);
+  }
+  const p95s = passes.map((p) => pct(p, 0.95)).sort((a, b) => a - b);
+  const mid = passes.find((p) => pct(p, 0.95) === p95s[1])!;
+  const saved = await e.save();
+  const size = typeof saved === 'string' ? Buffer.byteLength(saved) : saved.byteLength;
+  const loads: { total: number; longest: number }[] = [];
+  for (let i = 0; i < 3; i++) {
+    gc?.();
+    loads.push(await blocking(() => e.load(saved)));
+  }
+  const median = (xs: number[]): number => pct(xs, 0.5);
+  void built;
+  return { build, heap, p50: pct(mid, 0.5), p95: p95s[1], bestP95: p95s[0], size, load: median(loads.map((l) => l.total)), longest: median(loads.map((l) => l.longest)) };
+}
+
+export async function run(): Promise<void> {
+  if (!fs.existsSync(zettelDir)) {
+    console.log(`  skipped: the 13,415-note vault is not at ${zettelDir} (../shared/corpus absent)`);
+    return;
+  }
+  if (!gc) console.log('  (no --expose-gc: heap figures include garbage)');
+  void corpus;
+  const texts = readVaultTexts(zettelDir);
+  const queries = zettelQueries();
+  console.log(`${Object.keys(texts).length} notes, ${queries.length} queries; notes already in memory; one process, engines in turn (machine shared: ratios, not absolutes)`);
+  const rows: [string, Figures][] = [];
+  for (const e of [engram(), miniSearch(), orama()]) {
+    const f = await measure(e, texts, queries);
+    rows.push([e.name, f]);
+    gc?.();
+  }
+  const [, ours] = rows[0];
+  const x = (a: number, b: number): string => `×${(a / b).toFixed(2)}`;
+  for (const [name, f] of rows) {
+    const vs = name === 'Engram' ? '' : ` | vs Engram: build ${x(f.build, ours.build)}, heap ${x(f.heap, ours.heap)}, p95 ${x(f.p95, ours.p95)}, size ${x(f.size, ours.size)}, load ${x(f.load, ours.load)}`;
+    console.log(`${name.padEnd(10)} build ${s(f.build)}, heap ${f.heap.toFixed(0)} MB, query p50 ${ms(f.p50)} p95 ${ms(f.p95)} (best pass ${ms(f.bestP95)}), saved ${(f.size / 1e6).toFixed(1)} MB, load ${ms(f.load)} (longest block ${ms(f.longest)})${vs}`);
+  }
+}
