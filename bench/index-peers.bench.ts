@@ -1,13 +1,16 @@
 // Engram's index beside MiniSearch 7.2 and Orama 3.1.18 in one run on the 13,415-note vault (issue 21, speed): build
-// time and heap, query p50/p95 (each query timed once per pass, as a user runs it; best and median pass), saved size,
-// load time and the longest stretch a load blocks the event loop. Every engine gets the notes already read (no file
-// reads timed) and Engram's stop words and English stemmer. `npm run bench -- index-peers`.
+// time and heap, query p95 two ways (single shot: each query timed once per pass, as a user runs it, median of three
+// passes; fastest of 5: each query's fastest of five interleaved runs, what is left when the shared machine's
+// interference is taken out), saved size (Engram: the packed file a host writes), load time and the longest stretch a
+// load blocks the event loop. Every engine gets the notes already read (no file reads timed) and Engram's stop words
+// and English stemmer. `npm run bench -- index-peers`.
 import fs from 'node:fs';
 import path from 'node:path';
 import MiniSearch from 'minisearch';
 import { create, insert, save, search } from '@orama/orama';
+import { tokenizer as oramaTokenizer } from '@orama/orama/components';
 import { VaultIndex } from '../src/core/index/vault-index.js';
-import { STOP_WORDS, Tokenizer } from '../src/core/index/tokenize.js';
+import { STOP_WORDS } from '../src/core/index/tokenize.js';
 import { MemoryVault } from '../src/core/ports/memory-vault.js';
 import { corpus, gc, heapMB, ms, pct, readVaultTexts, s, zettelDir, zettelQueries } from './lib/index-corpus.js';
 
@@ -41,11 +44,11 @@ async function blocking(fn: () => unknown): Promise<{ total: number; longest: nu
   }
 }
 
-/** Engram's own tokenizer on each word MiniSearch splits: its stop words and English stemmer. */
-const tokenizer = new Tokenizer();
-const processTerm = (term: string): string[] | null => {
-  const t = tokenizer.terms(term, 'en');
-  return t.length ? t : null;
+/** Engram's stop words and English stemmer (Orama's Porter stemmer, as tokenize.ts uses it) on each word MiniSearch splits. */
+const stem = (oramaTokenizer.createTokenizer({ language: 'english', stemming: true }) as unknown as { stemmer: (w: string) => string }).stemmer;
+const processTerm = (term: string): string | null => {
+  const t = term.toLowerCase();
+  return STOP_WORDS.has(t) ? null : stem(t);
 };
 const title = (p: string): string => path.basename(p, '.md');
 
@@ -61,7 +64,7 @@ function engram(): Engine {
       return index;
     },
     query: (q) => index.search(q, { mode: 'bm25', limit: 10 }),
-    save: () => index.snapshot(),
+    save: () => index.snapshotAsync(),
     async load(bytes) {
       const i = new VaultIndex({ vault });
       await i.loadSnapshotAsync(bytes as Uint8Array);
@@ -112,7 +115,8 @@ interface Figures {
   heap: number;
   p50: number;
   p95: number;
-  bestP95: number;
+  /** p95 of each query's fastest of 5 interleaved runs. */
+  fastP95: number;
   size: number;
   load: number;
   longest: number;
@@ -126,7 +130,7 @@ async function measure(e: Engine, texts: Record<string, string>, queries: string
   const heap = heapMB() - base;
   for (const q of queries.slice(0, 20)) await e.query(q);
   const passes: number[][] = [];
-  for (let pass = 0; pass < 3; pass++) {
+  for (let pass = 0; pass < 5; pass++) {
     const out: number[] = [];
     for (const q of queries) {
       const t0 = performance.now();
@@ -135,7 +139,8 @@ async function measure(e: Engine, texts: Record<string, string>, queries: string
     }
     passes.push(out);
   }
-  const p95s = passes.map((p) => pct(p, 0.95)).sort((a, b) => a - b);
+  const fastest = queries.map((_, i) => Math.min(...passes.map((p) => p[i])));
+  const p95s = passes.slice(0, 3).map((p) => pct(p, 0.95)).sort((a, b) => a - b);
   const mid = passes.find((p) => pct(p, 0.95) === p95s[1])!;
   const saved = await e.save();
   const size = typeof saved === 'string' ? Buffer.byteLength(saved) : saved.byteLength;
@@ -146,7 +151,7 @@ async function measure(e: Engine, texts: Record<string, string>, queries: string
   }
   const median = (xs: number[]): number => pct(xs, 0.5);
   void built;
-  return { build, heap, p50: pct(mid, 0.5), p95: p95s[1], bestP95: p95s[0], size, load: median(loads.map((l) => l.total)), longest: median(loads.map((l) => l.longest)) };
+  return { build, heap, p50: pct(mid, 0.5), p95: p95s[1], fastP95: pct(fastest, 0.95), size, load: median(loads.map((l) => l.total)), longest: median(loads.map((l) => l.longest)) };
 }
 
 export async function run(): Promise<void> {
@@ -168,7 +173,7 @@ export async function run(): Promise<void> {
   const [, ours] = rows[0];
   const x = (a: number, b: number): string => `×${(a / b).toFixed(2)}`;
   for (const [name, f] of rows) {
-    const vs = name === 'Engram' ? '' : ` | vs Engram: build ${x(f.build, ours.build)}, heap ${x(f.heap, ours.heap)}, p95 ${x(f.p95, ours.p95)}, size ${x(f.size, ours.size)}, load ${x(f.load, ours.load)}`;
-    console.log(`${name.padEnd(10)} build ${s(f.build)}, heap ${f.heap.toFixed(0)} MB, query p50 ${ms(f.p50)} p95 ${ms(f.p95)} (best pass ${ms(f.bestP95)}), saved ${(f.size / 1e6).toFixed(1)} MB, load ${ms(f.load)} (longest block ${ms(f.longest)})${vs}`);
+    const vs = name === 'Engram' ? '' : `\n           vs Engram: build ${x(f.build, ours.build)}, heap ${x(f.heap, ours.heap)}, p95 single ${x(f.p95, ours.p95)}, p95 fastest of 5 ${x(f.fastP95, ours.fastP95)}, saved ${x(f.size, ours.size)}, load ${x(f.load, ours.load)}`;
+    console.log(`${name.padEnd(10)} build ${s(f.build)}, heap ${f.heap.toFixed(0)} MB, query p50 ${ms(f.p50)} p95 ${ms(f.p95)} single shot, ${ms(f.fastP95)} fastest of 5; saved ${(f.size / 1e6).toFixed(1)} MB, load ${ms(f.load)} (longest block ${ms(f.longest)})${vs}`);
   }
 }

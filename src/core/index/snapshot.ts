@@ -16,8 +16,13 @@ import { parseJsonSteps } from '../json-steps.js';
 // leave Chinese, Japanese, Korean, German or French notes unfindable by the queries of today's tokenizer.
 // 6: long lists are cut into pieces of a few items, frontmatter values are indexed with the tags, Excalidraw scene data
 // and block ids are no longer indexed: older snapshots hold other passages and postings.
-export const SNAPSHOT_FORMAT_VERSION = 6;
+// 7: the file a host writes is deflated (`packSnapshot`: about a third of the size); posting ids are stored as gaps
+// (the deflate finds them); the note table leaves out what the path gives (folder) and what counting gives (first
+// chunk). Older snapshots are rebuilt.
+export const SNAPSHOT_FORMAT_VERSION = 7;
 const MAGIC = 'ENGRAMIX';
+/** A packed snapshot: this magic, the u32 format version, then the raw snapshot deflated (`deflate-raw`). */
+const PACKED_MAGIC = 'ENGRAMIZ';
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
@@ -30,8 +35,8 @@ export interface SnapshotHeader {
   notes: IndexedNote[];
 }
 
-/** Word pairs summed between two steps of the checksum (about 4 MB). */
-const CHECKSUM_STEP = 1 << 19;
+/** Word pairs summed between two steps of the checksum (about 1 MB). */
+const CHECKSUM_STEP = 1 << 17;
 
 /**
  * Two 32-bit multiply-rotate lanes, one over even and one over odd words (independent, so the CPU runs them side by
@@ -174,9 +179,9 @@ export function runSync<T>(steps: Generator<void, T>): T {
 }
 
 /** Postings of this many terms are copied (or read) between two steps. */
-const TERMS_STEP = 4096;
+const TERMS_STEP = 1024;
 /** Characters (or bytes) of text, and notes of the note table, encoded or decoded between two steps. */
-const TEXT_STEP = 1 << 20;
+const TEXT_STEP = 1 << 18;
 const NOTES_STEP = 1024;
 
 /** `JSON.stringify(header)`, byte for byte, encoded a block of notes at a time (the note table is megabytes). */
@@ -185,7 +190,8 @@ function* headerParts(header: SnapshotHeader): Generator<void, Uint8Array[]> {
   const open = JSON.stringify({ ...head, notes: [] });
   const parts = [enc.encode(open.slice(0, -2))];
   for (let i = 0; i < notes.length; i += NOTES_STEP) {
-    const block = notes.slice(i, i + NOTES_STEP).map((n) => JSON.stringify(n)).join(',');
+    // What the path and the order give is left out (`storedNote`); `restoreNotes` puts it back.
+    const block = notes.slice(i, i + NOTES_STEP).map((n) => JSON.stringify(storedNote(n))).join(',');
     parts.push(enc.encode(i === 0 ? block : `,${block}`));
     yield;
   }
@@ -213,6 +219,32 @@ function* joinedParts(texts: string[], count: number, separator: string): Genera
     yield;
   }
   return parts;
+}
+
+type StoredNote = Omit<IndexedNote, 'folder' | 'firstChunk'>;
+
+function storedNote(n: IndexedNote): StoredNote {
+  const { folder: _folder, firstChunk: _first, ...rest } = n;
+  return rest;
+}
+
+/**
+ * The note table as the index holds it, in place and in steps: folders from the paths, first chunks by counting (the
+ * notes are in chunk order).
+ */
+function* restoreNotes(stored: StoredNote[], chunks: number): Generator<void, IndexedNote[]> {
+  let first = 0;
+  for (let i = 0; i < stored.length; i++) {
+    const n = stored[i] as IndexedNote;
+    if (typeof n?.path !== 'string' || !Number.isInteger(n.chunkCount) || n.chunkCount < 0) throw corrupt('a note of the table is unreadable');
+    const slash = n.path.lastIndexOf('/');
+    n.folder = slash < 0 ? '' : n.path.slice(0, slash);
+    n.firstChunk = first;
+    first += n.chunkCount;
+    if ((i + 1) % NOTES_STEP === 0) yield;
+  }
+  if (first !== chunks) throw corrupt('the note table does not cover the chunks');
+  return stored as IndexedNote[];
 }
 
 /** Encodes in steps (sections, term blocks, the checksum), so a UI thread gets turns while a large snapshot is written. */
@@ -270,7 +302,12 @@ function* writeField(w: Writer, f: FieldIndex, docs: number): Generator<void, vo
   let off = 0;
   let done = 0;
   for (const p of f.terms.values()) {
-    ids.set(p.ids.subarray(0, p.n), off);
+    // Ids ascend: each is stored as its gap from the one before (small numbers a deflate packs tightly).
+    let prev = 0;
+    for (let i = 0; i < p.n; i++) {
+      ids[off + i] = p.ids[i] - prev;
+      prev = p.ids[i];
+    }
     tfs.set(p.tfs.subarray(0, p.n), off);
     off += p.n;
     if (++done % TERMS_STEP === 0) yield;
@@ -294,6 +331,15 @@ function* readField(r: Reader, f: FieldIndex, docs: number): Generator<void, voi
   for (let i = 0; i < terms.length; i++) {
     const n = counts[i];
     if (off + n > ids.length) throw corrupt('postings run past their table');
+    // Gaps back to ids (writeField); a gap below 1 after the first would break the ascending order search relies on.
+    let id = 0;
+    for (let j = off; j < off + n; j++) {
+      const gap = ids[j];
+      if (gap < (j === off ? 0 : 1) || gap > docs) throw corrupt('a posting list is out of order');
+      id += gap;
+      ids[j] = id;
+    }
+    if (n > 0 && id >= docs) throw corrupt('a posting names no document');
     f.terms.set(terms[i], new Posting(ids.subarray(off, off + n), tfs.subarray(off, off + n), n));
     off += n;
     if ((i + 1) % TERMS_STEP === 0) yield;
@@ -312,7 +358,9 @@ export function verifySnapshot(bytes: Uint8Array): SnapshotHeader {
 
 function* verifySteps(bytes: Uint8Array): Generator<void, SnapshotHeader> {
   if (bytes.length < MAGIC.length + 16) throw corrupt('too short');
-  if (dec.decode(bytes.subarray(0, 8)) !== MAGIC) throw new EngramError('format-version', 'not an Engram index snapshot; it will be rebuilt');
+  const magic = dec.decode(bytes.subarray(0, 8));
+  if (magic === PACKED_MAGIC) throw new EngramError('format-version', 'a packed index snapshot must be unpacked first (unpackSnapshot)');
+  if (magic !== MAGIC) throw new EngramError('format-version', 'not an Engram index snapshot; it will be rebuilt');
   const r = new Reader(bytes, bytes.length - 8);
   r.off = 8;
   const version = r.u32();
@@ -324,11 +372,13 @@ function* verifySteps(bytes: Uint8Array): Generator<void, SnapshotHeader> {
   if (v.getUint32(bytes.length - 8, true) !== a || v.getUint32(bytes.length - 4, true) !== b) throw corrupt('checksum mismatch');
   let header: SnapshotHeader;
   try {
-    header = (yield* parseJsonSteps(yield* r.textSteps(), 'notes')) as SnapshotHeader;
+    header = (yield* parseJsonSteps(yield* r.textSteps(), 'notes', 256)) as SnapshotHeader;
   } catch {
     throw corrupt('unreadable header');
   }
   if (!Array.isArray(header.notes) || typeof header.chunks !== 'number') throw corrupt('header lacks the note table');
+  yield;
+  header.notes = yield* restoreNotes(header.notes, header.chunks);
   return header;
 }
 
@@ -350,7 +400,7 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
     texts[c] = all.slice(start, ends[c]);
     // Read again from the text rather than stored: one regex pass over passages that hold a link at all.
     if ((texts[c].includes('[') || texts[c].includes('http')) && isLinkList(texts[c])) links[c] = 1;
-    if ((c + 1) % 2048 === 0) yield;
+    if ((c + 1) % 512 === 0) yield;
   }
   yield;
   for (const f of FIELDS) {
@@ -364,7 +414,7 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
     const n = header.notes[slot];
     text.slotOf.set(n.path, slot);
     for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount; c++) chunkNote[c] = slot;
-    if ((slot + 1) % (4 * NOTES_STEP) === 0) yield;
+    if ((slot + 1) % NOTES_STEP === 0) yield;
   }
   text.chunkNote = chunkNote;
   text.chunkLinks = links;
@@ -379,4 +429,69 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
     vectors = VectorStore.from(header.dimension, has, data, header.chunks);
   }
   return { header, vectors };
+}
+
+/** Bytes handed to a (de)compression stream at a time, so neither side holds the whole file twice at once. */
+const PACK_STEP = 1 << 20;
+
+/** Runs bytes through a CompressionStream or DecompressionStream (web standards: Node 18+, Electron), in pieces. */
+async function through(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+  const writer = stream.writable.getWriter();
+  const writing = (async () => {
+    for (let off = 0; off < bytes.length; off += PACK_STEP) {
+      await writer.ready;
+      await writer.write(bytes.subarray(off, off + PACK_STEP) as Uint8Array<ArrayBuffer>);
+    }
+    await writer.close();
+  })();
+  const reader = stream.readable.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) break;
+      const chunk: Uint8Array = r.value;
+      parts.push(chunk);
+      size += chunk.length;
+    }
+    await writing;
+  } catch (e) {
+    writing.catch(() => undefined);
+    throw e;
+  }
+  const out = new Uint8Array(size);
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
+}
+
+/** The file a host writes: the snapshot deflated behind its own magic and version (a third of the size or less). */
+export async function packSnapshot(raw: Uint8Array): Promise<Uint8Array> {
+  const body = await through(raw, new CompressionStream('deflate-raw'));
+  const out = new Uint8Array(12 + body.length);
+  out.set(enc.encode(PACKED_MAGIC), 0);
+  new DataView(out.buffer).setUint32(8, SNAPSHOT_FORMAT_VERSION, true);
+  out.set(body, 12);
+  return out;
+}
+
+/**
+ * The raw snapshot inside a packed one (a raw one is returned as it is). The version is read before anything is
+ * inflated, so an old file is refused at once; a damaged one is refused as damaged.
+ */
+export async function unpackSnapshot(bytes: Uint8Array): Promise<Uint8Array> {
+  if (bytes.length < 12 || dec.decode(bytes.subarray(0, 8)) !== PACKED_MAGIC) return bytes;
+  const version = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(8, true);
+  if (version !== SNAPSHOT_FORMAT_VERSION) {
+    throw new EngramError('format-version', `index snapshot format ${version} is not ${SNAPSHOT_FORMAT_VERSION}; it will be rebuilt`);
+  }
+  try {
+    return await through(bytes.subarray(12), new DecompressionStream('deflate-raw'));
+  } catch {
+    throw corrupt('its compressed data does not inflate');
+  }
 }
