@@ -8,6 +8,7 @@ import { engramHome } from '../../src/core/state.js';
 import { VaultIndex, type IndexProgress, type OpenReport } from '../../src/core/index/vault-index.js';
 import { loadConfig } from './config-file.js';
 import { configuredModel, loadEmbedder, locateModel, type ModelLocation } from './embedder.js';
+import { yieldImmediate } from './yield.js';
 import { hostFacts } from './facts.js';
 import { NodeVault } from './node-vault.js';
 import { requireVault, type VaultContext } from './resolve.js';
@@ -66,7 +67,7 @@ export async function openVaultIndex(opts: {
   const model: ModelState = opts.noModel
     ? { location: locateModel({ engramHome: engramHome(facts), modelId: 'none', modelPath: null }), problem: 'BM25 mode requested' }
     : await resolveModel(opts.env);
-  const index = new VaultIndex({ vault: new NodeVault(vault.realPath), embedder: model.embedder, onProgress: opts.onProgress });
+  const index = new VaultIndex({ vault: new NodeVault(vault.realPath), embedder: model.embedder, onProgress: opts.onProgress, yieldNow: yieldImmediate });
   const snapshot = opts.rebuild ? null : await readSnapshot(vault.state.snapshot);
   const report = await index.open(snapshot);
   if (opts.rebuild) report.reason = 'rebuild requested';

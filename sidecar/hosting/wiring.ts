@@ -14,6 +14,7 @@ import type { Logger } from './logger.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
 import type { FaultHit } from './fault.js';
 import { atomicWriteFile } from './atomic-write.js';
+import { yieldImmediate } from './yield.js';
 
 /** Where a host's embeddings come from: the daemon loads the local model itself, the plugin asks its embedding child. */
 export type EmbedderSource = () => Promise<Embedder | undefined>;
@@ -48,7 +49,7 @@ export interface IndexChoices {
 export function indexMaker(state: VaultState, env: NodeJS.ProcessEnv, choices: IndexChoices = {}): IndexMaker {
   const { embedder, onProgress, yieldNow } = choices;
   return async (vault, log, hit) => {
-    const index = new VaultIndex({ vault, onProgress, ...(yieldNow ? { yieldNow } : {}) });
+    const index = new VaultIndex({ vault, onProgress, yieldNow: yieldNow ?? yieldImmediate });
     const snapshot = {
       read: async () => new Uint8Array(await fs.promises.readFile(state.snapshot)),
       // The one atomic write (node/atomic-write.ts): a reader sees the old snapshot or the new one, whole.
