@@ -92,22 +92,25 @@ const URL_OR_DATE = /^(?:[a-z][\w+.-]*:\/\/\S*|\d{4}-\d\d-\d\d(?:[T ][\d:.]+Z?)?
 /** The properties text of a note is bounded: a frontmatter holding a pasted document is not a note's name. */
 const MAX_PROPERTIES = 1000;
 
-/**
- * A note's other frontmatter keys and values, as words: who a clipping is by (`author: [[Kevin Kelly]]`), who was at
- * a meeting, a film's director, an album's year. What people ask by ("the podcast with Kevin Kelly") often lives there
- * and nowhere in the body. Links by their text; addresses and dates left out, and a key with nothing kept.
- */
-export function propertyText(data: Record<string, unknown> | null): string {
-  if (!data) return '';
-  const out: string[] = [];
+/** A frontmatter key and the values kept of it (links by their text), in the note's order. */
+interface PropertyEntry {
+  key: string;
+  values: string[];
+}
+
+/** The frontmatter's other keys with the values worth reading: what `propertyText` and `propertyLines` share. */
+function propertyEntries(data: Record<string, unknown> | null): PropertyEntry[] {
+  if (!data) return [];
+  const entries: PropertyEntry[] = [];
   let size = 0;
+  let values: string[] = [];
   const add = (v: unknown, depth: number): void => {
     if (size > MAX_PROPERTIES || depth > 2) return;
     if (typeof v === 'string' || typeof v === 'number') {
       const t = String(v).trim();
       if (!t || URL_OR_DATE.test(t)) return;
       const w = t.replace(/\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_m, a: string, b?: string) => b ?? a.slice(a.lastIndexOf('/') + 1));
-      out.push(w);
+      values.push(w);
       size += w.length + 1;
     } else if (Array.isArray(v)) {
       for (const x of v) add(x, depth + 1);
@@ -117,12 +120,43 @@ export function propertyText(data: Record<string, unknown> | null): string {
   };
   for (const [k, v] of Object.entries(data)) {
     if (UNSEARCHED_KEY.test(k)) continue;
-    const before = out.length;
+    values = [];
     add(v, 0);
-    // The key names what the value is ("director", "year"), when a value is kept.
-    if (out.length > before) out.splice(before, 0, k.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2'));
+    if (values.length) entries.push({ key: k, values });
   }
-  return out.join('\n').slice(0, MAX_PROPERTIES);
+  return entries;
+}
+
+/**
+ * A note's other frontmatter keys and values, as words: who a clipping is by (`author: [[Kevin Kelly]]`), who was at
+ * a meeting, a film's director, an album's year. What people ask by ("the podcast with Kevin Kelly") often lives there
+ * and nowhere in the body. Links by their text; addresses and dates left out, and a key with nothing kept.
+ */
+export function propertyText(data: Record<string, unknown> | null): string {
+  // The key names what the value is ("director", "year"), when a value is kept.
+  const words = propertyEntries(data).flatMap((e) => [e.key.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2'), ...e.values]);
+  return words.join('\n').slice(0, MAX_PROPERTIES);
+}
+
+const FILE_NAME = /\.(?:png|jpe?g|gif|webp|svg|bmp|avif|pdf|mp[34]|webm|mov)$/i;
+/** Most characters of a note's property lines kept for excerpts. */
+const MAX_PROPERTY_LINES = 600;
+
+/**
+ * The same properties as readable lines, `key: value, value`: what an excerpt shows when a question is answered by a
+ * property ("who directed Blade Runner": `director: Ridley Scott`), instead of raw YAML or nothing.
+ */
+export function propertyLines(data: Record<string, unknown> | null): string {
+  let out = '';
+  for (const e of propertyEntries(data)) {
+    // A cover image's file name says nothing a reader asks for.
+    const values = e.values.filter((v) => !FILE_NAME.test(v));
+    if (!values.length) continue;
+    const line = `${e.key}: ${values.join(', ')}`.replace(/\s+/g, ' ');
+    if (out.length + line.length + 1 > MAX_PROPERTY_LINES) break;
+    out += out ? `\n${line}` : line;
+  }
+  return out;
 }
 
 /** `title` replaces the file name as the note's title (a document without a name, such as a BEIR passage, has ''). */
@@ -139,6 +173,7 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
   const links = new Set(wikilinks(body));
   for (const r of meta.related) for (const k of wikilinks(r.includes('[[') ? r : `[[${r}]]`)) links.add(k);
   const slash = path.lastIndexOf('/');
+  const fields = propertyLines(parsed.data);
   const note: NoteDoc = {
     path,
     // Aliases are names of the note too: a search for one should find it by title.
@@ -157,6 +192,7 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
     confidence: meta.confidence,
     summary: meta.summary,
     superseded: meta.supersededBy !== undefined,
+    ...(fields ? { fields } : {}),
     links: [...links],
     dupKey: textHash(body.toLowerCase().replace(/\s+/g, ' ').trim()),
     beat: meta.engramId !== undefined || (meta.type !== undefined && BEAT_TYPES.has(meta.type)),

@@ -5,7 +5,7 @@ import { EngramError } from '../errors.js';
 import type { Clock, Embedder } from '../ports.js';
 import { allowList, hasFilters } from './filters.js';
 import { linkKey } from './note-doc.js';
-import { makeSnippet, priorFactor, rrf, type RankingConfig } from './rank.js';
+import { makeSnippet, priorFactor, withProperties, rrf, type RankingConfig } from './rank.js';
 import { topK, type TextIndex } from './text-index.js';
 import { extractTimePhrase } from './time-phrases.js';
 import type { SearchFilters, SearchHit, SearchOptions } from './types.js';
@@ -278,7 +278,7 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
     path: n.path,
     title: n.name ?? noteName(n.path),
     score: Number(c.score.toFixed(6)),
-    snippet: makeSnippet(t.chunkText[c.chunk] ?? '', words, 300, terms),
+    snippet: withProperties(makeSnippet(t.chunkText[c.chunk] ?? '', words, 300, terms), n.fields, fields.get('tags') ?? [], (line) => t.tokenizer.terms(line)),
     heading: t.chunkHeading[c.chunk],
     why,
     type: n.type,

@@ -18,7 +18,7 @@ import { parseJsonSteps } from '../json-steps.js';
 // and block ids are no longer indexed: older snapshots hold other passages and postings.
 // 7: the file a host writes is deflated (`packSnapshot`: about a third of the size); posting ids are stored as gaps
 // (the deflate finds them); the note table leaves out what the path gives (folder) and what counting gives (first
-// chunk). Older snapshots are rebuilt.
+// chunk), and notes carry their properties as `key: value` lines for excerpts. Older snapshots are rebuilt.
 export const SNAPSHOT_FORMAT_VERSION = 7;
 const MAGIC = 'ENGRAMIX';
 /** A packed snapshot: this magic, the u32 format version, then the raw snapshot deflated (`deflate-raw`). */

@@ -28,6 +28,8 @@ export interface IndexedNote {
   confidence?: number;
   summary?: string;
   superseded: boolean;
+  /** The frontmatter's other properties as `key: value` lines (note-doc.ts propertyLines), for excerpts. */
+  fields?: string;
   /** Link targets, normalised by `linkKey`. */
   links: string[];
   /** Hash of the normalised text, for near-duplicate collapse. */
