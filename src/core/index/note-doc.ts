@@ -1,6 +1,6 @@
 // Turns a note file into what the index stores: normalised metadata, chunks, link targets, hashes, embedding texts.
 import { parseNote } from '../note/frontmatter.js';
-import { DEFAULT_TYPES, readNoteMeta, titleFromPath } from '../note/meta.js';
+import { DEFAULT_TYPES, readNoteMeta, titleFromPath, type NoteMeta } from '../note/meta.js';
 import { chunkBody, type Chunk } from './chunk.js';
 import type { IndexedNote } from './text-index.js';
 
@@ -13,6 +13,9 @@ export interface ParsedDoc {
   properties: string;
   /** Set when the frontmatter is invalid: the note is still indexed by its text, and the problem reported. */
   problem?: string;
+  /** The note's metadata and body as the engine reads them (handed on, so the note is not parsed twice). */
+  meta: NoteMeta;
+  body: string;
 }
 
 /** 64-bit (two 32-bit lanes) hash of a string, as 16 hex digits: change detection, not security. */
@@ -197,7 +200,8 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
     dupKey: textHash(body.toLowerCase().replace(/\s+/g, ' ').trim()),
     beat: meta.engramId !== undefined || (meta.type !== undefined && BEAT_TYPES.has(meta.type)),
   };
-  return { note, chunks: chunkBody(searchableBody(parsed.data, body)), properties: propertyText(parsed.data), problem: parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined };
+  const problem = parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined;
+  return { note, chunks: chunkBody(searchableBody(parsed.data, body)), properties: propertyText(parsed.data), problem, meta, body: parsed.body };
 }
 
 /** The text a chunk is embedded by; null when the chunk gets no vector (a beat has one vector, on its first chunk). */
