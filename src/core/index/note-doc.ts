@@ -1,5 +1,5 @@
 // Turns a note file into what the index stores: normalised metadata, chunks, link targets, hashes, embedding texts.
-import { parseNote } from '../note/frontmatter.js';
+import { readNoteData } from '../note/frontmatter.js';
 import { DEFAULT_TYPES, readNoteMeta, titleFromPath, type NoteMeta } from '../note/meta.js';
 import { chunkBody, type Chunk } from './chunk.js';
 import type { IndexedNote } from './text-index.js';
@@ -164,7 +164,7 @@ export function propertyLines(data: Record<string, unknown> | null): string {
 
 /** `title` replaces the file name as the note's title (a document without a name, such as a BEIR passage, has ''). */
 export function parseDoc(path: string, text: string, mtime: number, size: number, title = titleFromPath(path)): ParsedDoc {
-  const parsed = parseNote(text);
+  const parsed = readNoteData(text);
   const meta = readNoteMeta(path, parsed.data ?? {});
   const body = parsed.data === null ? text : parsed.body;
   const name = displayName(parsed.data, body, title);
