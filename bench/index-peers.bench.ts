@@ -13,7 +13,7 @@ import { VaultIndex } from '../src/core/index/vault-index.js';
 import { STOP_WORDS } from '../src/core/index/tokenize.js';
 import { MemoryVault } from '../src/core/ports/memory-vault.js';
 import { yieldImmediate } from '../sidecar/hosting/yield.js';
-import { corpus, gc, heapMB, ms, pct, readVaultTexts, s, zettelDir, zettelQueries } from './lib/index-corpus.js';
+import { blocking, gc, heapMB, ms, pct, readVaultTexts, s, zettelDir, zettelQueries } from './lib/index-corpus.js';
 
 interface Engine {
   name: string;
@@ -22,27 +22,6 @@ interface Engine {
   save(): Promise<Uint8Array | string> | Uint8Array | string;
   /** Loads what `save` gave; yields (Engram) or one blocking task (the others). */
   load(saved: Uint8Array | string): Promise<unknown> | unknown;
-}
-
-/** Runs `fn`, timing it and the longest stretch in which the event loop could not run (a 1 ms heartbeat's gap). */
-async function blocking(fn: () => unknown): Promise<{ total: number; longest: number }> {
-  let last = performance.now();
-  let longest = 0;
-  const beat = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 1);
-  const t = performance.now();
-  last = t;
-  try {
-    await fn();
-    const total = performance.now() - t;
-    await new Promise((r) => setTimeout(r, 5));
-    return { total, longest };
-  } finally {
-    clearInterval(beat);
-  }
 }
 
 /** Engram's stop words and English stemmer (Orama's Porter stemmer, as tokenize.ts uses it) on each word MiniSearch splits. */
@@ -138,7 +117,7 @@ async function measure(e: Engine, texts: Record<string, string>, queries: string
   const base = heapMB();
   const t = performance.now();
   const cpu = process.cpuUsage();
-  const built = await e.build(texts);
+  await e.build(texts);
   const build = performance.now() - t;
   const used = process.cpuUsage(cpu);
   const buildCpu = (used.user + used.system) / 1000;
@@ -165,7 +144,6 @@ async function measure(e: Engine, texts: Record<string, string>, queries: string
     loads.push(await blocking(() => e.load(saved)));
   }
   const median = (xs: number[]): number => pct(xs, 0.5);
-  void built;
   return { build, buildCpu, heap, p50: pct(mid, 0.5), p95: p95s[1], fastP95: pct(fastest, 0.95), size, load: median(loads.map((l) => l.total)), longest: median(loads.map((l) => l.longest)) };
 }
 
@@ -175,7 +153,6 @@ export async function run(): Promise<void> {
     return;
   }
   if (!gc) console.log('  (no --expose-gc: heap figures include garbage)');
-  void corpus;
   const texts = readVaultTexts(zettelDir);
   const queries = zettelQueries();
   console.log(`${Object.keys(texts).length} notes, ${queries.length} queries; notes already in memory; one process, engines in turn (machine shared: ratios, not absolutes)`);
