@@ -27,7 +27,7 @@ describe.skipIf(!hasCorpus)(`fast frontmatter reading on the corpus vaults${hasC
         fast++;
         expect(data, n).toEqual(slow.data);
       }
-      expect(readNoteData(text), n).toEqual({ data: slow.data, body: slow.body, problem: slow.problem });
+      expect(readNoteData(text), n).toEqual({ data: slow.data, body: slow.body, problem: slow.problem, block: slow.block });
     }
     if (name === 'digitalyoshixi-zettelkasten') expect(fast / blocks).toBeGreaterThan(0.9);
   });

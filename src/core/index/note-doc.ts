@@ -92,43 +92,10 @@ function searchableBody(data: Record<string, unknown> | null, body: string): str
 /** Keys read elsewhere (title, aliases, tags, summary, `related` links) or bookkeeping (ids, dates, scores, display options). */
 const UNSEARCHED_KEY = /^(?:title|aliases|alias|tags|tag|summary|description|id|type|scope|confidence|created|updated|modified|date(?:_\w+)?|review_after|forget_after|superseded_by|related|locked|published|last|rating|cssclass(?:es)?|publish|permalink|excalidraw-[\w-]+|(?:engram|cb)_\w+)$/i;
 const URL_OR_DATE = /^(?:[a-z][\w+.-]*:\/\/\S*|\d{4}-\d\d-\d\d(?:[T ][\d:.]+Z?)?|[\d\s.:+\-/TZ]*[.:/-][\d\s.:+\-/TZ]*)$/i;
+/** A value naming an image or other file (a `banner:` picture): its name repeats the note's, and says nothing. */
+const FILE_VALUE = /\.(?:png|jpe?g|gif|webp|svg|bmp|avif|pdf|mp[34]|webm|mov|excalidraw)(?:\]\])?$/i;
 /** The properties text of a note is bounded: a frontmatter holding a pasted document is not a note's name. */
 const MAX_PROPERTIES = 1000;
-
-/** A frontmatter key and the values kept of it (links by their text), in the note's order. */
-interface PropertyEntry {
-  key: string;
-  values: string[];
-}
-
-/** The frontmatter's other keys with the values worth reading: what `propertyText` and `propertyLines` share. */
-function propertyEntries(data: Record<string, unknown> | null): PropertyEntry[] {
-  if (!data) return [];
-  const entries: PropertyEntry[] = [];
-  let size = 0;
-  let values: string[] = [];
-  const add = (v: unknown, depth: number): void => {
-    if (size > MAX_PROPERTIES || depth > 2) return;
-    if (typeof v === 'string' || typeof v === 'number') {
-      const t = String(v).trim();
-      if (!t || URL_OR_DATE.test(t)) return;
-      const w = t.replace(/\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_m, a: string, b?: string) => b ?? a.slice(a.lastIndexOf('/') + 1));
-      values.push(w);
-      size += w.length + 1;
-    } else if (Array.isArray(v)) {
-      for (const x of v) add(x, depth + 1);
-    } else if (v && typeof v === 'object' && !(v instanceof Date)) {
-      for (const x of Object.values(v as Record<string, unknown>)) add(x, depth + 1);
-    }
-  };
-  for (const [k, v] of Object.entries(data)) {
-    if (UNSEARCHED_KEY.test(k)) continue;
-    values = [];
-    add(v, 0);
-    if (values.length) entries.push({ key: k, values });
-  }
-  return entries;
-}
 
 /**
  * A note's other frontmatter keys and values, as words: who a clipping is by (`author: [[Kevin Kelly]]`), who was at
@@ -136,47 +103,68 @@ function propertyEntries(data: Record<string, unknown> | null): PropertyEntry[] 
  * and nowhere in the body. Links by their text; addresses and dates left out, and a key with nothing kept.
  */
 export function propertyText(data: Record<string, unknown> | null): string {
-  // The key names what the value is ("director", "year"), when a value is kept.
-  const words = propertyEntries(data).flatMap((e) => [e.key.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2'), ...e.values]);
-  return words.join('\n').slice(0, MAX_PROPERTIES);
+  if (!data) return '';
+  const out: string[] = [];
+  let size = 0;
+  const add = (v: unknown, depth: number, into: string[]): void => {
+    if (size > MAX_PROPERTIES || depth > 2) return;
+    if (typeof v === 'string' || typeof v === 'number') {
+      const t = String(v).trim();
+      if (!t || URL_OR_DATE.test(t) || FILE_VALUE.test(t)) return;
+      const w = t.replace(/\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_m, a: string, b?: string) => b ?? a.slice(a.lastIndexOf('/') + 1));
+      into.push(w);
+      size += w.length + 2;
+    } else if (Array.isArray(v)) {
+      for (const x of v) add(x, depth + 1, into);
+    } else if (v && typeof v === 'object' && !(v instanceof Date)) {
+      for (const x of Object.values(v as Record<string, unknown>)) add(x, depth + 1, into);
+    }
+  };
+  for (const [k, v] of Object.entries(data)) {
+    if (UNSEARCHED_KEY.test(k)) continue;
+    const values: string[] = [];
+    add(v, 0, values);
+    // The key names what the value is ("director", "year"), when a value is kept: one line a key, "year: 1957".
+    if (values.length) out.push(`${k.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2')}: ${values.join(', ')}`);
+  }
+  return out.join('\n').slice(0, MAX_PROPERTIES);
 }
 
-const FILE_NAME = /\.(?:png|jpe?g|gif|webp|svg|bmp|avif|pdf|mp[34]|webm|mov)$/i;
-/** Most characters of a note's property lines kept for excerpts. */
-const MAX_PROPERTY_LINES = 600;
-
-/**
- * The same properties as readable lines, `key: value, value`: what an excerpt shows when a question is answered by a
- * property ("who directed Blade Runner": `director: Ridley Scott`), instead of raw YAML or nothing.
- */
-export function propertyLines(data: Record<string, unknown> | null): string {
-  let out = '';
-  for (const e of propertyEntries(data)) {
-    // A cover image's file name says nothing a reader asks for.
-    const values = e.values.filter((v) => !FILE_NAME.test(v));
-    if (!values.length) continue;
-    const line = `${e.key}: ${values.join(', ')}`.replace(/\s+/g, ' ');
-    if (out.length + line.length + 1 > MAX_PROPERTY_LINES) break;
-    out += out ? `\n${line}` : line;
-  }
-  return out;
+/** The words of a frontmatter block that does not parse: keys and values, without template fields and YAML marks. */
+function brokenProperties(yaml: string): string {
+  return yaml
+    .split(/\r?\n/)
+    .map((line) =>
+      line
+        .replace(/\{\{[^}\n]*\}\}/g, ' ')
+        .replace(/\[\[([^\]|\n]*)(?:\|([^\]\n]*))?\]\]/g, (_m, a: string, b?: string) => b ?? a.slice(a.lastIndexOf('/') + 1))
+        .replace(/^[ \t]*-[ \t]*|["'[\]{}]/g, ' ')
+        .replace(/:\s*$/, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter((line) => /[\p{L}\p{N}]/u.test(line))
+    .join('\n')
+    .slice(0, MAX_PROPERTIES);
 }
 
 /** `title` replaces the file name as the note's title (a document without a name, such as a BEIR passage, has ''). */
 export function parseDoc(path: string, text: string, mtime: number, size: number, title = titleFromPath(path)): ParsedDoc {
   const parsed = readNoteData(text);
   const meta = readNoteMeta(path, parsed.data ?? {});
-  const body = parsed.data === null ? text : parsed.body;
+  // Frontmatter that does not parse (an unfilled template's `date: {{date}}`) is still frontmatter: out of the
+  // passages and excerpts, its keys and values searched as the note's properties.
+  const broken = parsed.data === null && parsed.block !== null;
+  const body = parsed.data === null && !broken ? text : parsed.body;
   const name = displayName(parsed.data, body, title);
   // A display name that is the file name in other dress ("dora-metrics", "Dora Metrics") is indexed once: twice would
   // count each of its words twice.
   const same = (a: string, b: string): boolean => a.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() === b.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   const names = same(name, title) ? [title] : [title, name];
   const aliases = meta.aliases.filter((a) => !names.some((n) => n.toLowerCase() === a.toLowerCase()));
-  const links = new Set(wikilinks(body));
+  const links = new Set(wikilinks(broken ? text : body));
   for (const r of meta.related) for (const k of wikilinks(r.includes('[[') ? r : `[[${r}]]`)) links.add(k);
   const slash = path.lastIndexOf('/');
-  const fields = propertyLines(parsed.data);
   const note: NoteDoc = {
     path,
     // Aliases are names of the note too: a search for one should find it by title.
@@ -195,13 +183,14 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
     confidence: meta.confidence,
     summary: meta.summary,
     superseded: meta.supersededBy !== undefined,
-    ...(fields ? { fields } : {}),
     links: [...links],
     dupKey: textHash(body.toLowerCase().replace(/\s+/g, ' ').trim()),
     beat: meta.engramId !== undefined || (meta.type !== undefined && BEAT_TYPES.has(meta.type)),
   };
+  const properties = broken && parsed.block ? brokenProperties(text.slice(parsed.block.yamlStart, parsed.block.yamlEnd)) : propertyText(parsed.data);
+  if (properties) note.props = properties;
   const problem = parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined;
-  return { note, chunks: chunkBody(searchableBody(parsed.data, body)), properties: propertyText(parsed.data), problem, meta, body: parsed.body };
+  return { note, chunks: chunkBody(searchableBody(parsed.data, body)), properties, problem, meta, body: parsed.body };
 }
 
 /** The text a chunk is embedded by; null when the chunk gets no vector (a beat has one vector, on its first chunk). */

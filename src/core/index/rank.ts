@@ -116,20 +116,3 @@ export function makeSnippet(text: string, words: string[], max = 240, terms: str
   const end = Math.min(flat.length, start + max);
   return `${start > 0 ? '…' : ''}${flat.slice(start, end).trim()}${end < flat.length ? '…' : ''}`;
 }
-
-/**
- * An excerpt that leads with the note's properties (`key: value` lines, note-doc.ts propertyLines) holding the query's
- * terms, and shows them all when the passage says nothing (a film or person note that is only frontmatter): a
- * question a property answers ("Steph Ango's twitter handle") is shown `twitter: kepano`, not raw YAML or nothing.
- * `matched`: the query's terms found in the note's tags and properties; `termsOf` cuts a line into index terms.
- */
-export function withProperties(snippet: string, fields: string | undefined, matched: string[], termsOf: (line: string) => string[], max = 300): string {
-  if (!fields || (snippet && !matched.length)) return snippet;
-  const want = new Set(matched);
-  const lines = fields.split('\n');
-  const named = want.size ? lines.filter((l) => termsOf(l).some((t) => want.has(t))) : [];
-  const shown = snippet ? named : [...named, ...lines.filter((l) => !named.includes(l))];
-  if (!shown.length) return snippet;
-  const out = snippet ? `${shown.join(' · ')} · ${snippet}` : shown.join(' · ');
-  return out.length > max ? `${out.slice(0, max - 1)}…` : out;
-}

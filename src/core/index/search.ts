@@ -5,7 +5,7 @@ import { EngramError } from '../errors.js';
 import type { Clock, Embedder } from '../ports.js';
 import { allowList, hasFilters } from './filters.js';
 import { linkKey } from './note-doc.js';
-import { makeSnippet, priorFactor, withProperties, rrf, type RankingConfig } from './rank.js';
+import { makeSnippet, priorFactor, rrf, type RankingConfig } from './rank.js';
 import { topK, type TextIndex } from './text-index.js';
 import { extractTimePhrase } from './time-phrases.js';
 import type { SearchFilters, SearchHit, SearchOptions } from './types.js';
@@ -254,6 +254,31 @@ function termWeight(text: TextIndex, term: string): number {
   return Math.log(1 + (bf.liveDocs - n + 0.5) / (n + 0.5));
 }
 
+/**
+ * A hit's excerpt: the frontmatter properties the query asks about ("year: 1957" for "what year did … come out"),
+ * whose answer no passage holds, then the densest window of the passage.
+ */
+function excerpt(t: TextIndex, props: string | undefined, chunk: number, words: string[], terms: string[]): string {
+  const max = 300;
+  if (!props) return makeSnippet(t.excerptText(chunk), words, max, terms);
+  // A note with no text of its own (a film, a person, a book: properties only) is quoted by all its properties.
+  const passage = makeSnippet(t.excerptText(chunk), words, max, terms);
+  if (!passage) {
+    const all = props.split('\n').join(' · ');
+    return all.length > max ? `${all.slice(0, max - 1)}…` : all;
+  }
+  if (terms.length === 0) return passage;
+  const want = new Set(terms);
+  const asked = props
+    .split('\n')
+    .filter((line) => t.tokenizer.terms(line).some((x) => want.has(x)))
+    .map((line) => (line.length > 120 ? `${line.slice(0, 119)}…` : line));
+  const head = asked.slice(0, 3).join(' · ');
+  if (!head) return passage;
+  const rest = makeSnippet(t.excerptText(chunk), words, Math.max(60, max - head.length - 3), terms);
+  return rest ? `${head} · ${rest}` : head;
+}
+
 function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], said: Map<string, string>): SearchHit {
   const t = ctx.text;
   const n = t.notes[c.slot]!;
@@ -278,7 +303,7 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
     path: n.path,
     title: n.name ?? noteName(n.path),
     score: Number(c.score.toFixed(6)),
-    snippet: withProperties(makeSnippet(t.chunkText[c.chunk] ?? '', words, 300, terms), n.fields, fields.get('tags') ?? [], (line) => t.tokenizer.terms(line)),
+    snippet: excerpt(t, n.props, c.chunk, words, terms),
     heading: t.chunkHeading[c.chunk],
     why,
     type: n.type,

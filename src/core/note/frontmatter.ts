@@ -164,14 +164,14 @@ export function simpleFrontmatter(yaml: string): Record<string, unknown> | undef
  * What an index needs of a note: its frontmatter data (null when invalid), body and problem. A block of the simplest
  * shape is read without the YAML parser (most of an index build's parsing time); any other goes through `parseNote`.
  */
-export function readNoteData(text: string): Pick<ParsedNote, 'data' | 'body' | 'problem'> {
+export function readNoteData(text: string): Pick<ParsedNote, 'data' | 'body' | 'problem' | 'block'> {
   const found = findFrontmatter(text);
   if (found !== null && !isProblem(found)) {
     const data = simpleFrontmatter(text.slice(found.yamlStart, found.yamlEnd));
-    if (data) return { data, body: text.slice(found.bodyStart), problem: null };
+    if (data) return { data, body: text.slice(found.bodyStart), problem: null, block: found };
   }
   const parsed = parseNote(text);
-  return { data: parsed.data, body: parsed.body, problem: parsed.problem };
+  return { data: parsed.data, body: parsed.body, problem: parsed.problem, block: parsed.block };
 }
 
 function lineOf(text: string, offset: number): number {

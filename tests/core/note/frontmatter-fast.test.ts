@@ -48,7 +48,7 @@ describe('simpleFrontmatter', () => {
   it('readNoteData gives parseNote\'s data, body and problem, for simple, rich and broken blocks', () => {
     for (const text of ['---\ntags:\n  - a\n---\nBody [[x]].\n', '---\nyear: 1982\ncast: ["[[A]]"]\n---\nB\n', '---\na: [unclosed\n---\nB\n', 'no frontmatter\n', '---\nnever closed\n']) {
       const p = parseNote(text);
-      expect(readNoteData(text), text).toEqual({ data: p.data, body: p.body, problem: p.problem });
+      expect(readNoteData(text), text).toEqual({ data: p.data, body: p.body, problem: p.problem, block: p.block });
     }
   });
 });
