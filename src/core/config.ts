@@ -241,6 +241,7 @@ export const CONFIG_KEYS = {
   'folders.claude_memory': folderKey('Engram/Claude memory', "Vault folder for the notes imported from Claude Code's own memory (one subfolder per project)"),
   'privacy.private_folders': foldersKey([], 'Private vault folders: their notes are never injected by hooks, never given to agents over MCP and never named to an LLM (your own search still finds them)'),
   'privacy.private_tags': textListKey('Private tags (e.g. private, health): notes carrying one (or a tag nested under it) are private like a private folder\'s'),
+  'privacy.private_projects': textListKey('Private projects (a note\'s project, e.g. acme): their notes are private like a private folder\'s (to keep a project\'s sessions from being captured too, set capture.mode_by_project acme=off)'),
   'recall.read_only': boolKey(false, 'Read-only mode for agents: MCP recall, read, search and status work; remember, forget, extract, configure, reindex and applying or rejecting proposals are refused'),
   'hooks.inject': boolKey(true, 'Whether hooks inject recalled context into sessions'),
   'hooks.stop_min_new_turns': intKey(6, 'A Stop re-queues a session only when it grew by this many records (or bytes below)'),

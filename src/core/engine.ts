@@ -50,6 +50,10 @@ export class Engine {
   ready = false;
   private readyResolve!: () => void;
   private readonly readyPromise = new Promise<void>((resolve) => (this.readyResolve = resolve));
+  /** Context can be answered: from what the last run saved (before the vault is listed), or once ready. */
+  serving = false;
+  private servingResolve!: () => void;
+  private readonly servingPromise = new Promise<void>((resolve) => (this.servingResolve = resolve));
 
   constructor(private readonly opts: EngineOptions) {
     this.ports = opts.ports;
@@ -66,6 +70,8 @@ export class Engine {
         yieldNow: opts.ports.yieldNow,
         vectors: () => describeIndexVectors(this.index.noteVectors?.()),
         metas: () => (this.ready ? this.vaultNotes.metas : undefined),
+        // Private notes never reach review's or restructure's model calls (note/private-zone.ts).
+        privateZones: this.config.privateZones,
       });
     }
     if (opts.capture) this.capture = new Capture(opts.capture);
@@ -94,11 +100,26 @@ export class Engine {
     return this.readyPromise;
   }
 
-  /** Reads every note once (term statistics, metadata and, for the fallback, the index). */
+  /** Resolves once context can be answered (`serving`): a hook that started this host waits for this, not `ready`. */
+  whenServing(): Promise<void> {
+    return this.servingPromise;
+  }
+
+  private markServing(): void {
+    if (this.serving) return;
+    this.serving = true;
+    this.servingResolve();
+  }
+
+  /**
+   * Reads every note once (term statistics, metadata and, for the fallback, the index). From a saved snapshot and
+   * note cache it serves context at once, before the vault is listed (VaultNotes.readAll).
+   */
   async start(): Promise<void> {
-    await this.vaultNotes.readAll(await this.restorePersisted());
+    await this.vaultNotes.readAll(await this.restorePersisted(), () => this.markServing());
     this.ready = true;
     this.readyResolve();
+    this.markServing();
     this.log('info', `engine ready: ${this.vaultNotes.stats.size} notes, index ${this.index.mode}`);
   }
 
@@ -203,7 +224,8 @@ export class Engine {
 
   /** Why a note is private (a private folder or tag), or undefined: never injected, never given to an agent. */
   privateZone(path: string): string | undefined {
-    return privateZoneOf({ path, tags: this.meta(path)?.tags }, this.config.privateZones);
+    const m = this.meta(path);
+    return privateZoneOf({ path, tags: m?.tags, project: m?.project }, this.config.privateZones);
   }
 
   /** The answer's hits marked for people: outside text, text addressed to an AI (`engram search`, the Search pane). */

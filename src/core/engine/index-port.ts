@@ -46,6 +46,11 @@ export interface EngineIndex {
    * told the listing and each note it reads on the way, so the engine lists and reads none of them a second time.
    */
   open?(hooks?: ReadHooks): Promise<void>;
+  /**
+   * With `open`: loads what the last run saved (the snapshot) without looking at the vault, so recall answers from it
+   * while `open` catches up. False when nothing usable was saved (then `open` builds the index).
+   */
+  load?(): Promise<boolean>;
   /** Each note's vector (mean of its chunks), when the index has embeddings: curation's "close in meaning". */
   noteVectors?(): IndexNoteVectors | null;
   /** The notes that link to a note (body wikilinks or `related:`), from the index's link graph. */
@@ -68,11 +73,17 @@ export class IndexedVault implements EngineIndex {
     /** `afterOpen`: once the text index is up (the host attaches its embedder then: recall works on BM25 at once). */
     private readonly opts: { snapshot?: SnapshotStore; log?: EngineLog; label?: string; afterOpen?: () => void } = {},
   ) {
-    if (opts.snapshot) this.open = (hooks) => this.openSnapshot(opts.snapshot!, hooks);
+    if (opts.snapshot) {
+      this.open = (hooks) => this.openSnapshot(opts.snapshot!, hooks);
+      this.load = () => this.loadSnapshot(opts.snapshot!);
+    }
   }
 
   /** Only with a snapshot store (the engine feeds every note otherwise). */
   open?: (hooks?: ReadHooks) => Promise<void>;
+  load?: () => Promise<boolean>;
+  /** Set once `load` took the snapshot: `open` then only catches up with the vault. */
+  private loaded = false;
 
   get mode(): string {
     return this.opts.label ?? this.index.stats().mode;
@@ -80,8 +91,19 @@ export class IndexedVault implements EngineIndex {
   size(): number {
     return this.index.stats().notes;
   }
+  private async loadSnapshot(store: SnapshotStore): Promise<boolean> {
+    const bytes = await store.read().catch(() => null);
+    if (!bytes?.length) return false;
+    try {
+      await this.index.loadSnapshotAsync(bytes);
+      this.loaded = true;
+    } catch {
+      // Damaged or foreign: `open` reads it again, says why and builds the index.
+    }
+    return this.loaded;
+  }
   private async openSnapshot(store: SnapshotStore, hooks?: ReadHooks): Promise<void> {
-    const report = await this.index.open(await store.read().catch(() => null), hooks);
+    const report = this.loaded ? { ...(await this.index.sync(hooks)), loaded: true, reason: undefined } : await this.index.open(await store.read().catch(() => null), hooks);
     this.opts.log?.('info', `index open: snapshot ${report.loaded ? 'loaded' : `not used (${report.reason})`}, ${report.indexed} indexed, ${report.unchanged} unchanged, ${report.removed} removed in ${report.ms} ms`);
     this.opts.afterOpen?.();
   }

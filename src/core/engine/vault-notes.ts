@@ -51,15 +51,27 @@ export class VaultNotes {
    * Reads every note once: an index that loads itself hands on its listing and each note it reads (so the engine
    * lists and reads none of them again), an unchanged note comes from the saved cache, and only the rest is read here.
    */
-  async readAll(cached: Map<string, CachedEntry>): Promise<void> {
+  async readAll(cached: Map<string, CachedEntry>, serving?: () => void): Promise<void> {
     const index = this.d.index();
     const selfLoading = index.open !== undefined;
+    // The saved snapshot and note cache answer context at once (the first prompt after an idle exit or a reboot);
+    // the vault is listed and what changed meanwhile is read after. Notes changed while no host ran show their
+    // saved version for those seconds.
+    if (selfLoading && cached.size && (await index.load?.())) {
+      for (const [path, c] of cached) if (!this.isIgnored(path)) this.adopt(path, c);
+      serving?.();
+    }
     const heard = new Map<string, NoteRead | null>();
     let files: VaultFileInfo[] | undefined;
     // A note named like a sync tool's copy is kept with its text: whether it is one is judged below, with the listing.
     if (index.open) await index.open({ listed: (l) => (files = l), read: (f) => heard.set(f.path, this.heard(f) ? null : f) });
     files ??= await this.d.vault.list();
-    const listed = new Set(files.map((f) => f.path));
+    const listed = new Map(files.map((f) => [f.path, f]));
+    const unchanged = (path: string) => {
+      const c = cached.get(path);
+      const f = listed.get(path);
+      return c !== undefined && f !== undefined && c.mtime === f.mtime && c.size === f.size;
+    };
     let n = 0;
     let reused = 0;
     const slicer = this.d.slicer();
@@ -67,19 +79,36 @@ export class VaultNotes {
       if (this.isIgnored(f.path)) continue;
       const c = cached.get(f.path);
       const read = heard.get(f.path);
+      const copy = possibleCopy(f.path);
       // Read by the index on its way up (and taken then, unless named like a copy).
       if (read !== undefined) {
         if (read) await this.load(f.path, false, (p) => listed.has(p), read);
-      } else if (selfLoading && c && c.mtime === f.mtime && c.size === f.size && !possibleCopy(f.path)) {
-        // An index that loads itself needs no text from here: an unchanged note comes from the saved cache.
-        this.metas.set(f.path, c.meta);
-        this.listing.set(f.path, { mtime: f.mtime, size: f.size });
-        this.stats.setTerms(f.path, c.terms);
+      } else if (selfLoading && c && unchanged(f.path) && (!copy || !listed.has(copy.original) || unchanged(copy.original))) {
+        // An index that loads itself needs no text from here: an unchanged note comes from the saved cache. A note
+        // named like a copy (`Note-2.md`) keeps its verdict while it and the note it would copy are both unchanged.
+        this.adopt(f.path, c);
+        if (copy) this.trackCopy(f.path, copy.original);
         reused++;
       } else await this.load(f.path, !selfLoading, (p) => listed.has(p));
       if (++n % 200 === 0 || slicer.due()) await slicer.yield();
     }
+    // Notes adopted from the cache that are gone from the vault.
+    for (const path of [...this.metas.keys()]) if (!listed.has(path)) await this.drop(path);
     if (reused || heard.size) this.d.log('info', `engine: ${reused} unchanged notes from its saved cache, ${heard.size} read with the index, ${n - reused - heard.size} read`);
+  }
+
+  /** A note named like a copy of `original`: judged again whenever that note changes. */
+  private trackCopy(path: string, original: string): void {
+    let set = this.maybeCopies.get(original);
+    if (!set) this.maybeCopies.set(original, (set = new Set()));
+    set.add(path);
+  }
+
+  /** A note as the saved cache has it (its listing, metadata and terms). */
+  private adopt(path: string, c: CachedEntry): void {
+    this.metas.set(path, c.meta);
+    this.listing.set(path, { mtime: c.mtime, size: c.size });
+    this.stats.setTerms(path, c.terms);
   }
 
   /** A note the index read on its way up, taken as the engine's own read; false for one named like a sync tool's copy. */
@@ -110,9 +139,7 @@ export class VaultNotes {
   private async isSyncCopy(path: string, text: string, exists: (p: string) => boolean): Promise<boolean> {
     const copy = possibleCopy(path);
     if (!copy) return false;
-    let set = this.maybeCopies.get(copy.original);
-    if (!set) this.maybeCopies.set(copy.original, (set = new Set()));
-    set.add(path);
+    this.trackCopy(path, copy.original);
     if (!exists(copy.original)) return false;
     try {
       return sameNoteVersions((await this.d.vault.read(copy.original)).text, text);
