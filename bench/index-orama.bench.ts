@@ -13,29 +13,7 @@ import { buildEvalIndex, evaluate } from '../src/core/index/eval.js';
 import type { IndexSearchOptions } from '../src/core/index/search.js';
 import { STOP_WORDS } from '../src/core/index/tokenize.js';
 import { NodeVault } from '../sidecar/hosting/node-vault.js';
-import { corpus, fmt, gc, heapMB, loadLocomo, ms, pct, s, zettelDir, zettelQueries } from './lib/index-corpus.js';
-
-/** Runs `fn`, timing it and the longest stretch in which the event loop could not run (a 1 ms heartbeat's gap). */
-async function blocking<T>(fn: () => T | Promise<T>): Promise<{ value: T; total: number; longest: number }> {
-  let last = performance.now();
-  let longest = 0;
-  const beat = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 1);
-  const t = performance.now();
-  last = t;
-  try {
-    const value = await fn();
-    const total = performance.now() - t;
-    // One more beat, so a stretch that ended with `fn` is counted.
-    await new Promise((r) => setTimeout(r, 5));
-    return { value, total, longest };
-  } finally {
-    clearInterval(beat);
-  }
-}
+import { blocking, corpus, fmt, gc, heapMB, loadLocomo, ms, pct, s, zettelDir, zettelQueries } from './lib/index-corpus.js';
 
 const noteSchema = { title: 'string', body: 'string' } as const;
 /** How Orama would be set up for notes: stemming on, sorting off (with it on, every update re-sorts). */

@@ -64,3 +64,25 @@ export function readVaultTexts(dir: string): Record<string, string> {
   walk('');
   return out;
 }
+
+/** Runs `fn`, timing it and the longest stretch in which the event loop could not run (a 1 ms heartbeat's gap). */
+export async function blocking<T>(fn: () => T | Promise<T>): Promise<{ value: T; total: number; longest: number }> {
+  let last = performance.now();
+  let longest = 0;
+  const beat = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  const t = performance.now();
+  last = t;
+  try {
+    const value = await fn();
+    const total = performance.now() - t;
+    // One more beat, so a stretch that ended with `fn` is counted.
+    await new Promise((r) => setTimeout(r, 5));
+    return { value, total, longest };
+  } finally {
+    clearInterval(beat);
+  }
+}

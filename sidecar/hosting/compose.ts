@@ -8,7 +8,7 @@ import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js
 import type { CurationOptions } from '../../src/core/curate/service.js';
 import { curateSettings } from '../../src/core/curate/settings.js';
 import { foldersFromConfig } from '../../src/core/note/route.js';
-import { systemClock, yieldToEventLoop, type VaultPort, type Yield } from '../../src/core/ports.js';
+import { systemClock, type VaultPort, type Yield } from '../../src/core/ports.js';
 import { engramHome, type HostFacts } from '../../src/core/state.js';
 import { createBackend } from './backends.js';
 import { loadConfig } from './config-file.js';
@@ -23,6 +23,7 @@ import { nodeTranscripts } from './session-jobs.js';
 import { clientSettings } from './settings.js';
 import { DEFER_AGE_MS, spoolPort } from './spool.js';
 import { configuredTranscriptRoots } from './transcript-roots.js';
+import { yieldImmediate } from './yield.js';
 
 /** Curation's setup on Node: the proposal store under $ENGRAM_HOME, settings from config.json, the backend, the crash switch. */
 export function curationSetup(facts: HostFacts, vaultKey: string, config: EffectiveConfig, actor: string, fault: FaultHit): Omit<CurationOptions, 'vault' | 'clock' | 'yieldNow' | 'vectors'> {
@@ -79,7 +80,7 @@ export function composeEngine(opts: ComposeOptions): ComposedEngine {
   const activity = new ActivityRecord(new NodeStateStore(engramHome(facts)), activityFile(state.key), systemClock, log, opts.yieldNow);
   let extractor: TranscriptExtractor = async () => ({ notes: 0, outcome: 'no extractor available in this build' });
   const engine = new Engine({
-    ports: { vault, clock: systemClock, yieldNow: opts.yieldNow ?? yieldToEventLoop },
+    ports: { vault, clock: systemClock, yieldNow: opts.yieldNow ?? yieldImmediate },
     index: opts.index,
     log,
     // Agents reach curation through MCP: the vault's Engram log names `mcp` unless a request says who.

@@ -14,6 +14,7 @@ import type { Logger } from './logger.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
 import type { FaultHit } from './fault.js';
 import { atomicWriteFile } from './atomic-write.js';
+import { yieldImmediate } from './yield.js';
 import { citedNotes } from '../../src/core/activity/usage.js';
 
 /** Where a host's embeddings come from: the daemon loads the local model itself, the plugin asks its embedding child. */
@@ -52,7 +53,7 @@ export interface IndexChoices {
 export function indexMaker(state: VaultState, choices: IndexChoices = {}): IndexMaker {
   const { embedder, model, onProgress, yieldNow, rebuild } = choices;
   return async (vault, log, hit) => {
-    const index = new VaultIndex({ vault, onProgress, embedder: model?.embedder, ...(yieldNow ? { yieldNow } : {}) });
+    const index = new VaultIndex({ vault, onProgress, embedder: model?.embedder, yieldNow: yieldNow ?? yieldImmediate });
     const snapshot = {
       read: async () => new Uint8Array(await fs.promises.readFile(state.snapshot)),
       // The one atomic write (node/atomic-write.ts): a reader sees the old snapshot or the new one, whole.

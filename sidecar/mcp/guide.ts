@@ -8,7 +8,9 @@ decisions, corrections, insights, problems, failed approaches and references.
 When to use the tools:
 - recall: before answering questions about this project's history, conventions or past decisions
   ("why did we…", "how do we usually…", "what went wrong last time with…"). Filter by type or project.
-- read: open one note in full by its title, [[wikilink]] or vault path.
+- search: the whole vault (every project, the user's own notes), narrowed by folder, tag or type; a compact list,
+  one line a hit with its id (path or path#heading) and size in tokens.
+- read: open one note in full by its title, [[wikilink]] or vault path, or one passage by the id recall or search gave.
 - remember: file something worth keeping that the user said or that you learned (a decision and its reason,
   a correction, a gotcha). One idea per call; say why it matters.
 - forget: move a wrong or obsolete note into the vault's archive folder (recoverable, logged) so it leaves recall.

@@ -79,9 +79,29 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     full: a.detail === 'full' ? 3 : 0,
   }, (res) => text(res.synthesis ? `${res.text}\n\n${res.synthesis}` : res.text)));
 
+  // The whole vault by keywords and meaning, narrowed by folder, tag or type: always the compact list (ten hits in
+  // about 1,500 characters), each hit's id (path#heading) what `read` opens.
+  server.registerTool('search', {
+    title: 'Search the vault',
+    description: 'Search every note of the user\'s Obsidian vault (any project, the user\'s own notes too), narrowed by folder, tag or type. Answers with a compact list, one line a hit: display title, id (path, or path#heading of the passage that matched), size in tokens, one line of what it says; fenced as reference data. Open a hit with read, passing its id.',
+    inputSchema: {
+      ...params('recall', {
+        query: 'What to look for, in plain words',
+        limit: 'How many hits (default 10)',
+        folders: 'Only notes in these vault folders (and below)',
+        tags: 'Only notes with these tags',
+        types: 'Only these note types, e.g. decision, correction',
+        since: `Only notes newer than this: ${DURATION_FORMS}`,
+      }),
+    },
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  }, async (a) => call('recall', {
+    query: a.query, limit: a.limit ?? 10, folders: a.folders, tags: a.tags, types: a.types, since: a.since, allProjects: true, full: 0,
+  }, (res) => text(res.text)));
+
   server.registerTool('read', {
     title: 'Read a note',
-    description: 'Read one note of the vault in full, by title, [[wikilink]] or vault-relative path; or one passage of it, as path#heading (what recall lists). Refuses anything outside the vault or in its config folder.',
+    description: 'Read one note of the vault in full, by title, [[wikilink]] or vault-relative path; or one passage of it, as path#heading (the id recall and search list). Refuses anything outside the vault or in its config folder.',
     inputSchema: params('read', { ref: 'Note title, [[wikilink]] or vault path; path#heading for one passage' }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   }, async (a) => call('read', { ref: a.ref }, (note) => {

@@ -124,6 +124,8 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
         types: q.types,
         projects: q.allProjects || !q.project ? undefined : [q.project],
         since: q.since === undefined ? undefined : parseSince(q.since, clock.now()),
+        folders: q.folders,
+        tags: q.tags,
         full: q.full,
       });
       // The team's notes join by reciprocal rank (not for a type or date filter: the team store knows neither).

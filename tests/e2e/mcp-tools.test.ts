@@ -253,3 +253,50 @@ describe('tools that do what they say', () => {
     expect(tools.find((t) => t.name === 'configure')?.description).toContain('recall.prompt_items (0–50)');
   });
 });
+
+describe('search: the whole vault as a compact list, each hit opened by its id', () => {
+  it('lists ten hits in under 1,500 characters, narrowed by folder and tag, and read opens a hit by the id it gave', async () => {
+    sb = makeSandbox();
+    const places = ['Lisbon', 'Porto', 'Madrid', 'Seville', 'Granada', 'Valencia', 'Bilbao', 'Toledo', 'Cordoba', 'Malaga', 'Cadiz', 'Girona', 'Braga', 'Faro'];
+    for (const [i, place] of places.entries()) {
+      sb.writeNote(`Travel/Iberia/${place} trip with a rather long file name to test the width.md`, `---\ntags: [${i % 2 ? 'rail' : 'bus'}]\n---\n# ${place}\n\nIntro about ${place}.\n\n## Getting there by overnight train\n\nThe overnight train to ${place} leaves at 22:10 and the sleeper berth costs ${40 + i} euros. ${'Bring earplugs and water for the long journey. '.repeat(30)}\n`);
+    }
+    sb.writeNote('Work/Overnight train expenses.md', 'Overnight train tickets are claimed as travel expenses within 30 days.\n');
+    sb.writeNote('Engram/Projects/alpha/Release train.md', '---\ntype: decision\nscope: project\nproject: alpha\n---\nThe release train leaves every second Tuesday; an overnight train metaphor only.\n');
+    await connect();
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === 'search')!;
+    expect(tool.annotations?.readOnlyHint).toBe(true);
+    // The schema is the host's own check (protocol params), so a bad argument is refused before the host sees it.
+    expect(Object.keys((tool.inputSchema as { properties: object }).properties).sort()).toEqual(['folders', 'limit', 'query', 'since', 'tags', 'types']);
+    expect((await call('search', { query: '' })).isError).toBe(true);
+    expect((await call('search', { query: 'train', limit: 51 })).isError).toBe(true);
+
+    const all = await call('search', { query: 'overnight train' });
+    expect(all.isError, all.content[0].text).toBeFalsy();
+    const t = all.content[0].text;
+    expect(t.length, t).toBeLessThan(1500);
+    const lines = t.split('\n').filter((l) => l.startsWith('- '));
+    expect(lines).toHaveLength(10);
+    // Any project's notes and the user's own are searched (recall keeps to the current project).
+    const everywhere = await call('search', { query: 'overnight train expenses claimed' });
+    expect(everywhere.content[0].text).toContain('Work/Overnight train expenses.md');
+    for (const line of lines) expect(line).toMatch(/^- .+ · \S.*\.md(#.+)? · ~\d+ tok(: .+)?$/);
+
+    const inFolder = await call('search', { query: 'overnight train', folders: ['Work'] });
+    const folderIds = inFolder.content[0].text.split('\n').filter((l) => l.startsWith('- ')).map((l) => l.split(' · ')[1]);
+    expect(folderIds).toEqual(['Work/Overnight train expenses.md']);
+    const rail = await call('search', { query: 'overnight train', tags: ['rail'], limit: 20 });
+    const railIds = rail.content[0].text.split('\n').filter((l) => l.startsWith('- ')).map((l) => l.split(' · ')[1]);
+    expect(railIds).toHaveLength(7);
+    for (const id of railIds) expect(places.filter((_, i) => i % 2).some((p) => id.startsWith(`Travel/Iberia/${p} trip`)), id).toBe(true);
+
+    // The id is whole (a long path is never cut) and read opens that passage, not the note's first lines.
+    const id = lines.map((l) => l.split(' · ')[1]).find((x) => x.startsWith('Travel/'))!;
+    expect(id).toMatch(/^Travel\/Iberia\/\w+ trip with a rather long file name to test the width\.md(#.+)?$/);
+    const read = await call('read', { ref: id });
+    expect(read.isError, read.content[0].text).toBeFalsy();
+    expect(read.content[0].text).toMatch(/overnight train to \w+ leaves at 22:10/);
+    expect(read.content[0].text).not.toMatch(/tags: \[/);
+  });
+});

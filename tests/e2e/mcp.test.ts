@@ -31,8 +31,8 @@ describe('engram mcp (real client, real host)', () => {
   it('lists every tool with accurate hints, the guide resource and both prompts', async () => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(['configure', 'extract', 'forget', 'read', 'recall', 'reindex', 'remember', 'restructure', 'review', 'status']);
-    for (const name of ['recall', 'read', 'status']) expect(byName[name].annotations?.readOnlyHint).toBe(true);
+    expect(Object.keys(byName).sort()).toEqual(['configure', 'extract', 'forget', 'read', 'recall', 'reindex', 'remember', 'restructure', 'review', 'search', 'status']);
+    for (const name of ['recall', 'search', 'read', 'status']) expect(byName[name].annotations?.readOnlyHint).toBe(true);
     for (const name of ['remember', 'forget', 'extract', 'configure', 'reindex']) expect(byName[name].annotations?.readOnlyHint).toBe(false);
     expect(byName.forget.annotations?.destructiveHint).toBe(true);
     expect(byName.remember.annotations?.destructiveHint).toBe(false);

@@ -28,7 +28,7 @@ async function session(sb: Sandbox, server: FakeServer, prompt: string): Promise
   const cwd = path.join(sb.root, 'work');
   fs.mkdirSync(cwd, { recursive: true });
   const env = { ENGRAM_HOME: sb.engramHome, ENGRAM_VAULT: sb.env.ENGRAM_VAULT, XDG_RUNTIME_DIR: sb.env.XDG_RUNTIME_DIR };
-  const r = await runClaude({ bin: (claude as { bin: string }).bin, home: sb.home, cwd, prompt, server, env, args: ['--allowedTools', 'mcp__engram__recall,mcp__engram__read'] });
+  const r = await runClaude({ bin: (claude as { bin: string }).bin, home: sb.home, cwd, prompt, server, env, args: ['--allowedTools', 'mcp__engram__recall,mcp__engram__search,mcp__engram__read'] });
   expect(r.code, r.stderr).toBe(0);
   return toolResults(server.mainRequests().at(-1)!.body);
 }
@@ -57,6 +57,24 @@ describe.skipIf('skip' in claude)(realSuiteTitle('claude', 'MCP tool results rea
       expect(r).toMatch(/<engram-memory[^>]*>[\s\S]*quokkafish[\s\S]*<\/engram-memory>/);
       expect(r.length).toBeLessThanOrEqual(20_000);
     }
+  });
+
+  it('search gives the model the compact list, and read opens a hit by the id search gave', async () => {
+    const sb = sandbox();
+    sb.writeNote('Guides/Sleeper trains.md', '# Sleeper trains\n\n## Booking\n\nThe night train to Vienna is booked through the operator site (walrusberth).\n');
+    sb.writeNote('Guides/Day trains.md', '# Day trains\n\nDay trains need no booking on regional lines.\n');
+    const install = runCli(['install'], { env: sb.env });
+    expect(install.code, install.stderr).toBe(0);
+    const server = await startFakeAnthropic(callsTools([
+      { name: 'mcp__engram__search', input: { query: 'night train booking', folders: ['Guides'] } },
+      { name: 'mcp__engram__read', input: { ref: 'Guides/Sleeper trains.md#Sleeper trains > Booking' } },
+    ]));
+    cleanups.push(() => server.close());
+    const [list, passage] = await session(sb, server, 'how do I book the night train?');
+    expect(allText(server.mainRequests()[0].body)).toContain('mcp__engram__search');
+    expect(list).toMatch(/<engram-memory[^>]*>[\s\S]*- Sleeper trains · Guides\/Sleeper trains\.md(#[^·]+)? · ~\d+ tok[\s\S]*<\/engram-memory>/);
+    expect(list.length).toBeLessThan(1500);
+    expect(passage).toMatch(/<engram-memory[^>]*>[\s\S]*walrusberth[\s\S]*<\/engram-memory>/);
   });
 
   it('with no vault configured, the model is told the problem and the fix (the server did not fail its handshake)', async () => {

@@ -5,7 +5,7 @@ import { systemClock, yieldToEventLoop, type Clock, type Embedder, type VaultPor
 import { embeddingText, parseDoc, textHash, type ParsedDoc } from './note-doc.js';
 import { DEFAULT_RANKING, type RankingConfig } from './rank.js';
 import type { LinkGraph } from './search.js';
-import { decodeSnapshot, encodeSnapshot, runSync, verifySnapshot, type SnapshotHeader } from './snapshot.js';
+import { decodeSnapshot, encodeSnapshot, packSnapshot, runSync, unpackSnapshot, verifySnapshot, type SnapshotHeader } from './snapshot.js';
 import { TextIndex, type IndexedNote } from './text-index.js';
 import type { CjkMode } from './language.js';
 import { VectorStore } from './vector-store.js';
@@ -87,10 +87,11 @@ export class IndexStore {
     this.adopt(text, runSync(decodeSnapshot(bytes, text)));
   }
 
-  /** As `loadSnapshot`, yielding to the host between sections (what `open` uses). */
+  /** As `loadSnapshot`, yielding to the host between sections (what `open` uses); takes the packed file too. */
   async loadSnapshotAsync(bytes: Uint8Array): Promise<void> {
+    const raw = await unpackSnapshot(bytes);
     const text = new TextIndex(this.tokens);
-    this.adopt(text, await this.slicer().run(decodeSnapshot(bytes, text)));
+    this.adopt(text, await this.slicer().run(decodeSnapshot(raw, text)));
   }
 
   protected adopt(text: TextIndex, { header, vectors }: { header: SnapshotHeader; vectors: VectorStore | null }): void {
@@ -125,10 +126,15 @@ export class IndexStore {
   }
 
   /**
-   * As `snapshot`, yielding to the host every few ms. Notes indexed meanwhile would mix two states of the index into
-   * one file, so a snapshot overtaken by an edit is written again (the third time at once, without yielding).
+   * As `snapshot`, yielding to the host every few ms, and packed (deflated): the file a host writes. Notes indexed
+   * meanwhile would mix two states of the index into one file, so a snapshot overtaken by an edit is written again
+   * (the third time at once, without yielding).
    */
   async snapshotAsync(): Promise<Uint8Array> {
+    return packSnapshot(await this.rawSnapshotAsync());
+  }
+
+  private async rawSnapshotAsync(): Promise<Uint8Array> {
     for (let attempt = 0; ; attempt++) {
       if (this.text.deadNotes > 0) {
         this.generation++;

@@ -1,5 +1,5 @@
 // Turns a note file into what the index stores: normalised metadata, chunks, link targets, hashes, embedding texts.
-import { parseNote } from '../note/frontmatter.js';
+import { readNoteData } from '../note/frontmatter.js';
 import { DEFAULT_TYPES, readNoteMeta, titleFromPath, type NoteMeta } from '../note/meta.js';
 import { chunkBody, type Chunk } from './chunk.js';
 import type { IndexedNote } from './text-index.js';
@@ -150,7 +150,7 @@ function brokenProperties(yaml: string): string {
 
 /** `title` replaces the file name as the note's title (a document without a name, such as a BEIR passage, has ''). */
 export function parseDoc(path: string, text: string, mtime: number, size: number, title = titleFromPath(path)): ParsedDoc {
-  const parsed = parseNote(text);
+  const parsed = readNoteData(text);
   const meta = readNoteMeta(path, parsed.data ?? {});
   // Frontmatter that does not parse (an unfilled template's `date: {{date}}`) is still frontmatter: out of the
   // passages and excerpts, its keys and values searched as the note's properties.

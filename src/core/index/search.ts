@@ -267,14 +267,21 @@ function termWeight(text: TextIndex, term: string): number {
  */
 function excerpt(t: TextIndex, props: string | undefined, chunk: number, words: string[], terms: string[]): string {
   const max = 300;
-  if (!props || terms.length === 0) return makeSnippet(t.excerptText(chunk), words, max, terms);
+  if (!props) return makeSnippet(t.excerptText(chunk), words, max, terms);
+  // A note with no text of its own (a film, a person, a book: properties only) is quoted by all its properties.
+  const passage = makeSnippet(t.excerptText(chunk), words, max, terms);
+  if (!passage) {
+    const all = props.split('\n').join(' · ');
+    return all.length > max ? `${all.slice(0, max - 1)}…` : all;
+  }
+  if (terms.length === 0) return passage;
   const want = new Set(terms);
   const asked = props
     .split('\n')
     .filter((line) => t.tokenizer.terms(line).some((x) => want.has(x)))
     .map((line) => (line.length > 120 ? `${line.slice(0, 119)}…` : line));
   const head = asked.slice(0, 3).join(' · ');
-  if (!head) return makeSnippet(t.excerptText(chunk), words, max, terms);
+  if (!head) return passage;
   const rest = makeSnippet(t.excerptText(chunk), words, Math.max(60, max - head.length - 3), terms);
   return rest ? `${head} · ${rest}` : head;
 }

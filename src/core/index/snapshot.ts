@@ -8,6 +8,7 @@ import { Posting, type FieldIndex } from './postings.js';
 import { FIELDS, type IndexedNote, type TextIndex } from './text-index.js';
 import { VectorStore } from './vector-store.js';
 import { parseJsonSteps } from '../json-steps.js';
+import { checksumSteps, corrupt, Reader, TEXT_STEP, Writer } from './snapshot-bytes.js';
 
 // 4: snapshots of format 3 written without a vector store may hold postings of the wrong notes (encodeSnapshot did not
 // compact them), and note times now read date keys and file-name dates: every older snapshot is rebuilt once.
@@ -16,8 +17,13 @@ import { parseJsonSteps } from '../json-steps.js';
 // leave Chinese, Japanese, Korean, German or French notes unfindable by the queries of today's tokenizer.
 // 6: long lists are cut into pieces of a few items, frontmatter values are indexed with the tags, Excalidraw scene data
 // and block ids are no longer indexed: older snapshots hold other passages and postings.
-export const SNAPSHOT_FORMAT_VERSION = 6;
+// 7: the file a host writes is deflated (`packSnapshot`: about a third of the size); posting ids are stored as gaps
+// (the deflate finds them); the note table leaves out what the path gives (folder) and what counting gives (first
+// chunk), and notes carry their properties as `key: value` lines for excerpts. Older snapshots are rebuilt.
+export const SNAPSHOT_FORMAT_VERSION = 7;
 const MAGIC = 'ENGRAMIX';
+/** A packed snapshot: this magic, the u32 format version, then the raw snapshot deflated (`deflate-raw`). */
+const PACKED_MAGIC = 'ENGRAMIZ';
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
@@ -30,141 +36,6 @@ export interface SnapshotHeader {
   notes: IndexedNote[];
 }
 
-/** Word pairs summed between two steps of the checksum (about 4 MB). */
-const CHECKSUM_STEP = 1 << 19;
-
-/**
- * Two 32-bit multiply-rotate lanes, one over even and one over odd words (independent, so the CPU runs them side by
- * side), finished over the tail bytes and the length: catches truncation and corruption quickly (not a MAC). In steps,
- * so a host's UI gets turns while a large snapshot is summed.
- */
-function* checksumSteps(bytes: Uint8Array, end: number): Generator<void, [number, number]> {
-  let h1 = 0x9e3779b1 ^ end;
-  let h2 = 0x85ebca77;
-  const words = end >> 2;
-  const aligned = bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, words) : new Uint32Array(bytes.slice(0, words * 4).buffer);
-  let i = 0;
-  while (i + 1 < words) {
-    const stop = Math.min(words - 1, i + 2 * CHECKSUM_STEP);
-    for (; i + 1 < words && i < stop; i += 2) {
-      h1 = Math.imul(h1 ^ aligned[i], 0xcc9e2d51);
-      h1 = (h1 << 15) | (h1 >>> 17);
-      h2 = Math.imul(h2 ^ aligned[i + 1], 0x1b873593);
-      h2 = (h2 << 13) | (h2 >>> 19);
-    }
-    yield;
-  }
-  if (i < words) h1 = Math.imul(h1 ^ aligned[i], 0xcc9e2d51);
-  for (let j = words * 4; j < end; j++) h2 = Math.imul(h2 ^ bytes[j], 0x1b873593);
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b);
-  h2 = Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
-  return [(h1 ^ (h2 >>> 11)) >>> 0, (h2 ^ (h1 >>> 7)) >>> 0];
-}
-
-class Writer {
-  parts: Uint8Array[] = [];
-  size = 0;
-  private push(b: Uint8Array): void {
-    this.parts.push(b);
-    this.size += b.length;
-  }
-  raw(s: string): void {
-    this.push(enc.encode(s));
-  }
-  u32(n: number): void {
-    const b = new Uint8Array(4);
-    new DataView(b.buffer).setUint32(0, n, true);
-    this.push(b);
-  }
-  /** A length-prefixed section padded to 4 bytes, so typed arrays can view it in place. */
-  section(b: Uint8Array): void {
-    this.sectionOf([b]);
-  }
-  /** One section written from parts (a large text encoded piece by piece). */
-  sectionOf(parts: Uint8Array[]): void {
-    const length = parts.reduce((n, p) => n + p.length, 0);
-    this.u32(length);
-    for (const p of parts) this.push(p);
-    const pad = (4 - (length % 4)) % 4;
-    if (pad) this.push(new Uint8Array(pad));
-  }
-  typed(a: Int32Array | Uint16Array | Float32Array | Uint8Array | Uint32Array): void {
-    this.section(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-  }
-  /** The file: every part, then the checksum (in steps: the parts and the sum are tens of MB for a large vault). */
-  *finish(): Generator<void, Uint8Array> {
-    const out = new Uint8Array(this.size + 8);
-    let off = 0;
-    for (const p of this.parts) {
-      out.set(p, off);
-      off += p.length;
-      if (p.length > 1 << 20) yield;
-    }
-    const [a, b] = yield* checksumSteps(out, this.size);
-    const v = new DataView(out.buffer);
-    v.setUint32(this.size, a, true);
-    v.setUint32(this.size + 4, b, true);
-    return out;
-  }
-}
-
-class Reader {
-  off = 0;
-  private readonly view: DataView;
-  constructor(readonly bytes: Uint8Array, readonly end: number) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
-  u32(): number {
-    if (this.off + 4 > this.end) throw corrupt('ends early');
-    const n = this.view.getUint32(this.off, true);
-    this.off += 4;
-    return n;
-  }
-  section(): Uint8Array {
-    const len = this.u32();
-    if (this.off + len > this.end) throw corrupt('a section runs past the end');
-    const b = this.bytes.subarray(this.off, this.off + len);
-    this.off += len + ((4 - (len % 4)) % 4);
-    return b;
-  }
-  private aligned(b: Uint8Array, size: number): ArrayBuffer {
-    if (b.length % size !== 0) throw corrupt('a table has a partial entry');
-    // Copy: the views must not pin the whole file buffer, and the byte offset may be unaligned.
-    return b.slice().buffer;
-  }
-  i32(): Int32Array {
-    return new Int32Array(this.aligned(this.section(), 4));
-  }
-  u16(): Uint16Array {
-    return new Uint16Array(this.aligned(this.section(), 2));
-  }
-  f32(): Float32Array {
-    return new Float32Array(this.aligned(this.section(), 4));
-  }
-  u32s(): Uint32Array {
-    return new Uint32Array(this.aligned(this.section(), 4));
-  }
-  text(): string {
-    return dec.decode(this.section());
-  }
-  /** A large text section, decoded in pieces (a streaming decoder joins characters split between them). */
-  *textSteps(): Generator<void, string> {
-    const b = this.section();
-    const decoder = new TextDecoder();
-    const out: string[] = [];
-    for (let off = 0; off < b.length; off += TEXT_STEP) {
-      out.push(decoder.decode(b.subarray(off, off + TEXT_STEP), { stream: true }));
-      yield;
-    }
-    out.push(decoder.decode());
-    return out.join('');
-  }
-}
-
-function corrupt(why: string): EngramError {
-  return new EngramError('format-version', `index snapshot is damaged (${why}); it will be rebuilt`);
-}
-
 /** Runs a step generator to the end at once (TimeSlicer.run yields between its steps). */
 export function runSync<T>(steps: Generator<void, T>): T {
   for (;;) {
@@ -174,9 +45,8 @@ export function runSync<T>(steps: Generator<void, T>): T {
 }
 
 /** Postings of this many terms are copied (or read) between two steps. */
-const TERMS_STEP = 4096;
-/** Characters (or bytes) of text, and notes of the note table, encoded or decoded between two steps. */
-const TEXT_STEP = 1 << 20;
+const TERMS_STEP = 1024;
+/** Notes of the note table encoded or decoded between two steps. */
 const NOTES_STEP = 1024;
 
 /** `JSON.stringify(header)`, byte for byte, encoded a block of notes at a time (the note table is megabytes). */
@@ -185,7 +55,8 @@ function* headerParts(header: SnapshotHeader): Generator<void, Uint8Array[]> {
   const open = JSON.stringify({ ...head, notes: [] });
   const parts = [enc.encode(open.slice(0, -2))];
   for (let i = 0; i < notes.length; i += NOTES_STEP) {
-    const block = notes.slice(i, i + NOTES_STEP).map((n) => JSON.stringify(n)).join(',');
+    // What the path and the order give is left out (`storedNote`); `restoreNotes` puts it back.
+    const block = notes.slice(i, i + NOTES_STEP).map((n) => JSON.stringify(storedNote(n))).join(',');
     parts.push(enc.encode(i === 0 ? block : `,${block}`));
     yield;
   }
@@ -213,6 +84,32 @@ function* joinedParts(texts: string[], count: number, separator: string): Genera
     yield;
   }
   return parts;
+}
+
+type StoredNote = Omit<IndexedNote, 'folder' | 'firstChunk'>;
+
+function storedNote(n: IndexedNote): StoredNote {
+  const { folder: _folder, firstChunk: _first, ...rest } = n;
+  return rest;
+}
+
+/**
+ * The note table as the index holds it, in place and in steps: folders from the paths, first chunks by counting (the
+ * notes are in chunk order).
+ */
+function* restoreNotes(stored: StoredNote[], chunks: number): Generator<void, IndexedNote[]> {
+  let first = 0;
+  for (let i = 0; i < stored.length; i++) {
+    const n = stored[i] as IndexedNote;
+    if (typeof n?.path !== 'string' || !Number.isInteger(n.chunkCount) || n.chunkCount < 0) throw corrupt('a note of the table is unreadable');
+    const slash = n.path.lastIndexOf('/');
+    n.folder = slash < 0 ? '' : n.path.slice(0, slash);
+    n.firstChunk = first;
+    first += n.chunkCount;
+    if ((i + 1) % NOTES_STEP === 0) yield;
+  }
+  if (first !== chunks) throw corrupt('the note table does not cover the chunks');
+  return stored as IndexedNote[];
 }
 
 /** Encodes in steps (sections, term blocks, the checksum), so a UI thread gets turns while a large snapshot is written. */
@@ -270,7 +167,12 @@ function* writeField(w: Writer, f: FieldIndex, docs: number): Generator<void, vo
   let off = 0;
   let done = 0;
   for (const p of f.terms.values()) {
-    ids.set(p.ids.subarray(0, p.n), off);
+    // Ids ascend: each is stored as its gap from the one before (small numbers a deflate packs tightly).
+    let prev = 0;
+    for (let i = 0; i < p.n; i++) {
+      ids[off + i] = p.ids[i] - prev;
+      prev = p.ids[i];
+    }
     tfs.set(p.tfs.subarray(0, p.n), off);
     off += p.n;
     if (++done % TERMS_STEP === 0) yield;
@@ -294,6 +196,15 @@ function* readField(r: Reader, f: FieldIndex, docs: number): Generator<void, voi
   for (let i = 0; i < terms.length; i++) {
     const n = counts[i];
     if (off + n > ids.length) throw corrupt('postings run past their table');
+    // Gaps back to ids (writeField); a gap below 1 after the first would break the ascending order search relies on.
+    let id = 0;
+    for (let j = off; j < off + n; j++) {
+      const gap = ids[j];
+      if (gap < (j === off ? 0 : 1) || gap > docs) throw corrupt('a posting list is out of order');
+      id += gap;
+      ids[j] = id;
+    }
+    if (n > 0 && id >= docs) throw corrupt('a posting names no document');
     f.terms.set(terms[i], new Posting(ids.subarray(off, off + n), tfs.subarray(off, off + n), n));
     off += n;
     if ((i + 1) % TERMS_STEP === 0) yield;
@@ -312,7 +223,9 @@ export function verifySnapshot(bytes: Uint8Array): SnapshotHeader {
 
 function* verifySteps(bytes: Uint8Array): Generator<void, SnapshotHeader> {
   if (bytes.length < MAGIC.length + 16) throw corrupt('too short');
-  if (dec.decode(bytes.subarray(0, 8)) !== MAGIC) throw new EngramError('format-version', 'not an Engram index snapshot; it will be rebuilt');
+  const magic = dec.decode(bytes.subarray(0, 8));
+  if (magic === PACKED_MAGIC) throw new EngramError('format-version', 'a packed index snapshot must be unpacked first (unpackSnapshot)');
+  if (magic !== MAGIC) throw new EngramError('format-version', 'not an Engram index snapshot; it will be rebuilt');
   const r = new Reader(bytes, bytes.length - 8);
   r.off = 8;
   const version = r.u32();
@@ -324,11 +237,13 @@ function* verifySteps(bytes: Uint8Array): Generator<void, SnapshotHeader> {
   if (v.getUint32(bytes.length - 8, true) !== a || v.getUint32(bytes.length - 4, true) !== b) throw corrupt('checksum mismatch');
   let header: SnapshotHeader;
   try {
-    header = (yield* parseJsonSteps(yield* r.textSteps(), 'notes')) as SnapshotHeader;
+    header = (yield* parseJsonSteps(yield* r.textSteps(), 'notes', 256)) as SnapshotHeader;
   } catch {
     throw corrupt('unreadable header');
   }
   if (!Array.isArray(header.notes) || typeof header.chunks !== 'number') throw corrupt('header lacks the note table');
+  yield;
+  header.notes = yield* restoreNotes(header.notes, header.chunks);
   return header;
 }
 
@@ -350,7 +265,7 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
     texts[c] = all.slice(start, ends[c]);
     // Read again from the text rather than stored: one regex pass over passages that hold a link at all.
     if ((texts[c].includes('[') || texts[c].includes('http')) && isLinkList(texts[c])) links[c] = 1;
-    if ((c + 1) % 2048 === 0) yield;
+    if ((c + 1) % 512 === 0) yield;
   }
   yield;
   for (const f of FIELDS) {
@@ -364,7 +279,7 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
     const n = header.notes[slot];
     text.slotOf.set(n.path, slot);
     for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount; c++) chunkNote[c] = slot;
-    if ((slot + 1) % (4 * NOTES_STEP) === 0) yield;
+    if ((slot + 1) % NOTES_STEP === 0) yield;
   }
   text.chunkNote = chunkNote;
   text.chunkLinks = links;
@@ -379,4 +294,69 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
     vectors = VectorStore.from(header.dimension, has, data, header.chunks);
   }
   return { header, vectors };
+}
+
+/** Bytes handed to a (de)compression stream at a time, so neither side holds the whole file twice at once. */
+const PACK_STEP = 1 << 20;
+
+/** Runs bytes through a CompressionStream or DecompressionStream (web standards: Node 18+, Electron), in pieces. */
+async function through(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+  const writer = stream.writable.getWriter();
+  const writing = (async () => {
+    for (let off = 0; off < bytes.length; off += PACK_STEP) {
+      await writer.ready;
+      await writer.write(bytes.subarray(off, off + PACK_STEP) as Uint8Array<ArrayBuffer>);
+    }
+    await writer.close();
+  })();
+  const reader = stream.readable.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) break;
+      const chunk: Uint8Array = r.value;
+      parts.push(chunk);
+      size += chunk.length;
+    }
+    await writing;
+  } catch (e) {
+    writing.catch(() => undefined);
+    throw e;
+  }
+  const out = new Uint8Array(size);
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
+}
+
+/** The file a host writes: the snapshot deflated behind its own magic and version (a third of the size or less). */
+export async function packSnapshot(raw: Uint8Array): Promise<Uint8Array> {
+  const body = await through(raw, new CompressionStream('deflate-raw'));
+  const out = new Uint8Array(12 + body.length);
+  out.set(enc.encode(PACKED_MAGIC), 0);
+  new DataView(out.buffer).setUint32(8, SNAPSHOT_FORMAT_VERSION, true);
+  out.set(body, 12);
+  return out;
+}
+
+/**
+ * The raw snapshot inside a packed one (a raw one is returned as it is). The version is read before anything is
+ * inflated, so an old file is refused at once; a damaged one is refused as damaged.
+ */
+export async function unpackSnapshot(bytes: Uint8Array): Promise<Uint8Array> {
+  if (bytes.length < 12 || dec.decode(bytes.subarray(0, 8)) !== PACKED_MAGIC) return bytes;
+  const version = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(8, true);
+  if (version !== SNAPSHOT_FORMAT_VERSION) {
+    throw new EngramError('format-version', `index snapshot format ${version} is not ${SNAPSHOT_FORMAT_VERSION}; it will be rebuilt`);
+  }
+  try {
+    return await through(bytes.subarray(12), new DecompressionStream('deflate-raw'));
+  } catch {
+    throw corrupt('its compressed data does not inflate');
+  }
 }

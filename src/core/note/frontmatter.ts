@@ -108,6 +108,72 @@ export function parseNote(text: string): ParsedNote {
   return { ...base, block: found, data: data as Record<string, unknown>, doc, body, problem: null };
 }
 
+/** A key the fast reading takes: a word, not `__proto__` or a merge key. */
+const SIMPLE_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/;
+/**
+ * A plain scalar that is a string in every YAML reading: it starts with a letter and holds nothing YAML gives a
+ * meaning (no `:`, `#`, quotes, brackets, anchors, tags, tabs); the words YAML reads as booleans or null are out.
+ */
+const SIMPLE_VALUE = /^[\p{L}][^:#[\]{},"'&*!|>%@`\t\\]*$/u;
+const RESERVED = /^(?:true|false|null|True|False|Null|TRUE|FALSE|NULL)$/;
+const ENTRY = /^([^:\s][^:]*):(?:[ ]+(.*))?$/;
+const ITEM = /^([ ]*)-[ ]+(.*)$/;
+
+/**
+ * The data of a frontmatter block of the simplest shape (`key: word words` lines and `key:` over `- word` items, the
+ * shape of most notes' tags and properties), read without the YAML parser; undefined for anything else, which then
+ * goes to `parseNote` (the same data either way: tests/core/note/frontmatter-fast.test.ts and the corpus test).
+ */
+export function simpleFrontmatter(yaml: string): Record<string, unknown> | undefined {
+  const data: Record<string, unknown> = {};
+  let list: unknown[] | null = null;
+  let listKey: string | null = null;
+  let indent: string | null = null;
+  for (const raw of yaml.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') continue;
+    const item = ITEM.exec(line);
+    if (item) {
+      if (listKey === null || (indent !== null && item[1] !== indent)) return undefined;
+      const v = item[2].trimEnd();
+      if (!SIMPLE_VALUE.test(v) || RESERVED.test(v)) return undefined;
+      indent = item[1];
+      list ??= [];
+      list.push(v);
+      data[listKey] = list;
+      continue;
+    }
+    const entry = ENTRY.exec(line);
+    if (!entry || !SIMPLE_KEY.test(entry[1]) || Object.prototype.hasOwnProperty.call(data, entry[1])) return undefined;
+    const value = (entry[2] ?? '').trimEnd();
+    list = null;
+    indent = null;
+    if (value === '') {
+      listKey = entry[1];
+      data[entry[1]] = null;
+      continue;
+    }
+    if (!SIMPLE_VALUE.test(value) || RESERVED.test(value)) return undefined;
+    listKey = null;
+    data[entry[1]] = value;
+  }
+  return data;
+}
+
+/**
+ * What an index needs of a note: its frontmatter data (null when invalid), body and problem. A block of the simplest
+ * shape is read without the YAML parser (most of an index build's parsing time); any other goes through `parseNote`.
+ */
+export function readNoteData(text: string): Pick<ParsedNote, 'data' | 'body' | 'problem' | 'block'> {
+  const found = findFrontmatter(text);
+  if (found !== null && !isProblem(found)) {
+    const data = simpleFrontmatter(text.slice(found.yamlStart, found.yamlEnd));
+    if (data) return { data, body: text.slice(found.bodyStart), problem: null, block: found };
+  }
+  const parsed = parseNote(text);
+  return { data: parsed.data, body: parsed.body, problem: parsed.problem, block: parsed.block };
+}
+
 function lineOf(text: string, offset: number): number {
   let line = 1;
   for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) line++;

@@ -44,6 +44,9 @@ export const methodParams = {
     project: v.optional(v.string({ max: 256 })),
     allProjects: v.optional(v.boolean()),
     since: v.optional(v.string({ max: 64 })),
+    /** Only notes in these folders (and below), or with these tags: what the MCP `search` tool narrows by. */
+    folders: v.optional(v.array(v.string({ max: 1024 }), 20)),
+    tags: v.optional(v.array(v.string({ max: 256 }), 20)),
     full: v.optional(v.int({ min: 0, max: 10 })),
     /** Ask the configured LLM backend for a short answer from the recalled notes. */
     synthesize: v.optional(v.boolean()),

@@ -5,7 +5,8 @@
 //      byUser) and `index.update` replace running those CLI commands through `cli`.
 // 1.3: `curate.apply` takes `edits` (the user's text for a note a proposal creates).
 // 1.4: `curate.reject` remembers rejected proposals.
-export const PROTOCOL_VERSION = '1.4';
+// 1.5: `recall` takes `folders` and `tags` (the MCP `search` tool).
+export const PROTOCOL_VERSION = '1.5';
 
 /** True when a host of `hostVersion` knows what minor version `minor` added (same major assumed). */
 export function hostSupports(hostVersion: unknown, minor: number): boolean {

@@ -14,14 +14,16 @@ function oneLine(s: string, max: number): string {
 }
 
 /**
- * One line a hit: `- Title · path#heading · ~N tok: what it says`, the line cut to fit about 140 characters (ten hits
- * under 1,500 characters with the fence).
+ * One line a hit: `- Title · path#heading · ~N tok: what it says`, the line cut to fit 124 characters (ten hits under
+ * 1,500 characters with the fence and the list's head line). The id (path#heading) is never cut: `read` opens the hit
+ * by it; a long one leaves less room for the title and none for the line of text.
  */
-export function compactList(hits: (SearchHit & { body?: string })[], perLine = 130): string[] {
+export function compactList(hits: (SearchHit & { body?: string })[], perLine = 124): string[] {
   return hits.map((h) => {
     const at = h.heading ? `${h.path}#${h.heading}` : h.path;
     const size = h.chars !== undefined ? ` · ~${tokens(h.chars)} tok` : '';
-    const head = `- ${oneLine(h.title, 40)} · ${oneLine(at, 70)}${size}`;
+    const id = `${at.replace(/\s+/g, ' ')}${size}`;
+    const head = `- ${oneLine(h.title, Math.max(16, Math.min(40, perLine - id.length - 5)))} · ${id}`;
     const room = perLine - head.length - 2;
     const what = room >= 20 ? oneLine(h.summary || h.snippet || '', room) : '';
     return what ? `${head}: ${what}` : head;

@@ -90,7 +90,7 @@ describe('index work in slices of time', () => {
     const bytes = await index.snapshotAsync();
     expect(edited).toBe(true);
     const loaded = new VaultIndex({ vault, clock: fixedClock(), yieldNow: noYield });
-    loaded.loadSnapshot(bytes);
+    await loaded.loadSnapshotAsync(bytes);
     const fresh = new VaultIndex({ vault, clock: fixedClock(), yieldNow: noYield });
     await fresh.build();
     expect(loaded.stats().notes).toBe(41);
