@@ -2,12 +2,11 @@
 // headless Chromium with the real engine on the page's main thread as in Obsidian: each pane's first render (opened
 // to its first frame; goal under 300 ms), its 90-day span clicked and drawn, and every main-thread task or frame over
 // 50 ms meanwhile (goal: none). Skips where the shared corpus or Chromium is missing.
-import fs from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { bundleForBrowser, chromiumMissing, openPage } from '../tests/helpers/chromium.js';
+import { openCorpusPage } from './lib/corpus-page.js';
 import type { PaneFigures } from '../tests/dom/pages/activity-bench.page.js';
-import { ms, readVaultTexts, s, zettelDir } from './lib/index-corpus.js';
+import { ms, s } from './lib/index-corpus.js';
 
 const entry = fileURLToPath(new URL('../tests/dom/pages/activity-bench.page.ts', import.meta.url));
 
@@ -20,13 +19,8 @@ function report(name: string, f: PaneFigures): void {
 }
 
 export async function run(): Promise<void> {
-  const missing = !fs.existsSync(zettelDir) ? 'the shared corpus (../shared/corpus/vaults) is not here' : chromiumMissing();
-  if (missing) {
-    console.log(`  skipped: ${missing}`);
-    return;
-  }
-  const files = readVaultTexts(zettelDir);
-  const page = await openPage(await bundleForBrowser(entry, { obsidian: 'obsidian-test-mocks/obsidian' }), { 'notes.json': JSON.stringify(files) }, { viewport: { width: 900, height: 700 } });
+  const page = await openCorpusPage(entry);
+  if (!page) return;
   try {
     const p = page.page;
     await p.waitForFunction(() => window.engramPage?.ready === true, undefined, { timeout: 900_000, polling: 500 });

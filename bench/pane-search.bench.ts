@@ -3,25 +3,19 @@
 // pane showing that prefix's ranked results (no debounce: the search and its drawing); the goal is a p95 under 30 ms
 // and no main-thread task over 50 ms while typing.
 // Also timed: the related pane's question for 200 of the notes. Skips where the shared corpus or Chromium is missing.
-import fs from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { bundleForBrowser, chromiumMissing, openPage } from '../tests/helpers/chromium.js';
+import { openCorpusPage } from './lib/corpus-page.js';
 import type { KeystrokeFigures } from '../tests/dom/pages/search-bench.page.js';
-import { ms, pct, readVaultTexts, s, zettelDir, zettelQueries } from './lib/index-corpus.js';
+import { ms, pct, s, zettelQueries } from './lib/index-corpus.js';
 
 const entry = fileURLToPath(new URL('../tests/dom/pages/search-bench.page.ts', import.meta.url));
 
 
 export async function run(): Promise<void> {
-  const missing = !fs.existsSync(zettelDir) ? 'the shared corpus (../shared/corpus/vaults) is not here' : chromiumMissing();
-  if (missing) {
-    console.log(`  skipped: ${missing}`);
-    return;
-  }
-  const files = readVaultTexts(zettelDir);
+  const page = await openCorpusPage(entry);
+  if (!page) return;
   const queries = zettelQueries().slice(0, 40);
-  const page = await openPage(await bundleForBrowser(entry, { obsidian: 'obsidian-test-mocks/obsidian' }), { 'notes.json': JSON.stringify(files) }, { viewport: { width: 900, height: 700 } });
   try {
     const p = page.page;
     await p.waitForFunction(() => window.engramPage?.ready === true, undefined, { timeout: 600_000, polling: 500 });

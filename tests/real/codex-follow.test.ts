@@ -6,8 +6,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { vaultState } from '../../sidecar/hosting/paths.js';
 import { runCli } from '../helpers/cli.js';
-import { makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
-import { realCli, realSuiteTitle, runCodex, startFakeResponses, writeCodexConfig } from '../helpers/real-cli.js';
+import { codexSandbox } from '../helpers/codex-box.js';
+import { waitFor, type Sandbox } from '../helpers/host.js';
+import { realCli, realSuiteTitle, runCodex } from '../helpers/real-cli.js';
 
 const codex = realCli('codex');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -43,18 +44,6 @@ function coverage(sb: Sandbox): { capture: Record<string, { bytes: number }>; ru
   return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { capture: {}, runs: [] };
 }
 
-/** A sandbox with a project folder, Engram on the rules backend, and Codex pointed at a fake Responses server. */
-async function codexSandbox(finishedAfterSeconds: number): Promise<{ sb: Sandbox; cwd: string; server: Awaited<ReturnType<typeof startFakeResponses>> }> {
-  const sb = makeSandbox();
-  cleanups.push(() => sb.cleanup());
-  const cwd = path.join(sb.root, 'acme');
-  fs.mkdirSync(cwd);
-  fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, vault_path: sb.vault, backend: 'rules', codex: { finished_after_seconds: finishedAfterSeconds } }));
-  const server = await startFakeResponses(() => ({ text: 'Noted.' }));
-  cleanups.push(() => server.close());
-  writeCodexConfig(sb.home, server);
-  return { sb, cwd, server };
-}
 
 /** Starts a host and waits until its index is ready. */
 async function readyHost(sb: Sandbox): Promise<void> {
@@ -69,7 +58,7 @@ describe.skipIf('skip' in codex)(realSuiteTitle('codex', 'the host follows Codex
   const bin = (codex as { bin: string }).bin;
 
   it('extracts a new rollout, then only the new part of the grown rollout, and never twice', async () => {
-    const { sb, cwd, server } = await codexSandbox(2);
+    const { sb, cwd, server } = await codexSandbox(2, cleanups);
     const install = runCli(['install', '--agent', 'codex'], { env: sb.env });
     expect(install.code, install.stderr).toBe(0);
     // Codex gives MCP servers only HOME, PATH and a few more: `engram install --agent codex` puts the sandbox's Engram
@@ -106,7 +95,7 @@ describe.skipIf('skip' in codex)(realSuiteTitle('codex', 'the host follows Codex
 
   it('a session run right after the install, while a host runs, is captured (followed from the install on)', async () => {
     // A long quiet time: the host looks for Codex's registration only every 15 s.
-    const { sb, cwd, server } = await codexSandbox(600);
+    const { sb, cwd, server } = await codexSandbox(600, cleanups);
     await readyHost(sb);
     expect(runCli(['install', '--agent', 'codex'], { env: sb.env }).code).toBe(0);
     const run = await runCodex({ bin, home: sb.home, cwd, prompt: 'remember: the acme build cache lives on the nas share (okapistore)', server });
@@ -117,7 +106,7 @@ describe.skipIf('skip' in codex)(realSuiteTitle('codex', 'the host follows Codex
   });
 
   it('a session that calls no Engram tool, with no host running, is captured: the MCP server Codex starts starts one', async () => {
-    const { sb, cwd, server } = await codexSandbox(2);
+    const { sb, cwd, server } = await codexSandbox(2, cleanups);
     expect(runCli(['install', '--agent', 'codex'], { env: sb.env }).code).toBe(0);
     expect((JSON.parse(runCli(['status', '--json'], { env: sb.env }).stdout) as { host: unknown }).host).toBeNull();
     // The fake model only answers text: the session calls no tool.
@@ -127,7 +116,7 @@ describe.skipIf('skip' in codex)(realSuiteTitle('codex', 'the host follows Codex
   });
 
   it('does not follow Codex rollouts when Codex was never registered', async () => {
-    const { sb, cwd, server } = await codexSandbox(1);
+    const { sb, cwd, server } = await codexSandbox(1, cleanups);
     await readyHost(sb);
     const run = await runCodex({ bin, home: sb.home, cwd, prompt: 'remember: the acme cache TTL is 90 seconds (lemurcache)', server });
     expect(run.code, run.stderr).toBe(0);

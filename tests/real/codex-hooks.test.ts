@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { makeSandbox, waitFor } from '../helpers/host.js';
-import { allText, realCli, realSuiteTitle, runCodex, startFakeResponses, writeCodexConfig } from '../helpers/real-cli.js';
+import { codexSandbox } from '../helpers/codex-box.js';
+import { waitFor } from '../helpers/host.js';
+import { allText, realCli, realSuiteTitle, runCodex } from '../helpers/real-cli.js';
 
 const codex = realCli('codex');
 /** The user's environment as Codex and the hooks it runs inherit it: this sandbox's Engram locations. */
@@ -26,25 +27,13 @@ function notesWith(vault: string, word: string): string[] {
   return out;
 }
 
-/** A sandbox with a project folder, Engram on the rules backend, and Codex pointed at a fake Responses server. */
-async function codexBox(finishedAfterSeconds: number) {
-  const sb = makeSandbox();
-  cleanups.push(() => sb.cleanup());
-  const cwd = path.join(sb.root, 'acme');
-  fs.mkdirSync(cwd);
-  fs.writeFileSync(path.join(sb.engramHome, 'config.json'), JSON.stringify({ version: 1, vault_path: sb.vault, backend: 'rules', codex: { finished_after_seconds: finishedAfterSeconds } }));
-  const server = await startFakeResponses(() => ({ text: 'Noted.' }));
-  cleanups.push(() => server.close());
-  writeCodexConfig(sb.home, server);
-  return { sb, cwd, server };
-}
 
 describe.skipIf('skip' in codex)(realSuiteTitle('codex', "Engram through Codex's own hooks"), () => {
   const bin = (codex as { bin: string }).bin;
 
   it('install writes the hooks; trusted, they inject context and capture a session that calls no Engram tool', async () => {
     // A long quiet time: the rollout follower would capture this session only after ten minutes; the Stop hook does it now.
-    const { sb, cwd, server } = await codexBox(600);
+    const { sb, cwd, server } = await codexSandbox(600, cleanups);
     sb.writeNote('Engram/Projects/acme/Staging database port.md', '---\ntype: decision\nproject: acme\nsummary: The acme staging database listens on port 6543 behind pgbouncer\nupdated: 2026-11-01T10:00:00+00:00\n---\nThe acme staging database listens on port 6543 behind pgbouncer (heronport).\n');
 
     const install = runCli(['install', '--agent', 'codex'], { env: sb.env });
@@ -73,7 +62,7 @@ describe.skipIf('skip' in codex)(realSuiteTitle('codex', "Engram through Codex's
   });
 
   it('without trust Codex runs none of them, and the session is still captured from its rollout', async () => {
-    const { sb, cwd, server } = await codexBox(2);
+    const { sb, cwd, server } = await codexSandbox(2, cleanups);
     expect(runCli(['install', '--agent', 'codex'], { env: sb.env }).code).toBe(0);
     const run = await runCodex({ bin, home: sb.home, cwd, prompt: 'remember: the acme cache TTL is 90 seconds (lemurcache)', server, env: engramEnv(sb) });
     expect(run.code, run.stderr).toBe(0);
