@@ -84,12 +84,13 @@ export function alive(pid: number): boolean {
   }
 }
 
-export async function waitFor<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000, what = 'condition'): Promise<T> {
+/** Polls `fn` until it gives a value; past `ms`, fails naming `what`, with what `explain` says (e.g. `sb.logs`). */
+export async function waitFor<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000, what = 'condition', explain?: () => string): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
     if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${explain ? `\n${explain()}` : ''}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

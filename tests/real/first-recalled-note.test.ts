@@ -74,9 +74,7 @@ describe.skipIf('skip' in claude)(realSuiteTitle('claude', 'the README from setu
       const files = (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.md') && !f.startsWith('Log'));
       return files.map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).find((t) => t.includes('/api/v2'));
     };
-    await waitFor(() => noteText() !== undefined, 60_000, 'the note the session said outright').catch((e: Error) => {
-      throw new Error(`${e.message}\n${sb.logs()}`);
-    });
+    await waitFor(() => noteText() !== undefined, 60_000, 'the note the session said outright', sb.logs);
     const note = noteText()!;
     expect(note).toMatch(/^---\n[\s\S]*\n---\n/);
     expect(note).toContain(walk.say.replace(/^remember:\s*/i, ''));
