@@ -17,6 +17,12 @@ register('./md-text-loader.mjs', import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const vaultsDir = path.resolve(process.env.ENGRAM_SHARED_DIR ?? path.join(root, '..', 'shared'), 'corpus', 'vaults');
 const setsDir = path.join(root, 'bench', 'recall-sets');
+/**
+ * Whether each injected relevant passage answers its question, judged by reading it: <vault>.tsv, one row a judgement
+ * (question id, note path, passage heading or '', yes|no, why). A passage not judged yet is written to
+ * .tmp/recall-quality/<vault>.unjudged.tsv with the text that went out, to be read and added.
+ */
+const judgedDir = path.join(root, 'bench', 'recall-judged');
 const outDir = path.join(root, '.tmp', 'recall-quality');
 /** The hook's default prompt budget (config keys recall.prompt_chars / recall.prompt_items). */
 const PROMPT_CHARS = 1500;
@@ -130,6 +136,26 @@ function quotesSection(injected: string, section: string): boolean {
   return false;
 }
 
+/** The heading path of the passage injected for a note ('' for a note quoted whole), read from its line of the text. */
+function injectedHeading(text: string, notePath: string): { heading: string; line: string } | null {
+  const line = text.split('\n').find((l) => l.startsWith(`- [[${notePath.replace(/\.md$/i, '')}|`));
+  if (!line) return null;
+  const m = /\]\](?: \([^)]*\))?: § (.+?): /.exec(line);
+  return { heading: m ? m[1] : '', line };
+}
+
+function readJudged(vault: string): Map<string, { answers: boolean; why: string }> {
+  const out = new Map<string, { answers: boolean; why: string }>();
+  const file = path.join(judgedDir, `${vault}.tsv`);
+  if (!fs.existsSync(file)) return out;
+  for (const row of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!row.trim() || row.startsWith('#')) continue;
+    const [id, note, heading, verdict, why] = row.split('\t');
+    out.set(`${id}\t${note}\t${heading ?? ''}`, { answers: verdict === 'yes', why: why ?? '' });
+  }
+  return out;
+}
+
 function readNotes(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (rel: string): void => {
@@ -196,6 +222,10 @@ export async function run(): Promise<void> {
     let sectionQuoted = 0;
     // Questions whose every answer is a note hooks never inject (outside text such as a clipping, words to an AI).
     let neverInjectable = 0;
+    const judged = readJudged(set.vault);
+    let answers = 0;
+    let judgedSeen = 0;
+    const unjudged: string[] = [];
     for (const q of set.questions) {
       const hits = await engine.search(q.q, { limit: 10 });
       const e = { q, ranked: hits.map((h) => h.path) };
@@ -210,6 +240,18 @@ export async function run(): Promise<void> {
       const rel = gave.some((p) => q.relevant.includes(p));
       if (gave.length) injectedAny++;
       if (rel) injectedRelevant++;
+      for (const p of gave.filter((g) => q.relevant.includes(g)).slice(0, 1)) {
+        // The first relevant note injected: does the passage that went out answer the question?
+        const at = injectedHeading(ctx.text ?? '', p);
+        if (!at) continue;
+        const j = judged.get(`${q.id}\t${p}\t${at.heading}`);
+        if (j) {
+          judgedSeen++;
+          if (j.answers) answers++;
+        } else {
+          unjudged.push(`${q.id}\t${p}\t${at.heading}\t?\t${q.q} => ${at.line.replace(/\t/g, ' ')}`);
+        }
+      }
       let headingNote = '';
       if (rel && q.answer_heading) {
         headingAsked++;
@@ -266,14 +308,16 @@ export async function run(): Promise<void> {
     const dc = dominance(closeLists);
     console.log(`  off-topic prompts that inject anything: engram ${offInjected}/${set.offtopic.length}; plain BM25 returns hits for ${offPlainHits}/${set.offtopic.length} (no floor)`);
     console.log(`  on-topic prompts that inject anything: ${injectedAny}/${set.questions.length}; a relevant note injected: ${injectedRelevant}/${set.questions.length}; for ${neverInjectable} every answer is a note hooks never inject (outside text, words to an AI)`);
+    console.log(`  the injected relevant passage answers the question (read and judged, bench/recall-judged): ${answers}/${judgedSeen} judged (${judgedSeen ? ((100 * answers) / judgedSeen).toFixed(0) : '-'}%), ${unjudged.length} not judged yet`);
     if (headingAsked) console.log(`  of ${headingAsked} relevant injections whose question names an answer section: heading shown ${headingSeen}, section text quoted ${sectionQuoted} (proxies for "the passage answers")`);
     console.log(`  most frequent note in top 3s (all ${set.questions.length + set.offtopic.length} prompts): engram ${de.note} ${de.count} (${(de.share * 100).toFixed(0)}%, ${de.unasked} where not expected); plain ${dp.note} ${dp.count} (${(dp.share * 100).toFixed(0)}%, ${dp.unasked} where not expected)`);
     console.log(`  the same among hits that clear the search floor (coverage >= ${SEARCH_FLOOR}): engram ${dc.note} ${dc.count} (${(dc.share * 100).toFixed(0)}%, ${dc.unasked} where not expected)`);
     const base = path.join(outDir, set.vault);
     fs.writeFileSync(`${base}.injected.md`, `# Injected text per on-topic prompt (${set.vault})\n\n${injected.join('\n')}\n# Off-topic prompts that inject\n\n${offLines.join('\n') || 'none\n'}`);
     fs.writeFileSync(`${base}.failures.md`, `# Questions whose expected note is not in Engram's top 3 (${set.vault})\n\n${failures.join('\n') || 'none\n'}`);
+    fs.writeFileSync(`${base}.unjudged.tsv`, unjudged.length ? `${unjudged.join('\n')}\n` : '');
     const byKind = Object.fromEntries(['all', ...kinds].map((k) => [k, { engram: scores(k === 'all' ? engramRows : engramRows.filter((r) => r.q.kind === k)), plain: scores(k === 'all' ? plainRows : plainRows.filter((r) => r.q.kind === k)) }]));
-    const summary = { vault: set.vault, notes: notes.size, byKind, offtopicInjected: offInjected, offtopic: set.offtopic.length, injectedRelevant, neverInjectable, headingAsked, headingSeen, sectionQuoted, topNote: { engram: de, plain: dp, engramClose: dc } };
+    const summary = { vault: set.vault, notes: notes.size, byKind, offtopicInjected: offInjected, offtopic: set.offtopic.length, injectedRelevant, passageAnswers: answers, passagesJudged: judgedSeen, passagesUnjudged: unjudged.length, neverInjectable, headingAsked, headingSeen, sectionQuoted, topNote: { engram: de, plain: dp, engramClose: dc } };
     fs.writeFileSync(`${base}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
     console.log(`  written: ${path.relative(root, `${base}.injected.md`)}, ${path.relative(root, `${base}.failures.md`)}, ${path.relative(root, `${base}.summary.json`)}`);
   }

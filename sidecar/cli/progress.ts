@@ -1,6 +1,7 @@
-// Progress of a long run (`engram index`, `engram import`). On a terminal: one line on stderr, redrawn in place
+// Progress of a long run (`engram index`, `engram import`, and the steps of a request the host runs). On a terminal: one line on stderr, redrawn in place
 // (carriage return + clear line), ended when the run ends or is interrupted. Elsewhere (a pipe, a CI log): a whole
 // line now and then, and nothing at all for a run that ends quickly.
+import type { WorkProgress } from '../../src/core/protocol/messages.js';
 import type { CommandContext, Terminal } from './types.js';
 
 export interface ProgressLine {
@@ -63,4 +64,57 @@ export function progressFor(ctx: CommandContext, now: () => number = Date.now): 
     return p;
   }
   return ctx.global.json ? undefined : sparseProgress(ctx.stderr, now);
+}
+
+/** What a step line says: the step, and how far when the host counts it. */
+function stepText(p: WorkProgress): string {
+  return p.total ? `${p.step}: ${p.done ?? 0}/${p.total}` : p.step;
+}
+
+export interface StepProgress {
+  /** A step the host reported (WORK_PROGRESS). */
+  show(p: WorkProgress): void;
+  /** The request is over. */
+  done(): void;
+}
+
+/**
+ * The steps of a long request the vault's host runs (`engram restructure`, `engram index --rebuild`): on a terminal one
+ * line redrawn in place, with the seconds the step has lasted so far; elsewhere (a pipe, a CI log) one line on stderr
+ * per step as it starts; nothing with --json off a terminal.
+ */
+export function stepProgress(ctx: CommandContext, now: () => number = Date.now, tickMs = 1000): StepProgress | undefined {
+  if (ctx.terminal) {
+    const line = terminalProgress(ctx.terminal);
+    let text: string | undefined;
+    let step: string | undefined;
+    let since = now();
+    const draw = () => text !== undefined && line.show(`${text} (${Math.round((now() - since) / 1000)} s)`);
+    const ticker = setInterval(draw, tickMs);
+    ticker.unref?.();
+    const end = () => {
+      clearInterval(ticker);
+      line.end();
+    };
+    ctx.interrupt?.onInterrupt(end);
+    return {
+      show(p) {
+        if (p.step !== step) since = now();
+        step = p.step;
+        text = stepText(p);
+        draw();
+      },
+      done: end,
+    };
+  }
+  if (ctx.global.json) return undefined;
+  let last: string | undefined;
+  return {
+    show(p) {
+      if (p.step === last) return;
+      last = p.step;
+      ctx.stderr(stepText(p));
+    },
+    done() {},
+  };
 }

@@ -2,7 +2,7 @@
 // docs/ARCHITECTURE.md invariant 3), or, with none live, the same method on the same composition opened in this process
 // (hosting/in-process.ts). The CLI prints the result. Never starts a host.
 import { EngramError, type ErrorCode } from '../../src/core/errors.js';
-import { RpcCode, type Method, type Params, type Result } from '../../src/core/protocol/index.js';
+import { RpcCode, WORK_PROGRESS, type Method, type Params, type Result, type WorkProgress } from '../../src/core/protocol/index.js';
 import type { HostFacts } from '../../src/core/state.js';
 import { requireVault } from '../hosting/resolve.js';
 import { HostConnection, RpcError, isNoHost } from '../hosting/connection.js';
@@ -17,6 +17,20 @@ export interface HostCaller {
   cwd: string;
   global: { vault?: string };
   stderr(text: string): void;
+}
+
+/** Where a call's notifications go: the steps of a long request (WORK_PROGRESS) to `onProgress`, all to `onNotification`. */
+export interface Progressing {
+  deadlineMs?: number;
+  onNotification?: (method: string, params: unknown) => void;
+  onProgress?: (p: WorkProgress) => void;
+}
+
+function notificationsTo(opts: Progressing): (method: string, params: unknown) => void {
+  return (method, params) => {
+    if (method === WORK_PROGRESS) opts.onProgress?.(params as WorkProgress);
+    opts.onNotification?.(method, params);
+  };
 }
 
 /** A connection to the vault's live host, or undefined when there is none. */
@@ -46,12 +60,12 @@ export async function callHost<M extends Method>(
   ctx: HostCaller,
   method: M,
   params: Params<M>,
-  opts: { deadlineMs?: number; onNotification?: (method: string, params: unknown) => void } = {},
+  opts: Progressing = {},
 ): Promise<{ result: Result<M> } | undefined> {
   const conn = await openHost(ctx, method);
   if (!conn) return undefined;
   // Progress arrives as notifications while the host works.
-  if (opts.onNotification) conn.onNotification = opts.onNotification;
+  conn.onNotification = notificationsTo(opts);
   try {
     return { result: await conn.call(method, params, Date.now() + (opts.deadlineMs ?? 15 * 60_000)) };
   } catch (e) {
@@ -67,9 +81,7 @@ export async function callHost<M extends Method>(
   }
 }
 
-export interface EngineCall {
-  deadlineMs?: number;
-  onNotification?: (method: string, params: unknown) => void;
+export interface EngineCall extends Progressing {
   /** A dry run: answered in this process even when a host is live (it writes nothing), and nothing is saved after it. */
   dryRun?: boolean;
   /** In this process, wraps each proposal's apply (Ctrl-C lets the one under way finish). */
@@ -90,8 +102,9 @@ export async function callEngine<M extends Method>(ctx: HostCaller, method: M, p
   // Curation applied here is this device writing the vault's change log: its record beside the lease says so
   // (vault-lease.ts, unseenDevices); extraction and listings leave no trace of the device.
   const curates = CURATION_METHODS.has(method);
+  opts.onProgress?.({ step: 'no host is running: reading the vault here' });
   const host = await openInProcess({ state: vaultState(vault.realPath, ctx.env), env: ctx.env, applyGuard: opts.applyGuard, save: !opts.dryRun, recordDevice: curates });
-  const notify = opts.onNotification ?? (() => {});
+  const notify = notificationsTo(opts);
   try {
     return { result: await host.call(method, params, notify), by: 'here' };
   } finally {

@@ -30,11 +30,17 @@ function isSpoolEvent(e: HookEvent): e is (typeof SPOOL_EVENTS)[number] {
 }
 
 /**
- * How long a context hook that found no host waits for the one it starts (a host answers in 0.1–1.7 s from 110 to
- * 13,415 notes): inside the hook's own limit (10 s for SessionStart, 5 s for UserPromptSubmit, registration.ts and
- * plugin/hooks/hooks.json), leaving a second for Node's start and the answer.
+ * How long a context hook that found no host may run in all, counted from its process's start, when it waits for the
+ * host it starts (which answers from its saved index in 0.1–3 s from 110 to 13,415 notes): the hook's own limit
+ * (10 s for SessionStart, 5 s for UserPromptSubmit, registration.ts and plugin/hooks/hooks.json) less 0.8 s for the
+ * answer, the exit and the client's own start of the process.
  */
-export const COLD_START_BUDGET_MS = { SessionStart: 8000, UserPromptSubmit: 3500 } as const;
+export const COLD_START_BUDGET_MS = { SessionStart: 9200, UserPromptSubmit: 4200 } as const;
+
+/** When this process started (the client's clock for the hook's limit starts about then, not when this code runs). */
+function processStartedAt(): number {
+  return performance.timeOrigin;
+}
 
 /**
  * No host is running: start one and wait for it while it is on its way and the budget lasts, so the first prompt
@@ -96,7 +102,8 @@ async function replaceIfHung(state: ReturnType<typeof vaultState>, log: (msg: st
  */
 function patienceFor(state: ReturnType<typeof vaultState>, event: HookEvent, began: number, deadline: number, log: (msg: string) => void): { until: number; signal: AbortSignal; waited(): boolean; stop(): void } {
   const watch = new AbortController();
-  const until = event === 'SessionStart' ? Math.max(deadline, began + COLD_START_BUDGET_MS.SessionStart) : deadline;
+  // Counted from the process's start, as the client counts the hook's limit.
+  const until = event === 'SessionStart' ? Math.max(deadline, Math.round(processStartedAt() + COLD_START_BUDGET_MS.SessionStart)) : deadline;
   let waited = false;
   if (until <= deadline) return { until, signal: watch.signal, waited: () => false, stop: () => {} };
   const judge = setTimeout(() => {
@@ -106,7 +113,7 @@ function patienceFor(state: ReturnType<typeof vaultState>, event: HookEvent, beg
       return;
     }
     waited = true;
-    log(`the host has not answered in ${deadline - began} ms but is running (busy): waiting up to ${until - began} ms`);
+    log(`the host has not answered in ${deadline - began} ms but is running (busy): waiting ${until - Date.now()} ms more`);
   }, Math.max(0, deadline - Date.now()));
   return { until, signal: watch.signal, waited: () => waited, stop: () => clearTimeout(judge) };
 }
@@ -216,7 +223,8 @@ export async function runHook(io: HookIo): Promise<void> {
       return;
     }
     const why = replaced ?? (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-    const started = await connectStartedHost(state, env, Math.max(COLD_START_BUDGET_MS[start ? 'SessionStart' : 'UserPromptSubmit'] - (replaced ? Date.now() - began : 0), deadline - Date.now()), why, log);
+    const budget = Math.round(processStartedAt() + COLD_START_BUDGET_MS[start ? 'SessionStart' : 'UserPromptSubmit'] - Date.now());
+    const started = await connectStartedHost(state, env, Math.max(budget, deadline - Date.now()), why, log);
     if (!started) return;
     ({ conn, deadline } = started);
   }

@@ -1,5 +1,6 @@
-// Codex runs no hooks, so its sessions reach Engram from disk: once `engram install --agent codex` has registered
-// Engram's MCP server in $CODEX_HOME/config.toml, the host follows $CODEX_HOME/sessions/**/rollout-*.jsonl and spools
+// Codex runs Engram's hooks only once the user has trusted them (in `codex exec`, never), so its sessions reach
+// Engram from disk too: once `engram install --agent codex` has registered Engram's MCP server in
+// $CODEX_HOME/config.toml, the host follows $CODEX_HOME/sessions/**/rollout-*.jsonl and spools
 // each rollout of this vault the way the Claude Code hooks do: a rollout that grew is queued like a Stop (extracted
 // when it grew enough), one that went quiet for `codex.finished_after_seconds` like a SessionEnd (extracted whatever
 // is left). The session jobs' coverage and the extraction ledger make each part extracted exactly once.

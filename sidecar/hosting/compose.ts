@@ -76,7 +76,7 @@ export function composeEngine(opts: ComposeOptions): ComposedEngine {
   const { config } = loadConfig(facts);
   const coverage = new CoverageStore(engramHome(facts), state.key);
   // What this vault's sessions were given and what was captured from them (`engram activity`), beside the other logs.
-  const activity = new ActivityRecord(new NodeStateStore(engramHome(facts)), activityFile(state.key), systemClock, log);
+  const activity = new ActivityRecord(new NodeStateStore(engramHome(facts)), activityFile(state.key), systemClock, log, opts.yieldNow);
   let extractor: TranscriptExtractor = async () => ({ notes: 0, outcome: 'no extractor available in this build' });
   const engine = new Engine({
     ports: { vault, clock: systemClock, yieldNow: opts.yieldNow ?? yieldToEventLoop },
@@ -110,7 +110,7 @@ export function composeEngine(opts: ComposeOptions): ComposedEngine {
         log: config.get('folders.log'),
       },
       trust: { outsideFolders: config.get('recall.outside_folders'), trustedFolders: config.get('recall.trusted_folders') },
-      privateZones: { folders: config.get('privacy.private_folders'), tags: config.get('privacy.private_tags') },
+      privateZones: { folders: config.get('privacy.private_folders'), tags: config.get('privacy.private_tags'), projects: config.get('privacy.private_projects') },
     },
   });
   return { engine, coverage, config, setExtractor: (x) => (extractor = x) };

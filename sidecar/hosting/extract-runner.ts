@@ -175,7 +175,7 @@ export async function extractParsedSession(ctx: ExtractContext, host: ExtractHos
     validatePass: validatePassFrom(host.config, ctx.facts.env),
     retryBaseMs: host.config.get('extract.retry_after_minutes') * 60_000,
     // Write control, read at each run: a mode changed in the settings tab or with `engram configure` applies at once.
-    privateZones: { folders: host.config.get('privacy.private_folders'), tags: host.config.get('privacy.private_tags') },
+    privateZones: { folders: host.config.get('privacy.private_folders'), tags: host.config.get('privacy.private_tags'), projects: host.config.get('privacy.private_projects') },
     capture: capturePolicy(host.config.get('capture.mode'), host.config.get('capture.mode_by_type'), host.config.get('capture.mode_by_project')),
     fault: (point) => host.fault(point),
     onWindow: ctx.onWindow,

@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EngramError } from '../../src/core/errors.js';
-import { IMPORT_PROGRESS, PROTOCOL_VERSION, isMethod, type Method } from '../../src/core/protocol/index.js';
+import { IMPORT_PROGRESS, PROTOCOL_VERSION, WORK_PROGRESS, isMethod, type Method } from '../../src/core/protocol/index.js';
+import type { WorkProgress } from '../../src/core/protocol/messages.js';
 import type { BackendName } from '../../src/core/config.js';
 import type { ApplyGuard } from '../../src/core/curate/service.js';
 import type { IndexUpdateResult, StatusResult } from '../../src/core/protocol/messages.js';
@@ -49,15 +50,21 @@ function extractBase(host: RunningHost, env: NodeJS.ProcessEnv, q: { backend?: B
 }
 
 /** `engram index` for a live host: bring its index up to date (or rebuild it) and save the snapshot. */
-async function updateIndex(host: RunningHost, rebuild: boolean): Promise<IndexUpdateResult> {
+async function updateIndex(host: RunningHost, rebuild: boolean, step: (p: WorkProgress) => void = () => {}): Promise<IndexUpdateResult> {
   const { engine, state } = host;
+  if (!engine.ready) step({ step: 'waiting for the host to finish reading the vault' });
   await engine.whenReady();
   const started = Date.now();
   // Without its snapshot, the index reads every note again; the fresh snapshot is saved right after.
   if (rebuild) {
+    step({ step: `rebuilding the index: reading every note (${engine.noteCount()})` });
     fs.rmSync(state.snapshot, { force: true });
     await engine.reindex();
-  } else await engine.reconcile();
+  } else {
+    step({ step: 'bringing the index up to date' });
+    await engine.reconcile();
+  }
+  step({ step: 'saving the snapshot' });
   await engine.save();
   let bytes = 0;
   try {
@@ -105,6 +112,18 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv, opts: { 
   }));
   return {
     ...core,
+    // Planning reads every note of the vault: the steps go to the client as it waits (one at a time, in curation's queue).
+    ...(core['restructure.plan'] ? {
+      'restructure.plan': (p, req, notify) => {
+        const planning = () => notify(WORK_PROGRESS, { step: `planning merges and splits over ${engine.noteCount()} notes` } satisfies WorkProgress);
+        if (engine.ready) planning();
+        else {
+          notify(WORK_PROGRESS, { step: 'waiting for the host to finish reading the vault' } satisfies WorkProgress);
+          void engine.whenReady().then(planning);
+        }
+        return core['restructure.plan']!(p, req, notify);
+      },
+    } : {}),
     ping: async () => ({ ok: true as const }),
     'spool.notify': async () => {
       if (engine.ready) host.drain();
@@ -132,8 +151,8 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv, opts: { 
       host.log('info', `import ${q.path} for cli: ${r.conversations} conversations, ${r.created} notes`);
       return r;
     },
-    'index.update': async (p) => {
-      const r = await updateIndex(host, Boolean(p.rebuild));
+    'index.update': async (p, _req, notify) => {
+      const r = await updateIndex(host, Boolean(p.rebuild), (w) => notify(WORK_PROGRESS, w));
       host.log('info', `index ${r.rebuilt ? 'rebuilt' : 'brought up to date'}: ${r.notes} notes in ${r.ms} ms`);
       return r;
     },

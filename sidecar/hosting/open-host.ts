@@ -143,7 +143,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
           clearTimeout(giveUp);
           if (!finished && current) unclaim(state, current.files);
           returnClaimed(state);
-          await Promise.resolve(watcher.close()).catch(() => {});
+          await Promise.resolve(watcher?.close()).catch(() => {});
           await codex.close().catch(() => {});
           await team.close();
           // The save after start first: left running, it wrote notes.json after the host had released and exited.
@@ -172,7 +172,10 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
         : undefined),
       // An agent's MCP requests and the size of each answer, in the activity record.
       onCall: (c) => {
-        if (c.client === 'mcp') activity.add({ kind: 'mcp', method: c.method, answerChars: c.answerChars, ms: c.ms, ...(c.error ? { error: c.error } : {}) });
+        if (c.client !== 'mcp') return;
+        // The note a `read` answered with: the dashboard counts an injected note read afterwards as used (usage.ts).
+        const read = c.method === 'read' && typeof (c.result as { path?: unknown } | undefined)?.path === 'string' ? [(c.result as { path: string }).path] : undefined;
+        activity.add({ kind: 'mcp', method: c.method, answerChars: c.answerChars, ms: c.ms, ...(c.error ? { error: c.error } : {}), ...(read ? { notes: read } : {}) });
       },
       log,
     });
@@ -187,7 +190,16 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     const retried = retrySetAside(state);
     if (retried) log('info', `retrying ${retried} events set aside in spool/failed/`);
     void cleanCrashLeftovers(state, env, log);
-    const watcher = opts.follow((c) => engine.applyChange(c));
+    // The watcher starts once the engine can answer: its first walk of a large vault (seconds of stat calls on this
+    // thread) must not delay the context a hook that started this host is waiting for. From a saved index it starts
+    // before the engine lists the vault; without one, after the first full read, and a rescan catches what changed
+    // in between.
+    let watcher: ReturnType<VaultFollower> | undefined;
+    void engine.whenServing().then(() => {
+      if (shuttingDown) return;
+      watcher = opts.follow((c) => engine.applyChange(c));
+      if (engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
+    });
     // Codex runs no hooks: once registered (`engram install --agent codex`), its rollouts are followed from disk.
     const codex = startCodexFollower({ state, env, coverage, log, notify: () => host.drain() });
     // Claude Code's own memory files, as notes (read only; at start and whenever a memory folder changed).

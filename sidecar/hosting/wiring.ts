@@ -14,6 +14,7 @@ import type { Logger } from './logger.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
 import type { FaultHit } from './fault.js';
 import { atomicWriteFile } from './atomic-write.js';
+import { citedNotes } from '../../src/core/activity/usage.js';
 
 /** Where a host's embeddings come from: the daemon loads the local model itself, the plugin asks its embedding child. */
 export type EmbedderSource = () => Promise<Embedder | undefined>;
@@ -96,7 +97,17 @@ async function extractorFor(engine: Engine, vault: VaultPort, fault: FaultHit, s
     const run = await runner.extractParsedSession(ctx, host, session);
     const notes = run.beats.created + run.beats.extended;
     // What the activity record keeps of the run: each window's call and each beat filed or proposed.
-    const seen = { agent: session.meta.agent, windows: run.calls ?? [], beats: run.notes.map((n) => ({ path: n.path, title: n.title, type: n.type, action: n.action, ...(n.proposal ? { proposal: n.proposal } : {}) })) };
+    // And whether the assistant named the notes injected into the session (usage.ts), and the secrets redacted.
+    const injected = engine.activity ? (await engine.activity.read({ session: req.sessionId, kinds: ['inject'] })).entries.flatMap((e) => (e.kind === 'inject' ? e.notes : [])) : [];
+    const cited = citedNotes(injected, session.turns.filter((t) => t.role === 'assistant').map((t) => t.text));
+    const redactions = session.stats?.redactions ?? {};
+    const seen = {
+      agent: session.meta.agent,
+      windows: run.calls ?? [],
+      beats: run.notes.map((n) => ({ path: n.path, title: n.title, type: n.type, action: n.action, ...(n.proposal ? { proposal: n.proposal } : {}) })),
+      ...(cited.length ? { cited } : {}),
+      ...(Object.keys(redactions).length ? { redactions } : {}),
+    };
     // Stopped by the budget, or another process holds the session: keep the event for later, not "covered".
     if (run.budgetStopped) return { ...seen, notes, outcome: `deferred: ${run.budgetStopped}`, deferred: true };
     if (run.skippedKind === 'busy') return { ...seen, notes, outcome: `deferred: ${run.skipped}`, deferred: true };

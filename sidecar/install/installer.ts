@@ -7,7 +7,7 @@ import { EngramError } from '../../src/core/errors.js';
 import { claudeDir, codexHome, engramHome, logsDir, shimPath } from '../hosting/paths.js';
 import { atomicWriteFileSync } from '../hosting/atomic-write.js';
 import { readRecord, shimText, writeRecord } from '../hosting/install-facts.js';
-import { addHooks, addMcp, codexBlock, deepEqual, detectIndent, lineDiff, removeCodexBlock, removeHooks, removeMcp } from './registration.js';
+import { CODEX_HOOK_EVENTS, addHooks, addMcp, codexBlock, deepEqual, detectIndent, lineDiff, removeCodexBlock, removeHooks, removeMcp } from './registration.js';
 import { homeDir } from '../hosting/facts.js';
 
 export type Scope = 'user' | 'project';
@@ -68,13 +68,15 @@ export function targets(opts: { scope: Scope; agent: 'claude' | 'codex'; cwd: st
   const { env, shim } = opts;
   if (opts.agent === 'codex') {
     const file = path.join(codexHome(env), 'config.toml');
+    // Codex's own hooks (it runs them once the user has trusted them in Codex's /hooks); the MCP server serves recall
+    // either way, and the host follows the rollouts, so a session whose hooks do not run is captured too.
     return [{
       file,
       kind: 'toml',
       label: 'Codex MCP server',
       add: (text) => `${removeCodexBlock(text ?? '')}${codexBlock(shim, codexEnv(env))}`,
       remove: (text) => removeCodexBlock(text),
-    }];
+    }, jsonTarget(path.join(codexHome(env), 'hooks.json'), 'Codex hooks', (j) => addHooks(j, shim, CODEX_HOOK_EVENTS), removeHooks)];
   }
   const settings = opts.scope === 'user' ? path.join(claudeDir(env), 'settings.json') : path.join(opts.cwd, '.claude', 'settings.json');
   const mcp = opts.scope === 'user'

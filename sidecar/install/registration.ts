@@ -1,6 +1,6 @@
-// What `engram install` adds to Claude Code's settings (hooks) and MCP config, and how to take exactly that out.
+// What `engram install` adds to Claude Code's settings (hooks) and MCP config, and to Codex's (config.toml, hooks.json), and how to take exactly that out.
 import { diffLines } from '../../src/core/diff.js';
-import { HOOK_EVENTS } from '../../src/core/protocol/messages.js';
+import { HOOK_EVENTS, type HookEvent } from '../../src/core/protocol/messages.js';
 import { MCP_NAME } from '../hosting/install-facts.js';
 
 
@@ -27,10 +27,17 @@ function clone<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
 }
 
-export function addHooks(settings: Json, shim: string): Json {
+/**
+ * The events Engram registers with Codex (hooks.json, the same format as Claude Code's): context at session start and
+ * on each prompt, capture at each turn's end and before a compaction. No SessionEnd: Codex cuts its timeout to 3 s and
+ * warns on every run; what the last Stop did not cover, the rollout follower picks up.
+ */
+export const CODEX_HOOK_EVENTS: readonly HookEvent[] = ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact'];
+
+export function addHooks(settings: Json, shim: string, events: readonly HookEvent[] = HOOK_EVENTS): Json {
   const out = clone(settings);
   const hooks = (typeof out.hooks === 'object' && out.hooks !== null ? out.hooks : {}) as Record<string, unknown[]>;
-  for (const event of HOOK_EVENTS) {
+  for (const event of events) {
     const groups = Array.isArray(hooks[event]) ? (hooks[event] as Json[]) : [];
     const cleaned = removeOurs(groups);
     const group: Json = {};

@@ -6,10 +6,11 @@ import { EngramError } from './errors.js';
 import type { Engine } from './engine.js';
 import { checkParams, type Method, type Params, type RecallResult, type Result } from './protocol/index.js';
 import { parseSince } from './duration.js';
-import { activityStats } from './activity/stats.js';
+import { activityStatsSteps } from './activity/stats.js';
+import { TimeSlicer } from './time-slice.js';
 import { systemClock, type Clock } from './ports.js';
 
-/** The longest a `context` request waits for a starting host's first read of the vault (hooks wait 8 s at most). */
+/** The longest a `context` request waits for a starting host to be able to answer (hooks wait 9 s at most). */
 const CONTEXT_READY_WAIT_MS = 10_000;
 
 /** One method's operation: its checked params in, its typed result out. */
@@ -71,14 +72,15 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
     context: async (q) => {
       const s = injection();
       if (!s.inject) return { items: [] };
-      // A host that has just started (the hook that found none started it and waits) answers once the notes are
-      // read; the hook gives up at its own deadline, and a wait is bounded here too.
-      if (!engine.ready) {
+      // A host that has just started (the hook that found none started it and waits) answers once it can: from the
+      // saved index and note cache, before the vault is listed (Engine.whenServing). The hook gives up at its own
+      // deadline, and a wait is bounded here too.
+      if (!engine.serving) {
         let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([engine.whenReady(), new Promise((r) => (timer = setTimeout(r, CONTEXT_READY_WAIT_MS)))]);
+        await Promise.race([engine.whenServing(), new Promise((r) => (timer = setTimeout(r, CONTEXT_READY_WAIT_MS)))]);
         clearTimeout(timer);
       }
-      if (!engine.ready) return { items: [] };
+      if (!engine.serving) return { items: [] };
       const start = q.event === 'SessionStart';
       return engine.context({
         event: q.event,
@@ -139,7 +141,9 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       const days = q.days ?? 30;
       const now = clock.now();
       const activity = await engine.activity.read({ since: now - days * 86_400_000 });
-      return activityStats(activity, engine.notes(), { now, days, sessionChars: injection().sessionChars, archive: engine.config.folders.archive, reviewBacklog: engine.dueCount(new Date(now).toISOString().slice(0, 10)) });
+      // In time slices: months of entries in a UI host (the plugin) never hold the editor.
+      const slicer = new TimeSlicer(engine.ports.clock, engine.ports.yieldNow);
+      return slicer.run(activityStatsSteps(activity, engine.notes(), { now, days, sessionChars: injection().sessionChars, archive: engine.config.folders.archive, reviewBacklog: engine.dueCount(new Date(now).toISOString().slice(0, 10)) }));
     },
     flagged: async () => ({ notes: await engine.flagged() }),
     reindex: async () => {

@@ -8,10 +8,11 @@ import { VIEW_TYPE_RESTRUCTURE } from './views/restructure-view';
 import { VIEW_TYPE_REVIEW } from './views/review-view';
 import { VIEW_TYPE_SEARCH } from './views/search-view';
 import { VIEW_TYPE_DASHBOARD } from './views/dashboard-view';
+import { VIEW_TYPE_ACTIVITY } from './views/activity-view';
 import { NoteActions } from './note-actions';
 
 /** The panes the commands open (main.ts registers the views; the review and restructure panes' files will export theirs). */
-export const PANES = { review: VIEW_TYPE_REVIEW, restructure: VIEW_TYPE_RESTRUCTURE, related: VIEW_TYPE_RELATED, search: VIEW_TYPE_SEARCH, dashboard: VIEW_TYPE_DASHBOARD } as const;
+export const PANES = { review: VIEW_TYPE_REVIEW, restructure: VIEW_TYPE_RESTRUCTURE, related: VIEW_TYPE_RELATED, search: VIEW_TYPE_SEARCH, dashboard: VIEW_TYPE_DASHBOARD, activity: VIEW_TYPE_ACTIVITY } as const;
 
 export interface PaneOpener {
   open(viewType: string): Promise<void>;
@@ -71,6 +72,7 @@ export function registerCommands(plugin: Plugin, ctx: PaneContext, panes: PaneOp
   plugin.addCommand({ id: 'open-restructure', name: 'Open restructure', callback: () => act(panes.open(PANES.restructure)) });
   plugin.addCommand({ id: 'open-search', name: 'Open memory search', callback: () => act(panes.open(PANES.search)) });
   plugin.addCommand({ id: 'open-dashboard', name: 'Open dashboard', callback: () => act(panes.open(PANES.dashboard)) });
+  plugin.addCommand({ id: 'open-activity', name: 'Open activity', callback: () => act(panes.open(PANES.activity)) });
   plugin.addCommand({
     id: 'merge-notes',
     name: 'Merge notes…',

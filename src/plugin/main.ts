@@ -10,6 +10,7 @@ import type { PaneContext } from './views/api';
 import { registerCommands } from './commands';
 import { SearchView, VIEW_TYPE_SEARCH } from './views/search-view';
 import { DashboardView, VIEW_TYPE_DASHBOARD } from './views/dashboard-view';
+import { ActivityView, VIEW_TYPE_ACTIVITY } from './views/activity-view';
 import { RelatedView, VIEW_TYPE_RELATED } from './views/related-view';
 import { RestructureView, VIEW_TYPE_RESTRUCTURE } from './views/restructure-view';
 import { ReviewView, VIEW_TYPE_REVIEW } from './views/review-view';
@@ -18,6 +19,7 @@ import { ReviewView, VIEW_TYPE_REVIEW } from './views/review-view';
 const PANES: Record<string, (leaf: WorkspaceLeaf, ctx: PaneContext) => ItemView> = {
   [VIEW_TYPE_SEARCH]: (leaf, ctx) => new SearchView(leaf, ctx),
   [VIEW_TYPE_DASHBOARD]: (leaf, ctx) => new DashboardView(leaf, ctx),
+  [VIEW_TYPE_ACTIVITY]: (leaf, ctx) => new ActivityView(leaf, ctx),
   [VIEW_TYPE_RELATED]: (leaf, ctx) => new RelatedView(leaf, ctx),
   [VIEW_TYPE_RESTRUCTURE]: (leaf, ctx) => new RestructureView(leaf, ctx),
   [VIEW_TYPE_REVIEW]: (leaf, ctx) => new ReviewView(leaf, ctx),

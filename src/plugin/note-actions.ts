@@ -117,6 +117,34 @@ export class NoteActions {
     }
   }
 
+  isNoInject(path: string): boolean {
+    return this.ctx.api()?.engine.meta(path)?.noInject ?? false;
+  }
+
+  /** `inject: false` in the note's frontmatter: hooks never inject it (search and MCP recall still find it). */
+  async toggleNoInject(path: string): Promise<void> {
+    const api = this.hosted();
+    if (!api) return;
+    const off = this.isNoInject(path);
+    if (await this.edit(api, path, { inject: off ? null : false })) {
+      tell(off ? `${path} may be injected again.` : `${path} is never injected by a hook (inject: false); search and recall still find it.`);
+    }
+  }
+
+  /** Moves the note into the archive (out of recall, recoverable, logged in the vault's Engram log). */
+  async forget(path: string): Promise<boolean> {
+    const api = this.hosted();
+    if (!api || this.refuseLocked(api, path, 'forget')) return false;
+    try {
+      const r = await api.forget(path);
+      tell(`Forgot ${r.path}: moved to ${r.archivedTo}.`);
+      return true;
+    } catch (e) {
+      tell(`Engram cannot forget ${path}: ${why(e)}`);
+      return false;
+    }
+  }
+
   async toggleWorkingMemory(path: string): Promise<void> {
     const api = this.hosted();
     if (!api || this.refuseLocked(api, path, 'change')) return;

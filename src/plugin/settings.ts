@@ -1,6 +1,6 @@
 // The plugin's own settings (data.json: how this Obsidian reaches Node and Engram's state) and the settings tab, which
 // also shows and edits Engram's configuration ($ENGRAM_HOME/config.json, shared with the CLI) through the host.
-import { App, Modal, Notice, PluginSettingTab, Setting, type Plugin } from 'obsidian';
+import { App, Modal, Notice, PluginSettingTab, Setting, type Plugin, type SettingDefinitionItem } from 'obsidian';
 
 export interface EngramSettings {
   /** Format of this file, for migrations. */
@@ -87,6 +87,22 @@ export interface SettingsHost {
   vaultPath(): string | undefined;
 }
 
+/** One row of the tab: its name, description and search aliases, and what it draws into its Setting. */
+interface Row {
+  name: string;
+  desc?: string;
+  aliases?: string[];
+  /** Shown only while this holds (the model of a backend other than rules). */
+  visible?: () => boolean;
+  render?: (setting: Setting) => unknown;
+}
+
+/** Rows under one heading (none for the host's status at the top). */
+interface Section {
+  heading?: string;
+  rows: Row[];
+}
+
 /** A text field saves once typing pauses this long: a model id change rebuilds the vectors, never once per keystroke. */
 export const SAVE_DELAY_MS = 800;
 
@@ -118,150 +134,253 @@ export class EngramSettingTab extends PluginSettingTab {
     super.hide();
   }
 
+  /**
+   * Obsidian 1.13 and newer: the settings as definitions, which its settings search indexes (each row's name,
+   * description and aliases) and which it renders in place of `display`. Older versions never call this and render
+   * `display`; both draw the same rows from `sections`.
+   */
+  getSettingDefinitions(): SettingDefinitionItem[] {
+    return this.sections().map((section) => ({
+      type: 'group' as const,
+      ...(section.heading ? { heading: section.heading } : {}),
+      items: section.rows.map((row) => ({
+        name: row.name,
+        ...(row.desc ? { desc: row.desc } : {}),
+        ...(row.aliases ? { aliases: row.aliases } : {}),
+        ...(row.visible ? { visible: row.visible } : {}),
+        render: (setting: Setting) => void row.render?.(setting),
+      })),
+    }));
+  }
+
+  /** Obsidian before 1.13 (and 1.13 when the definitions are empty): the same rows, drawn imperatively. */
   display(): void {
     const { containerEl } = this;
     containerEl.empty();
+    for (const section of this.sections()) {
+      if (section.heading) new Setting(containerEl).setName(section.heading).setHeading();
+      for (const row of section.rows) {
+        if (row.visible && !row.visible()) continue;
+        const setting = new Setting(containerEl).setName(row.name);
+        if (row.desc) setting.setDesc(row.desc);
+        void row.render?.(setting);
+      }
+    }
+  }
+
+  /**
+   * Draws the tab again after a change that alters its rows: where Obsidian renders definitions (1.13 and newer,
+   * feature-detected, not by version number), by re-reading them and applying each row's `visible`; elsewhere by
+   * `display`.
+   */
+  private redraw(): void {
+    const api = this as unknown as { update?: () => void; refreshDomState?: () => void; settingItems?: unknown[]; display(): void };
+    if (typeof api.update === 'function' && typeof api.refreshDomState === 'function' && api.settingItems?.length) {
+      api.update();
+      api.refreshDomState();
+    } else api.display();
+  }
+
+  private sections(): Section[] {
     const access = this.host.configAccess();
-    new Setting(containerEl).setName('Host').setDesc(this.host.statusText());
+    const status: Section = { rows: [{ name: 'Host', desc: this.host.statusText(), aliases: ['status', 'engine'] }] };
     if (!access) {
-      new Setting(containerEl).setName('Engram settings are unavailable').setDesc(this.host.problem() ?? 'The engine has not started yet.');
-      this.localSettings(containerEl);
-      return;
+      status.rows.push({ name: 'Engram settings are unavailable', desc: this.host.problem() ?? 'The engine has not started yet.' });
+      return [status, this.localSettings()];
     }
-    this.folderSettings(containerEl, access);
-    this.extractionSettings(containerEl, access);
-    this.captureSettings(containerEl, access);
-    this.embeddingSettings(containerEl, access);
-    this.integrationSettings(containerEl, access);
-    this.localSettings(containerEl);
+    return [status, this.folderSettings(access), this.extractionSettings(access), this.captureSettings(access), this.embeddingSettings(access), this.integrationSettings(access), this.localSettings()];
   }
 
-  private folderSettings(el: HTMLElement, access: EngineConfigAccess): void {
-    new Setting(el).setName('Vault folders').setHeading();
-    for (const [key, name] of FOLDERS) {
-      new Setting(el).setName(name).addText((t) =>
-        t.setValue(textOf(access.get(key))).onChange((v) => this.saveLater(key, () => this.save(access, key, v))),
-      );
-    }
+  private folderSettings(access: EngineConfigAccess): Section {
+    return {
+      heading: 'Vault folders',
+      rows: FOLDERS.map(([key, name]) => ({
+        name,
+        aliases: ['folder', key],
+        render: (s) => s.addText((t) => t.setValue(textOf(access.get(key))).onChange((v) => this.saveLater(key, () => this.save(access, key, v)))),
+      })),
+    };
   }
 
-  private extractionSettings(el: HTMLElement, access: EngineConfigAccess): void {
-    new Setting(el).setName('Extraction').setHeading();
-    const backend = String(access.get('backend'));
-    new Setting(el)
-      .setName('Backend')
-      .setDesc('The model that reads finished sessions and files what is worth keeping.')
-      .addDropdown((d) => {
-        for (const [k, label] of Object.entries(BACKENDS)) d.addOption(k, label);
-        d.setValue(backend).onChange(async (v) => {
-          await this.save(access, 'backend', v);
-          this.display();
-        });
-      });
-    if (backend !== 'rules') {
-      new Setting(el).setName('Model').addText((t) =>
-        t.setValue(textOf(access.get(`${backend}.model`))).onChange((v) => this.saveLater(`${backend}.model`, () => this.save(access, `${backend}.model`, v))),
-      );
-    }
-    new Setting(el)
-      .setName('Daily token budget')
-      .setDesc('Background extraction stops for the day once it has used this many tokens.')
-      .addText((t) => t.setValue(textOf(access.get('budget.tokens_per_day'))).onChange((v) => this.saveLater('budget.tokens_per_day', () => this.save(access, 'budget.tokens_per_day', v))));
+  private extractionSettings(access: EngineConfigAccess): Section {
+    const backend = () => String(access.get('backend'));
+    return {
+      heading: 'Extraction',
+      rows: [
+        {
+          name: 'Backend',
+          desc: 'The model that reads finished sessions and files what is worth keeping.',
+          aliases: ['LLM', 'model', 'Claude', 'Anthropic', 'Ollama', 'OpenAI', 'rules', 'backend'],
+          render: (s) =>
+            s.addDropdown((d) => {
+              for (const [k, label] of Object.entries(BACKENDS)) d.addOption(k, label);
+              d.setValue(backend()).onChange(async (v) => {
+                await this.save(access, 'backend', v);
+                this.redraw();
+              });
+            }),
+        },
+        {
+          name: 'Model',
+          aliases: ['model id'],
+          visible: () => backend() !== 'rules',
+          render: (s) => s.addText((t) => t.setValue(textOf(access.get(`${backend()}.model`))).onChange((v) => this.saveLater(`${backend()}.model`, () => this.save(access, `${backend()}.model`, v)))),
+        },
+        {
+          name: 'Daily token budget',
+          desc: 'Background extraction stops for the day once it has used this many tokens.',
+          aliases: ['cost', 'tokens', 'budget.tokens_per_day'],
+          render: (s) => s.addText((t) => t.setValue(textOf(access.get('budget.tokens_per_day'))).onChange((v) => this.saveLater('budget.tokens_per_day', () => this.save(access, 'budget.tokens_per_day', v)))),
+        },
+      ],
+    };
   }
 
   /** Write control: what capture does with what it finds (capture.mode), per note type and per project. */
-  private captureSettings(el: HTMLElement, access: EngineConfigAccess): void {
-    new Setting(el).setName('What gets written').setHeading();
-    new Setting(el)
-      .setName('Capture mode')
-      .setDesc('Automatic writes notes at once; inbox holds each new note in the review pane until you approve it; off captures nothing.')
-      .addDropdown((d) => {
-        for (const [k, label] of Object.entries(CAPTURE_MODE_LABELS)) d.addOption(k, label);
-        d.setValue(String(access.get('capture.mode'))).onChange((v) => void this.save(access, 'capture.mode', v));
-      });
-    const rules = (key: string, name: string, desc: string) =>
-      new Setting(el).setName(name).setDesc(desc).addText((t) => {
-        t.setPlaceholder('decision=inbox, gotcha=off').setValue(listText(access.get(key)));
-        // Saved when the field is left (a pair half typed is not yet valid).
-        t.inputEl.addEventListener('change', () => void this.save(access, key, t.getValue()));
-      });
-    rules('capture.mode_by_type', 'Mode per note type', 'Comma-separated type=mode pairs (auto, inbox or off). The strictest of the global, type and project modes applies.');
-    rules('capture.mode_by_project', 'Mode per project', 'Comma-separated project=mode pairs. A project set to off is never read for capture.');
+  private captureSettings(access: EngineConfigAccess): Section {
+    const rules = (key: string, name: string, desc: string): Row => ({
+      name,
+      desc,
+      aliases: ['capture', key],
+      render: (s) =>
+        s.addText((t) => {
+          t.setPlaceholder('decision=inbox, gotcha=off').setValue(listText(access.get(key)));
+          // Saved when the field is left (a pair half typed is not yet valid).
+          t.inputEl.addEventListener('change', () => void this.save(access, key, t.getValue()));
+        }),
+    });
+    const zone = (key: string, name: string, desc: string, placeholder: string): Row => ({
+      name,
+      desc,
+      aliases: ['private', 'privacy', key],
+      render: (s) =>
+        s.addText((t) => {
+          t.setPlaceholder(placeholder).setValue(listText(access.get(key)));
+          t.inputEl.addEventListener('change', () => void this.save(access, key, t.getValue()));
+        }),
+    });
+    return {
+      heading: 'What gets written',
+      rows: [
+        {
+          name: 'Capture mode',
+          desc: 'Automatic writes notes at once; inbox holds each new note in the review pane until you approve it; off captures nothing.',
+          aliases: ['capture', 'inbox', 'approve', 'capture.mode'],
+          render: (s) =>
+            s.addDropdown((d) => {
+              for (const [k, label] of Object.entries(CAPTURE_MODE_LABELS)) d.addOption(k, label);
+              d.setValue(String(access.get('capture.mode'))).onChange((v) => void this.save(access, 'capture.mode', v));
+            }),
+        },
+        rules('capture.mode_by_type', 'Mode per note type', 'Comma-separated type=mode pairs (auto, inbox or off). The strictest of the global, type and project modes applies.'),
+        rules('capture.mode_by_project', 'Mode per project', 'Comma-separated project=mode pairs. A project set to off is never read for capture.'),
+        // Private zones: never injected, never given to agents, never sent to a model (your own search still finds them).
+        zone('privacy.private_folders', 'Private folders', 'Comma-separated vault folders: their notes are never injected, never given to agents and never sent to a model.', 'Journal, Work/HR'),
+        zone('privacy.private_tags', 'Private tags', 'Comma-separated tags: a note carrying one (or a tag nested under it) is private.', 'private, health'),
+        zone('privacy.private_projects', 'Private projects', 'Comma-separated projects: their notes are private. To stop capturing their sessions too, set the project to off above.', 'acme'),
+      ],
+    };
   }
 
-  private embeddingSettings(el: HTMLElement, access: EngineConfigAccess): void {
-    new Setting(el).setName('Embeddings').setHeading();
+  private embeddingSettings(access: EngineConfigAccess): Section {
     const model = access.model();
     const problem = this.host.problem();
-    if (problem) new Setting(el).setName('Search uses words only').setDesc(problem);
-    new Setting(el)
-      .setName('Embedding model')
-      .setDesc('Search by meaning as well as by words. Changing it rebuilds the vectors.')
-      .addText((t) => t.setValue(model.id).onChange((v) => this.saveLater('embedding.model_id', () => this.save(access, 'embedding.model_id', v))));
-    const row = new Setting(el).setName(model.present ? 'Model present' : 'No model yet').setDesc(
-      model.present ? `In ${model.where}.` : `Search uses words only until a model is present. It would be downloaded from ${model.source} into ${model.where}.`,
-    );
-    if (!model.present) {
-      row.addButton((b) =>
-        b.setButtonText('Download…').onClick(() => {
-          new ConfirmModal(this.app, 'Download the embedding model?', `Engram will download ${model.id} from ${model.source} into ${model.where}. Nothing else is sent.`, async () => {
-            await this.runCli(access, ['model', 'pull'], 'Embedding model downloaded');
-          }).open();
-        }),
-      );
-    }
+    const rows: Row[] = [];
+    if (problem) rows.push({ name: 'Search uses words only', desc: problem });
+    rows.push({
+      name: 'Embedding model',
+      desc: 'Search by meaning as well as by words. Changing it rebuilds the vectors.',
+      aliases: ['vectors', 'semantic', 'meaning', 'embedding.model_id'],
+      render: (s) => s.addText((t) => t.setValue(model.id).onChange((v) => this.saveLater('embedding.model_id', () => this.save(access, 'embedding.model_id', v)))),
+    });
+    rows.push({
+      name: model.present ? 'Model present' : 'No model yet',
+      desc: model.present ? `In ${model.where}.` : `Search uses words only until a model is present. It would be downloaded from ${model.source} into ${model.where}.`,
+      aliases: ['download', 'model pull'],
+      render: (s) => {
+        if (model.present) return;
+        s.addButton((b) =>
+          b.setButtonText('Download…').onClick(() => {
+            new ConfirmModal(this.app, 'Download the embedding model?', `Engram will download ${model.id} from ${model.source} into ${model.where}. Nothing else is sent.`, async () => {
+              await this.runCli(access, ['model', 'pull'], 'Embedding model downloaded');
+            }).open();
+          }),
+        );
+      },
+    });
+    return { heading: 'Embeddings', rows };
   }
 
-  private integrationSettings(el: HTMLElement, access: EngineConfigAccess): void {
-    new Setting(el).setName('Claude Code and Codex').setHeading();
+  private integrationSettings(access: EngineConfigAccess): Section {
     const files = access.registrations();
     const problem = access.cliProblem();
-    new Setting(el)
-      .setName(files.length ? 'Hooks and MCP server installed' : 'Hooks and MCP server not installed')
-      .setDesc(problem ?? (files.length ? `Registered in ${files.join(', ')}.` : 'Sessions are not captured and agents cannot recall until Engram is installed.'))
-      .addButton((b) =>
-        b
-          .setButtonText(files.length ? 'Install again' : 'Install')
-          .setDisabled(Boolean(problem))
-          .onClick(async () => {
-            // Hooks find the vault through vault_path when a project names none.
-            const vault = this.host.vaultPath();
-            if (vault && !access.get('vault_path')) await this.save(access, 'vault_path', vault);
-            await this.runCli(access, ['install'], 'Engram installed for Claude Code');
-            this.display();
-          }),
-      );
-    new Setting(el)
-      .setName('State folder')
-      .setDesc(`Engram keeps its index, queue and logs in ${access.home} (ENGRAM_HOME). The command line must use the same folder; \`engram doctor\` checks it. A change applies when the plugin next loads.`)
-      .addText((t) =>
-        t.setValue(this.host.settings.engramHome).onChange((v) => {
-          this.host.settings.engramHome = v.trim();
-          this.saveLater('engramHome', () => this.host.saveSettings());
-        }),
-      );
+    return {
+      heading: 'Claude Code and Codex',
+      rows: [
+        {
+          name: files.length ? 'Hooks and MCP server installed' : 'Hooks and MCP server not installed',
+          desc: problem ?? (files.length ? `Registered in ${files.join(', ')}.` : 'Sessions are not captured and agents cannot recall until Engram is installed.'),
+          aliases: ['install', 'hooks', 'MCP', 'Claude Code', 'Codex'],
+          render: (s) =>
+            s.addButton((b) =>
+              b
+                .setButtonText(files.length ? 'Install again' : 'Install')
+                .setDisabled(Boolean(problem))
+                .onClick(async () => {
+                  // Hooks find the vault through vault_path when a project names none.
+                  const vault = this.host.vaultPath();
+                  if (vault && !access.get('vault_path')) await this.save(access, 'vault_path', vault);
+                  await this.runCli(access, ['install'], 'Engram installed for Claude Code');
+                  this.redraw();
+                }),
+            ),
+        },
+        {
+          name: 'State folder',
+          desc: `Engram keeps its index, queue and logs in ${access.home} (ENGRAM_HOME). The command line must use the same folder; \`engram doctor\` checks it. A change applies when the plugin next loads.`,
+          aliases: ['ENGRAM_HOME', 'state', 'index', 'logs'],
+          render: (s) =>
+            s.addText((t) =>
+              t.setValue(this.host.settings.engramHome).onChange((v) => {
+                this.host.settings.engramHome = v.trim();
+                this.saveLater('engramHome', () => this.host.saveSettings());
+              }),
+            ),
+        },
+      ],
+    };
   }
 
-  private localSettings(el: HTMLElement): void {
-    new Setting(el).setName('This computer').setHeading();
-    new Setting(el)
-      .setName('Node path')
-      .setDesc('The Node 20 (or newer) that runs the embedding child and the command line. Empty: found on PATH.')
-      .addText((t) =>
-        t.setPlaceholder('/usr/local/bin/node').setValue(this.host.settings.nodePath).onChange((v) => {
-          this.host.settings.nodePath = v.trim();
-          this.saveLater('nodePath', () => this.host.saveSettings());
-        }),
-      );
-    new Setting(el)
-      .setName('Command line path')
-      .setDesc('The engram command (or its dist/engram.mjs). Empty: the one `engram install` placed in the state folder.')
-      .addText((t) =>
-        t.setValue(this.host.settings.cliPath).onChange((v) => {
-          this.host.settings.cliPath = v.trim();
-          this.saveLater('cliPath', () => this.host.saveSettings());
-        }),
-      );
+  private localSettings(): Section {
+    return {
+      heading: 'This computer',
+      rows: [
+        {
+          name: 'Node path',
+          desc: 'The Node 20 (or newer) that runs the embedding child and the command line. Empty: found on PATH.',
+          aliases: ['node', 'nodejs'],
+          render: (s) =>
+            s.addText((t) =>
+              t.setPlaceholder('/usr/local/bin/node').setValue(this.host.settings.nodePath).onChange((v) => {
+                this.host.settings.nodePath = v.trim();
+                this.saveLater('nodePath', () => this.host.saveSettings());
+              }),
+            ),
+        },
+        {
+          name: 'Command line path',
+          desc: 'The engram command (or its dist/engram.mjs). Empty: the one `engram install` placed in the state folder.',
+          aliases: ['CLI', 'engram command'],
+          render: (s) =>
+            s.addText((t) =>
+              t.setValue(this.host.settings.cliPath).onChange((v) => {
+                this.host.settings.cliPath = v.trim();
+                this.saveLater('cliPath', () => this.host.saveSettings());
+              }),
+            ),
+        },
+      ],
+    };
   }
 
   private async save(access: EngineConfigAccess, key: string, value: unknown): Promise<void> {

@@ -197,3 +197,48 @@ describe('a restart reads only the notes that changed', () => {
     expect(new Set(reads).size).toBe(fourth.noteCount());
   });
 });
+
+describe('a restarted host answers context from what it saved, before it lists the vault', () => {
+  it('serves context while the listing is held, then catches up with what changed', async () => {
+    const store = new MemoryStateStore();
+    const persist = { store, dir: 'vaults/0123456789abcdef' };
+    let snapshotBytes: Uint8Array | null = null;
+    const snapshot = { read: () => Promise.resolve(snapshotBytes), write: (b: Uint8Array) => Promise.resolve(void (snapshotBytes = b)) };
+    // A note named like a OneDrive copy (`-name`) of a note that exists, with a different text: a note of its own.
+    const vault = new MemoryVault({ files: { ...FILES, 'Notes/Bread-loaf.md': '# Bread loaf\nRye and spelt.\n', 'Notes/Bread-loaf-x.md': '# Variant\nA loaf with seeds.\n' } });
+    const make = (v: MemoryVault) => new Engine({ ports: { vault: v, clock: systemClock, yieldNow: () => Promise.resolve() }, index: new IndexedVault(new VaultIndex({ vault: v, autoEmbed: false }), { snapshot }), persist });
+    const first = make(vault);
+    await first.start();
+    await first.save();
+
+    vault.externalWrite('Notes/Garden.md', '# Garden\nTomatoes need water and acme pnpm workspaces.\n');
+    // The next host's listing waits until released; reads are counted.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const reads: string[] = [];
+    const slow = Object.create(vault) as MemoryVault;
+    slow.list = async () => {
+      await held;
+      return vault.list();
+    };
+    slow.read = (p: string) => {
+      reads.push(p);
+      return vault.read(p);
+    };
+    const second = make(slow);
+    const started = second.start();
+    await second.whenServing();
+    expect(second.ready).toBe(false);
+    const ask = () => second.context({ event: 'UserPromptSubmit', prompt: 'why does acme use pnpm workspaces in the monorepo', sessionId: 's', project: 'acme', maxChars: 1500, maxItems: 5 });
+    expect((await ask()).items.map((i) => i.path)).toContain('Engram/Projects/acme/Use pnpm.md');
+    const atStart = await second.context({ event: 'SessionStart', sessionId: 't', project: 'acme', maxChars: 1500, maxItems: 5 });
+    expect(atStart.items.map((i) => i.path)).toEqual(['Engram/Projects/acme/Use pnpm.md']);
+    release();
+    await started;
+    expect(second.ready).toBe(true);
+    // Only the note changed meanwhile was read; the unchanged one named like a copy kept its saved verdict.
+    expect([...new Set(reads)].filter((p) => p !== 'Engram/Projects/acme/Use pnpm.md')).toEqual(['Notes/Garden.md']);
+    expect(second.meta('Notes/Bread-loaf-x.md')?.title).toBe('Bread-loaf-x');
+    expect(second.noteCount()).toBe(first.noteCount());
+  });
+});

@@ -19,5 +19,10 @@ describe('private zones', () => {
     expect(privateZoneOf({ path: 'Journaling tips.md' }, zones)).toBeUndefined();
     expect(privateZoneOf({ path: 'Notes/a.md', tags: ['Private/Family'] }, zones)).toBe('private tag #private');
     expect(privateZoneOf({ path: 'Notes/a.md', tags: ['healthy-food'] }, zones)).toBeUndefined();
+    // A project, matched without regard to case; a note of no project is not private by it.
+    const withProjects = { ...zones, projects: ['Initech'] };
+    expect(privateZoneOf({ path: 'Engram/Projects/x.md', project: 'initech' }, withProjects)).toBe('private project initech');
+    expect(privateZoneOf({ path: 'Engram/Projects/x.md', project: 'acme' }, withProjects)).toBeUndefined();
+    expect(privateZoneOf({ path: 'Engram/Projects/x.md' }, withProjects)).toBeUndefined();
   });
 });

@@ -42,7 +42,9 @@ describe.skipIf(missing)(`the merge and split commands in Chromium${missing ? ` 
         await v.page.click('.engram-picker-row:has-text("Notes/Release.md")');
         await v.screenshot(`commands-picker-${theme}`);
         await preview.click();
-        await v.page.waitForSelector('.engram-preview-modal pre');
+        // Each note it would write: rendered, with its exact text under "Markdown source".
+        await v.page.waitForSelector('.engram-preview-modal .engram-note-source summary');
+        expect(await v.page.textContent('.engram-preview-modal pre.engram-preview-text')).toContain('Release');
         await v.screenshot(`commands-merge-${theme}`);
         expect(await v.page.textContent('.engram-preview-trash')).toBe('Moved to the trash: Notes/Release.md');
         await v.page.click('.engram-preview-modal button:has-text("Apply")');

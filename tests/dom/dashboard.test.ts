@@ -17,6 +17,15 @@ describe.skipIf(missing)(`dashboard pane${missing ? ` (skipped: ${missing})` : '
         await expect(tile('is-sessions')).resolves.toBe(String(stats.totals.sessions));
         await expect(tile('is-injected')).resolves.toBe(`~${stats.totals.injectedTokens.toLocaleString('en-US')}`);
         await expect(tile('is-filed')).resolves.toBe(String(stats.totals.filed));
+        // The share of injected notes read or cited afterwards, and the secrets redacted: the record's, as computed.
+        expect(stats.use.used).toBeGreaterThan(0);
+        expect(stats.use.used).toBeLessThan(stats.use.injected);
+        await expect(tile('is-used')).resolves.toBe(`${Math.round((stats.use.used / stats.use.injected) * 100)}%`);
+        expect(stats.totals.redactions).toBeGreaterThan(0);
+        await expect(tile('is-redactions')).resolves.toBe(String(stats.totals.redactions));
+        await expect(v.page.locator('.engram-dash-use').textContent()).resolves.toContain(`Of ${stats.use.injected} notes injected, ${stats.use.read} were read afterwards over MCP and ${stats.use.cited} named`);
+        const trouble = await v.page.$$eval('.engram-dash-failures .engram-dash-bar', (els) => els.map((e) => Number(e.getAttribute('data-value'))));
+        expect(trouble).toEqual(stats.days.map((d) => d.failures + d.redactions));
         expect(stats.totals.sessions).toBeGreaterThan(30);
         // A bar a day, each the day's injected tokens; a bar a session with the budget line.
         const days = await v.page.$$eval('.engram-dash-injected .engram-dash-bar', (els) => els.map((e) => Number(e.getAttribute('data-value'))));

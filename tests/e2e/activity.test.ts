@@ -49,6 +49,13 @@ describe('engram activity', () => {
     const r = hook('UserPromptSubmit', { prompt: 'what is the kafka retention for acme topics?' });
     const ctx = (JSON.parse(r.stdout) as HookOut).hookSpecificOutput.additionalContext;
     expect(ctx).toContain('Kafka retention');
+    // The assistant names the note it was given, and a user pasted a token: the capture says both (cited, redacted).
+    const lines = fs.readFileSync(transcript, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; message: { content: unknown } });
+    const said = lines.find((l) => l.type === 'assistant')!.message.content as Array<{ type: string; text?: string }>;
+    said[0].text = `As your note "Kafka retention" says, seven days. ${said[0].text ?? ''}`;
+    const user = lines.find((l) => l.type === 'user' && typeof l.message.content === 'string')!;
+    user.message.content = `${String(user.message.content)} (my token is ghp_${'a1B2c3D4e5'.repeat(3)}abcdef)`;
+    fs.writeFileSync(transcript, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     expect(hook('SessionEnd', { reason: 'other' }).code).toBe(0);
     const done = await waitFor(() => {
       const a = activity('--session', SESSION);
@@ -66,6 +73,8 @@ describe('engram activity', () => {
     const extract = done.entries.find((e): e is Extract<ActivityEntry, { kind: 'extract' }> => e.kind === 'extract' && e.windows.length > 0)!;
     expect(extract.agent).toBe('claude-code');
     expect(extract.windows.every((w) => w.backend === 'rules' && w.outcome === 'ok')).toBe(true);
+    expect(extract.cited).toEqual(['Engram/Projects/acme/Kafka retention.md']);
+    expect(Object.values(extract.redactions ?? {}).reduce((n, x) => n + x, 0)).toBeGreaterThanOrEqual(1);
     const filed = extract.beats.filter((b) => b.action === 'created');
     expect(filed.length).toBeGreaterThanOrEqual(3);
     for (const b of filed) expect(fs.existsSync(path.join(sb.vault, b.path)), b.path).toBe(true);
@@ -84,6 +93,17 @@ describe('engram activity', () => {
     const live = stats();
     expect(live.totals).toMatchObject({ injections: 1, injectedTokens: inject.tokens, filed: filed.length });
     expect(live.sessions.find((x) => x.session === SESSION)?.injectedTokens).toBe(inject.tokens);
+    // The note injected was cited afterwards: the share of injections used is all of them.
+    expect(live.use).toEqual({ injected: 1, read: 0, cited: 1, used: 1 });
+    expect(live.totals.redactions).toBeGreaterThanOrEqual(1);
+    const page = path.join(sb.root, 'stats.html');
+    const html = runCli(['stats', '--days', '7', '--html', page], { env: sb.env });
+    expect(html.code, html.stderr).toBe(0);
+    expect(html.stdout).toContain(`Wrote ${page}.`);
+    expect(html.stdout).toContain('Injected notes read or cited later: 1 of 1 (100%; 0 read over MCP, 1 named by the assistant).');
+    const text2 = fs.readFileSync(page, 'utf8');
+    expect(text2).toContain('<b>100%</b><span>injected notes read or cited</span>');
+    expect(text2).not.toMatch(/<script|https?:\/\//);
 
     // With the host stopped, the CLI reads the same record itself.
     expect(runCli(['serve', '--stop'], { env: sb.env }).code).toBe(0);
@@ -98,6 +118,7 @@ describe('engram activity', () => {
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp'], env: sb.env as Record<string, string>, cwd, stderr: 'pipe' }));
     try {
       await client.callTool({ name: 'recall', arguments: { query: 'kafka retention' } });
+      await client.callTool({ name: 'read', arguments: { ref: 'Engram/Projects/acme/Kafka retention.md' } });
     } finally {
       await client.close();
     }
@@ -107,6 +128,9 @@ describe('engram activity', () => {
     }, 10_000, 'the MCP call in the record');
     const call = a.entries.find((e): e is Extract<ActivityEntry, { kind: 'mcp' }> => e.kind === 'mcp' && e.method === 'recall')!;
     expect(call.answerChars).toBeGreaterThan(100);
+    // A read names the note it answered with (the dashboard counts an injected note read afterwards as used).
+    const read = await waitFor(() => activity('--kind', 'mcp').entries.find((e): e is Extract<ActivityEntry, { kind: 'mcp' }> => e.kind === 'mcp' && e.method === 'read'), 10_000, 'the MCP read in the record');
+    expect(read.notes).toEqual(['Engram/Projects/acme/Kafka retention.md']);
     expect(a.entries.every((e) => e.kind === 'mcp')).toBe(true);
   });
 

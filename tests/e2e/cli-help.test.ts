@@ -8,7 +8,8 @@ import { makeSandbox } from '../helpers/host.js';
 import { repoRoot } from '../helpers/shared.js';
 import { commands } from '../../sidecar/cli/commands.js';
 import { handleInterrupts } from '../../sidecar/cli/interrupt.js';
-import { sparseProgress, terminalProgress } from '../../sidecar/cli/progress.js';
+import { sparseProgress, stepProgress, terminalProgress } from '../../sidecar/cli/progress.js';
+import type { CommandContext } from '../../sidecar/cli/types.js';
 
 /** Which of --vault and --json mean something for each command (the vault it works on; JSON it prints). */
 const meaningful: Record<string, { vault: boolean; json: boolean }> = {
@@ -234,5 +235,27 @@ describe('npm in this repository', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).not.toMatch(/Unknown project config/);
     expect(r.stdout.trim()).toBe('true');
+  });
+
+  it("a host's steps: one line per step in a pipe; redrawn in place with the step's seconds on a terminal", () => {
+    const err: string[] = [];
+    const ctx = (extra: Partial<CommandContext>) => ({ global: { json: false }, stderr: (l: string) => err.push(l), ...extra }) as unknown as CommandContext;
+    const piped = stepProgress(ctx({}))!;
+    piped.show({ step: 'reading every note', done: 1, total: 3 });
+    piped.show({ step: 'reading every note', done: 2, total: 3 });
+    piped.show({ step: 'saving the snapshot' });
+    piped.done();
+    expect(err).toEqual(['reading every note: 1/3', 'saving the snapshot']);
+    expect(stepProgress({ ...ctx({}), global: { json: true } } as CommandContext)).toBeUndefined();
+
+    const out: string[] = [];
+    let now = 0;
+    const drawn = stepProgress(ctx({ terminal: { write: (s) => out.push(s), columns: () => 80 } }), () => now, 60_000)!;
+    drawn.show({ step: 'planning merges and splits over 40 notes' });
+    now = 2400;
+    drawn.show({ step: 'planning merges and splits over 40 notes' });
+    drawn.show({ step: 'saving' });
+    drawn.done();
+    expect(out).toEqual(['\r\x1b[2Kplanning merges and splits over 40 notes (0 s)', '\r\x1b[2Kplanning merges and splits over 40 notes (2 s)', '\r\x1b[2Ksaving (0 s)', '\n']);
   });
 });

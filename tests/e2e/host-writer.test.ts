@@ -249,5 +249,13 @@ describe('CLI write commands with a live host', () => {
     expect(fs.statSync(out.snapshot).size).toBe(out.snapshotBytes);
     expect(await recallPaths(hosted, 'quokka Rottnest')).toContain('Notes/Quokka.md');
     expect(hostLog(hosted)).toMatch(/index rebuilt: \d+ notes/);
+    // In a pipe, without --json: one line per step the host reports, on stderr, then the result on stdout.
+    const piped = runCli(['index', '--rebuild'], { env: hosted.env });
+    expect(piped.code).toBe(0);
+    expect(piped.stderr.trim().split('\n')).toEqual([`rebuilding the index: reading every note (${Object.keys(notes).length + 1})`, 'saving the snapshot']);
+    expect(piped.stdout).toMatch(/by the running host/);
+    const planned = runCli(['restructure'], { env: hosted.env });
+    expect(planned.code).toBe(0);
+    expect(planned.stderr.trim().split('\n')).toEqual([`planning merges and splits over ${Object.keys(notes).length + 1} notes`]);
   });
 });

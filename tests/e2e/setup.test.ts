@@ -39,6 +39,9 @@ describe('engram setup', () => {
     expect(r.stdout).toMatch(/about [\d,]+ input tokens/);
     expect(r.stdout).toContain('engram backfill');
     expect(r.stdout).toContain('engram status');
+    // This vault's Obsidian has no Bases core plugin: no views written, and it says why.
+    expect(r.stdout).toContain('6. Obsidian views: this vault\'s Obsidian has no Bases core plugin');
+    expect(fs.existsSync(path.join(sb.vault, 'Engram', 'Stale.base'))).toBe(false);
     // The Obsidian plugin, from this checkout's build, turned on in the vault: the tests built main.js in its release
     // form (setup refuses a development build), so `npm test` never leaves a build a user should not get.
     const plugin = path.join(sb.vault, '.obsidian', 'plugins', 'engram');
@@ -57,6 +60,9 @@ describe('engram setup', () => {
   });
 
   it('--json puts the prose on stderr and one result on stdout, the Obsidian plugin step included; a second run changes nothing', () => {
+    // An Obsidian with the Bases core plugin on: setup adds Engram's views to the Engram folder, once.
+    fs.mkdirSync(path.join(sb.vault, '.obsidian'), { recursive: true });
+    fs.writeFileSync(path.join(sb.vault, '.obsidian', 'core-plugins.json'), JSON.stringify({ 'file-explorer': true, bases: true }));
     const run = () => runCli(['setup', '--yes', '--json'], { env: { ...env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' }, timeout: 60_000 });
     const first = run();
     expect(first.code, first.stderr).toBe(0);
@@ -65,7 +71,14 @@ describe('engram setup', () => {
     expect(result.vault).toBe(sb.vault);
     expect(result.index.notes).toBe(1);
     expect(result.obsidianPlugin).toMatchObject({ status: 'installed', files: { 'main.js': 'added', 'manifest.json': 'added', 'styles.css': 'added' }, enabled: 'added' });
+    const views = ['Engram/Working memory due.base', 'Engram/Decisions by project.base', 'Engram/Recently captured.base', 'Engram/Stale.base'];
+    expect(result.bases).toEqual({ plugin: 'on', written: views, kept: [] });
+    expect(fs.readFileSync(path.join(sb.vault, 'Engram', 'Working memory due.base'), 'utf8')).toContain("note.review_after <= today()");
+    // A view the user changed is theirs: the second run keeps it as it is.
+    fs.writeFileSync(path.join(sb.vault, 'Engram', 'Stale.base'), 'views: []\n');
     const again = JSON.parse(run().stdout);
+    expect(again.bases).toEqual({ plugin: 'on', written: [], kept: views });
+    expect(fs.readFileSync(path.join(sb.vault, 'Engram', 'Stale.base'), 'utf8')).toBe('views: []\n');
     expect(again.obsidianPlugin).toMatchObject({ status: 'installed', files: { 'main.js': 'unchanged', 'manifest.json': 'unchanged', 'styles.css': 'unchanged' }, enabled: 'unchanged' });
     expect(fs.readFileSync(path.join(sb.vault, '.obsidian', 'community-plugins.json'), 'utf8')).toBe('[\n  "engram"\n]');
   });

@@ -11,6 +11,7 @@ import { MemoryVault } from '../../src/core/ports/memory-vault.js';
 import { isMethod } from '../../src/core/protocol/index.js';
 import type { Clock, Yield } from '../../src/core/ports.js';
 import type { LlmBackend } from '../../src/core/extract/backends/types.js';
+import type { PrivateZones } from '../../src/core/note/private-zone.js';
 
 export interface InProcessHost {
   vault: MemoryVault;
@@ -22,7 +23,7 @@ export interface InProcessHost {
   call(method: string, params?: unknown): Promise<unknown>;
 }
 
-export async function startInProcessHost(files: Record<string, string>, opts: { clock?: Clock; injection?: Partial<InjectionSettings>; backend?: LlmBackend; yieldNow?: Yield } = {}): Promise<InProcessHost> {
+export async function startInProcessHost(files: Record<string, string>, opts: { clock?: Clock; injection?: Partial<InjectionSettings>; backend?: LlmBackend; yieldNow?: Yield; privateZones?: PrivateZones } = {}): Promise<InProcessHost> {
   const clock = opts.clock ?? { now: () => Date.now() };
   const vault = new MemoryVault({ files, clock });
   const state = new MemoryStateStore();
@@ -31,8 +32,8 @@ export async function startInProcessHost(files: Record<string, string>, opts: { 
   const backend = opts.backend;
   const curationOpts = { state, vaultKey: '0123456789abcdef', settings: curateSettings({ device: 'test', actor: 'plugin' }), ...(backend ? { backend: () => backend } : {}) };
   // The activity record in the state store, as a Node host keeps it (logs/activity-<key>.jsonl).
-  const activity = new ActivityRecord(state, activityFile('0123456789abcdef'), clock);
-  const engine = new Engine({ ports: { vault, clock, yieldNow: opts.yieldNow ?? (() => Promise.resolve()) }, curation: curationOpts, activity });
+  const activity = new ActivityRecord(state, activityFile('0123456789abcdef'), clock, undefined, opts.yieldNow);
+  const engine = new Engine({ ports: { vault, clock, yieldNow: opts.yieldNow ?? (() => Promise.resolve()) }, curation: curationOpts, activity, ...(opts.privateZones ? { config: { privateZones: opts.privateZones } } : {}) });
   const curation = engine.curation!;
   await engine.start();
   const injection: InjectionSettings = { inject: true, sessionStartChars: 4000, promptChars: 1500, promptItems: 5, sessionChars: 24_000, ...opts.injection };

@@ -137,7 +137,7 @@ afterEach(() => {
 describe('commands', () => {
   it('are registered without hotkeys, under sentence-case names', () => {
     const all = [...plugin.commands__.values()];
-    expect(all.map((c) => c.id).sort()).toEqual(['file-selection', 'merge-notes', 'open-dashboard', 'open-restructure', 'open-review', 'open-search', 'recall-related', 'reindex', 'split-note', 'status', 'toggle-lock', 'toggle-working-memory']);
+    expect(all.map((c) => c.id).sort()).toEqual(['file-selection', 'merge-notes', 'open-activity', 'open-dashboard', 'open-restructure', 'open-review', 'open-search', 'recall-related', 'reindex', 'split-note', 'status', 'toggle-lock', 'toggle-working-memory']);
     for (const c of all) {
       expect(c.hotkeys ?? []).toEqual([]);
       // One capital, at the start; no "Engram" (Obsidian shows the plugin's name before every command).

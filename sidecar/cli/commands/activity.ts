@@ -34,10 +34,13 @@ function describeEntry(e: ActivityEntry): string[] {
       const out = [`${head}capture: ${e.outcome}`];
       for (const w of e.windows) out.push(`    window ${w.window}: ${w.backend} ${w.model}, ${w.inputTokens}+${w.outputTokens} tokens, ${w.ms} ms, ${w.outcome}${w.reason ? ` (${w.reason})` : ''}`);
       for (const b of e.beats) out.push(`    ${b.action} ${b.path}${b.proposal ? ` (proposal ${b.proposal})` : ''}`);
+      for (const c of e.cited ?? []) out.push(`    cited by the assistant: ${c}`);
+      const redacted = Object.entries(e.redactions ?? {});
+      if (redacted.length) out.push(`    redacted: ${redacted.map(([k, n]) => `${n} ${k}`).join(', ')}`);
       return out;
     }
     case 'mcp':
-      return [`${head}MCP ${e.method}: ${e.answerChars} chars answered in ${e.ms} ms${e.error ? ` (error: ${e.error})` : ''}`];
+      return [`${head}MCP ${e.method}${e.notes?.length ? ` ${e.notes.join(', ')}` : ''}: ${e.answerChars} chars answered in ${e.ms} ms${e.error ? ` (error: ${e.error})` : ''}`];
     case 'failure':
       return [`${head}failed: ${e.what}: ${e.error} (${e.next === 'retry' ? 'retried on the next sweep' : 'set aside in spool/failed/'})`];
     case 'memory':

@@ -4,7 +4,7 @@ import type { IndexProgress } from '../../../src/core/index/vault-index.js';
 import { openVaultIndex, snapshotExists } from '../../hosting/index-host.js';
 import { requireVault } from '../../hosting/resolve.js';
 import { callHost } from '../../client/forward.js';
-import { progressFor, terminalProgress, type ProgressLine } from '../progress.js';
+import { progressFor, stepProgress, terminalProgress, type ProgressLine } from '../progress.js';
 import type { CommandDefinition } from '../types.js';
 import { count } from '../../../src/core/plural.js';
 
@@ -51,7 +51,8 @@ export const command: CommandDefinition = {
   async run(ctx) {
     // A live host owns the index and its snapshot: it brings them up to date (or rebuilds them) and saves.
     ctx.interrupt?.leaves('if the vault\'s host had started the index, it finishes it and saves the snapshot');
-    const hosted = await callHost(ctx, 'index.update', { rebuild: Boolean(ctx.options.rebuild) }, { deadlineMs: 60 * 60_000 });
+    const steps = stepProgress(ctx);
+    const hosted = await callHost(ctx, 'index.update', { rebuild: Boolean(ctx.options.rebuild) }, { deadlineMs: 60 * 60_000, onProgress: steps?.show }).finally(() => steps?.done());
     if (hosted) {
       const h = hosted.result;
       if (ctx.global.json) {

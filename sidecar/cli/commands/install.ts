@@ -53,6 +53,11 @@ export const command: CommandDefinition = {
       printReports(ctx.stdout, reports);
       if (!dryRun) ctx.stdout(`shim: ${shim}`);
       if (link) for (const line of describeLink(link)) ctx.stdout(line);
+      if (agent === 'codex' && !dryRun) {
+        ctx.stdout('Codex runs the hooks in hooks.json only once you trust them: start `codex`, type /hooks and trust the');
+        ctx.stdout('Engram hooks (context at session start and on each prompt, capture at each turn\'s end). Until then, and in');
+        ctx.stdout('`codex exec`, the MCP server serves recall and the host captures each session from its rollout.');
+      }
       if (scope === 'project' && agent === 'claude' && !dryRun) {
         ctx.stdout('Commit .claude/settings.json and .mcp.json: they run `engram` from PATH, not a path on this machine, so each');
         ctx.stdout('teammate who installs Engram (`engram setup` puts `engram` on PATH) gets the hooks and the MCP server.');

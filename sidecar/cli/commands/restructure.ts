@@ -3,6 +3,7 @@
 import { EngramError } from '../../../src/core/errors.js';
 import { applyIds, CLI_ACTOR, describeProposal, idsToApply, printApplied } from '../curate-output.js';
 import { callEngine } from '../../client/forward.js';
+import { stepProgress } from '../progress.js';
 import { backendOption } from './extract.js';
 import type { CommandDefinition } from '../types.js';
 import { count } from '../../../src/core/plural.js';
@@ -36,7 +37,8 @@ export const command: CommandDefinition = {
     const folder = typeof ctx.options.folder === 'string' ? ctx.options.folder : undefined;
     const backend = backendOption(ctx);
     const req = { actor: CLI_ACTOR, folder, threshold, ...(backend ? { backend } : {}) };
-    const plan = (await callEngine(ctx, 'restructure.plan', req)).result;
+    const steps = stepProgress(ctx);
+    const plan = await callEngine(ctx, 'restructure.plan', req, { onProgress: steps?.show }).then((r) => r.result).finally(() => steps?.done());
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify(plan, null, 2));
       return 0;

@@ -20,6 +20,7 @@ import { ensureHost, queueTranscripts } from '../../install/queue-backlog.js';
 import { Interrupted } from '../interrupt.js';
 import { progressFor } from '../progress.js';
 import { count } from '../../../src/core/plural.js';
+import { vaultBases, writeBases } from '../../install/obsidian-bases.js';
 
 /**
  * One question on the terminal (on stderr with --json, which keeps stdout for the result). Setup asks before it
@@ -72,11 +73,12 @@ async function transcriptChars(file: string): Promise<number> {
 }
 
 export const command: CommandDefinition = {
-  usage: 'setup [--vault <path>] [--yes] [--no-plugin] [--json]',
+  usage: 'setup [--vault <path>] [--yes] [--no-plugin] [--no-bases] [--json]',
   description: 'Set Engram up: choose the vault (from Obsidian\'s list), write the config, register hooks and MCP with Claude Code, build the index, queue your existing Claude Code transcripts for an offline pass, and install the Obsidian plugin into the vault (asked first; it goes into <vault>/.obsidian/plugins/engram and is turned on in community-plugins.json). Needs no API key and no network.',
   options: {
     yes: { type: 'boolean', short: 'y', description: 'Ask nothing: take the only or most recently opened vault (with none, start one in ~/Engram) and install the Obsidian plugin' },
     'no-plugin': { type: 'boolean', description: 'Leave the Obsidian plugin out (without a terminal and without --yes it is left out too)' },
+    'no-bases': { type: 'boolean', description: 'Leave out the .base views (working memory due, decisions by project, recently captured, stale) offered when Obsidian has the Bases core plugin' },
   },
   async run(ctx) {
     ctx.interrupt?.leaves('nothing changed');
@@ -86,6 +88,12 @@ export const command: CommandDefinition = {
     const vault = await chooseVault(ctx, say, asker);
     if (!fs.existsSync(vault) || !fs.statSync(vault).isDirectory()) throw new EngramError('not-found', `vault path does not exist: ${vault}`);
     const pluginChoice = await choosePlugin({ vault, env: ctx.env, yes: Boolean(ctx.options.yes), skip: Boolean(ctx.options['no-plugin']), interactive: Boolean(process.stdin.isTTY), ask: asker });
+    // Obsidian's Bases core plugin: offer Engram's views of its notes (asked now, before anything changes).
+    const bases = vaultBases(vault);
+    let wantBases = bases !== 'absent' && !ctx.options['no-bases'] && Boolean(ctx.options.yes);
+    if (bases !== 'absent' && !ctx.options['no-bases'] && !ctx.options.yes && process.stdin.isTTY) {
+      wantBases = !/^n/i.test((await asker('Obsidian has Bases: add Engram\'s views (working memory due, decisions by project, recently captured, stale) to the Engram folder? [Y/n] ')).trim());
+    }
     const facts = ctx.facts;
     // The LLM pass setup advertises needs a backend that runs: say up front when it cannot, with the ways out.
     const { loadConfig } = await import('../../hosting/config-file.js');
@@ -160,6 +168,13 @@ export const command: CommandDefinition = {
     const obsidianPlugin = pluginStep(pluginChoice, { vault, source: () => installRoot(engramEntry()), env: ctx.env, obsidianOpen: (v) => obsidianHasVaultOpen(ctx.env, v) });
     say(`5. Obsidian plugin: ${obsidianPlugin.lines[0]}`);
     for (const line of obsidianPlugin.lines.slice(1)) say(line);
+    const views = bases === 'absent' ? undefined : writeBases(vault, { inbox: loaded.config.get('folders.inbox'), working: loaded.config.get('folders.working_memory'), archive: loaded.config.get('folders.archive') }, { write: wantBases });
+    if (!views) say('6. Obsidian views: this vault\'s Obsidian has no Bases core plugin (Obsidian 1.9 or later); none written.');
+    else if (!wantBases) say(`6. Obsidian views: not written${ctx.options['no-bases'] ? ' (--no-bases)' : ' (no terminal to ask in: run `engram setup --yes` to add them)'}.`);
+    else {
+      say(`6. Obsidian views: ${views.written.length ? `wrote ${views.written.join(', ')}` : 'all there already'}${views.kept.length && views.written.length ? ` (kept ${count(views.kept.length, 'view')} already there)` : ''}.`);
+      if (bases === 'off') say('   Bases is turned off in this vault: turn it on in Settings → Core plugins to open them.');
+    }
     say('');
     say('In the background: a host process keeps the index current, drains the hook spool and extracts sessions when they');
     say('end or compact; it exits after an hour without requests and the next hook starts it again. Claude Code now');
@@ -177,6 +192,7 @@ export const command: CommandDefinition = {
         index: { notes: status.index.notes, mode: status.index.mode, hostPid: status.pid },
         transcripts: { sessions: files.length, bytes: est.bytes, estimatedTokens: est.tokens },
         obsidianPlugin: { status: pluginStatus, ...done, message: lines.map((l) => l.trim()).join(' ') },
+        bases: views ? { plugin: bases, written: wantBases ? views.written : [], kept: views.kept } : { plugin: bases, written: [], kept: [] },
       }, null, 2));
     }
     // Everything else is set up; the plugin step's problem (said above, with its fix) still fails the command.

@@ -3,6 +3,9 @@
 // backlog, failures. Asks the live host; with none, reads the activity record and the notes' frontmatter here.
 import { activityFile, readActivity } from '../../../src/core/activity/record.js';
 import { activityStats, type StatsResult } from '../../../src/core/activity/stats.js';
+import { statsHtml } from '../../../src/core/activity/stats-html.js';
+import { atomicWriteFileSync } from '../../hosting/atomic-write.js';
+import path from 'node:path';
 import { countDue } from '../../../src/core/engine.js';
 import { EngramError } from '../../../src/core/errors.js';
 import { VaultCatalog } from '../../../src/core/extract/vault-catalog.js';
@@ -34,6 +37,9 @@ function print(ctx: CommandContext, s: StatsResult): void {
   const t = s.totals;
   ctx.stdout(`Since ${s.since}: ${t.sessions} sessions, ${t.injections} injections (~${t.injectedTokens.toLocaleString('en-US')} tokens), ${t.filed} notes filed${t.proposed ? `, ${t.proposed} held for review` : ''}, ${t.captureTokens.toLocaleString('en-US')} LLM tokens on capture, ${t.mcpCalls} MCP calls, ${t.failures} failures.`);
   ctx.stdout(`Notes: ${s.notes.total} (${s.notes.engram} by Engram); review backlog ${s.reviewBacklog}.`);
+  const u = s.use;
+  if (u.injected) ctx.stdout(`Injected notes read or cited later: ${u.used} of ${u.injected} (${Math.round((u.used / u.injected) * 100)}%; ${u.read} read over MCP, ${u.cited} named by the assistant).`);
+  if (t.redactions) ctx.stdout(`Secrets redacted from captured transcripts: ${t.redactions}.`);
   const types = Object.entries(s.notes.byType).sort((a, b) => b[1] - a[1]).slice(0, 8);
   if (types.length) ctx.stdout(`  by type: ${types.map(([k, n]) => `${k} ${n}`).join(', ')}`);
   const projects = Object.entries(s.notes.byProject).sort((a, b) => b[1] - a[1]).slice(0, 8);
@@ -53,18 +59,25 @@ function print(ctx: CommandContext, s: StatsResult): void {
 }
 
 export const command: CommandDefinition = {
-  usage: 'stats [--days N] [--json]',
+  usage: 'stats [--days N] [--json] [--html FILE]',
   description: 'The dashboard in the terminal: captures and injections per day, injected tokens per session against the session budget, notes by type and project, the review backlog, failures (from the activity record).',
   options: {
     days: { type: 'number', valueName: '<n>', description: 'How many days back (default 30, at most 365)' },
+    html: { type: 'string', valueName: '<file>', description: 'Also write the figures as one self-contained HTML page (SVG charts, light and dark)' },
   },
-  details: 'Examples:\n  engram stats\n  engram stats --days 7 --json',
+  details: 'Examples:\n  engram stats\n  engram stats --days 7 --json\n  engram stats --days 90 --html engram-stats.html',
   async run(ctx) {
     const days = typeof ctx.options.days === 'number' ? ctx.options.days : 30;
     if (!(Number.isInteger(days) && days >= 1 && days <= 365)) throw new EngramError('usage', '--days takes a whole number from 1 to 365');
     const s = (await callHost(ctx, 'stats', { days }))?.result ?? (await here(ctx, days));
     if (ctx.global.json) ctx.stdout(JSON.stringify(s, null, 2));
     else print(ctx, s);
+    if (typeof ctx.options.html === 'string') {
+      const file = path.resolve(ctx.cwd, ctx.options.html);
+      atomicWriteFileSync(file, statsHtml(s, new Date().toISOString()));
+      if (!ctx.global.json) ctx.stdout(`\nWrote ${file}.`);
+      else ctx.stderr(`Wrote ${file}.`);
+    }
     return 0;
   },
 };

@@ -3,7 +3,8 @@
 // rotated by size like every log there (at most four files of 5 MB: under 20 MB whatever the age). Written by the engine
 // and the capture pipeline through `ActivityRecord#add`, which never throws and never makes its caller wait.
 import { errorMessage } from '../errors.js';
-import type { Clock } from '../ports.js';
+import type { Clock, Yield } from '../ports.js';
+import { TimeSlicer } from '../time-slice.js';
 import type { StateStore } from '../extract/state-store.js';
 
 /** One model call for one window of a transcript. */
@@ -52,11 +53,15 @@ export type ActivityEntry =
   /** A hook event the host took from the spool (capture's events; context events are `inject` entries). */
   | (Base & { kind: 'event'; event: string })
   /** One extraction of a session: its windows (backend, tokens, time, outcome) and the beats filed or proposed. */
-  | (Base & { kind: 'extract'; outcome: string; notes: number; windows: WindowActivity[]; beats: BeatActivity[]; deferred?: boolean })
+  /**
+   * `cited`: notes injected into the session that its assistant text names (usage.ts); `redactions`: secrets redacted
+   * in the transcript read, by kind (counts only, never the values).
+   */
+  | (Base & { kind: 'extract'; outcome: string; notes: number; windows: WindowActivity[]; beats: BeatActivity[]; deferred?: boolean; cited?: string[]; redactions?: Record<string, number> })
   /** One context request of a hook: what was sent (notes, passages, why), its size, and what was withheld and why. */
   | (Base & { kind: 'inject'; event: string; notes: InjectedNote[]; chars: number; tokens: number; withheld: { path: string; why: string; heading?: string }[] })
-  /** One request of an MCP client, and the size of the host's answer. */
-  | (Base & { kind: 'mcp'; method: string; answerChars: number; ms: number; error?: string })
+  /** One request of an MCP client, and the size of the host's answer; `notes`: the notes a `read` answered with. */
+  | (Base & { kind: 'mcp'; method: string; answerChars: number; ms: number; error?: string; notes?: string[] })
   /** A capture job that failed: retried on the next sweep, or set aside after repeated failures. */
   | (Base & { kind: 'failure'; what: string; error: string; next: 'retry' | 'set aside' })
   /** A file of Claude Code's own memory imported as a note (created, updated, or left alone when edited in the vault). */
@@ -162,6 +167,8 @@ export class ActivityRecord {
     readonly file: string,
     private readonly clock: Clock,
     private readonly log: (level: 'warn', message: string) => void = () => {},
+    /** A UI host's yield (the plugin): a read of months of entries gives the editor a turn every slice. */
+    private readonly yieldNow?: Yield,
   ) {}
 
   /** Records an entry after those before it; never throws, never waits (a failing disk is said once in the log). */
@@ -185,21 +192,32 @@ export class ActivityRecord {
 
   async read(q: ActivityQuery = {}): Promise<ActivityResult> {
     await this.written();
-    return readActivity(this.store, this.file, q);
+    return readActivity(this.store, this.file, q, this.yieldNow ? new TimeSlicer(this.clock, this.yieldNow) : undefined);
   }
 }
 
 /** The record's entries (every kept generation, oldest first) that match the query, with each session's figures. */
-export async function readActivity(store: StateStore, file: string, q: ActivityQuery = {}): Promise<ActivityResult> {
+export async function readActivity(store: StateStore, file: string, q: ActivityQuery = {}, slicer?: TimeSlicer): Promise<ActivityResult> {
   const names = [...Array.from({ length: GENERATIONS }, (_, i) => `${file}.${GENERATIONS - i}`), file];
   const texts = await Promise.all(names.map((n) => store.read(n).catch(() => undefined)));
   const entries: ActivityEntry[] = [];
   let unreadable = 0;
   const kinds = q.kinds?.length ? new Set(q.kinds) : undefined;
+  // The record writes each line's time first (`{"t":"<ISO>"`): a line older than `since` is skipped unparsed.
+  const sinceIso = q.since === undefined ? undefined : new Date(q.since).toISOString();
+  // And a line that does not name the session asked for (as JSON writes it) is not that session's.
+  const sessionKey = q.session === undefined ? undefined : `"session":${JSON.stringify(q.session)}`;
   for (const text of texts) {
     if (!text) continue;
-    for (const line of text.split('\n')) {
+    // Line by line without splitting the whole text at once (months of entries are megabytes).
+    for (let at = 0; at < text.length; ) {
+      if (slicer?.due()) await slicer.yield();
+      const nl = text.indexOf('\n', at);
+      const line = text.slice(at, nl < 0 ? text.length : nl);
+      at = nl < 0 ? text.length : nl + 1;
       if (!line.trim()) continue;
+      if (sinceIso !== undefined && line.startsWith('{"t":"') && line.charCodeAt(30) === 34 && line.slice(6, 30) < sinceIso) continue;
+      if (sessionKey !== undefined && !line.includes(sessionKey)) continue;
       let e: ActivityEntry;
       try {
         e = JSON.parse(line) as ActivityEntry;

@@ -80,6 +80,9 @@ export interface ExtractOutcome {
   agent?: string;
   windows?: WindowActivity[];
   beats?: BeatActivity[];
+  /** Notes injected into the session that its assistant text names; secrets redacted in the transcript, by kind. */
+  cited?: string[];
+  redactions?: Record<string, number>;
 }
 
 export type TranscriptExtractor = (req: ExtractRequest) => Promise<ExtractOutcome>;
@@ -146,7 +149,7 @@ export function makeSessionJobRunner(ports: SessionJobPorts): (job: Job<SessionJ
   return async ({ data }) => {
     const key = jobKey(data.sessionId, data.backend);
     const noted = (r: ExtractOutcome) =>
-      ports.activity?.({ kind: 'extract', session: data.sessionId, project: data.project, agent: r.agent, outcome: r.outcome ?? (r.deferred ? 'deferred' : 'extracted'), notes: r.notes, windows: r.windows ?? [], beats: r.beats ?? [], ...(r.deferred ? { deferred: true } : {}) });
+      ports.activity?.({ kind: 'extract', session: data.sessionId, project: data.project, agent: r.agent, outcome: r.outcome ?? (r.deferred ? 'deferred' : 'extracted'), notes: r.notes, windows: r.windows ?? [], beats: r.beats ?? [], ...(r.deferred ? { deferred: true } : {}), ...(r.cited?.length ? { cited: r.cited } : {}), ...(r.redactions ? { redactions: r.redactions } : {}) });
     const done = async (outcome: string, notes = 0, bytes = 0) => {
       ports.activity?.({ kind: 'extract', session: data.sessionId, project: data.project, outcome, notes, windows: [], beats: [] });
       await ports.coverage.record(key, undefined, { sessionId: key, at: now(), outcome, notes, bytes });

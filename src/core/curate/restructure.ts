@@ -274,6 +274,8 @@ export async function planRestructure(
   isRejected: (d: ProposalDraft) => boolean = () => false,
   /** A model that rewrites each merge into one note, grounded in the notes (else the rule merge stays). */
   writer?: LlmBackend,
+  /** Why a note is private (note/private-zone.ts): a merge of one is never sent to the writer. */
+  isPrivate: (path: string) => string | undefined = () => undefined,
 ): Promise<RestructurePlan> {
   const search = await findMergeCandidates(catalog, settings, source, folder);
   const drafts: ProposalDraft[] = [];
@@ -296,7 +298,9 @@ export async function planRestructure(
       rejected++;
       continue;
     }
-    if (writer && d.kind === 'merge') {
+    const zone = writer && d.kind === 'merge' ? d.sources.map((x) => isPrivate(x.path)).find(Boolean) : undefined;
+    if (zone) d.reason += `; the rule merge is shown: a note is in a ${zone}, never sent to a model`;
+    else if (writer && d.kind === 'merge') {
       const g = await groundedMerge(writer, d.writes[0].text);
       if ('text' in g) {
         d.writes[0] = { ...d.writes[0], text: g.text };

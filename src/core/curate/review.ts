@@ -289,6 +289,8 @@ export async function planReview(
     yieldNow?: Yield;
     /** Due notes found from the host's metadata (`dueFromMetas`): only these notes' frontmatter is read. */
     due?: DueNote[];
+    /** Why a note is private (note/private-zone.ts): never sent to the model; the rules extend it. */
+    isPrivate?: (path: string) => string | undefined;
   },
 ): Promise<ReviewPlan> {
   const today = isoDate(opts.now);
@@ -302,10 +304,14 @@ export async function planReview(
     // Hundreds of due notes in a UI host (the plugin's review pane): give the UI a turn between groups.
     if (opts.yieldNow) await opts.yieldNow();
     let decisions: ReviewDecision[] = [];
-    if (opts.backend && opts.backend.name !== 'rules') {
+    // Private notes never reach the model: they are extended by the rules, in a decision of their own.
+    const hidden = opts.isPrivate ? group.filter((p) => opts.isPrivate!(p)) : [];
+    const sent = group.filter((p) => !hidden.includes(p));
+    if (hidden.length) decisions.push({ action: 'extend', notes: hidden, reason: `in a private zone (${opts.isPrivate!(hidden[0])}): never sent to a model; look again later`, weeks: settings.extendWeeks });
+    if (sent.length && opts.backend && opts.backend.name !== 'rules') {
       try {
-        const reply = await opts.backend.complete(buildReviewRequest(catalog, group, today, types, opts.preferences));
-        const parsed = parseDecisions(reply.text, group, types);
+        const reply = await opts.backend.complete(buildReviewRequest(catalog, sent, today, types, opts.preferences));
+        const parsed = parseDecisions(reply.text, sent, types);
         decisions = parsed.decisions;
         problems.push(...parsed.problems.map((p) => `${group.map(wikilink).join(', ')}: ${p}`));
       } catch (e) {
@@ -316,7 +322,7 @@ export async function planReview(
     const rest = group.filter((p) => !decided.has(p));
     if (rest.length) decisions.push({ action: 'extend', notes: rest, reason: backendName === 'rules' ? 'rules backend: no model to judge; look again later' : 'no usable decision from the model', weeks: settings.extendWeeks });
     for (const d of decisions) {
-      const draft = decisionDraft(catalog, settings, d, today, d.action === 'extend' && rest.includes(d.notes[0]) ? 'rules' : backendName);
+      const draft = decisionDraft(catalog, settings, d, today, d.action === 'extend' && (rest.includes(d.notes[0]) || hidden.includes(d.notes[0])) ? 'rules' : backendName);
       if (draft) drafts.push(draft);
       else problems.push(`${d.notes.join(', ')}: frontmatter cannot be edited safely; left alone`);
     }

@@ -18,6 +18,7 @@ import { makeProposal, pruneExpired, type Proposal } from './proposals';
 import { planRestructure } from './restructure';
 import { dueFromMetas, planReview, type DueNote } from './review';
 import type { NoteMeta } from '../note/meta';
+import { privateZoneOf, type PrivateZones } from '../note/private-zone';
 import { isoDate } from '../day';
 import { templatesFolders } from './templates-folder';
 import type { CurateSettings } from './settings';
@@ -54,6 +55,8 @@ export interface CurationOptions {
   metas?: () => ReadonlyMap<string, NoteMeta> | undefined;
   /** Obsidian's config folder (Vault#configDir), where its Templates and Templater settings are; unset: not read. */
   configDir?: string;
+  /** Private folders, tags and projects: their notes never reach review's or restructure's model calls. */
+  privateZones?: PrivateZones;
 }
 
 /** Who acts, for the vault's Engram log (`cli`, `mcp`, `plugin`). */
@@ -204,6 +207,16 @@ export class Curation {
     return { ...settings, templatesFolders: await templatesFolders(this.opts.vault, this.opts.configDir) };
   }
 
+  /** Why a catalog note is private (its folder, frontmatter or body tags, project), or undefined. */
+  private privacy(catalog: NoteCatalog): (path: string) => string | undefined {
+    const zones = this.opts.privateZones;
+    if (!zones) return () => undefined;
+    return (path) => {
+      const n = catalog.get(path);
+      return privateZoneOf({ path, tags: [...(n?.meta?.tags ?? []), ...(n?.tags ?? [])], project: n?.meta?.project }, zones);
+    };
+  }
+
   /** The vault read for curation, its frontmatter parsed in slices in a UI host (a plan reads every note's metadata). */
   private async catalog(): Promise<NoteCatalog> {
     const catalog = await loadCatalog(this.opts.vault, { yieldNow: this.opts.yieldNow });
@@ -244,6 +257,7 @@ export class Curation {
       types: vocabulary.types.map((t) => t.name),
       preferences: vocabulary.preferences,
       yieldNow: this.opts.yieldNow,
+      isPrivate: this.privacy(catalog),
     });
     return { horizonDays, ...plan, proposals: [...plan.proposals, ...(await held())], conflicts: await this.conflicts(now) };
   }
@@ -278,7 +292,7 @@ export class Curation {
     }
     const rejected = await this.rejected.load();
     const writer = req.backend !== undefined ? this.opts.backend?.(req.backend) : undefined;
-    const plan = await planRestructure(catalog, settings, { vectors: source.vectors }, this.store, now, folder, (d) => rejected.has(rejectionKey(d)), writer && writer.name !== 'rules' ? writer : undefined);
+    const plan = await planRestructure(catalog, settings, { vectors: source.vectors }, this.store, now, folder, (d) => rejected.has(rejectionKey(d)), writer && writer.name !== 'rules' ? writer : undefined, this.privacy(catalog));
     const ms = this.opts.clock.now() - started;
     const duplicates = await listDuplicates(this.opts.state, this.proposalsDir, now);
     return { vectors: source.kind, pairsCompared: plan.pairsCompared, notesConsidered: plan.notesConsidered, ms, proposals: plan.proposals, duplicates, rejected: plan.rejected };

@@ -1,6 +1,6 @@
 // Turns a note file into what the index stores: normalised metadata, chunks, link targets, hashes, embedding texts.
 import { parseNote } from '../note/frontmatter.js';
-import { DEFAULT_TYPES, readNoteMeta, titleFromPath } from '../note/meta.js';
+import { DEFAULT_TYPES, readNoteMeta, titleFromPath, type NoteMeta } from '../note/meta.js';
 import { chunkBody, type Chunk } from './chunk.js';
 import type { IndexedNote } from './text-index.js';
 
@@ -13,6 +13,9 @@ export interface ParsedDoc {
   properties: string;
   /** Set when the frontmatter is invalid: the note is still indexed by its text, and the problem reported. */
   problem?: string;
+  /** The note's metadata and body as the engine reads them (handed on, so the note is not parsed twice). */
+  meta: NoteMeta;
+  body: string;
 }
 
 /** 64-bit (two 32-bit lanes) hash of a string, as 16 hex digits: change detection, not security. */
@@ -89,6 +92,8 @@ function searchableBody(data: Record<string, unknown> | null, body: string): str
 /** Keys read elsewhere (title, aliases, tags, summary, `related` links) or bookkeeping (ids, dates, scores, display options). */
 const UNSEARCHED_KEY = /^(?:title|aliases|alias|tags|tag|summary|description|id|type|scope|confidence|created|updated|modified|date(?:_\w+)?|review_after|forget_after|superseded_by|related|locked|published|last|rating|cssclass(?:es)?|publish|permalink|excalidraw-[\w-]+|(?:engram|cb)_\w+)$/i;
 const URL_OR_DATE = /^(?:[a-z][\w+.-]*:\/\/\S*|\d{4}-\d\d-\d\d(?:[T ][\d:.]+Z?)?|[\d\s.:+\-/TZ]*[.:/-][\d\s.:+\-/TZ]*)$/i;
+/** A value naming an image or other file (a `banner:` picture): its name repeats the note's, and says nothing. */
+const FILE_VALUE = /\.(?:png|jpe?g|gif|webp|svg|bmp|avif|pdf|mp[34]|webm|mov|excalidraw)(?:\]\])?$/i;
 /** The properties text of a note is bounded: a frontmatter holding a pasted document is not a note's name. */
 const MAX_PROPERTIES = 1000;
 
@@ -101,42 +106,63 @@ export function propertyText(data: Record<string, unknown> | null): string {
   if (!data) return '';
   const out: string[] = [];
   let size = 0;
-  const add = (v: unknown, depth: number): void => {
+  const add = (v: unknown, depth: number, into: string[]): void => {
     if (size > MAX_PROPERTIES || depth > 2) return;
     if (typeof v === 'string' || typeof v === 'number') {
       const t = String(v).trim();
-      if (!t || URL_OR_DATE.test(t)) return;
+      if (!t || URL_OR_DATE.test(t) || FILE_VALUE.test(t)) return;
       const w = t.replace(/\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_m, a: string, b?: string) => b ?? a.slice(a.lastIndexOf('/') + 1));
-      out.push(w);
-      size += w.length + 1;
+      into.push(w);
+      size += w.length + 2;
     } else if (Array.isArray(v)) {
-      for (const x of v) add(x, depth + 1);
+      for (const x of v) add(x, depth + 1, into);
     } else if (v && typeof v === 'object' && !(v instanceof Date)) {
-      for (const x of Object.values(v as Record<string, unknown>)) add(x, depth + 1);
+      for (const x of Object.values(v as Record<string, unknown>)) add(x, depth + 1, into);
     }
   };
   for (const [k, v] of Object.entries(data)) {
     if (UNSEARCHED_KEY.test(k)) continue;
-    const before = out.length;
-    add(v, 0);
-    // The key names what the value is ("director", "year"), when a value is kept.
-    if (out.length > before) out.splice(before, 0, k.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2'));
+    const values: string[] = [];
+    add(v, 0, values);
+    // The key names what the value is ("director", "year"), when a value is kept: one line a key, "year: 1957".
+    if (values.length) out.push(`${k.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2')}: ${values.join(', ')}`);
   }
   return out.join('\n').slice(0, MAX_PROPERTIES);
+}
+
+/** The words of a frontmatter block that does not parse: keys and values, without template fields and YAML marks. */
+function brokenProperties(yaml: string): string {
+  return yaml
+    .split(/\r?\n/)
+    .map((line) =>
+      line
+        .replace(/\{\{[^}\n]*\}\}/g, ' ')
+        .replace(/\[\[([^\]|\n]*)(?:\|([^\]\n]*))?\]\]/g, (_m, a: string, b?: string) => b ?? a.slice(a.lastIndexOf('/') + 1))
+        .replace(/^[ \t]*-[ \t]*|["'[\]{}]/g, ' ')
+        .replace(/:\s*$/, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter((line) => /[\p{L}\p{N}]/u.test(line))
+    .join('\n')
+    .slice(0, MAX_PROPERTIES);
 }
 
 /** `title` replaces the file name as the note's title (a document without a name, such as a BEIR passage, has ''). */
 export function parseDoc(path: string, text: string, mtime: number, size: number, title = titleFromPath(path)): ParsedDoc {
   const parsed = parseNote(text);
   const meta = readNoteMeta(path, parsed.data ?? {});
-  const body = parsed.data === null ? text : parsed.body;
+  // Frontmatter that does not parse (an unfilled template's `date: {{date}}`) is still frontmatter: out of the
+  // passages and excerpts, its keys and values searched as the note's properties.
+  const broken = parsed.data === null && parsed.block !== null;
+  const body = parsed.data === null && !broken ? text : parsed.body;
   const name = displayName(parsed.data, body, title);
   // A display name that is the file name in other dress ("dora-metrics", "Dora Metrics") is indexed once: twice would
   // count each of its words twice.
   const same = (a: string, b: string): boolean => a.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() === b.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   const names = same(name, title) ? [title] : [title, name];
   const aliases = meta.aliases.filter((a) => !names.some((n) => n.toLowerCase() === a.toLowerCase()));
-  const links = new Set(wikilinks(body));
+  const links = new Set(wikilinks(broken ? text : body));
   for (const r of meta.related) for (const k of wikilinks(r.includes('[[') ? r : `[[${r}]]`)) links.add(k);
   const slash = path.lastIndexOf('/');
   const note: NoteDoc = {
@@ -161,7 +187,10 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
     dupKey: textHash(body.toLowerCase().replace(/\s+/g, ' ').trim()),
     beat: meta.engramId !== undefined || (meta.type !== undefined && BEAT_TYPES.has(meta.type)),
   };
-  return { note, chunks: chunkBody(searchableBody(parsed.data, body)), properties: propertyText(parsed.data), problem: parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined };
+  const properties = broken && parsed.block ? brokenProperties(text.slice(parsed.block.yamlStart, parsed.block.yamlEnd)) : propertyText(parsed.data);
+  if (properties) note.props = properties;
+  const problem = parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined;
+  return { note, chunks: chunkBody(searchableBody(parsed.data, body)), properties, problem, meta, body: parsed.body };
 }
 
 /** The text a chunk is embedded by; null when the chunk gets no vector (a beat has one vector, on its first chunk). */

@@ -254,6 +254,24 @@ function termWeight(text: TextIndex, term: string): number {
   return Math.log(1 + (bf.liveDocs - n + 0.5) / (n + 0.5));
 }
 
+/**
+ * A hit's excerpt: the frontmatter properties the query asks about ("year: 1957" for "what year did … come out"),
+ * whose answer no passage holds, then the densest window of the passage.
+ */
+function excerpt(t: TextIndex, props: string | undefined, chunk: number, words: string[], terms: string[]): string {
+  const max = 300;
+  if (!props || terms.length === 0) return makeSnippet(t.excerptText(chunk), words, max, terms);
+  const want = new Set(terms);
+  const asked = props
+    .split('\n')
+    .filter((line) => t.tokenizer.terms(line).some((x) => want.has(x)))
+    .map((line) => (line.length > 120 ? `${line.slice(0, 119)}…` : line));
+  const head = asked.slice(0, 3).join(' · ');
+  if (!head) return makeSnippet(t.excerptText(chunk), words, max, terms);
+  const rest = makeSnippet(t.excerptText(chunk), words, Math.max(60, max - head.length - 3), terms);
+  return rest ? `${head} · ${rest}` : head;
+}
+
 function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], said: Map<string, string>): SearchHit {
   const t = ctx.text;
   const n = t.notes[c.slot]!;
@@ -278,7 +296,7 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
     path: n.path,
     title: n.name ?? noteName(n.path),
     score: Number(c.score.toFixed(6)),
-    snippet: makeSnippet(t.chunkText[c.chunk] ?? '', words, 300, terms),
+    snippet: excerpt(t, n.props, c.chunk, words, terms),
     heading: t.chunkHeading[c.chunk],
     why,
     type: n.type,

@@ -27,6 +27,8 @@ export interface IndexedNote {
   time: number;
   confidence?: number;
   summary?: string;
+  /** The frontmatter's other keys with their values, a line a key ("year: 1957"): shown when a query asks for one. */
+  props?: string;
   superseded: boolean;
   /** Link targets, normalised by `linkKey`. */
   links: string[];
@@ -50,6 +52,11 @@ export interface Bm25Params {
    * two count: a note of 400 passages cannot outscore a focused one by matching a word in each.
    */
   restChunks: number;
+  /**
+   * A note's score grows by up to this share when the query holds its title's words (the share of them held): what a
+   * note is named for is what it is about, which BM25F's one saturation of title and body counts only as a mention.
+   */
+  titleCover: number;
 }
 
 // b tuned on LoCoMo conv-26/30/41/42 (turn level): lower length normalisation than the textbook 0.75 suits short notes
@@ -57,13 +64,114 @@ export interface Bm25Params {
 // saturating together with each passage (BM25F), 1.0 lets a body that says a word six times count beside a title that
 // says it once: bench/recall-sets hit@3 dwarvesf-brain 0.93 -> 0.96, the other two vaults equal or better, for LoCoMo
 // nDCG@10 0.524 -> 0.520 (untitled turns: only k1 changes there).
-export const DEFAULT_BM25: Bm25Params = { weights: { title: 3, summary: 2, tags: 1.5, body: 1 }, k1: 1.0, b: 0.4, restChunks: 0.2 };
+// titleCover 0.1 (bench/recall-sets, same run): MRR 0.93 -> 0.93, 0.92 -> 0.93, 0.93 -> 0.94 and hit@3 0.96 -> 0.98,
+// 0.96, 0.98 on the Zettelkasten, dwarvesf and kepano vaults; 0.2 and 0.35 cost the Zettelkasten's or dwarvesf's MRR.
+export const DEFAULT_BM25: Bm25Params = { weights: { title: 3, summary: 2, tags: 1.5, body: 1 }, k1: 1.0, b: 0.4, restChunks: 0.2, titleCover: 0.1 };
 
 /**
  * A list of links matches a question by the names of the notes it points to; those notes hold the answer. Such a
  * passage counts at this share (a map of contents was in 14% of dwarvesf-brain's top 3s at full weight).
  */
 export const LINK_LIST_WEIGHT = 0.5;
+
+/**
+ * A line found in at least this many notes, and in at least BOILERPLATE_SHARE of them, is boilerplate (a template's
+ * button, a footer, a repeated notice): left out of excerpts, which then show what the note itself says.
+ */
+export const BOILERPLATE_MIN_NOTES = 5;
+export const BOILERPLATE_SHARE = 0.005;
+/** Lines shorter than this ("---", "Notes:") are never counted: too short to be a template's sentence. */
+const BOILERPLATE_MIN_CHARS = 8;
+/** Buckets per row of the count-min sketch of line document frequencies (two rows of 16-bit counts: 4 MB). */
+const SKETCH_BITS = 20;
+
+const MASK = (1 << SKETCH_BITS) - 1;
+
+/**
+ * The lines of a passage worth counting for boilerplate, each as two hashes of its normalised text (spaces collapsed,
+ * ASCII lower case) and where it sits: not in or opening a code block (repeated code such as `} else {` is the code),
+ * not headings (the heading path shows those). One pass over the characters, no string made per line.
+ */
+function countedLines(text: string, each: (a: number, b: number, start: number, end: number) => void): void {
+  let fence = 0; // the fence's character code while inside a code block
+  const n = text.length;
+  for (let s = 0; s < n; ) {
+    let e = text.indexOf('\n', s);
+    if (e < 0) e = n;
+    let i = s;
+    while (i < e && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+    const c0 = text.charCodeAt(i);
+    if (i - s <= 3 && (c0 === 96 || c0 === 126) && text.charCodeAt(i + 1) === c0 && text.charCodeAt(i + 2) === c0) {
+      fence = fence === 0 ? c0 : fence === c0 ? 0 : fence;
+    } else if (fence === 0 && !(i === s && c0 === 35 && isHeading(text, s, e))) {
+      let h1 = 0x811c9dc5;
+      let h2 = 0x2f6b1d3;
+      let len = 0;
+      let space = false;
+      let end = e;
+      while (end > i && (text.charCodeAt(end - 1) <= 32)) end--;
+      for (let k = i; k < end; k++) {
+        let c = text.charCodeAt(k);
+        if (c === 32 || c === 9 || c === 13) {
+          space = true;
+          continue;
+        }
+        if (space) {
+          h1 = Math.imul(h1 ^ 32, 0x01000193);
+          h2 = Math.imul(h2 ^ 32, 0x5bd1e995);
+          len++;
+          space = false;
+        }
+        if (c >= 65 && c <= 90) c += 32;
+        h1 = Math.imul(h1 ^ c, 0x01000193);
+        h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+        len++;
+      }
+      if (len >= BOILERPLATE_MIN_CHARS) each(mix(h1) & MASK, mix(h2) & MASK, s, e);
+    }
+    s = e + 1;
+  }
+}
+
+function isHeading(text: string, s: number, e: number): boolean {
+  let k = s;
+  while (k < e && text.charCodeAt(k) === 35) k++;
+  const c = text.charCodeAt(k);
+  return k - s <= 6 && k < e && (c === 32 || c === 9);
+}
+
+function mix(h: number): number {
+  h ^= h >>> 13;
+  h = Math.imul(h, 0x5bd1e995);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+/**
+ * How many notes hold each line, estimated in fixed memory (a count-min sketch: two hashed rows, the smaller count
+ * read; a line's count is never under its true number of notes and rarely over it). Updated with each note added or
+ * removed, so an edit never needs the vault read again.
+ */
+class LineSketch {
+  readonly a = new Uint16Array(1 << SKETCH_BITS);
+  readonly b = new Uint16Array(1 << SKETCH_BITS);
+  private readonly seen = new Set<number>();
+
+  /** Counts (or with -1 uncounts) one note's distinct lines. */
+  note(chunks: Iterable<string>, sign: 1 | -1): void {
+    // A line a note repeats (a checklist's "- [ ] call") counts once for it.
+    const seen = this.seen;
+    seen.clear();
+    for (const text of chunks) {
+      countedLines(text, (a, b) => {
+        const key = ((a << 10) ^ b) & 0x3fffffff;
+        if (seen.has(key)) return;
+        seen.add(key);
+        this.a[a] = Math.max(0, Math.min(0xffff, this.a[a] + sign));
+        this.b[b] = Math.max(0, Math.min(0xffff, this.b[b] + sign));
+      });
+    }
+  }
+}
 
 export interface TextCandidate {
   slot: number;
@@ -97,8 +205,17 @@ export class TextIndex {
   /** Per note touched by a query's title, summary or tag match: its row in `metaTf` (-1: none). */
   private metaRow = new Int32Array(0);
   private metaTf = new Float64Array(1024);
+  /** Per note touched by a query: how many of its title's words the query holds. */
+  private titleHits = new Float64Array(0);
   /** Notes per term, counted on demand by `idf`; emptied by every change. */
   private readonly noteDf = new Map<string, number>();
+  /**
+   * Notes per line, for boilerplate: counted as notes are added and removed; after a snapshot is loaded, over the live
+   * notes at the first excerpt.
+   */
+  private lines = new LineSketch();
+  /** Notes the sketch counted: short of the live notes after a snapshot load (its notes never passed through `add`). */
+  private sketched = 0;
 
   constructor(opts: { stemming?: boolean; cjk?: CjkMode } = {}) {
     this.tokenizer = new Tokenizer(opts);
@@ -146,6 +263,8 @@ export class TextIndex {
       const b = tk.frequencies(c.heading ? `${c.heading}\n${c.text}` : c.text, lang);
       this.fields.body.add(id, b.tf, b.length);
     }
+    this.lines.note(chunks.map((c) => c.text), 1);
+    this.sketched++;
     return slot;
   }
 
@@ -156,6 +275,8 @@ export class TextIndex {
     this.noteDf.clear();
     if (this.slotOf.get(n.path) === slot) this.slotOf.delete(n.path);
     this.deadNotes++;
+    this.lines.note(this.noteChunks(n), -1);
+    this.sketched--;
     this.fields.title.retire(slot);
     this.fields.summary.retire(slot);
     this.fields.tags.retire(slot);
@@ -166,6 +287,35 @@ export class TextIndex {
       this.fields.body.retire(c);
       this.deadChunks++;
     }
+  }
+
+  private *noteChunks(n: IndexedNote): Generator<string> {
+    for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount; c++) yield this.chunkText[c] ?? '';
+  }
+
+  /**
+   * A passage's text for an excerpt: without the lines that repeat across many notes (BOILERPLATE_MIN_NOTES and
+   * BOILERPLATE_SHARE of them: template buttons, footers, notices), unless that would leave nothing.
+   */
+  excerptText(chunk: number): string {
+    const text = this.chunkText[chunk] ?? '';
+    if (this.sketched !== this.liveNotes) {
+      this.lines = new LineSketch();
+      for (const n of this.notes) if (n) this.lines.note(this.noteChunks(n), 1);
+      this.sketched = this.liveNotes;
+    }
+    const min = Math.max(BOILERPLATE_MIN_NOTES, Math.ceil(this.liveNotes * BOILERPLATE_SHARE));
+    const { a: rowA, b: rowB } = this.lines;
+    let out = '';
+    let from = 0;
+    countedLines(text, (a, b, start, end) => {
+      if (Math.min(rowA[a], rowB[b]) < min) return;
+      out += text.slice(from, start);
+      from = Math.min(text.length, end + 1);
+    });
+    if (from === 0) return text;
+    out += text.slice(from);
+    return out.trim() ? out : text;
   }
 
   remove(path: string): boolean {
@@ -242,6 +392,7 @@ export class TextIndex {
       this.touchedNotes = new Int32Array(n);
       this.bodyNoteIds = new Int32Array(n);
       this.metaRow = new Int32Array(n).fill(-1);
+      this.titleHits = new Float64Array(n);
     }
     if (this.chunkScore.length < this.chunkCount) {
       const n = Math.max(1024, this.chunkCount * 2);
@@ -287,6 +438,7 @@ export class TextIndex {
         for (let i = 0; i < post.n; i++) {
           const slot = ids[i];
           if (this.notes[slot] === null || (allowed !== null && allowed[slot] === 0)) continue;
+          if (f === 'title') this.titleHits[slot] += tfs[i];
           if (row[slot] < 0) {
             row[slot] = rows++;
             touched[nTouched++] = slot;
@@ -370,8 +522,13 @@ export class TextIndex {
       noteScore[slot] += bodyBest[slot] + p.restChunks * (second[slot] + third[slot]);
     }
     const heap = new TopK(Math.min(k, nTouched));
+    const tlen = this.fields.title.lengths;
+    const titles = this.titleHits;
     for (let ti = 0; ti < nTouched; ti++) {
       const slot = touched[ti];
+      // A note named for what is asked ("Finding Eigenvectors" for "how to find the eigenvectors of a matrix").
+      if (titles[slot] > 0) noteScore[slot] *= 1 + p.titleCover * Math.min(1, titles[slot] / Math.max(1, tlen[slot]));
+      titles[slot] = 0;
       heap.offer(noteScore[slot], best[slot] >= 0 ? best[slot] : (this.notes[slot]?.firstChunk ?? 0), slot);
       noteScore[slot] = 0;
       row[slot] = -1;

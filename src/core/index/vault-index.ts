@@ -1,6 +1,6 @@
 // The index of one vault, owned by the engine: build, load a snapshot, follow changes, embed, search, save.
 import { EngramError, errorMessage } from '../errors.js';
-import { systemClock, yieldToEventLoop, type Clock, type Embedder, type VaultChange, type VaultFile, type VaultPort, type Yield } from '../ports.js';
+import { systemClock, yieldToEventLoop, type Clock, type Embedder, type VaultChange, type VaultFile, type VaultFileInfo, type VaultPort, type Yield } from '../ports.js';
 import { embeddingText, parseDoc, textHash, type ParsedDoc } from './note-doc.js';
 import { allowList, filterKey } from './filters.js';
 import { DEFAULT_RANKING, type RankingConfig } from './rank.js';
@@ -8,6 +8,7 @@ import { buildGraph, runSearch, type IndexSearchOptions, type LinkGraph, type Se
 import { decodeSnapshot, encodeSnapshot, runSync, verifySnapshot, type SnapshotHeader } from './snapshot.js';
 import { TextIndex, type IndexedNote } from './text-index.js';
 import type { CjkMode } from './language.js';
+import type { NoteMeta } from '../note/meta.js';
 import { VectorStore } from './vector-store.js';
 import { meanNoteVectors, type IndexNoteVectors } from './note-vectors.js';
 import { TimeSlicer } from '../time-slice.js';
@@ -36,6 +37,24 @@ export interface VaultIndexOptions {
   autoEmbed?: boolean;
   /** At most this many notes between two yields to the host's event loop (which come sooner: every few ms of work). */
   batchSize?: number;
+}
+
+/**
+ * A note as the index read it from the vault, handed to whoever else needs it (the engine), so it is read once; with
+ * its metadata and body when the index parsed it (a note whose text is unchanged is not parsed).
+ */
+export interface NoteRead {
+  path: string;
+  text: string;
+  mtime: number;
+  size: number;
+  parsed?: { meta: NoteMeta; body: string };
+}
+
+/** Who else is told what the index reads on its way up: the vault's listing, then each note read. */
+export interface ReadHooks {
+  listed?(files: VaultFileInfo[]): void;
+  read?(note: NoteRead): void;
 }
 
 export interface SyncReport {
@@ -118,7 +137,7 @@ export class VaultIndex {
   }
 
   /** Loads a snapshot when it is sound, then brings it up to date with the vault; rebuilds otherwise. */
-  async open(snapshot: Uint8Array | null): Promise<OpenReport> {
+  async open(snapshot: Uint8Array | null, hooks: ReadHooks = {}): Promise<OpenReport> {
     let reason: string | undefined;
     let loaded = false;
     let reembedAll = false;
@@ -135,7 +154,7 @@ export class VaultIndex {
     } else {
       reason = 'no snapshot yet';
     }
-    const report = await this.sync();
+    const report = await this.sync(hooks);
     return { ...report, loaded, reason, reembedAll };
   }
 
@@ -231,10 +250,14 @@ export class VaultIndex {
     return this.sync();
   }
 
-  /** Re-indexes what changed in the vault since the index last saw it; drops what is gone; embeds what lacks vectors. */
-  async sync(): Promise<SyncReport> {
+  /**
+   * Re-indexes what changed in the vault since the index last saw it; drops what is gone; embeds what lacks vectors.
+   * `hooks` are told the listing and each note read from the vault.
+   */
+  async sync(hooks: ReadHooks = {}): Promise<SyncReport> {
     const t0 = this.clock.now();
     const files = await this.vault.list();
+    hooks.listed?.(files);
     const report: SyncReport = { scanned: files.length, indexed: 0, unchanged: 0, removed: 0, skipped: [], problems: [], embedded: 0, ms: 0 };
     const present = new Set(files.map((f) => f.path));
     const carried = new Map<string, Float32Array>();
@@ -276,12 +299,15 @@ export class VaultIndex {
         try {
           const file = await reads.get(f.path)!;
           reads.delete(f.path);
+          const read = { path: f.path, text: file.text, mtime: file.mtime, size: file.size };
           if (old && old.hash === textHash(file.text)) {
             old.mtime = file.mtime;
             old.size = file.size;
             report.unchanged++;
+            hooks.read?.(read);
           } else {
             const doc = parseDoc(f.path, file.text, file.mtime, file.size);
+            hooks.read?.({ ...read, parsed: { meta: doc.meta, body: doc.body } });
             // A drawing or a pasted log can take tens of ms to parse and as long again to index: two tasks then.
             if (slicer.due()) await slicer.yield();
             const problem = this.indexDoc(f.path, doc, carried);

@@ -157,6 +157,19 @@ export interface RecallResult {
   synthesis?: string;
 }
 
+/**
+ * The notification a host sends as a long request moves from one step to the next (`index.update`,
+ * `restructure.plan`): the CLI redraws it in place on a terminal and prints one line per step in a pipe.
+ */
+export const WORK_PROGRESS = 'work.progress';
+export interface WorkProgress {
+  /** What the host is doing now, e.g. `reading every note`. */
+  step: string;
+  /** How far, when it can count (notes read of the total). */
+  done?: number;
+  total?: number;
+}
+
 /** The notification a host sends after each conversation of a streamed `import.run`. */
 export const IMPORT_PROGRESS = 'import.progress';
 export interface ImportProgress {

@@ -1,6 +1,7 @@
 // Shows a merge or split proposal before anything is written: every note it would write, word for word, the notes it
 // would move to the trash and the notes whose links it would rewrite. Resolves true only on the user's "Apply".
-import { Modal, type App } from 'obsidian';
+import { Component, MarkdownRenderer, Modal, type App } from 'obsidian';
+import { renderNotePreview } from '../views/note-preview';
 import type { Proposal } from '../../core/curate/proposals';
 
 /** Longer texts are cut in the preview (the whole text is still what applying writes). */
@@ -8,6 +9,8 @@ export const PREVIEW_CHARS = 20_000;
 
 export class ProposalPreviewModal extends Modal {
   private decided = false;
+  /** Owns what the Markdown renderer draws in the previews (unloaded when the modal closes). */
+  private readonly rendered = new Component();
 
   constructor(
     app: App,
@@ -24,12 +27,13 @@ export class ProposalPreviewModal extends Modal {
     this.titleEl.setText(`${this.verb[0].toUpperCase()}${this.verb.slice(1)}: preview`);
     const { contentEl } = this;
     contentEl.empty();
+    this.rendered.load();
     contentEl.createEl('p', { cls: 'engram-preview-reason', text: p.reason });
     for (const w of p.writes) {
       const section = contentEl.createDiv({ cls: 'engram-preview-write' });
       section.createEl('h4', { text: `${w.path}${w.replaces || p.sources.some((s) => s.path === w.path) ? ' (rewritten)' : ' (new note)'}` });
       const shown = w.text.length > PREVIEW_CHARS ? `${w.text.slice(0, PREVIEW_CHARS)}\n…` : w.text;
-      section.createEl('pre', { cls: 'engram-preview-text', text: shown });
+      renderNotePreview(section, shown, w.path, (el, md, path) => void MarkdownRenderer.render(this.app, md, el, path, this.rendered), 'engram-preview-text');
     }
     const written = new Set(p.writes.map((w) => w.path));
     const trashed = p.trash.filter((t) => !written.has(t));
@@ -54,6 +58,7 @@ export class ProposalPreviewModal extends Modal {
   }
 
   onClose(): void {
+    this.rendered.unload();
     this.contentEl.empty();
     this.decide(false);
   }

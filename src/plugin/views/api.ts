@@ -11,6 +11,7 @@ import type { Proposal } from '../../core/curate/proposals';
 import { editFrontmatter, type FrontmatterValue } from '../../core/note/frontmatter-edit';
 import { EngramError } from '../../core/errors';
 import type { StatsResult } from '../../core/activity/stats';
+import type { ActivityResult } from '../../core/activity/record';
 
 /** Who the vault's Engram log names for what the panes and commands change. */
 export const PLUGIN_ACTOR = 'plugin';
@@ -50,6 +51,8 @@ export interface EngramApi {
   reindex(): Promise<{ notes: number }>;
   /** The dashboard's figures over the last `days` (the activity record and the notes). */
   stats(days: number): Promise<StatsResult>;
+  /** The activity record's entries and sessions (`since`: a span such as `7d`, or a date), as `engram activity` reads them. */
+  activity(q: Params<'activity'>): Promise<ActivityResult>;
   /** Notes holding text addressed to an AI, with where and what (Engine.flagged). */
   flagged(): Promise<FlaggedNote[]>;
 }
@@ -83,6 +86,7 @@ export function operationsApi(engine: Engine, ops: OperationTable): EngramApi {
     },
     read: (ref) => call('read', { ref }),
     stats: (days) => call('stats', { days }),
+    activity: (q) => call('activity', q),
     remember: (p) => call('remember', p),
     forget: (ref) => call('forget', { ref, actor: PLUGIN_ACTOR, byUser: true }),
     // Plans for chosen notes change nothing; applying them goes through `curate.apply` like every proposal.

@@ -1,11 +1,12 @@
 // The Dashboard pane: what Engram did over the last days, in figures a person would rather look at than read (from
 // the activity record, src/core/activity/stats.ts): injected tokens per day and per session against the session
-// budget, captures and notes filed per day, notes by type and project, the review backlog, failures. Charts are plain
+// budget, the share of injected notes later read or cited (usage.ts), captures and notes filed per day, notes by type
+// and project, the review backlog, secrets redacted, failures. Charts are plain
 // SVG coloured by Obsidian's CSS variables, so they follow the light and dark themes.
-import { ItemView, type WorkspaceLeaf } from 'obsidian';
+import type { WorkspaceLeaf } from 'obsidian';
 import type { StatsResult } from '../../core/activity/stats';
-import { errorMessage } from '../../core/errors';
-import type { PaneContext } from './api';
+import type { EngramApi, PaneContext } from './api';
+import { RecordPane } from './record-pane';
 
 export const VIEW_TYPE_DASHBOARD = 'engram-dashboard';
 
@@ -73,15 +74,11 @@ function countList(parent: HTMLElement, title: string, cls: string, counts: Reco
   }
 }
 
-export class DashboardView extends ItemView {
+export class DashboardView extends RecordPane<StatsResult> {
   private days = 30;
-  private stats: StatsResult | null = null;
-  private problem = '';
-  /** Resolves when the pane has loaded and drawn its figures. */
-  rendered: Promise<void> = Promise.resolve();
 
-  constructor(leaf: WorkspaceLeaf, private readonly ctx: PaneContext) {
-    super(leaf);
+  constructor(leaf: WorkspaceLeaf, ctx: PaneContext) {
+    super(leaf, ctx, 'engram-dashboard');
   }
 
   getViewType(): string {
@@ -96,32 +93,11 @@ export class DashboardView extends ItemView {
     return 'bar-chart-3';
   }
 
-  async onOpen(): Promise<void> {
-    this.contentEl.addClass('engram-dashboard');
-    this.register(this.ctx.onChange(() => void this.refresh()));
-    await this.refresh();
+  protected fetchFigures(api: EngramApi): Promise<StatsResult> {
+    return api.stats(this.days);
   }
 
-  refresh(): Promise<void> {
-    this.rendered = this.fetchAndDraw();
-    return this.rendered;
-  }
-
-  private async fetchAndDraw(): Promise<void> {
-    const api = this.ctx.api();
-    this.problem = '';
-    if (api) {
-      try {
-        this.stats = await api.stats(this.days);
-      } catch (e) {
-        this.stats = null;
-        this.problem = `Could not read the activity record: ${errorMessage(e)}`;
-      }
-    } else this.stats = null;
-    this.draw(api !== undefined);
-  }
-
-  private draw(hosted: boolean): void {
+  protected draw(hosted: boolean): void {
     const el = this.contentEl;
     el.empty();
     const bar = el.createDiv({ cls: 'engram-dash-bar-top' });
@@ -139,11 +115,11 @@ export class DashboardView extends ItemView {
       el.createDiv({ cls: 'engram-dash-empty', text: 'Engram is not hosting this vault yet. The dashboard appears once the engine has started.' });
       return;
     }
-    if (this.problem || !this.stats) {
+    if (this.problem || !this.data) {
       el.createDiv({ cls: 'engram-dash-problem', text: this.problem || 'No figures yet.' });
       return;
     }
-    const s = this.stats;
+    const s = this.data;
     const t = s.totals;
     const tiles = el.createDiv({ cls: 'engram-dash-tiles' });
     const tile = (label: string, value: string, cls: string) => {
@@ -151,12 +127,21 @@ export class DashboardView extends ItemView {
       d.createDiv({ cls: 'engram-dash-tile-value', text: value });
       d.createDiv({ cls: 'engram-dash-tile-label', text: label });
     };
+    const u = s.use;
     tile('sessions', String(t.sessions), 'is-sessions');
     tile('injected tokens', `~${t.injectedTokens.toLocaleString('en-US')}`, 'is-injected');
+    tile('injected notes read or cited', u.injected ? `${Math.round((u.used / u.injected) * 100)}%` : '–', 'is-used');
     tile('notes filed', String(t.filed), 'is-filed');
     tile('held for review', String(t.proposed), 'is-proposed');
     tile('review backlog', String(s.reviewBacklog), 'is-backlog');
+    tile('secrets redacted', String(t.redactions), 'is-redactions');
     tile('failures', String(t.failures), t.failures ? 'is-failures mod-warning' : 'is-failures');
+    if (u.injected) {
+      el.createDiv({
+        cls: 'engram-dash-use',
+        text: `Of ${u.injected.toLocaleString('en-US')} notes injected, ${u.read} were read afterwards over MCP and ${u.cited} named in the assistant's reply (${u.used} either): a floor, since an agent may use a note without naming it.`,
+      });
+    }
     const short = (day: string) => day.slice(5);
     barChart(el, {
       title: 'Injected tokens per day',
@@ -177,6 +162,12 @@ export class DashboardView extends ItemView {
       cls: 'engram-dash-filed',
       unit: 'notes',
       bars: s.days.map((d) => ({ label: short(d.day), value: d.filed + d.proposed, tip: `${d.day}: ${d.filed} filed, ${d.proposed} held for review, ${d.extractions} captures, ${d.failures} failures` })),
+    });
+    barChart(el, {
+      title: 'Failures and secrets redacted per day',
+      cls: 'engram-dash-failures',
+      unit: '',
+      bars: s.days.map((d) => ({ label: short(d.day), value: d.failures + d.redactions, tip: `${d.day}: ${d.failures} failures, ${d.redactions} secrets redacted` })),
     });
     const lists = el.createDiv({ cls: 'engram-dash-lists' });
     countList(lists, `Notes by type (${s.notes.total})`, 'engram-dash-types', s.notes.byType);

@@ -5,6 +5,7 @@ import type { Proposal } from '../../core/curate/proposals';
 import type { ReviewPlanResult } from '../../core/curate/service';
 import type { NoteMeta } from '../../core/note/meta';
 import { renderDiff } from './diff-render';
+import { renderNotePreview, type RenderMarkdown } from './note-preview';
 
 /** What an item needs from the pane: notes' metadata, the clock, the user's choices so far, and the actions. */
 export interface ReviewItemHost {
@@ -19,6 +20,8 @@ export interface ReviewItemHost {
   editText(id: string, text: string): void;
   reject(p: Proposal): void;
   open(path: string): void;
+  /** Renders a preview's Markdown (the pane's MarkdownRenderer). */
+  renderMarkdown: RenderMarkdown;
 }
 
 const KIND_LABEL: Record<string, string> = { promote: 'Promote to a durable note', extend: 'Extend', delete: 'Delete', capture: 'New from a session' };
@@ -114,7 +117,7 @@ export function renderItem(parent: HTMLElement, p: Proposal, host: ReviewItemHos
     preview.createDiv({ cls: 'engram-review-preview-label', text: `Will write ${created.path}` });
     const edited = host.editedText(p.id);
     if (edited === undefined) {
-      preview.createEl('pre', { cls: 'engram-review-preview-text', text: created.text });
+      renderNotePreview(preview, created.text, created.path, host.renderMarkdown, 'engram-review-preview-text');
     } else {
       const area = preview.createEl('textarea', { cls: 'engram-review-editor', attr: { 'aria-label': `Text of ${created.path}`, rows: '12' } });
       area.value = edited;

@@ -5,7 +5,7 @@
 // and after an approval drops what was applied instead of asking the model about every remaining group again.
 // Above the list, notes holding text addressed to an AI (issue 32): what was found and where, with Open and Mark as
 // mine (`engram_trust: user`, written only on that click).
-import { ItemView, type WorkspaceLeaf } from 'obsidian';
+import { ItemView, MarkdownRenderer, type WorkspaceLeaf } from 'obsidian';
 import type { Proposal } from '../../core/curate/proposals';
 import type { ProposalEdit, ReviewPlanResult } from '../../core/curate/service';
 import type { FlaggedNote } from '../../core/engine';
@@ -188,6 +188,7 @@ export class ReviewView extends ItemView {
         fresh.querySelector('textarea')?.focus();
       },
       editText: (id, text) => this.edits.set(id, text),
+      renderMarkdown: (el, markdown, sourcePath) => void MarkdownRenderer.render(this.app, markdown, el, sourcePath, this),
       reject: (p) => {
         this.rejected.add(p.id);
         this.selected.delete(p.id);

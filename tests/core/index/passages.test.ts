@@ -3,7 +3,9 @@
 // by holding every word somewhere.
 import { describe, expect, it } from 'vitest';
 import { chunkBody } from '../../../src/core/index/chunk.js';
+import type { RankingConfig } from '../../../src/core/index/rank.js';
 import { NO_CLOSE_MATCH } from '../../../src/core/index/search.js';
+import { DEFAULT_BM25 } from '../../../src/core/index/text-index.js';
 import { VaultIndex } from '../../../src/core/index/vault-index.js';
 import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
 import { fixedClock, noYield } from '../../helpers/index-fixtures.js';
@@ -109,6 +111,73 @@ describe('passages', () => {
     expect(hit.snippet).toContain('Shows a calendar of your daily notes.');
     expect(hit.snippet).toContain('(embeds Calendar setup > Options)');
     expect(hit.snippet).not.toContain('screenshot');
+  });
+
+  it('excerpts leave out lines that repeat across many notes (a template footer), not a line a few notes share', async () => {
+    const files: Record<string, string> = {};
+    const footer = 'Made with the Community Template — star the repository and share it with friends';
+    for (let i = 0; i < 8; i++) files[`plugins/p${i}.md`] = `${WORDS[i]} ${WORDS[i + 1]} plugin for ${WORDS[i + 2]} notes.\n\n${footer}\n`;
+    const shared = 'Maintained by the kestrel lagoon team since last spring';
+    files['a.md'] = `Orchid pebble quartz is how the garden grows.\n${shared}\n`;
+    files['b.md'] = `Raven saffron tundra is a cold place.\n${shared}\n`;
+    files['code.md'] = `Fjord setup:\n\n\`\`\`\n${footer}\n\`\`\`\n`;
+    const index = await built(files);
+    const hit = (await index.search('plugin for garnet', { mode: 'bm25' })).hits.find((h) => h.path === 'plugins/p4.md')!;
+    expect(hit.snippet).toContain('ember fjord plugin for garnet notes.');
+    expect(hit.snippet).not.toContain('Community Template');
+    // The same from a saved snapshot, whose notes were never added one by one.
+    const loaded = new VaultIndex({ vault: new MemoryVault({ files }), clock: fixedClock(), yieldNow: noYield });
+    loaded.loadSnapshot(index.snapshot());
+    const again = (await loaded.search('plugin for garnet', { mode: 'bm25' })).hits.find((h) => h.path === 'plugins/p4.md')!;
+    expect(again.snippet).toBe(hit.snippet);
+    // Inside a code block the line is the code, kept.
+    expect((await index.search('fjord setup', { mode: 'bm25' })).hits[0].snippet).toContain('Community Template');
+    // Two notes sharing a line is not boilerplate.
+    expect((await index.search('orchid pebble', { mode: 'bm25' })).hits[0].snippet).toContain('kestrel lagoon team');
+    // Notes removed: the footer is no longer common, and shows again (the counts follow edits).
+    for (let i = 0; i < 5; i++) index.remove(`plugins/p${i}.md`);
+    const after = (await index.search('plugin for saffron', { mode: 'bm25' })).hits.find((h) => h.path === 'plugins/p6.md')!;
+    expect(after.snippet).toContain('Community Template');
+  });
+
+  it('a note named for what is asked ranks above a passage of another note that uses the same words', async () => {
+    const files = {
+      'Math/Finding Eigenvectors.md': 'A tedious process.\n\n1. Take the characteristic polynomial of the matrix.\n2. Its roots are the eigenvalues.\n3. For each, solve (M - kI)x = 0 to get the eigenvectors.\n',
+      'Math/Diagonalization.md': `${'Some words about bases. '.repeat(40)}\n\n## Process\n\nFind the eigenvectors of the matrix, then find the eigenvectors of each eigenvalue of the matrix; to find the eigenvectors of the matrix is the work, and the eigenvectors of the matrix go in columns.\n`,
+      'Other.md': 'Nothing about linear algebra here, just words about bases and a tedious process.',
+    };
+    const top = async (ranking?: Partial<RankingConfig>): Promise<string> => {
+      const index = new VaultIndex({ vault: new MemoryVault({ files }), clock: fixedClock(), yieldNow: noYield, ...(ranking ? { ranking } : {}) });
+      await index.build();
+      return (await index.search('how to find the eigenvectors of a matrix', { mode: 'bm25' })).hits[0].path;
+    };
+    expect(await top()).toBe('Math/Finding Eigenvectors.md');
+    // Without the title's share, the passage that says the words more often wins.
+    expect(await top({ bm25: { ...DEFAULT_BM25, titleCover: 0 } })).toBe('Math/Diagonalization.md');
+  });
+
+  it('frontmatter that does not parse (an unfilled template) stays out of the excerpt and is searched as properties', async () => {
+    const index = await built({
+      'Templates/Stock Trade Template.md': '---\ndate: {{date}}\ntrade:\ntags:\n  - investment\nprice:\nshares:\ncategories:\n  - "[[Trades]]"\n---\n## Why I bought\n\n- \n',
+    });
+    const hit = (await index.search('template for a stock trade with price and shares', { mode: 'bm25' })).hits[0];
+    expect(hit.path).toBe('Templates/Stock Trade Template.md');
+    expect(hit.why.join('; ')).toMatch(/price/);
+    // The fields asked about are what the excerpt shows first, without YAML marks or the template's {{date}}.
+    expect(hit.snippet).not.toMatch(/---|date|\{\{/);
+    expect(hit.snippet).toMatch(/^trade · price · shares · /);
+    expect(hit.snippet).toContain('Why I bought');
+  });
+
+  it('an excerpt shows the frontmatter property a question asks about, when no passage holds the answer', async () => {
+    const index = await built({
+      'References/Bass on Top.md': '---\ncategories:\n  - "[[Albums]]"\nartist:\n  - "[[Paul Chambers]]"\nyear: 1957\ngenre: jazz\n---\n![[Albums.base#Artist]]\n',
+      'References/Other album.md': '---\nyear: 1960\n---\nA jazz album on top of the charts.\n',
+    });
+    const hit = (await index.search('what year did the Bass on Top album come out', { mode: 'bm25' })).hits[0];
+    expect(hit.path).toBe('References/Bass on Top.md');
+    expect(hit.snippet).toMatch(/^categories: Albums · year: 1957 · /);
+    expect(hit.snippet).not.toContain('genre');
   });
 
   it('search says "no close match" before hits that share little of the query', async () => {

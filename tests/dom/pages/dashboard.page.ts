@@ -24,9 +24,11 @@ export function activityLines(days: number, now: number): string {
         const n = Math.floor(rnd() * 3);
         const chars = n * (300 + Math.floor(rnd() * 600));
         entries.push({ t: at(p), kind: 'inject', event: p ? 'UserPromptSubmit' : 'SessionStart', session, project: 'acme', notes: Array.from({ length: n }, (_, i) => ({ path: `Engram/Projects/acme/Note ${i}.md`, title: `Note ${i}`, why: ['shares: socket'] })), chars, tokens: Math.round(chars / 4), withheld: [] });
+        // Now and then the agent reads an injected note over MCP.
+        if (n && rnd() < 0.3) entries.push({ t: at(p + 0.5), kind: 'mcp', method: 'read', answerChars: 900, ms: 3, notes: [`Engram/Projects/acme/Note 0.md`] });
       }
       const filed = Math.floor(rnd() * 4);
-      entries.push({ t: at(40), kind: 'extract', session, project: 'acme', agent: 'claude-code', outcome: `extracted ${filed} notes`, notes: filed, windows: [{ window: 'turns 0–20', backend: 'claude', model: 'haiku', inputTokens: 6000, outputTokens: 400, ms: 9000, outcome: 'ok', beats: filed }], beats: Array.from({ length: filed }, (_, i) => ({ path: `Engram/Inbox/Beat ${d}-${s}-${i}.md`, title: `Beat ${i}`, action: 'created' })) });
+      entries.push({ t: at(40), kind: 'extract', session, project: 'acme', agent: 'claude-code', outcome: `extracted ${filed} notes`, notes: filed, windows: [{ window: 'turns 0–20', backend: 'claude', model: 'haiku', inputTokens: 6000, outputTokens: 400, ms: 9000, outcome: 'ok', beats: filed }], beats: Array.from({ length: filed }, (_, i) => ({ path: `Engram/Inbox/Beat ${d}-${s}-${i}.md`, title: `Beat ${i}`, action: 'created' })), ...(rnd() < 0.4 ? { cited: ['Engram/Projects/acme/Note 1.md'] } : {}), ...(rnd() < 0.2 ? { redactions: { 'aws-access-key': 1 + Math.floor(rnd() * 2) } } : {}) });
       if (rnd() < 0.1) entries.push({ t: at(41), kind: 'failure', session, what: 'capture job', error: 'timeout', next: 'retry' });
       for (const e of entries) lines.push(JSON.stringify(e));
     }

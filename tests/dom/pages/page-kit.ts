@@ -80,3 +80,33 @@ export function run(main: () => Promise<void>): void {
     console.error(e);
   });
 }
+
+/** A long task or animation frame the page saw; `script`: the longest script in it (a frame may hold many short tasks). */
+export interface LongFrame {
+  kind: string;
+  start: number;
+  ms: number;
+  script: number;
+}
+
+/** Starts recording every long task and long animation frame (with where a frame spent its time); the benches read it. */
+export function watchLongFrames(): LongFrame[] {
+  const seen: LongFrame[] = [];
+  for (const type of ['longtask', 'long-animation-frame']) {
+    try {
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) {
+          // Where a long animation frame spent its time (the bench prints the top scripts).
+          const scripts = (e as PerformanceEntry & { scripts?: Array<{ invoker?: string; sourceFunctionName?: string; duration: number }> }).scripts ?? [];
+          const top = [...scripts].sort((a, b) => b.duration - a.duration)[0];
+          const f = e as PerformanceEntry & { renderStart?: number; styleAndLayoutStart?: number };
+          const render = f.renderStart ? ` (scripts ${(f.renderStart - e.startTime).toFixed(0)} ms, render ${(e.startTime + e.duration - f.renderStart).toFixed(0)} ms, style and layout ${(e.startTime + e.duration - (f.styleAndLayoutStart ?? f.renderStart)).toFixed(0)} ms)` : '';
+          seen.push({ kind: `${top ? `${type}: ${top.invoker ?? ''} ${top.sourceFunctionName ?? ''} ${top.duration.toFixed(0)} ms` : type}${render}`, start: e.startTime, ms: e.duration, script: top?.duration ?? e.duration });
+        }
+      }).observe({ type, buffered: true });
+    } catch {
+      // An entry type this Chromium does not know: the other one still reports.
+    }
+  }
+  return seen;
+}

@@ -4,7 +4,7 @@
 import { ReviewView } from '../../../src/plugin/views/review-view';
 import type { EngramApi, PaneContext } from '../../../src/plugin/views/api';
 import { ScriptedBackend } from '../../helpers/extract';
-import { mount, run, world } from './page-kit';
+import { mount, run, watchLongFrames, world } from './page-kit';
 import { yieldToUi } from '../../../src/plugin/node/yield';
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
@@ -30,23 +30,7 @@ declare global {
   }
 }
 
-const seen: Array<{ kind: string; start: number; ms: number; script: number }> = [];
-for (const type of ['longtask', 'long-animation-frame']) {
-  try {
-    new PerformanceObserver((l) => {
-      for (const e of l.getEntries()) {
-        // Where a long animation frame spent its time (the bench prints the top scripts).
-        const scripts = (e as PerformanceEntry & { scripts?: Array<{ invoker?: string; sourceFunctionName?: string; duration: number }> }).scripts ?? [];
-        const top = [...scripts].sort((a, b) => b.duration - a.duration)[0];
-        const f = e as PerformanceEntry & { renderStart?: number; styleAndLayoutStart?: number };
-        const render = f.renderStart ? ` (scripts ${(f.renderStart - e.startTime).toFixed(0)} ms, render ${(e.startTime + e.duration - f.renderStart).toFixed(0)} ms, style and layout ${(e.startTime + e.duration - (f.styleAndLayoutStart ?? f.renderStart)).toFixed(0)} ms)` : '';
-        seen.push({ kind: `${top ? `${type}: ${top.invoker ?? ''} ${top.sourceFunctionName ?? ''} ${top.duration.toFixed(0)} ms` : type}${render}`, start: e.startTime, ms: e.duration, script: top?.duration ?? e.duration });
-      }
-    }).observe({ type, buffered: true });
-  } catch {
-    // An entry type this Chromium does not know: the other one still reports.
-  }
-}
+const seen = watchLongFrames();
 
 function files(): Record<string, string> {
   const out: Record<string, string> = {};
