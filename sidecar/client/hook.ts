@@ -93,6 +93,31 @@ async function replaceIfHung(state: ReturnType<typeof vaultState>, log: (msg: st
   return gone ? `the host ${hung.why}, killed` : undefined;
 }
 
+/**
+ * How long a context hook waits for a live host. The configured deadline, except at SessionStart: that hook runs once a
+ * session, the whole session starts from what it injects, and Claude Code waits for it anyway, so a host that is only
+ * busy (running, its event loop moving: a large vault's first read, a machine under load) is waited for as long as a
+ * host the hook starts itself (COLD_START_BUDGET_MS). At the configured deadline the host is judged: stopped or stuck
+ * (hung-host.ts), the wait ends there as before and the host is replaced.
+ */
+function patienceFor(state: ReturnType<typeof vaultState>, event: HookEvent, began: number, deadline: number, log: (msg: string) => void): { until: number; signal: AbortSignal; waited(): boolean; stop(): void } {
+  const watch = new AbortController();
+  // Counted from the process's start, as the client counts the hook's limit.
+  const until = event === 'SessionStart' ? Math.max(deadline, Math.round(processStartedAt() + COLD_START_BUDGET_MS.SessionStart)) : deadline;
+  let waited = false;
+  if (until <= deadline) return { until, signal: watch.signal, waited: () => false, stop: () => {} };
+  const judge = setTimeout(() => {
+    const hung = hungHost(state);
+    if (hung) {
+      watch.abort(new Error(`the host ${hung.why}`));
+      return;
+    }
+    waited = true;
+    log(`the host has not answered in ${deadline - began} ms but is running (busy): waiting ${until - Date.now()} ms more`);
+  }, Math.max(0, deadline - Date.now()));
+  return { until, signal: watch.signal, waited: () => waited, stop: () => clearTimeout(judge) };
+}
+
 async function nudgeHost(state: ReturnType<typeof vaultState>, env: NodeJS.ProcessEnv, log: (msg: string) => void): Promise<void> {
   try {
     const conn = await HostConnection.open({ socket: state.socket, env, deadline: Date.now() + 250, client: 'hook' });
@@ -182,10 +207,16 @@ export async function runHook(io: HookIo): Promise<void> {
   const start = event === 'SessionStart';
   const began = Date.now();
   let deadline = began + (start ? settings.session_start_deadline_ms : settings.prompt_deadline_ms);
+  const patience = patienceFor(state, event, began, deadline, log);
   let conn: HostConnection;
   try {
-    conn = await HostConnection.open({ socket: state.socket, env, deadline, client: 'hook' });
+    conn = await HostConnection.open({ socket: state.socket, env, deadline: patience.until, client: 'hook', signal: patience.signal });
+    // The context is waited for as long: a host found stopped or stuck meanwhile drops the connection at once.
+    deadline = patience.until;
+    const connected = conn;
+    patience.signal.addEventListener('abort', () => connected.close(), { once: true });
   } catch (e) {
+    patience.stop();
     const replaced = isNoHost(e) ? undefined : await replaceIfHung(state, log);
     if (!isNoHost(e) && !replaced) {
       log(`no context: ${(e as Error).message}`);
@@ -209,12 +240,14 @@ export async function runHook(io: HookIo): Promise<void> {
       maxChars: start ? settings.session_start_max_chars : settings.prompt_max_chars,
       maxItems: start ? 8 : settings.prompt_max_items,
     }, deadline);
+    if (patience.waited()) log(`the busy host answered after ${Date.now() - began} ms`);
     if (result.text) {
       io.stdout(JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: result.text } }));
     }
   } catch (e) {
-    log(`no context: ${(e as Error).message}`);
+    log(`no context: ${patience.signal.aborted ? (patience.signal.reason as Error).message : (e as Error).message}`);
   } finally {
+    patience.stop();
     conn.close();
   }
 }

@@ -27,6 +27,8 @@ export interface ConnectOptions {
   deadline: number;
   client?: string;
   takeover?: boolean;
+  /** Gives up before the deadline (a hook that found its host stopped rather than busy). */
+  signal?: AbortSignal;
 }
 
 export class HostConnection {
@@ -76,22 +78,33 @@ export class HostConnection {
   static async open(opts: ConnectOptions): Promise<HostConnection> {
     const token = readToken(opts.env);
     if (!token) throw new EngramError('not-found', 'no token file yet (no host has run)');
+    opts.signal?.throwIfAborted();
     const sock = await new Promise<net.Socket>((resolve, reject) => {
       const s = net.connect(opts.socket);
       const timer = setTimeout(() => {
         s.destroy();
         reject(new EngramError('timeout', 'timed out connecting to the host'));
       }, Math.max(1, opts.deadline - Date.now()));
+      const abort = () => {
+        clearTimeout(timer);
+        s.destroy();
+        reject(opts.signal!.reason);
+      };
+      opts.signal?.addEventListener('abort', abort, { once: true });
       s.once('connect', () => {
         clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', abort);
         resolve(s);
       });
       s.once('error', (e) => {
         clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', abort);
         reject(e);
       });
     });
     const conn = new HostConnection(sock);
+    const abort = () => conn.fail(opts.signal!.reason as Error);
+    opts.signal?.addEventListener('abort', abort, { once: true });
     try {
       conn.hello = await conn.call('hello', {
         token,
@@ -102,6 +115,8 @@ export class HostConnection {
     } catch (e) {
       conn.close();
       throw e;
+    } finally {
+      opts.signal?.removeEventListener('abort', abort);
     }
     return conn;
   }

@@ -49,7 +49,7 @@ export const CONFIG_KEYS = {
   'recall.session_chars': intKey(24_000, 'Most characters injected over one session, all hooks together (0: no limit)', 0, 1_000_000),
   'recall.outside_folders': foldersKey(['Clippings'], 'Vault folders of outside text (clippings, imports, shared folders): found by recall and search, marked, never injected by hooks'),
   'recall.trusted_folders': foldersKey([], 'Vault folders whose notes count as your own words, whatever their frontmatter says (raises clippings you rewrote)'),
-  'hooks.session_start_deadline_ms': intKey(3000, 'How long the SessionStart hook waits for context (ms)', 100, 60_000),
+  'hooks.session_start_deadline_ms': intKey(3000, 'How long the SessionStart hook waits for context (ms); a host still running then is waited for until 9.2 s after the hook started', 100, 60_000),
   'hooks.prompt_deadline_ms': intKey(1500, 'How long the UserPromptSubmit hook waits for context (ms)', 100, 30_000),
   'capture.mode': choiceKey(CAPTURE_MODES, 'auto', 'What capture does with what it finds in a session: auto (write notes), inbox (hold each as a proposal in the review pane until you approve it), off (capture nothing)'),
   'capture.mode_by_type': modeRulesKey('Capture mode per note type, e.g. decision=inbox, gotcha=off (the strictest of the global, type and project modes applies)'),

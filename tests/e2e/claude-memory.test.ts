@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
-import { makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
+import { hostListening, makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 import type { ActivityEntry, ActivityResult } from '../../src/core/activity/record.js';
 
 const INDEX = '# Memory index\n- [Kafka retention](kafka_retention.md): kafka retention for acme topics is seven days\n';
@@ -27,11 +27,12 @@ describe("Claude Code's own memory", () => {
   afterEach(async () => sb.cleanup());
 
   it('imports each file as a note, follows its changes, and never edits the files', async () => {
-    sb.serve({}, { sweepMs: 200 });
+    // The test host runs from the sources (tsx): its start is waited for on its own, then the import.
+    await hostListening(sb, sb.serve({}, { sweepMs: 200 }));
     const first = await waitFor(() => {
       const e = memoryEntries();
       return e.length === 2 && e;
-    }, 20_000, 'both files imported');
+    }, 20_000, 'both files imported', sb.logs);
     expect(first.map((e) => [path.basename(e.source), e.action, e.path]).sort()).toEqual([
       ['MEMORY.md', 'created', 'Engram/Claude memory/acme/Claude memory index (acme).md'],
       ['kafka_retention.md', 'created', 'Engram/Claude memory/acme/Kafka retention.md'],
@@ -60,14 +61,15 @@ describe("Claude Code's own memory", () => {
   });
 
   it('never injects the MEMORY.md index (Claude Code loads it itself); a topic file may be injected', async () => {
-    sb.serve({}, { sweepMs: 200 });
-    await waitFor(() => memoryEntries().length === 2, 20_000, 'both files imported');
+    // The test host runs from the sources (tsx): its start is waited for on its own, then the import.
+    await hostListening(sb, sb.serve({}, { sweepMs: 200 }));
+    await waitFor(() => memoryEntries().length === 2, 20_000, 'both files imported', sb.logs);
     const cwd = path.join(sb.root, 'acme');
     fs.mkdirSync(cwd);
     const out = await waitFor(() => {
       const r = runCli(['hook', 'UserPromptSubmit'], { env: sb.env, input: JSON.stringify({ session_id: `s-${Date.now()}`, cwd, hook_event_name: 'UserPromptSubmit', prompt: 'what is the kafka retention for acme topics?' }) });
       return r.stdout.includes('Kafka retention') && r.stdout;
-    }, 20_000, 'the topic note injected');
+    }, 20_000, 'the topic note injected', sb.logs);
     expect(out).not.toContain('Claude memory index');
     const injects = (JSON.parse(runCli(['activity', '--kind', 'inject', '--json'], { env: sb.env }).stdout) as ActivityResult).entries as Extract<ActivityEntry, { kind: 'inject' }>[];
     expect(injects.flatMap((e) => e.withheld)).toContainEqual({ path: 'Engram/Claude memory/acme/Claude memory index (acme).md', why: 'inject: false in its frontmatter' });

@@ -39,9 +39,12 @@ export function vanishingEntry(dir: string): string {
 }
 
 /** `runCli` without blocking this process: for tests whose server (a PGlite database, a fake model) runs in it. */
-export function runCliAsync(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeout?: number } = {}): Promise<CliResult> {
+export function runCliAsync(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string; timeout?: number } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd: opts.cwd ?? repoRoot, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd: opts.cwd ?? repoRoot, env: { ...process.env, ...opts.env }, stdio: 'pipe' });
+    // A child that exits without reading its input must not fail the test with EPIPE.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(opts.input ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

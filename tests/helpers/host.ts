@@ -41,6 +41,8 @@ export interface Sandbox {
    */
   serve(extraEnv?: NodeJS.ProcessEnv, options?: TestHostOptions): ChildProcess;
   writeNote(rel: string, text: string): string;
+  /** Every log under $ENGRAM_HOME/logs (hook.log, the host's log, the activity record), for a failure message. */
+  logs(): string;
   cleanup(): Promise<void>;
 }
 
@@ -60,6 +62,19 @@ export function pidsFromLocks(engramHome: string): number[] {
   return out;
 }
 
+/**
+ * The text of every log Engram keeps under `engramHome`/logs (hook.log, host-<key>.log, the activity record), each
+ * under its name, oldest generation first: what a failing test prints so that its failure explains itself.
+ */
+export function engramLogs(engramHome: string): string {
+  const dir = path.join(engramHome, 'logs');
+  const generation = (f: string) => Number(/\.(\d+)$/.exec(f)?.[1] ?? 0);
+  const files = fs.existsSync(dir) ? (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile()) : [];
+  files.sort((a, b) => a.replace(/\.\d+$/, '').localeCompare(b.replace(/\.\d+$/, '')) || generation(b) - generation(a));
+  if (!files.length) return `(no logs in ${dir})`;
+  return files.map((f) => `--- ${f}\n${fs.readFileSync(path.join(dir, f), 'utf8').trimEnd()}`).join('\n');
+}
+
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -69,12 +84,13 @@ export function alive(pid: number): boolean {
   }
 }
 
-export async function waitFor<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000, what = 'condition'): Promise<T> {
+/** Polls `fn` until it gives a value; past `ms`, fails naming `what`, with what `explain` says (e.g. `sb.logs`). */
+export async function waitFor<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000, what = 'condition', explain?: () => string): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
     if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${explain ? `\n${explain()}` : ''}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -130,6 +146,7 @@ export function makeSandbox(): Sandbox {
       fs.writeFileSync(file, text);
       return file;
     },
+    logs: () => engramLogs(engramHome),
     async cleanup() {
       untrackSandbox();
       // Kill first, whatever fails after: a folder that will not go must not keep a host running.

@@ -17,6 +17,14 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/** What Claude Code's `--debug` log says of its hooks (their output, their time-outs). */
+function hookDebugLines(home: string): string {
+  const dir = path.join(home, '.claude', 'debug');
+  if (!fs.existsSync(dir)) return '(no Claude Code debug log)';
+  const lines = fs.readdirSync(dir).filter((f) => f.endsWith('.txt')).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n'));
+  return lines.filter((l) => /Hooks?[: ]|engram hook/.test(l)).slice(-40).join('\n');
+}
+
 /** The README's "Your first recalled note" section: the sentence to say, the search to run. */
 function readmeWalk(): { say: string; search: string[] } {
   const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
@@ -66,7 +74,7 @@ describe.skipIf('skip' in claude)(realSuiteTitle('claude', 'the README from setu
       const files = (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.md') && !f.startsWith('Log'));
       return files.map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).find((t) => t.includes('/api/v2'));
     };
-    await waitFor(() => noteText() !== undefined, 60_000, 'the note the session said outright');
+    await waitFor(() => noteText() !== undefined, 60_000, 'the note the session said outright', sb.logs);
     const note = noteText()!;
     expect(note).toMatch(/^---\n[\s\S]*\n---\n/);
     expect(note).toContain(walk.say.replace(/^remember:\s*/i, ''));
@@ -76,13 +84,15 @@ describe.skipIf('skip' in claude)(realSuiteTitle('claude', 'the README from setu
     expect(st.code, st.stderr).toBe(0);
     const found = runCli(walk.search, { env });
     expect(found.code, found.stderr).toBe(0);
-    expect(found.stdout).toMatch(/API base path|api\/v2/i);
+    expect(found.stdout, sb.logs()).toMatch(/API base path|api\/v2/i);
 
     // "The next session in that project starts with it in its context."
     const before = server.mainRequests().length;
-    const next = await runClaude({ bin, home: sb.home, cwd, prompt: 'what should I know before touching the routes?', server, env: hookEnv });
+    const next = await runClaude({ bin, home: sb.home, cwd, prompt: 'what should I know before touching the routes?', server, env: hookEnv, args: ['--debug'] });
     expect(next.code, next.stderr).toBe(0);
     const seen = server.mainRequests().slice(before).map((r) => allText(r.body)).join('\n');
-    expect(seen).toMatch(/SessionStart hook additional context:[\s\S]*<engram-memory[^>]*>[\s\S]*\/api\/v2[\s\S]*<\/engram-memory>/);
+    // A failure says why: what the hooks and the host logged, and what Claude Code said of its hooks.
+    const why = () => `the next session's model request had no note in its SessionStart context\n${sb.logs()}\n--- Claude Code's hook lines\n${hookDebugLines(sb.home)}`;
+    expect(seen, why()).toMatch(/SessionStart hook additional context:[\s\S]*<engram-memory[^>]*>[\s\S]*\/api\/v2[\s\S]*<\/engram-memory>/);
   });
 });
