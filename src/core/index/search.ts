@@ -147,6 +147,7 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   }
   const now = ctx.clock.now();
   let list = [...cands.values()];
+  if (opts.hidden) list = list.filter((c) => !opts.hidden!(text.notes[c.slot]!.path));
   if (list.length === 0 && terms.length === 0 && query && mode === 'bm25') {
     notices.push('the query has no searchable words (only stop words, symbols or emoji)');
   }
@@ -155,7 +156,7 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
     list = [];
     for (let s = 0; s < text.notes.length; s++) {
       const n = text.notes[s];
-      if (n && (allowed === null || allowed[s] === 1)) list.push({ slot: s, score: n.time, chunk: n.firstChunk, why: ['matches the filters'] });
+      if (n && (allowed === null || allowed[s] === 1) && !opts.hidden?.(n.path)) list.push({ slot: s, score: n.time, chunk: n.firstChunk, why: ['matches the filters'] });
     }
     list = topK(list, limit);
     list.forEach((c, i) => (c.score = 1 / (i + 1)));

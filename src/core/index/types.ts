@@ -32,6 +32,11 @@ export interface SearchOptions extends SearchFilters {
    * for a question, wrong for a bag of a note's words (the related pane), where any of them is a tie.
    */
   relativeCut?: boolean;
+  /**
+   * Notes the caller will not show (an agent's answer leaves out private notes): they are no candidates, so they
+   * neither take a place among the `limit` hits nor set the bar of the relative cut for the notes that are shown.
+   */
+  hidden?: (path: string) => boolean;
 }
 
 export interface SearchHit {
