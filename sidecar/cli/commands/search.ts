@@ -4,8 +4,7 @@ import { EngramError } from '../../../src/core/errors.js';
 import { parseSince } from '../../../src/core/duration.js';
 import type { IndexSearchOptions } from '../../../src/core/index/search.js';
 import { callEngine } from '../../client/forward.js';
-import { teamKey, teamLabel, type TeamResults } from '../../../src/core/team/recall.js';
-import type { TeamHit } from '../../../src/core/team/store.js';
+import { fusedItems, teamLabel, type TeamResults } from '../../../src/core/team/recall.js';
 import { modelFor } from './index.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 import { count } from '../../../src/core/plural.js';
@@ -77,11 +76,9 @@ export const command: CommandDefinition = {
     // The team's notes (from the local cache: a search never waits on the network) joined by reciprocal rank, each
     // list's first hit counting the same, by the host that answered (one road), for a plain query only.
     const team = result.team ?? [];
-    const order = result.order ?? result.hits.map((h) => h.path);
-    const byKey = new Map<string, { note: (typeof result.hits)[number] } | { team: TeamHit }>([...result.hits.map((h) => [h.path, { note: h }] as const), ...team.map((h) => [teamKey(h), { team: h }] as const)]);
-    const merged = order.flatMap((k) => (byKey.has(k) ? [{ item: byKey.get(k)! }] : []));
+    const merged = fusedItems(result.hits, result);
     if (ctx.global.json) {
-      ctx.stdout(JSON.stringify({ query, ...result, ...(team.length ? { team, order } : {}), answeredBy, ms: Number(ms.toFixed(2)) }, null, 2));
+      ctx.stdout(JSON.stringify({ query, ...result, ...(team.length ? { team, order: result.order } : {}), answeredBy, ms: Number(ms.toFixed(2)) }, null, 2));
       return 0;
     }
     for (const n of result.notices) ctx.stdout(`note: ${n}`);
@@ -89,7 +86,7 @@ export const command: CommandDefinition = {
       ctx.stdout(`No notes match "${query}".`);
       return 0;
     }
-    merged.forEach(({ item }, i) => {
+    merged.forEach((item, i) => {
       if ('team' in item) {
         const t = item.team;
         ctx.stdout(`${i + 1}. ${t.title}  [${teamLabel(t)}]`);
@@ -105,7 +102,7 @@ export const command: CommandDefinition = {
       if (h.snippet) ctx.stdout(`   "${h.snippet}"`);
       ctx.stdout(`   why: ${h.why.join('; ')}`);
     });
-    const teamShown = merged.filter((m) => 'team' in m.item).length;
+    const teamShown = merged.filter((m) => 'team' in m).length;
     ctx.stdout(`${count(merged.length - teamShown, 'note')}${teamShown ? ` and ${count(teamShown, 'team note')}` : ''}, ${result.mode}, ${ms.toFixed(1)} ms${onHost ? ', by the running host' : ''}`);
     return 0;
   },

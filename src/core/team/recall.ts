@@ -43,6 +43,18 @@ export function joinTeam(vault: { path: string }[], team: TeamHit[], limit: numb
   return { team: fused.flatMap((f) => (f.item.team ? [f.item.team] : [])), order: fused.map((f) => f.item.key) };
 }
 
+/** The fused list as a reader sees it, best first: each entry a vault hit or a team hit (the CLI and the Search pane). */
+export function fusedItems<H extends { path: string }>(hits: H[], joined: TeamResults): ({ note: H } | { team: TeamHit })[] {
+  const byPath = new Map(hits.map((h) => [h.path, h]));
+  const byTeam = new Map((joined.team ?? []).map((h) => [teamKey(h), h]));
+  return (joined.order ?? hits.map((h) => h.path)).flatMap((key): ({ note: H } | { team: TeamHit })[] => {
+    const team = byTeam.get(key);
+    if (team) return [{ team }];
+    const note = byPath.get(key);
+    return note ? [{ note }] : [];
+  });
+}
+
 /** A team hit as an agent reads it: text addressed to an AI withheld (a teammate's note is not this user's words). */
 function teamLine(h: TeamHit): string {
   const where = `team note ${h.id}`;

@@ -6,7 +6,7 @@ import type { MarkedHit } from '../../core/recall/vet';
 import { DEFAULT_TYPES } from '../../core/note/meta';
 import { errorMessage } from '../../core/errors';
 import type { PaneContext } from './api';
-import { teamKey, type TeamResults } from '../../core/team/recall';
+import { fusedItems, type TeamResults } from '../../core/team/recall';
 import { renderTeamResult } from './team-results';
 
 export const VIEW_TYPE_SEARCH = 'engram-search';
@@ -155,18 +155,12 @@ export class SearchView extends ItemView {
     for (const n of notices) this.statusEl.createSpan({ cls: 'engram-search-notice', text: n });
     this.resultsEl.empty();
     // The vault's hits and the team's, in the order the host fused them (reciprocal rank).
-    const byPath = new Map(hits.map((h, i) => [h.path, i]));
-    const byTeam = new Map(team.map((h) => [teamKey(h), h]));
-    const order = joined.order ?? hits.map((h) => h.path);
-    for (const [i, key] of order.entries()) {
-      const shared = byTeam.get(key);
-      if (shared) {
-        renderTeamResult(this.resultsEl, shared, i, (h, button) => void this.copyTeamNote(h.id, button));
+    for (const [i, entry] of fusedItems(hits, joined).entries()) {
+      if ('team' in entry) {
+        renderTeamResult(this.resultsEl, entry.team, i, (h, button) => void this.copyTeamNote(h.id, button));
         continue;
       }
-      const at = byPath.get(key);
-      if (at === undefined) continue;
-      const hit = hits[at];
+      const hit = entry.note;
       const item = this.resultsEl.createDiv({ cls: 'engram-search-result', attr: { role: 'option', tabindex: '0', 'data-path': hit.path, 'data-index': String(i) } });
       const title = item.createDiv({ cls: 'engram-search-result-title', text: hit.title });
       // Text nobody in the vault wrote, and text addressed to an AI: found, shown, never injected (why says which).
