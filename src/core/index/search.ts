@@ -8,7 +8,7 @@ import { allowList, hasFilters } from './filters.js';
 import { linkKey } from './note-doc.js';
 import { makeSnippet, priorFactor, rrf, type RankingConfig } from './rank.js';
 import { topK, type TextIndex } from './text-index.js';
-import { extractTimePhrase } from './time-phrases.js';
+import { extractTimePhrase, whenFactor } from './time-phrases.js';
 import type { SearchFilters, SearchHit, SearchOptions } from './types.js';
 import type { VectorStore } from './vector-store.js';
 
@@ -119,6 +119,12 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   if (mode !== 'vector' && terms.length > 0) {
     const depth = mode === 'bm25' ? Math.max(limit * 3, 30) : ranking.depth;
     const top = text.score(terms, allowed, ranking.bm25, depth);
+    // A question that asks when is answered by a passage that tells when ("yesterday", "last week"): time-phrases.ts.
+    const when = whenFactor(query);
+    if (when) {
+      for (const c of top) c.score *= when(text.chunkText[c.bestChunk] ?? '');
+      top.sort((a, b) => b.score - a.score);
+    }
     // Asking for a note by its name should find that note first, even when a longer title stems the same way.
     const wanted = squash(query);
     const exact = new Set<number>();

@@ -46,7 +46,7 @@ describe('the passage that answers', () => {
     const index = await built({
       'Management/Burnup and Burndown chart.md': [
         '## What is a Burndown chart?',
-        `A burndown chart shows the work left against the time left. ${pad}`,
+        `A burndown chart plots the work left versus the time left. ${pad}`,
         '## What is a Burnup chart?',
         `A burnup chart shows the work done and the scope added. ${pad}`,
         '## Differences between Burndown and Burnup',
