@@ -120,7 +120,7 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
     const depth = mode === 'bm25' ? Math.max(limit * 3, 30) : ranking.depth;
     const top = text.score(terms, allowed, ranking.bm25, depth);
     // A question that asks when is answered by a passage that tells when ("yesterday", "last week"): time-phrases.ts.
-    const when = whenFactor(query);
+    const when = whenFactor(query, ranking.bm25.whenGain);
     if (when) {
       for (const c of top) c.score *= when(text.chunkText[c.bestChunk] ?? '');
       top.sort((a, b) => b.score - a.score);

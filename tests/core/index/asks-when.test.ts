@@ -8,10 +8,11 @@ import { fixedClock, noYield } from '../../helpers/index-fixtures.js';
 
 describe('a question that asks when', () => {
   it('tells questions that ask when from others, and text that tells when from text that does not', () => {
-    for (const q of ['When did Caroline go to the support group?', 'what year did the album come out', 'how long ago did we move']) expect(whenFactor(q)).not.toBeNull();
+    for (const q of ['When did Caroline go to the support group?', 'what year did the album come out', 'how long ago did we move']) expect(whenFactor(q, 0.4)).not.toBeNull();
     // "when" that opens a situation, not a question about time.
-    for (const q of ['when the craftsmanship makes you trust the creator', 'what did Caroline research', 'support group notes']) expect(whenFactor(q)).toBeNull();
-    const f = whenFactor('when did we switch the database')!;
+    for (const q of ['when the craftsmanship makes you trust the creator', 'what did Caroline research', 'support group notes']) expect(whenFactor(q, 0.4)).toBeNull();
+    const f = whenFactor('when did we switch the database', 0.4)!;
+    expect(whenFactor('when did we switch the database', 0)).toBeNull();
     expect(f('We switched the database last week.')).toBeGreaterThan(1);
     expect(f('We switched it two days ago.')).toBeGreaterThan(1);
     // A date is as often bookkeeping; "this may help" is no time.
