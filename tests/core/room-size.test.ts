@@ -11,19 +11,15 @@ const STILL_LARGE = ['src/core/index/text-index.ts', 'src/plugin/settings.ts'];
 const STILL_LONG = [
   'sidecar/hosting/open-host.ts openHost',
   'sidecar/hosting/codex-follow.ts startCodexFollower',
-  'src/core/extract/extract.ts extractLocked',
   'sidecar/mcp/server.ts buildMcpServer',
   'src/core/curate/what-it-adds.ts whatItAdds',
   'src/core/index/text-index.ts score',
   'sidecar/client/hook.ts runHook',
-  'src/core/path.ts make',
   'src/core/curate/evidence.ts pair',
   'sidecar/cli/commands/setup.ts run',
   'src/core/curate/restructure.ts mergeDraft',
   'src/core/operations.ts coreOperations',
-  'src/core/transcript/json-array.ts jsonArrayElements',
   'src/core/index/search.ts searchOnce',
-  'src/core/extract/window-call.ts callWindow',
   'src/plugin/views/review-view.ts draw',
 ];
 
