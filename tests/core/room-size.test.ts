@@ -15,7 +15,6 @@ const STILL_LONG = [
   'src/core/index/text-index.ts score',
   'sidecar/client/hook.ts runHook',
   'sidecar/cli/commands/setup.ts run',
-  'src/core/operations.ts coreOperations',
   'src/core/index/search.ts searchOnce',
   'src/plugin/views/review-view.ts draw',
 ];
