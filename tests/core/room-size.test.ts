@@ -14,7 +14,6 @@ const STILL_LONG = [
   'sidecar/mcp/server.ts buildMcpServer',
   'src/core/index/text-index.ts score',
   'sidecar/client/hook.ts runHook',
-  'sidecar/cli/commands/setup.ts run',
   'src/core/index/search.ts searchOnce',
 ];
 
