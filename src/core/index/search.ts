@@ -7,7 +7,7 @@ import { answeringText } from './answering.js';
 import { allowList, hasFilters } from './filters.js';
 import { linkKey } from './note-doc.js';
 import { makeSnippet, priorFactor, rrf, type RankingConfig } from './rank.js';
-import { topK, type TextIndex } from './text-index.js';
+import { topK, type TextCandidate, type TextIndex } from './text-index.js';
 import { extractTimePhrase, whenFactor } from './time-phrases.js';
 import type { SearchFilters, SearchHit, SearchOptions } from './types.js';
 import type { VectorStore } from './vector-store.js';
@@ -118,13 +118,7 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   const cands = new Map<number, Cand>();
   if (mode !== 'vector' && terms.length > 0) {
     const depth = mode === 'bm25' ? Math.max(limit * 3, 30) : ranking.depth;
-    const top = text.score(terms, allowed, ranking.bm25, depth);
-    // A question that asks when is answered by a passage that tells when ("yesterday", "last week"): time-phrases.ts.
-    const when = whenFactor(query, ranking.bm25.whenGain);
-    if (when) {
-      for (const c of top) c.score *= when(text.chunkText[c.bestChunk] ?? '');
-      top.sort((a, b) => b.score - a.score);
-    }
+    const top = toldWhenFirst(text, text.score(terms, allowed, ranking.bm25, depth), query, ranking.bm25.whenGain);
     // Asking for a note by its name should find that note first, even when a longer title stems the same way.
     const wanted = squash(query);
     const exact = new Set<number>();
@@ -191,6 +185,14 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   }
   if (hits.length > 0 && terms.length > 0 && (hits[0].coverage ?? 1) < SEARCH_FLOOR && (kept[0].cos ?? 0) < CLOSE_COSINE) notices.unshift(NO_CLOSE_MATCH);
   return { hits, mode, notices, timeFilter, terms };
+}
+
+/** A question that asks when is answered by a passage that tells when ("yesterday", "last week"): time-phrases.ts. */
+function toldWhenFirst(text: TextIndex, top: TextCandidate[], query: string, gain: number): TextCandidate[] {
+  const when = whenFactor(query, gain);
+  if (!when) return top;
+  for (const c of top) c.score *= when(text.chunkText[c.bestChunk] ?? '');
+  return top.sort((a, b) => b.score - a.score);
 }
 
 function byPath(ctx: SearchContext, a: Cand, b: Cand): number {
