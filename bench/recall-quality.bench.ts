@@ -17,6 +17,8 @@ register('./md-text-loader.mjs', import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const vaultsDir = path.resolve(process.env.ENGRAM_SHARED_DIR ?? path.join(root, '..', 'shared'), 'corpus', 'vaults');
 const setsDir = path.join(root, 'bench', 'recall-sets');
+/** Questions written after the ranking was tuned, from notes the sets above never name: reported apart, never tuned on. */
+const heldOutDir = path.join(setsDir, 'held-out');
 /**
  * Whether each injected relevant passage answers its question, judged by reading it: <vault>.tsv, one row a judgement
  * (question id, note path, passage heading or '', yes|no, why). A passage not judged yet is written to
@@ -275,6 +277,16 @@ export async function run(): Promise<void> {
         );
       }
     }
+    const heldFile = path.join(heldOutDir, `${set.vault}.json`);
+    const held = fs.existsSync(heldFile) ? (JSON.parse(fs.readFileSync(heldFile, 'utf8')) as RecallSet).questions : [];
+    const heldEngram: Row[] = [];
+    const heldPlain: Row[] = [];
+    for (const q of held) {
+      heldEngram.push({ q, ranked: (await engine.search(q.q, { limit: 10 })).map((h) => h.path) });
+      heldPlain.push({ q, ranked: plain.search(q.q, 10) });
+      const r = rankOf(heldEngram[heldEngram.length - 1]);
+      if (r > 3) failures.push(`## held-out ${q.id} (${q.kind}) engram rank ${r === Infinity ? '>10' : r}: ${q.q}\nexpected: ${q.relevant.join(', ')}\nengram top 3: ${heldEngram[heldEngram.length - 1].ranked.slice(0, 3).join(' | ') || '-'}\n`);
+    }
     let offInjected = 0;
     let offPlainHits = 0;
     const offLines: string[] = [];
@@ -302,6 +314,7 @@ export async function run(): Promise<void> {
       const pick = (rows: Row[]): Row[] => (k === 'all' ? rows : rows.filter((r) => r.q.kind === k));
       console.log(`  ${k.padEnd(20)} ${String(pick(engramRows).length).padStart(2)}  ${cells(pick(engramRows))}  |  ${cells(pick(plainRows))}`);
     }
+    if (held.length) console.log(`  ${'held-out'.padEnd(20)} ${String(held.length).padStart(2)}  ${cells(heldEngram)}  |  ${cells(heldPlain)}`);
     const lists = (rows: Row[], off: string[][]) => [...rows.map((r) => ({ ranked: r.ranked, relevant: r.q.relevant })), ...off.map((ranked) => ({ ranked, relevant: [] }))];
     const de = dominance(lists(engramRows, offEngramLists));
     const dp = dominance(lists(plainRows, offPlainLists));
@@ -317,7 +330,7 @@ export async function run(): Promise<void> {
     fs.writeFileSync(`${base}.failures.md`, `# Questions whose expected note is not in Engram's top 3 (${set.vault})\n\n${failures.join('\n') || 'none\n'}`);
     fs.writeFileSync(`${base}.unjudged.tsv`, unjudged.length ? `${unjudged.join('\n')}\n` : '');
     const byKind = Object.fromEntries(['all', ...kinds].map((k) => [k, { engram: scores(k === 'all' ? engramRows : engramRows.filter((r) => r.q.kind === k)), plain: scores(k === 'all' ? plainRows : plainRows.filter((r) => r.q.kind === k)) }]));
-    const summary = { vault: set.vault, notes: notes.size, byKind, offtopicInjected: offInjected, offtopic: set.offtopic.length, injectedRelevant, passageAnswers: answers, passagesJudged: judgedSeen, passagesUnjudged: unjudged.length, neverInjectable, headingAsked, headingSeen, sectionQuoted, topNote: { engram: de, plain: dp, engramClose: dc } };
+    const summary = { vault: set.vault, notes: notes.size, byKind, heldOut: { engram: scores(heldEngram), plain: scores(heldPlain) }, offtopicInjected: offInjected, offtopic: set.offtopic.length, injectedRelevant, passageAnswers: answers, passagesJudged: judgedSeen, passagesUnjudged: unjudged.length, neverInjectable, headingAsked, headingSeen, sectionQuoted, topNote: { engram: de, plain: dp, engramClose: dc } };
     fs.writeFileSync(`${base}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
     console.log(`  written: ${path.relative(root, `${base}.injected.md`)}, ${path.relative(root, `${base}.failures.md`)}, ${path.relative(root, `${base}.summary.json`)}`);
   }
