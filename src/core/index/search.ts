@@ -174,7 +174,7 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
     list.sort((a, b) => b.score - a.score || byPath(ctx, a, b));
   }
   const kept = collapse(ctx, list, limit);
-  if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit);
+  if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit, opts.hidden);
   const words = snippetWords(query);
   const said = text.tokenizer.wordsByTerm(query);
   let hits = kept.slice(0, limit).map((c) => toHit(ctx, c, terms, words, said));
@@ -238,8 +238,11 @@ function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-/** Adds notes one or two links away from the top hits, scored below the hit they hang from and marked `via`. */
-function expand(ctx: SearchContext, hits: Cand[], hops: 1 | 2, allowed: Uint8Array | null, limit: number): void {
+/**
+ * Adds notes one or two links away from the top hits, scored below the hit they hang from and marked `via`; a note the
+ * caller hides (a private note, for an agent) is neither added nor walked through.
+ */
+function expand(ctx: SearchContext, hits: Cand[], hops: 1 | 2, allowed: Uint8Array | null, limit: number, hidden?: (path: string) => boolean): void {
   const g = ctx.graph();
   const have = new Set(hits.map((h) => h.slot));
   let frontier = hits.slice(0, Math.min(5, hits.length));
@@ -250,7 +253,7 @@ function expand(ctx: SearchContext, hits: Cand[], hops: 1 | 2, allowed: Uint8Arr
       const add = (slot: number, how: string): void => {
         if (have.has(slot) || (allowed && allowed[slot] === 0)) return;
         const n = ctx.text.notes[slot];
-        if (!n) return;
+        if (!n || hidden?.(n.path)) return;
         have.add(slot);
         const c: Cand = { slot, score: h.score * 0.5, chunk: n.firstChunk, via: h.via ?? from.path, why: [`${how} [[${from.title}]]${hop > 1 ? ' (2 hops)' : ''}`] };
         next.push(c);
