@@ -5,7 +5,7 @@ import { MCP_NAME } from '../hosting/install-facts.js';
 
 
 /** Seconds Claude Code allows each hook (ours return far sooner; these are only ceilings). */
-const TIMEOUTS: Record<string, number> = { SessionStart: 10, UserPromptSubmit: 5, Stop: 10, PreCompact: 10, SessionEnd: 5 };
+const TIMEOUTS: Record<string, number> = { SessionStart: 10, UserPromptSubmit: 10, Stop: 10, PreCompact: 10, SessionEnd: 5 };
 const MATCHERS: Record<string, string | undefined> = { SessionStart: 'startup|resume|clear|compact', PreCompact: 'manual|auto' };
 
 type Json = Record<string, unknown>;

@@ -15,7 +15,6 @@ const STILL_LONG = [
   'sidecar/mcp/server.ts buildMcpServer',
   'src/core/curate/what-it-adds.ts whatItAdds',
   'src/core/index/text-index.ts score',
-  'sidecar/client/hook.ts runHook',
   'src/core/path.ts make',
   'src/core/curate/evidence.ts pair',
   'sidecar/cli/commands/setup.ts run',
