@@ -70,8 +70,37 @@ async function connectStartedHost(state: ReturnType<typeof vaultState>, env: Nod
       log('no context: the host did not start (see its log: engram status)');
       return undefined;
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await socketAppears(state.socket, Math.min(START_LOOK_MS, deadline - Date.now()));
   }
+}
+
+/** How often a hook waiting for a starting host looks again when nothing woke it (a failed start, a missed event). */
+const START_LOOK_MS = 200;
+
+/**
+ * Waits until the host's socket appears or `ms` pass. Fifty hooks polling every 50 ms took a large share of a loaded
+ * machine's CPU from the one host they all waited for; a watch on the socket's folder costs nothing while it waits.
+ */
+function socketAppears(socket: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    let watcher: fs.FSWatcher | undefined;
+    const done = () => {
+      clearTimeout(timer);
+      watcher?.close();
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(0, ms));
+    try {
+      watcher = fs.watch(path.dirname(socket), (_event, name) => {
+        if (!name || name === path.basename(socket)) done();
+      });
+      watcher.on('error', done);
+    } catch {
+      // No socket folder yet, or a Windows pipe: the timer alone.
+    }
+    // (A socket bound between the last look and this watch is seen at the next look; a stale socket file left by a
+    // killed host is not taken for a live one, which a check for the file here would spin on.)
+  });
 }
 
 function str(v: unknown): string | undefined {
