@@ -32,10 +32,11 @@ function isSpoolEvent(e: HookEvent): e is (typeof SPOOL_EVENTS)[number] {
 /**
  * How long a context hook that found no host may run in all, counted from its process's start, when it waits for the
  * host it starts (which answers from its saved index in 0.1–3 s from 110 to 13,415 notes): the hook's own limit
- * (10 s for SessionStart, 5 s for UserPromptSubmit, registration.ts and plugin/hooks/hooks.json) less 0.8 s for the
- * answer, the exit and the client's own start of the process.
+ * (10 s for both, registration.ts and plugin/hooks/hooks.json) less 0.8 s for the answer, the exit and the client's own
+ * start of the process. UserPromptSubmit's limit was 5 s: with many hooks at once on a loaded machine each hook's
+ * process took most of it just to start, and the host they all waited for answered after they had given up.
  */
-export const COLD_START_BUDGET_MS = { SessionStart: 9200, UserPromptSubmit: 4200 } as const;
+export const COLD_START_BUDGET_MS = { SessionStart: 9200, UserPromptSubmit: 9200 } as const;
 
 /** When this process started (the client's clock for the hook's limit starts about then, not when this code runs). */
 function processStartedAt(): number {
@@ -69,8 +70,37 @@ async function connectStartedHost(state: ReturnType<typeof vaultState>, env: Nod
       log('no context: the host did not start (see its log: engram status)');
       return undefined;
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await socketAppears(state.socket, Math.min(START_LOOK_MS, deadline - Date.now()));
   }
+}
+
+/** How often a hook waiting for a starting host looks again when nothing woke it (a failed start, a missed event). */
+const START_LOOK_MS = 200;
+
+/**
+ * Waits until the host's socket appears or `ms` pass. Fifty hooks polling every 50 ms took a large share of a loaded
+ * machine's CPU from the one host they all waited for; a watch on the socket's folder costs nothing while it waits.
+ */
+function socketAppears(socket: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    let watcher: fs.FSWatcher | undefined;
+    const done = () => {
+      clearTimeout(timer);
+      watcher?.close();
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(0, ms));
+    try {
+      watcher = fs.watch(path.dirname(socket), (_event, name) => {
+        if (!name || name === path.basename(socket)) done();
+      });
+      watcher.on('error', done);
+    } catch {
+      // No socket folder yet, or a Windows pipe: the timer alone.
+    }
+    // (A socket bound between the last look and this watch is seen at the next look; a stale socket file left by a
+    // killed host is not taken for a live one, which a check for the file here would spin on.)
+  });
 }
 
 function str(v: unknown): string | undefined {
@@ -100,10 +130,9 @@ async function replaceIfHung(state: ReturnType<typeof vaultState>, log: (msg: st
  * host the hook starts itself (COLD_START_BUDGET_MS). At the configured deadline the host is judged: stopped or stuck
  * (hung-host.ts), the wait ends there as before and the host is replaced.
  */
-function patienceFor(state: ReturnType<typeof vaultState>, event: HookEvent, began: number, deadline: number, log: (msg: string) => void): { until: number; signal: AbortSignal; waited(): boolean; stop(): void } {
+function patienceFor(state: ReturnType<typeof vaultState>, event: HookEvent, began: number, deadline: number, endAt: number, log: (msg: string) => void): { until: number; signal: AbortSignal; waited(): boolean; stop(): void } {
   const watch = new AbortController();
-  // Counted from the process's start, as the client counts the hook's limit.
-  const until = event === 'SessionStart' ? Math.max(deadline, Math.round(processStartedAt() + COLD_START_BUDGET_MS.SessionStart)) : deadline;
+  const until = event === 'SessionStart' ? Math.max(deadline, endAt) : deadline;
   let waited = false;
   if (until <= deadline) return { until, signal: watch.signal, waited: () => false, stop: () => {} };
   const judge = setTimeout(() => {
@@ -129,105 +158,114 @@ async function nudgeHost(state: ReturnType<typeof vaultState>, env: NodeJS.Proce
   }
 }
 
-export async function runHook(io: HookIo): Promise<void> {
-  const { env } = io;
-  const log = (msg: string) => appendLog('hook.log', `${io.event}: ${msg}`, env);
-  if (!(HOOK_EVENTS as readonly string[]).includes(io.event)) {
-    log('unknown hook event, ignored');
-    return;
-  }
-  const event = io.event as HookEvent;
+/** The event's stdin as a JSON object, or undefined (logged) when it is not one. */
+async function readPayload(io: HookIo, log: (msg: string) => void): Promise<Record<string, unknown> | undefined> {
   const raw = await io.readStdin();
-  let payload: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(raw || '{}');
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
-    payload = parsed as Record<string, unknown>;
+    return parsed as Record<string, unknown>;
   } catch (e) {
     log(`payload is not a JSON object (${(e as Error).message}); nothing done`);
-    return;
+    return undefined;
   }
-  const cwd = str(payload.cwd) ?? io.cwd;
-  // --vault is relative to where the hook runs; the local project file is looked up from the session's cwd.
-  const resolved = io.vaultOption ? { vault: path.resolve(io.cwd, io.vaultOption) } : resolveVault({ cwd, env });
+}
+
+/** The vault the hook works for: --vault (relative to where the hook runs), else the one configured for `cwd`. */
+function hookVault(io: HookIo, cwd: string, log: (msg: string) => void): string | undefined {
+  const resolved = io.vaultOption ? { vault: path.resolve(io.cwd, io.vaultOption) } : resolveVault({ cwd, env: io.env });
   if (!resolved) {
     log('no vault configured (set one with `engram setup` or `engram configure vault_path …`); nothing done');
-    return;
+    return undefined;
   }
   if (!fs.existsSync(resolved.vault)) {
     log(`vault path does not exist: ${resolved.vault}; nothing done`);
+    return undefined;
+  }
+  return resolved.vault;
+}
+
+interface HookCall {
+  event: HookEvent;
+  payload: Record<string, unknown>;
+  cwd: string;
+  sessionId: string;
+  state: ReturnType<typeof vaultState>;
+  env: NodeJS.ProcessEnv;
+  log: (msg: string) => void;
+  stdout: (text: string) => void;
+}
+
+/** Stop/PreCompact/SessionEnd: the event goes to the spool first (never lost to a missing host), then the host is nudged. */
+async function spoolEvent(h: HookCall & { event: (typeof SPOOL_EVENTS)[number] }): Promise<void> {
+  const { event, payload, cwd, sessionId, state, env, log } = h;
+  if (!captureEnabled(cwd)) {
+    log(`capture is off for ${cwd} (.claude/engram.local.json)`);
     return;
   }
-  const state = vaultState(resolved.vault, env);
-  const sessionId = str(payload.session_id) ?? 'unknown';
-
-  if (isSpoolEvent(event)) {
-    if (!captureEnabled(cwd)) {
-      log(`capture is off for ${cwd} (.claude/engram.local.json)`);
-      return;
-    }
-    const transcriptPath = str(payload.transcript_path);
-    let transcriptBytes: number | undefined;
-    if (transcriptPath) {
-      try {
-        transcriptBytes = fs.statSync(transcriptPath).size;
-      } catch {
-        // A session that never wrote a transcript (`claude mcp list`/`get` fire SessionEnd for one that never
-        // exists): nothing to capture, so nothing is spooled and no host is started.
-        return;
-      }
-    }
+  const transcriptPath = str(payload.transcript_path);
+  let transcriptBytes: number | undefined;
+  if (transcriptPath) {
     try {
-      writeSpoolEntry(state.spool, {
-        format: SPOOL_FORMAT,
-        event,
-        sessionId,
-        transcriptPath,
-        transcriptBytes,
-        cwd,
-        project: resolveProject(cwd),
-        spooledAt: new Date().toISOString(),
-        payload,
-      });
-    } catch (e) {
-      // Lost (a full disk, a read-only $ENGRAM_HOME): say so where `engram status` and `engram doctor` look, even
-      // when the log cannot grow. The session's next Stop covers its transcript up to then.
-      const code = (e as NodeJS.ErrnoException).code ?? 'ERROR';
-      const marker = recordLostEvent([state.dir, logsDir(env), engramHome(env)], { event, sessionId, error: e });
-      const logged = appendLog('hook.log', `${event}: event LOST for session ${sessionId}: ${lossCause(code)} (${(e as Error).message})`, env);
-      if (!marker && !logged) process.stderr.write(`engram: hook event ${event} lost: ${lossCause(code)} (${(e as Error).message})\n`);
+      transcriptBytes = fs.statSync(transcriptPath).size;
+    } catch {
+      // A session that never wrote a transcript (`claude mcp list`/`get` fire SessionEnd for one that never
+      // exists): nothing to capture, so nothing is spooled and no host is started.
       return;
     }
-    await nudgeHost(state, env, log);
+  }
+  try {
+    writeSpoolEntry(state.spool, { format: SPOOL_FORMAT, event, sessionId, transcriptPath, transcriptBytes, cwd, project: resolveProject(cwd), spooledAt: new Date().toISOString(), payload });
+  } catch (e) {
+    // Lost (a full disk, a read-only $ENGRAM_HOME): say so where `engram status` and `engram doctor` look, even
+    // when the log cannot grow. The session's next Stop covers its transcript up to then.
+    const code = (e as NodeJS.ErrnoException).code ?? 'ERROR';
+    const marker = recordLostEvent([state.dir, logsDir(env), engramHome(env)], { event, sessionId, error: e });
+    const logged = appendLog('hook.log', `${event}: event LOST for session ${sessionId}: ${lossCause(code)} (${(e as Error).message})`, env);
+    if (!marker && !logged) process.stderr.write(`engram: hook event ${event} lost: ${lossCause(code)} (${(e as Error).message})\n`);
     return;
   }
+  await nudgeHost(state, env, log);
+}
 
-  const settings = clientSettings(env);
-  if (!settings.inject) return;
-  const start = event === 'SessionStart';
-  const began = Date.now();
-  let deadline = began + (start ? settings.session_start_deadline_ms : settings.prompt_deadline_ms);
-  const patience = patienceFor(state, event, began, deadline, log);
-  let conn: HostConnection;
+/**
+ * A connection to the vault's host for a context hook, and until when its answer is waited for: the live host (a busy
+ * one at SessionStart waited for until `endAt`), else one this hook starts (or another hook is starting), waited for
+ * until `endAt` (COLD_START_BUDGET_MS after the process started). Undefined (logged) when there is none to ask.
+ */
+async function connectForContext(h: HookCall, began: number, deadline: number, endAt: number): Promise<{ conn: HostConnection; deadline: number; patience: ReturnType<typeof patienceFor> } | undefined> {
+  const { state, env, log } = h;
+  const patience = patienceFor(state, h.event, began, deadline, endAt, log);
   try {
-    conn = await HostConnection.open({ socket: state.socket, env, deadline: patience.until, client: 'hook', signal: patience.signal });
+    const conn = await HostConnection.open({ socket: state.socket, env, deadline: patience.until, client: 'hook', signal: patience.signal });
     // The context is waited for as long: a host found stopped or stuck meanwhile drops the connection at once.
-    deadline = patience.until;
-    const connected = conn;
-    patience.signal.addEventListener('abort', () => connected.close(), { once: true });
+    patience.signal.addEventListener('abort', () => conn.close(), { once: true });
+    return { conn, deadline: patience.until, patience };
   } catch (e) {
     patience.stop();
     const replaced = isNoHost(e) ? undefined : await replaceIfHung(state, log);
     if (!isNoHost(e) && !replaced) {
       log(`no context: ${(e as Error).message}`);
-      return;
+      return undefined;
     }
     const why = replaced ?? (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-    const budget = Math.round(processStartedAt() + COLD_START_BUDGET_MS[start ? 'SessionStart' : 'UserPromptSubmit'] - Date.now());
-    const started = await connectStartedHost(state, env, Math.max(budget, deadline - Date.now()), why, log);
-    if (!started) return;
-    ({ conn, deadline } = started);
+    const started = await connectStartedHost(state, env, Math.max(endAt, deadline) - Date.now(), why, log);
+    return started && { ...started, patience };
   }
+}
+
+/** SessionStart/UserPromptSubmit: the host's context for the prompt (or the session's start), printed for the client. */
+async function injectContext(h: HookCall & { event: Exclude<HookEvent, (typeof SPOOL_EVENTS)[number]> }): Promise<void> {
+  const { event, payload, cwd, sessionId, env, log } = h;
+  const settings = clientSettings(env);
+  if (!settings.inject) return;
+  const start = event === 'SessionStart';
+  const began = Date.now();
+  // The one end of this hook's wait, counted from the process's start as the client counts the hook's limit.
+  const endAt = Math.round(processStartedAt() + COLD_START_BUDGET_MS[start ? 'SessionStart' : 'UserPromptSubmit']);
+  const connected = await connectForContext(h, began, began + (start ? settings.session_start_deadline_ms : settings.prompt_deadline_ms), endAt);
+  if (!connected) return;
+  const { conn, deadline, patience } = connected;
   try {
     const result = await conn.call('context', {
       event,
@@ -242,7 +280,7 @@ export async function runHook(io: HookIo): Promise<void> {
     }, deadline);
     if (patience.waited()) log(`the busy host answered after ${Date.now() - began} ms`);
     if (result.text) {
-      io.stdout(JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: result.text } }));
+      h.stdout(JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: result.text } }));
     }
   } catch (e) {
     log(`no context: ${patience.signal.aborted ? (patience.signal.reason as Error).message : (e as Error).message}`);
@@ -250,4 +288,23 @@ export async function runHook(io: HookIo): Promise<void> {
     patience.stop();
     conn.close();
   }
+}
+
+export async function runHook(io: HookIo): Promise<void> {
+  const { env } = io;
+  const log = (msg: string) => appendLog('hook.log', `${io.event}: ${msg}`, env);
+  if (!(HOOK_EVENTS as readonly string[]).includes(io.event)) {
+    log('unknown hook event, ignored');
+    return;
+  }
+  const event = io.event as HookEvent;
+  const payload = await readPayload(io, log);
+  if (!payload) return;
+  const cwd = str(payload.cwd) ?? io.cwd;
+  // The local project file is looked up from the session's cwd.
+  const vault = hookVault(io, cwd, log);
+  if (!vault) return;
+  const call: HookCall = { event, payload, cwd, sessionId: str(payload.session_id) ?? 'unknown', state: vaultState(vault, env), env, log, stdout: io.stdout };
+  if (isSpoolEvent(call.event)) await spoolEvent({ ...call, event: call.event });
+  else await injectContext({ ...call, event: call.event });
 }

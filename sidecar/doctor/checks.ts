@@ -22,6 +22,7 @@ import { claudeDir } from '../hosting/paths.js';
 import { claudePlugin } from '../install/claude-plugin.js';
 import { claudeCodeVersion, MIN_CLAUDE_CODE, versionAtLeast } from '../install/claude-version.js';
 import { hasOurHooks } from '../install/registration.js';
+import { codexHooksReport, codexTrustAdvice } from '../install/codex-trust.js';
 import { PLUGIN_FILES, pluginDir, pluginState } from '../install/obsidian-plugin.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -183,6 +184,12 @@ export const CHECKS: [string, Check][] = [
     return { status: 'ok', detail: `5/5 hooks in ${file}` };
   }],
   ['mcp server', (c) => mcpRegistrations(c)],
+  ['codex hooks', (c) => {
+    const report = codexHooksReport(c.env);
+    if (!report.hooks.length) return { status: 'ok', detail: `none in ${report.hooksFile} (\`engram install --agent codex\` adds them; Codex sessions are captured from their rollouts either way)` };
+    const advice = codexTrustAdvice(report);
+    return advice ? { status: 'warn', ...advice } : { status: 'ok', detail: `Codex runs all ${report.hooks.length} of Engram's hooks in ${report.hooksFile} (trusted)` };
+  }],
   ['obsidian plugin', (c) => {
     const v = vaultOf(c);
     if (!v) return { status: 'warn', detail: 'no vault' };

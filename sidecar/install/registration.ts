@@ -5,7 +5,7 @@ import { MCP_NAME } from '../hosting/install-facts.js';
 
 
 /** Seconds Claude Code allows each hook (ours return far sooner; these are only ceilings). */
-const TIMEOUTS: Record<string, number> = { SessionStart: 10, UserPromptSubmit: 5, Stop: 10, PreCompact: 10, SessionEnd: 5 };
+export const HOOK_TIMEOUTS: Record<string, number> = { SessionStart: 10, UserPromptSubmit: 10, Stop: 10, PreCompact: 10, SessionEnd: 5 };
 const MATCHERS: Record<string, string | undefined> = { SessionStart: 'startup|resume|clear|compact', PreCompact: 'manual|auto' };
 
 type Json = Record<string, unknown>;
@@ -42,7 +42,7 @@ export function addHooks(settings: Json, shim: string, events: readonly HookEven
     const cleaned = removeOurs(groups);
     const group: Json = {};
     if (MATCHERS[event]) group.matcher = MATCHERS[event];
-    group.hooks = [{ type: 'command', command: hookCommand(shim, event), timeout: TIMEOUTS[event] }];
+    group.hooks = [{ type: 'command', command: hookCommand(shim, event), timeout: HOOK_TIMEOUTS[event] }];
     hooks[event] = [...cleaned, group];
   }
   out.hooks = hooks;

@@ -12,7 +12,6 @@ const STILL_LONG = [
   'sidecar/hosting/open-host.ts openHost',
   'sidecar/hosting/codex-follow.ts startCodexFollower',
   'sidecar/mcp/server.ts buildMcpServer',
-  'sidecar/client/hook.ts runHook',
   'src/core/index/search.ts searchOnce',
 ];
 

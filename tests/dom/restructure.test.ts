@@ -62,6 +62,13 @@ describe.skipIf(missing)(`the restructure pane${missing ? ` (skipped: ${missing}
       await openCard(v, split);
       await v.page.waitForSelector(`${split} .engram-restructure-file[data-path="Engram/Release guide - Build.md"] .engram-diff-add`);
       await v.page.waitForSelector(`${split} .engram-restructure-link:has-text("[[Release guide#Build|the build]] → [[Release guide - Build|the build]]")`);
+      // The hub's diff: its sections removed, their links added, and the unchanged lines far from a change collapsed.
+      const hub = `${split} .engram-restructure-file[data-path="Engram/Release guide.md"]`;
+      await v.page.waitForSelector(`${hub} .engram-diff-del`);
+      await v.page.waitForSelector(`${hub} .engram-diff-add:has-text("[[Release guide - Build]]")`);
+      expect(await v.page.locator(`${hub} .engram-diff-skip`).first().textContent()).toMatch(/^\d+ unchanged lines?$/);
+      await v.page.locator(hub).scrollIntoViewIfNeeded();
+      await v.screenshot('restructure-split-light');
       await v.page.click(`${split} button:has-text("Apply")`);
       await v.page.waitForSelector('.engram-restructure-message:has-text("Applied: split")');
       const files = await snapshot(v);

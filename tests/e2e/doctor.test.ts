@@ -46,10 +46,10 @@ describe('engram doctor', () => {
     const { code, results } = doctor();
     expect(failing(results)).toEqual([]);
     expect(code).toBe(0);
-    expect(results.map((r) => r.name)).toEqual(['node', 'vault', 'state directory', 'configuration', 'socket', 'host', 'lease', 'sync conflicts', 'backend', 'embedding model', 'hooks', 'mcp server', 'obsidian plugin', 'plugin ENGRAM_HOME', 'set-aside events', 'lost hook events', 'state files', 'curation applies', 'claude code']);
+    expect(results.map((r) => r.name)).toEqual(['node', 'vault', 'state directory', 'configuration', 'socket', 'host', 'lease', 'sync conflicts', 'backend', 'embedding model', 'hooks', 'mcp server', 'codex hooks', 'obsidian plugin', 'plugin ENGRAM_HOME', 'set-aside events', 'lost hook events', 'state files', 'curation applies', 'claude code']);
     expect(results.find((r) => r.name === 'embedding model')!.status).toBe('warn');
     const text = runCli(['doctor'], { env });
-    expect(text.stdout.trim().split('\n')).toHaveLength(19);
+    expect(text.stdout.trim().split('\n')).toHaveLength(20);
     expect(text.stdout).toMatch(/warn {2}embedding model: .* -> fix: run `engram model pull`/);
   });
 

@@ -11,6 +11,8 @@ import { makeSandbox, waitFor, type Sandbox } from '../helpers/host.js';
 
 type HookOut = { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
 const PROMPT = 'why did we move the acme monorepo to pnpm workspaces?';
+// Prompt hooks fired at once with no host (issue 25 item 9 asks 50 on the large vault: bench/prompt-burst.bench.ts).
+const BURST = 20;
 
 describe('context from the first prompt, with no host running', () => {
   let sb: Sandbox;
@@ -58,9 +60,9 @@ describe('context from the first prompt, with no host running', () => {
         child.on('close', () => resolve(out));
         child.stdin.end(JSON.stringify({ session_id: session, cwd, hook_event_name: 'UserPromptSubmit', prompt: PROMPT }));
       });
-    const outs = await Promise.all(Array.from({ length: 12 }, (_, i) => hookAsync(`burst-${i}`)));
+    const outs = await Promise.all(Array.from({ length: BURST }, (_, i) => hookAsync(`burst-${i}`)));
     const texts = outs.map((o) => context({ stdout: o }));
-    expect(texts.filter((t) => t.includes('Use pnpm workspaces')), fs.readFileSync(path.join(sb.engramHome, 'logs', 'hook.log'), 'utf8')).toHaveLength(12);
+    expect(texts.filter((t) => t.includes('Use pnpm workspaces')), fs.readFileSync(path.join(sb.engramHome, 'logs', 'hook.log'), 'utf8')).toHaveLength(BURST);
     const pid = await waitFor(() => hostPid(), 10_000, 'the started host');
     expect(processesWith([cliPath, 'serve', sb.vault])).toEqual([pid]);
   });

@@ -106,8 +106,13 @@ describe('Claude Code plugin manifest', () => {
     expect(manifest.hooks).toBeUndefined();
     expect(manifest.author?.name).toBeTruthy();
     const hooks = JSON.parse(fs.readFileSync(path.join(repoRoot, 'plugin', 'hooks', 'hooks.json'), 'utf8')).hooks;
+    const { HOOK_TIMEOUTS } = await import('../../sidecar/install/registration.js');
+    const { COLD_START_BUDGET_MS } = await import('../../sidecar/client/hook.js');
     for (const e of ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd']) {
       expect(hooks[e][0].hooks[0].args).toEqual(['${CLAUDE_PLUGIN_ROOT}/bin/engram-plugin.mjs', 'hook', e]);
+      // The plugin gives each hook the limit `engram install` registers, and a context hook's wait ends inside it.
+      expect(hooks[e][0].hooks[0].timeout, e).toBe(HOOK_TIMEOUTS[e]);
+      if (e in COLD_START_BUDGET_MS) expect(COLD_START_BUDGET_MS[e as keyof typeof COLD_START_BUDGET_MS], e).toBeLessThan(HOOK_TIMEOUTS[e]! * 1000);
     }
   });
 });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { codexSandbox } from '../helpers/codex-box.js';
+import { codexHooksList, codexSandbox } from '../helpers/codex-box.js';
 import { waitFor } from '../helpers/host.js';
 import { allText, realCli, realSuiteTitle, runCodex } from '../helpers/real-cli.js';
 
@@ -59,6 +59,36 @@ describe.skipIf('skip' in codex)(realSuiteTitle('codex', "Engram through Codex's
     expect(runCli(['uninstall', '--agent', 'codex'], { env: sb.env }).code).toBe(0);
     const left = fs.existsSync(path.join(sb.home, '.codex', 'hooks.json')) ? fs.readFileSync(path.join(sb.home, '.codex', 'hooks.json'), 'utf8') : '';
     expect(left).not.toContain('hook UserPromptSubmit');
+  });
+
+  it('install and doctor say which hooks Codex does not trust yet, as Codex itself lists them, and what to do', async () => {
+    const { sb, cwd } = await codexSandbox(600, cleanups);
+    const install = runCli(['install', '--agent', 'codex'], { env: sb.env });
+    expect(install.code, install.stderr).toBe(0);
+    expect(install.stdout).toMatch(/Codex runs 0\/4 of Engram's hooks .*not yet trusted: SessionStart, UserPromptSubmit, Stop, PreCompact/);
+    expect(install.stdout).toMatch(/type \/hooks, and trust/);
+    const codexCheck = () => (JSON.parse(runCli(['doctor', '--json'], { env: sb.env }).stdout) as { name: string; status: string; detail: string; fix?: string }[]).find((r) => r.name === 'codex hooks')!;
+    const ours = async () => (await codexHooksList(bin, sb.home, cwd)).filter((h) => /engram"? hook /.test(h.command));
+
+    // What Codex's /hooks screen shows: Engram's four hooks, none trusted; doctor says the same and how to fix it.
+    const listed = await ours();
+    expect(listed.map((h) => h.trustStatus)).toEqual(['untrusted', 'untrusted', 'untrusted', 'untrusted']);
+    expect(codexCheck()).toMatchObject({ status: 'warn', fix: expect.stringMatching(/codex.*\/hooks/) });
+
+    // Trusted as /hooks records it (the hash Codex reports for each): Codex and doctor agree they run.
+    const config = path.join(sb.home, '.codex', 'config.toml');
+    fs.appendFileSync(config, listed.map((h) => `\n[hooks.state.${JSON.stringify(h.key)}]\ntrusted_hash = ${JSON.stringify(h.currentHash)}\n`).join(''));
+    expect((await ours()).map((h) => h.trustStatus)).toEqual(['trusted', 'trusted', 'trusted', 'trusted']);
+    expect(codexCheck()).toMatchObject({ status: 'ok', detail: expect.stringContaining('all 4') });
+    expect(runCli(['install', '--agent', 'codex'], { env: sb.env }).stdout).toContain('Codex already trusts Engram\'s hooks');
+
+    // A hook changed after it was trusted (another timeout, a moved shim) no longer runs: both say so.
+    const hooksFile = path.join(sb.home, '.codex', 'hooks.json');
+    const hooks = JSON.parse(fs.readFileSync(hooksFile, 'utf8')) as { hooks: Record<string, { hooks: { timeout: number }[] }[]> };
+    hooks.hooks.UserPromptSubmit![0]!.hooks[0]!.timeout = 7;
+    fs.writeFileSync(hooksFile, JSON.stringify(hooks, null, 2));
+    expect((await ours()).map((h) => `${h.eventName} ${h.trustStatus}`)).toContain('userPromptSubmit modified');
+    expect(codexCheck()).toMatchObject({ status: 'warn', detail: expect.stringMatching(/3\/4 .*changed since you trusted them.*: UserPromptSubmit/) });
   });
 
   it('without trust Codex runs none of them, and the session is still captured from its rollout', async () => {

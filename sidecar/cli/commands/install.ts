@@ -7,6 +7,7 @@ import { shimPath } from '../../hosting/paths.js';
 import { codexRegisteredAt, recordCodexRegistered } from '../../hosting/install-facts.js';
 import { describeLink, linkOnPath } from '../../install/bin-link.js';
 import { claudePlugin, switchHint } from '../../install/claude-plugin.js';
+import { codexHooksReport, codexTrustAdvice } from '../../install/codex-trust.js';
 
 export function printReports(out: (t: string) => void, reports: ChangeReport[]): void {
   for (const r of reports) {
@@ -54,9 +55,13 @@ export const command: CommandDefinition = {
       if (!dryRun) ctx.stdout(`shim: ${shim}`);
       if (link) for (const line of describeLink(link)) ctx.stdout(line);
       if (agent === 'codex' && !dryRun) {
-        ctx.stdout('Codex runs the hooks in hooks.json only once you trust them: start `codex`, type /hooks and trust the');
-        ctx.stdout('Engram hooks (context at session start and on each prompt, capture at each turn\'s end). Until then, and in');
-        ctx.stdout('`codex exec`, the MCP server serves recall and the host captures each session from its rollout.');
+        // Codex runs a hook only once the user trusted it (a changed hook, after a re-install, needs trusting again).
+        const advice = codexTrustAdvice(codexHooksReport(ctx.env));
+        if (advice) {
+          ctx.stdout(`${advice.detail}.`);
+          ctx.stdout(`To turn them on: ${advice.fix} (context at session start and on each prompt, capture at each turn's end).`);
+          ctx.stdout('In `codex exec` (no /hooks screen) and until then, the MCP server serves recall and the host captures each session from its rollout.');
+        } else ctx.stdout('Codex already trusts Engram\'s hooks: they run from the next session.');
       }
       if (scope === 'project' && agent === 'claude' && !dryRun) {
         ctx.stdout('Commit .claude/settings.json and .mcp.json: they run `engram` from PATH, not a path on this machine, so each');

@@ -2,7 +2,7 @@
 // runs against a team's server and, in the tests, against PGlite served over the wire protocol and Debian's Postgres.
 // The password never comes from the configuration: from ENGRAM_TEAM_PASSWORD (or the URL the caller built from the
 // OS keychain), so nothing secret is written to ~/.engram.
-import pg from 'pg';
+import type pg from 'pg';
 import { EngramError, errorMessage } from '../../../src/core/errors.js';
 import { fuseRanked } from '../../../src/core/team/recall.js';
 import type { PromoteOutcome, TeamAuditEntry, TeamHit, TeamNote, TeamNoteInput, TeamPassage, TeamQuery, TeamStore } from '../../../src/core/team/store.js';
@@ -103,28 +103,34 @@ export function redactUrl(url: string): string {
 }
 
 export class PgTeamStore implements TeamStore {
-  private readonly pool: pg.Pool;
+  /** Made at the first query: `pg` (a quarter of a second of a host's start) loads only for a team store in use. */
+  private pool: Promise<pg.Pool> | undefined;
   private readonly dimensions: number;
   private vectors: boolean | undefined;
   private stats: { at: number; freq: Map<string, number>; floor: number; rows: number } | undefined;
 
   constructor(private readonly opts: PgTeamStoreOptions) {
     this.dimensions = opts.dimensions ?? 384;
-    this.pool = new pg.Pool({
-      ...connectionOf(opts.url),
-      ...(opts.password !== undefined ? { password: opts.password } : {}),
+  }
+
+  private async openPool(): Promise<pg.Pool> {
+    const { default: driver } = await import('pg');
+    const pool = new driver.Pool({
+      ...connectionOf(this.opts.url),
+      ...(this.opts.password !== undefined ? { password: this.opts.password } : {}),
       max: 4,
-      connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
-      statement_timeout: opts.statementTimeoutMs ?? 10_000,
+      connectionTimeoutMillis: this.opts.connectTimeoutMs ?? 5000,
+      statement_timeout: this.opts.statementTimeoutMs ?? 10_000,
       idleTimeoutMillis: 10_000,
     });
     // An idle client's error (the server restarted) must not crash the host: the next query reconnects.
-    this.pool.on('error', () => undefined);
+    pool.on('error', () => undefined);
+    return pool;
   }
 
   private async client(): Promise<pg.PoolClient> {
     try {
-      return await this.pool.connect();
+      return await (await (this.pool ??= this.openPool())).connect();
     } catch (e) {
       throw connectionError(e, this.opts.url);
     }
@@ -380,6 +386,6 @@ export class PgTeamStore implements TeamStore {
   }
 
   async close(): Promise<void> {
-    await this.pool.end().catch(() => undefined);
+    await this.pool?.then((p) => p.end()).catch(() => undefined);
   }
 }
