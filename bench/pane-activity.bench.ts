@@ -17,7 +17,7 @@ function report(name: string, f: PaneFigures): void {
   const tasks = f.longTasks.filter((t) => t.kind === 'longtask');
   const frames = f.longTasks.filter((t) => t.kind !== 'longtask');
   const longest = (xs: typeof tasks) => (xs.length ? `, longest ${ms(Math.max(...xs.map((t) => t.ms)))}` : '');
-  console.log(`  ${name}: first render ${ms(f.firstRenderMs)} (goal under 300 ms); 90-day span clicked and drawn ${ms(f.ninetyDaysMs)}${f.openSessionMs === undefined ? '' : `; a session opened ${ms(f.openSessionMs)}`}`);
+  console.log(`  ${name}: first render ${ms(f.firstRenderMs)} (goal under 300 ms); 90-day span clicked and drawn ${ms(f.ninetyDaysMs)}${f.openSessionMs === undefined ? '' : `; a session opened ${ms(f.openSessionMs)}`}${f.olderDaysMs === undefined ? '' : `; older days shown (${f.days} days) ${ms(f.olderDaysMs)}`}`);
   console.log(`    main-thread tasks over 50 ms: ${tasks.length}${longest(tasks)} (goal: none); frames over 50 ms: ${frames.length}${longest(frames)}${frames.length ? `, longest single script in them ${ms(Math.max(...frames.map((t) => t.script)))}` : ''}`);
   for (const t of [...f.longTasks].sort((a, b) => b.ms - a.ms).slice(0, 4)) console.log(`      ${ms(t.ms)} ${t.kind}`);
 }

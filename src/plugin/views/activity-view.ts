@@ -7,6 +7,7 @@ import type { ActivityEntry, ActivityResult } from '../../core/activity/record';
 import { entryNotes, entrySummary, timeline, type TimelineDay, type TimelineSession } from '../../core/activity/timeline';
 import { NoteActions } from '../note-actions';
 import { errorMessage } from '../../core/errors';
+import { TimeSlicer } from '../../core/time-slice';
 import { count } from '../../core/plural';
 import type { EngramApi, PaneContext } from './api';
 import { RecordPane } from './record-pane';
@@ -35,6 +36,8 @@ export class ActivityView extends RecordPane<ActivityResult> {
   private project: string | undefined;
   private agent: string | undefined;
   private daysShown = DAYS_SHOWN;
+  /** Counts the pane's draws: older days still being appended stop when it is drawn again. */
+  private drawing = 0;
   private readonly open = new Set<string>();
   /** Each opened session's entries in the span (the record is read as a summary: a session's entries when it opens). */
   private readonly loaded = new Map<string, Promise<ActivityEntry[]>>();
@@ -106,14 +109,29 @@ export class ActivityView extends RecordPane<ActivityResult> {
       list.createDiv({ cls: 'engram-act-empty', text: this.project || this.agent ? 'Nothing for this filter in the span.' : 'Nothing recorded in the span.' });
       return;
     }
-    for (const d of t.days.slice(0, this.daysShown)) this.drawDay(list, d);
+    const drawing = ++this.drawing;
+    for (const d of t.days.slice(0, DAYS_SHOWN)) this.drawDay(list, d);
+    // Older days the user asked for: drawn after the first screen, in time slices (months are hundreds of sessions).
+    if (this.daysShown > DAYS_SHOWN) this.rendered = this.drawLater(list, t.days.slice(DAYS_SHOWN, this.daysShown), drawing);
     const left = t.days.length - this.daysShown;
     if (left > 0) {
       const more = list.createEl('button', { cls: 'engram-act-more', text: `Show ${left} older day${left === 1 ? '' : 's'}` });
       more.addEventListener('click', () => {
+        more.remove();
+        this.rendered = this.drawLater(list, t.days.slice(this.daysShown), drawing);
         this.daysShown = t.days.length;
-        this.draw(true);
       });
+    }
+  }
+
+  /** Appends days to the list in the host's time slices, until the pane is drawn again. */
+  private async drawLater(list: HTMLElement, days: TimelineDay[], drawing: number): Promise<void> {
+    const ports = this.ctx.api()?.engine.ports;
+    const slicer = ports ? new TimeSlicer(ports.clock, ports.yieldNow) : undefined;
+    for (const d of days) {
+      if (slicer?.due()) await slicer.yield();
+      if (drawing !== this.drawing) return;
+      this.drawDay(list, d);
     }
   }
 
