@@ -112,4 +112,29 @@ describe.skipIf(missing)(`activity pane${missing ? ` (skipped: ${missing})` : ''
       await v.close();
     }
   });
+
+  it('a month shows its newest two weeks first, then the older days on request, newest first', async () => {
+    const v = await openView('activity-months');
+    try {
+      await v.page.click('.engram-act-span:has-text("30 days")');
+      await v.page.waitForSelector('.engram-act-more');
+      const days = () => v.page.$$eval('.engram-act-day', (els) => els.map((e) => (e as HTMLElement).dataset.day!));
+      const first = await days();
+      expect(first).toHaveLength(14);
+      await expect(v.page.locator('.engram-act-more').textContent()).resolves.toBe('Show 16 older days');
+      await v.page.click('.engram-act-more');
+      await v.page.waitForFunction(() => document.querySelectorAll('.engram-act-day').length === 30);
+      const all = await days();
+      expect(all.slice(0, 14)).toEqual(first);
+      expect(all).toEqual([...all].sort().reverse());
+      expect(await v.page.locator('.engram-act-more').count()).toBe(0);
+      // A filter keeps every day shown: the first two weeks at once, the rest after.
+      await v.page.selectOption('.engram-act-project', 'acme');
+      await v.page.waitForFunction(() => document.querySelectorAll('.engram-act-day').length === 30);
+      expect(await days()).toEqual(all);
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
 });
