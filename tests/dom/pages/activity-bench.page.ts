@@ -85,6 +85,16 @@ function warmUp(): void {
   el.remove();
 }
 
+/** From a user's action to the frame after it is drawn. */
+async function timed(act: () => Promise<void>): Promise<number> {
+  const t = performance.now();
+  await act();
+  await frame();
+  const ms = performance.now() - t;
+  await frame();
+  return ms;
+}
+
 async function measure(make: () => { view: ActivityView | DashboardView; el: HTMLElement }, span: string): Promise<PaneFigures> {
   await frame();
   seen.length = 0;
@@ -94,34 +104,26 @@ async function measure(make: () => { view: ActivityView | DashboardView; el: HTM
   await frame();
   const firstRenderMs = performance.now() - t0;
   await frame();
-  const t1 = performance.now();
-  el.querySelector<HTMLButtonElement>(span)!.click();
-  await view.rendered;
-  await frame();
-  const ninetyDaysMs = performance.now() - t1;
-  await frame();
-  let openSessionMs: number | undefined;
-  const head = el.querySelector<HTMLElement>('.engram-act-session .engram-act-group-head');
-  if (head) {
-    const t2 = performance.now();
-    head.click();
-    // Drawn once its entries are (a pane that reads them on opening says `aria-busy` until then).
-    const box = head.parentElement!;
-    while (box.getAttribute('aria-busy') === 'true' || !box.querySelector('.engram-act-entry')) await new Promise((r) => setTimeout(r, 1));
-    await frame();
-    openSessionMs = performance.now() - t2;
-    await frame();
-  }
-  let olderDaysMs: number | undefined;
-  const more = el.querySelector<HTMLButtonElement>('.engram-act-more');
-  if (more) {
-    const t3 = performance.now();
-    more.click();
+  const ninetyDaysMs = await timed(async () => {
+    el.querySelector<HTMLButtonElement>(span)!.click();
     await view.rendered;
-    await frame();
-    olderDaysMs = performance.now() - t3;
-    await frame();
-  }
+  });
+  const head = el.querySelector<HTMLElement>('.engram-act-session .engram-act-group-head');
+  const openSessionMs = !head
+    ? undefined
+    : await timed(async () => {
+        head.click();
+        // Drawn once its entries are (a pane that reads them on opening says `aria-busy` until then).
+        const box = head.parentElement!;
+        while (box.getAttribute('aria-busy') === 'true' || !box.querySelector('.engram-act-entry')) await new Promise((r) => setTimeout(r, 1));
+      });
+  const more = el.querySelector<HTMLButtonElement>('.engram-act-more');
+  const olderDaysMs = !more
+    ? undefined
+    : await timed(async () => {
+        more.click();
+        await view.rendered;
+      });
   // Observers report late: only what started once the pane was opened.
   return { firstRenderMs, ninetyDaysMs, ...(openSessionMs === undefined ? {} : { openSessionMs }), ...(olderDaysMs === undefined ? {} : { olderDaysMs, days: el.querySelectorAll('.engram-act-day').length }), longTasks: seen.filter((x) => x.ms > 50 && x.start >= t0).map(({ kind, ms, script }) => ({ kind, ms, script })) };
 }
