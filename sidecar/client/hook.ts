@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HOOK_EVENTS, type HookEvent } from '../../src/core/protocol/messages.js';
 import { hostSupports } from '../../src/core/protocol/version.js';
+import { clientOfTranscript } from '../../src/core/transcript/client.js';
 import { HostConnection, isNoHost } from '../hosting/connection.js';
 import { engramHome, logsDir, vaultState } from '../hosting/paths.js';
 import { appendLog } from '../hosting/log.js';
@@ -277,6 +278,7 @@ async function injectContext(h: HookCall & { event: Exclude<HookEvent, (typeof S
       project: resolveProject(cwd),
       maxChars: start ? settings.session_start_max_chars : settings.prompt_max_chars,
       maxItems: start ? 8 : settings.prompt_max_items,
+      agent: hostSupports(conn.hello.protocolVersion, 6) ? clientOfTranscript(str(payload.transcript_path)) : undefined,
     }, deadline);
     if (patience.waited()) log(`the busy host answered after ${Date.now() - began} ms`);
     if (result.text) {

@@ -6,7 +6,7 @@ import { EngramError } from './errors.js';
 import type { Engine } from './engine.js';
 import { checkParams, type Method, type Params, type RecallResult, type Result } from './protocol/index.js';
 import { parseSince } from './duration.js';
-import { activityStatsSteps } from './activity/stats.js';
+import { ActivityFigures, activityStatsSteps } from './activity/stats.js';
 import { TimeSlicer } from './time-slice.js';
 import { systemClock, type Clock } from './ports.js';
 import { joinTeam, renderTeamRecall, teamContext, teamKey, teamLabel, type TeamRecall } from './team/recall.js';
@@ -80,6 +80,7 @@ function contextOperation({ engine, injection, team }: OperationDeps): Operation
       prompt: q.prompt,
       sessionId: q.sessionId,
       project: q.project,
+      agent: q.agent,
       maxChars,
       maxItems: q.maxItems ?? (start ? 8 : s.promptItems),
       sessionChars: s.sessionChars,
@@ -192,17 +193,21 @@ export function coreOperations(deps: OperationDeps): OperationTable {
     'curate.reject': ({ ids }) => serialized(async () => ({ rejected: await curation().reject(ids) })),
     activity: async (q) => {
       if (!engine.activity) throw new EngramError('refused', 'this host keeps no activity record');
-      return engine.activity.read({ session: q.session, since: q.since === undefined ? undefined : parseSince(q.since, clock.now()), limit: q.limit, kinds: q.kinds });
+      return engine.activity.read({ session: q.session, since: q.since === undefined ? undefined : parseSince(q.since, clock.now()), limit: q.limit, kinds: q.kinds, agent: q.agent, summary: q.summary });
     },
     stats: async (q) => {
       if (!engine.activity) throw new EngramError('refused', 'this host keeps no activity record');
       await engine.whenReady();
       const days = q.days ?? 30;
       const now = clock.now();
-      const activity = await engine.activity.read({ since: now - days * 86_400_000 });
-      // In time slices: months of entries in a UI host (the plugin) never hold the editor.
+      // Added up as the record is read, in time slices: months of entries in a UI host (the plugin) never hold the
+      // editor, and none is kept.
       const slicer = new TimeSlicer(engine.ports.clock, engine.ports.yieldNow);
-      return slicer.run(activityStatsSteps(activity, engine.notes(), { now, days, sessionChars: injection().sessionChars, archive: engine.config.folders.archive, reviewBacklog: engine.dueCount(new Date(now).toISOString().slice(0, 10)) }));
+      const s = injection();
+      const caps = { sessionStartChars: s.sessionStartChars, promptChars: s.promptChars, sessionChars: s.sessionChars };
+      const figures = new ActivityFigures(now, days, undefined, caps);
+      await engine.activity.scan({ since: now - days * 86_400_000 }, (e) => figures.add(e), slicer);
+      return slicer.run(activityStatsSteps(figures, engine.notes(), { now, days, sessionChars: s.sessionChars, caps, archive: engine.config.folders.archive, reviewBacklog: engine.dueCount(new Date(now).toISOString().slice(0, 10)) }));
     },
     flagged: async () => ({ notes: await engine.flagged() }),
     reindex: async () => {

@@ -33,6 +33,17 @@ describe('activity timeline', () => {
     expect(timeline(r, { agent: 'codex' }).days.map((d) => [d.day, d.sessions.map((s) => s.session), d.other.length])).toEqual([['2026-11-01', ['b'], 0]]);
     // acme: its session, and the memory import of acme.
     expect(timeline(r, { project: 'acme' }).days.map((d) => [d.day, d.sessions.map((s) => s.session), d.other.map((e) => e.kind)])).toEqual([['2026-11-02', ['a'], ['memory']]]);
+    // Read as a summary (the pane's first read): the same days, sessions and figures, without the sessions' entries.
+    const sum = await readActivity(store, 'f', { summary: true });
+    expect(sum.entries.map((e) => e.kind)).toEqual(['mcp', 'memory']);
+    expect(sum.matched).toBe(5);
+    const brief = timeline(sum);
+    expect(brief.days.map((d) => ({ ...d, sessions: d.sessions.map(({ entries: _e, ...s }) => s) }))).toEqual(all.days.map((d) => ({ ...d, sessions: d.sessions.map(({ entries: _e, ...s }) => s) })));
+    expect(brief.days[0].sessions[0].entries).toBeUndefined();
+    expect([brief.projects, brief.agents]).toEqual([all.projects, all.agents]);
+    // The record's own client filter: Codex's session with its entries, nothing of no session (MCP names no client).
+    const codex = await readActivity(store, 'f', { agent: 'codex' });
+    expect([codex.sessions.map((s) => s.session), codex.entries.map((e) => e.session ?? e.kind), codex.matched]).toEqual([['b'], ['b'], 1]);
     expect(entryNotes(entries[0])).toEqual([{ path: 'acme.md', role: 'injected', detail: 'x' }, { path: 'private.md', role: 'withheld', detail: 'private folder Journal' }]);
   });
 });

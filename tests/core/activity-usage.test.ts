@@ -43,6 +43,26 @@ describe('injection use', () => {
     expect([...m]).toEqual([['s1', { day: '2026-11-02', count: 3 }], ['s2', { day: '2026-11-02', count: 1 }]]);
   });
 
+  it("a day's budget is its context requests at their caps, at most the session's budget (afresh after a SessionStart)", () => {
+    const req = (t: string, session: string | undefined, event: 'SessionStart' | 'UserPromptSubmit'): ActivityEntry => ({ t, kind: 'inject', event, ...(session ? { session } : {}), notes: [], chars: 0, tokens: 0, withheld: [] });
+    const entries = [
+      req('2026-11-02T09:00:00Z', 's1', 'SessionStart'),
+      // 4,000 + 1,500 would pass the session's 5,000: the second prompt gets what is left, the third nothing.
+      req('2026-11-02T09:01:00Z', 's1', 'UserPromptSubmit'),
+      req('2026-11-02T09:02:00Z', 's1', 'UserPromptSubmit'),
+      req('2026-11-02T09:03:00Z', 's2', 'UserPromptSubmit'),
+      // /clear: a new budget for s1.
+      req('2026-11-02T10:00:00Z', 's1', 'SessionStart'),
+      req('2026-11-03T09:00:00Z', undefined, 'UserPromptSubmit'),
+    ];
+    const caps = { sessionStartChars: 4000, promptChars: 1500, sessionChars: 5000 };
+    const s = activityStats({ entries, sessions: [], matched: entries.length, unreadable: 0 }, [], { now: Date.parse('2026-11-03T12:00:00Z'), days: 3, sessionChars: 5000, caps, reviewBacklog: 0 });
+    expect(s.days.map((d) => [d.day, d.budgetTokens])).toEqual([['2026-11-01', 0], ['2026-11-02', (4000 + 1000 + 1500 + 4000) / 4], ['2026-11-03', 1500 / 4]]);
+    expect(s.caps).toEqual(caps);
+    // Without caps (an older host), no budget a day.
+    expect(activityStats({ entries, sessions: [], matched: 6, unreadable: 0 }, [], { now: Date.parse('2026-11-03T12:00:00Z'), days: 3, sessionChars: 5000, reviewBacklog: 0 }).days.every((d) => d.budgetTokens === 0)).toBe(true);
+  });
+
   it('the stats carry the use and redactions, and the HTML page is self-contained with both themes', () => {
     const entries: ActivityEntry[] = [
       inject('2026-11-02T09:00:00Z', 's1', [note('a.md', 'Alpha decision'), note('b.md', 'Beta decision')]),

@@ -14,6 +14,11 @@ const BACKOFF = 'Engram/Inbox/Socket timeouts need backoff.md';
 const sessions = (v: ViewPage) => v.page.$$eval('.engram-act-session', (els) => els.map((e) => (e as HTMLElement).dataset.session));
 const notesIn = (v: ViewPage, session: string) =>
   v.page.$$eval(`.engram-act-session[data-session="${session}"] .engram-act-note`, (els) => els.map((e) => `${e.querySelector('.engram-act-role')!.textContent} ${(e as HTMLElement).dataset.path}`));
+/** Opens a session: its entries are read then (the pane read the record as a summary), `aria-busy` until drawn. */
+const openSession = async (v: ViewPage, session: string) => {
+  await v.page.click(`.engram-act-session[data-session="${session}"] .engram-act-group-head`);
+  await v.page.waitForSelector(`.engram-act-session[data-session="${session}"][aria-busy="false"]`);
+};
 const noteRow = (v: ViewPage, role: string, path: string) => v.page.locator(`.engram-act-session[data-session="${CLAUDE}"] .engram-act-note.is-${role}[data-path="${path}"]`).first();
 
 describe.skipIf(missing)(`activity pane${missing ? ` (skipped: ${missing})` : ''}`, () => {
@@ -28,7 +33,7 @@ describe.skipIf(missing)(`activity pane${missing ? ` (skipped: ${missing})` : ''
         await expect(v.page.locator(`.engram-act-session[data-session="${CLAUDE}"] .engram-act-group-title`).textContent()).resolves.toBe('09:00–09:41  c1aude00  acme · Claude Code');
         // Closed until clicked: then every entry, and each note it names with what happened to it.
         expect(await notesIn(v, CLAUDE)).toEqual([]);
-        await v.page.click(`.engram-act-session[data-session="${CLAUDE}"] .engram-act-group-head`);
+        await openSession(v, CLAUDE);
         expect(await notesIn(v, CLAUDE)).toEqual([`injected ${TIMEOUT}`, 'withheld Notes/Kombucha brewing log.md', `injected ${UNIX}`, `filed ${BACKOFF}`, 'proposed Engram/Inbox/Retry budget.md', `cited ${TIMEOUT}`]);
         const summaries = await v.page.locator(`.engram-act-session[data-session="${CLAUDE}"] .engram-act-summary`).allTextContents();
         expect(summaries).toEqual([
@@ -76,7 +81,7 @@ describe.skipIf(missing)(`activity pane${missing ? ` (skipped: ${missing})` : ''
     const v = await openView('activity');
     try {
       await v.page.waitForSelector('.engram-act-day');
-      await v.page.click(`.engram-act-session[data-session="${CLAUDE}"] .engram-act-group-head`);
+      await openSession(v, CLAUDE);
       await noteRow(v, 'injected', TIMEOUT).locator('.engram-act-link').click();
       await noteRow(v, 'injected', UNIX).locator('.engram-act-edit').click();
       await v.page.waitForFunction((n) => window.engramOpened.length === n, 2);
@@ -102,6 +107,31 @@ describe.skipIf(missing)(`activity pane${missing ? ` (skipped: ${missing})` : ''
       files = await v.page.evaluate(() => window.engramPage.world.files());
       expect(files[BACKOFF]).toBeUndefined();
       expect(Object.keys(files).filter((p) => p.endsWith('/Socket timeouts need backoff.md'))).toHaveLength(1);
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('a month shows its newest two weeks first, then the older days on request, newest first', async () => {
+    const v = await openView('activity-months');
+    try {
+      await v.page.click('.engram-act-span:has-text("30 days")');
+      await v.page.waitForSelector('.engram-act-more');
+      const days = () => v.page.$$eval('.engram-act-day', (els) => els.map((e) => (e as HTMLElement).dataset.day!));
+      const first = await days();
+      expect(first).toHaveLength(14);
+      await expect(v.page.locator('.engram-act-more').textContent()).resolves.toBe('Show 16 older days');
+      await v.page.click('.engram-act-more');
+      await v.page.waitForFunction(() => document.querySelectorAll('.engram-act-day').length === 30);
+      const all = await days();
+      expect(all.slice(0, 14)).toEqual(first);
+      expect(all).toEqual([...all].sort().reverse());
+      expect(await v.page.locator('.engram-act-more').count()).toBe(0);
+      // A filter keeps every day shown: the first two weeks at once, the rest after.
+      await v.page.selectOption('.engram-act-project', 'acme');
+      await v.page.waitForFunction(() => document.querySelectorAll('.engram-act-day').length === 30);
+      expect(await days()).toEqual(all);
       expect(v.errors).toEqual([]);
     } finally {
       await v.close();

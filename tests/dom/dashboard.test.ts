@@ -31,6 +31,13 @@ describe.skipIf(missing)(`dashboard pane${missing ? ` (skipped: ${missing})` : '
         const days = await v.page.$$eval('.engram-dash-injected .engram-dash-bar', (els) => els.map((e) => Number(e.getAttribute('data-value'))));
         expect(days).toEqual(stats.days.map((d) => d.injectedTokens));
         expect(days).toHaveLength(30);
+        // The day's budget as a dashed step line: each day's context requests at their caps (4,000 characters at a
+        // session's start, 1,500 a prompt, 24,000 a session), in tokens; no day was given more than it.
+        const budget = (await v.page.locator('.engram-dash-injected .engram-dash-budget').getAttribute('data-values'))!.split(',').map(Number);
+        expect(budget).toEqual(stats.days.map((d) => d.budgetTokens));
+        expect(stats.days.every((d) => d.injectedTokens <= d.budgetTokens)).toBe(true);
+        expect(stats.days.filter((d) => d.budgetTokens > 0).length).toBe(stats.days.filter((d) => d.injections + d.events > 0).length);
+        await expect(v.page.locator('.engram-dash-injected .engram-dash-legend').textContent()).resolves.toContain('4,000 characters at a session\'s start, 1,500 a prompt, at most 24,000 a session');
         await expect(v.page.locator('.engram-dash-sessions .engram-dash-limit-label').textContent()).resolves.toBe('budget ~6,000 tokens');
         expect(await v.page.locator('.engram-dash-sessions .engram-dash-bar').count()).toBe(Math.min(50, stats.totals.sessions));
         await expect(v.page.locator('.engram-dash-types .engram-dash-row').first().locator('.engram-dash-row-name').textContent()).resolves.toBeTruthy();

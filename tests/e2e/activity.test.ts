@@ -134,6 +134,25 @@ describe('engram activity', () => {
     expect(a.entries.every((e) => e.kind === 'mcp')).toBe(true);
   });
 
+  it("names each injection's client from its hook's payload, and filters by it", () => {
+    // The same hook command runs under both agents: Codex's payload names its rollout, Claude Code's its session file.
+    const CODEX = '019a0000-0000-7000-8000-0000000000c1';
+    const rollout = path.join(sb.home, '.codex', 'sessions', '2026', '11', '27', `rollout-2026-11-27T09-00-00-${CODEX}.jsonl`);
+    const prompt = 'what is the kafka retention for acme topics?';
+    const claude = hook('UserPromptSubmit', { prompt });
+    const codex = runCli(['hook', 'UserPromptSubmit'], { env: sb.env, input: JSON.stringify({ session_id: CODEX, transcript_path: rollout, cwd, hook_event_name: 'UserPromptSubmit', model: 'gpt-5', permission_mode: 'default', turn_id: 't1', prompt }) });
+    for (const r of [claude, codex]) expect((JSON.parse(r.stdout) as HookOut).hookSpecificOutput.additionalContext).toContain('Kafka retention');
+    const injections = (a: ActivityResult) => a.entries.filter((e) => e.kind === 'inject').map((e) => [e.session, e.agent]);
+    expect(injections(activity('--kind', 'inject'))).toEqual([[SESSION, 'claude-code'], [CODEX, 'codex']]);
+    const onlyCodex = activity('--client', 'codex');
+    expect(injections(onlyCodex)).toEqual([[CODEX, 'codex']]);
+    expect(onlyCodex.sessions.map((x) => [x.session, x.agent, x.injectedNotes])).toEqual([[CODEX, 'codex', 1]]);
+    expect(injections(activity('--client', 'claude-code'))).toEqual([[SESSION, 'claude-code']]);
+    const bad = runCli(['activity', '--client', 'cursor'], { env: sb.env });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--client cursor: not a client Engram knows/);
+  });
+
   it('refuses an unknown kind and a bad span, and says so', () => {
     const r = runCli(['activity', '--kind', 'bogus'], { env: sb.env });
     expect(r.code).not.toBe(0);

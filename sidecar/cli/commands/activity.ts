@@ -4,6 +4,7 @@
 import { parseSince } from '../../../src/core/duration.js';
 import { ACTIVITY_KINDS, activityFile, readActivity, type ActivityEntry, type ActivityKind, type ActivityResult, type ActivitySession } from '../../../src/core/activity/record.js';
 import { EngramError } from '../../../src/core/errors.js';
+import { HOOK_CLIENTS, type HookClient } from '../../../src/core/transcript/client.js';
 import { callHost } from '../../client/forward.js';
 import { engramHome } from '../../hosting/paths.js';
 import { NodeStateStore } from '../../hosting/node-state-store.js';
@@ -62,15 +63,16 @@ function describeSession(s: ActivitySession): string {
 }
 
 export const command: CommandDefinition = {
-  usage: 'activity [--session ID] [--since SPAN] [--kind KIND] [-n N] [--json]',
+  usage: 'activity [--session ID] [--since SPAN] [--kind KIND] [--client CLIENT] [-n N] [--json]',
   description: 'What Engram saw, captured and injected: each hook event, each extraction (windows, backend, tokens, notes filed or proposed), each injection (notes, why they matched, characters and estimated tokens, what was withheld and why), each MCP request, each failure. Newest last; a summary per session first.',
   options: {
     session: { type: 'string', valueName: '<id>', description: 'Only this session' },
     since: { type: 'string', valueName: '<span|date>', description: 'Only entries since then (7d, 2w, 2026-11-01); default: the last day' },
     kind: { type: 'string', multiple: true, valueName: '<kind>', description: `Only these kinds: ${ACTIVITY_KINDS.join(', ')}` },
+    client: { type: 'string', valueName: '<client>', description: `Only the sessions this client ran (and its entries of no session): ${HOOK_CLIENTS.join(', ')}` },
     limit: { type: 'number', short: 'n', valueName: '<n>', description: 'Most entries shown (newest; default 200)' },
   },
-  details: 'Examples:\n  engram activity\n  engram activity --session 0b6e… --json\n  engram activity --since 7d --kind inject',
+  details: 'Examples:\n  engram activity\n  engram activity --session 0b6e… --json\n  engram activity --since 7d --kind inject --client codex',
   async run(ctx) {
     const session = typeof ctx.options.session === 'string' ? ctx.options.session : undefined;
     // One session: all of it; otherwise the last day unless asked.
@@ -78,9 +80,11 @@ export const command: CommandDefinition = {
     const limit = typeof ctx.options.limit === 'number' ? ctx.options.limit : 200;
     if (!(Number.isInteger(limit) && limit >= 1 && limit <= 10_000)) throw new EngramError('usage', '-n takes a whole number from 1 to 10000');
     const kinds = kindsOf(ctx.options.kind);
+    const agent = typeof ctx.options.client === 'string' ? ctx.options.client : undefined;
+    if (agent !== undefined && !(HOOK_CLIENTS as readonly string[]).includes(agent)) throw new EngramError('usage', `--client ${agent}: not a client Engram knows`, `use ${HOOK_CLIENTS.join(' or ')}`);
     const sinceMs = since === undefined ? undefined : parseSince(since, Date.now());
-    const r: ActivityResult = (await callHost(ctx, 'activity', { session, since, limit, kinds }))?.result
-      ?? (await readActivity(new NodeStateStore(engramHome(ctx.env)), activityFile(requireVault(ctx.facts, ctx.cwd, ctx.global.vault).key), { session, since: sinceMs, limit, kinds }));
+    const r: ActivityResult = (await callHost(ctx, 'activity', { session, since, limit, kinds, ...(agent ? { agent: agent as HookClient } : {}) }))?.result
+      ?? (await readActivity(new NodeStateStore(engramHome(ctx.env)), activityFile(requireVault(ctx.facts, ctx.cwd, ctx.global.vault).key), { session, since: sinceMs, limit, kinds, agent }));
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify(r, null, 2));
       return 0;

@@ -25,7 +25,8 @@ async function here(ctx: CommandContext, days: number): Promise<StatsResult> {
   const catalog = await VaultCatalog.load(new NodeVault(v.realPath));
   const metas = [...catalog.notes.values()].map((n) => n.meta);
   const archive = config.get('folders.archive');
-  return activityStats(activity, metas, { now, days, sessionChars: config.get('recall.session_chars'), archive, reviewBacklog: countDue(metas, new Date(now).toISOString().slice(0, 10), archive) });
+  const caps = { sessionStartChars: config.get('recall.session_start_chars'), promptChars: config.get('recall.prompt_chars'), sessionChars: config.get('recall.session_chars') };
+  return activityStats(activity, metas, { now, days, sessionChars: caps.sessionChars, caps, archive, reviewBacklog: countDue(metas, new Date(now).toISOString().slice(0, 10), archive) });
 }
 
 /** A bar of `n` against `max`, `width` characters at most. */

@@ -97,6 +97,11 @@ export function emptyTally(): ActivityTally {
   return { events: 0, injections: 0, injectedNotes: 0, injectedChars: 0, injectedTokens: 0, withheld: 0, extractions: 0, inputTokens: 0, outputTokens: 0, filed: 0, proposed: 0, mcpCalls: 0, failures: 0 };
 }
 
+/** Adds one tally's figures to another (a session's to its day's). */
+export function addTally(t: ActivityTally, from: ActivityTally): void {
+  for (const k of Object.keys(t) as Array<keyof ActivityTally>) t[k] += from[k];
+}
+
 /** Adds one entry's figures to a tally. */
 export function tally(t: ActivityTally, e: ActivityEntry): void {
   if (e.kind === 'event') t.events++;
@@ -124,6 +129,8 @@ export function tally(t: ActivityTally, e: ActivityEntry): void {
 /** One session's figures over the entries read. */
 export interface ActivitySession extends ActivityTally {
   session: string;
+  /** How many of its entries the query matched. */
+  count: number;
   agent?: string;
   project?: string;
   first: string;
@@ -137,6 +144,16 @@ export interface ActivityQuery {
   /** Most entries returned (the newest); every matching entry still counts in the sessions. */
   limit?: number;
   kinds?: ActivityKind[];
+  /**
+   * Only this client's (`claude-code`, `codex`): the sessions it ran, with all their entries, and the entries of no
+   * session it is named on (as the Activity pane's client filter shows them).
+   */
+  agent?: string;
+  /**
+   * Each session's figures without its entries (the Activity pane asks a session's entries when it opens it): entries
+   * that belong to no session are still answered. Months of entries then cost the reader no memory.
+   */
+  summary?: boolean;
 }
 
 export interface ActivityResult {
@@ -194,35 +211,69 @@ export class ActivityRecord {
     await this.written();
     return readActivity(this.store, this.file, q, this.yieldNow ? new TimeSlicer(this.clock, this.yieldNow) : undefined);
   }
+
+  /** Each matching entry to `visit`, kept by nobody (scanActivity); `slicer`: the caller's time slices, else the record's. */
+  async scan(q: Pick<ActivityQuery, 'session' | 'since' | 'kinds'>, visit: (e: ActivityEntry) => void, slicer?: TimeSlicer): Promise<number> {
+    await this.written();
+    return scanActivity(this.store, this.file, q, slicer ?? (this.yieldNow ? new TimeSlicer(this.clock, this.yieldNow) : undefined), visit);
+  }
 }
 
 /** The record's entries (every kept generation, oldest first) that match the query, with each session's figures. */
 export async function readActivity(store: StateStore, file: string, q: ActivityQuery = {}, slicer?: TimeSlicer): Promise<ActivityResult> {
+  let entries: ActivityEntry[] = [];
+  const by = new Map<string, ActivitySession>();
+  let matched = 0;
+  const unreadable = await scanActivity(store, file, q, slicer, (e) => {
+    matched++;
+    if (e.session) addToSession(by, e.session, e);
+    if (!(q.summary && e.session)) entries.push(e);
+  });
+  let sessions = sortSessions(by);
+  if (q.agent !== undefined) {
+    // A session is its client's when any of its entries names it (record.ts: the first that does).
+    const agent = q.agent;
+    sessions = sessions.filter((s) => s.agent === agent);
+    const kept = new Set(sessions.map((s) => s.session));
+    entries = entries.filter((e) => (e.session ? kept.has(e.session) : e.agent === agent));
+    matched = entries.length + (q.summary ? sessions.reduce((n, s) => n + s.count, 0) : 0);
+  }
+  return { entries: q.limit !== undefined ? entries.slice(-q.limit) : entries, sessions, matched, unreadable };
+}
+
+/**
+ * Calls `visit` with each entry of the record (every kept generation, oldest first) that matches the query's session,
+ * time and kinds, parsing no line it can skip, in the slicer's time slices; returns the count of unreadable lines. What
+ * `visit` does not keep is garbage at once: a reader that only adds figures up holds no memory for months of entries.
+ */
+export async function scanActivity(store: StateStore, file: string, q: Pick<ActivityQuery, 'session' | 'since' | 'kinds'>, slicer: TimeSlicer | undefined, visit: (e: ActivityEntry) => void): Promise<number> {
   const names = [...Array.from({ length: GENERATIONS }, (_, i) => `${file}.${GENERATIONS - i}`), file];
-  const texts = await Promise.all(names.map((n) => store.read(n).catch(() => undefined)));
-  const entries: ActivityEntry[] = [];
   let unreadable = 0;
   const kinds = q.kinds?.length ? new Set(q.kinds) : undefined;
   // The record writes each line's time first (`{"t":"<ISO>"`): a line older than `since` is skipped unparsed.
   const sinceIso = q.since === undefined ? undefined : new Date(q.since).toISOString();
   // And a line that does not name the session asked for (as JSON writes it) is not that session's.
   const sessionKey = q.session === undefined ? undefined : `"session":${JSON.stringify(q.session)}`;
-  for (const text of texts) {
+  for (const name of names) {
+    // One generation at a time (up to 5 MB each): the older ones are garbage once read.
+    const text = await store.read(name).catch(() => undefined);
     if (!text) continue;
     // Line by line without splitting the whole text at once (months of entries are megabytes).
     for (let at = 0; at < text.length; ) {
       if (slicer?.due()) await slicer.yield();
       const nl = text.indexOf('\n', at);
-      const line = text.slice(at, nl < 0 ? text.length : nl);
-      at = nl < 0 ? text.length : nl + 1;
-      if (!line.trim()) continue;
-      if (sinceIso !== undefined && line.startsWith('{"t":"') && line.charCodeAt(30) === 34 && line.slice(6, 30) < sinceIso) continue;
+      const end = nl < 0 ? text.length : nl;
+      const from = at;
+      at = end + 1;
+      if (end - from < 2) continue;
+      if (sinceIso !== undefined && text.startsWith('{"t":"', from) && text.charCodeAt(from + 30) === 34 && text.slice(from + 6, from + 30) < sinceIso) continue;
+      const line = text.slice(from, end);
       if (sessionKey !== undefined && !line.includes(sessionKey)) continue;
       let e: ActivityEntry;
       try {
         e = JSON.parse(line) as ActivityEntry;
       } catch {
-        unreadable++;
+        if (line.trim()) unreadable++;
         continue;
       }
       if (typeof e !== 'object' || e === null || typeof e.t !== 'string' || !ACTIVITY_KINDS.includes(e.kind)) {
@@ -232,28 +283,28 @@ export async function readActivity(store: StateStore, file: string, q: ActivityQ
       if (q.session !== undefined && e.session !== q.session) continue;
       if (q.since !== undefined && Date.parse(e.t) < q.since) continue;
       if (kinds && !kinds.has(e.kind)) continue;
-      entries.push(e);
+      visit(e);
     }
   }
-  const sessions = summarize(entries);
-  const matched = entries.length;
-  return { entries: q.limit !== undefined ? entries.slice(-q.limit) : entries, sessions, matched, unreadable };
+  return unreadable;
 }
 
-function summarize(entries: ActivityEntry[]): ActivitySession[] {
-  const by = new Map<string, ActivitySession>();
-  for (const e of entries) {
-    if (!e.session) continue;
-    let s = by.get(e.session);
-    if (!s) {
-      s = { session: e.session, first: e.t, last: e.t, ...emptyTally() };
-      by.set(e.session, s);
-    }
-    s.agent ??= e.agent;
-    s.project ??= e.project;
-    if (e.t < s.first) s.first = e.t;
-    if (e.t > s.last) s.last = e.t;
-    tally(s, e);
-  }
+/** The sessions, newest first. */
+export function sortSessions(by: Map<string, ActivitySession>): ActivitySession[] {
   return [...by.values()].sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0));
+}
+
+/** Adds an entry of `session` to its figures. */
+export function addToSession(by: Map<string, ActivitySession>, session: string, e: ActivityEntry): void {
+  let s = by.get(session);
+  if (!s) {
+    s = { session, first: e.t, last: e.t, count: 0, ...emptyTally() };
+    by.set(session, s);
+  }
+  s.agent ??= e.agent;
+  s.project ??= e.project;
+  if (e.t < s.first) s.first = e.t;
+  if (e.t > s.last) s.last = e.t;
+  s.count++;
+  tally(s, e);
 }

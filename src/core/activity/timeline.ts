@@ -1,11 +1,11 @@
 // The Activity pane's timeline: the record's entries grouped by day (newest first) and by session within a day, each
 // session with its figures, filtered by project and by client (Claude Code, Codex). Entries without a session (MCP
 // requests, Claude Code's memory imported) are a day's own group. Pure: the pane draws it, tests read it.
-import { emptyTally, tally, type ActivityEntry, type ActivityResult, type ActivitySession, type ActivityTally } from './record.js';
+import { addTally, emptyTally, tally, type ActivityEntry, type ActivityResult, type ActivitySession, type ActivityTally } from './record.js';
 
 export interface TimelineSession extends ActivitySession {
-  /** Oldest first. */
-  entries: ActivityEntry[];
+  /** Oldest first; undefined when the record was read as a summary (the pane asks them when the session opens). */
+  entries?: ActivityEntry[];
 }
 
 export interface TimelineDay {
@@ -32,18 +32,26 @@ export interface Timeline {
   agents: string[];
 }
 
-/** Groups the entries (oldest first, as the record answers; every entry, no limit) into days and sessions, filtered. */
+/**
+ * Groups the record's answer (entries oldest first, no limit; or a summary: each session's figures, and only the entries
+ * of no session) into days and sessions, filtered.
+ */
 export function timeline(result: Pick<ActivityResult, 'entries' | 'sessions'>, filter: TimelineFilter = {}): Timeline {
   // The sessions' figures are the record's (record.ts summarizes them); here each gets its entries.
-  const sessions = new Map<string, TimelineSession>(result.sessions.map((s) => [s.session, { ...s, entries: [] }]));
+  const summary = result.entries.every((e) => !e.session);
+  const sessions = new Map<string, TimelineSession>(result.sessions.map((s) => [s.session, summary ? { ...s } : { ...s, entries: [] }]));
   const other = new Map<string, ActivityEntry[]>();
   const projects = new Set<string>();
   const agents = new Set<string>();
+  for (const s of result.sessions) {
+    if (s.project) projects.add(s.project);
+    if (s.agent) agents.add(s.agent);
+  }
   for (const e of result.entries) {
     if (e.project) projects.add(e.project);
     if (e.agent) agents.add(e.agent);
     const s = e.session === undefined ? undefined : sessions.get(e.session);
-    if (s) s.entries.push(e);
+    if (s) s.entries?.push(e);
     else if (!e.session) {
       const day = e.t.slice(0, 10);
       (other.get(day) ?? other.set(day, []).get(day)!).push(e);
@@ -57,7 +65,7 @@ export function timeline(result: Pick<ActivityResult, 'entries' | 'sessions'>, f
     // A session belongs to the day it was last active.
     const d = dayOf(s.last.slice(0, 10));
     d.sessions.push(s);
-    for (const e of s.entries) tally(d.totals, e);
+    addTally(d.totals, s);
   }
   // A filtered view shows only what the filter names: session-less entries only when nothing is filtered, or memory
   // imports of the chosen project.

@@ -4,7 +4,6 @@
 // dashboard's measure of whether injection earns its tokens; both signals are conservative (an agent may use a note
 // without naming it), so the share is a floor.
 import type { ActivityEntry } from './record.js';
-import { runSync } from '../index/snapshot.js';
 
 /** Titles shorter than this are common words ("Notes", "Ideas"): naming them proves nothing. */
 const MIN_TITLE = 6;
@@ -37,42 +36,88 @@ export interface InjectionUse {
 }
 
 const DAY = 86_400_000;
-/** Entries between two steps. */
-const STEP = 256;
+
+/** One injected note in one session: how often it was injected, and how many of those injections a read followed. */
+interface PathUse {
+  n: number;
+  read: number;
+}
+
+/**
+ * The same figures added up entry by entry in the record's order (oldest first), keeping no entry: only the last day's
+ * injections of each note (a read can still follow them) and, per session, a count per note.
+ */
+export class InjectionUseTally {
+  /** Per note, its injections of the last day, oldest first, not yet followed by a read. */
+  private readonly pending = new Map<string, Array<{ at: number; use: PathUse }>>();
+  /** Per session ('' for none), per note. */
+  private readonly bySession = new Map<string, Map<string, PathUse>>();
+  private readonly cited = new Map<string, Set<string>>();
+
+  add(e: ActivityEntry): void {
+    if (e.kind === 'mcp' && e.method === 'read' && !e.error) {
+      const at = Date.parse(e.t);
+      for (const p of e.notes ?? []) {
+        const list = this.pending.get(p);
+        if (!list) continue;
+        // Each injection a day or less before the read is read; later injections wait for a later read.
+        const kept = list.filter((x) => {
+          if (x.at > at) return true;
+          if (at - x.at <= DAY) x.use.read++;
+          return false;
+        });
+        if (kept.length) this.pending.set(p, kept);
+        else this.pending.delete(p);
+      }
+    } else if (e.kind === 'extract' && e.session && e.cited?.length) {
+      const s = this.cited.get(e.session) ?? this.cited.set(e.session, new Set()).get(e.session)!;
+      for (const p of e.cited) s.add(p);
+    } else if (e.kind === 'inject' && e.notes.length) {
+      const at = Date.parse(e.t);
+      const key = e.session ?? '';
+      const paths = this.bySession.get(key) ?? this.bySession.set(key, new Map()).get(key)!;
+      for (const n of e.notes) {
+        const use = paths.get(n.path) ?? paths.set(n.path, { n: 0, read: 0 }).get(n.path)!;
+        use.n++;
+        const list = this.pending.get(n.path) ?? this.pending.set(n.path, []).get(n.path)!;
+        // Injections more than a day old can no longer be read in time.
+        while (list.length && at - list[0].at > DAY) list.shift();
+        list.push({ at, use });
+      }
+    }
+  }
+
+  result(): InjectionUse {
+    const use: InjectionUse = { injected: 0, read: 0, cited: 0, used: 0 };
+    for (const [session, paths] of this.bySession) {
+      const cited = session ? this.cited.get(session) : undefined;
+      for (const [path, u] of paths) {
+        use.injected += u.n;
+        use.read += u.read;
+        // A note cited in its session counts for each of its injections there; otherwise those a read followed.
+        if (cited?.has(path)) {
+          use.cited += u.n;
+          use.used += u.n;
+        } else use.used += u.read;
+      }
+    }
+    return use;
+  }
+}
 
 /** Of the injections among `entries` (oldest first), how many injected notes were later read or cited. */
 export function injectionUse(entries: readonly ActivityEntry[]): InjectionUse {
-  return runSync(injectionUseSteps(entries));
+  const t = new InjectionUseTally();
+  for (const e of entries) t.add(e);
+  return t.result();
 }
 
-/** The same in steps (a UI host runs them in time slices: TimeSlicer.run). */
-export function* injectionUseSteps(entries: readonly ActivityEntry[]): Generator<void, InjectionUse> {
-  // When each note was last read over MCP, and which notes each session's captures found cited.
-  const reads = new Map<string, number[]>();
-  const cited = new Map<string, Set<string>>();
-  for (const [i, e] of entries.entries()) {
-    if (i % STEP === 0) yield;
-    if (e.kind === 'mcp' && e.method === 'read' && !e.error) for (const p of e.notes ?? []) (reads.get(p) ?? reads.set(p, []).get(p)!).push(Date.parse(e.t));
-    else if (e.kind === 'extract' && e.session && e.cited?.length) {
-      const s = cited.get(e.session) ?? cited.set(e.session, new Set()).get(e.session)!;
-      for (const p of e.cited) s.add(p);
-    }
-  }
-  const use: InjectionUse = { injected: 0, read: 0, cited: 0, used: 0 };
-  for (const [i, e] of entries.entries()) {
-    if (i % STEP === 0) yield;
-    if (e.kind !== 'inject') continue;
-    const at = Date.parse(e.t);
-    for (const n of e.notes) {
-      use.injected++;
-      const wasRead = (reads.get(n.path) ?? []).some((t) => t >= at && t - at <= DAY);
-      const wasCited = !!e.session && (cited.get(e.session)?.has(n.path) ?? false);
-      if (wasRead) use.read++;
-      if (wasCited) use.cited++;
-      if (wasRead || wasCited) use.used++;
-    }
-  }
-  return use;
+/** A session's secrets redacted, entry by entry: each capture re-reads the transcript, so its largest count (never a sum). */
+export function addRedactions(out: Map<string, { day: string; count: number }>, e: ActivityEntry): void {
+  if (e.kind !== 'extract' || !e.session || !e.redactions) return;
+  const count = Object.values(e.redactions).reduce((n, x) => n + x, 0);
+  const was = out.get(e.session);
+  if (!was || count > was.count) out.set(e.session, { day: e.t.slice(0, 10), count });
 }
 
 /**
@@ -81,11 +126,6 @@ export function* injectionUseSteps(entries: readonly ActivityEntry[]): Generator
  */
 export function redactionsBySession(entries: readonly ActivityEntry[]): Map<string, { day: string; count: number }> {
   const out = new Map<string, { day: string; count: number }>();
-  for (const e of entries) {
-    if (e.kind !== 'extract' || !e.session || !e.redactions) continue;
-    const count = Object.values(e.redactions).reduce((n, x) => n + x, 0);
-    const was = out.get(e.session);
-    if (!was || count > was.count) out.set(e.session, { day: e.t.slice(0, 10), count });
-  }
+  for (const e of entries) addRedactions(out, e);
   return out;
 }

@@ -4,6 +4,7 @@
 import { errorMessage } from '../errors.js';
 import { JobQueue, type QueueStats } from '../jobs/queue.js';
 import { jobForEvent, makeSessionJobRunner, mergeJobs, type SessionJobData, type SessionJobPorts, type SpooledEvent, type SpoolPort } from './session-jobs.js';
+import { clientOfTranscript } from '../transcript/client.js';
 
 /** The spool as capture takes events from it. */
 export interface CaptureSpool extends SpoolPort {
@@ -57,7 +58,8 @@ export class Capture {
   /** Turns every waiting event into its session's job (twenty hooks for one session make one extraction). */
   drain(): void {
     for (const c of this.ports.spool.claim()) {
-      this.ports.activity?.({ kind: 'event', event: c.event.event, session: c.event.sessionId, project: c.event.project });
+      const agent = clientOfTranscript(c.event.transcriptPath);
+      this.ports.activity?.({ kind: 'event', event: c.event.event, session: c.event.sessionId, project: c.event.project, ...(agent ? { agent } : {}) });
       const job = jobForEvent(c.event, c.file);
       this.queue.push(job.key, job.data);
     }

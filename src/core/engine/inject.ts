@@ -37,6 +37,8 @@ export interface ContextRequest {
   prompt?: string;
   sessionId?: string;
   project?: string;
+  /** The client that runs the hook (`claude-code`, `codex`), for the activity record. */
+  agent?: string;
   maxChars: number;
   maxItems: number;
   /** Most characters injected over the session, all events together (0 or absent: no limit). */
@@ -144,7 +146,7 @@ export class Injection {
   }
 
   private finishContext(
-    p: { event: 'SessionStart' | 'UserPromptSubmit'; sessionId?: string; project?: string; maxChars: number },
+    p: { event: 'SessionStart' | 'UserPromptSubmit'; sessionId?: string; project?: string; agent?: string; maxChars: number },
     items: Item[],
     seen: Set<string>,
     withheld: Withheld[] = [],
@@ -169,6 +171,7 @@ export class Injection {
       event: p.event,
       session: p.sessionId,
       project: p.project,
+      ...(p.agent ? { agent: p.agent } : {}),
       notes: kept.map((k) => ({ path: k.path, title: k.title, why: k.why, ...(k.heading ? { heading: k.heading } : {}) })),
       chars,
       tokens: chars ? tokens(chars) : 0,

@@ -6,6 +6,7 @@ import type { TeamHit } from '../team/store.js';
 import { BACKENDS } from '../config.js';
 import type { ExtractRun } from '../extract/extract.js';
 import { ACTIVITY_KINDS } from '../activity/record.js';
+import { HOOK_CLIENTS } from '../transcript/client.js';
 
 const ref = v.string({ min: 1, max: 1024 });
 const limit = v.optional(v.int({ min: 1, max: 50 }));
@@ -36,6 +37,8 @@ export const methodParams = {
     project: v.optional(v.string({ max: 256 })),
     maxChars: v.optional(v.int({ min: 100, max: 10_000 })),
     maxItems: v.optional(v.int({ min: 1, max: 20 })),
+    /** Which agent runs the hook (1.6), for the activity record: told by its transcript's name (transcript/detect.ts). */
+    agent: v.optional(v.oneOf(HOOK_CLIENTS)),
   }),
   recall: v.object({
     query: v.string({ min: 1, max: 4000 }),
@@ -107,6 +110,10 @@ export const methodParams = {
     since: v.optional(v.string({ max: 64 })),
     limit: v.optional(v.int({ min: 1, max: 10_000 })),
     kinds: v.optional(v.array(v.oneOf(ACTIVITY_KINDS), 6)),
+    /** Only this client's sessions and entries (1.6). */
+    agent: v.optional(v.oneOf(HOOK_CLIENTS)),
+    /** Each session's figures without its entries; the entries of no session still (1.6: the Activity pane). */
+    summary: v.optional(v.boolean()),
   }),
   /** The dashboard's figures over the last `days` (src/core/activity/stats.ts). */
   stats: v.object({ days: v.optional(v.int({ min: 1, max: 365 })) }),

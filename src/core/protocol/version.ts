@@ -6,7 +6,8 @@
 // 1.3: `curate.apply` takes `edits` (the user's text for a note a proposal creates).
 // 1.4: `curate.reject` remembers rejected proposals.
 // 1.5: `recall` takes `folders` and `tags` (the MCP `search` tool).
-export const PROTOCOL_VERSION = '1.5';
+// 1.6: `context` takes the hook's `agent`; `activity` takes `agent` and `summary` (the Activity pane).
+export const PROTOCOL_VERSION = '1.6';
 
 /** True when a host of `hostVersion` knows what minor version `minor` added (same major assumed). */
 export function hostSupports(hostVersion: unknown, minor: number): boolean {

@@ -2,6 +2,7 @@
 import { readClaudeCode, type ReaderOptions } from './claude-code.js';
 import { readCodex } from './codex.js';
 import type { Session } from './types.js';
+import { isRolloutName } from './client.js';
 
 export type TranscriptFormat = 'claude-code' | 'codex' | 'chat-export' | 'unknown';
 
@@ -28,7 +29,7 @@ export function detectFormat(head: string, path = ''): TranscriptFormat {
     if (CLAUDE_TYPES.has(type) || 'parentUuid' in r || 'leafUuid' in r) return 'claude-code';
   }
   const name = path.replace(/\\/g, '/').split('/').pop() ?? '';
-  if (/^rollout-.*\.jsonl$/.test(name)) return 'codex';
+  if (isRolloutName(name)) return 'codex';
   if (/\.jsonl$/.test(name) && /"(?:parentUuid|sessionId)"/.test(text)) return 'claude-code';
   if (name === 'conversations.json') return 'chat-export';
   return 'unknown';

@@ -9,6 +9,7 @@ import type { RunningHost } from '../../../sidecar/hosting/running-host';
 import { releaseHost } from '../../../sidecar/hosting/release';
 import { hostTeam, teamPane } from '../../../sidecar/hosting/team/team-service';
 import { engramHome, vaultState, type VaultState } from '../../../sidecar/hosting/paths';
+import { clientSettings } from '../../../sidecar/hosting/settings';
 import { isoDate } from '../../core/day';
 import { errorMessage } from '../../core/errors';
 import type { VaultPort } from '../../core/ports';
@@ -90,8 +91,11 @@ export class PluginHost {
       const team = hostTeam(this.env);
       const ops = coreOperations({
         engine: running.engine,
-        // The panes never inject context; the hooks' settings apply to the socket's answers only.
-        injection: () => ({ inject: false, sessionStartChars: 0, promptChars: 0, promptItems: 0, sessionChars: 0 }),
+        // The panes never inject context; the hooks' caps are read for the dashboard's budget lines.
+        injection: () => {
+          const c = clientSettings(this.env);
+          return { inject: false, sessionStartChars: c.session_start_max_chars, promptChars: c.prompt_max_chars, promptItems: c.prompt_max_items, sessionChars: c.session_max_chars };
+        },
         team,
       });
       const vault = running.engine.ports.vault;

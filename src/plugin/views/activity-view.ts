@@ -6,6 +6,8 @@ import type { WorkspaceLeaf } from 'obsidian';
 import type { ActivityEntry, ActivityResult } from '../../core/activity/record';
 import { entryNotes, entrySummary, timeline, type TimelineDay, type TimelineSession } from '../../core/activity/timeline';
 import { NoteActions } from '../note-actions';
+import { errorMessage } from '../../core/errors';
+import { TimeSlicer } from '../../core/time-slice';
 import { count } from '../../core/plural';
 import type { EngramApi, PaneContext } from './api';
 import { RecordPane } from './record-pane';
@@ -25,14 +27,20 @@ const CLIENTS: Record<string, string> = { 'claude-code': 'Claude Code', codex: '
 const DAYS_SHOWN = 14;
 
 const clock = (t: string) => t.slice(11, 16);
-const num = (n: number) => n.toLocaleString('en-US');
+// One formatter for the pane: toLocaleString builds a new one per call (a week's figures took 10 ms of it).
+const numbers = new Intl.NumberFormat('en-US');
+const num = (n: number) => numbers.format(n);
 
 export class ActivityView extends RecordPane<ActivityResult> {
   private since = '7d';
   private project: string | undefined;
   private agent: string | undefined;
   private daysShown = DAYS_SHOWN;
+  /** Counts the pane's draws: older days still being appended stop when it is drawn again. */
+  private drawing = 0;
   private readonly open = new Set<string>();
+  /** Each opened session's entries in the span (the record is read as a summary: a session's entries when it opens). */
+  private readonly loaded = new Map<string, Promise<ActivityEntry[]>>();
   private readonly actions: NoteActions;
 
   constructor(leaf: WorkspaceLeaf, ctx: PaneContext) {
@@ -53,7 +61,20 @@ export class ActivityView extends RecordPane<ActivityResult> {
   }
 
   protected fetchFigures(api: EngramApi): Promise<ActivityResult> {
-    return api.activity({ since: this.since });
+    this.loaded.clear();
+    return api.activity({ since: this.since, summary: true });
+  }
+
+  /** A session's entries in the span, read once per refresh. */
+  private sessionEntries(session: string): Promise<ActivityEntry[]> {
+    let p = this.loaded.get(session);
+    if (!p) {
+      const api = this.ctx.api();
+      p = api ? api.activity({ session, since: this.since }).then((r) => r.entries) : Promise.resolve([]);
+      this.loaded.set(session, p);
+      p.catch(() => this.loaded.delete(session));
+    }
+    return p;
   }
 
   protected draw(hosted: boolean): void {
@@ -88,14 +109,29 @@ export class ActivityView extends RecordPane<ActivityResult> {
       list.createDiv({ cls: 'engram-act-empty', text: this.project || this.agent ? 'Nothing for this filter in the span.' : 'Nothing recorded in the span.' });
       return;
     }
-    for (const d of t.days.slice(0, this.daysShown)) this.drawDay(list, d);
+    const drawing = ++this.drawing;
+    for (const d of t.days.slice(0, DAYS_SHOWN)) this.drawDay(list, d);
+    // Older days the user asked for: drawn after the first screen, in time slices (months are hundreds of sessions).
+    if (this.daysShown > DAYS_SHOWN) this.rendered = this.drawLater(list, t.days.slice(DAYS_SHOWN, this.daysShown), drawing);
     const left = t.days.length - this.daysShown;
     if (left > 0) {
       const more = list.createEl('button', { cls: 'engram-act-more', text: `Show ${left} older day${left === 1 ? '' : 's'}` });
       more.addEventListener('click', () => {
+        more.remove();
+        this.rendered = this.drawLater(list, t.days.slice(this.daysShown), drawing);
         this.daysShown = t.days.length;
-        this.draw(true);
       });
+    }
+  }
+
+  /** Appends days to the list in the host's time slices, until the pane is drawn again. */
+  private async drawLater(list: HTMLElement, days: TimelineDay[], drawing: number): Promise<void> {
+    const ports = this.ctx.api()?.engine.ports;
+    const slicer = ports ? new TimeSlicer(ports.clock, ports.yieldNow) : undefined;
+    for (const d of days) {
+      if (slicer?.due()) await slicer.yield();
+      if (drawing !== this.drawing) return;
+      this.drawDay(list, d);
     }
   }
 
@@ -129,21 +165,41 @@ export class ActivityView extends RecordPane<ActivityResult> {
     if (s.proposed) figures.push(`${s.proposed} held for review`);
     if (s.withheld) figures.push(`${s.withheld} withheld`);
     if (s.failures) figures.push(`${s.failures} failed`);
-    this.drawGroup(parent, s.session, `${clock(s.first)}–${clock(s.last)}  ${s.session.slice(0, 8)}${who ? `  ${who}` : ''}`, figures.join(', '), s.entries, 'engram-act-session');
+    this.drawGroup(parent, s.session, `${clock(s.first)}–${clock(s.last)}  ${s.session.slice(0, 8)}${who ? `  ${who}` : ''}`, figures.join(', '), s.entries ?? (() => this.sessionEntries(s.session)), 'engram-act-session');
   }
 
-  /** A collapsible group (a session, or a day's other entries); its entries are drawn when it opens. */
-  private drawGroup(parent: HTMLElement, key: string, title: string, figures: string, entries: ActivityEntry[], cls: string): void {
+  /**
+   * A collapsible group (a session, or a day's other entries); its entries are drawn when it opens (a session's are
+   * read then: `aria-busy` while they are).
+   */
+  private drawGroup(parent: HTMLElement, key: string, title: string, figures: string, entries: ActivityEntry[] | (() => Promise<ActivityEntry[]>), cls: string): void {
     const box = parent.createDiv({ cls, attr: { 'data-session': key } });
     const head = box.createDiv({ cls: 'engram-act-group-head', attr: { role: 'button', tabindex: '0', 'aria-expanded': String(this.open.has(key)) } });
     head.createSpan({ cls: 'engram-act-group-title', text: title });
     head.createSpan({ cls: 'engram-act-group-figures', text: figures });
     const body = box.createDiv({ cls: 'engram-act-entries' });
-    const fill = () => {
+    const draw = (list: ActivityEntry[]) => {
       body.empty();
-      if (this.open.has(key)) for (const e of entries) this.drawEntry(body, e);
-      head.setAttr('aria-expanded', String(this.open.has(key)));
-      box.toggleClass('is-open', this.open.has(key));
+      if (this.open.has(key)) for (const e of list) this.drawEntry(body, e);
+    };
+    const fill = () => {
+      const open = this.open.has(key);
+      head.setAttr('aria-expanded', String(open));
+      box.toggleClass('is-open', open);
+      if (!open || Array.isArray(entries)) {
+        draw(Array.isArray(entries) ? entries : []);
+        return;
+      }
+      body.empty();
+      body.createDiv({ cls: 'engram-act-loading', text: 'Reading the session…' });
+      box.setAttr('aria-busy', 'true');
+      entries().then(
+        (list) => draw(list),
+        (e: unknown) => {
+          body.empty();
+          body.createDiv({ cls: 'engram-act-problem', text: `Could not read the session: ${errorMessage(e)}` });
+        },
+      ).finally(() => box.setAttr('aria-busy', 'false'));
     };
     const toggle = () => {
       if (this.open.has(key)) this.open.delete(key);

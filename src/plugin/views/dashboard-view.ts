@@ -25,17 +25,25 @@ function svgEl<K extends keyof SVGElementTagNameMap>(parent: Element, tag: K, at
   return el;
 }
 
-/** A bar chart of one figure per label; `limit`: a dashed line (the session budget), when given. */
-function barChart(parent: HTMLElement, opts: { title: string; cls: string; bars: { label: string; value: number; tip: string }[]; limit?: number; unit: string }): void {
+const numbers = new Intl.NumberFormat('en-US');
+const num = (n: number) => numbers.format(n);
+
+/**
+ * A bar chart of one figure per label; `limit`: a dashed line (the session budget), when given; `budget`: a dashed step
+ * line of one ceiling per bar (the day's budget), said in words under the title.
+ */
+function barChart(parent: HTMLElement, opts: { title: string; cls: string; bars: { label: string; value: number; tip: string; budget?: number }[]; limit?: number; budget?: string; unit: string }): void {
   const box = parent.createDiv({ cls: `engram-dash-chart ${opts.cls}` });
   box.createEl('h5', { text: opts.title });
   if (!opts.bars.some((b) => b.value > 0)) {
     box.createDiv({ cls: 'engram-dash-empty', text: 'Nothing yet.' });
     return;
   }
+  const budgets = opts.budget ? opts.bars.map((b) => b.budget ?? 0) : [];
+  if (opts.budget && budgets.some((b) => b > 0)) box.createDiv({ cls: 'engram-dash-legend', text: opts.budget });
   const w = 600;
   const h = 140;
-  const max = Math.max(...opts.bars.map((b) => b.value), opts.limit ?? 0) || 1;
+  const max = Math.max(...opts.bars.map((b) => b.value), ...budgets, opts.limit ?? 0) || 1;
   const svg = svgEl(box, 'svg', { viewBox: `0 0 ${w} ${h + 18}`, role: 'img', 'aria-label': opts.title, class: 'engram-dash-svg' });
   const step = w / opts.bars.length;
   opts.bars.forEach((b, i) => {
@@ -43,11 +51,19 @@ function barChart(parent: HTMLElement, opts: { title: string; cls: string; bars:
     const rect = svgEl(svg, 'rect', { x: i * step + step * 0.15, y: h - bh, width: step * 0.7, height: bh, class: 'engram-dash-bar', 'data-label': b.label, 'data-value': b.value });
     svgEl(rect, 'title', {}).textContent = b.tip;
   });
+  if (budgets.some((b) => b > 0)) {
+    // A step a bar: flat over each day, so a bar above it is a day over its budget.
+    const points = budgets.flatMap((b, i) => {
+      const y = (h - (b / max) * h).toFixed(1);
+      return [`${(i * step).toFixed(1)},${y}`, `${((i + 1) * step).toFixed(1)},${y}`];
+    });
+    svgEl(svg, 'polyline', { points: points.join(' '), class: 'engram-dash-budget', 'data-values': budgets.join(',') });
+  }
   if (opts.limit) {
     const y = h - (opts.limit / max) * h;
     svgEl(svg, 'line', { x1: 0, x2: w, y1: y, y2: y, class: 'engram-dash-limit' });
     const t = svgEl(svg, 'text', { x: w - 4, y: Math.max(10, y - 3), 'text-anchor': 'end', class: 'engram-dash-limit-label' });
-    t.textContent = `budget ~${opts.limit.toLocaleString('en-US')} ${opts.unit}`;
+    t.textContent = `budget ~${num(opts.limit)} ${opts.unit}`;
   }
   const first = svgEl(svg, 'text', { x: 0, y: h + 14, class: 'engram-dash-axis' });
   first.textContent = opts.bars[0].label;
@@ -129,7 +145,7 @@ export class DashboardView extends RecordPane<StatsResult> {
     };
     const u = s.use;
     tile('sessions', String(t.sessions), 'is-sessions');
-    tile('injected tokens', `~${t.injectedTokens.toLocaleString('en-US')}`, 'is-injected');
+    tile('injected tokens', `~${num(t.injectedTokens)}`, 'is-injected');
     tile('injected notes read or cited', u.injected ? `${Math.round((u.used / u.injected) * 100)}%` : '–', 'is-used');
     tile('notes filed', String(t.filed), 'is-filed');
     tile('held for review', String(t.proposed), 'is-proposed');
@@ -139,15 +155,17 @@ export class DashboardView extends RecordPane<StatsResult> {
     if (u.injected) {
       el.createDiv({
         cls: 'engram-dash-use',
-        text: `Of ${u.injected.toLocaleString('en-US')} notes injected, ${u.read} were read afterwards over MCP and ${u.cited} named in the assistant's reply (${u.used} either): a floor, since an agent may use a note without naming it.`,
+        text: `Of ${num(u.injected)} notes injected, ${u.read} were read afterwards over MCP and ${u.cited} named in the assistant's reply (${u.used} either): a floor, since an agent may use a note without naming it.`,
       });
     }
     const short = (day: string) => day.slice(5);
+    const c = s.caps;
     barChart(el, {
       title: 'Injected tokens per day',
       cls: 'engram-dash-injected',
       unit: 'tokens',
-      bars: s.days.map((d) => ({ label: short(d.day), value: d.injectedTokens, tip: `${d.day}: ~${d.injectedTokens} tokens in ${d.injections} injections (${d.injectedNotes} notes, ${d.withheld} withheld)` })),
+      budget: c ? `Dashed: the day's budget, the most its context requests could have been given (${num(c.sessionStartChars)} characters at a session's start, ${num(c.promptChars)} a prompt${c.sessionChars ? `, at most ${num(c.sessionChars)} a session` : ''}; a token is about four characters)` : undefined,
+      bars: s.days.map((d) => ({ label: short(d.day), value: d.injectedTokens, budget: d.budgetTokens, tip: `${d.day}: ~${d.injectedTokens} tokens in ${d.injections} injections (${d.injectedNotes} notes, ${d.withheld} withheld)${d.budgetTokens ? `; budget ~${num(d.budgetTokens)}` : ''}` })),
     });
     const sessions = [...s.sessions].reverse();
     barChart(el, {
