@@ -6,7 +6,7 @@ import { removeTempLeftovers } from './temp-files.js';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { CONFIG_KEYS, type EffectiveConfig, type BackendName } from '../../src/core/config.js';
+import { BACKENDS, CONFIG_KEYS, type EffectiveConfig, type BackendName } from '../../src/core/config.js';
 import { EngramError } from '../../src/core/errors.js';
 import { BackendError } from '../../src/core/extract/backends/backend-error.js';
 import { extractSession, type ExtractRun } from '../../src/core/extract/extract.js';
@@ -64,9 +64,9 @@ export function budgetsFrom(config: EffectiveConfig): BudgetConfig {
   return { [config.get('backend')]: config.get('budget.tokens_per_day') };
 }
 
-/** Whether the configured backend is paid, decided as the backend itself decides it (openai: by its URL). */
-export function configuredBackendPaid(config: EffectiveConfig, backend: BackendName = config.get('backend'), env: NodeJS.ProcessEnv = {}): boolean {
-  return backendEntry(backend).paid(config, env);
+/** Whether each backend is paid: its registry entry's word (openai by its URL, claude by the key it runs on). */
+function paidByBackend(config: EffectiveConfig, env: NodeJS.ProcessEnv): Record<BackendName, boolean> {
+  return Object.fromEntries(BACKENDS.map((b) => [b, backendEntry(b).paid(config, env)])) as Record<BackendName, boolean>;
 }
 
 /**
@@ -217,7 +217,7 @@ export async function extractTranscript(ctx: ExtractContext & { transcriptPath: 
 export async function extractionBudgetStatus(facts: HostFacts, now = Date.now()): Promise<UsageSummary & { backend: BackendName; lines: string[] }> {
   const { config } = loadConfig(facts);
   const backend = config.get('backend');
-  const summary = await usageSummary(new NodeStateStore(engramHome(facts)), now, budgetsFrom(config), { [backend]: configuredBackendPaid(config, backend, facts.env) }, [backend]);
+  const summary = await usageSummary(new NodeStateStore(engramHome(facts)), now, budgetsFrom(config), paidByBackend(config, facts.env), [backend]);
   return { ...summary, backend, lines: summary.backends.map((b) => describeBudget(b)) };
 }
 
