@@ -6,7 +6,7 @@ import type { Engine, EngineIndex } from '../../src/core/engine.js';
 import type { VaultChange, VaultPort, Yield } from '../../src/core/ports.js';
 import { errorMessage } from '../../src/core/errors.js';
 import { foldersFromConfig } from '../../src/core/note/route.js';
-import { PROTOCOL_VERSION } from '../../src/core/protocol/index.js';
+import { PROTOCOL_VERSION, WRITE_METHODS } from '../../src/core/protocol/index.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
 import { engramHome, type VaultState } from './paths.js';
 import { acquireHostLock, releaseHostLock, type LockInfo } from './election.js';
@@ -60,9 +60,6 @@ export interface OpenHostOptions {
 
 /** Not hosting: a host on this machine holds host.lock (`owner`), or another device holds the vault's lease (`lease`). */
 export type OpenedHost = { kind: 'already-running'; owner?: LockInfo; lease?: Lease } | { kind: 'hosting'; host: RunningHost; closed: Promise<string> };
-
-/** What an agent may not do in read-only mode: every method that changes the vault, the queue or the configuration. */
-const AGENT_WRITES = new Set(['remember', 'forget', 'extract', 'configure', 'reindex', 'curate.apply', 'curate.reject', 'maintain.run', 'extract.run', 'import.run', 'index.update']);
 
 /** Why a host stopped when a client with a newer protocol major asked it to go. */
 export const NEWER_CLIENT = 'a newer client took over';
@@ -167,7 +164,7 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
       onActivity: () => opts.onActivity?.(),
       onTakeover: () => void host.shutdown(NEWER_CLIENT),
       // Read-only mode (recall.read_only, read at each request): an agent may recall and read, never write.
-      refuse: (client, method) => (client === 'mcp' && AGENT_WRITES.has(method) && loadConfig(hostFacts(env)).config.get('recall.read_only')
+      refuse: (client, method) => (client === 'mcp' && WRITE_METHODS.has(method) && loadConfig(hostFacts(env)).config.get('recall.read_only')
         ? `Engram is read-only for agents (recall.read_only): ${method} is refused; the user can turn it off with \`engram configure recall.read_only false\``
         : undefined),
       // An agent's MCP requests and the size of each answer, in the activity record.
