@@ -11,6 +11,7 @@ import { vaultState } from '../../sidecar/hosting/paths.js';
 import type { RecallResult, StatusResult } from '../../src/core/protocol/index.js';
 import type { RestructurePlanResult } from '../../src/core/curate/service.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
+import { configOf } from '../helpers/config-reader.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -50,7 +51,7 @@ describe('the daemon in process: real files, a real socket, the typed protocol',
   it('answers recall, read, remember, restructure.plan, index.update and status, then hands over on host.release', async () => {
     const { vault, env } = setUp();
     const state = vaultState(vault, env);
-    const running = runHost({ vault, foreground: false, env, makeIndex: indexMaker(state) });
+    const running = runHost({ vault, foreground: false, env, config: configOf(env), makeIndex: indexMaker(state) });
     const conn = await connect(state.socket, env);
     try {
       const status = (await conn.call('status', {}, Date.now() + 20_000)) as StatusResult;

@@ -80,7 +80,7 @@ export const command: CommandDefinition = {
     const kinds = kindsOf(ctx.options.kind);
     const sinceMs = since === undefined ? undefined : parseSince(since, Date.now());
     const r: ActivityResult = (await callHost(ctx, 'activity', { session, since, limit, kinds }))?.result
-      ?? (await readActivity(new NodeStateStore(engramHome(ctx.env)), activityFile(requireVault(ctx.facts, ctx.cwd, ctx.global.vault).key), { session, since: sinceMs, limit, kinds }));
+      ?? (await readActivity(new NodeStateStore(engramHome(ctx.env)), activityFile(requireVault(ctx.facts, ctx.cwd, ctx.global.vault, ctx.config).key), { session, since: sinceMs, limit, kinds }));
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify(r, null, 2));
       return 0;

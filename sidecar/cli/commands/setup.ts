@@ -96,9 +96,8 @@ export const command: CommandDefinition = {
     }
     const facts = ctx.facts;
     // The LLM pass setup advertises needs a backend that runs: say up front when it cannot, with the ways out.
-    const { loadConfig } = await import('../../hosting/config-file.js');
     const { checkBackend, describeBackendProblem } = await import('../../hosting/backend-check.js');
-    const loaded = loadConfig(facts);
+    const loaded = ctx.configFile();
     let backendCheck = checkBackend(loaded.config, ctx.env);
     let backendChosen: string | undefined;
     // A fresh setup on a machine without the Claude Code CLI: the default `claude` backend cannot run, so take the
