@@ -9,10 +9,7 @@ import { MAX_FILE_LINES, MAX_FUNCTION_LINES, oversized } from '../../tools/room-
 const STILL_LARGE = ['src/core/index/text-index.ts', 'src/plugin/settings.ts'];
 
 const STILL_LONG = [
-  'sidecar/hosting/open-host.ts openHost',
-  'sidecar/hosting/codex-follow.ts startCodexFollower',
   'src/core/extract/extract.ts extractLocked',
-  'sidecar/mcp/server.ts buildMcpServer',
   'src/core/curate/what-it-adds.ts whatItAdds',
   'src/core/index/text-index.ts score',
   'sidecar/client/hook.ts runHook',
