@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { register } from 'node:module';
 import { performance } from 'node:perf_hooks';
+import { loadConfig } from '../sidecar/hosting/config-file.js';
 
 register('./md-text-loader.mjs', import.meta.url);
 
@@ -64,7 +65,7 @@ export async function run(): Promise<void> {
       const v = path.join(tmp, `v${rep}`);
       fs.mkdirSync(v);
       const facts = hostFacts({ ...process.env, ENGRAM_HOME: path.join(tmp, `h${rep}`), ENGRAM_FAULT: '' });
-      const ctx = { facts, vaultRoot: v, vaultKey: vaultKey(v, process.platform), backend: new ScriptedBackend((req) => beatsFor(req), 'claude', false, 0), transcriptPath: transcript };
+      const ctx = { facts, config: loadConfig(facts).config, vaultRoot: v, vaultKey: vaultKey(v, process.platform), backend: new ScriptedBackend((req) => beatsFor(req), 'claude', false, 0), transcriptPath: transcript };
       const a = performance.now();
       const first = await extractTranscript(ctx);
       const firstMs = performance.now() - a;

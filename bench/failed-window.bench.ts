@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { register } from 'node:module';
 import { performance } from 'node:perf_hooks';
+import { loadConfig } from '../sidecar/hosting/config-file.js';
 
 register('./md-text-loader.mjs', import.meta.url);
 
@@ -66,7 +67,7 @@ export async function run(): Promise<void> {
       const { window, ...vars } = extra;
       const env = { ...process.env, ENGRAM_HOME: home, HOME: home, ENGRAM_FAULT: '', ANTHROPIC_API_KEY: 'sk-bench', OPENAI_API_KEY: 'sk-bench', ENGRAM_ANTHROPIC_URL: url, ENGRAM_OPENAI_URL: `${url}/v1`, ...vars };
       const t0 = performance.now();
-      const r = await extractTranscript({ facts: hostFacts(env), vaultRoot: vault, vaultKey: vaultKey(vault, process.platform), backend, mode: 'foreground', source: 'manual', transcriptPath: transcript, ...(window ? { window: { budgetTokens: Number(window) } } : {}) });
+      const r = await extractTranscript({ facts: hostFacts(env), config: loadConfig(hostFacts(env)).config, vaultRoot: vault, vaultKey: vaultKey(vault, process.platform), backend, mode: 'foreground', source: 'manual', transcriptPath: transcript, ...(window ? { window: { budgetTokens: Number(window) } } : {}) });
       const secs = (performance.now() - t0) / 1000;
       const filed = fs.readdirSync(vault, { recursive: true }).filter((f) => String(f).endsWith('.md')).length;
       console.log(`  ${label}: ${secs.toFixed(1)} s, ${requests} requests; ${r.windows.notDone} of ${r.windows.total} windows left pending (${r.failed[0]?.failure ?? 'none'}), ${filed} notes filed`);

@@ -4,6 +4,7 @@ import { formatOptions, parseArgs } from './args.js';
 import { EngramError, errorMessage } from '../../src/core/errors.js';
 import { didYouMean } from '../../src/core/suggest.js';
 import { hostFacts } from '../hosting/facts.js';
+import { loadConfig } from '../hosting/config-file.js';
 import { handleInterrupts, Interrupted, INTERRUPTED_EXIT, type InterruptHandler } from './interrupt.js';
 import type { CommandContext, CommandDefinition, CommandEntry, GlobalOption, OptionSpec } from './types.js';
 import { version } from '../../package.json';
@@ -103,12 +104,17 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (!entry.ownSignals) interrupts = handleInterrupts(name, err);
     const stderr = process.stderr;
+    const facts = hostFacts(process.env);
+    // The CLI's one reader of config.json (only entry points read it): each command reads it when it needs it.
+    const configFile = () => loadConfig(facts);
     const ctx: CommandContext = {
       args: parsed.positionals,
       options: parsed.options,
       global: { vault: parsed.options.vault as string | undefined, json: Boolean(parsed.options.json) },
       env: process.env,
-      facts: hostFacts(process.env),
+      facts,
+      configFile,
+      config: () => configFile().config,
       cwd: process.cwd(),
       stdout: out,
       stderr: err,

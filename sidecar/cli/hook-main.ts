@@ -3,6 +3,7 @@
 import { command } from './commands/hook.js';
 import { readStdinText } from './stdin.js';
 import { hostFacts } from '../hosting/facts.js';
+import { loadConfig } from '../hosting/config-file.js';
 
 export async function runHookEntry(argv: string[]): Promise<number> {
   // argv: <Event> [--vault <path>] (anything else is ignored: a hook never fails on its arguments).
@@ -13,12 +14,16 @@ export async function runHookEntry(argv: string[]): Promise<number> {
     else if (argv[i].startsWith('--vault=')) vault = argv[i].slice('--vault='.length);
     else if (!argv[i].startsWith('-')) rest.push(argv[i]);
   }
+  const facts = hostFacts(process.env);
   return command.run({
     args: rest,
     options: {},
     global: { vault, json: false },
     env: process.env,
-    facts: hostFacts(process.env),
+    facts,
+    // The hook's entry reader (a hook reads the vault and its settings through sidecar/hosting/settings.ts today).
+    configFile: () => loadConfig(facts),
+    config: () => loadConfig(facts).config,
     cwd: process.cwd(),
     stdout: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
     stderr: () => {},

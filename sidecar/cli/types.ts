@@ -1,6 +1,7 @@
 // The shape every `engram` subcommand has.
 import type { InterruptControl } from './interrupt.js';
 import type { HostFacts } from '../../src/core/state.js';
+import type { ConfigReader, LoadedConfig } from '../hosting/config-file.js';
 
 export interface OptionSpec {
   type: 'string' | 'boolean' | 'number';
@@ -26,6 +27,14 @@ export interface CommandContext {
   env: NodeJS.ProcessEnv;
   /** Where the CLI runs (platform, home, the environment), read once by the entry point. */
   facts: HostFacts;
+  /**
+   * config.json as it is now, with its file and problems: the entry point's reader (only entry points read the
+   * configuration; a command calls this once and passes what it needs down). Throws when the file is broken and no
+   * last good copy exists, so a command that does not need it never fails on it.
+   */
+  configFile: () => LoadedConfig;
+  /** The effective configuration as it is now (`configFile().config`). */
+  config: ConfigReader;
   cwd: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;

@@ -9,11 +9,14 @@ import { HostConnection, RpcError, isNoHost } from '../hosting/connection.js';
 import { vaultState } from '../hosting/paths.js';
 import type { ApplyGuard } from '../../src/core/curate/service.js';
 import { openInProcess, type InProcessOptions } from '../hosting/in-process.js';
+import type { ConfigReader } from '../hosting/config-file.js';
 
 /** Who asks (a CLI command's context has all of it): where, for which vault, and where to say a note. */
 export interface HostCaller {
   env: NodeJS.ProcessEnv;
   facts: HostFacts;
+  /** The command's configuration, from the CLI's entry (the vault's path when nothing else names it; the in-process host). */
+  config: ConfigReader;
   cwd: string;
   global: { vault?: string };
   stderr(text: string): void;
@@ -35,7 +38,7 @@ function notificationsTo(opts: Progressing): (method: string, params: unknown) =
 
 /** A connection to the vault's live host, or undefined when there is none. */
 async function openHost(ctx: HostCaller, what: string): Promise<HostConnection | undefined> {
-  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
+  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault, ctx.config);
   try {
     return await HostConnection.open({ socket: vaultState(vault.realPath, ctx.env).socket, env: ctx.env, deadline: Date.now() + 10_000, client: 'cli' });
   } catch (e) {
@@ -104,7 +107,7 @@ const CURATION_METHODS: ReadonlySet<string> = new Set(['review.plan', 'restructu
 export async function callEngine<M extends Method>(ctx: HostCaller, method: M, params: Params<M>, opts: EngineCall = {}): Promise<{ result: Result<M>; by: 'host' | 'here' }> {
   const hosted = opts.dryRun ? undefined : await callHost(ctx, method, params, opts);
   if (hosted) return { result: hosted.result, by: 'host' };
-  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
+  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault, ctx.config);
   // Curation applied here is this device writing the vault's change log: its record beside the lease says so
   // (vault-lease.ts, unseenDevices); extraction and listings leave no trace of the device.
   const curates = CURATION_METHODS.has(method);
@@ -112,7 +115,7 @@ export async function callEngine<M extends Method>(ctx: HostCaller, method: M, p
   const steps = opts.index?.onProgress ? { ...opts, onProgress: undefined } : opts;
   steps.onProgress?.({ step: 'no host is running: reading the vault here' });
   const save = opts.dryRun ? false : opts.saveIfChanged ? 'if-changed' : true;
-  const host = await openInProcess({ state: vaultState(vault.realPath, ctx.env), env: ctx.env, applyGuard: opts.applyGuard, saveGuard: opts.saveGuard, index: opts.index, save, recordDevice: curates });
+  const host = await openInProcess({ state: vaultState(vault.realPath, ctx.env), env: ctx.env, config: ctx.config, applyGuard: opts.applyGuard, saveGuard: opts.saveGuard, index: opts.index, save, recordDevice: curates });
   const notify = notificationsTo(steps);
   try {
     return { result: await host.call(method, params, notify), by: 'here' };

@@ -8,8 +8,7 @@ import { LOST_PREFIX, listLostEvents, lossCause } from '../hosting/spool-writer.
 import { startHostDetached } from '../hosting/start-host.js';
 import { listSetAside, retrySetAside } from '../hosting/spool.js';
 import { resolveVault } from '../hosting/settings.js';
-import { hostFacts } from '../hosting/facts.js';
-import { loadConfig } from '../hosting/config-file.js';
+import type { LoadedConfig } from '../hosting/config-file.js';
 import { hungHost } from '../hosting/hung-host.js';
 import { foldersFromConfig } from '../../src/core/note/route.js';
 import { lockIsLive, readLock } from '../hosting/election.js';
@@ -39,6 +38,8 @@ export interface DoctorContext {
   cwd: string;
   vaultOption?: string;
   nodeVersion: string;
+  /** config.json as it is now, from the command's entry (throws when it is broken with no last good copy). */
+  configFile: () => LoadedConfig;
 }
 
 type Check = (c: DoctorContext) => Promise<Omit<CheckResult, 'name'>> | Omit<CheckResult, 'name'>;
@@ -47,7 +48,7 @@ const MIN_NODE = [20, 19];
 
 function vaultOf(c: DoctorContext): string | undefined {
   try {
-    return resolveVault({ vault: c.vaultOption, cwd: c.cwd, env: c.env })?.vault;
+    return resolveVault({ vault: c.vaultOption, cwd: c.cwd, env: c.env, config: () => c.configFile().config })?.vault;
   } catch {
     return undefined;
   }
@@ -62,7 +63,7 @@ export const CHECKS: [string, Check][] = [
   ['vault', (c) => {
     let v: string | undefined;
     try {
-      v = resolveVault({ vault: c.vaultOption, cwd: c.cwd, env: c.env })?.vault;
+      v = resolveVault({ vault: c.vaultOption, cwd: c.cwd, env: c.env, config: () => c.configFile().config })?.vault;
     } catch (e) {
       return { status: 'fail', detail: (e as Error).message, fix: 'fix the file named above, or run `engram setup`' };
     }
@@ -85,9 +86,9 @@ export const CHECKS: [string, Check][] = [
     return { status: 'ok', detail: home };
   }],
   ['configuration', (c) => {
-    let loaded: ReturnType<typeof loadConfig>;
+    let loaded: LoadedConfig;
     try {
-      loaded = loadConfig(hostFacts(c.env));
+      loaded = c.configFile();
     } catch (e) {
       const hint = (e as { hint?: string }).hint;
       return { status: 'fail', detail: `${(e as Error).message}; no host can start with it`, fix: hint ?? 'fix the file named above' };
@@ -132,7 +133,7 @@ export const CHECKS: [string, Check][] = [
     const vault = vaultState(v, c.env).vault;
     const device = thisDevice(engramHome(c.env));
     const l = leaseStatus(vault, device);
-    const unseen = describeUnseen(unseenDevices(vault, device, foldersFromConfig(loadConfig(hostFacts(c.env)).config).log));
+    const unseen = describeUnseen(unseenDevices(vault, device, foldersFromConfig(c.configFile().config).log));
     if (unseen) return { status: 'warn', detail: `${l.text}; but ${unseen}`, fix: "run Engram's host on one machine at a time (`engram serve --stop` on the other, and close Obsidian there or turn the Engram plugin off), or sync the vault with a tool that carries dot folders (Syncthing, Dropbox, iCloud Drive, git)" };
     if (l.held === 'elsewhere') return { status: 'warn', detail: l.text, fix: `hooks here spool their events until then; to host here, stop Engram's host on ${l.lease!.device} (engram serve --stop)` };
     return { status: 'ok', detail: l.text };
@@ -147,11 +148,10 @@ export const CHECKS: [string, Check][] = [
   }],
   ['backend', async (c) => {
     const { diagnoseBackend } = await import('../hosting/backends.js');
-    return diagnoseBackend(loadConfig(hostFacts(c.env)).config, c.env);
+    return diagnoseBackend(c.configFile().config, c.env);
   }],
   ['embedding model', async (c) => {
-    const facts = hostFacts(c.env);
-    const { config } = loadConfig(facts);
+    const { config } = c.configFile();
     const { configuredModel } = await import('../hosting/embedder.js');
     const loc = configuredModel(config, engramHome(c.env));
     const pull = loc.multilingual ? 'engram model pull --multilingual' : 'engram model pull';

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { errorMessage } from '../../src/core/errors.js';
 import { vaultState } from '../hosting/paths.js';
-import { clientSettings } from '../hosting/settings.js';
+import { settingsOf } from '../hosting/settings.js';
 import type { LockInfo } from '../hosting/election.js';
 import type { Lease } from '../hosting/vault-lease.js';
 import { openHost, type OpenHostOptions } from '../hosting/open-host.js';
@@ -11,7 +11,7 @@ import { hostLogger } from '../hosting/logger.js';
 import type { RunningHost } from '../hosting/running-host.js';
 import { startVaultWatcher } from './watcher.js';
 
-export interface HostOptions extends Pick<OpenHostOptions, 'sweepMs' | 'deferRetryMs' | 'jobDelayMs' | 'makeIndex' | 'makeExtractor'> {
+export interface HostOptions extends Pick<OpenHostOptions, 'config' | 'sweepMs' | 'deferRetryMs' | 'jobDelayMs' | 'makeIndex' | 'makeExtractor'> {
   vault: string;
   foreground: boolean;
   env?: NodeJS.ProcessEnv;
@@ -25,7 +25,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
   const state = vaultState(opts.vault, env);
   if (!fs.existsSync(state.vault) || !fs.statSync(state.vault).isDirectory()) throw new Error(`vault path does not exist: ${state.vault}`);
   const { log } = hostLogger(state.key, opts.foreground, env);
-  const idleMs = opts.idleMs ?? clientSettings(env).idle_minutes * 60_000;
+  const idleMs = opts.idleMs ?? settingsOf(opts.config()).idle_minutes * 60_000;
 
   // Idle exit: no request for idleMs and no job running.
   let running: RunningHost | undefined;
@@ -45,6 +45,7 @@ export async function runHost(opts: HostOptions): Promise<HostOutcome> {
     jobDelayMs: opts.jobDelayMs,
     makeIndex: opts.makeIndex,
     makeExtractor: opts.makeExtractor,
+    config: opts.config,
     kind: 'daemon',
     state,
     env,

@@ -8,7 +8,7 @@ import { hostFacts } from '../hosting/facts.js';
 import { watchBuild } from './rebuild-watch.js';
 import type { Logger } from '../hosting/logger.js';
 
-export interface DaemonOptions extends Omit<HostOptions, 'makeIndex' | 'makeExtractor'> {
+export interface DaemonOptions extends Omit<HostOptions, 'makeIndex' | 'makeExtractor' | 'config'> {
   /** false: no embedding model is loaded, search stays BM25 (default true). */
   embeddings?: boolean;
 }
@@ -27,16 +27,20 @@ export async function runHost(opts: DaemonOptions): Promise<HostOutcome> {
     : () => {};
   const env = opts.env ?? process.env;
   const state = vaultState(opts.vault, env);
-  // The daemon's entry reads the configuration the embedder needs (which model, where).
-  const { config } = loadConfig(hostFacts(env));
+  // The daemon's entry reads the configuration, and hands the host a reader of it as it is at each use: an edit to
+  // config.json (read-only mode, the backend of the next job) applies without a restart. The embedder's model is read
+  // once, at the start.
+  const facts = hostFacts(env);
+  const config = () => loadConfig(facts).config;
   try {
     return await run({
       ...opts,
       makeIndex: (vault, log, fault) => {
         hostLog = log;
-        return indexMaker(state, { embedder: opts.embeddings === false ? undefined : localEmbedder(config, engramHome(env), log) })(vault, log, fault);
+        return indexMaker(state, { embedder: opts.embeddings === false ? undefined : localEmbedder(config(), engramHome(env), log) })(vault, log, fault);
       },
-      makeExtractor: extractorMaker(state, env),
+      makeExtractor: extractorMaker(state, env, config),
+      config,
     });
   } finally {
     stop();

@@ -192,6 +192,9 @@ function claudeCheck(config: EffectiveConfig, env: NodeJS.ProcessEnv): { ok: boo
   return { ok: true, detail: `claude: ${cli}${status?.authMethod ? ` (logged in, ${status.authMethod})` : ''}` };
 }
 
+/** Local servers are free; a remote one (the default URL) is paid. The one rule: the backend is made with it. */
+const openaiPaid = (config: EffectiveConfig): boolean => !isLocalUrl(config.get('openai.url'));
+
 /**
  * Every backend, by the name config.json uses (BACKENDS in src/core/config.ts): adding one is its module in
  * src/core/extract/backends/, its name and keys in config.ts, and its entry here.
@@ -247,7 +250,7 @@ export const BACKEND_ENTRIES: { [N in BackendName]: BackendEntry } = {
     paid: () => false,
   },
   openai: {
-    create: (config, { env, retry, timeoutMs }) => new OpenAiBackend({ retry, timeoutMs, apiKey: apiKey('OPENAI_API_KEY', env), model: config.get('openai.model'), baseUrl: config.get('openai.url'), stream: env.ENGRAM_STREAM === '1' }),
+    create: (config, { env, retry, timeoutMs }) => new OpenAiBackend({ retry, timeoutMs, apiKey: apiKey('OPENAI_API_KEY', env), model: config.get('openai.model'), baseUrl: config.get('openai.url'), stream: env.ENGRAM_STREAM === '1', paid: openaiPaid(config) }),
     credentials: (config, env) => keyCredentials('OPENAI_API_KEY', env, isLocalUrl(config.get('openai.url')) ? `none needed (local server ${config.get('openai.url')})` : undefined),
     check: (config, env) => {
       const url = config.get('openai.url');
@@ -258,8 +261,7 @@ export const BACKEND_ENTRIES: { [N in BackendName]: BackendEntry } = {
       const headers: Record<string, string> = env.OPENAI_API_KEY ? { authorization: `Bearer ${env.OPENAI_API_KEY}` } : {};
       return { url: `${String(config.get('openai.url'))}/models`, headers, fix: 'check the network or openai.url' };
     },
-    // Local servers are free; a remote one (the default URL) is paid, as the backend itself decides.
-    paid: (config) => !isLocalUrl(config.get('openai.url')),
+    paid: openaiPaid,
   },
 };
 

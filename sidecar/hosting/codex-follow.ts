@@ -12,7 +12,7 @@ import { readFormat } from '../../src/core/format-version.js';
 import { SPOOL_FORMAT, writeSpoolEntry } from './spool-writer.js';
 import { codexHome, type VaultState } from './paths.js';
 import { codexRegisteredAt, MCP_NAME } from './install-facts.js';
-import { loadConfig } from './config-file.js';
+import type { ConfigReader } from './config-file.js';
 import type { CoverageStore } from './coverage.js';
 import { homeDir, hostFacts } from './facts.js';
 import { findVault } from './resolve.js';
@@ -82,6 +82,8 @@ export interface CodexFollowerOptions {
   state: VaultState;
   env: NodeJS.ProcessEnv;
   coverage: CoverageStore;
+  /** The configuration as it is now (`codex.finished_after_seconds`, the vault a rollout's folder resolves to). */
+  config: ConfigReader;
   log: (level: 'info' | 'warn' | 'error', msg: string) => void;
   /** Tells the host to pick up new spool entries. */
   notify: () => void;
@@ -125,170 +127,183 @@ function listRollouts(dir: string): string[] {
   }
 }
 
-export function startCodexFollower(o: CodexFollowerOptions): CodexFollower {
-  const now = o.now ?? Date.now;
-  const dir = codexSessionsDir(o.env);
-  const followed = new Map<string, Followed>();
-  const vault = (() => {
-    try {
-      return fs.realpathSync.native(o.state.vault);
-    } catch {
-      return o.state.vault;
-    }
-  })();
-  let watcher: FSWatcher | undefined;
-  let since: number | undefined;
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  const pending = new Map<string, NodeJS.Timeout>();
+/** Following one vault's Codex rollouts: a look every few seconds (registered or not), a watcher while registered. */
+class CodexFollowing implements CodexFollower {
+  readonly ready: Promise<void>;
+  private readonly now: () => number;
+  private readonly dir: string;
+  private readonly vault: string;
+  private readonly followed = new Map<string, Followed>();
+  private readonly pending = new Map<string, NodeJS.Timeout>();
+  private watcher: FSWatcher | undefined;
+  private since: number | undefined;
+  private closed = false;
+  private timer: NodeJS.Timeout | undefined;
 
-  const finishedAfterMs = (): number => {
+  constructor(private readonly o: CodexFollowerOptions) {
+    this.now = o.now ?? Date.now;
+    this.dir = codexSessionsDir(o.env);
+    this.vault = realOrAsIs(o.state.vault);
+    this.ready = this.tick();
+  }
+
+  /** `codex.finished_after_seconds`, read at each use (an edit applies to the next look). */
+  private finishedAfterMs(): number {
     try {
-      return loadConfig(hostFacts(o.env)).config.get('codex.finished_after_seconds') * 1000;
+      return this.o.config().get('codex.finished_after_seconds') * 1000;
     } catch {
       return 300_000;
     }
-  };
+  }
 
-  const belongsHere = (cwd: string | undefined): boolean => {
+  private belongsHere(cwd: string | undefined): boolean {
     try {
-      const found = findVault(hostFacts(o.env), cwd ?? homeDir(o.env));
+      const found = findVault(hostFacts(this.o.env), cwd ?? homeDir(this.o.env), undefined, this.o.config);
       if (!found) return false;
-      return fs.realpathSync.native(found.path) === vault;
+      return fs.realpathSync.native(found.path) === this.vault;
     } catch {
       return false;
     }
-  };
+  }
 
-  const track = async (file: string, mtime: number): Promise<Followed | undefined> => {
-    let f = followed.get(file);
+  private async track(file: string, mtime: number): Promise<Followed | undefined> {
+    let f = this.followed.get(file);
     if (!f) {
       if (await isEngramOwnTranscript(file)) return undefined;
       const sessionId = rolloutSessionId(file);
       const cwd = rolloutCwd(file);
-      const covered = (await o.coverage.get(jobKey(sessionId)))?.bytes ?? 0;
-      f = { sessionId, cwd, ours: belongsHere(cwd), lastChange: mtime, grownBytes: covered, finishedBytes: covered };
-      followed.set(file, f);
-      if (f.ours) o.log('info', `codex: following ${file}`);
+      const covered = (await this.o.coverage.get(jobKey(sessionId)))?.bytes ?? 0;
+      f = { sessionId, cwd, ours: this.belongsHere(cwd), lastChange: mtime, grownBytes: covered, finishedBytes: covered };
+      this.followed.set(file, f);
+      if (f.ours) this.o.log('info', `codex: following ${file}`);
     }
     return f;
-  };
+  }
 
-  const spool = (file: string, f: Followed, size: number, event: 'Stop' | 'SessionEnd') => {
-    writeSpoolEntry(o.state.spool, {
+  private spool(file: string, f: Followed, size: number, event: 'Stop' | 'SessionEnd'): void {
+    writeSpoolEntry(this.o.state.spool, {
       format: SPOOL_FORMAT,
       event,
       sessionId: f.sessionId,
       transcriptPath: file,
       transcriptBytes: size,
       cwd: f.cwd,
-      spooledAt: new Date(now()).toISOString(),
+      spooledAt: new Date(this.now()).toISOString(),
       payload: { session_id: f.sessionId, transcript_path: file, hook_event_name: event, source: 'codex' },
     });
-    o.notify();
-  };
+    this.o.notify();
+  }
 
   /** A rollout was written to: queue it like a Stop when it grew since it was last queued. */
-  const changed = async (file: string) => {
-    if (closed || since === undefined || !ROLLOUT_RE.test(path.basename(file))) return;
+  private async changed(file: string): Promise<void> {
+    if (this.closed || this.since === undefined || !ROLLOUT_RE.test(path.basename(file))) return;
     const st = fs.statSync(file, { throwIfNoEntry: false });
     if (!st?.isFile()) return;
-    const f = await track(file, st.mtimeMs);
+    const f = await this.track(file, st.mtimeMs);
     if (!f?.ours) return;
     f.lastChange = Math.max(f.lastChange, st.mtimeMs);
     if (st.size > f.grownBytes) {
       f.grownBytes = st.size;
-      spool(file, f, st.size, 'Stop');
+      this.spool(file, f, st.size, 'Stop');
     }
-  };
+  }
 
-  const debounced = (file: string) => {
-    clearTimeout(pending.get(file));
-    pending.set(
+  private readonly debounced = (file: string): void => {
+    clearTimeout(this.pending.get(file));
+    this.pending.set(
       file,
       setTimeout(() => {
-        pending.delete(file);
-        void changed(file).catch((e) => o.log('warn', `codex: ${file}: ${errorMessage(e)}`));
+        this.pending.delete(file);
+        void this.changed(file).catch((e) => this.o.log('warn', `codex: ${file}: ${errorMessage(e)}`));
       }, 2000),
     );
   };
 
   /** Rollouts quiet for long enough are finished: queue what is left of them (forced, like a SessionEnd). */
-  const finishQuiet = async () => {
-    const quiet = finishedAfterMs();
-    for (const [file, f] of followed) {
+  private async finishQuiet(): Promise<void> {
+    const quiet = this.finishedAfterMs();
+    for (const [file, f] of this.followed) {
       if (!f.ours) continue;
       const st = fs.statSync(file, { throwIfNoEntry: false });
       if (!st) {
-        followed.delete(file);
+        this.followed.delete(file);
         continue;
       }
       f.lastChange = Math.max(f.lastChange, st.mtimeMs);
-      if (now() - f.lastChange < quiet || st.size <= f.finishedBytes) continue;
-      if (st.size <= ((await o.coverage.get(jobKey(f.sessionId)))?.bytes ?? 0)) {
+      if (this.now() - f.lastChange < quiet || st.size <= f.finishedBytes) continue;
+      if (st.size <= ((await this.o.coverage.get(jobKey(f.sessionId)))?.bytes ?? 0)) {
         f.finishedBytes = st.size;
         continue;
       }
       f.finishedBytes = st.size;
       f.grownBytes = Math.max(f.grownBytes, st.size);
-      spool(file, f, st.size, 'SessionEnd');
+      this.spool(file, f, st.size, 'SessionEnd');
     }
-  };
+  }
 
-  const start = async () => {
-    if (watcher || closed) return;
+  private async start(): Promise<void> {
+    if (this.watcher || this.closed) return;
     // From the moment Codex is registered, even before its sessions folder exists: a first rollout written before the
     // watcher is ready is then still picked up by the listing below.
-    since ??= followSince(o.state, o.env, now());
+    const since = (this.since ??= followSince(this.o.state, this.o.env, this.now()));
+    const dir = this.dir;
     if (!fs.existsSync(dir)) return;
     const w = watch(dir, { ignoreInitial: true, persistent: true, depth: 5 });
-    watcher = w;
-    w.on('add', debounced);
-    w.on('change', debounced);
-    w.on('error', (e) => o.log('warn', `codex: watching ${dir}: ${errorMessage(e)}`));
+    this.watcher = w;
+    w.on('add', this.debounced);
+    w.on('change', this.debounced);
+    w.on('error', (e) => this.o.log('warn', `codex: watching ${dir}: ${errorMessage(e)}`));
     await new Promise<void>((resolve) => w.once('ready', () => resolve()));
     // Rollouts written since following began, while no host ran: their quiet ones are queued by the next tick.
     for (const file of listRollouts(dir)) {
       const st = fs.statSync(file, { throwIfNoEntry: false });
-      if (st && st.mtimeMs >= since) await track(file, st.mtimeMs);
+      if (st && st.mtimeMs >= since) await this.track(file, st.mtimeMs);
     }
-    o.log('info', `codex: following ${dir}`);
-  };
+    this.o.log('info', `codex: following ${dir}`);
+  }
 
-  const stop = async () => {
-    const w = watcher;
-    watcher = undefined;
-    followed.clear();
+  private async stop(): Promise<void> {
+    const w = this.watcher;
+    this.watcher = undefined;
+    this.followed.clear();
     if (w) await w.close();
-  };
+  }
 
-  const tick = async () => {
-    if (closed) return;
+  private async tick(): Promise<void> {
+    if (this.closed) return;
     try {
-      if (!codexRegistered(o.env)) {
-        await stop();
+      if (!codexRegistered(this.o.env)) {
+        await this.stop();
       } else {
-        await start();
-        await finishQuiet();
+        await this.start();
+        await this.finishQuiet();
       }
     } catch (e) {
-      o.log('warn', `codex: ${errorMessage(e)}`);
+      this.o.log('warn', `codex: ${errorMessage(e)}`);
     }
-    if (!closed) {
-      timer = setTimeout(() => void tick(), Math.min(15_000, Math.max(250, finishedAfterMs() / 4)));
-      timer.unref?.();
+    if (!this.closed) {
+      this.timer = setTimeout(() => void this.tick(), Math.min(15_000, Math.max(250, this.finishedAfterMs() / 4)));
+      this.timer.unref?.();
     }
-  };
+  }
 
-  const ready = tick();
-  return {
-    ready,
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      for (const t of pending.values()) clearTimeout(t);
-      pending.clear();
-      await stop();
-    },
-  };
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    for (const t of this.pending.values()) clearTimeout(t);
+    this.pending.clear();
+    await this.stop();
+  }
+}
+
+function realOrAsIs(p: string): string {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+export function startCodexFollower(o: CodexFollowerOptions): CodexFollower {
+  return new CodexFollowing(o);
 }

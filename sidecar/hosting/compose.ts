@@ -11,7 +11,7 @@ import { foldersFromConfig } from '../../src/core/note/route.js';
 import { systemClock, type VaultPort, type Yield } from '../../src/core/ports.js';
 import { engramHome, type HostFacts } from '../../src/core/state.js';
 import { createBackend } from './backends.js';
-import { loadConfig } from './config-file.js';
+import type { ConfigReader } from './config-file.js';
 import { CoverageStore } from './coverage.js';
 import { thisDevice } from './device.js';
 import { hostFacts } from './facts.js';
@@ -20,7 +20,7 @@ import type { Logger } from './logger.js';
 import { NodeStateStore } from './node-state-store.js';
 import { VAULT_IGNORED_DIRS, type VaultState } from './paths.js';
 import { nodeTranscripts } from './session-jobs.js';
-import { clientSettings } from './settings.js';
+import { settingsOf } from './settings.js';
 import { DEFER_AGE_MS, spoolPort } from './spool.js';
 import { configuredTranscriptRoots } from './transcript-roots.js';
 import { yieldImmediate } from './yield.js';
@@ -48,6 +48,8 @@ export interface ComposeOptions {
   state: VaultState;
   env: NodeJS.ProcessEnv;
   log: Logger;
+  /** The configuration as it is now: the engine's folders and curation from it at the start, the rest per use. */
+  config: ConfigReader;
   /** The host's crash switch, read once at its start. */
   fault: FaultHit;
   /** The vault as this host writes it: the fs adapter or Obsidian's API. */
@@ -74,7 +76,7 @@ export interface ComposedEngine {
 export function composeEngine(opts: ComposeOptions): ComposedEngine {
   const { state, env, log, vault } = opts;
   const facts = hostFacts(env);
-  const { config } = loadConfig(facts);
+  const config = opts.config();
   const coverage = new CoverageStore(engramHome(facts), state.key);
   // What this vault's sessions were given and what was captured from them (`engram activity`), beside the other logs.
   const activity = new ActivityRecord(new NodeStateStore(engramHome(facts)), activityFile(state.key), systemClock, log, opts.yieldNow);
@@ -87,12 +89,12 @@ export function composeEngine(opts: ComposeOptions): ComposedEngine {
     curation: curationSetup(facts, state.key, config, 'mcp', opts.fault),
     capture: {
       coverage,
-      transcripts: nodeTranscripts(() => configuredTranscriptRoots(env)),
+      transcripts: nodeTranscripts(() => configuredTranscriptRoots(env, opts.config)),
       spool: spoolPort(state, env, opts.deferRetryMs ?? DEFER_AGE_MS, log),
       extractor: (req) => extractor(req),
       // Read per job: a threshold changed through `configure` applies at once.
       thresholds: () => {
-        const s = clientSettings(env);
+        const s = settingsOf(opts.config());
         return { turns: s.stop_min_new_turns, bytes: s.stop_min_new_bytes };
       },
       log,

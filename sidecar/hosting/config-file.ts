@@ -18,6 +18,13 @@ export interface LoadedConfig {
   broken?: string;
 }
 
+/**
+ * The configuration as it is now. Only entry points read config.json (the CLI's and the hook's contexts, the daemon's
+ * main, the plugin's config access; tests/sidecar/config-entry-points.test.ts holds the list) and hand the rest this
+ * getter: a command calls it once; a long-lived host calls it at each use, so an edit applies without a restart.
+ */
+export type ConfigReader = () => EffectiveConfig;
+
 export function configFilePath(facts: HostFacts): string {
   return userState(engramHome(facts), facts.platform).configFile;
 }

@@ -6,7 +6,7 @@ import { removeTempLeftovers } from './temp-files.js';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { CONFIG_KEYS, type EffectiveConfig, type BackendName } from '../../src/core/config.js';
+import { BACKENDS, CONFIG_KEYS, type EffectiveConfig, type BackendName } from '../../src/core/config.js';
 import { EngramError } from '../../src/core/errors.js';
 import { BackendError } from '../../src/core/extract/backends/backend-error.js';
 import { extractSession, type ExtractRun } from '../../src/core/extract/extract.js';
@@ -22,7 +22,6 @@ import { systemClock, type VaultPort } from '../../src/core/ports.js';
 import { detectFormat, readSession } from '../../src/core/transcript/detect.js';
 import type { Session } from '../../src/core/transcript/types.js';
 import { engramHome, type HostFacts } from '../../src/core/state.js';
-import { loadConfig } from './config-file.js';
 import { backendEntry, createBackend } from './backends.js';
 import { faultFromEnv, faultTrigger, type FaultPoint } from './fault.js';
 import { NodeStateStore } from './node-state-store.js';
@@ -64,9 +63,9 @@ export function budgetsFrom(config: EffectiveConfig): BudgetConfig {
   return { [config.get('backend')]: config.get('budget.tokens_per_day') };
 }
 
-/** Whether the configured backend is paid, decided as the backend itself decides it (openai: by its URL). */
-export function configuredBackendPaid(config: EffectiveConfig, backend: BackendName = config.get('backend'), env: NodeJS.ProcessEnv = {}): boolean {
-  return backendEntry(backend).paid(config, env);
+/** Whether each backend is paid: its registry entry's word (openai by its URL, claude by the key it runs on). */
+function paidByBackend(config: EffectiveConfig, env: NodeJS.ProcessEnv): Record<BackendName, boolean> {
+  return Object.fromEntries(BACKENDS.map((b) => [b, backendEntry(b).paid(config, env)])) as Record<BackendName, boolean>;
 }
 
 /**
@@ -88,7 +87,8 @@ export interface ExtractContext {
   vaultKey: string;
   /** The host's vault port (Obsidian's API in the plugin host); the fs adapter over vaultRoot otherwise. */
   vault?: VaultPort;
-  config?: EffectiveConfig;
+  /** The configuration this run follows (a host reads it per job: an edit applies to the next one). */
+  config: EffectiveConfig;
   backend?: BackendName | LlmBackend;
   mode?: 'background' | 'foreground';
   dryRun?: boolean;
@@ -127,7 +127,7 @@ function configuredBackend(name: BackendName, config: EffectiveConfig, env: Node
 
 /** Builds the ports one extraction run uses (shared by the transcript and import paths). */
 export function extractHost(ctx: ExtractContext): ExtractHost {
-  const config = ctx.config ?? loadConfig(ctx.facts).config;
+  const { config } = ctx;
   const hit = ctx.fault ?? faultTrigger(faultFromEnv(ctx.facts.env));
   // One count for state files and notes: `before-rename:N` crashes at the N-th atomic write of either.
   const beforeRename = () => hit('before-rename');
@@ -214,10 +214,9 @@ export async function extractTranscript(ctx: ExtractContext & { transcriptPath: 
  * Usage in the last 24 hours and the budget left, per backend, for `engram status`: the same budgets (budgetsFrom)
  * and the same limit rule (dailyLimit) that background extraction applies.
  */
-export async function extractionBudgetStatus(facts: HostFacts, now = Date.now()): Promise<UsageSummary & { backend: BackendName; lines: string[] }> {
-  const { config } = loadConfig(facts);
+export async function extractionBudgetStatus(facts: HostFacts, config: EffectiveConfig, now = Date.now()): Promise<UsageSummary & { backend: BackendName; lines: string[] }> {
   const backend = config.get('backend');
-  const summary = await usageSummary(new NodeStateStore(engramHome(facts)), now, budgetsFrom(config), { [backend]: configuredBackendPaid(config, backend, facts.env) }, [backend]);
+  const summary = await usageSummary(new NodeStateStore(engramHome(facts)), now, budgetsFrom(config), paidByBackend(config, facts.env), [backend]);
   return { ...summary, backend, lines: summary.backends.map((b) => describeBudget(b)) };
 }
 

@@ -10,7 +10,7 @@ import type { IndexUpdateResult, StatusResult } from '../../src/core/protocol/me
 import { dedupSearch } from './wiring.js';
 import { IndexedVault } from '../../src/core/engine.js';
 import { coreOperations, type Operation, type OperationTable } from '../../src/core/operations.js';
-import { clientSettings } from './settings.js';
+import { settingsOf } from './settings.js';
 import { setAsideCounts, spoolDepth } from './spool.js';
 import { allowedTranscript, configuredTranscriptRoots } from './transcript-roots.js';
 import { setSafeKey } from './configure.js';
@@ -21,7 +21,6 @@ import { synthesize } from './synthesis.js';
 import type { Handler, Handlers } from './server.js';
 import type { RunningHost } from './running-host.js';
 import { prepareTeamNote } from '../../src/core/team/store.js';
-import { loadConfig } from './config-file.js';
 import { engramHome } from './paths.js';
 import { hostTeam, propose, proposals, teamDir, teamSettings } from './team/team-service.js';
 
@@ -51,7 +50,7 @@ function viaQueue<T>(host: RunningHost, kind: string, task: () => Promise<T>): P
 
 /** A foreground extraction in this host: its vault, and dedup through the live index. */
 function extractBase(host: RunningHost, env: NodeJS.ProcessEnv, q: { backend?: BackendName; dryRun?: boolean }): ExtractContext {
-  return { facts: hostFacts(env), vaultRoot: host.state.vault, vaultKey: host.state.key, vault: host.vault, backend: q.backend, dryRun: q.dryRun, mode: 'foreground', search: dedupSearch(host.engine), fault: host.fault };
+  return { facts: hostFacts(env), config: host.config(), vaultRoot: host.state.vault, vaultKey: host.state.key, vault: host.vault, backend: q.backend, dryRun: q.dryRun, mode: 'foreground', search: dedupSearch(host.engine), fault: host.fault };
 }
 
 /** `engram index` for a live host: bring its index up to date (or rebuild it) and save the snapshot. */
@@ -131,7 +130,7 @@ async function hostStatus(host: RunningHost): Promise<StatusResult> {
 
 /** An agent proposes a note for the team: checked now as it will be on approval, then it waits for the user. */
 async function proposeForTeam(host: RunningHost, env: NodeJS.ProcessEnv, ref: string, why: string | undefined): Promise<{ path: string; waiting: number }> {
-  const s = teamSettings(loadConfig(hostFacts(env)).config, env);
+  const s = teamSettings(host.config(), env);
   if (!s) throw new EngramError('refused', 'no team store is set', 'the user connects one with `engram team connect`');
   await host.engine.whenReady();
   const { path: notePath } = await host.engine.read(ref.replace(/#.*$/, ''));
@@ -150,12 +149,12 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv, opts: { 
   const core = loggedTable(host, coreOperations({
     engine,
     injection: () => {
-      const c = clientSettings(env);
+      const c = settingsOf(host.config());
       return { inject: c.inject, sessionStartChars: c.session_start_max_chars, promptChars: c.prompt_max_chars, promptItems: c.prompt_max_items, sessionChars: c.session_max_chars };
     },
-    synthesize: (query, result) => synthesize(query, result, env),
+    synthesize: (query, result) => synthesize(query, result, host.config(), env),
     applyGuard: opts.applyGuard,
-    team: hostTeam(env),
+    team: hostTeam(env, host.config),
   }));
   return {
     ...core,
@@ -177,7 +176,7 @@ export function makeHandlers(host: RunningHost, env: NodeJS.ProcessEnv, opts: { 
       return { ok: true as const };
     },
     extract: async (q) => {
-      const file = allowedTranscript(q.path, configuredTranscriptRoots(env));
+      const file = allowedTranscript(q.path, configuredTranscriptRoots(env, host.config));
       if (!file) {
         throw new EngramError('refused', `not an agent transcript: ${q.path}`, 'extract reads only files inside ~/.claude/projects, ~/.codex/sessions or the folders in transcripts.extra_folders (`engram configure transcripts.extra_folders <absolute paths>`)');
       }

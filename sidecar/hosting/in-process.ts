@@ -5,6 +5,7 @@ import { EngramError } from '../../src/core/errors.js';
 import type { ApplyGuard } from '../../src/core/curate/service.js';
 import { checkParams, type Method, type Params, type Result, type RpcRequest } from '../../src/core/protocol/index.js';
 import { composeEngine } from './compose.js';
+import type { ConfigReader } from './config-file.js';
 import { thisDevice } from './device.js';
 import { engramHome } from './paths.js';
 import { recordDevice } from './vault-lease.js';
@@ -33,6 +34,8 @@ const quiet: Logger = () => {};
 export interface InProcessOptions {
   state: VaultState;
   env: NodeJS.ProcessEnv;
+  /** The command's configuration, read by its entry. */
+  config: ConfigReader;
   applyGuard?: ApplyGuard;
   /**
    * Save the index and the engine's state at close: always (a command that wrote the vault), when the index changed
@@ -56,7 +59,7 @@ export async function openInProcess(opts: InProcessOptions): Promise<InProcessHo
   const fault = faultTrigger(faultFromEnv(env));
   const vault = new NodeVault(state.vault, { beforeRename: () => fault('before-rename') });
   const index = await indexMaker(state, { ...opts.index, model: await opts.index?.model?.() })(vault, quiet, fault);
-  const { engine, coverage } = composeEngine({ state, env, log: quiet, fault, vault, index });
+  const { engine, coverage } = composeEngine({ state, env, config: opts.config, log: quiet, fault, vault, index });
   // Curation here writes this device's change log: its record beside the lease tells other machines whether the sync
   // carries `.engram/` (vault-lease.ts, unseenDevices).
   if (opts.recordDevice) {
@@ -71,7 +74,7 @@ export async function openInProcess(opts: InProcessOptions): Promise<InProcessHo
   const guard = opts.saveGuard ?? ((save) => save());
   const changed = () => !(index instanceof IndexedVault) || index.changed;
   const host: RunningHost = {
-    kind: 'cli', state, vault, engine, capture, coverage, curation: engine.curation!, startedAt: Date.now(), log: quiet, fault,
+    kind: 'cli', state, vault, engine, capture, coverage, curation: engine.curation!, startedAt: Date.now(), log: quiet, fault, config: opts.config,
     drain: () => {},
     save: () => guard(() => engine.save()),
     async shutdown() {

@@ -6,19 +6,18 @@ import type { Engine, EngineIndex } from '../../src/core/engine.js';
 import type { VaultChange, VaultPort, Yield } from '../../src/core/ports.js';
 import { errorMessage } from '../../src/core/errors.js';
 import { foldersFromConfig } from '../../src/core/note/route.js';
-import { PROTOCOL_VERSION } from '../../src/core/protocol/index.js';
+import { PROTOCOL_VERSION, WRITE_METHODS } from '../../src/core/protocol/index.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
 import { engramHome, type VaultState } from './paths.js';
 import { acquireHostLock, releaseHostLock, type LockInfo } from './election.js';
 import { NodeVault } from './node-vault.js';
 import { NodeStateStore } from './node-state-store.js';
-import { loadConfig } from './config-file.js';
-import { hostFacts } from './facts.js';
+import type { ConfigReader } from './config-file.js';
 import { removeTempLeftovers } from './temp-files.js';
 import { composeEngine } from './compose.js';
 import { faultFromEnv, faultTrigger, type FaultHit } from './fault.js';
 import { startTeamSync } from './team/team-service.js';
-import { thisDevice } from './device.js';
+import { thisDevice, type Device } from './device.js';
 import { describeLease, describeUnseen, LEASE_RENEW_MS, recordDevice, releaseLease, takeLease, unseenDevices, type Lease, type LeaseResult } from './vault-lease.js';
 import { releaseStartClaim } from './start-host.js';
 import { startHeartbeat } from './hung-host.js';
@@ -26,7 +25,7 @@ import { setAsideDamagedLedger } from './ledger-repair.js';
 import { HostServer, ensureToken } from './server.js';
 import type { Logger } from './logger.js';
 import { ensureStateDirs, retrySetAside, returnClaimed, unclaim } from './spool.js';
-import { startCodexFollower } from './codex-follow.js';
+import { startCodexFollower, type CodexFollower } from './codex-follow.js';
 import { makeHandlers } from './handlers.js';
 import { claudeMemoryFiles } from './claude-memory.js';
 import { importClaudeMemory } from '../../src/core/memory/claude-memory.js';
@@ -39,6 +38,11 @@ export interface OpenHostOptions {
   kind: HostKind;
   state: VaultState;
   env: NodeJS.ProcessEnv;
+  /**
+   * The configuration as it is now, from the entry that opens the host (the daemon's main, the plugin): read at each
+   * use, so an edit (read-only mode, Claude Code's memory, the backend for the next job) applies without a restart.
+   */
+  config: ConfigReader;
   log: Logger;
   /** The vault as this host writes it: the fs adapter (default) or Obsidian's API. */
   vault?: VaultPort;
@@ -61,13 +65,19 @@ export interface OpenHostOptions {
 /** Not hosting: a host on this machine holds host.lock (`owner`), or another device holds the vault's lease (`lease`). */
 export type OpenedHost = { kind: 'already-running'; owner?: LockInfo; lease?: Lease } | { kind: 'hosting'; host: RunningHost; closed: Promise<string> };
 
-/** What an agent may not do in read-only mode: every method that changes the vault, the queue or the configuration. */
-const AGENT_WRITES = new Set(['remember', 'forget', 'extract', 'configure', 'reindex', 'curate.apply', 'curate.reject', 'maintain.run', 'extract.run', 'import.run', 'index.update']);
-
 /** Why a host stopped when a client with a newer protocol major asked it to go. */
 export const NEWER_CLIENT = 'a newer client took over';
 
-export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
+/** This host holds host.lock and the vault's lease (or hosts without a lease it cannot write). */
+interface Elected {
+  device: Device;
+  /** When this device's lease began (kept on each renewal). */
+  since: string;
+  stopHeartbeat: () => void;
+}
+
+/** host.lock on this machine, then the vault's lease among devices; or who hosts instead. */
+function elect(opts: OpenHostOptions): Elected | OpenedHost {
   const { state, env, log } = opts;
   ensureStateDirs(state);
   const election = acquireHostLock(state.lock, opts.kind);
@@ -82,7 +92,6 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     // A vault this host cannot write (read-only, a full disk): it still serves recall; only other devices cannot see it.
     log('warn', `cannot write the vault's lease (${errorMessage(e)}); hosting without it, unseen by other devices`);
   }
-  const since = leased?.ok ? leased.lease.since : new Date().toISOString();
   if (leased && !leased.ok) {
     log('warn', `not hosting ${state.vault}: ${describeLease(leased.holder)} hosts it; this device (${device.name}) waits until that lease expires`);
     releaseHostLock(state.lock);
@@ -96,183 +105,231 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
   } catch {
     // Not writable: warned about with the lease above.
   }
+  return { device, since: leased?.ok ? leased.lease.since : new Date().toISOString(), stopHeartbeat };
+}
 
+/** The engine composed over the host's ports, with the real index and extractor when this build has them. */
+async function composeHost(opts: OpenHostOptions, device: Device) {
+  const { state, log } = opts;
+  // The crash switch (ENGRAM_FAULT), read once: what this host writes takes it as a port.
+  const fault = faultTrigger(faultFromEnv(opts.env));
+  const vault = opts.vault ?? new NodeVault(state.vault);
+  const index = await opts.makeIndex?.(vault, log, fault).catch((e) => {
+    log('warn', `index unavailable, using the built-in BM25: ${errorMessage(e)}`);
+    return undefined;
+  });
+  const composed = composeEngine({ state, env: opts.env, config: opts.config, log, fault, vault, index, yieldNow: opts.yieldNow, deferRetryMs: opts.deferRetryMs, jobDelayMs: opts.jobDelayMs });
+  // A config.json broken by hand (the last good copy is in use), invalid values, mistyped keys: in the host log too.
+  for (const p of composed.config.problems) log('warn', `configuration: ${p}`);
+  // A device whose lease cannot reach this machine (a sync without dot folders): say so, since both may host.
+  const unseen = describeUnseen(unseenDevices(state.vault, device, foldersFromConfig(composed.config).log));
+  if (unseen) log('warn', `${unseen}; run Engram's host on one machine at a time (engram serve --stop on the other), or sync with a tool that carries dot folders`);
+  const made = await opts.makeExtractor?.(composed.engine, vault, fault).catch((e) => {
+    log('warn', `extraction unavailable: ${errorMessage(e)}`);
+    return undefined;
+  });
+  if (made) composed.setExtractor(made);
+  return { ...composed, vault, fault };
+}
+
+/** What runs beside the socket while the host lives; each is stopped at shutdown. */
+interface Background {
+  watcher?: ReturnType<VaultFollower>;
+  codex?: CodexFollower;
+  team?: { tick(): void; close(): Promise<void> };
+  timers: ReturnType<typeof setInterval>[];
+  /** The save right after the first start (awaited before the last save at shutdown). */
+  firstSave: Promise<void>;
+  shuttingDown: Promise<void> | null;
+}
+
+/** Stops the host: the socket, the running job (or gives it back), the followers, the last save, the lock. */
+async function stopHost(host: RunningHost, bg: Background, server: HostServer, el: Elected, reason: string): Promise<void> {
+  const { state, log, capture, engine } = host;
+  log('info', `host stopping: ${reason}`);
+  for (const t of bg.timers) clearInterval(t);
+  el.stopHeartbeat();
+  await server.close();
+  // Finish the running job (or give up after a while: its entries go back to the spool).
+  const current = capture.queue.currentData();
+  let giveUp: ReturnType<typeof setTimeout> | undefined;
+  const finished = await Promise.race([capture.queue.stop().then(() => true), new Promise<boolean>((r) => (giveUp = setTimeout(() => r(false), 20_000)))]);
+  clearTimeout(giveUp);
+  if (!finished && current) unclaim(state, current.files);
+  returnClaimed(state);
+  await Promise.resolve(bg.watcher?.close()).catch(() => {});
+  await bg.codex?.close().catch(() => {});
+  await bg.team?.close();
+  // The save after start first: left running, it wrote notes.json after the host had released and exited.
+  await bg.firstSave;
+  // The snapshot, recall statistics and which notes each session was given.
+  await engine.save().catch((e) => log('warn', `saving the engine's state failed: ${errorMessage(e)}`));
+  await engine.activity!.written();
+  releaseLease(state.vault, el.device);
+  releaseHostLock(state.lock);
+}
+
+/** The socket: the handler table, read-only mode for agents (read at each request), an agent's calls recorded. */
+function hostServer(opts: OpenHostOptions, host: RunningHost): HostServer {
+  const { state } = opts;
+  return new HostServer({
+    socket: state.socket,
+    token: ensureToken(opts.env),
+    hello: () => ({ host: opts.kind, pid: process.pid, vault: state.vault }),
+    handlers: makeHandlers(host, opts.env),
+    onActivity: () => opts.onActivity?.(),
+    onTakeover: () => void host.shutdown(NEWER_CLIENT),
+    refuse: (client, method) => (client === 'mcp' && WRITE_METHODS.has(method) && opts.config().get('recall.read_only')
+      ? `Engram is read-only for agents (recall.read_only): ${method} is refused; the user can turn it off with \`engram configure recall.read_only false\``
+      : undefined),
+    // An agent's MCP requests and the size of each answer, in the activity record.
+    onCall: (c) => {
+      if (c.client !== 'mcp') return;
+      // The note a `read` answered with: the dashboard counts an injected note read afterwards as used (usage.ts).
+      const read = c.method === 'read' && typeof (c.result as { path?: unknown } | undefined)?.path === 'string' ? [(c.result as { path: string }).path] : undefined;
+      host.engine.activity!.add({ kind: 'mcp', method: c.method, answerChars: c.answerChars, ms: c.ms, ...(c.error ? { error: c.error } : {}), ...(read ? { notes: read } : {}) });
+    },
+    log: opts.log,
+  });
+}
+
+/** What a previous host left: a damaged ledger set aside, claimed entries returned, set-aside events retried, temp files. */
+function recoverLeftovers(state: VaultState, env: NodeJS.ProcessEnv, log: Logger): void {
+  const damaged = setAsideDamagedLedger(state);
+  if (damaged) log('warn', `the ledger was damaged: set aside as ${damaged}; a new one starts (notes already written stay, dedup skips beats extracted before)`);
+  const returned = returnClaimed(state);
+  if (returned) log('info', `returned ${returned} entries claimed by a previous host`);
+  // Set-aside events whose cause is gone (or whose wait is over) come back now and on every sweep.
+  const retried = retrySetAside(state);
+  if (retried) log('info', `retrying ${retried} events set aside in spool/failed/`);
+  void cleanCrashLeftovers(state, env, log);
+}
+
+/** Claude Code's own memory files, as notes (read only; at start and whenever a memory folder changed). */
+function memoryImporter(host: RunningHost, env: NodeJS.ProcessEnv, stopping: () => boolean): () => Promise<void> {
+  const { engine, log, state } = host;
+  let memorySeen: string | undefined;
+  let importing = false;
+  return async () => {
+    if (importing || stopping() || !engine.ready) return;
+    const c = host.config();
+    if (!c.get('capture.claude_memory')) return;
+    importing = true;
+    try {
+      const found = claudeMemoryFiles(env, memorySeen);
+      if (!found.files) return;
+      const done = await importClaudeMemory({ vault: host.vault, state: new NodeStateStore(engramHome(env)), dir: `vaults/${state.key}`, folder: c.get('folders.claude_memory'), files: found.files });
+      memorySeen = found.signature;
+      for (const d of done) if (d.action !== 'unchanged') engine.activity!.add({ kind: 'memory', project: found.files.find((f) => f.source === d.source)?.project, source: d.source, path: d.path, action: d.action, ...(d.why ? { why: d.why } : {}) });
+      if (done.some((d) => d.action === 'created' || d.action === 'updated')) await engine.reconcile();
+    } catch (e) {
+      log('warn', `Claude Code memory not imported: ${errorMessage(e)}`);
+    } finally {
+      importing = false;
+    }
+  };
+}
+
+/** The sweep (spool, memory, team, rescan) and the lease's renewal, on timers the host clears at shutdown. */
+function startTimers(opts: OpenHostOptions, host: RunningHost, bg: Background, el: Elected, importMemory: () => Promise<void>): void {
+  const { engine, log } = host;
+  let sweeps = 0;
+  const sweep = setInterval(() => {
+    host.capture.sweep();
+    void importMemory();
+    sweeps++;
+    // Every 5 minutes the team store (its first run was at start, not on the first sweep).
+    if (sweeps % 10 === 0) bg.team?.tick();
+    // Every 10 minutes, a rescan catches anything the watcher missed.
+    if (sweeps % 20 === 0 && engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
+  }, opts.sweepMs ?? 30_000);
+  sweep.unref?.();
+  // The lease is renewed while this host runs; a device that took it meanwhile (ours expired: a sleep, a stall) keeps it.
+  const renew = setInterval(() => {
+    try {
+      const r = takeLease(host.state.vault, el.device, opts.kind, el.since);
+      if (!r.ok) void host.shutdown(`${describeLease(r.holder)} took over this vault`);
+    } catch (e) {
+      log('warn', `renewing the vault's lease failed: ${errorMessage(e)}`);
+    }
+  }, LEASE_RENEW_MS);
+  renew.unref?.();
+  bg.timers.push(sweep, renew);
+}
+
+/** Once the engine has started: finish a curation apply a crash interrupted, drain the spool, save the first snapshot. */
+function afterStart(host: RunningHost, bg: Background, kind: HostKind, importMemory: () => Promise<void>): void {
+  const { engine, log } = host;
+  // A host told to stop while it was starting has released the vault (or is releasing it): it writes nothing more.
+  if (bg.shuttingDown) return;
+  // A curation apply a crash interrupted (this host's, or a CLI's): finished now, or rolled back.
+  const curation = engine.curation;
+  if (curation) void curation.exclusive(() => curation.resumeInterrupted({ actor: kind })).then(
+    async (done) => {
+      for (const o of done) log(o.ok ? 'info' : 'warn', o.ok ? `finished proposal ${o.id}, whose apply a crash interrupted` : `proposal ${o.id}, interrupted by a crash: ${o.error}`);
+      if (done.length) await engine.reconcile();
+    },
+    (e) => log('warn', `resuming interrupted applies failed: ${errorMessage(e)}`),
+  );
+  host.drain();
+  void importMemory();
+  // Save the freshly built index at once: a crash later must not cost a full rebuild.
+  bg.firstSave = engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
+}
+
+/** What follows the socket: the vault watcher, Codex's rollouts, the team store, the timers, the engine's start. */
+function startBackground(opts: OpenHostOptions, host: RunningHost, bg: Background, el: Elected): void {
+  const { engine, log } = host;
+  // The watcher starts once the engine can answer: its first walk of a large vault (seconds of stat calls on this
+  // thread) must not delay the context a hook that started this host is waiting for. From a saved index it starts
+  // before the engine lists the vault; without one, after the first full read, and a rescan catches what changed
+  // in between.
+  void engine.whenServing().then(() => {
+    if (bg.shuttingDown) return;
+    bg.watcher = opts.follow((c) => engine.applyChange(c));
+    if (engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
+  });
+  // Codex runs no hooks: once registered (`engram install --agent codex`), its rollouts are followed from disk.
+  bg.codex = startCodexFollower({ state: host.state, env: opts.env, config: opts.config, coverage: host.coverage, log, notify: () => host.drain() });
+  const importMemory = memoryImporter(host, opts.env, () => bg.shuttingDown !== null);
+  // A team store (docs/team.md): promotions waiting are sent and the team's notes cached for recall, in the
+  // background, at start and every 5 minutes; nothing that answers a person waits on it.
+  bg.team = startTeamSync(opts.config(), opts.env, log);
+  startTimers(opts, host, bg, el, importMemory);
+  void engine.start().then(
+    () => afterStart(host, bg, opts.kind, importMemory),
+    (e) => log('error', `engine start failed: ${errorMessage(e)}`),
+  );
+}
+
+export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
+  const { state, log } = opts;
+  const el = elect(opts);
+  if (!('device' in el)) return el;
   let closedResolve!: (reason: string) => void;
   const closed = new Promise<string>((r) => (closedResolve = r));
   try {
-    const token = ensureToken(env);
-    // The crash switch (ENGRAM_FAULT), read once: what this host writes takes it as a port.
-    const fault = faultTrigger(faultFromEnv(env));
-    const vault = opts.vault ?? new NodeVault(state.vault);
-    const index = await opts.makeIndex?.(vault, log, fault).catch((e) => {
-      log('warn', `index unavailable, using the built-in BM25: ${errorMessage(e)}`);
-      return undefined;
-    });
-    const { engine, coverage, config, setExtractor } = composeEngine({ state, env, log, fault, vault, index, yieldNow: opts.yieldNow, deferRetryMs: opts.deferRetryMs, jobDelayMs: opts.jobDelayMs });
-    // A config.json broken by hand (the last good copy is in use), invalid values, mistyped keys: in the host log too.
-    for (const p of config.problems) log('warn', `configuration: ${p}`);
-    // A device whose lease cannot reach this machine (a sync without dot folders): say so, since both may host.
-    const unseen = describeUnseen(unseenDevices(state.vault, device, foldersFromConfig(config).log));
-    if (unseen) log('warn', `${unseen}; run Engram's host on one machine at a time (engram serve --stop on the other), or sync with a tool that carries dot folders`);
-    // What this vault's sessions were given and what was captured from them (`engram activity`).
-    const activity = engine.activity!;
-    const made = await opts.makeExtractor?.(engine, vault, fault).catch((e) => {
-      log('warn', `extraction unavailable: ${errorMessage(e)}`);
-      return undefined;
-    });
-    if (made) setExtractor(made);
+    const { engine, coverage, vault, fault } = await composeHost(opts, el.device);
     const capture = engine.capture!;
-
-    /** The save right after the first start (awaited before the last save at shutdown). */
-    let firstSave: Promise<void> = Promise.resolve();
-    let shuttingDown: Promise<void> | null = null;
+    const bg: Background = { timers: [], firstSave: Promise.resolve(), shuttingDown: null };
     const host: RunningHost = {
-      kind: opts.kind, state, vault, engine, capture, coverage, curation: engine.curation!, startedAt: Date.now(), log, fault,
+      kind: opts.kind, state, vault, engine, capture, coverage, curation: engine.curation!, startedAt: Date.now(), log, fault, config: opts.config,
       drain: () => capture.drain(),
       shutdown(reason: string) {
-        shuttingDown ??= (async () => {
-          log('info', `host stopping: ${reason}`);
-          clearInterval(sweep);
-          clearInterval(renew);
-          stopHeartbeat();
-          await server.close();
-          // Finish the running job (or give up after a while: its entries go back to the spool).
-          const current = capture.queue.currentData();
-          let giveUp: ReturnType<typeof setTimeout> | undefined;
-          const finished = await Promise.race([capture.queue.stop().then(() => true), new Promise<boolean>((r) => (giveUp = setTimeout(() => r(false), 20_000)))]);
-          clearTimeout(giveUp);
-          if (!finished && current) unclaim(state, current.files);
-          returnClaimed(state);
-          await Promise.resolve(watcher?.close()).catch(() => {});
-          await codex.close().catch(() => {});
-          await team.close();
-          // The save after start first: left running, it wrote notes.json after the host had released and exited.
-          await firstSave;
-          // The snapshot, recall statistics and which notes each session was given.
-          await engine.save().catch((e) => log('warn', `saving the engine's state failed: ${errorMessage(e)}`));
-          await activity.written();
-          releaseLease(state.vault, device);
-          releaseHostLock(state.lock);
-          closedResolve(reason);
-        })();
-        return shuttingDown;
+        bg.shuttingDown ??= stopHost(host, bg, server, el, reason).then(() => closedResolve(reason));
+        return bg.shuttingDown;
       },
     };
-
-    const server = new HostServer({
-      socket: state.socket,
-      token,
-      hello: () => ({ host: opts.kind, pid: process.pid, vault: state.vault }),
-      handlers: makeHandlers(host, env),
-      onActivity: () => opts.onActivity?.(),
-      onTakeover: () => void host.shutdown(NEWER_CLIENT),
-      // Read-only mode (recall.read_only, read at each request): an agent may recall and read, never write.
-      refuse: (client, method) => (client === 'mcp' && AGENT_WRITES.has(method) && loadConfig(hostFacts(env)).config.get('recall.read_only')
-        ? `Engram is read-only for agents (recall.read_only): ${method} is refused; the user can turn it off with \`engram configure recall.read_only false\``
-        : undefined),
-      // An agent's MCP requests and the size of each answer, in the activity record.
-      onCall: (c) => {
-        if (c.client !== 'mcp') return;
-        // The note a `read` answered with: the dashboard counts an injected note read afterwards as used (usage.ts).
-        const read = c.method === 'read' && typeof (c.result as { path?: unknown } | undefined)?.path === 'string' ? [(c.result as { path: string }).path] : undefined;
-        activity.add({ kind: 'mcp', method: c.method, answerChars: c.answerChars, ms: c.ms, ...(c.error ? { error: c.error } : {}), ...(read ? { notes: read } : {}) });
-      },
-      log,
-    });
+    const server = hostServer(opts, host);
     await server.listen();
     log('info', `listening on ${state.socket}`);
-
-    const damaged = setAsideDamagedLedger(state);
-    if (damaged) log('warn', `the ledger was damaged: set aside as ${damaged}; a new one starts (notes already written stay, dedup skips beats extracted before)`);
-    const returned = returnClaimed(state);
-    if (returned) log('info', `returned ${returned} entries claimed by a previous host`);
-    // Set-aside events whose cause is gone (or whose wait is over) come back now and on every sweep.
-    const retried = retrySetAside(state);
-    if (retried) log('info', `retrying ${retried} events set aside in spool/failed/`);
-    void cleanCrashLeftovers(state, env, log);
-    // The watcher starts once the engine can answer: its first walk of a large vault (seconds of stat calls on this
-    // thread) must not delay the context a hook that started this host is waiting for. From a saved index it starts
-    // before the engine lists the vault; without one, after the first full read, and a rescan catches what changed
-    // in between.
-    let watcher: ReturnType<VaultFollower> | undefined;
-    void engine.whenServing().then(() => {
-      if (shuttingDown) return;
-      watcher = opts.follow((c) => engine.applyChange(c));
-      if (engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
-    });
-    // Codex runs no hooks: once registered (`engram install --agent codex`), its rollouts are followed from disk.
-    const codex = startCodexFollower({ state, env, coverage, log, notify: () => host.drain() });
-    // Claude Code's own memory files, as notes (read only; at start and whenever a memory folder changed).
-    let memorySeen: string | undefined;
-    let importing = false;
-    const importMemory = async () => {
-      if (importing || shuttingDown || !engine.ready) return;
-      const c = loadConfig(hostFacts(env)).config;
-      if (!c.get('capture.claude_memory')) return;
-      importing = true;
-      try {
-        const found = claudeMemoryFiles(env, memorySeen);
-        if (!found.files) return;
-        const done = await importClaudeMemory({ vault, state: new NodeStateStore(engramHome(env)), dir: `vaults/${state.key}`, folder: c.get('folders.claude_memory'), files: found.files });
-        memorySeen = found.signature;
-        for (const d of done) if (d.action !== 'unchanged') activity.add({ kind: 'memory', project: found.files.find((f) => f.source === d.source)?.project, source: d.source, path: d.path, action: d.action, ...(d.why ? { why: d.why } : {}) });
-        if (done.some((d) => d.action === 'created' || d.action === 'updated')) await engine.reconcile();
-      } catch (e) {
-        log('warn', `Claude Code memory not imported: ${errorMessage(e)}`);
-      } finally {
-        importing = false;
-      }
-    };
-    // A team store (docs/team.md): promotions waiting are sent and the team's notes cached for recall, in the
-    // background, at start and every 5 minutes; nothing that answers a person waits on it.
-    const team = startTeamSync(config, env, log);
-    let sweeps = 0;
-    const sweep = setInterval(() => {
-      capture.sweep();
-      void importMemory();
-      sweeps++;
-      // Every 5 minutes the team store (its first run was at start, not on the first sweep).
-      if (sweeps % 10 === 0) team.tick();
-      // Every 10 minutes, a rescan catches anything the watcher missed.
-      if (sweeps % 20 === 0 && engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
-    }, opts.sweepMs ?? 30_000);
-    sweep.unref?.();
-    // The lease is renewed while this host runs; a device that took it meanwhile (ours expired: a sleep, a stall) keeps it.
-    const renew = setInterval(() => {
-      try {
-        const r = takeLease(state.vault, device, opts.kind, since);
-        if (!r.ok) void host.shutdown(`${describeLease(r.holder)} took over this vault`);
-      } catch (e) {
-        log('warn', `renewing the vault's lease failed: ${errorMessage(e)}`);
-      }
-    }, LEASE_RENEW_MS);
-    renew.unref?.();
-
-    void engine.start().then(
-      () => {
-        // A host told to stop while it was starting has released the vault (or is releasing it): it writes nothing more.
-        if (shuttingDown) return;
-        // A curation apply a crash interrupted (this host's, or a CLI's): finished now, or rolled back.
-        const curation = engine.curation;
-        if (curation) void curation.exclusive(() => curation.resumeInterrupted({ actor: opts.kind })).then(
-          async (done) => {
-            for (const o of done) log(o.ok ? 'info' : 'warn', o.ok ? `finished proposal ${o.id}, whose apply a crash interrupted` : `proposal ${o.id}, interrupted by a crash: ${o.error}`);
-            if (done.length) await engine.reconcile();
-          },
-          (e) => log('warn', `resuming interrupted applies failed: ${errorMessage(e)}`),
-        );
-        host.drain();
-        void importMemory();
-        // Save the freshly built index at once: a crash later must not cost a full rebuild.
-        firstSave = engine.save().catch((e) => log('warn', `snapshot failed: ${errorMessage(e)}`));
-      },
-      (e) => log('error', `engine start failed: ${errorMessage(e)}`),
-    );
+    recoverLeftovers(state, opts.env, log);
+    startBackground(opts, host, bg, el);
     return { kind: 'hosting', host, closed };
   } catch (e) {
     log('error', `host failed: ${(e as Error)?.stack ?? String(e)}`);
-    stopHeartbeat();
-    releaseLease(state.vault, device);
+    el.stopHeartbeat();
+    releaseLease(state.vault, el.device);
     releaseHostLock(state.lock);
     throw e;
   }

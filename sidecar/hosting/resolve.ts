@@ -7,7 +7,7 @@ import { noVaultError, parseGitFile, parseLocalSettings, projectFromRecords, rep
 import { homeRelative } from '../../src/core/transcript/redact.js';
 import type { SessionMeta } from '../../src/core/transcript/types.js';
 import { engramHome, vaultKey, vaultState, type HostFacts, type VaultState } from '../../src/core/state.js';
-import { loadConfig } from './config-file.js';
+import type { ConfigReader } from './config-file.js';
 
 /** The nearest `.claude/engram.local.json` at or above `cwd`, parsed; null if there is none. */
 export function findLocalSettings(cwd: string): LocalSettings | null {
@@ -105,18 +105,18 @@ export interface VaultContext extends ResolvedVault {
  * Resolves the vault for a command (or null when none is configured anywhere). Does not require it to exist.
  * config.json is read only when nothing earlier in the order names a vault, so a broken file cannot block `--vault`.
  */
-export function findVault(facts: HostFacts, cwd: string, option?: string): ResolvedVault | null {
+export function findVault(facts: HostFacts, cwd: string, option: string | undefined, config: ConfigReader): ResolvedVault | null {
   const base = { option, env: facts.env, cwd, homeDir: facts.homeDir, platform: facts.platform };
   const early = option?.trim() || facts.env.ENGRAM_VAULT?.trim() ? resolveVault(base) : null;
   if (early) return early;
   const local = findLocalSettings(cwd);
   if (local?.vault) return resolveVault({ ...base, local });
-  return resolveVault({ ...base, local, configVaultPath: loadConfig(facts).config.get('vault_path') });
+  return resolveVault({ ...base, local, configVaultPath: config().get('vault_path') });
 }
 
 /** Resolves the vault and checks it is an existing folder; errors say how to set one. */
-export function requireVault(facts: HostFacts, cwd: string, option?: string): VaultContext {
-  const found = findVault(facts, cwd, option);
+export function requireVault(facts: HostFacts, cwd: string, option: string | undefined, config: ConfigReader): VaultContext {
+  const found = findVault(facts, cwd, option, config);
   if (!found) throw noVaultError();
   let realPath: string;
   try {

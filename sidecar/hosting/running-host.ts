@@ -8,6 +8,7 @@ import type { VaultState } from './paths.js';
 import type { CoverageStore } from './coverage.js';
 import type { Logger } from './logger.js';
 import type { FaultHit } from './fault.js';
+import type { ConfigReader } from './config-file.js';
 
 export type HostKind = 'daemon' | 'plugin';
 
@@ -27,6 +28,8 @@ export interface RunningHost {
   /** The daemon exits after this long without a request; the plugin host stays while Obsidian is open. */
   idleMs?: number;
   log: Logger;
+  /** The configuration as it is now, handed in by the entry point that opened this host (read at each use). */
+  config: ConfigReader;
   /** The crash switch this host read at its start (ENGRAM_FAULT): one count per point among its writes. */
   fault: FaultHit;
   drain(): void;

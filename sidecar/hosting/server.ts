@@ -57,7 +57,7 @@ export interface HostServerOptions {
   /** A newer client asked an older host to go. */
   onTakeover?: () => void;
   /** Why this client may not call this method now (the read-only mode refuses an agent's writes), or undefined. */
-  refuse?: (client: string | undefined, method: string) => string | undefined;
+  refuse?: (client: string | undefined, method: Method) => string | undefined;
   /** Each answered request: which client (as its hello named it), the method, the answer's size and time. */
   onCall?: (call: { client?: string; method: string; answerChars: number; ms: number; error?: string; result?: unknown }) => void;
   log: (level: 'info' | 'warn' | 'error', msg: string) => void;

@@ -2,7 +2,7 @@
 // without loading the engine. Vault and project resolution are the foundation's (sidecar/hosting/resolve.ts).
 import { effectiveConfig, type EffectiveConfig } from '../../src/core/config.js';
 import { findVault, findLocalSettings, projectFor } from './resolve.js';
-import { readConfigData } from './config-file.js';
+import { loadConfig, readConfigData, type ConfigReader } from './config-file.js';
 import { hostFacts } from './facts.js';
 import { configPath } from './paths.js';
 
@@ -23,7 +23,7 @@ export interface ClientSettings {
 }
 
 /** config.json's data (while it is broken, its last good copy's), or nothing when neither can be read. */
-export function readRawConfig(env: NodeJS.ProcessEnv): Record<string, unknown> {
+function readRawConfig(env: NodeJS.ProcessEnv): Record<string, unknown> {
   try {
     return readConfigData(configPath(env)).data ?? {};
   } catch {
@@ -31,8 +31,8 @@ export function readRawConfig(env: NodeJS.ProcessEnv): Record<string, unknown> {
   }
 }
 
-export function clientSettings(env: NodeJS.ProcessEnv): ClientSettings {
-  const cfg: EffectiveConfig = effectiveConfig(readRawConfig(env), env);
+/** The settings clients and hosts need, from the configuration an entry point read. */
+export function settingsOf(cfg: EffectiveConfig): ClientSettings {
   return {
     vault_path: cfg.get('vault_path') ?? undefined,
     session_start_deadline_ms: cfg.get('hooks.session_start_deadline_ms'),
@@ -48,14 +48,25 @@ export function clientSettings(env: NodeJS.ProcessEnv): ClientSettings {
   };
 }
 
+/**
+ * The hook's own read of config.json (sidecar/client/hook.ts, never a broken file's error: a hook always exits 0).
+ * It stays here, on the entry points' list, until the hook takes its configuration from its entry as the rest do.
+ */
+export function clientSettings(env: NodeJS.ProcessEnv): ClientSettings {
+  return settingsOf(effectiveConfig(readRawConfig(env), env));
+}
+
 export interface ResolvedVault {
   vault: string;
   source: string;
 }
 
-/** docs/configuration.md, which vault: --vault, ENGRAM_VAULT, the nearest .claude/engram.local.json, config.json's vault_path. */
-export function resolveVault(opts: { vault?: string; cwd: string; env: NodeJS.ProcessEnv }): ResolvedVault | undefined {
-  const found = findVault(hostFacts(opts.env), opts.cwd, opts.vault);
+/**
+ * docs/configuration.md, which vault: --vault, ENGRAM_VAULT, the nearest .claude/engram.local.json, config.json's
+ * vault_path (from `config`; the hook, which hands none, reads it here, as clientSettings does).
+ */
+export function resolveVault(opts: { vault?: string; cwd: string; env: NodeJS.ProcessEnv; config?: ConfigReader }): ResolvedVault | undefined {
+  const found = findVault(hostFacts(opts.env), opts.cwd, opts.vault, opts.config ?? (() => loadConfig(hostFacts(opts.env)).config));
   return found ? { vault: found.path, source: found.origin } : undefined;
 }
 

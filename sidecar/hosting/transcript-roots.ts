@@ -1,8 +1,8 @@
 // Transcripts are read only from the agents' own folders or folders the user configured (invariant 6).
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from './config-file.js';
-import { homeDir, hostFacts } from './facts.js';
+import type { ConfigReader } from './config-file.js';
+import { homeDir } from './facts.js';
 import { codexHome } from './paths.js';
 
 export function transcriptRoots(env: NodeJS.ProcessEnv, configured: string[] = []): string[] {
@@ -21,11 +21,11 @@ export function transcriptRoots(env: NodeJS.ProcessEnv, configured: string[] = [
   });
 }
 
-/** The agents' folders plus `transcripts.extra_folders` from the configuration (read each time: it may change). */
-export function configuredTranscriptRoots(env: NodeJS.ProcessEnv): string[] {
+/** The agents' folders plus `transcripts.extra_folders` from the configuration (a host reads it each time: it may change). */
+export function configuredTranscriptRoots(env: NodeJS.ProcessEnv, config: ConfigReader): string[] {
   let extra: string[] = [];
   try {
-    extra = loadConfig(hostFacts(env)).config.get('transcripts.extra_folders');
+    extra = config().get('transcripts.extra_folders');
   } catch {
     // An unreadable config.json: the agents' own folders only (doctor reports the file).
   }

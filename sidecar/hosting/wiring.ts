@@ -13,6 +13,7 @@ import { hostFacts } from './facts.js';
 import type { Logger } from './logger.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
 import type { FaultHit } from './fault.js';
+import type { ConfigReader } from './config-file.js';
 import { atomicWriteFile } from './atomic-write.js';
 import { yieldImmediate } from './yield.js';
 import { citedNotes } from '../../src/core/activity/usage.js';
@@ -84,17 +85,18 @@ export function dedupSearch(engine: Engine): (query: string, opts: SearchOptions
 }
 
 /** Extraction in this host: notes written through the host's vault port, dedup through the live index. */
-export function extractorMaker(state: VaultState, env: NodeJS.ProcessEnv): ExtractorMaker {
-  return async (engine, vault, fault) => extractorFor(engine, vault, fault, state, env);
+export function extractorMaker(state: VaultState, env: NodeJS.ProcessEnv, config: ConfigReader): ExtractorMaker {
+  return async (engine, vault, fault) => extractorFor(engine, vault, fault, state, env, config);
 }
 
-async function extractorFor(engine: Engine, vault: VaultPort, fault: FaultHit, state: VaultState, env: NodeJS.ProcessEnv): Promise<TranscriptExtractor> {
+async function extractorFor(engine: Engine, vault: VaultPort, fault: FaultHit, state: VaultState, env: NodeJS.ProcessEnv, config: ConfigReader): Promise<TranscriptExtractor> {
   const runner = await import('./extract-runner.js');
   const facts = hostFacts(env);
   const search = dedupSearch(engine);
   return async (req) => {
     // Background mode (the daily budget applies); a forced backend is setup's offline `rules` pass.
-    const ctx = { facts, vaultRoot: state.vault, vaultKey: state.key, vault, mode: 'background' as const, search, fault, ...(req.backend ? { backend: req.backend } : {}) };
+    // The configuration as it is for this job: a backend or budget changed since the start applies to it.
+    const ctx = { facts, config: config(), vaultRoot: state.vault, vaultKey: state.key, vault, mode: 'background' as const, search, fault, ...(req.backend ? { backend: req.backend } : {}) };
     const host = runner.extractHost(ctx);
     const session = await runner.readTranscriptFile(req.transcriptPath, { keepEmails: host.config.get('extract.keep_emails') });
     if (req.project && !session.meta.project) session.meta.project = req.project;

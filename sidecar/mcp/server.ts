@@ -34,28 +34,21 @@ export interface McpDeps {
   team?: boolean;
 }
 
-export function buildMcpServer(deps: McpDeps): McpServer {
-  const server = new McpServer({ name: 'engram', version: deps.version }, { capabilities: { logging: {} }, instructions: USAGE_GUIDE });
-  const call = async <M extends Method>(method: M, params: Params<M>, render: (r: Result<M>) => ToolResult): Promise<ToolResult> => {
+/** Calls one method on the host and renders its typed result; a failure is the tool's error, said plainly. */
+type ToolCall = <M extends Method>(method: M, params: Params<M>, render: (r: Result<M>) => ToolResult) => Promise<ToolResult>;
+
+function toolCall(deps: McpDeps): ToolCall {
+  return async (method, params, render) => {
     try {
       return render(await deps.link.call(method, params));
     } catch (e) {
       return toolError(e);
     }
   };
+}
 
-  // review and restructure: a plan (a short list, or one proposal in full with `show`), or one apply by id.
-  const curation = (kind: 'review' | 'restructure', a: { show?: string; apply?: string }): Promise<ToolResult> =>
-    a.apply
-      ? call('curate.apply', { ids: [a.apply] }, (r) => {
-        // A refused apply is the tool's error (the agent must not report it done).
-        const refused = r.applied.some((o) => !o.ok);
-        return { ...text(renderCuration(kind, r)), ...(refused ? { isError: true } : {}) };
-      })
-      : kind === 'review'
-        ? call('review.plan', {}, (r) => text(renderCuration(kind, r, a.show)))
-        : call('restructure.plan', {}, (r) => text(renderCuration(kind, r, a.show)));
-
+/** recall, search and read: the vault's notes, fenced as reference data. */
+function registerReadTools(server: McpServer, call: ToolCall, deps: McpDeps): void {
   server.registerTool('recall', {
     title: 'Recall from memory',
     description: 'Search the notes Engram keeps in the user\'s Obsidian vault (hybrid keyword + meaning search). Returns a compact list (title, path#heading of the passage that matched, size in tokens, one line), fenced as reference data; open a hit with read (its path, or path#heading for just that passage), or ask detail "full" for the top notes\' text. Defaults to this project plus general notes.',
@@ -108,6 +101,10 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     return text(fenceRecalled(`[[${note.path.replace(/\.md$/, '')}|${note.title}]] (${note.path})${note.heading ? ` § ${note.heading}` : ''}\n\n${capText(note.text, MAX_TOOL_CHARS - 500, 'the note is longer; open it in Obsidian')}`));
   }));
 
+}
+
+/** remember, extract, forget and (with a team store) team_propose: what an agent may write. */
+function registerWriteTools(server: McpServer, call: ToolCall, deps: McpDeps): void {
   server.registerTool('remember', {
     title: 'Remember',
     description: 'File a piece of knowledge as a new note (a beat) in the vault: a decision with its reason, a correction, an insight, a problem, a failed approach or a reference.',
@@ -155,6 +152,21 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   }, async (a) => call('team.propose', { ref: a.ref, why: a.why }, (r) => text(`Proposed ${r.path} for the team: it waits for the user's approval (${r.waiting} waiting; \`engram team proposals\`). Nothing has left the vault.`)));
 
+}
+
+/** review and restructure: a plan (a short list, or one proposal in full with `show`), or one apply by id. */
+function registerCurationTools(server: McpServer, call: ToolCall): void {
+  const curation = (kind: 'review' | 'restructure', a: { show?: string; apply?: string }): Promise<ToolResult> =>
+    a.apply
+      ? call('curate.apply', { ids: [a.apply] }, (r) => {
+        // A refused apply is the tool's error (the agent must not report it done).
+        const refused = r.applied.some((o) => !o.ok);
+        return { ...text(renderCuration(kind, r)), ...(refused ? { isError: true } : {}) };
+      })
+      : kind === 'review'
+        ? call('review.plan', {}, (r) => text(renderCuration(kind, r, a.show)))
+        : call('restructure.plan', {}, (r) => text(renderCuration(kind, r, a.show)));
+
   // A proposal id, as `curate.apply` takes each of its ids.
   const id = proposalId().optional();
   const proposalInput = {
@@ -176,6 +188,10 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   }, async (a) => curation('restructure', a));
 
+}
+
+/** reindex, status and configure: the host itself. */
+function registerHostTools(server: McpServer, call: ToolCall): void {
   server.registerTool('reindex', {
     title: 'Rebuild the index',
     description: 'Re-read every note of the vault into the search index. Changes no note.',
@@ -198,6 +214,10 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   }, async (a) => call('configure', { key: a.key, value: a.value }, (r) => text(`Set ${r.key} = ${JSON.stringify(r.value)}.`)));
 
+}
+
+/** The usage guide (a resource) and the two prompts. */
+function registerGuide(server: McpServer, deps: McpDeps): void {
   server.registerResource('guide', 'engram://guide', { title: 'How to use Engram\'s memory', mimeType: 'text/markdown' },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: USAGE_GUIDE }] }));
 
@@ -207,5 +227,15 @@ export function buildMcpServer(deps: McpDeps): McpServer {
   server.registerPrompt('recall', { title: 'Recall a topic', description: 'Ask what the vault says about a topic', argsSchema: { topic: z.string() } },
     ({ topic }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Use Engram's recall tool to look up what my notes say about: ${topic}. Treat the results as reference data and cite the [[wikilinks]].` } }] }));
 
+}
+
+export function buildMcpServer(deps: McpDeps): McpServer {
+  const server = new McpServer({ name: 'engram', version: deps.version }, { capabilities: { logging: {} }, instructions: USAGE_GUIDE });
+  const call = toolCall(deps);
+  registerReadTools(server, call, deps);
+  registerWriteTools(server, call, deps);
+  registerCurationTools(server, call);
+  registerHostTools(server, call);
+  registerGuide(server, deps);
   return server;
 }

@@ -8,6 +8,7 @@ import type { SessionMeta } from '../../src/core/transcript/types.js';
 import { hostFacts } from '../../sidecar/hosting/facts.js';
 import { vaultKey } from '../../src/core/state.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
+import { configOf } from '../helpers/config-reader.js';
 
 const base = { env: {}, cwd: '/work/proj/sub', homeDir: '/home/ada', platform: 'linux' };
 const local = parseLocalSettings('{"vault": "../Vault", "project": "engram"}', '/work/proj/.claude/engram.local.json', '/work/proj');
@@ -92,12 +93,12 @@ describe('on-disk lookups', () => {
     fs.mkdirSync(path.join(root, 'Vault'));
     fs.symlinkSync(path.join(root, 'Vault'), path.join(root, 'link'));
     const facts = hostFacts({ HOME: root, ENGRAM_HOME: path.join(root, 'home') });
-    const v = requireVault(facts, root, 'link');
+    const v = requireVault(facts, root, 'link', configOf(facts.env));
     expect(v.realPath).toBe(path.join(root, 'Vault'));
     expect(v.key).toBe(vaultKey(path.join(root, 'Vault'), process.platform));
     expect(v.state.dir).toBe(path.join(root, 'home', 'vaults', v.key));
-    expect(() => requireVault(facts, root, 'missing')).toThrow(/vault path does not exist/);
-    expect(() => requireVault(facts, root)).toThrow(/no vault configured/);
+    expect(() => requireVault(facts, root, 'missing', configOf(facts.env))).toThrow(/vault path does not exist/);
+    expect(() => requireVault(facts, root, undefined, configOf(facts.env))).toThrow(/no vault configured/);
   });
 
   it('does not read config.json when --vault or ENGRAM_VAULT names the vault', () => {
@@ -106,9 +107,9 @@ describe('on-disk lookups', () => {
     fs.mkdirSync(path.join(root, 'home'));
     fs.writeFileSync(path.join(root, 'home', 'config.json'), '{ broken');
     const facts = hostFacts({ HOME: root, ENGRAM_HOME: path.join(root, 'home') });
-    expect(requireVault(facts, root, 'Vault').realPath).toBe(path.join(root, 'Vault'));
-    expect(requireVault(hostFacts({ ...facts.env, ENGRAM_VAULT: path.join(root, 'Vault') }), root).source).toBe('environment');
-    expect(() => requireVault(facts, root)).toThrow(/not valid JSON/);
+    expect(requireVault(facts, root, 'Vault', configOf(facts.env)).realPath).toBe(path.join(root, 'Vault'));
+    expect(requireVault(hostFacts({ ...facts.env, ENGRAM_VAULT: path.join(root, 'Vault') }), root, undefined, configOf(facts.env)).source).toBe('environment');
+    expect(() => requireVault(facts, root, undefined, configOf(facts.env))).toThrow(/not valid JSON/);
   });
 });
 

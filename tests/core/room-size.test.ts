@@ -9,9 +9,6 @@ import { MAX_FILE_LINES, MAX_FUNCTION_LINES, oversized } from '../../tools/room-
 const STILL_LARGE: string[] = [];
 
 const STILL_LONG = [
-  'sidecar/hosting/open-host.ts openHost',
-  'sidecar/hosting/codex-follow.ts startCodexFollower',
-  'sidecar/mcp/server.ts buildMcpServer',
   'src/core/index/search.ts searchOnce',
 ];
 

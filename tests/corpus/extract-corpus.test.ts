@@ -10,6 +10,7 @@ import { extractTranscript, readTranscriptFile } from '../../sidecar/hosting/ext
 import { hostFacts } from '../../sidecar/hosting/facts.js';
 import { vaultKey } from '../../src/core/state.js';
 import { parseNote } from '../../src/core/note/frontmatter.js';
+import { loadConfig } from '../../sidecar/hosting/config-file.js';
 
 const file = hasCorpus ? corpusPath('transcripts', 'marot-spotter', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl') : '';
 
@@ -23,7 +24,7 @@ describe.skipIf(!hasCorpus)(`extraction on a real transcript (${hasCorpus ? 'cor
     vault = path.join(tmp, 'vault');
     fs.mkdirSync(vault);
     const facts = hostFacts({ ...process.env, ENGRAM_HOME: path.join(tmp, 'home'), HOME: tmp, ENGRAM_FAULT: '' });
-    ctx = { facts, vaultRoot: vault, vaultKey: vaultKey(vault, process.platform), backend, transcriptPath: file };
+    ctx = { facts, config: loadConfig(facts).config, vaultRoot: vault, vaultKey: vaultKey(vault, process.platform), backend, transcriptPath: file };
   });
   afterAll(() => removeDir(tmp));
 

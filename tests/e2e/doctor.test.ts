@@ -10,6 +10,7 @@ import { repoRoot } from '../helpers/shared.js';
 import { vaultKey } from '../../sidecar/hosting/paths.js';
 import { runChecks } from '../../sidecar/doctor/checks.js';
 import { checkLine } from '../../sidecar/cli/commands/doctor.js';
+import { configFileOf } from '../helpers/config-reader.js';
 
 type Result = { name: string; status: 'ok' | 'warn' | 'fail'; detail: string; fix?: string };
 
@@ -88,7 +89,7 @@ describe('engram doctor', () => {
 
   // This process's Node cannot be swapped for an old one: the checks run in process, given the version to check.
   it('reports an old Node under "node" only, and says what to install', async () => {
-    const results = await runChecks({ env, cwd: repoRoot, nodeVersion: 'v18.19.0' });
+    const results = await runChecks({ env, cwd: repoRoot, nodeVersion: 'v18.19.0', configFile: configFileOf(env) });
     expect(failing(results)).toEqual(['node']);
     expect(checkLine(results.find((r) => r.name === 'node')!)).toMatch(/^FAIL {2}node: Node v18\.19\.0 is too old {2}-> fix: install Node 20\.19 or newer/);
   });
@@ -125,13 +126,13 @@ describe('engram doctor', () => {
 
   it('names a mistyped config key with the one meant, and a broken config.json with its line, under "configuration"', async () => {
     config({ backend: 'rules', hooks: { injcet: false } });
-    const typo = (await runChecks({ env, cwd: repoRoot, nodeVersion: process.version })).find((r) => r.name === 'configuration')!;
+    const typo = (await runChecks({ env, cwd: repoRoot, nodeVersion: process.version, configFile: configFileOf(env) })).find((r) => r.name === 'configuration')!;
     expect(typo).toMatchObject({ status: 'warn', detail: 'config.json: unknown key hooks.injcet (ignored); did you mean "hooks.inject"?' });
     // A good read first (the last good copy), then a hand edit that breaks the file: a warning, and Engram goes on.
     config({ backend: 'rules' });
-    await runChecks({ env, cwd: repoRoot, nodeVersion: process.version });
+    await runChecks({ env, cwd: repoRoot, nodeVersion: process.version, configFile: configFileOf(env) });
     fs.writeFileSync(path.join(sb.engramHome, 'config.json'), '{\n  "version": 1,\n  "backend": "rules",\n}\n');
-    const results = await runChecks({ env, cwd: repoRoot, nodeVersion: process.version });
+    const results = await runChecks({ env, cwd: repoRoot, nodeVersion: process.version, configFile: configFileOf(env) });
     const broken = results.find((r) => r.name === 'configuration')!;
     expect(broken.status).toBe('warn');
     expect(broken.detail).toMatch(/config\.json:4:1 is not valid JSON.*using the last good configuration/);

@@ -13,6 +13,7 @@ import { createBackend } from '../../sidecar/hosting/backends.js';
 import { loadConfig } from '../../sidecar/hosting/config-file.js';
 import { dailyLimit } from '../../src/core/extract/usage.js';
 import { hostFacts } from '../../sidecar/hosting/facts.js';
+import { configOf } from '../helpers/config-reader.js';
 
 const fixtures = path.join(repoRoot, 'tests/fixtures/extract');
 const transcript = path.join(fixtures, 'markers-a.jsonl');
@@ -74,7 +75,8 @@ describe('engram extract', () => {
     expect(calls[0]).toMatchObject({ backend: 'claude', model: 'claude-haiku-4-5-fake', ok: true, mode: 'foreground' });
     expect(calls[0].inputTokens).toBeGreaterThan(0);
     // What `engram status` shows: tokens used today against the claude default budget.
-    const status = await extractionBudgetStatus(hostFacts({ ...process.env, ENGRAM_HOME: c.home, HOME: c.home }));
+    const budgetEnv = { ...process.env, ENGRAM_HOME: c.home, HOME: c.home };
+    const status = await extractionBudgetStatus(hostFacts(budgetEnv), configOf(budgetEnv)());
     expect(status.backend).toBe('claude');
     expect(status.lines[0]).toMatch(new RegExp(`^claude: ${(calls[0].inputTokens + calls[0].outputTokens).toLocaleString('en-US')} of 200,000 tokens in the last 24 h \\(1 calls\\); [\\d,]+ left$`));
   });
@@ -202,7 +204,7 @@ describe('budget: engram status and background extraction apply the same limit',
       fs.writeFileSync(path.join(c.home, 'config.json'), JSON.stringify({ version: 1, ...file }));
       const env = { ...process.env, ENGRAM_HOME: c.home, HOME: c.home, ANTHROPIC_API_KEY: 'test-key', OPENAI_API_KEY: 'test-key', ...extraEnv };
       const facts = hostFacts(env);
-      const status = await extractionBudgetStatus(facts);
+      const status = await extractionBudgetStatus(facts, configOf(env)());
       const mine = status.backends.find((b) => b.backend === status.backend)!;
       expect(mine.limit).toBe(expected);
       // What the extraction run would apply: the real backend object's own `paid`, and the same budgets.

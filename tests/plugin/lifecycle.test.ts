@@ -14,6 +14,7 @@ import { runHost } from '../../sidecar/host/daemon';
 import type { RecallResult, StatusResult } from '../../src/core/protocol/index';
 import { pluginApp } from '../helpers/plugin-app';
 import { makeTempDir, removeDir } from '../helpers/temp';
+import { configOf } from '../helpers/config-reader';
 
 const NOTES = {
   'Engram/Inbox/Use pnpm workspaces.md': '---\ntype: decision\nscope: general\nengram_id: e1\n---\nWe moved the monorepo to pnpm workspaces; installs went from 4 minutes to 40 seconds.\n',
@@ -128,7 +129,7 @@ describe('the plugin hosts the vault while Obsidian is open', () => {
   it('takes over from a daemon that hosts the vault, which saves and exits', async () => {
     const { app, folder, manifest, layoutReady } = pluginApp(root, NOTES);
     const state = vaultState(folder.root, process.env);
-    const daemon = runHost({ vault: folder.root, foreground: false, env: { ...process.env } });
+    const daemon = runHost({ vault: folder.root, foreground: false, env: { ...process.env }, config: configOf(process.env) });
     await until('the daemon', () => readLock(state.lock)?.host === 'daemon');
     await until('the daemon to answer', () => client(folder.root).then((c) => (c.close(), true), () => false));
 

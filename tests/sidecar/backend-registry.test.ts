@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS, effectiveConfig, type BackendName } from '../../src/core/config.js';
 import { EngramError } from '../../src/core/errors.js';
-import { backendCredentials, createBackend } from '../../sidecar/hosting/backends.js';
+import { BACKEND_ENTRIES, backendCredentials, createBackend } from '../../sidecar/hosting/backends.js';
 import { checkBackend } from '../../sidecar/hosting/backend-check.js';
 
 const config = effectiveConfig({ version: 1, openai: { url: 'http://127.0.0.1:9/v1' } }, {});
@@ -21,6 +21,20 @@ describe('the backend registry', () => {
     const check = checkBackend(config, env, 'claude');
     expect(check.ok).toBe(false);
     expect(check.choices.join('\n')).toMatch(/engram configure backend rules/);
+  });
+
+  it('whether a backend is paid is its entry\'s word, and the backend made carries the same (openai by its URL)', () => {
+    const at = (url: string) => effectiveConfig({ version: 1, openai: { url } }, {});
+    const expected: [string, boolean][] = [['https://api.openai.com/v1', true], ['https://openrouter.ai/api/v1', true], ['http://127.0.0.1:8080/v1', false], ['http://localhost:1234/v1', false]];
+    for (const [url, paid] of expected) {
+      expect(BACKEND_ENTRIES.openai.paid(at(url), env)).toBe(paid);
+      expect(createBackend('openai', at(url), { env: { ...env, OPENAI_API_KEY: 'k' } }).paid).toBe(paid);
+    }
+    for (const name of BACKENDS) expect(createBackend(name, config, { env }).paid, name).toBe(BACKEND_ENTRIES[name].paid(config, env));
+    // claude bills per token on an API key, and runs on the subscription without one.
+    const login = { ...env, ANTHROPIC_API_KEY: '' };
+    expect([BACKEND_ENTRIES.claude.paid(config, env), BACKEND_ENTRIES.claude.paid(config, login)]).toEqual([true, false]);
+    expect(createBackend('claude', config, { env: login }).paid).toBe(false);
   });
 
   it('refuses a name it does not know, listing the ones it does', () => {

@@ -11,6 +11,7 @@ import { vaultState } from '../../sidecar/hosting/paths.js';
 import type { RecallResult, StatusResult } from '../../src/core/protocol/index.js';
 import type { RestructurePlanResult } from '../../src/core/curate/service.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
+import { configOf } from '../helpers/config-reader.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -34,11 +35,11 @@ function setUp(): { vault: string; env: NodeJS.ProcessEnv } {
   return { vault, env };
 }
 
-async function connect(socket: string, env: NodeJS.ProcessEnv): Promise<HostConnection> {
+async function connect(socket: string, env: NodeJS.ProcessEnv, client = 'test'): Promise<HostConnection> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     try {
-      return await HostConnection.open({ socket, env, deadline: Date.now() + 1000, client: 'test' });
+      return await HostConnection.open({ socket, env, deadline: Date.now() + 1000, client });
     } catch (e) {
       if (Date.now() > deadline) throw e;
       await new Promise((r) => setTimeout(r, 50));
@@ -50,7 +51,7 @@ describe('the daemon in process: real files, a real socket, the typed protocol',
   it('answers recall, read, remember, restructure.plan, index.update and status, then hands over on host.release', async () => {
     const { vault, env } = setUp();
     const state = vaultState(vault, env);
-    const running = runHost({ vault, foreground: false, env, makeIndex: indexMaker(state) });
+    const running = runHost({ vault, foreground: false, env, config: configOf(env), makeIndex: indexMaker(state) });
     const conn = await connect(state.socket, env);
     try {
       const status = (await conn.call('status', {}, Date.now() + 20_000)) as StatusResult;
@@ -77,5 +78,27 @@ describe('the daemon in process: real files, a real socket, the typed protocol',
     // The lock is released and the socket gone: the next client starts a host.
     expect(fs.existsSync(state.lock)).toBe(false);
     expect(fs.existsSync(state.socket)).toBe(false);
+  });
+  it('follows an edit to config.json without a restart: read-only mode turned on refuses an agent at once', async () => {
+    const { vault, env } = setUp();
+    const state = vaultState(vault, env);
+    const running = runHost({ vault, foreground: false, env, config: configOf(env), makeIndex: indexMaker(state) });
+    const file = path.join(env.ENGRAM_HOME!, 'config.json');
+    // An agent's connection (the MCP server's): read-only mode refuses its writes.
+    const conn = await connect(state.socket, env, 'mcp');
+    try {
+      expect(await conn.call('remember', { text: 'The staging database is reset every Monday night.', type: 'insight' }, Date.now() + 5000)).toMatchObject({ path: expect.any(String) });
+      // The user turns read-only mode on (as `engram configure` writes it) while the host runs.
+      fs.writeFileSync(file, JSON.stringify({ version: 1, recall: { read_only: true } }));
+      await expect(conn.call('remember', { text: 'The release branch is cut on Thursdays.', type: 'insight' }, Date.now() + 5000)).rejects.toThrow(/read-only for agents/);
+      expect((await conn.call('recall', { query: 'staging database reset' }, Date.now() + 5000)).hits.length).toBeGreaterThan(0);
+      // And off again: the next write goes through, the same host.
+      fs.writeFileSync(file, JSON.stringify({ version: 1, recall: { read_only: false } }));
+      expect(await conn.call('remember', { text: 'The release branch is cut on Thursdays.', type: 'insight' }, Date.now() + 5000)).toMatchObject({ path: expect.any(String) });
+      expect(await conn.call('host.release', {}, Date.now() + 5000)).toEqual({ releasing: true });
+    } finally {
+      conn.close();
+    }
+    expect(await running).toMatchObject({ kind: 'exited' });
   });
 });

@@ -26,7 +26,7 @@ describe('llm-calls.jsonl and extract-runs.jsonl', () => {
     const file = path.join(home, ...CALLS_LOG.split('/'));
     expect(fs.statSync(file).size).toBeLessThanOrEqual(LOG_MAX_BYTES);
     expect(fs.existsSync(`${file}.1`)).toBe(true);
-    const u = await usageSummary(store, now);
+    const u = await usageSummary(store, now, {}, { claude: false });
     expect(u.backends.find((b) => b.backend === 'claude')!.inputTokens).toBe(10 * n);
   });
 });

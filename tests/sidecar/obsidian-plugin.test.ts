@@ -10,6 +10,7 @@ import type { CommandContext } from '../../sidecar/cli/types.js';
 import { command as uninstallCommand } from '../../sidecar/cli/commands/uninstall.js';
 import { choosePlugin, installPlugin, pluginStep, type PluginChoice } from '../../sidecar/install/obsidian-plugin.js';
 import { isEngramError } from '../../src/core/errors.js';
+import { configFileOf, configOf } from '../helpers/config-reader.js';
 
 describe('the Obsidian plugin in a vault', () => {
   let root: string;
@@ -62,6 +63,8 @@ describe('the Obsidian plugin in a vault', () => {
       global: { json: false },
       env,
       facts: hostFacts(env),
+      configFile: configFileOf(env),
+      config: configOf(env),
       cwd: root,
       stdout: (t) => out.push(t),
       stderr: (t) => out.push(t),

@@ -84,7 +84,7 @@ export const command: CommandDefinition = {
     if (agent !== undefined && !(HOOK_CLIENTS as readonly string[]).includes(agent)) throw new EngramError('usage', `--client ${agent}: not a client Engram knows`, `use ${HOOK_CLIENTS.join(' or ')}`);
     const sinceMs = since === undefined ? undefined : parseSince(since, Date.now());
     const r: ActivityResult = (await callHost(ctx, 'activity', { session, since, limit, kinds, ...(agent ? { agent: agent as HookClient } : {}) }))?.result
-      ?? (await readActivity(new NodeStateStore(engramHome(ctx.env)), activityFile(requireVault(ctx.facts, ctx.cwd, ctx.global.vault).key), { session, since: sinceMs, limit, kinds, agent }));
+      ?? (await readActivity(new NodeStateStore(engramHome(ctx.env)), activityFile(requireVault(ctx.facts, ctx.cwd, ctx.global.vault, ctx.config).key), { session, since: sinceMs, limit, kinds, agent }));
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify(r, null, 2));
       return 0;

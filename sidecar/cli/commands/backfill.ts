@@ -18,9 +18,8 @@ export const command: CommandDefinition = {
     // Everything when absent; otherwise core's one duration reader (its usage error names the forms it takes).
     const since = ctx.options.since === undefined ? 0 : parseSince(String(ctx.options.since), Date.now(), '--since');
     // Said before anything is counted or queued: a backend that cannot run would only leave every window pending.
-    const { loadConfig } = await import('../../hosting/config-file.js');
     const { checkBackend, describeBackendProblem } = await import('../../hosting/backend-check.js');
-    const check = checkBackend(loadConfig(ctx.facts).config, ctx.env);
+    const check = checkBackend(ctx.config(), ctx.env);
     if (!check.ok) {
       for (const line of describeBackendProblem(check)) ctx.stdout(line);
       ctx.stdout('Nothing queued.');

@@ -27,7 +27,7 @@ export const command: CommandDefinition = {
   details: 'Writes nothing. Exit status 0 whenever the check ran, whatever it found.',
   async run(ctx) {
     const started = Date.now();
-    const v = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
+    const v = requireVault(ctx.facts, ctx.cwd, ctx.global.vault, ctx.config);
     const vault = new NodeVault(v.realPath);
     const files = (await vault.listPaths()).map((p) => ({ path: p }));
     const invalid: Finding[] = [];

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CONFIG_KEY_NAMES, isConfigKey, keySpec, unknownKeyError, type EffectiveEntry } from '../../../src/core/config.js';
 import { EngramError } from '../../../src/core/errors.js';
-import { loadConfig, saveConfigKey } from '../../hosting/config-file.js';
+import { saveConfigKey } from '../../hosting/config-file.js';
 import { findVault } from '../../hosting/resolve.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
@@ -76,7 +76,7 @@ export const command: CommandDefinition = {
       return 0;
     }
 
-    const loaded = loadConfig(facts);
+    const loaded = ctx.configFile();
     if (key !== undefined) {
       const e = loaded.config.entries.get(key);
       if (!e) throw unknownKeyError(key);
@@ -88,7 +88,7 @@ export const command: CommandDefinition = {
     let vault: { path: string; origin: string } | null = null;
     let vaultProblem: string | undefined;
     try {
-      vault = findVault(facts, ctx.cwd, ctx.global.vault);
+      vault = findVault(facts, ctx.cwd, ctx.global.vault, () => loaded.config);
     } catch (e) {
       vaultProblem = (e as Error).message;
     }

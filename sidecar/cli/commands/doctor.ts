@@ -17,11 +17,11 @@ export const command: CommandDefinition = {
   },
   async run(ctx) {
     if (ctx.options.fix) {
-      const done = await runFixes({ env: ctx.env, cwd: ctx.cwd, vaultOption: ctx.global.vault, nodeVersion: process.version });
+      const done = await runFixes({ env: ctx.env, cwd: ctx.cwd, vaultOption: ctx.global.vault, nodeVersion: process.version, configFile: ctx.configFile });
       for (const d of done) (ctx.global.json ? ctx.stderr : ctx.stdout)(`fixed: ${d}`);
       if (!done.length) (ctx.global.json ? ctx.stderr : ctx.stdout)('fixed: nothing to repair');
     }
-    const results = await runChecks({ env: ctx.env, cwd: ctx.cwd, vaultOption: ctx.global.vault, nodeVersion: process.version });
+    const results = await runChecks({ env: ctx.env, cwd: ctx.cwd, vaultOption: ctx.global.vault, nodeVersion: process.version, configFile: ctx.configFile });
     if (ctx.global.json) ctx.stdout(JSON.stringify(results, null, 2));
     else for (const r of results) ctx.stdout(checkLine(r));
     return results.some((r) => r.status === 'fail') ? 1 : 0;

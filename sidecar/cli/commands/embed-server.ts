@@ -19,11 +19,10 @@ export const command: CommandDefinition = {
   description: 'Serve embeddings over stdio, one JSON-RPC message per line: info, embed {texts} (vectors as base64 Float32). Used by the Obsidian plugin; loads only local model files.',
   options: { model: { type: 'string', valueName: '<dir>', description: 'Model folder (default: the configured model, English or multilingual: its path or its download)' } },
   async run(ctx) {
-    const { loadConfig } = await import('../../hosting/config-file.js');
     const { configuredModel, locateModel, loadEmbedder } = await import('../../hosting/embedder.js');
     const { engramHome } = await import('../../../src/core/state.js');
     const facts = ctx.facts;
-    const { config } = loadConfig(facts);
+    const config = ctx.config();
     const chosen = configuredModel(config, engramHome(facts));
     const dir = ctx.options.model as string | undefined;
     const loc = dir ? locateModel({ engramHome: engramHome(facts), modelId: chosen.id, modelPath: dir }) : chosen;

@@ -16,7 +16,6 @@ import { engramHome } from '../../../src/core/state.js';
 import type { Session } from '../../../src/core/transcript/types.js';
 import { atomicWriteFileSync } from '../../hosting/atomic-write.js';
 import { createBackend } from '../../hosting/backends.js';
-import { loadConfig } from '../../hosting/config-file.js';
 import { setSessionProject } from '../../hosting/resolve.js';
 import { readTranscriptFile } from '../../hosting/transcript-files.js';
 import type { CommandContext } from '../types.js';
@@ -81,7 +80,7 @@ export async function evalExtraction(ctx: CommandContext): Promise<number> {
   const dir = path.resolve(ctx.cwd, dirOpt);
   if (!fs.existsSync(dir)) throw new EngramError('not-found', `no transcripts folder at ${dir}`);
   const set = parseExtractionSet(read(setFile), setFile);
-  const { config } = loadConfig(ctx.facts);
+  const config = ctx.config();
   const name = (ctx.options.backend as string | undefined) ?? 'rules';
   if (!(BACKENDS as readonly string[]).includes(name)) throw new EngramError('usage', `unknown backend "${name}"`, `choose one of ${BACKENDS.join(', ')}`);
   const backend = createBackend(name as BackendName, config, { env: ctx.env, timeoutMs: config.get('extract.timeout_ms') });

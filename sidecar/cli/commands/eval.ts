@@ -5,7 +5,6 @@ import path from 'node:path';
 import { EngramError, errorMessage } from '../../../src/core/errors.js';
 import { buildEvalIndex, evaluate, parseJsonl, parseQrels, type EvalDoc, type EvalQuery, type Metrics } from '../../../src/core/index/eval.js';
 import { resolveModel } from '../../hosting/embedder.js';
-import { loadConfig } from '../../hosting/config-file.js';
 import { engramHome } from '../../../src/core/state.js';
 import type { CommandDefinition } from '../types.js';
 
@@ -61,7 +60,7 @@ export const command: CommandDefinition = {
     const t0 = performance.now();
     const { index, idOf } = await buildEvalIndex(docs);
     if (mode === 'hybrid') {
-      const model = await resolveModel(loadConfig(ctx.facts).config, engramHome(ctx.facts));
+      const model = await resolveModel(ctx.config(), engramHome(ctx.facts));
       if (!model.embedder) throw new EngramError('not-found', `hybrid evaluation needs an embedding model: ${model.problem ?? ''}`);
       index.setEmbedder(model.embedder);
       await index.embedPending();

@@ -5,7 +5,6 @@ import type { IndexProgress } from '../../../src/core/index/vault-index.js';
 import type { IndexUpdateResult } from '../../../src/core/protocol/messages.js';
 import { engramHome } from '../../../src/core/state.js';
 import { requireVault } from '../../hosting/resolve.js';
-import { loadConfig } from '../../hosting/config-file.js';
 import { locateModel, resolveModel, type ModelState } from '../../hosting/embedder.js';
 import { callEngine } from '../../client/forward.js';
 import { progressFor, stepProgress, terminalProgress, type ProgressLine } from '../progress.js';
@@ -54,7 +53,7 @@ export const command: CommandDefinition = {
   },
   async run(ctx) {
     const rebuild = Boolean(ctx.options.rebuild);
-    const snapshot = requireVault(ctx.facts, ctx.cwd, ctx.global.vault).state.snapshot;
+    const snapshot = requireVault(ctx.facts, ctx.cwd, ctx.global.vault, ctx.config).state.snapshot;
     // A live host owns the index and its snapshot: it brings them up to date (or rebuilds them) and saves. With none,
     // the CLI's own host opens the index here; nothing of this run is on disk until the snapshot is written (whole,
     // by rename), after the last note.
@@ -99,7 +98,7 @@ export const command: CommandDefinition = {
 export async function modelFor(ctx: CommandContext, wanted: 'hybrid' | 'bm25' = 'hybrid'): Promise<ModelState> {
   const home = engramHome(ctx.facts);
   if (wanted === 'bm25') return { location: locateModel({ engramHome: home, modelId: 'none', modelPath: null }), problem: 'BM25 mode requested' };
-  return resolveModel(loadConfig(ctx.facts).config, home);
+  return resolveModel(ctx.config(), home);
 }
 
 /** What the vault's live host did. */

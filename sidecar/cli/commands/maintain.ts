@@ -25,7 +25,7 @@ export const command: CommandDefinition = {
     // The vault's engine runs it: its live host (the vault's one writer), else the same host here.
     const r = (await callEngine(ctx, 'maintain.run', { actor: CLI_ACTOR, apply: Boolean(ctx.options.apply), staleDays })).result;
     // Sync conflicts (a vault synced between machines): copies kept out of recall until the user resolves them.
-    const conflicts = await vaultConflicts(requireVault(ctx.facts, ctx.cwd, ctx.global.vault).realPath, { markers: true });
+    const conflicts = await vaultConflicts(requireVault(ctx.facts, ctx.cwd, ctx.global.vault, ctx.config).realPath, { markers: true });
     if (ctx.global.json) {
       const { staleDays: _days, ...rest } = r;
       ctx.stdout(JSON.stringify({ ...rest, conflicts }, null, 2));

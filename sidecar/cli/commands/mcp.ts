@@ -1,7 +1,6 @@
 // `engram mcp`: the MCP server over stdio (stdout is the JSON-RPC channel: nothing else may print there).
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { EngramError } from '../../../src/core/errors.js';
-import { loadConfig } from '../../hosting/config-file.js';
 import type { CommandDefinition } from '../types.js';
 import { buildMcpServer, type McpDeps } from '../../mcp/server.js';
 import { HostLink } from '../../mcp/host-link.js';
@@ -30,7 +29,7 @@ export const command: CommandDefinition = {
       broken = { call: () => Promise.reject(problem) };
       ctx.stderr(`engram mcp: ${e.message}${e.hint ? ` (${e.hint})` : ''}`);
     }
-    const server = buildMcpServer({ link: link ?? broken!, project: resolveProject(ctx.cwd), version, team: Boolean(loadConfig(ctx.facts).config.get('team.url')) });
+    const server = buildMcpServer({ link: link ?? broken!, project: resolveProject(ctx.cwd), version, team: Boolean(ctx.config().get('team.url')) });
     // An agent starts its MCP servers with each session: once the client has said who it is, a host starts, not at the
     // first tool call, so a session that calls no Engram tool (Codex, which runs no hooks) is still followed and
     // captured. Claude Code is left out: its hooks start the host, and `claude mcp list` (a health check that connects

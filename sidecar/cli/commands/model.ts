@@ -1,7 +1,6 @@
 // `engram model pull|status`: the embedding model. `pull` is Engram's only download, and says what and from where.
 import { EngramError } from '../../../src/core/errors.js';
 import { engramHome } from '../../../src/core/state.js';
-import { loadConfig } from '../../hosting/config-file.js';
 import { configuredModel, HUB, locateModel, pullModel, resolveModel } from '../../hosting/embedder.js';
 import type { CommandDefinition } from '../types.js';
 import { engramEntry } from '../../hosting/start-host.js';
@@ -15,7 +14,7 @@ export const command: CommandDefinition = {
   async run(ctx) {
     const sub = ctx.args[0];
     const facts = ctx.facts;
-    const { config } = loadConfig(facts);
+    const config = ctx.config();
     if (sub === 'pull') {
       const modelId = ctx.options.multilingual === true ? config.get('embedding.multilingual_model_id') : config.get('embedding.model_id');
       const loc = locateModel({ engramHome: engramHome(facts), modelId, modelPath: null });

@@ -1,7 +1,6 @@
 // `engram serve`: run (or start, or stop) the host daemon for a vault.
 import { EngramError } from '../../../src/core/errors.js';
-import type { CommandDefinition } from '../types.js';
-import type { HostFacts } from '../../../src/core/state.js';
+import type { CommandContext, CommandDefinition } from '../types.js';
 import { requireVault } from '../../hosting/resolve.js';
 import { engramHome, vaultState } from '../../hosting/paths.js';
 import { thisDevice } from '../../hosting/device.js';
@@ -11,8 +10,8 @@ import { startHostDetached } from '../../hosting/start-host.js';
 import { releaseHost } from '../../hosting/release.js';
 
 /** The vault a command works on (the one resolver, node/resolve.ts): its real path, checked to be a folder. */
-export function commandVault(ctx: { global: { vault?: string }; cwd: string; facts: HostFacts }): string {
-  return requireVault(ctx.facts, ctx.cwd, ctx.global.vault).realPath;
+export function commandVault(ctx: Pick<CommandContext, 'global' | 'cwd' | 'facts' | 'config'>): string {
+  return requireVault(ctx.facts, ctx.cwd, ctx.global.vault, ctx.config).realPath;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

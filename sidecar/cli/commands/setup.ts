@@ -197,8 +197,7 @@ export const command: CommandDefinition = {
     const wantBases = await wantsBases(ctx, bases, asker);
     const facts = ctx.facts;
     // The LLM pass setup advertises needs a backend that runs: say up front when it cannot, with the ways out.
-    const { loadConfig } = await import('../../hosting/config-file.js');
-    const loaded = loadConfig(facts);
+    const loaded = ctx.configFile();
     const backend = await backendStep(ctx, loaded, say);
     const saved = await saveConfigKey(facts, 'vault_path', vault);
     say(`1. Vault: ${vault} (saved in ${saved.file})`);

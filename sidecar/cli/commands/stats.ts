@@ -10,7 +10,6 @@ import { countDue } from '../../../src/core/engine.js';
 import { EngramError } from '../../../src/core/errors.js';
 import { VaultCatalog } from '../../../src/core/extract/vault-catalog.js';
 import { callHost } from '../../client/forward.js';
-import { loadConfig } from '../../hosting/config-file.js';
 import { NodeStateStore } from '../../hosting/node-state-store.js';
 import { NodeVault } from '../../hosting/node-vault.js';
 import { engramHome } from '../../hosting/paths.js';
@@ -18,8 +17,8 @@ import { requireVault } from '../../hosting/resolve.js';
 import type { CommandContext, CommandDefinition } from '../types.js';
 
 async function here(ctx: CommandContext, days: number): Promise<StatsResult> {
-  const v = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
-  const { config } = loadConfig(ctx.facts);
+  const v = requireVault(ctx.facts, ctx.cwd, ctx.global.vault, ctx.config);
+  const config = ctx.config();
   const now = Date.now();
   const activity = await readActivity(new NodeStateStore(engramHome(ctx.env)), activityFile(v.key), { since: now - days * 86_400_000 });
   const catalog = await VaultCatalog.load(new NodeVault(v.realPath));

@@ -14,14 +14,16 @@ import { foldersFromConfig } from '../../../src/core/note/route.js';
 import { lockIsLive, readLock } from '../../hosting/election.js';
 import { hungHost } from '../../hosting/hung-host.js';
 import { hostStarting } from '../../hosting/start-host.js';
-import { loadConfig } from '../../hosting/config-file.js';
+import type { LoadedConfig } from '../../hosting/config-file.js';
+import type { EffectiveConfig } from '../../../src/core/config.js';
 import { errorMessage } from '../../../src/core/errors.js';
 import { count } from '../../../src/core/plural.js';
 
 /** The configuration's problems (a broken file, invalid values, unknown keys), and whether a host can start at all. */
-function configStatus(facts: HostFacts): { problems: string[]; blocking?: string } {
+function configStatus(read: () => LoadedConfig): { problems: string[]; blocking?: string; config?: EffectiveConfig } {
   try {
-    return { problems: loadConfig(facts).config.problems };
+    const { config } = read();
+    return { problems: config.problems, config };
   } catch (e) {
     const hint = (e as { hint?: string }).hint;
     const blocking = `${errorMessage(e)}${hint ? ` (${hint})` : ''}`;
@@ -52,10 +54,11 @@ function countJson(dir: string): number {
   }
 }
 
-async function budget(facts: HostFacts): Promise<unknown> {
+async function budget(facts: HostFacts, config: EffectiveConfig | undefined): Promise<unknown> {
+  if (!config) return undefined;
   try {
     const { extractionBudgetStatus } = await import('../../hosting/extract-runner.js');
-    return await extractionBudgetStatus(facts);
+    return await extractionBudgetStatus(facts, config);
   } catch {
     return undefined;
   }
@@ -80,12 +83,11 @@ export interface SearchStatus {
 }
 
 /** Why search runs on BM25 only, if it does: the embedding model is missing (the usual case), or still loading. */
-async function searchStatus(facts: HostFacts, hostMode: string | undefined): Promise<SearchStatus | undefined> {
+async function searchStatus(facts: HostFacts, config: EffectiveConfig | undefined, hostMode: string | undefined): Promise<SearchStatus | undefined> {
+  if (!config) return undefined;
   try {
-    const { loadConfig } = await import('../../hosting/config-file.js');
     const { configuredModel } = await import('../../hosting/embedder.js');
     const { engramHome } = await import('../../../src/core/state.js');
-    const { config } = loadConfig(facts);
     const loc = configuredModel(config, engramHome(facts));
     const present = loc.dir !== null && fs.existsSync(loc.dir);
     const mode = hostMode ?? (present ? 'hybrid' : 'bm25');
@@ -106,11 +108,10 @@ async function searchStatus(facts: HostFacts, hostMode: string | undefined): Pro
 }
 
 /** The configured backend and where its credentials come from (as a host started from this environment sees them). */
-async function credentialsStatus(facts: HostFacts): Promise<{ backend: string; source: string; detail: string; fix?: string } | undefined> {
+async function credentialsStatus(facts: HostFacts, config: EffectiveConfig | undefined): Promise<{ backend: string; source: string; detail: string; fix?: string } | undefined> {
+  if (!config) return undefined;
   try {
-    const { loadConfig } = await import('../../hosting/config-file.js');
     const { backendCredentials } = await import('../../hosting/backends.js');
-    const { config } = loadConfig(facts);
     return backendCredentials(config.get('backend'), config, facts.env as NodeJS.ProcessEnv);
   } catch {
     return undefined;
@@ -136,26 +137,23 @@ export const command: CommandDefinition = {
     } catch (e) {
       if (!isNoHost(e)) hostError = e instanceof RpcError ? e.message : (e as Error).message;
     }
-    const cfg = configStatus(ctx.facts);
+    // The configuration, read once (a broken file with no last good copy: said on the config line, and what needs it is left out).
+    const cfg = configStatus(ctx.configFile);
     const whyNoHost = host ? undefined : noHostReason(state, cfg.blocking);
     const spooled = countJson(state.spool) + countJson(state.claimed);
-    const usage = await budget(ctx.facts);
-    const search = await searchStatus(ctx.facts, host?.index.mode);
+    const usage = await budget(ctx.facts, cfg.config);
+    const search = await searchStatus(ctx.facts, cfg.config, host?.index.mode);
     // Events that did not make it: lost by a hook (a full disk), or set aside after repeated failures, with why.
     const lost = listLostEvents([state.dir, logsDir(ctx.env), engramHome(ctx.env)]).map(({ at, event, code, sessionId }) => ({ at, event, code, cause: lossCause(code), sessionId }));
     const setAside = listSetAside(state).map((a) => ({ entry: a.name, kind: a.record?.cause.kind ?? 'unknown', where: a.record?.cause.where, fix: a.record?.cause.fix }));
-    const credentials = await credentialsStatus(ctx.facts);
+    const credentials = await credentialsStatus(ctx.facts, cfg.config);
     const pending = await pendingWindows(ctx.facts, state.key);
     // Which device hosts the vault (one vault synced between machines: one host at a time).
     const device = thisDevice(engramHome(ctx.env));
     const lease = leaseStatus(state.vault, device);
     // Devices whose lease cannot reach this machine (a sync that leaves `.engram/` out, as Obsidian Sync does).
-    let unseen: ReturnType<typeof unseenDevices> = [];
-    try {
-      unseen = unseenDevices(state.vault, device, foldersFromConfig(loadConfig(ctx.facts).config).log);
-    } catch {
-      // a configuration no host can start with: said on the config line
-    }
+    // (none with a configuration no host can start with: said on the config line)
+    const unseen: ReturnType<typeof unseenDevices> = cfg.config ? unseenDevices(state.vault, device, foldersFromConfig(cfg.config).log) : [];
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify({ vault: state.vault, key: state.key, socket: state.socket, host, hostError, whyNoHost, config: cfg.problems, lease: { ...lease, unseen }, spooled, lost, setAside, search, usage, credentials, pending }, null, 2));
       return 0;

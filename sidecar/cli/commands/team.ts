@@ -8,7 +8,7 @@ import { copyTeamNote } from '../../../src/core/team/copy.js';
 import { teamLabel } from '../../../src/core/team/recall.js';
 import type { TeamHit } from '../../../src/core/team/store.js';
 import { apiKey, saveKeychainSecret } from '../../hosting/backends.js';
-import { loadConfig, saveConfigKey } from '../../hosting/config-file.js';
+import { saveConfigKey } from '../../hosting/config-file.js';
 import { NodeVault } from '../../hosting/node-vault.js';
 import { requireVault } from '../../hosting/resolve.js';
 import { redactUrl } from '../../hosting/team/pg-store.js';
@@ -18,7 +18,7 @@ import type { CommandContext, CommandDefinition } from '../types.js';
 const SUBCOMMANDS = ['connect', 'status', 'promote', 'sync', 'search', 'retract', 'copy', 'proposals', 'approve', 'dismiss'] as const;
 
 function settingsOrFail(ctx: CommandContext): TeamSettings {
-  const s = teamSettings(loadConfig(ctx.facts).config, ctx.env);
+  const s = teamSettings(ctx.config(), ctx.env);
   if (!s) throw new EngramError('invalid-config', 'no team store is set', 'connect one with `engram team connect postgres://you@host:5432/db --team <team>`');
   return s;
 }
@@ -76,7 +76,7 @@ async function connect(ctx: CommandContext): Promise<number> {
 }
 
 async function status(ctx: CommandContext): Promise<number> {
-  const s = teamSettings(loadConfig(ctx.facts).config, ctx.env);
+  const s = teamSettings(ctx.config(), ctx.env);
   const dir = teamDir(engramHome(ctx.facts));
   const waiting = queued(dir);
   const cache = readCache(dir);
@@ -125,7 +125,7 @@ async function promote(ctx: CommandContext): Promise<number> {
 
 /** The person's own word: checked (durable, theirs, no secret), queued, sent. */
 async function promoteRef(ctx: CommandContext, s: TeamSettings, ref: string): Promise<number> {
-  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
+  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault, ctx.config);
   const notes = new NodeVault(vault.realPath);
   const found = lookUpNote(ref, await vaultNotes(notes));
   if (!found.path) throw new EngramError(found.candidates.length ? 'conflict' : 'not-found', found.candidates.length ? `"${ref}" names ${found.candidates.length} notes: ${found.candidates.join(', ')}` : `no note "${ref}" in ${vault.realPath}`, found.candidates.length ? 'give its vault path' : undefined);
@@ -155,7 +155,7 @@ async function send(ctx: CommandContext, s: TeamSettings, dir: string, promoted?
 /** What waits for the person: agents' proposals for this vault, and promotions the store refused as conflicts. */
 async function listProposals(ctx: CommandContext): Promise<number> {
   const dir = teamDir(engramHome(ctx.facts));
-  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
+  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault, ctx.config);
   const mine = proposals(dir).filter((p) => p.vaultRoot === vault.realPath);
   const unsettled = conflicts(dir);
   if (ctx.global.json) {
@@ -171,7 +171,7 @@ async function listProposals(ctx: CommandContext): Promise<number> {
 async function approve(ctx: CommandContext): Promise<number> {
   const s = settingsOrFail(ctx);
   const dir = teamDir(engramHome(ctx.facts));
-  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
+  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault, ctx.config);
   const ref = ctx.args.slice(1).join(' ').trim();
   const mine = proposals(dir).filter((p) => p.vaultRoot === vault.realPath);
   const chosen = ref ? mine.filter((p) => p.path === ref) : [];
@@ -181,7 +181,7 @@ async function approve(ctx: CommandContext): Promise<number> {
 
 async function dismiss(ctx: CommandContext): Promise<number> {
   const dir = teamDir(engramHome(ctx.facts));
-  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
+  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault, ctx.config);
   const ref = ctx.args.slice(1).join(' ').trim();
   if (!ref || !dropProposal(dir, vault.realPath, ref)) throw new EngramError('not-found', ref ? `no proposal for ${ref} in this vault` : 'which proposal? engram team dismiss <vault path>');
   ctx.stdout(`Dismissed: ${ref} stays in your vault only.`);
@@ -240,7 +240,7 @@ async function copy(ctx: CommandContext): Promise<number> {
   const s = settingsOrFail(ctx);
   const id = ctx.args[1];
   if (!id) throw new EngramError('usage', 'which team note? engram team copy <id> (ids are in `engram team search` and `engram search`)');
-  let note = hostTeam(ctx.env).note(id);
+  let note = hostTeam(ctx.env, ctx.config).note(id);
   if (!note) {
     const store = openTeamStore(s);
     try {
@@ -250,8 +250,8 @@ async function copy(ctx: CommandContext): Promise<number> {
     }
   }
   if (!note || note.retractedAt) throw new EngramError('not-found', `no team note ${id} in the cache or the store`, 'find it with `engram team search`');
-  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault);
-  const written = await copyTeamNote(new NodeVault(vault.realPath), loadConfig(ctx.facts).config.get('folders.inbox'), note, new Date());
+  const vault = requireVault(ctx.facts, ctx.cwd, ctx.global.vault, ctx.config);
+  const written = await copyTeamNote(new NodeVault(vault.realPath), ctx.config().get('folders.inbox'), note, new Date());
   if (ctx.global.json) ctx.stdout(JSON.stringify({ copied: id, path: written }, null, 2));
   else ctx.stdout(`Copied ${note.title} (${teamLabel(note)}) to ${written}, marked outside text until you make it yours (engram_trust: user).`);
   return 0;

@@ -15,8 +15,7 @@ import { prepareTeamNote, type PromoteOutcome, type TeamConflict, type TeamHit, 
 export type { TeamConflict, TeamProposal } from '../../../src/core/team/store.js';
 import { atomicWriteFileSync } from '../atomic-write.js';
 import { apiKey } from '../backends.js';
-import { loadConfig } from '../config-file.js';
-import { hostFacts } from '../facts.js';
+import type { ConfigReader } from '../config-file.js';
 import { engramHome } from '../paths.js';
 import { PgTeamStore, redactUrl } from './pg-store.js';
 
@@ -156,10 +155,10 @@ export async function sendQueued(dir: string, s: TeamSettings): Promise<FlushRep
 }
 
 /** What the review pane shows and does about the team (the plugin host's; none without a team store). */
-export function teamPane(env: NodeJS.ProcessEnv, vaultRoot: string, read: (notePath: string) => Promise<string>): TeamPane {
+export function teamPane(env: NodeJS.ProcessEnv, config: ConfigReader, vaultRoot: string, read: (notePath: string) => Promise<string>): TeamPane {
   const dir = teamDir(engramHome(env));
   const settings = (): TeamSettings => {
-    const s = teamSettings(loadConfig(hostFacts(env)).config, env);
+    const s = teamSettings(config(), env);
     if (!s) throw new EngramError('invalid-config', 'no team store is set', 'connect one with `engram team connect`');
     return s;
   };
@@ -325,9 +324,9 @@ export class CachedTeam implements TeamRecall {
  * The team notes a host's recall, search and hooks read: the cache of $ENGRAM_HOME/team, while a team store is set
  * (its configuration is read at each request, as the injection settings are: a team disconnected is out at once).
  */
-export function hostTeam(env: NodeJS.ProcessEnv): TeamRecall & { note(id: string): TeamNote | undefined } {
+export function hostTeam(env: NodeJS.ProcessEnv, config: ConfigReader): TeamRecall & { note(id: string): TeamNote | undefined } {
   const cached = new CachedTeam(teamDir(engramHome(env)));
-  const set = (): boolean => Boolean(loadConfig(hostFacts(env)).config.get('team.url'));
+  const set = (): boolean => Boolean(config().get('team.url'));
   return {
     search: (query, limit) => (set() ? cached.search(query, limit) : []),
     note: (id) => (set() ? cached.note(id) : undefined),

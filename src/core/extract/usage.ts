@@ -1,6 +1,7 @@
 // Every LLM call is recorded (backend, model, tokens, cost, duration) in $ENGRAM_HOME/logs, and a rolling-day
 // budget is computed from those records: `budget.tokens_per_day` once the user sets it; until then its default
 // (200,000) for `claude`, nothing for paid API backends, no limit for local ones (ollama, a local OpenAI server).
+// Whether a backend is paid is its registry entry's word (sidecar/hosting/backends.ts `paid`), handed in here.
 import { CONFIG_KEYS } from '../config.js';
 import type { BackendName, CompletionResult } from './backends/types.js';
 import { readLog, type StateStore } from './state-store.js';
@@ -13,13 +14,6 @@ export const DEFAULT_CLAUDE_DAILY_TOKENS: number = CONFIG_KEYS['budget.tokens_pe
 /** A server on this machine (LM Studio, vLLM, llama.cpp on localhost) costs nothing per token. */
 export function isLocalUrl(url: string): boolean {
   return /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(`${url}/`);
-}
-
-/** Whether a backend's calls cost money per token: anthropic always; openai unless its URL is local. */
-export function isPaidBackend(backend: BackendName, url?: string): boolean {
-  if (backend === 'anthropic') return true;
-  if (backend === 'openai') return url === undefined || !isLocalUrl(url);
-  return false;
 }
 
 export interface CallRecord {
@@ -105,25 +99,27 @@ async function readCalls(store: StateStore, since: number): Promise<CallRecord[]
   return out;
 }
 
-/** Usage over the last 24 hours, per backend, with the budget left (for `engram status`). */
+/**
+ * Usage over the last 24 hours, per backend, with the budget left (for `engram status` and the budget check). Whether
+ * each backend is paid is handed in (the backend registry's word); a backend with no word is not listed.
+ */
 export async function usageSummary(
   store: StateStore,
   now: number,
-  budgets: BudgetConfig = {},
-  paid: Partial<Record<BackendName, boolean>> = {},
+  budgets: BudgetConfig | undefined,
+  paid: Partial<Record<BackendName, boolean>>,
   /** Backends to list even without calls today (the configured one). */
-  include: BackendName[] = ['claude'],
+  include: BackendName[] = [],
 ): Promise<UsageSummary> {
   const since = now - DAY_MS;
   const calls = await readCalls(store, since);
-  const names = new Set<BackendName>([...include, ...calls.map((c) => c.backend)]);
+  const names = new Set<BackendName>([...include, ...calls.map((c) => c.backend)].filter((b) => paid[b] !== undefined));
   const backends: BackendUsage[] = [];
   for (const backend of names) {
     const mine = calls.filter((c) => c.backend === backend);
     const inputTokens = mine.reduce((s, c) => s + c.inputTokens, 0);
     const outputTokens = mine.reduce((s, c) => s + c.outputTokens, 0);
-    const isPaid = paid[backend] ?? isPaidBackend(backend);
-    const limit = dailyLimit(backend, isPaid, budgets);
+    const limit = dailyLimit(backend, paid[backend]!, budgets);
     const used = inputTokens + outputTokens;
     backends.push({
       backend,

@@ -27,7 +27,7 @@ export interface EmbedResult {
   vectors: string[];
 }
 
-/** What each embed method answers (beside its params, as results.ts does for the host's methods). */
+/** What each embed method answers (beside its params, as MethodResults in messages.ts does for the host's methods). */
 export interface EmbedResults {
   info: EmbedInfo;
   embed: EmbedResult;

@@ -2,6 +2,5 @@
 export * from './version.js';
 export * from './jsonrpc.js';
 export * from './messages.js';
-export * from './results.js';
 export * from './embed.js';
 export { ParamError, type Spec } from './schema.js';

@@ -1,12 +1,20 @@
-// Every method a host answers, with its params checked here (the one place both sides agree on shapes).
+// Every method a host answers: its params, checked here (the one place both sides agree on shapes), and beside them
+// what it answers (MethodResults), so a caller names the method and gets its result's type, never casts one (the MCP
+// SDK's ResultTypeMap and typed request<M>() are the model). A new method is its entry in both, in this one file.
 import type { IndexStats, OpenReport } from '../index/vault-index.js';
 import { v, type Check, type Spec } from './schema.js';
 import type { SearchHit } from '../index/types.js';
 import type { TeamHit } from '../team/store.js';
 import { BACKENDS } from '../config.js';
 import type { ExtractRun } from '../extract/extract.js';
-import { ACTIVITY_KINDS } from '../activity/record.js';
+import { ACTIVITY_KINDS, type ActivityResult } from '../activity/record.js';
 import { HOOK_CLIENTS } from '../transcript/client.js';
+import type { FlaggedNote } from '../recall/vet.js';
+import type { QueryAnswer } from '../engine/index-port.js';
+import type { ApplyOutcome, ForgetResult, MaintainResult, RestructurePlanResult, ReviewPlanResult } from '../curate/service.js';
+import type { RememberResult } from '../memory/remember.js';
+import type { StatsResult } from '../activity/stats.js';
+import type { TeamResults } from '../team/recall.js';
 
 const ref = v.string({ min: 1, max: 1024 });
 const limit = v.optional(v.int({ min: 1, max: 50 }));
@@ -124,6 +132,12 @@ export const methodParams = {
 } satisfies Record<string, Check<unknown>>;
 
 export type Method = keyof typeof methodParams;
+
+/**
+ * The methods that change the vault, the queue or the configuration: what an agent may not call in read-only mode
+ * (recall.read_only). A new method that writes is listed here, beside its params.
+ */
+export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>(['remember', 'forget', 'extract', 'configure', 'reindex', 'curate.apply', 'curate.reject', 'maintain.run', 'extract.run', 'import.run', 'index.update']);
 export type Params<M extends Method> = ReturnType<(typeof methodParams)[M]>;
 
 export function isMethod(name: string): name is Method {
@@ -243,4 +257,56 @@ export interface StatusResult {
   index: { notes: number; ready: boolean; mode: string };
   lastRuns: { sessionId: string; at: string; outcome: string; notes: number }[];
   budget?: unknown;
+}
+
+// What each method answers.
+
+/** One note in full, or one passage of it (`path#heading`), as `read` answers. */
+export interface NoteText {
+  path: string;
+  title: string;
+  text: string;
+  heading?: string;
+}
+
+export interface MethodResults {
+  hello: HelloResult;
+  ping: { ok: true };
+  'spool.notify': { ok: true };
+  context: ContextResult;
+  recall: RecallResult;
+  search: QueryAnswer & TeamResults;
+  read: NoteText;
+  remember: RememberResult;
+  extract: { queued: true; sessionId: string; path: string };
+  forget: ForgetResult;
+  'review.plan': ReviewPlanResult;
+  'restructure.plan': RestructurePlanResult;
+  'maintain.run': MaintainResult;
+  'curate.apply': { applied: ApplyOutcome[] };
+  'curate.reject': { rejected: string[] };
+  reindex: { notes: number };
+  flagged: { notes: FlaggedNote[] };
+  'extract.run': ExtractRun;
+  'import.run': ImportResult;
+  'index.update': IndexUpdateResult;
+  status: StatusResult;
+  activity: ActivityResult;
+  stats: StatsResult;
+  configure: { key: string; value: unknown };
+  'host.release': { releasing: true };
+  'team.propose': { path: string; waiting: number };
+}
+
+/** Every method has exactly one result type: a method added to methodParams without one types its results `never`. */
+type CoversEveryMethod = [Exclude<Method, keyof MethodResults>, Exclude<keyof MethodResults, Method>] extends [never, never] ? true : false;
+
+export type Result<M extends Method> = CoversEveryMethod extends true ? MethodResults[M] : never;
+
+/**
+ * The one place a result read off the wire takes its method's type: the host is trusted (its token and protocol version
+ * were checked at hello), so what it answers for `method` is `Result<method>`.
+ */
+export function resultOf<M extends Method>(_method: M, raw: unknown): Result<M> {
+  return raw as Result<M>;
 }

@@ -4,16 +4,25 @@ import { execFile } from 'node:child_process';
 import { isConfigKey } from '../../core/config';
 import { EngramError } from '../../core/errors';
 import { engramHome } from '../../core/state';
-import { loadConfig, saveConfigKey } from '../../../sidecar/hosting/config-file';
+import { loadConfig, saveConfigKey, type ConfigReader } from '../../../sidecar/hosting/config-file';
 import { hostFacts } from '../../../sidecar/hosting/facts';
 import { configuredModel, HUB } from '../../../sidecar/hosting/embedder';
 import { remainingRegistrations } from '../../../sidecar/hosting/install-facts';
 import type { EngineConfigAccess, EngramSettings } from '../settings';
 import { cliEnv, findEngramCli, findNode } from './find-cli';
 
+/**
+ * The plugin's one reader of config.json, an entry point's (sidecar/hosting/config-file.ts ConfigReader): the settings
+ * tab and the plugin's host read it at each use, so an edit in the tab or by `engram configure` applies at once.
+ */
+export function pluginConfig(env: NodeJS.ProcessEnv): ConfigReader {
+  const facts = hostFacts(env);
+  return () => loadConfig(facts).config;
+}
+
 export function nodeConfigAccess(env: NodeJS.ProcessEnv, settings: Pick<EngramSettings, 'nodePath' | 'cliPath' | 'engramHome'>): EngineConfigAccess {
   const facts = hostFacts(env);
-  const read = () => loadConfig(facts).config;
+  const read = pluginConfig(env);
   let cliProblem: string | undefined;
   const cli = findEngramCli(settings, env);
   if (!cli.ok) cliProblem = cli.problem;

@@ -17,10 +17,11 @@ import type { EngramSettings, EngineConfigAccess } from '../settings';
 import type { HostState } from '../status-bar';
 import { openEmbedChild } from './embed-child';
 import type { EmbedChild, EmbedChildStatus } from './embed-child';
-import { nodeConfigAccess } from './config-access';
+import { nodeConfigAccess, pluginConfig } from './config-access';
 import { yieldToUi } from './yield';
 import { coreOperations } from '../../core/operations';
 import { operationsApi, type EngramApi } from '../views/api';
+import type { ConfigReader } from '../../../sidecar/hosting/config-file';
 
 export interface PluginHostInput {
   /** The vault's folder on disk (FileSystemAdapter's base path). */
@@ -52,6 +53,8 @@ export class PluginHost {
   readonly env: NodeJS.ProcessEnv;
   readonly state: VaultState;
   readonly log: Logger;
+  /** config.json as it is at each use (the plugin's entry reads it; the host and the panes are handed this). */
+  private readonly readConfig: ConfigReader;
   /** Settles when the host has stopped and released everything (after stop()). */
   stopped: Promise<void> = Promise.resolve();
 
@@ -61,6 +64,7 @@ export class PluginHost {
     this.env = { ...base, ENGRAM_HOME: input.settings.engramHome || engramHome(base) };
     this.state = vaultState(input.vaultPath, this.env);
     this.log = hostLogger(this.state.key, false, this.env).log;
+    this.readConfig = pluginConfig(this.env);
   }
 
   /** Starts hosting (taking over from a daemon when one hosts); resolves once the socket is bound or it gave up. */
@@ -88,7 +92,7 @@ export class PluginHost {
     const running = this.running;
     if (!running) return undefined;
     if (this.apiFor?.host !== running) {
-      const team = hostTeam(this.env);
+      const team = hostTeam(this.env, running.config);
       const ops = coreOperations({
         engine: running.engine,
         // The panes never inject context; the hooks' caps are read for the dashboard's budget lines.
@@ -99,7 +103,7 @@ export class PluginHost {
         team,
       });
       const vault = running.engine.ports.vault;
-      const pane = teamPane(this.env, running.state.vault, async (p) => (await vault.read(p)).text);
+      const pane = teamPane(this.env, running.config, running.state.vault, async (p) => (await vault.read(p)).text);
       this.apiFor = { host: running, api: operationsApi(running.engine, ops, team, pane) };
     }
     return this.apiFor.api;
@@ -154,7 +158,8 @@ export class PluginHost {
             this.set(this.hereState());
           },
         }),
-        makeExtractor: extractorMaker(this.state, this.env),
+        makeExtractor: extractorMaker(this.state, this.env, this.readConfig),
+        config: this.readConfig,
       });
       if (opened.kind === 'hosting') {
         this.running = opened.host;

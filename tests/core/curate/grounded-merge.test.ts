@@ -35,7 +35,7 @@ async function plan(reply: (user: string) => string, backend: 'openai' | null = 
     vaultKey: '0123456789abcdef',
     settings,
     clock: { now: () => NOW },
-    backend: () => new OpenAiBackend({ baseUrl: url, model: 'scripted', retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } as never }),
+    backend: () => new OpenAiBackend({ baseUrl: url, model: 'scripted', paid: false, retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } as never }),
   });
   const p = await c.restructurePlan(backend ? { backend } : {});
   return { merge: p.proposals.find((x) => x.kind === 'merge')!, c, vault };

@@ -51,7 +51,7 @@ async function setup(replyFn = reply) {
   server = await scriptedOpenAi(replyFn);
   const vault = new MemoryVault({ files, clock: { now: () => NOW } });
   const store = new MemoryProposalStore();
-  const backend = new OpenAiBackend({ baseUrl: server.url, model: 'scripted', retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } as never });
+  const backend = new OpenAiBackend({ baseUrl: server.url, model: 'scripted', paid: false, retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } as never });
   const catalog = await loadCatalog(vault);
   const plan = await planReview(catalog, settings, { backend, store, now: NOW, horizonDays: 7, preferences: 'Keep every CI fix.' });
   const ctx: CurateContext = { vault, store, settings, clock: { now: () => NOW } };

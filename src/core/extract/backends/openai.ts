@@ -4,14 +4,13 @@ import { BackendError } from './backend-error.js';
 import { chatMessages, completeOverHttp, joinUrl, parseJson, readSse, readText, type ApiReply, type HttpBackendOptions, type PostOptions } from './http.js';
 import { estimateCost, type Price } from './pricing.js';
 import type { CompletionRequest, CompletionResult, LlmBackend } from './types.js';
-import { isPaidBackend } from '../usage.js';
 
 export interface OpenAiOptions extends HttpBackendOptions {
   /** Optional: local servers often need none. */
   apiKey?: string;
   price?: Price;
-  /** Local servers are free; a remote one (the default URL) is paid. */
-  paid?: boolean;
+  /** Whether its calls cost money per token: the backend registry's word (a local server's are free). */
+  paid: boolean;
   /** Send `response_format: json_object` (not every server supports it). */
   jsonMode?: boolean;
 }
@@ -31,10 +30,10 @@ export class OpenAiBackend implements LlmBackend {
   readonly model: string;
   private readonly baseUrl: string;
 
-  constructor(private readonly opts: OpenAiOptions = {}) {
+  constructor(private readonly opts: OpenAiOptions) {
     this.baseUrl = opts.baseUrl ?? OPENAI_DEFAULT_URL;
     this.model = opts.model ?? 'gpt-4o-mini';
-    this.paid = opts.paid ?? isPaidBackend('openai', this.baseUrl);
+    this.paid = opts.paid;
     if (/^https:\/\/api\.openai\.com(\/|$)/.test(this.baseUrl) && !opts.apiKey) {
       throw new BackendError('openai', 'auth', 'no API key', 'set OPENAI_API_KEY, or point openai_base_url at a local server');
     }
