@@ -4,7 +4,7 @@
 import type { ApplyGuard, Curation } from './curate/service.js';
 import { EngramError } from './errors.js';
 import type { Engine } from './engine.js';
-import { checkParams, type Method, type Params, type RecallResult, type Result } from './protocol/index.js';
+import { checkParams, type ContextItem, type Method, type Params, type RecallResult, type Result } from './protocol/index.js';
 import { parseSince } from './duration.js';
 import { activityStatsSteps } from './activity/stats.js';
 import { TimeSlicer } from './time-slice.js';
@@ -90,7 +90,22 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       const start = q.event === 'SessionStart';
       if (q.sessionId && start && (q.source === 'compact' || q.source === 'clear')) teamGiven.delete(q.sessionId);
       const maxChars = q.maxChars ?? (start ? s.sessionStartChars : s.promptChars);
-      const result = await engine.context({
+      // The team's notes for the prompt, after the vault's, in what is left of the event's and the session's budget
+      // (the engine counts them as it counts the vault's): this project's or no project's.
+      const prompt = start || !team ? '' : withoutPrivate(q.prompt ?? '').text;
+      const given = (q.sessionId && teamGiven.get(q.sessionId)) || new Set<string>();
+      const more = (left: number): { text?: string; items: ContextItem[] } => {
+        const hits = team!.search(prompt, 3).filter((h) => !h.project || !q.project || h.project === q.project);
+        const shared = teamContext(hits, left, given);
+        if (!shared.text) return { items: [] };
+        if (q.sessionId) {
+          for (const h of shared.used) given.add(h.id);
+          teamGiven.set(q.sessionId, given);
+          if (teamGiven.size > 500) teamGiven.delete(teamGiven.keys().next().value as string);
+        }
+        return { text: shared.text, items: shared.used.map((h) => ({ path: teamKey(h), title: h.title, why: [teamLabel(h)], score: h.score })) };
+      };
+      return engine.context({
         event: q.event,
         source: q.source,
         prompt: q.prompt,
@@ -99,23 +114,8 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
         maxChars,
         maxItems: q.maxItems ?? (start ? 8 : s.promptItems),
         sessionChars: s.sessionChars,
+        ...(prompt.trim() ? { more } : {}),
       });
-      // The team's notes for the prompt, after the vault's, in what is left of the budget: this project's or no project's.
-      const prompt = start || !team ? '' : withoutPrivate(q.prompt ?? '').text;
-      if (!prompt.trim()) return result;
-      const hits = team!.search(prompt, 3).filter((h) => !h.project || !q.project || h.project === q.project);
-      const given = (q.sessionId && teamGiven.get(q.sessionId)) || new Set<string>();
-      const shared = teamContext(hits, maxChars - (result.text?.length ?? 0), given);
-      if (!shared.text) return result;
-      if (q.sessionId) {
-        for (const h of shared.used) given.add(h.id);
-        teamGiven.set(q.sessionId, given);
-        if (teamGiven.size > 500) teamGiven.delete(teamGiven.keys().next().value as string);
-      }
-      return {
-        text: result.text ? `${result.text}\n${shared.text}` : shared.text,
-        items: [...result.items, ...shared.used.map((h) => ({ path: teamKey(h), title: h.title, why: [teamLabel(h)], score: h.score }))],
-      };
     },
     recall: async (q) => {
       await engine.whenReady();

@@ -68,6 +68,30 @@ describe('team notes in a person\'s recall', () => {
     expect((await ask('s1')).items.map((i) => i.path)).toContain('team:t-pnpm');
   });
 
+  it('team passages count in the event\'s and the session\'s injection budget (recall.session_chars) as the vault\'s do', async () => {
+    const long = (topic: string): string => `${topic} `.repeat(60).trim();
+    const shared: TeamRecall = {
+      search: (query) => [hit({ id: 't-kafka', title: 'Kafka retention', snippet: long('kafka retention is seven days') }), hit({ id: 't-redis', title: 'Redis eviction', snippet: long('redis eviction uses allkeys-lru') })].filter((h) => query.includes(h.title.split(' ')[0].toLowerCase())),
+    };
+    const host = await startInProcessHost(FILES, { team: shared, injection: { promptChars: 1500, sessionChars: 1000 } });
+    const ask = (prompt: string, sessionId: string): Promise<ContextResult> => host.call('context', { event: 'UserPromptSubmit', prompt, sessionId }) as Promise<ContextResult>;
+    const first = await ask('what is our kafka retention?', 's1');
+    expect(first.items.map((i) => i.path)).toEqual(['team:t-kafka']);
+    const spent = first.text!.length;
+    expect(spent).toBeGreaterThan(300);
+    // What is left of the session's 1,000 characters is too little for the next team note: nothing is injected.
+    const second = await ask('and the redis eviction policy?', 's1');
+    expect(1000 - spent).toBeLessThan(second.text?.length ?? Infinity);
+    expect(second.items).toEqual([]);
+    // The same prompt in a fresh session gets it (the budget, not the search, held it back), within the event's budget.
+    const fresh = await ask('and the redis eviction policy?', 's2');
+    expect(fresh.items.map((i) => i.path)).toEqual(['team:t-redis']);
+    expect(fresh.text!.length).toBeGreaterThan(1000 - spent);
+    // The activity record counts the team note's characters as the vault's.
+    const recorded = (await host.call('activity', { session: 's1' })) as { entries: { kind: string; chars?: number; notes?: { path: string }[] }[] };
+    expect(recorded.entries.filter((e) => e.kind === 'inject').map((e) => [e.chars, e.notes?.map((n) => n.path)])).toContainEqual([spent, ['team:t-kafka']]);
+  });
+
   it('without a team store nothing changes', async () => {
     const host = await startInProcessHost(FILES);
     const r = (await host.call('recall', { query: 'pnpm installs' })) as RecallResult;

@@ -44,9 +44,9 @@ describe.skipIf('skip' in pglite)(`the team store on PGlite with pgvector${'skip
   });
 
   it('migrates once (a second run changes nothing) and has vector search', async () => {
-    expect(await store.migrate()).toBe(2);
-    expect(await store.migrate()).toBe(2);
-    expect(await store.capabilities()).toEqual({ vectors: true, schemaVersion: 2 });
+    expect(await store.migrate()).toBe(3);
+    expect(await store.migrate()).toBe(3);
+    expect(await store.capabilities()).toEqual({ vectors: true, schemaVersion: 3 });
   });
 
   it('promotes a note once: the same text again is unchanged, a new text updates it, and both are audited', async () => {
@@ -75,6 +75,19 @@ describe.skipIf('skip' in pglite)(`the team store on PGlite with pgvector${'skip
     const both = await store.search({ text: 'deploy release', vector: unit(10) });
     expect(both[0].why.sort()).toEqual(['meaning', 'words']);
     expect(await store.search({ text: 'deploy', project: 'elsewhere' })).toEqual([]);
+  });
+
+  it('a note holding all the question\'s words comes before notes holding some; a word no note holds does not hide the others', async () => {
+    const some = note({ title: 'Lockfile churn', body: 'Lockfile churn lockfile churn: the lockfile changes on every install of lockfile tools.', sourcePath: 'Some.md', sourceHash: 'hs' });
+    const all = note({ title: 'Renovate batches', body: 'Renovate batches lockfile updates weekly for the whole monorepo.', sourcePath: 'All.md', sourceHash: 'hl' });
+    await store.promote(some, [{ heading: '', text: some.body }]);
+    await store.promote(all, [{ heading: '', text: all.body }]);
+    expect((await store.search({ text: 'renovate lockfile monorepo' })).map((h) => h.title)[0]).toBe('Renovate batches');
+    // "quokka" is in no note: all the words find nothing, then the rarer words with any other, then any of them.
+    const titles = (await store.search({ text: 'quokka lockfile churn' })).map((h) => h.title);
+    expect(titles[0]).toBe('Lockfile churn');
+    expect(titles).toContain('Renovate batches');
+    for (const n of [some, all]) await store.retract((await store.search({ text: n.title }))[0].id, 'postgres');
   });
 
   it('another member\'s note with the same title is a conflict, never overwritten', async () => {
@@ -137,7 +150,7 @@ describe.skipIf('skip' in postgres)(`the team store on PostgreSQL: logins, roles
   let admin: pg.Client;
   beforeAll(async () => {
     const store = as('engram_admin', server.adminPassword);
-    expect(await store.migrate()).toBe(2);
+    expect(await store.migrate()).toBe(3);
     expect((await store.capabilities()).vectors).toBe(false);
     admin = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'engram_admin', password: server.adminPassword, database: 'postgres' });
     await admin.connect();
@@ -155,7 +168,7 @@ describe.skipIf('skip' in postgres)(`the team store on PostgreSQL: logins, roles
 
   it('a member promotes in their own name; members of the team find it; nobody else does', async () => {
     const alice = as('alice', 'alice-pw');
-    expect(await alice.migrate()).toBe(2);
+    expect(await alice.migrate()).toBe(3);
     expect(await alice.whoami()).toBe('alice');
     const n = note({ author: 'alice' });
     expect((await alice.promote(n, [{ heading: '', text: n.body }])).status).toBe('promoted');

@@ -65,14 +65,21 @@ async function freePort(): Promise<number> {
 /**
  * A PostgreSQL cluster of its own with password logins: the superuser `engram_admin` (password `admin-pw`). Members
  * are made by the test. Returns the admin URL without the password (it comes from the options, as a user's would).
+ * `keep`: a folder the cluster lives in and stays in after stop (a bench reuses a large database between runs);
+ * `reused` says whether it was there already.
  */
-export async function startPostgres(): Promise<(TeamDb & { adminPassword: string; port: number }) | { skip: string }> {
+export async function startPostgres(opts: { keep?: string } = {}): Promise<(TeamDb & { adminPassword: string; port: number; reused: boolean }) | { skip: string }> {
   const bin = postgresBin();
   if (!bin) return { skip: 'PostgreSQL ≥ 15 is not installed (Debian: apt-get install -y postgresql)' };
   const asRoot = process.getuid?.() === 0;
   if (asRoot && spawnSync('id', ['postgres']).status !== 0) return { skip: 'running as root and there is no postgres user to run the server as' };
-  const dir = makeTempDir('engram-pg-');
+  const dir = opts.keep ? path.resolve(opts.keep) : makeTempDir('engram-pg-');
+  fs.mkdirSync(dir, { recursive: true });
   const data = path.join(dir, 'data');
+  const reused = fs.existsSync(path.join(data, 'PG_VERSION'));
+  const removeDirUnlessKept = (d: string): void => {
+    if (!opts.keep) removeDir(d);
+  };
   const pwfile = path.join(dir, 'pw');
   fs.writeFileSync(pwfile, 'admin-pw\n');
   const as = (cmd: string, args: string[]): [string, string[]] => (asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
@@ -85,9 +92,9 @@ export async function startPostgres(): Promise<(TeamDb & { adminPassword: string
     }
     spawnSync('chown', ['-R', 'postgres', dir]);
   }
-  const init = spawnSync(...as(path.join(bin, 'initdb'), ['-D', data, '-U', 'engram_admin', '--pwfile', pwfile, '-A', 'scram-sha-256', '--no-sync']), { encoding: 'utf8' });
+  const init = reused ? { status: 0, stderr: '', stdout: '' } : spawnSync(...as(path.join(bin, 'initdb'), ['-D', data, '-U', 'engram_admin', '--pwfile', pwfile, '-A', 'scram-sha-256', '--no-sync']), { encoding: 'utf8' });
   if (init.status !== 0) {
-    removeDir(dir);
+    removeDirUnlessKept(dir);
     return { skip: `initdb failed: ${(init.stderr || init.stdout).trim().split('\n').slice(-1)[0]}` };
   }
   const port = await freePort();
@@ -123,11 +130,11 @@ export async function startPostgres(): Promise<(TeamDb & { adminPassword: string
         });
       });
     }
-    removeDir(dir);
+    removeDirUnlessKept(dir);
   };
   const remove = onTeardown('a PostgreSQL server', stop, () => {
     if (child.pid) killAll([child.pid]);
-    removeDir(dir);
+    removeDirUnlessKept(dir);
   });
   if (!ready) {
     remove();
@@ -138,6 +145,7 @@ export async function startPostgres(): Promise<(TeamDb & { adminPassword: string
     url: `postgres://engram_admin@127.0.0.1:${port}/postgres`,
     adminPassword: 'admin-pw',
     port,
+    reused,
     async stop() {
       remove();
       await stop();
