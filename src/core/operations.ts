@@ -58,6 +58,8 @@ export function checkReadRef(ref: string): void {
 export function coreOperations({ engine, injection, synthesize, clock = systemClock, applyGuard, team }: OperationDeps): OperationTable {
   // The team notes each session was given by a hook (never twice in a session; afresh after /compact or /clear).
   const teamGiven = new Map<string, Set<string>>();
+  // Which team note a vault note is a copy of (joinTeam shows the two as one).
+  const copyOf = (path: string): string | undefined => engine.meta(path)?.teamNote;
   const curation = (): Curation => {
     if (!engine.curation) throw new EngramError('refused', 'curation needs a state store, which this host did not give the engine');
     return engine.curation;
@@ -94,9 +96,11 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       // (the engine counts them as it counts the vault's): this project's or no project's.
       const prompt = start || !team ? '' : withoutPrivate(q.prompt ?? '').text;
       const given = (q.sessionId && teamGiven.get(q.sessionId)) || new Set<string>();
-      const more = (left: number): { text?: string; items: ContextItem[] } => {
+      const more = (left: number, vaultPaths: string[]): { text?: string; items: ContextItem[] } => {
         const hits = team!.search(prompt, 3).filter((h) => !h.project || !q.project || h.project === q.project);
-        const shared = teamContext(hits, left, given);
+        // A team note whose copy in the vault this event gave is not given again.
+        const copied = new Set(vaultPaths.flatMap((p) => engine.meta(p)?.teamNote ?? []));
+        const shared = teamContext(hits, left, copied.size ? new Set([...given, ...copied]) : given);
         if (!shared.text) return { items: [] };
         if (q.sessionId) {
           for (const h of shared.used) given.add(h.id);
@@ -131,7 +135,7 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       // The team's notes join by reciprocal rank (not for a type or date filter: the team store knows neither).
       if (team && !q.types?.length && q.since === undefined) {
         const limit = q.limit ?? 8;
-        const joined = joinTeam(result.hits, team.search(q.query, limit).filter((h) => q.allProjects || !q.project || !h.project || h.project === q.project), limit);
+        const joined = joinTeam(result.hits, team.search(q.query, limit).filter((h) => q.allProjects || !q.project || !h.project || h.project === q.project), limit, copyOf);
         if (joined.team.length) {
           result.team = joined.team;
           result.order = joined.order;
@@ -150,7 +154,7 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       if (!team || !plain || !query.trim()) return answer;
       const projects = filters.projects ?? [];
       const limit = filters.limit ?? 10;
-      const joined = joinTeam(answer.hits, team.search(query, limit).filter((h) => !projects.length || !h.project || projects.includes(h.project)), limit);
+      const joined = joinTeam(answer.hits, team.search(query, limit).filter((h) => !projects.length || !h.project || projects.includes(h.project)), limit, copyOf);
       return joined.team.length ? { ...answer, ...joined } : answer;
     },
     read: async ({ ref }) => {

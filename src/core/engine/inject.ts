@@ -41,10 +41,10 @@ export interface ContextRequest {
   /** Most characters injected over the session, all events together (0 or absent: no limit). */
   sessionChars?: number;
   /**
-   * More context after the vault's notes (the team's), given the characters left of this event's budget: counted in
-   * the session's budget and the activity record as the vault's notes are.
+   * More context after the vault's notes (the team's), given the characters left of this event's budget and the vault
+   * notes given: counted in the session's budget and the activity record as the vault's notes are.
    */
-  more?: (maxChars: number) => { text?: string; items: ContextItem[] };
+  more?: (maxChars: number, vaultPaths: string[]) => { text?: string; items: ContextItem[] };
 }
 
 type Item = ContextItem & { summary?: string; snippet?: string; heading?: string; type?: string };
@@ -157,7 +157,7 @@ export class Injection {
     const own = renderContext(items, p.maxChars, heading);
     const kept = items.slice(0, own.used);
     this.d.noteRecalled(kept.map((k) => k.path));
-    const more = p.more?.(p.maxChars - (own.text ? own.text.length + 1 : 0));
+    const more = p.more?.(p.maxChars - (own.text ? own.text.length + 1 : 0), kept.map((k) => k.path));
     const text = more?.text ? (own.text ? `${own.text}\n${more.text}` : more.text) : own.text;
     const given = [...kept, ...(more?.text ? more.items : [])];
     if (p.sessionId && given.length) {
