@@ -197,6 +197,12 @@ grant execute on function engram_team_readable(), engram_team_search_words(tsque
     sql: `
 drop function engram_team_search_words(tsquery, text, int, int);
 
+-- Rows inserted go straight into the keyword index, not a pending list every search reads whole (up to 4 MB: 499
+-- pages after a million notes were loaded, read by each search, even one that matches nothing). Promotions are few and
+-- sent in the background; searches are many and a person waits on them.
+alter index engram_team_passages_tsv set (fastupdate = off);
+select gin_clean_pending_list('engram_team_passages_tsv'::regclass);
+
 -- A lexeme as a one-word tsquery (no stemming: it is stemmed already).
 create function engram_team_lexeme(l text) returns tsquery language sql immutable strict as $$
   select ('''' || replace(replace(l, '\\', '\\\\'), '''', '''''') || '''')::tsquery
