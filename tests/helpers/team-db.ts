@@ -68,7 +68,18 @@ async function freePort(): Promise<number> {
  * `keep`: a folder the cluster lives in and stays in after stop (a bench reuses a large database between runs);
  * `reused` says whether it was there already.
  */
-export async function startPostgres(opts: { keep?: string } = {}): Promise<(TeamDb & { adminPassword: string; port: number; reused: boolean }) | { skip: string }> {
+export interface PostgresDb extends TeamDb {
+  adminPassword: string;
+  port: number;
+  /** Whether the kept folder held a cluster already. */
+  reused: boolean;
+  /** Kills the server as a crash would (an immediate shutdown: every session cut, no checkpoint). */
+  crash(): Promise<void>;
+  /** Starts it again on the same data and port (it recovers from its log, as after a crash). */
+  restart(): Promise<void>;
+}
+
+export async function startPostgres(opts: { keep?: string } = {}): Promise<PostgresDb | { skip: string }> {
   const bin = postgresBin();
   if (!bin) return { skip: 'PostgreSQL ≥ 15 is not installed (Debian: apt-get install -y postgresql)' };
   const asRoot = process.getuid?.() === 0;
@@ -98,19 +109,26 @@ export async function startPostgres(opts: { keep?: string } = {}): Promise<(Team
     return { skip: `initdb failed: ${(init.stderr || init.stdout).trim().split('\n').slice(-1)[0]}` };
   }
   const port = await freePort();
-  const child: ChildProcess = spawn(...as(path.join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off']), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let child: ChildProcess;
   let log = '';
-  child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
-  child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
-  const ready = await new Promise<boolean>((resolve) => {
-    const end = Date.now() + 30_000;
-    const poll = (): void => {
-      if (/ready to accept connections/.test(log)) return resolve(true);
-      if (child.exitCode !== null || Date.now() > end) return resolve(false);
-      setTimeout(poll, 100);
-    };
-    poll();
-  });
+  const launch = async (): Promise<boolean> => {
+    log = '';
+    const started = spawn(...as(path.join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off']), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    child = started;
+    started.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+    started.stdout?.on('data', (d: Buffer) => (log += d.toString()));
+    return new Promise<boolean>((resolve) => {
+      const end = Date.now() + 30_000;
+      const poll = (): void => {
+        if (/ready to accept connections/.test(log)) return resolve(true);
+        if (started.exitCode !== null || Date.now() > end) return resolve(false);
+        setTimeout(poll, 100);
+      };
+      poll();
+    });
+  };
+  const ready = await launch();
+  const exited = (c: ChildProcess): Promise<void> => (c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : new Promise((r) => c.once('exit', () => r())));
   const stop = async (): Promise<void> => {
     if (child.pid && child.exitCode === null) {
       // runuser passes SIGTERM on; a smart shutdown of the server, then the group if anything is left.
@@ -146,6 +164,14 @@ export async function startPostgres(opts: { keep?: string } = {}): Promise<(Team
     adminPassword: 'admin-pw',
     port,
     reused,
+    async crash() {
+      const pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      process.kill(pid, 'SIGQUIT');
+      await exited(child);
+    },
+    async restart() {
+      if (!(await launch())) throw new Error(`PostgreSQL did not start again: ${log.trim().split('\n').slice(-1)[0]}`);
+    },
     async stop() {
       remove();
       await stop();

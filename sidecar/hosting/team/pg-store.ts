@@ -75,6 +75,8 @@ export function redactUrl(url: string): string {
   }
 }
 
+const quiet = (): void => undefined;
+
 export class PgTeamStore implements TeamStore {
   private readonly pool: pg.Pool;
   private readonly dimensions: number;
@@ -104,6 +106,9 @@ export class PgTeamStore implements TeamStore {
 
   private async run<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     const c = await this.client();
+    // A connection cut while in use (the server killed, the network gone) fails the query under way, and the client
+    // emits 'error' too: the pool listens only while it is idle, so it is heard here, or it would end the host.
+    c.on('error', quiet);
     try {
       return await work(c);
     } catch (e) {
@@ -112,6 +117,7 @@ export class PgTeamStore implements TeamStore {
       if (code === '42501') throw new EngramError('refused', `the team store refused: ${errorMessage(e)}`, 'ask the team\'s admin to add your database role to engram_team_members');
       throw connectionError(e, this.opts.url);
     } finally {
+      c.off('error', quiet);
       c.release();
     }
   }
