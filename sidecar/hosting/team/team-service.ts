@@ -15,7 +15,7 @@ import { prepareTeamNote, type PromoteOutcome, type TeamConflict, type TeamHit, 
 export type { TeamConflict, TeamProposal } from '../../../src/core/team/store.js';
 import { atomicWriteFileSync } from '../atomic-write.js';
 import { apiKey } from '../backends.js';
-import { loadConfig } from '../config-file.js';
+import { configFilePath, loadConfig } from '../config-file.js';
 import { hostFacts } from '../facts.js';
 import { engramHome } from '../paths.js';
 import { PgTeamStore, redactUrl } from './pg-store.js';
@@ -323,11 +323,24 @@ export class CachedTeam implements TeamRecall {
 
 /**
  * The team notes a host's recall, search and hooks read: the cache of $ENGRAM_HOME/team, while a team store is set
- * (its configuration is read at each request, as the injection settings are: a team disconnected is out at once).
+ * (whether one is set is read again whenever the configuration file changes: a team disconnected is out at once; a
+ * hook's request does not parse the file again for it).
  */
 export function hostTeam(env: NodeJS.ProcessEnv): TeamRecall & { note(id: string): TeamNote | undefined } {
   const cached = new CachedTeam(teamDir(engramHome(env)));
-  const set = (): boolean => Boolean(loadConfig(hostFacts(env)).config.get('team.url'));
+  const file = configFilePath(hostFacts(env));
+  let known: { key: string; set: boolean } | undefined;
+  const set = (): boolean => {
+    let key = 'none';
+    try {
+      const st = fs.statSync(file);
+      key = `${st.size}:${st.mtimeMs}`;
+    } catch {
+      // no configuration file: the environment may still set the team
+    }
+    if (known?.key !== key) known = { key, set: Boolean(loadConfig(hostFacts(env)).config.get('team.url')) };
+    return known.set;
+  };
   return {
     search: (query, limit) => (set() ? cached.search(query, limit) : []),
     note: (id) => (set() ? cached.note(id) : undefined),
