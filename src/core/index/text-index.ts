@@ -4,9 +4,10 @@ import { isLinkList, type Chunk } from './chunk.js';
 import { FieldIndex } from './postings.js';
 import type { CjkMode } from './language.js';
 import { Tokenizer } from './tokenize.js';
-import { type IndexedNote, type FieldName, FIELDS, type Bm25Params, DEFAULT_BM25, LINK_LIST_WEIGHT, type TextCandidate } from './text-types.js';
+import { type IndexedNote, type FieldName, FIELDS, type Bm25Params, DEFAULT_BM25, type TextCandidate } from './text-types.js';
 import { BOILERPLATE_MIN_NOTES, BOILERPLATE_SHARE, countedLines, LineSketch } from './line-sketch.js';
-import { TopK } from './vector-store.js';
+import { Bm25fScorer } from './bm25f.js';
+import { answeringChunk } from './answering.js';
 
 export { type IndexedNote, type FieldName, FIELDS, type Bm25Params, DEFAULT_BM25, LINK_LIST_WEIGHT, type TextCandidate, topK } from './text-types.js';
 export { BOILERPLATE_MIN_NOTES, BOILERPLATE_SHARE } from './line-sketch.js';
@@ -24,21 +25,7 @@ export class TextIndex {
   readonly fields: Record<FieldName, FieldIndex> = { title: new FieldIndex(), summary: new FieldIndex(), tags: new FieldIndex(), body: new FieldIndex() };
   deadNotes = 0;
   deadChunks = 0;
-  private noteScore = new Float64Array(0);
-  private bodyBest = new Float64Array(0);
-  private bodySecond = new Float64Array(0);
-  private bodyThird = new Float64Array(0);
-  private bestChunkOf = new Int32Array(0);
-  private chunkScore = new Float64Array(0);
-  // Lists of touched ids, reused across queries: a common term touches thousands, and fresh arrays mean GC pauses.
-  private touchedNotes = new Int32Array(0);
-  private touchedChunkIds = new Int32Array(0);
-  private bodyNoteIds = new Int32Array(0);
-  /** Per note touched by a query's title, summary or tag match: its row in `metaTf` (-1: none). */
-  private metaRow = new Int32Array(0);
-  private metaTf = new Float64Array(1024);
-  /** Per note touched by a query: how many of its title's words the query holds. */
-  private titleHits = new Float64Array(0);
+  private readonly scorer = new Bm25fScorer(this);
   /** Notes per term, counted on demand by `idf`; emptied by every change. */
   private readonly noteDf = new Map<string, number>();
   /**
@@ -213,166 +200,9 @@ export class TextIndex {
       .slice(0, max);
   }
 
-  private ensureScratch(): void {
-    if (this.noteScore.length < this.notes.length) {
-      const n = Math.max(1024, this.notes.length * 2);
-      this.noteScore = new Float64Array(n);
-      this.bodyBest = new Float64Array(n);
-      this.bodySecond = new Float64Array(n);
-      this.bodyThird = new Float64Array(n);
-      this.bestChunkOf = new Int32Array(n).fill(-1);
-      this.touchedNotes = new Int32Array(n);
-      this.bodyNoteIds = new Int32Array(n);
-      this.metaRow = new Int32Array(n).fill(-1);
-      this.titleHits = new Float64Array(n);
-    }
-    if (this.chunkScore.length < this.chunkCount) {
-      const n = Math.max(1024, this.chunkCount * 2);
-      this.chunkScore = new Float64Array(n);
-      this.touchedChunkIds = new Int32Array(n);
-    }
-  }
-
-  /**
-   * BM25F over passages: a note's title, summary and tags are fields of each of its passages, and a term's weighted
-   * frequencies in all four (each normalised by its own field length) are added before one saturation, so a word of
-   * the title counts about as much as a second mention, never as a match of its own: a note named after one word of the
-   * question cannot outrank the passage that holds the rest. A note scores its best passage plus `restChunks` of what
-   * the next two add. `allowed[slot]` = 1 restricts to filtered notes. Returns the `k` best notes, best first (a heap
-   * over typed arrays: no object per matching note).
-   */
+  /** The `k` best notes for `terms`, best first (BM25F over passages: `bm25f.ts`). */
   score(terms: string[], allowed: Uint8Array | null, p: Bm25Params = DEFAULT_BM25, k = 100, termWeights?: number[]): TextCandidate[] {
-    this.ensureScratch();
-    const nt = terms.length;
-    const touched = this.touchedNotes;
-    let nTouched = 0;
-    const touchedChunks = this.touchedChunkIds;
-    let nChunks = 0;
-    const noteScore = this.noteScore;
-    const chunkScore = this.chunkScore;
-    const row = this.metaRow;
-    const { k1, b } = p;
-    const bf = this.fields.body;
-    const idfs = terms.map((t) => this.idf(t));
-    // Pass 1: each note's weighted, length-normalised frequency of each term in its title, summary and tags.
-    let rows = 0;
-    for (let qi = 0; qi < nt; qi++) {
-      const qw = termWeights ? termWeights[qi] : 1;
-      for (const f of ['title', 'summary', 'tags'] as const) {
-        const w = p.weights[f] * qw;
-        if (w === 0) continue;
-        const fi = this.fields[f];
-        const post = fi.terms.get(terms[qi]);
-        if (!post) continue;
-        const avg = fi.averageLength();
-        const ids = post.ids;
-        const tfs = post.tfs;
-        for (let i = 0; i < post.n; i++) {
-          const slot = ids[i];
-          if (this.notes[slot] === null || (allowed !== null && allowed[slot] === 0)) continue;
-          if (f === 'title') this.titleHits[slot] += tfs[i];
-          if (row[slot] < 0) {
-            row[slot] = rows++;
-            touched[nTouched++] = slot;
-            if (rows * nt > this.metaTf.length) {
-              const next = new Float64Array(Math.max(rows * nt * 2, 1024));
-              next.set(this.metaTf);
-              this.metaTf = next;
-            }
-            this.metaTf.fill(0, (rows - 1) * nt, rows * nt);
-          }
-          this.metaTf[row[slot] * nt + qi] += (w * tfs[i]) / (1 - b + (b * fi.lengths[slot]) / avg);
-        }
-      }
-    }
-    const meta = this.metaTf;
-    const sat = (x: number): number => (x * (k1 + 1)) / (x + k1);
-    // A note's score from its title, summary and tags alone (a passage without the words adds nothing to it).
-    for (let ti = 0; ti < nTouched; ti++) {
-      const slot = touched[ti];
-      const base = row[slot] * nt;
-      let s = 0;
-      for (let qi = 0; qi < nt; qi++) if (meta[base + qi] > 0) s += idfs[qi] * sat(meta[base + qi]);
-      noteScore[slot] = s;
-    }
-    // Pass 2: each passage's gain over that, its body frequency saturated together with the note's own.
-    const avg = bf.averageLength();
-    const chunkNote = this.chunkNote;
-    for (let qi = 0; qi < nt; qi++) {
-      const wb = p.weights.body * (termWeights ? termWeights[qi] : 1);
-      const post = wb === 0 ? undefined : bf.terms.get(terms[qi]);
-      if (!post) continue;
-      const idf = idfs[qi];
-      const ids = post.ids;
-      const tfs = post.tfs;
-      for (let i = 0; i < post.n; i++) {
-        const c = ids[i];
-        const slot = chunkNote[c];
-        if (slot < 0 || (allowed !== null && allowed[slot] === 0)) continue;
-        const x = (wb * tfs[i]) / (1 - b + (b * bf.lengths[c]) / avg);
-        const r = row[slot];
-        const m = r < 0 ? 0 : meta[r * nt + qi];
-        const s = m === 0 ? idf * sat(x) : idf * (sat(m + x) - sat(m));
-        if (chunkScore[c] === 0) touchedChunks[nChunks++] = c;
-        chunkScore[c] += s;
-      }
-    }
-    const bodyBest = this.bodyBest;
-    const second = this.bodySecond;
-    const third = this.bodyThird;
-    const best = this.bestChunkOf;
-    const bodyNotes = this.bodyNoteIds;
-    let nBody = 0;
-    for (let ci = 0; ci < nChunks; ci++) {
-      const c = touchedChunks[ci];
-      const slot = this.chunkNote[c];
-      const s = this.chunkLinks[c] === 1 ? chunkScore[c] * LINK_LIST_WEIGHT : chunkScore[c];
-      chunkScore[c] = 0;
-      if (best[slot] < 0) {
-        bodyNotes[nBody++] = slot;
-        best[slot] = c;
-        bodyBest[slot] = s;
-      } else if (s > bodyBest[slot] || (s === bodyBest[slot] && c < best[slot])) {
-        // Ties go to the earlier passage: a fresh build and a loaded snapshot number passages alike within a note.
-        third[slot] = second[slot];
-        second[slot] = bodyBest[slot];
-        bodyBest[slot] = s;
-        best[slot] = c;
-      } else if (s > second[slot]) {
-        third[slot] = second[slot];
-        second[slot] = s;
-      } else if (s > third[slot]) {
-        third[slot] = s;
-      }
-    }
-    for (let bi = 0; bi < nBody; bi++) {
-      const slot = bodyNotes[bi];
-      if (row[slot] < 0) {
-        touched[nTouched++] = slot;
-        noteScore[slot] = 0;
-      }
-      noteScore[slot] += bodyBest[slot] + p.restChunks * (second[slot] + third[slot]);
-    }
-    const heap = new TopK(Math.min(k, nTouched));
-    const tlen = this.fields.title.lengths;
-    const titles = this.titleHits;
-    for (let ti = 0; ti < nTouched; ti++) {
-      const slot = touched[ti];
-      // A note named for what is asked ("Finding Eigenvectors" for "how to find the eigenvectors of a matrix").
-      if (titles[slot] > 0) noteScore[slot] *= 1 + p.titleCover * Math.min(1, titles[slot] / Math.max(1, tlen[slot]));
-      titles[slot] = 0;
-      heap.offer(noteScore[slot], best[slot] >= 0 ? best[slot] : (this.notes[slot]?.firstChunk ?? 0), slot);
-      noteScore[slot] = 0;
-      row[slot] = -1;
-    }
-    for (let bi = 0; bi < nBody; bi++) {
-      const slot = bodyNotes[bi];
-      best[slot] = -1;
-      bodyBest[slot] = 0;
-      second[slot] = 0;
-      third[slot] = 0;
-    }
-    return heap.sorted().map((e) => ({ slot: e.id2, score: e.score, bestChunk: e.id }));
+    return this.scorer.score(terms, allowed, p, k, termWeights);
   }
 
   /**
@@ -408,72 +238,9 @@ export class TextIndex {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
-  /**
-   * The passage of a note to quote for a query: its best scoring one, unless another passage's own heading (the last
-   * part of its heading path) names more of what is asked (beyond the note's title) and its score, grown by that
-   * share, passes the best's
-   * ("Differences between Burndown and Burnup" for "burndown chart versus burnup chart", rather than "What is a
-   * Burndown chart?", which says "burndown" and "chart" more often). Shares weigh the query's words by rarity.
-   */
+  /** The passage of a note to quote for a query (`answering.ts`). */
   answeringChunk(slot: number, bestChunk: number, terms: string[], p: Bm25Params = DEFAULT_BM25): number {
-    const n = this.notes[slot];
-    if (!n || n.chunkCount < 2 || terms.length === 0) return bestChunk;
-    const idfs = terms.map((t) => this.idf(t));
-    const total = idfs.reduce((a, x) => a + x, 0);
-    if (total <= 0) return bestChunk;
-    // Words of the note's title name every section of it ("Layout Thrashing" in "What is Layout Thrashing"): counted
-    // only when no heading names any other word of the question ("Data Race vs. Race Condition" in "Data race and race
-    // condition" for "difference between data race and race condition").
-    const named = terms.map((t) => (this.fields.title.terms.get(t)?.tfOf(slot) ?? 0) > 0);
-    const heldBy = new Map<string, Set<string>>();
-    const ownHeading = (c: number): string | undefined => {
-      const h = this.chunkHeading[c];
-      if (!h) return undefined;
-      const at = h.lastIndexOf(' > ');
-      const own = at < 0 ? h : h.slice(at + 3);
-      if (!heldBy.has(own)) heldBy.set(own, new Set(this.tokenizer.queryTerms(own, () => true)));
-      return own;
-    };
-    let beyondTitle = false;
-    for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount && !beyondTitle; c++) {
-      const own = ownHeading(c);
-      if (own !== undefined) beyondTitle = terms.some((t, i) => !named[i] && heldBy.get(own)!.has(t));
-    }
-    const share = (c: number): number => {
-      const own = ownHeading(c);
-      if (own === undefined) return 0;
-      const held = heldBy.get(own)!;
-      let v = 0;
-      for (let i = 0; i < terms.length; i++) if (held.has(terms[i]) && !(beyondTitle && named[i])) v += idfs[i];
-      return v / total;
-    };
-    const bf = this.fields.body;
-    const avg = bf.averageLength();
-    const posts = terms.map((t) => bf.terms.get(t));
-    const passage = (c: number): number => {
-      let s = 0;
-      for (let i = 0; i < terms.length; i++) {
-        const tf = posts[i]?.tfOf(c) ?? 0;
-        if (tf === 0) continue;
-        const x = (p.weights.body * tf) / (1 - p.b + (p.b * bf.lengths[c]) / avg);
-        s += (idfs[i] * (x * (p.k1 + 1))) / (x + p.k1);
-      }
-      return this.chunkLinks[c] === 1 ? s * LINK_LIST_WEIGHT : s;
-    };
-    let pick = bestChunk;
-    const own = share(bestChunk);
-    let top = passage(bestChunk) * (1 + own);
-    for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount; c++) {
-      // Only a heading that names more of the question than the best passage's own can take its place.
-      const h = share(c);
-      if (c === bestChunk || h <= own) continue;
-      const v = passage(c) * (1 + h);
-      if (v > top) {
-        top = v;
-        pick = c;
-      }
-    }
-    return pick;
+    return answeringChunk(this, slot, bestChunk, terms, p);
   }
 
   /** Which fields of a note (and chunk) contain each term: for the "why" of a hit. */
