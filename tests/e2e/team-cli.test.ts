@@ -91,7 +91,7 @@ describe.skipIf('skip' in db)(`two vaults share a team store through the CLI${'s
     const r = await ann.cli('team', 'retract', answer.hits[0].id);
     expect(r.code, r.stderr).toBe(0);
     const after = JSON.parse((await bob.cli('team', 'search', 'pnpm', '--json')).stdout) as { hits: unknown[] };
-    expect(after.hits).toEqual([]);
+    expect(after.hits, JSON.stringify(after)).toEqual([]);
   });
 
   it('a promotion while the store is unreachable waits, is said in status, and is sent once', async () => {

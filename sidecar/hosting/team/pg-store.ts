@@ -257,14 +257,15 @@ export class PgTeamStore implements TeamStore {
     const limit = Math.max(1, Math.min(query.limit ?? 10, 50));
     const vector = query.vector !== undefined && (await this.hasVectors()) ? `[${query.vector.join(',')}]` : null;
     return this.run(async (c) => {
-      // One round trip, one statement prepared once per connection: the words, the tiers of words, the vectors, their
-      // fusion and the snippets are all worked out on the server (engram_team_search, migration 3).
+      // One round trip: the words, the tiers of words, the vectors, their fusion and the snippets are all worked out on
+      // the server (engram_team_search, migration 3), whose statements PostgreSQL keeps parsed per session. The call
+      // itself is not a named prepared statement: a pooler in front of the server (PgBouncer's transaction mode), or a
+      // server with one session behind every connection (PGlite), would find the name taken or gone.
       const rows = (
-        await c.query<{ note_id: string; score: number; why: string[]; team: string; project: string; title: string; author: string; heading: string; snippet: string; promoted_at: Date }>({
-          name: 'engram_team_search',
-          text: 'select note_id, score, why, team, project, title, author, heading, snippet, promoted_at from engram_team_search($1, $2, $3, $4, $5)',
-          values: [query.text.slice(0, 2000), vector, query.project ?? null, limit, CANDIDATES],
-        })
+        await c.query<{ note_id: string; score: number; why: string[]; team: string; project: string; title: string; author: string; heading: string; snippet: string; promoted_at: Date }>(
+          'select note_id, score, why, team, project, title, author, heading, snippet, promoted_at from engram_team_search($1, $2, $3, $4, $5)',
+          [query.text.slice(0, 2000), vector, query.project ?? null, limit, CANDIDATES],
+        )
       ).rows;
       return rows.map((r) => ({
         id: r.note_id, team: r.team, project: r.project, title: r.title, author: r.author, heading: r.heading,
