@@ -17,6 +17,8 @@ register('./md-text-loader.mjs', import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const vaultsDir = path.resolve(process.env.ENGRAM_SHARED_DIR ?? path.join(root, '..', 'shared'), 'corpus', 'vaults');
 const setsDir = path.join(root, 'bench', 'recall-sets');
+/** Questions written after the ranking was tuned, from notes the sets above never name: reported apart, never tuned on. */
+const heldOutDir = path.join(setsDir, 'held-out');
 /**
  * Whether each injected relevant passage answers its question, judged by reading it: <vault>.tsv, one row a judgement
  * (question id, note path, passage heading or '', yes|no, why). A passage not judged yet is written to
@@ -106,10 +108,13 @@ const cells = (rows: Row[]): string => {
   const s = scores(rows);
   return `${f2(s.h1)}  ${f2(s.h3)}  ${f2(s.h10)}  ${f2(s.mrr)}`;
 };
-/** The note in the most top 3s, and in how many of those it was not an expected answer. */
-function dominance(lists: { ranked: string[]; relevant: string[] }[]): { note: string; count: number; share: number; unasked: number } {
+/**
+ * The note in the most top 3s, and in how many of those it was not an expected answer; with `unaskedOnly`, the note
+ * most often in a top 3 where it was not expected (what crowds out answers).
+ */
+function dominance(lists: { ranked: string[]; relevant: string[] }[], unaskedOnly = false): { note: string; count: number; share: number; unasked: number } {
   const c = new Map<string, number>();
-  for (const l of lists) for (const p of l.ranked.slice(0, 3)) c.set(p, (c.get(p) ?? 0) + 1);
+  for (const l of lists) for (const p of l.ranked.slice(0, 3)) if (!unaskedOnly || !l.relevant.includes(p)) c.set(p, (c.get(p) ?? 0) + 1);
   let best = { note: '-', count: 0 };
   for (const [note, count] of c) if (count > best.count) best = { note, count };
   const unasked = lists.filter((l) => l.ranked.slice(0, 3).includes(best.note) && !l.relevant.includes(best.note)).length;
@@ -275,6 +280,16 @@ export async function run(): Promise<void> {
         );
       }
     }
+    const heldFile = path.join(heldOutDir, `${set.vault}.json`);
+    const held = fs.existsSync(heldFile) ? (JSON.parse(fs.readFileSync(heldFile, 'utf8')) as RecallSet).questions : [];
+    const heldEngram: Row[] = [];
+    const heldPlain: Row[] = [];
+    for (const q of held) {
+      heldEngram.push({ q, ranked: (await engine.search(q.q, { limit: 10 })).map((h) => h.path) });
+      heldPlain.push({ q, ranked: plain.search(q.q, 10) });
+      const r = rankOf(heldEngram[heldEngram.length - 1]);
+      if (r > 3) failures.push(`## held-out ${q.id} (${q.kind}) engram rank ${r === Infinity ? '>10' : r}: ${q.q}\nexpected: ${q.relevant.join(', ')}\nengram top 3: ${heldEngram[heldEngram.length - 1].ranked.slice(0, 3).join(' | ') || '-'}\n`);
+    }
     let offInjected = 0;
     let offPlainHits = 0;
     const offLines: string[] = [];
@@ -302,22 +317,26 @@ export async function run(): Promise<void> {
       const pick = (rows: Row[]): Row[] => (k === 'all' ? rows : rows.filter((r) => r.q.kind === k));
       console.log(`  ${k.padEnd(20)} ${String(pick(engramRows).length).padStart(2)}  ${cells(pick(engramRows))}  |  ${cells(pick(plainRows))}`);
     }
+    if (held.length) console.log(`  ${'held-out'.padEnd(20)} ${String(held.length).padStart(2)}  ${cells(heldEngram)}  |  ${cells(heldPlain)}`);
     const lists = (rows: Row[], off: string[][]) => [...rows.map((r) => ({ ranked: r.ranked, relevant: r.q.relevant })), ...off.map((ranked) => ({ ranked, relevant: [] }))];
     const de = dominance(lists(engramRows, offEngramLists));
     const dp = dominance(lists(plainRows, offPlainLists));
     const dc = dominance(closeLists);
+    const du = dominance(lists(engramRows, offEngramLists), true);
+    const dpu = dominance(lists(plainRows, offPlainLists), true);
     console.log(`  off-topic prompts that inject anything: engram ${offInjected}/${set.offtopic.length}; plain BM25 returns hits for ${offPlainHits}/${set.offtopic.length} (no floor)`);
     console.log(`  on-topic prompts that inject anything: ${injectedAny}/${set.questions.length}; a relevant note injected: ${injectedRelevant}/${set.questions.length}; for ${neverInjectable} every answer is a note hooks never inject (outside text, words to an AI)`);
     console.log(`  the injected relevant passage answers the question (read and judged, bench/recall-judged): ${answers}/${judgedSeen} judged (${judgedSeen ? ((100 * answers) / judgedSeen).toFixed(0) : '-'}%), ${unjudged.length} not judged yet`);
     if (headingAsked) console.log(`  of ${headingAsked} relevant injections whose question names an answer section: heading shown ${headingSeen}, section text quoted ${sectionQuoted} (proxies for "the passage answers")`);
     console.log(`  most frequent note in top 3s (all ${set.questions.length + set.offtopic.length} prompts): engram ${de.note} ${de.count} (${(de.share * 100).toFixed(0)}%, ${de.unasked} where not expected); plain ${dp.note} ${dp.count} (${(dp.share * 100).toFixed(0)}%, ${dp.unasked} where not expected)`);
+    console.log(`  most frequent note in top 3s where not expected: engram ${du.note} ${du.count} (${(du.share * 100).toFixed(0)}%); plain ${dpu.note} ${dpu.count} (${(dpu.share * 100).toFixed(0)}%)`);
     console.log(`  the same among hits that clear the search floor (coverage >= ${SEARCH_FLOOR}): engram ${dc.note} ${dc.count} (${(dc.share * 100).toFixed(0)}%, ${dc.unasked} where not expected)`);
     const base = path.join(outDir, set.vault);
     fs.writeFileSync(`${base}.injected.md`, `# Injected text per on-topic prompt (${set.vault})\n\n${injected.join('\n')}\n# Off-topic prompts that inject\n\n${offLines.join('\n') || 'none\n'}`);
     fs.writeFileSync(`${base}.failures.md`, `# Questions whose expected note is not in Engram's top 3 (${set.vault})\n\n${failures.join('\n') || 'none\n'}`);
     fs.writeFileSync(`${base}.unjudged.tsv`, unjudged.length ? `${unjudged.join('\n')}\n` : '');
     const byKind = Object.fromEntries(['all', ...kinds].map((k) => [k, { engram: scores(k === 'all' ? engramRows : engramRows.filter((r) => r.q.kind === k)), plain: scores(k === 'all' ? plainRows : plainRows.filter((r) => r.q.kind === k)) }]));
-    const summary = { vault: set.vault, notes: notes.size, byKind, offtopicInjected: offInjected, offtopic: set.offtopic.length, injectedRelevant, passageAnswers: answers, passagesJudged: judgedSeen, passagesUnjudged: unjudged.length, neverInjectable, headingAsked, headingSeen, sectionQuoted, topNote: { engram: de, plain: dp, engramClose: dc } };
+    const summary = { vault: set.vault, notes: notes.size, byKind, heldOut: { engram: scores(heldEngram), plain: scores(heldPlain) }, offtopicInjected: offInjected, offtopic: set.offtopic.length, injectedRelevant, passageAnswers: answers, passagesJudged: judgedSeen, passagesUnjudged: unjudged.length, neverInjectable, headingAsked, headingSeen, sectionQuoted, topNote: { engram: de, plain: dp, engramClose: dc, engramUnasked: du, plainUnasked: dpu } };
     fs.writeFileSync(`${base}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
     console.log(`  written: ${path.relative(root, `${base}.injected.md`)}, ${path.relative(root, `${base}.failures.md`)}, ${path.relative(root, `${base}.summary.json`)}`);
   }

@@ -121,7 +121,7 @@ async function vetted(e: Reader, out: RecallResult['hits']): Promise<void> {
 export async function recallNotes(e: Reader, query: string, opts: SearchOptions & { full?: number }): Promise<RecallResult> {
   // What an agent asks for: private notes are not among the answers (the person's own search still finds them).
   const hidden = (path: string): boolean => e.privateZone(path) !== undefined;
-  const hits = (await e.search(query, { limit: 8, ...opts, hidden })).filter((h) => !hidden(h.path));
+  const hits = await e.search(query, { limit: 8, ...opts, hidden });
   const full = opts.full ?? 3;
   const out: RecallResult['hits'] = [];
   for (const [i, hit] of hits.entries()) {

@@ -6,6 +6,7 @@ import type { NoteMeta } from '../note/meta.js';
 import { gateTokenizer, type TermStats } from '../recall/term-stats.js';
 import { judge } from '../recall/gate.js';
 import { renderContext } from '../recall/render.js';
+import { asksHowTo } from '../index/answering.js';
 import { findDirectives } from '../recall/directives.js';
 import { tokens } from '../recall/passages.js';
 import { heldBack, type Vetting } from '../recall/vet.js';
@@ -131,7 +132,9 @@ export class Injection {
         continue;
       }
       const why = [...hit.why.filter((w) => !w.startsWith('words:')), `shares: ${verdict.matched.slice(0, 6).map((t) => said.get(t) ?? t).join(', ')}`];
-      items.push({ path: hit.path, title: hit.title, why, score: hit.score, summary: hit.summary, snippet: hit.snippet, heading: hit.heading, type: hit.type });
+      // A how-to question is answered by the note's steps, not by its summary ("An explanation of pinning nixpkgs").
+      const summary = hit.snippet && asksHowTo(query) ? undefined : hit.summary;
+      items.push({ path: hit.path, title: hit.title, why, score: hit.score, summary, snippet: hit.snippet, heading: hit.heading, type: hit.type });
     }
     return this.finishContext(p, items, seen, withheld);
   }

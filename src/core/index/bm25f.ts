@@ -44,13 +44,20 @@ export class Bm25fScorer {
   private metaTf = new Float64Array(1024);
   /** Per note touched by a query: how many of its title's words the query holds. */
   private titleHits = new Float64Array(0);
+  /** Per passage touched: which of the query's first 31 terms it holds (a bit each). */
+  private chunkMask = new Int32Array(0);
+  /** Per note with a matching passage: its row in `termBest`, each term's best gain in any of its passages (-1: none). */
+  private bodyRow = new Int32Array(0);
+  private termBest = new Float64Array(1024);
+  private nt = 0;
 
   constructor(private readonly ix: ScoredIndex) {}
 
   /**
    * BM25F over passages: a word of the title counts about as much as a second mention, never as a match of its own,
    * so a note named after one word of the question cannot outrank the passage that holds the rest. A note scores its
-   * best passage plus `restChunks` of what the next two add. `allowed[slot]` = 1 restricts to filtered notes. Returns
+   * best passage plus `restChunks` of the next two and `restTerms` of what its other passages hold of the query that
+   * the best lacks (a term's best gain in them). `allowed[slot]` = 1 restricts to filtered notes. Returns
    * the `k` best notes, best first (a heap over typed arrays: no object per matching note).
    */
   score(terms: string[], allowed: Uint8Array | null, p: Bm25Params, k: number, termWeights?: number[]): TextCandidate[] {
@@ -58,6 +65,7 @@ export class Bm25fScorer {
     this.nTouched = 0;
     this.nChunks = 0;
     this.nBody = 0;
+    this.nt = terms.length;
     const q: Query = { terms, idfs: terms.map((t) => this.ix.idf(t)), allowed, p, termWeights };
     this.metaPass(q);
     this.bodyPass(q);
@@ -115,8 +123,10 @@ export class Bm25fScorer {
     const bf = this.ix.fields.body;
     const avg = bf.averageLength();
     const { chunkNote } = this.ix;
-    const { metaRow: row, metaTf: meta, chunkScore } = this;
+    const { metaRow: row, metaTf: meta, chunkScore, chunkMask, bodyRow } = this;
+    let rows = 0;
     for (let qi = 0; qi < nt; qi++) {
+      const bit = qi < 31 ? 1 << qi : 0;
       const wb = p.weights.body * (termWeights ? termWeights[qi] : 1);
       const post = wb === 0 ? undefined : bf.terms.get(terms[qi]);
       if (!post) continue;
@@ -133,6 +143,21 @@ export class Bm25fScorer {
         const s = m === 0 ? idf * sat(x, p.k1) : idf * (sat(m + x, p.k1) - sat(m, p.k1));
         if (chunkScore[c] === 0) this.touchedChunkIds[this.nChunks++] = c;
         chunkScore[c] += s;
+        chunkMask[c] |= bit;
+        // A note of one passage has nothing elsewhere to add (a note's passages are numbered in a row).
+        if (p.restTerms === 0 || (chunkNote[c - 1] !== slot && chunkNote[c + 1] !== slot)) continue;
+        if (bodyRow[slot] < 0) {
+          bodyRow[slot] = rows++;
+          if (rows * nt > this.termBest.length) {
+            const next = new Float64Array(Math.max(rows * nt * 2, 1024));
+            next.set(this.termBest);
+            this.termBest = next;
+          }
+          this.termBest.fill(0, (rows - 1) * nt, rows * nt);
+        }
+        const g = this.ix.chunkLinks[c] === 1 ? s * LINK_LIST_WEIGHT : s;
+        const at = bodyRow[slot] * nt + qi;
+        if (g > this.termBest[at]) this.termBest[at] = g;
       }
     }
   }
@@ -173,8 +198,9 @@ export class Bm25fScorer {
         this.touchedNotes[this.nTouched++] = slot;
         noteScore[slot] = 0;
       }
-      noteScore[slot] += this.bodyBest[slot] + p.restChunks * (this.bodySecond[slot] + this.bodyThird[slot]);
+      noteScore[slot] += this.bodyBest[slot] + p.restChunks * (this.bodySecond[slot] + this.bodyThird[slot]) + p.restTerms * this.lacking(slot);
     }
+    for (let ci = 0; ci < this.nChunks; ci++) this.chunkMask[this.touchedChunkIds[ci]] = 0;
     const heap = new TopK(Math.min(k, this.nTouched));
     const tlen = this.ix.fields.title.lengths;
     for (let ti = 0; ti < this.nTouched; ti++) {
@@ -192,8 +218,20 @@ export class Bm25fScorer {
       this.bodyBest[slot] = 0;
       this.bodySecond[slot] = 0;
       this.bodyThird[slot] = 0;
+      this.bodyRow[slot] = -1;
     }
     return heap.sorted().map((e) => ({ slot: e.id2, score: e.score, bestChunk: e.id }));
+  }
+
+  /** What a note's other passages hold of the query that its best passage lacks: each such term's best gain. */
+  private lacking(slot: number): number {
+    const r = this.bodyRow[slot];
+    if (r < 0) return 0;
+    const mask = this.chunkMask[this.bestChunkOf[slot]];
+    const nt = Math.min(this.nt, 31);
+    let s = 0;
+    for (let qi = 0; qi < nt; qi++) if ((mask & (1 << qi)) === 0) s += this.termBest[r * this.nt + qi];
+    return s;
   }
 
   private ensureScratch(): void {
@@ -209,11 +247,13 @@ export class Bm25fScorer {
       this.bodyNoteIds = new Int32Array(n);
       this.metaRow = new Int32Array(n).fill(-1);
       this.titleHits = new Float64Array(n);
+      this.bodyRow = new Int32Array(n).fill(-1);
     }
     if (this.chunkScore.length < this.ix.chunkCount) {
       const n = Math.max(1024, this.ix.chunkCount * 2);
       this.chunkScore = new Float64Array(n);
       this.touchedChunkIds = new Int32Array(n);
+      this.chunkMask = new Int32Array(n);
     }
   }
 }

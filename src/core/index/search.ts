@@ -3,11 +3,12 @@
 import { snippetWords } from './language.js';
 import { EngramError } from '../errors.js';
 import type { Clock, Embedder } from '../ports.js';
+import { answeringText } from './answering.js';
 import { allowList, hasFilters } from './filters.js';
 import { linkKey } from './note-doc.js';
 import { makeSnippet, priorFactor, rrf, type RankingConfig } from './rank.js';
-import { topK, type TextIndex } from './text-index.js';
-import { extractTimePhrase } from './time-phrases.js';
+import { topK, type TextCandidate, type TextIndex } from './text-index.js';
+import { extractTimePhrase, whenFactor } from './time-phrases.js';
 import type { SearchFilters, SearchHit, SearchOptions } from './types.js';
 import type { VectorStore } from './vector-store.js';
 
@@ -117,7 +118,7 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   const cands = new Map<number, Cand>();
   if (mode !== 'vector' && terms.length > 0) {
     const depth = mode === 'bm25' ? Math.max(limit * 3, 30) : ranking.depth;
-    const top = text.score(terms, allowed, ranking.bm25, depth);
+    const top = toldWhenFirst(text, text.score(terms, allowed, ranking.bm25, depth), query, ranking.bm25.whenGain);
     // Asking for a note by its name should find that note first, even when a longer title stems the same way.
     const wanted = squash(query);
     const exact = new Set<number>();
@@ -173,7 +174,7 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
     list.sort((a, b) => b.score - a.score || byPath(ctx, a, b));
   }
   const kept = collapse(ctx, list, limit);
-  if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit);
+  if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit, opts.hidden);
   const words = snippetWords(query);
   const said = text.tokenizer.wordsByTerm(query);
   let hits = kept.slice(0, limit).map((c) => toHit(ctx, c, terms, words, said));
@@ -184,6 +185,14 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   }
   if (hits.length > 0 && terms.length > 0 && (hits[0].coverage ?? 1) < SEARCH_FLOOR && (kept[0].cos ?? 0) < CLOSE_COSINE) notices.unshift(NO_CLOSE_MATCH);
   return { hits, mode, notices, timeFilter, terms };
+}
+
+/** A question that asks when is answered by a passage that tells when ("yesterday", "last week"): time-phrases.ts. */
+function toldWhenFirst(text: TextIndex, top: TextCandidate[], query: string, gain: number): TextCandidate[] {
+  const when = whenFactor(query, gain);
+  if (!when) return top;
+  for (const c of top) c.score *= when(text.chunkText[c.bestChunk] ?? '');
+  return top.sort((a, b) => b.score - a.score);
 }
 
 function byPath(ctx: SearchContext, a: Cand, b: Cand): number {
@@ -229,8 +238,11 @@ function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-/** Adds notes one or two links away from the top hits, scored below the hit they hang from and marked `via`. */
-function expand(ctx: SearchContext, hits: Cand[], hops: 1 | 2, allowed: Uint8Array | null, limit: number): void {
+/**
+ * Adds notes one or two links away from the top hits, scored below the hit they hang from and marked `via`; a note the
+ * caller hides (a private note, for an agent) is neither added nor walked through.
+ */
+function expand(ctx: SearchContext, hits: Cand[], hops: 1 | 2, allowed: Uint8Array | null, limit: number, hidden?: (path: string) => boolean): void {
   const g = ctx.graph();
   const have = new Set(hits.map((h) => h.slot));
   let frontier = hits.slice(0, Math.min(5, hits.length));
@@ -241,7 +253,7 @@ function expand(ctx: SearchContext, hits: Cand[], hops: 1 | 2, allowed: Uint8Arr
       const add = (slot: number, how: string): void => {
         if (have.has(slot) || (allowed && allowed[slot] === 0)) return;
         const n = ctx.text.notes[slot];
-        if (!n) return;
+        if (!n || hidden?.(n.path)) return;
         have.add(slot);
         const c: Cand = { slot, score: h.score * 0.5, chunk: n.firstChunk, via: h.via ?? from.path, why: [`${how} [[${from.title}]]${hop > 1 ? ' (2 hops)' : ''}`] };
         next.push(c);
@@ -266,11 +278,15 @@ function termWeight(text: TextIndex, term: string): number {
  * A hit's excerpt: the frontmatter properties the query asks about ("year: 1957" for "what year did … come out"),
  * whose answer no passage holds, then the densest window of the passage.
  */
-function excerpt(t: TextIndex, props: string | undefined, chunk: number, words: string[], terms: string[]): string {
+function excerpt(t: TextIndex, props: string | undefined, chunk: number, query: string[], terms: string[], fromStart = false): string {
   const max = 300;
-  if (!props) return makeSnippet(t.excerptText(chunk), words, max, terms);
+  // A passage chosen for its heading is quoted from its start: what the heading introduces.
+  const words = fromStart ? [] : query;
+  // The section of a short note that answers what is asked (its steps for a how-to question): answering.ts.
+  const text = answeringText(t.excerptText(chunk), query.join(' '), terms, t.tokenizer);
+  if (!props) return makeSnippet(text, words, max, fromStart ? [] : terms);
   // A note with no text of its own (a film, a person, a book: properties only) is quoted by all its properties.
-  const passage = makeSnippet(t.excerptText(chunk), words, max, terms);
+  const passage = makeSnippet(text, words, max, fromStart ? [] : terms);
   if (!passage) {
     const all = props.split('\n').join(' · ');
     return all.length > max ? `${all.slice(0, max - 1)}…` : all;
@@ -283,7 +299,7 @@ function excerpt(t: TextIndex, props: string | undefined, chunk: number, words: 
     .map((line) => (line.length > 120 ? `${line.slice(0, 119)}…` : line));
   const head = asked.slice(0, 3).join(' · ');
   if (!head) return passage;
-  const rest = makeSnippet(t.excerptText(chunk), words, Math.max(60, max - head.length - 3), terms);
+  const rest = makeSnippet(text, words, Math.max(60, max - head.length - 3), fromStart ? [] : terms);
   return rest ? `${head} · ${rest}` : head;
 }
 
@@ -294,7 +310,8 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
   const fields = t.matchedFields(c.slot, c.chunk, terms);
   // The passage quoted: one whose own heading names what is asked can take the place of the best scoring one. What the
   // hit matched and covers (the floor, the prompt hook's bar) stays read on the best scoring passage.
-  const shown = c.bm25 !== undefined && c.via === undefined ? t.answeringChunk(c.slot, c.chunk, terms, ctx.ranking.bm25) : c.chunk;
+  const quoted = c.bm25 !== undefined && c.via === undefined ? t.answeringChunk(c.slot, c.chunk, terms, ctx.ranking.bm25, words.join(' ')) : { chunk: c.chunk, fromStart: false };
+  const shown = quoted.chunk;
   if (c.bm25 !== undefined) {
     // The user's words ("materials"), not the index's stems ("materi").
     for (const [field, ts] of fields) why.push(`${field}: ${ts.map((x) => said.get(x) ?? x).join(', ')}`);
@@ -314,7 +331,7 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
     path: n.path,
     title: n.name ?? noteName(n.path),
     score: Number(c.score.toFixed(6)),
-    snippet: excerpt(t, n.props, shown, words, terms),
+    snippet: excerpt(t, n.props, shown, words, terms, quoted.fromStart),
     heading: t.chunkHeading[shown],
     why,
     type: n.type,

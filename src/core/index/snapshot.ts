@@ -20,7 +20,8 @@ import { checksumSteps, corrupt, Reader, TEXT_STEP, Writer } from './snapshot-by
 // 7: the file a host writes is deflated (`packSnapshot`: about a third of the size); posting ids are stored as gaps
 // (the deflate finds them); the note table leaves out what the path gives (folder) and what counting gives (first
 // chunk), and notes carry their properties as `key: value` lines for excerpts. Older snapshots are rebuilt.
-export const SNAPSHOT_FORMAT_VERSION = 7;
+// 8: English irregular forms are indexed by their base ("went" as "go"): older postings hold the forms apart.
+export const SNAPSHOT_FORMAT_VERSION = 8;
 const MAGIC = 'ENGRAMIX';
 /** A packed snapshot: this magic, the u32 format version, then the raw snapshot deflated (`deflate-raw`). */
 const PACKED_MAGIC = 'ENGRAMIZ';

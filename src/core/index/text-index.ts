@@ -7,7 +7,7 @@ import { Tokenizer } from './tokenize.js';
 import { type IndexedNote, type FieldName, FIELDS, type Bm25Params, DEFAULT_BM25, type TextCandidate } from './text-types.js';
 import { BOILERPLATE_MIN_NOTES, BOILERPLATE_SHARE, countedLines, LineSketch } from './line-sketch.js';
 import { Bm25fScorer } from './bm25f.js';
-import { answeringChunk } from './answering.js';
+import { answeringChunk, type QuotedPassage } from './answering.js';
 
 export { type IndexedNote, type FieldName, FIELDS, type Bm25Params, DEFAULT_BM25, LINK_LIST_WEIGHT, type TextCandidate, topK } from './text-types.js';
 export { BOILERPLATE_MIN_NOTES, BOILERPLATE_SHARE } from './line-sketch.js';
@@ -238,9 +238,9 @@ export class TextIndex {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
-  /** The passage of a note to quote for a query (`answering.ts`). */
-  answeringChunk(slot: number, bestChunk: number, terms: string[], p: Bm25Params = DEFAULT_BM25): number {
-    return answeringChunk(this, slot, bestChunk, terms, p);
+  /** The passage of a note to quote for a query (`answering.ts`); `query` as typed, for what it asks. */
+  answeringChunk(slot: number, bestChunk: number, terms: string[], p: Bm25Params = DEFAULT_BM25, query = ''): QuotedPassage {
+    return answeringChunk(this, slot, bestChunk, terms, p, query);
   }
 
   /** Which fields of a note (and chunk) contain each term: for the "why" of a hit. */

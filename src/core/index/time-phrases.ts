@@ -121,3 +121,23 @@ export function extractTimePhrase(query: string, now: number): { query: string; 
   }
   return { query, range: null };
 }
+
+/** A question about when something happened: "when did…", "what year…", "how long ago…". */
+const ASKS_WHEN = /^\s*(?:when\s+(?:did|do|does|is|was|were|will|would|are|has|have|had)\b|(?:in\s+|on\s+)?(?:what|which)\s+(?:date|day|year|month|week|time)\b|how\s+long\s+ago\b)/i;
+/**
+ * Text that tells when what it tells happened, from the time of its telling: "yesterday", "last week", "two days
+ * ago". Not dates: a date in a note is as often bookkeeping ("Retrieved August 2, 2024", "updated 2024-03-01").
+ */
+const TOLD_WHEN = new RegExp(
+  `\\b(?:yesterday|today|tonight|tomorrow|ago|recently|lately|the other day|(?:last|next|this|past)\\s+(?:week|weekend|month|year|night|morning|evening|summer|winter|spring|fall|autumn|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\\b`,
+  'i',
+);
+/**
+ * The factor a passage's score takes for a question: `gain` more when the question asks when and the text tells it
+ * (Bm25Params.whenGain). LoCoMo dev set (turn level, nDCG@10, one run; the session date that opens every turn is no
+ * relative phrase): 0.522 without, gain 0.1 0.525, 0.2 0.527, 0.4 0.528, 0.6 0.528, 1.0 0.526; temporal questions
+ * 0.653 -> 0.682 at 0.4, the held-out conversations 0.511 -> 0.519.
+ */
+export function whenFactor(query: string, gain: number): ((text: string) => number) | null {
+  return gain > 0 && ASKS_WHEN.test(query) ? (text) => (TOLD_WHEN.test(text) ? 1 + gain : 1) : null;
+}

@@ -156,6 +156,26 @@ describe('passages', () => {
     expect(await top({ bm25: { ...DEFAULT_BM25, titleCover: 0 } })).toBe('Math/Diagonalization.md');
   });
 
+  it('a note whose passages hold different words of the question ranks above one whose passages repeat one of them', async () => {
+    const pad = (w: string): string => `${WORDS.map((x) => `${x} ${w === x ? '' : 'stone'}`).join(' ')}. `.repeat(3);
+    const files = {
+      // Measuring changes behaviour, its sources (with the word "metrics") in a section of their own.
+      'Spread.md': `${pad('a')}\n\nPeople adjust their behaviour once it is measured.\n\n## Sources\n\n${pad('b')}\n\nThe tyranny of metrics, a book.\n`,
+      // Three sections that each say "behaviour" four times and never "metrics".
+      'Repeats.md': [1, 2, 3].map((i) => `## Part ${i}\n\n${pad('c')}\n\nBehaviour, and behaviour again: behaviour, behaviour.\n`).join('\n'),
+      'Dashboards.md': `${pad('d')}\n\nMetrics on the team's dashboards.`,
+      'Cache.md': `${pad('e')}\n\nBehaviour of the build cache.`,
+    };
+    const top = async (ranking?: Partial<RankingConfig>): Promise<string> => {
+      const index = new VaultIndex({ vault: new MemoryVault({ files }), clock: fixedClock(), yieldNow: noYield, ...(ranking ? { ranking } : {}) });
+      await index.build();
+      return (await index.search('behaviour changes once metrics are tracked', { mode: 'bm25', relativeCut: false })).hits[0].path;
+    };
+    expect(await top()).toBe('Spread.md');
+    // Counting the next passages whole, whatever they repeat, lets the note that says one word six times win.
+    expect(await top({ bm25: { ...DEFAULT_BM25, restChunks: 0.2, restTerms: 0 } })).toBe('Repeats.md');
+  });
+
   it('frontmatter that does not parse (an unfilled template) stays out of the excerpt and is searched as properties', async () => {
     const index = await built({
       'Templates/Stock Trade Template.md': '---\ndate: {{date}}\ntrade:\ntags:\n  - investment\nprice:\nshares:\ncategories:\n  - "[[Trades]]"\n---\n## Why I bought\n\n- \n',

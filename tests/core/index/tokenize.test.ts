@@ -12,6 +12,16 @@ describe('Tokenizer', () => {
     expect(tokenizer.terms('Workspaces')).toEqual(tokenizer.terms('workspace'));
   });
 
+  it('reads English irregular forms as their base (a question asks "go", a conversation says "went")', () => {
+    expect(tokenizer.terms('When did Caroline go to the support group')).toEqual(tokenizer.terms('Caroline went to a support group'));
+    expect(tokenizer.terms('ran')).toEqual(tokenizer.terms('running'));
+    expect(tokenizer.terms('children')).toEqual(tokenizer.terms('child'));
+    // A form that is a word of its own stays itself.
+    expect(tokenizer.terms('left join')).not.toEqual(tokenizer.terms('leave join'));
+    // Plain BM25's tokenizer (comparisons) does nothing of the kind.
+    expect(new Tokenizer({ stemming: false }).terms('went')).toEqual(['went']);
+  });
+
   it('keeps compounds whole only when asked', () => {
     expect(tokenizer.terms('pnpm-lock.yaml')).toHaveLength(3);
     const joined = new Tokenizer({ compounds: true });

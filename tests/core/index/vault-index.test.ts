@@ -156,6 +156,10 @@ describe('VaultIndex: build and BM25 search', () => {
     const two = await index.search('pelican', { expandLinks: 2 });
     expect(two.hits.map((h) => h.path)).toContain('Spoke B.md');
     expect((await index.search('pelican')).hits).toHaveLength(1);
+    // A hidden note (a private one, for an agent) is neither added nor walked through to what it links.
+    const hidden = (p: string): boolean => p === 'Spoke A.md';
+    const shut = await index.search('pelican', { expandLinks: 2, hidden });
+    expect(shut.hits.map((h) => h.path).sort()).toEqual(['Fan.md', 'Hub.md']);
   });
 
   it('collapses near-duplicates and prefers recent, confident, current notes only gently', async () => {
