@@ -75,8 +75,8 @@ export function syntheticNote(v: Vocabulary, i: number): SyntheticNote {
 }
 
 /** Questions of 2 to 5 words from the middle of the vocabulary (not stop words, not hapaxes), as people ask. */
-export function syntheticQueries(v: Vocabulary, count: number): string[] {
-  const r = rng(26);
+export function syntheticQueries(v: Vocabulary, count: number, seed = 26): string[] {
+  const r = rng(seed);
   const mid = v.words.slice(100, 5000);
   return Array.from({ length: count }, () => Array.from({ length: 2 + Math.floor(r() * 4) }, () => mid[Math.floor(r() * mid.length)]).join(' '));
 }

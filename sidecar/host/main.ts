@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { runHost as run, type HostOptions, type HostOutcome } from './daemon.js';
 import { extractorMaker, indexMaker, localEmbedder } from '../hosting/wiring.js';
 import { engramHome, vaultState } from '../hosting/paths.js';
-import { loadConfig } from '../hosting/config-file.js';
+import { liveConfig } from '../hosting/config-file.js';
 import { hostFacts } from '../hosting/facts.js';
 import { watchBuild } from './rebuild-watch.js';
 import type { Logger } from '../hosting/logger.js';
@@ -31,7 +31,7 @@ export async function runHost(opts: DaemonOptions): Promise<HostOutcome> {
   // config.json (read-only mode, the backend of the next job) applies without a restart. The embedder's model is read
   // once, at the start.
   const facts = hostFacts(env);
-  const config = () => loadConfig(facts).config;
+  const config = liveConfig(facts);
   try {
     return await run({
       ...opts,

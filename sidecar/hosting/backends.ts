@@ -44,40 +44,41 @@ export function findClaude(configured: string, env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * An API key: the environment variable, else the OS secret store (macOS Keychain via `security`, Linux libsecret via
- * `secret-tool`), stored under service "engram" with the variable's name as account/key. Never logged or written.
+ * The OS keychain's command line, the one place that knows it: macOS `security` (the login keychain; untested by
+ * Engram's suites, which run on Linux, where a stand-in checks the arguments), Linux libsecret's `secret-tool`. A
+ * secret is stored under service "engram" with the variable's name as account/key; undefined where there is none.
  */
-export function apiKey(name: string, env: NodeJS.ProcessEnv): string | undefined {
+export function keychainCommand(platform: NodeJS.Platform, name: string): { lookup: string[]; store: (value: string) => { argv: string[]; input?: string }; where: string } | undefined {
+  if (platform === 'darwin')
+    return { lookup: ['security', 'find-generic-password', '-s', 'engram', '-a', name, '-w'], store: (value) => ({ argv: ['security', 'add-generic-password', '-U', '-s', 'engram', '-a', name, '-w', value] }), where: 'the macOS keychain' };
+  if (platform === 'linux')
+    return { lookup: ['secret-tool', 'lookup', 'service', 'engram', 'key', name], store: (value) => ({ argv: ['secret-tool', 'store', '--label', `Engram ${name}`, 'service', 'engram', 'key', name], input: value }), where: 'the Secret Service keyring (secret-tool)' };
+  return undefined;
+}
+
+/** An API key: the environment variable, else the OS keychain (keychainCommand). Never logged or written. */
+export function apiKey(name: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | undefined {
   const fromEnv = env[name]?.trim();
   if (fromEnv) return fromEnv;
-  const lookup: [string, string[]] | undefined =
-    process.platform === 'darwin'
-      ? ['security', ['find-generic-password', '-s', 'engram', '-a', name, '-w']]
-      : process.platform === 'linux'
-        ? ['secret-tool', ['lookup', 'service', 'engram', 'key', name]]
-        : undefined;
+  const lookup = keychainCommand(platform, name)?.lookup;
   if (!lookup) return undefined;
-  const r = spawnSync(lookup[0], lookup[1], { env, encoding: 'utf8', timeout: 3000, stdio: ['ignore', 'pipe', 'ignore'] });
+  const r = spawnSync(lookup[0], lookup.slice(1), { env, encoding: 'utf8', timeout: 3000, stdio: ['ignore', 'pipe', 'ignore'] });
   const key = r.status === 0 ? r.stdout.trim() : '';
   return key || undefined;
 }
 
 /**
- * Keeps a secret in the OS keychain where `apiKey` finds it (macOS `security`, Linux `secret-tool`); returns why not
- * when there is no keychain tool here (the secret is then not kept anywhere: the environment must give it).
+ * Keeps a secret in the OS keychain where `apiKey` finds it; returns why not when there is no keychain tool here (the
+ * secret is then not kept anywhere: the environment must give it).
  */
-export function saveKeychainSecret(name: string, value: string, env: NodeJS.ProcessEnv): { ok: true; where: string } | { ok: false; why: string } {
-  const run: [string, string[], string | undefined, string] | undefined =
-    process.platform === 'darwin'
-      ? ['security', ['add-generic-password', '-U', '-s', 'engram', '-a', name, '-w', value], undefined, 'the macOS keychain']
-      : process.platform === 'linux'
-        ? ['secret-tool', ['store', '--label', `Engram ${name}`, 'service', 'engram', 'key', name], value, 'the Secret Service keyring (secret-tool)']
-        : undefined;
-  if (!run) return { ok: false, why: `no OS keychain Engram can use on ${process.platform}` };
-  const r = spawnSync(run[0], run[1], { env, encoding: 'utf8', timeout: 10_000, input: run[2], stdio: ['pipe', 'ignore', 'pipe'] });
-  if (r.error) return { ok: false, why: `${run[0]} is not available (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})` };
-  if (r.status !== 0) return { ok: false, why: `${run[0]} failed: ${(r.stderr || '').trim().split('\n')[0] || `exit ${r.status}`}` };
-  return { ok: true, where: run[3] };
+export function saveKeychainSecret(name: string, value: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): { ok: true; where: string } | { ok: false; why: string } {
+  const keychain = keychainCommand(platform, name);
+  if (!keychain) return { ok: false, why: `no OS keychain Engram can use on ${platform}` };
+  const { argv, input } = keychain.store(value);
+  const r = spawnSync(argv[0], argv.slice(1), { env, encoding: 'utf8', timeout: 10_000, input, stdio: ['pipe', 'ignore', 'pipe'] });
+  if (r.error) return { ok: false, why: `${argv[0]} is not available (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})` };
+  if (r.status !== 0) return { ok: false, why: `${argv[0]} failed: ${(r.stderr || '').trim().split('\n')[0] || `exit ${r.status}`}` };
+  return { ok: true, where: keychain.where };
 }
 
 /** A nested call's folder left by a host that died mid-call (kill -9, power loss) is removed by a later call after this. */

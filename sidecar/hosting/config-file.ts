@@ -103,6 +103,26 @@ export function loadConfig(facts: HostFacts): LoadedConfig {
   return { file, data: read.data, config, ...(read.broken ? { broken: read.broken } : {}) };
 }
 
+/**
+ * A long-lived host's reader: config.json is read again only when the file changed (its inode, size or time: an
+ * atomic write is a new inode), so a reader called on every search costs a stat, not a parse.
+ */
+export function liveConfig(facts: HostFacts): ConfigReader {
+  const file = configFilePath(facts);
+  let known: { key: string; config: EffectiveConfig } | undefined;
+  return () => {
+    let key = 'none';
+    try {
+      const st = fs.statSync(file);
+      key = `${st.ino}:${st.size}:${st.mtimeMs}`;
+    } catch {
+      // no config.json: defaults and the environment
+    }
+    if (known?.key !== key) known = { key, config: loadConfig(facts).config };
+    return known.config;
+  };
+}
+
 /** Sets (value) or removes (null) one key in config.json, atomically; returns the new effective configuration. */
 export async function saveConfigKey(facts: HostFacts, key: string, value: unknown | null): Promise<LoadedConfig> {
   const file = configFilePath(facts);

@@ -4,7 +4,7 @@
 import type { ApplyGuard, Curation } from './curate/service.js';
 import { EngramError } from './errors.js';
 import type { Engine } from './engine.js';
-import { checkParams, type Method, type Params, type RecallResult, type Result } from './protocol/index.js';
+import { checkParams, type ContextItem, type Method, type Params, type RecallResult, type Result } from './protocol/index.js';
 import { parseSince } from './duration.js';
 import { ActivityFigures, activityStatsSteps } from './activity/stats.js';
 import { TimeSlicer } from './time-slice.js';
@@ -74,7 +74,24 @@ function contextOperation({ engine, injection, team }: OperationDeps): Operation
     const start = q.event === 'SessionStart';
     if (q.sessionId && start && (q.source === 'compact' || q.source === 'clear')) teamGiven.delete(q.sessionId);
     const maxChars = q.maxChars ?? (start ? s.sessionStartChars : s.promptChars);
-    const result = await engine.context({
+    // The team's notes for the prompt, after the vault's, in what is left of the event's and the session's budget
+    // (the engine counts them as it counts the vault's): this project's or no project's.
+    const prompt = start || !team ? '' : withoutPrivate(q.prompt ?? '').text;
+    const given = (q.sessionId && teamGiven.get(q.sessionId)) || new Set<string>();
+    const more = (left: number, vaultPaths: string[]): { text?: string; items: ContextItem[] } => {
+      const hits = team!.search(prompt, 3).filter((h) => !h.project || !q.project || h.project === q.project);
+      // A team note whose copy in the vault this event gave is not given again.
+      const copied = new Set(vaultPaths.flatMap((p) => engine.meta(p)?.teamNote ?? []));
+      const shared = teamContext(hits, left, copied.size ? new Set([...given, ...copied]) : given);
+      if (!shared.text) return { items: [] };
+      if (q.sessionId) {
+        for (const h of shared.used) given.add(h.id);
+        teamGiven.set(q.sessionId, given);
+        if (teamGiven.size > 500) teamGiven.delete(teamGiven.keys().next().value as string);
+      }
+      return { text: shared.text, items: shared.used.map((h) => ({ path: teamKey(h), title: h.title, why: [teamLabel(h)], score: h.score })) };
+    };
+    return engine.context({
       event: q.event,
       source: q.source,
       prompt: q.prompt,
@@ -84,25 +101,13 @@ function contextOperation({ engine, injection, team }: OperationDeps): Operation
       maxChars,
       maxItems: q.maxItems ?? (start ? 8 : s.promptItems),
       sessionChars: s.sessionChars,
+      ...(prompt.trim() ? { more } : {}),
     });
-    // The team's notes for the prompt, after the vault's, in what is left of the budget: this project's or no project's.
-    const prompt = start || !team ? '' : withoutPrivate(q.prompt ?? '').text;
-    if (!prompt.trim()) return result;
-    const hits = team!.search(prompt, 3).filter((h) => !h.project || !q.project || h.project === q.project);
-    const given = (q.sessionId && teamGiven.get(q.sessionId)) || new Set<string>();
-    const shared = teamContext(hits, maxChars - (result.text?.length ?? 0), given);
-    if (!shared.text) return result;
-    if (q.sessionId) {
-      for (const h of shared.used) given.add(h.id);
-      teamGiven.set(q.sessionId, given);
-      if (teamGiven.size > 500) teamGiven.delete(teamGiven.keys().next().value as string);
-    }
-    return {
-      text: result.text ? `${result.text}\n${shared.text}` : shared.text,
-      items: [...result.items, ...shared.used.map((h) => ({ path: teamKey(h), title: h.title, why: [teamLabel(h)], score: h.score }))],
-    };
   };
 }
+
+/** Which team note a vault note is a copy of (joinTeam shows the two as one). */
+const copyOfIn = (engine: Engine) => (path: string): string | undefined => engine.meta(path)?.teamNote;
 
 /** `recall`: the engine's recall, the team's notes joined by rank, and a short answer when asked. */
 function recallOperation({ engine, synthesize, team }: OperationDeps, clock: Clock): Operation<'recall'> {
@@ -120,7 +125,7 @@ function recallOperation({ engine, synthesize, team }: OperationDeps, clock: Clo
     // The team's notes join by reciprocal rank (not for a type or date filter: the team store knows neither).
     if (team && !q.types?.length && q.since === undefined) {
       const limit = q.limit ?? 8;
-      const joined = joinTeam(result.hits, team.search(q.query, limit).filter((h) => q.allProjects || !q.project || !h.project || h.project === q.project), limit);
+      const joined = joinTeam(result.hits, team.search(q.query, limit).filter((h) => q.allProjects || !q.project || !h.project || h.project === q.project), limit, copyOfIn(engine));
       if (joined.team.length) {
         result.team = joined.team;
         result.order = joined.order;
@@ -143,7 +148,7 @@ function searchOperation({ engine, team }: OperationDeps): Operation<'search'> {
     if (!team || !plain || !query.trim()) return answer;
     const projects = filters.projects ?? [];
     const limit = filters.limit ?? 10;
-    const joined = joinTeam(answer.hits, team.search(query, limit).filter((h) => !projects.length || !h.project || projects.includes(h.project)), limit);
+    const joined = joinTeam(answer.hits, team.search(query, limit).filter((h) => !projects.length || !h.project || projects.includes(h.project)), limit, copyOfIn(engine));
     return joined.team.length ? { ...answer, ...joined } : answer;
   };
 }

@@ -190,7 +190,7 @@ describe('a restart reads only the notes that changed', () => {
     // A cache from before terms were cut by language (format 1): its terms are not trusted, every note is read again.
     await third.save();
     const saved = JSON.parse(store.files.get(`${persist.dir}/notes.json`) as string) as { format: number };
-    expect(saved.format).toBe(3);
+    expect(saved.format).toBe(4);
     store.files.set(`${persist.dir}/notes.json`, JSON.stringify({ ...saved, format: 1 }));
     reads.length = 0;
     const fourth = await start();

@@ -3,7 +3,7 @@
 // never injected twice in a session, and held to the vault's rule on text addressed to an AI.
 import { describe, expect, it } from 'vitest';
 import type { ContextResult, RecallResult } from '../../src/core/protocol/index.js';
-import { joinTeam, type TeamRecall } from '../../src/core/team/recall.js';
+import { fusedItems, joinTeam, type TeamRecall } from '../../src/core/team/recall.js';
 import type { TeamHit } from '../../src/core/team/store.js';
 import { startInProcessHost } from '../helpers/in-process-host.js';
 
@@ -68,6 +68,49 @@ describe('team notes in a person\'s recall', () => {
     expect((await ask('s1')).items.map((i) => i.path)).toContain('team:t-pnpm');
   });
 
+  it('team passages count in the event\'s and the session\'s injection budget (recall.session_chars) as the vault\'s do', async () => {
+    const long = (topic: string): string => `${topic} `.repeat(60).trim();
+    const shared: TeamRecall = {
+      search: (query) => [hit({ id: 't-kafka', title: 'Kafka retention', snippet: long('kafka retention is seven days') }), hit({ id: 't-redis', title: 'Redis eviction', snippet: long('redis eviction uses allkeys-lru') })].filter((h) => query.includes(h.title.split(' ')[0].toLowerCase())),
+    };
+    const host = await startInProcessHost(FILES, { team: shared, injection: { promptChars: 1500, sessionChars: 1000 } });
+    const ask = (prompt: string, sessionId: string): Promise<ContextResult> => host.call('context', { event: 'UserPromptSubmit', prompt, sessionId }) as Promise<ContextResult>;
+    const first = await ask('what is our kafka retention?', 's1');
+    expect(first.items.map((i) => i.path)).toEqual(['team:t-kafka']);
+    const spent = first.text!.length;
+    expect(spent).toBeGreaterThan(300);
+    // What is left of the session's 1,000 characters is too little for the next team note: nothing is injected.
+    const second = await ask('and the redis eviction policy?', 's1');
+    expect(1000 - spent).toBeLessThan(second.text?.length ?? Infinity);
+    expect(second.items).toEqual([]);
+    // The same prompt in a fresh session gets it (the budget, not the search, held it back), within the event's budget.
+    const fresh = await ask('and the redis eviction policy?', 's2');
+    expect(fresh.items.map((i) => i.path)).toEqual(['team:t-redis']);
+    expect(fresh.text!.length).toBeGreaterThan(1000 - spent);
+    // The activity record counts the team note's characters as the vault's.
+    const recorded = (await host.call('activity', { session: 's1' })) as { entries: { kind: string; chars?: number; notes?: { path: string }[] }[] };
+    expect(recorded.entries.filter((e) => e.kind === 'inject').map((e) => [e.chars, e.notes?.map((n) => n.path)])).toContainEqual([spent, ['team:t-kafka']]);
+  });
+
+  it('a team note copied into the vault shows once, as the vault\'s note, in recall, search and a hook', async () => {
+    const copy = '---\nproject: acme\nengram_trust: user\nengram_team:\n  team: core\n  note: t-pnpm\n  author: ann\n---\nCI caches the pnpm store keyed by the lockfile; installs take 40 seconds.\n';
+    const host = await startInProcessHost({ ...FILES, 'Engram/Inbox/Pnpm store on CI.md': copy }, { team });
+    const s = (await host.call('search', { query: 'pnpm store lockfile' })) as { hits: { path: string }[]; team?: TeamHit[]; order?: string[] };
+    const shown = fusedItems(s.hits, s).map((e) => ('team' in e ? `team:${e.team.id}` : e.note.path));
+    expect(shown).toContain('Engram/Inbox/Pnpm store on CI.md');
+    expect(shown).not.toContain('team:t-pnpm');
+    expect(new Set(shown).size).toBe(shown.length);
+    // The other team notes still join.
+    expect(s.team?.map((h) => h.id)).toContain('t-evil');
+    const r = (await host.call('recall', { query: 'pnpm store lockfile', project: 'acme' })) as RecallResult;
+    expect(r.order).toContain('Engram/Inbox/Pnpm store on CI.md');
+    expect(r.order).not.toContain('team:t-pnpm');
+    expect(r.text).not.toMatch(/team note t-pnpm/);
+    const hook = (await host.call('context', { event: 'UserPromptSubmit', prompt: 'does CI cache the pnpm store by the lockfile?', sessionId: 's1', project: 'acme' })) as ContextResult;
+    expect(hook.items.map((i) => i.path)).toContain('Engram/Inbox/Pnpm store on CI.md');
+    expect(hook.items.map((i) => i.path)).not.toContain('team:t-pnpm');
+  });
+
   it('without a team store nothing changes', async () => {
     const host = await startInProcessHost(FILES);
     const r = (await host.call('recall', { query: 'pnpm installs' })) as RecallResult;
@@ -81,5 +124,11 @@ describe('team notes in a person\'s recall', () => {
     const j = joinTeam(vault, many, 4);
     expect(j.order).toEqual(['a.md', 'team:t0', 'b.md', 'team:t1']);
     expect(j.team.map((h) => h.id)).toEqual(['t0', 't1']);
+  });
+
+  it('joinTeam: a vault note that is a copy of a team note takes its place, counted once at both ranks', () => {
+    const j = joinTeam([{ path: 'a.md' }, { path: 'copy.md' }], [hit({ id: 't1' }), hit({ id: 't2' })], 4, (p) => (p === 'copy.md' ? 't1' : undefined));
+    expect(j.order).toEqual(['copy.md', 'a.md', 'team:t2']);
+    expect(j.team.map((h) => h.id)).toEqual(['t2']);
   });
 });

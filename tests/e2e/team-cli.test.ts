@@ -36,7 +36,7 @@ describe.skipIf('skip' in db)(`two vaults share a team store through the CLI${'s
     ann.sb.writeNote('Notes/Staging.md', '---\ntype: reference\n---\nStaging uses the key AKIAIOSFODNN7EXAMPLE with wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY.\n');
     const c = await ann.cli('team', 'connect', server.url, '--team', 'core');
     expect(c.code, c.stderr).toBe(0);
-    expect(c.stdout).toMatch(/Connected to postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres as postgres, team core \(schema 2; keyword \+ vector/);
+    expect(c.stdout).toMatch(/Connected to postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres as postgres, team core \(schema 3; keyword \+ vector/);
     expect(JSON.parse(fs.readFileSync(path.join(ann.sb.engramHome, 'config.json'), 'utf8')).team).toEqual({ url: server.url, name: 'core' });
 
     const p = await ann.cli('team', 'promote', 'Use pnpm workspaces');
@@ -91,7 +91,7 @@ describe.skipIf('skip' in db)(`two vaults share a team store through the CLI${'s
     const r = await ann.cli('team', 'retract', answer.hits[0].id);
     expect(r.code, r.stderr).toBe(0);
     const after = JSON.parse((await bob.cli('team', 'search', 'pnpm', '--json')).stdout) as { hits: unknown[] };
-    expect(after.hits).toEqual([]);
+    expect(after.hits, JSON.stringify(after)).toEqual([]);
   });
 
   it('a promotion while the store is unreachable waits, is said in status, and is sent once', async () => {

@@ -5,7 +5,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareTeamNote, type TeamNoteInput } from '../../src/core/team/store.js';
 import { PgTeamStore } from '../../sidecar/hosting/team/pg-store.js';
-import { startPglite, startPostgres, type TeamDb } from '../helpers/team-db.js';
+import { startPglite, startPostgres, type PostgresDb, type TeamDb } from '../helpers/team-db.js';
+import { enqueue, flushQueue, queued } from '../../sidecar/hosting/team/team-service.js';
+import { makeTempDir, removeDir } from '../helpers/temp.js';
+import { waitFor } from '../helpers/host.js';
 
 const note = (over: Partial<TeamNoteInput> = {}): TeamNoteInput => ({
   team: 'core',
@@ -44,9 +47,9 @@ describe.skipIf('skip' in pglite)(`the team store on PGlite with pgvector${'skip
   });
 
   it('migrates once (a second run changes nothing) and has vector search', async () => {
-    expect(await store.migrate()).toBe(2);
-    expect(await store.migrate()).toBe(2);
-    expect(await store.capabilities()).toEqual({ vectors: true, schemaVersion: 2 });
+    expect(await store.migrate()).toBe(3);
+    expect(await store.migrate()).toBe(3);
+    expect(await store.capabilities()).toEqual({ vectors: true, schemaVersion: 3 });
   });
 
   it('promotes a note once: the same text again is unchanged, a new text updates it, and both are audited', async () => {
@@ -75,6 +78,19 @@ describe.skipIf('skip' in pglite)(`the team store on PGlite with pgvector${'skip
     const both = await store.search({ text: 'deploy release', vector: unit(10) });
     expect(both[0].why.sort()).toEqual(['meaning', 'words']);
     expect(await store.search({ text: 'deploy', project: 'elsewhere' })).toEqual([]);
+  });
+
+  it('a note holding all the question\'s words comes before notes holding some; a word no note holds does not hide the others', async () => {
+    const some = note({ title: 'Lockfile churn', body: 'Lockfile churn lockfile churn: the lockfile changes on every install of lockfile tools.', sourcePath: 'Some.md', sourceHash: 'hs' });
+    const all = note({ title: 'Renovate batches', body: 'Renovate batches lockfile updates weekly for the whole monorepo.', sourcePath: 'All.md', sourceHash: 'hl' });
+    await store.promote(some, [{ heading: '', text: some.body }]);
+    await store.promote(all, [{ heading: '', text: all.body }]);
+    expect((await store.search({ text: 'renovate lockfile monorepo' })).map((h) => h.title)[0]).toBe('Renovate batches');
+    // "quokka" is in no note: all the words find nothing, then the rarer words with any other, then any of them.
+    const titles = (await store.search({ text: 'quokka lockfile churn' })).map((h) => h.title);
+    expect(titles[0]).toBe('Lockfile churn');
+    expect(titles).toContain('Renovate batches');
+    for (const n of [some, all]) await store.retract((await store.search({ text: n.title }))[0].id, 'postgres');
   });
 
   it('another member\'s note with the same title is a conflict, never overwritten', async () => {
@@ -127,7 +143,7 @@ describe('what leaves the vault', () => {
 const postgres = await startPostgres();
 
 describe.skipIf('skip' in postgres)(`the team store on PostgreSQL: logins, roles, row-level security${'skip' in postgres ? `: skipped, ${postgres.skip}` : ''}`, () => {
-  const server = postgres as TeamDb & { adminPassword: string; port: number };
+  const server = postgres as PostgresDb;
   const stores: PgTeamStore[] = [];
   const as = (user: string, password: string): PgTeamStore => {
     const s = new PgTeamStore({ url: `postgres://${user}@127.0.0.1:${server.port}/postgres`, password, connectTimeoutMs: 5000 });
@@ -137,7 +153,7 @@ describe.skipIf('skip' in postgres)(`the team store on PostgreSQL: logins, roles
   let admin: pg.Client;
   beforeAll(async () => {
     const store = as('engram_admin', server.adminPassword);
-    expect(await store.migrate()).toBe(2);
+    expect(await store.migrate()).toBe(3);
     expect((await store.capabilities()).vectors).toBe(false);
     admin = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'engram_admin', password: server.adminPassword, database: 'postgres' });
     await admin.connect();
@@ -155,7 +171,7 @@ describe.skipIf('skip' in postgres)(`the team store on PostgreSQL: logins, roles
 
   it('a member promotes in their own name; members of the team find it; nobody else does', async () => {
     const alice = as('alice', 'alice-pw');
-    expect(await alice.migrate()).toBe(2);
+    expect(await alice.migrate()).toBe(3);
     expect(await alice.whoami()).toBe('alice');
     const n = note({ author: 'alice' });
     expect((await alice.promote(n, [{ heading: '', text: n.body }])).status).toBe('promoted');
@@ -178,6 +194,46 @@ describe.skipIf('skip' in postgres)(`the team store on PostgreSQL: logins, roles
     expect(await bob.retract(hit.id, 'bob')).toBe(false);
     expect(await bob.retract(hit.id, 'alice')).toBe(false);
     expect((await as('alice', 'alice-pw').search({ text: 'pnpm', project: 'acme' })).length).toBe(1);
+  });
+
+  it('the database killed mid-promotion: nothing half-written, nothing lost; sent once when it is back', async () => {
+    const dir = makeTempDir('engram-team-');
+    const alice = as('alice', 'alice-pw');
+    const n = note({ author: 'alice', title: 'Crash safe', body: 'Quorum writes survive a crash.', sourcePath: 'Notes/Crash safe.md', sourceHash: 'c1' });
+    enqueue(dir, n, [{ heading: 'one', text: 'Quorum writes survive a crash.' }, { heading: 'two', text: 'The log is replayed on start.' }]);
+    // Another session holds the audit log: the promotion writes its note and passages, then waits, inside its transaction.
+    const holder = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'engram_admin', password: server.adminPassword, database: 'postgres' });
+    holder.on('error', () => undefined);
+    await holder.connect();
+    await holder.query('begin; lock table engram_team_audit in exclusive mode');
+    const flushing = flushQueue(dir, alice);
+    // (Watched from another session: one in a transaction sees the activity as it was when the transaction began.)
+    await waitFor(async () => (await admin.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where usename = 'alice' and wait_event_type = 'Lock'")).rows[0].n === 1, 20_000, 'the promotion to wait on the lock');
+    admin.on('error', () => undefined);
+    await server.crash();
+    const report = await flushing;
+    expect(report).toMatchObject({ sent: [], waiting: 1 });
+    expect(queued(dir)).toHaveLength(1);
+    await server.restart();
+    const look = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'engram_admin', password: server.adminPassword, database: 'postgres' });
+    await look.connect();
+    const count = async (): Promise<number[]> =>
+      (await look.query<{ notes: number; passages: number; audit: number }>(
+        "select (select count(*)::int from engram_team_notes where title = 'Crash safe') as notes, (select count(*)::int from engram_team_passages p join engram_team_notes n on n.id = p.note_id where n.title = 'Crash safe') as passages, (select count(*)::int from engram_team_audit a join engram_team_notes n on n.id = a.note_id where n.title = 'Crash safe') as audit",
+      )).rows.map((r) => [r.notes, r.passages, r.audit])[0];
+    try {
+      // The crash took the transaction with it: no note, no passage, no audit entry.
+      expect(await count()).toEqual([0, 0, 0]);
+      const again = await flushQueue(dir, alice);
+      expect(again.sent.map((x) => x.outcome.status)).toEqual(['promoted']);
+      expect(queued(dir)).toEqual([]);
+      expect(await flushQueue(dir, alice)).toEqual({ sent: [], waiting: 0 });
+      expect(await count()).toEqual([1, 2, 1]);
+      expect((await as('bob', 'bob-pw').search({ text: 'quorum writes crash' })).map((h) => h.title)).toEqual(['Crash safe']);
+    } finally {
+      await look.end();
+      removeDir(dir);
+    }
   });
 
   it('a wrong password and an unreachable server fail with what to do, quickly', async () => {

@@ -65,14 +65,32 @@ async function freePort(): Promise<number> {
 /**
  * A PostgreSQL cluster of its own with password logins: the superuser `engram_admin` (password `admin-pw`). Members
  * are made by the test. Returns the admin URL without the password (it comes from the options, as a user's would).
+ * `keep`: a folder the cluster lives in and stays in after stop (a bench reuses a large database between runs);
+ * `reused` says whether it was there already.
  */
-export async function startPostgres(): Promise<(TeamDb & { adminPassword: string; port: number }) | { skip: string }> {
+export interface PostgresDb extends TeamDb {
+  adminPassword: string;
+  port: number;
+  /** Whether the kept folder held a cluster already. */
+  reused: boolean;
+  /** Kills the server as a crash would (an immediate shutdown: every session cut, no checkpoint). */
+  crash(): Promise<void>;
+  /** Starts it again on the same data and port (it recovers from its log, as after a crash). */
+  restart(): Promise<void>;
+}
+
+export async function startPostgres(opts: { keep?: string } = {}): Promise<PostgresDb | { skip: string }> {
   const bin = postgresBin();
   if (!bin) return { skip: 'PostgreSQL ≥ 15 is not installed (Debian: apt-get install -y postgresql)' };
   const asRoot = process.getuid?.() === 0;
   if (asRoot && spawnSync('id', ['postgres']).status !== 0) return { skip: 'running as root and there is no postgres user to run the server as' };
-  const dir = makeTempDir('engram-pg-');
+  const dir = opts.keep ? path.resolve(opts.keep) : makeTempDir('engram-pg-');
+  fs.mkdirSync(dir, { recursive: true });
   const data = path.join(dir, 'data');
+  const reused = fs.existsSync(path.join(data, 'PG_VERSION'));
+  const removeDirUnlessKept = (d: string): void => {
+    if (!opts.keep) removeDir(d);
+  };
   const pwfile = path.join(dir, 'pw');
   fs.writeFileSync(pwfile, 'admin-pw\n');
   const as = (cmd: string, args: string[]): [string, string[]] => (asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
@@ -85,25 +103,32 @@ export async function startPostgres(): Promise<(TeamDb & { adminPassword: string
     }
     spawnSync('chown', ['-R', 'postgres', dir]);
   }
-  const init = spawnSync(...as(path.join(bin, 'initdb'), ['-D', data, '-U', 'engram_admin', '--pwfile', pwfile, '-A', 'scram-sha-256', '--no-sync']), { encoding: 'utf8' });
+  const init = reused ? { status: 0, stderr: '', stdout: '' } : spawnSync(...as(path.join(bin, 'initdb'), ['-D', data, '-U', 'engram_admin', '--pwfile', pwfile, '-A', 'scram-sha-256', '--no-sync']), { encoding: 'utf8' });
   if (init.status !== 0) {
-    removeDir(dir);
+    removeDirUnlessKept(dir);
     return { skip: `initdb failed: ${(init.stderr || init.stdout).trim().split('\n').slice(-1)[0]}` };
   }
   const port = await freePort();
-  const child: ChildProcess = spawn(...as(path.join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off']), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let child: ChildProcess;
   let log = '';
-  child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
-  child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
-  const ready = await new Promise<boolean>((resolve) => {
-    const end = Date.now() + 30_000;
-    const poll = (): void => {
-      if (/ready to accept connections/.test(log)) return resolve(true);
-      if (child.exitCode !== null || Date.now() > end) return resolve(false);
-      setTimeout(poll, 100);
-    };
-    poll();
-  });
+  const launch = async (): Promise<boolean> => {
+    log = '';
+    const started = spawn(...as(path.join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off']), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    child = started;
+    started.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+    started.stdout?.on('data', (d: Buffer) => (log += d.toString()));
+    return new Promise<boolean>((resolve) => {
+      const end = Date.now() + 30_000;
+      const poll = (): void => {
+        if (/ready to accept connections/.test(log)) return resolve(true);
+        if (started.exitCode !== null || Date.now() > end) return resolve(false);
+        setTimeout(poll, 100);
+      };
+      poll();
+    });
+  };
+  const ready = await launch();
+  const exited = (c: ChildProcess): Promise<void> => (c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : new Promise((r) => c.once('exit', () => r())));
   const stop = async (): Promise<void> => {
     if (child.pid && child.exitCode === null) {
       // runuser passes SIGTERM on; a smart shutdown of the server, then the group if anything is left.
@@ -123,11 +148,11 @@ export async function startPostgres(): Promise<(TeamDb & { adminPassword: string
         });
       });
     }
-    removeDir(dir);
+    removeDirUnlessKept(dir);
   };
   const remove = onTeardown('a PostgreSQL server', stop, () => {
     if (child.pid) killAll([child.pid]);
-    removeDir(dir);
+    removeDirUnlessKept(dir);
   });
   if (!ready) {
     remove();
@@ -138,6 +163,15 @@ export async function startPostgres(): Promise<(TeamDb & { adminPassword: string
     url: `postgres://engram_admin@127.0.0.1:${port}/postgres`,
     adminPassword: 'admin-pw',
     port,
+    reused,
+    async crash() {
+      const pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      process.kill(pid, 'SIGQUIT');
+      await exited(child);
+    },
+    async restart() {
+      if (!(await launch())) throw new Error(`PostgreSQL did not start again: ${log.trim().split('\n').slice(-1)[0]}`);
+    },
     async stop() {
       remove();
       await stop();

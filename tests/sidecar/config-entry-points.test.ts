@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 
 const repo = path.resolve(import.meta.dirname, '..', '..');
 
-/** The functions that read config.json (config-file.ts): loadConfig and its parts. */
-const READERS = new Set(['loadConfig', 'readConfigData', 'readConfigFile']);
+/** The functions that read config.json (config-file.ts): loadConfig, its parts, and liveConfig (a host's reader). */
+const READERS = new Set(['loadConfig', 'liveConfig', 'readConfigData', 'readConfigFile']);
 
 /** Where a read may be, and why. */
 const ENTRY_POINTS: Record<string, string> = {

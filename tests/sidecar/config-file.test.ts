@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lastGoodPath, loadConfig } from '../../sidecar/hosting/config-file.js';
+import { lastGoodPath, liveConfig, loadConfig, saveConfigKey } from '../../sidecar/hosting/config-file.js';
 import { clientSettings } from '../../sidecar/hosting/settings.js';
 import { hostFacts } from '../../sidecar/hosting/facts.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
@@ -59,5 +59,18 @@ describe('config.json: the last good configuration', () => {
     expect(loaded.config.problems).toEqual(['config.json: recall.prompt_items should be a whole number from 0 to 50, found "nine"; using 9 (its last good value)']);
     // A file with a problem is never kept as the last good one.
     expect(JSON.parse(fs.readFileSync(lastGoodPath(file), 'utf8'))).toMatchObject({ recall: { prompt_items: 9 } });
+  });
+
+  it("a host's live reader sees an edit at once and reads an unchanged file once", async () => {
+    const read = liveConfig(hostFacts(env));
+    expect(read().get('recall.read_only')).toBe(false);
+    const first = read();
+    expect(read()).toBe(first);
+    await saveConfigKey(hostFacts(env), 'recall.read_only', true);
+    expect(read().get('recall.read_only')).toBe(true);
+    // A hand edit in place (same inode) is seen too.
+    fs.writeFileSync(file, JSON.stringify({ version: 1, recall: { read_only: false }, backend: 'rules' }, null, 2));
+    expect(read().get('backend')).toBe('rules');
+    expect(read().get('recall.read_only')).toBe(false);
   });
 });

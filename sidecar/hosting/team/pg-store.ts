@@ -4,9 +4,8 @@
 // OS keychain), so nothing secret is written to ~/.engram.
 import type pg from 'pg';
 import { EngramError, errorMessage } from '../../../src/core/errors.js';
-import { fuseRanked } from '../../../src/core/team/recall.js';
 import type { PromoteOutcome, TeamAuditEntry, TeamHit, TeamNote, TeamNoteInput, TeamPassage, TeamQuery, TeamStore } from '../../../src/core/team/store.js';
-import { MIGRATIONS, SCHEMA_TABLE, TEXT_SEARCH, nearestFunction, vectorMigration } from './migrations.js';
+import { MIGRATIONS, SCHEMA_TABLE, nearestFunction, vectorMigration } from './migrations.js';
 
 export interface PgTeamStoreOptions {
   /** postgres://user@host:port/db (a password in it is used, never stored by Engram). */
@@ -25,32 +24,6 @@ const MIGRATION_LOCK = 0x656e6772;
 
 /** At most this many passages are ranked for one keyword query (the GIN index finds them; ranking reads each). */
 const CANDIDATES = 600;
-
-interface QueryWord {
-  /** The stemmed word as a tsquery literal. */
-  literal: string;
-  /** The share of passages that hold it (the statistics' estimate), and how many passages there are. */
-  share: number;
-  rows: number;
-}
-
-/**
- * The rarest words of a query, as many as are expected to match about CANDIDATES passages together (one at least),
- * or the `count` rarest.
- */
-export function rarest<T extends { share: number; rows: number }>(words: T[], count?: number): T[] {
-  const sorted = [...words].sort((a, b) => a.share - b.share);
-  if (count !== undefined) return sorted.slice(0, count);
-  const out: T[] = [];
-  let expected = 0;
-  for (const w of sorted) {
-    expected += w.share * w.rows;
-    if (out.length && expected > CANDIDATES) break;
-    out.push(w);
-  }
-  return out;
-}
-
 
 /** A connection failure in the words a user can act on. */
 function connectionError(e: unknown, url: string): EngramError {
@@ -102,12 +75,13 @@ export function redactUrl(url: string): string {
   }
 }
 
+const quiet = (): void => undefined;
+
 export class PgTeamStore implements TeamStore {
   /** Made at the first query: `pg` (a quarter of a second of a host's start) loads only for a team store in use. */
   private pool: Promise<pg.Pool> | undefined;
   private readonly dimensions: number;
   private vectors: boolean | undefined;
-  private stats: { at: number; freq: Map<string, number>; floor: number; rows: number } | undefined;
 
   constructor(private readonly opts: PgTeamStoreOptions) {
     this.dimensions = opts.dimensions ?? 384;
@@ -138,6 +112,9 @@ export class PgTeamStore implements TeamStore {
 
   private async run<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     const c = await this.client();
+    // A connection cut while in use (the server killed, the network gone) fails the query under way, and the client
+    // emits 'error' too: the pool listens only while it is idle, so it is heard here, or it would end the host.
+    c.on('error', quiet);
     try {
       return await work(c);
     } catch (e) {
@@ -146,6 +123,7 @@ export class PgTeamStore implements TeamStore {
       if (code === '42501') throw new EngramError('refused', `the team store refused: ${errorMessage(e)}`, 'ask the team\'s admin to add your database role to engram_team_members');
       throw connectionError(e, this.opts.url);
     } finally {
+      c.off('error', quiet);
       c.release();
     }
   }
@@ -283,82 +261,23 @@ export class PgTeamStore implements TeamStore {
 
   async search(query: TeamQuery): Promise<TeamHit[]> {
     const limit = Math.max(1, Math.min(query.limit ?? 10, 50));
-    const depth = limit * 5;
-    const useVectors = query.vector !== undefined && (await this.hasVectors());
+    const vector = query.vector !== undefined && (await this.hasVectors()) ? `[${query.vector.join(',')}]` : null;
     return this.run(async (c) => {
-      const words = await this.wordsOf(c, query.text);
-      const byWords = async (q: string): Promise<{ note_id: string; pid: string }[]> =>
-        (await c.query<{ note_id: string; pid: string }>('select note_id, pid from engram_team_search_words($1::tsquery, $2, $3, $4)', [q, query.project ?? null, depth, CANDIDATES])).rows;
-      // All the words first (the GIN index reads the rarest word's list and skips through the others': few rows, even
-      // at a million notes); when that finds too few, one of the two rarest words with any other (the index still reads
-      // only those two lists); then any of the rarest words, as many as keep the rows to rank about CANDIDATES. A query
-      // of common words ORed would make the index read every list whole and rank every note holding one.
-      const tiers = words.length ? [words.map((w) => w.literal).join(' & ')] : [];
-      if (words.length > 2) {
-        const [a, b] = rarest(words, 2);
-        const rest = (w: QueryWord): string => words.filter((x) => x !== w).map((x) => x.literal).join(' | ');
-        tiers.push(`(${a.literal} & (${rest(a)})) | (${b.literal} & (${rest(b)}))`);
-      }
-      if (words.length > 1) tiers.push(rarest(words).map((w) => w.literal).join(' | '));
-      let keyword: { note_id: string; pid: string }[] = [];
-      for (const tier of tiers) {
-        if (keyword.length >= limit) break;
-        const seen = new Set(keyword.map((k) => k.note_id));
-        keyword = [...keyword, ...(await byWords(tier)).filter((k) => !seen.has(k.note_id))];
-      }
-      const vector = useVectors
-        ? (await c.query<{ note_id: string; pid: string }>('select note_id, pid from engram_team_nearest($1::vector, $2, $3)', [`[${query.vector!.join(',')}]`, query.project ?? null, depth])).rows
-        : [];
-      // Reciprocal-rank fusion of the two lists, a note once (its best passage of each list).
-      const firstOfNote = (rows: { note_id: string; pid: string }[], why: string) => {
-        const seen = new Set<string>();
-        return rows.filter((r) => !seen.has(r.note_id) && seen.add(r.note_id)).map((r) => ({ key: r.note_id, pid: String(r.pid), why }));
-      };
-      const top = fuseRanked([firstOfNote(keyword, 'words'), firstOfNote(vector, 'meaning')]).slice(0, limit);
-      if (!top.length) return [];
-      const tsq = words.map((w) => w.literal).join(' | ');
+      // One round trip: the words, the tiers of words, the vectors, their fusion and the snippets are all worked out on
+      // the server (engram_team_search, migration 3), whose statements PostgreSQL keeps parsed per session. The call
+      // itself is not a named prepared statement: a pooler in front of the server (PgBouncer's transaction mode), or a
+      // server with one session behind every connection (PGlite), would find the name taken or gone.
       const rows = (
-        await c.query<{ pid: string; note_id: string; team: string; project: string; title: string; author: string; heading: string; snippet: string; promoted_at: Date }>(
-          `select p.id as pid, n.id as note_id, n.team, n.project, n.title, n.author, p.heading, n.promoted_at,
-             ${tsq ? `ts_headline('${TEXT_SEARCH}', p.body, $2::tsquery, 'MaxFragments=1, MinWords=8, MaxWords=30, StartSel="", StopSel=""')` : 'left(p.body, 200)'} as snippet
-           from engram_team_passages p join engram_team_notes n on n.id = p.note_id where p.id = any($1::bigint[])`,
-          tsq ? [top.map((t) => t.item.pid), tsq] : [top.map((t) => t.item.pid)],
+        await c.query<{ note_id: string; score: number; why: string[]; team: string; project: string; title: string; author: string; heading: string; snippet: string; promoted_at: Date }>(
+          'select note_id, score, why, team, project, title, author, heading, snippet, promoted_at from engram_team_search($1, $2, $3, $4, $5)',
+          [query.text.slice(0, 2000), vector, query.project ?? null, limit, CANDIDATES],
         )
       ).rows;
-      const byPid = new Map(rows.map((r) => [String(r.pid), r]));
-      return top.flatMap((t) => {
-        const r = byPid.get(t.item.pid);
-        if (!r) return [];
-        const why = [...new Set(t.from.map((i) => (i === 0 ? 'words' : 'meaning')))];
-        return [{ id: r.note_id, team: r.team, project: r.project, title: r.title, author: r.author, heading: r.heading, snippet: r.snippet.replace(/\s+/g, ' ').trim(), score: t.score, promotedAt: new Date(r.promoted_at).toISOString(), why }];
-      });
+      return rows.map((r) => ({
+        id: r.note_id, team: r.team, project: r.project, title: r.title, author: r.author, heading: r.heading,
+        snippet: r.snippet.replace(/\s+/g, ' ').trim(), score: Number(r.score), promotedAt: new Date(r.promoted_at).toISOString(), why: [...new Set(r.why)],
+      }));
     });
-  }
-
-  /**
-   * The query's words as the keyword column holds them (stemmed, stop words out), each with the share of passages
-   * that hold it: from the planner's statistics of the column (ANALYZE keeps its most common words), read again every
-   * 10 minutes. A word the statistics do not list is rarer than any they do.
-   */
-  private async wordsOf(c: pg.PoolClient, text: string): Promise<QueryWord[]> {
-    const lexemes = (await c.query<{ l: string[] }>(`select tsvector_to_array(to_tsvector('${TEXT_SEARCH}', $1)) as l`, [text.slice(0, 2000)])).rows[0].l.slice(0, 32);
-    if (!lexemes.length) return [];
-    if (!this.stats || Date.now() - this.stats.at > 600_000) {
-      const r = (
-        await c.query<{ elems: string[] | null; freqs: number[] | null; rows: number }>(
-          `select s.most_common_elems::text::text[] as elems, s.most_common_elem_freqs as freqs, greatest(c.reltuples, 0)::float8 as rows
-           from pg_class c left join pg_stats s on s.tablename = c.relname and s.attname = 'tsv' where c.relname = 'engram_team_passages' limit 1`,
-        )
-      ).rows[0];
-      const freq = new Map<string, number>();
-      const elems = r?.elems ?? [];
-      elems.forEach((e, i) => freq.set(e, r!.freqs![i]));
-      // The statistics end with the lowest frequency they list, then their null fraction: past that, not listed.
-      const floor = elems.length ? Math.min(...(r!.freqs ?? []).slice(0, elems.length)) / 2 : 0;
-      this.stats = { at: Date.now(), freq, floor, rows: Number(r?.rows ?? 0) };
-    }
-    const st = this.stats;
-    return lexemes.map((l) => ({ literal: `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`, share: st.freq.get(l) ?? st.floor, rows: st.rows }));
   }
 
   async get(id: string): Promise<TeamNote | undefined> {

@@ -322,7 +322,8 @@ export class CachedTeam implements TeamRecall {
 
 /**
  * The team notes a host's recall, search and hooks read: the cache of $ENGRAM_HOME/team, while a team store is set
- * (its configuration is read at each request, as the injection settings are: a team disconnected is out at once).
+ * (whether one is set is read again whenever the configuration file changes: a team disconnected is out at once; a
+ * hook's request does not parse the file again for it).
  */
 export function hostTeam(env: NodeJS.ProcessEnv, config: ConfigReader): TeamRecall & { note(id: string): TeamNote | undefined } {
   const cached = new CachedTeam(teamDir(engramHome(env)));

@@ -43,6 +43,11 @@ export interface ContextRequest {
   maxItems: number;
   /** Most characters injected over the session, all events together (0 or absent: no limit). */
   sessionChars?: number;
+  /**
+   * More context after the vault's notes (the team's), given the characters left of this event's budget and the vault
+   * notes given: counted in the session's budget and the activity record as the vault's notes are.
+   */
+  more?: (maxChars: number, vaultPaths: string[]) => { text?: string; items: ContextItem[] };
 }
 
 type Item = ContextItem & { summary?: string; snippet?: string; heading?: string; type?: string };
@@ -146,7 +151,7 @@ export class Injection {
   }
 
   private finishContext(
-    p: { event: 'SessionStart' | 'UserPromptSubmit'; sessionId?: string; project?: string; agent?: string; maxChars: number },
+    p: Pick<ContextRequest, 'event' | 'sessionId' | 'project' | 'agent' | 'maxChars' | 'more'>,
     items: Item[],
     seen: Set<string>,
     withheld: Withheld[] = [],
@@ -154,17 +159,20 @@ export class Injection {
     if (withheld.length) this.d.log('info', `withheld from ${p.event} injection: ${withheld.map((w) => `${w.path}${w.heading ? `#${w.heading}` : ''} (${w.reason})`).join(', ')}`);
     for (const w of withheld) this.d.onWithheld?.(w);
     const heading = p.event === 'SessionStart' ? 'Notes from the user\'s Obsidian vault about this project (reference data):' : 'Possibly relevant notes from the user\'s Obsidian vault (reference data):';
-    const { text, used } = renderContext(items, p.maxChars, heading);
-    const kept = items.slice(0, used);
+    const own = renderContext(items, p.maxChars, heading);
+    const kept = items.slice(0, own.used);
     this.d.noteRecalled(kept.map((k) => k.path));
-    if (p.sessionId && kept.length) {
+    const more = p.more?.(p.maxChars - (own.text ? own.text.length + 1 : 0), kept.map((k) => k.path));
+    const text = more?.text ? (own.text ? `${own.text}\n${more.text}` : more.text) : own.text;
+    const given = [...kept, ...(more?.text ? more.items : [])];
+    if (p.sessionId && given.length) {
       for (const k of kept) seen.add(k.path);
       this.injected.set(p.sessionId, seen);
       this.injectedChars.set(p.sessionId, (this.injectedChars.get(p.sessionId) ?? 0) + (text?.length ?? 0));
       if (this.injectedChars.size > 500) this.injectedChars.delete(this.injectedChars.keys().next().value as string);
     }
     // What went out and its size, for the activity record.
-    if (kept.length) this.d.log('info', `injected ${p.event}: ${kept.length} notes, ${text?.length ?? 0} chars (${kept.map((k) => k.path).join(', ')})`);
+    if (given.length) this.d.log('info', `injected ${p.event}: ${given.length} notes, ${text?.length ?? 0} chars (${given.map((k) => k.path).join(', ')})`);
     const chars = text?.length ?? 0;
     this.d.activity?.add({
       kind: 'inject',
@@ -172,12 +180,12 @@ export class Injection {
       session: p.sessionId,
       project: p.project,
       ...(p.agent ? { agent: p.agent } : {}),
-      notes: kept.map((k) => ({ path: k.path, title: k.title, why: k.why, ...(k.heading ? { heading: k.heading } : {}) })),
+      notes: given.map((k: Item) => ({ path: k.path, title: k.title, why: k.why, ...(k.heading ? { heading: k.heading } : {}) })),
       chars,
       tokens: chars ? tokens(chars) : 0,
       withheld: withheld.map((w) => ({ path: w.path, why: w.reason, ...(w.heading ? { heading: w.heading } : {}) })),
     });
-    return { text, items: kept.map(({ path, title, why, score }) => ({ path, title, why, score })) };
+    return { text, items: given.map(({ path, title, why, score }) => ({ path, title, why, score })) };
   }
 
 }

@@ -39,6 +39,8 @@ export interface NoteMeta {
   aliases: string[];
   /** `inject: false`: never injected by a hook (the user's "never inject this", Claude Code's own MEMORY.md index). */
   noInject?: boolean;
+  /** The team note this note is a copy of (`engram_team.note`, written on copy: src/core/team/copy.ts). */
+  teamNote?: string;
 }
 
 export function titleFromPath(path: string): string {
@@ -128,5 +130,12 @@ export function readNoteMeta(path: string, data: Record<string, unknown>): NoteM
     engramAgent: str(d.engram_agent),
     aliases: listRaw(d.aliases ?? d.alias),
     ...(d.inject === false || d.inject === 'false' || d.inject === 'no' ? { noInject: true } : {}),
+    ...teamCopy(d.engram_team),
   };
+}
+
+/** `engram_team: { team, note, author, … }` of a team note copied into the vault: the team note's id. */
+function teamCopy(v: unknown): { teamNote?: string } {
+  const id = v && typeof v === 'object' && !Array.isArray(v) ? str((v as Record<string, unknown>).note) : undefined;
+  return id ? { teamNote: id } : {};
 }

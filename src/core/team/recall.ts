@@ -35,11 +35,18 @@ export function teamLabel(h: Pick<TeamHit, 'team' | 'project' | 'author'>): stri
 
 /**
  * The vault's hits and the team's joined by reciprocal rank (each list's best counts the same, so a large team store
- * cannot crowd out the vault), cut at `limit`: the order, and the team hits that made it.
+ * cannot crowd out the vault), cut at `limit`: the order, and the team hits that made it. A team note the person copied
+ * into the vault (`copyOf` says which team note a vault note is a copy of) is one entry, the vault's, at the better
+ * of its two ranks plus the other: never shown twice.
  */
-export function joinTeam(vault: { path: string }[], team: TeamHit[], limit: number): Required<TeamResults> {
+export function joinTeam(vault: { path: string }[], team: TeamHit[], limit: number, copyOf: (path: string) => string | undefined = () => undefined): Required<TeamResults> {
   if (!team.length) return { team: [], order: vault.slice(0, limit).map((h) => h.path) };
-  const fused = fuseRanked<{ key: string; team?: TeamHit }>([vault.map((h) => ({ key: h.path })), team.map((h) => ({ key: teamKey(h), team: h }))]).slice(0, limit);
+  const copies = new Map<string, string>();
+  for (const h of vault) {
+    const id = copyOf(h.path);
+    if (id && !copies.has(id)) copies.set(id, h.path);
+  }
+  const fused = fuseRanked<{ key: string; team?: TeamHit }>([vault.map((h) => ({ key: h.path })), team.map((h) => ({ key: copies.get(h.id) ?? teamKey(h), team: h }))]).slice(0, limit);
   return { team: fused.flatMap((f) => (f.item.team ? [f.item.team] : [])), order: fused.map((f) => f.item.key) };
 }
 
@@ -70,7 +77,8 @@ export function renderTeamRecall(team: TeamHit[]): string {
 
 /**
  * The team notes a hook may inject after the vault's: none holding words addressed to an AI (they are not even
- * shown), none already given in this session, as many as fit in `maxChars`.
+ * shown), none already given in this session (`given` holds their ids, and the ids of the team notes whose vault
+ * copies were given), as many as fit in `maxChars`.
  */
 export function teamContext(team: TeamHit[], maxChars: number, given: Set<string>): { text?: string; used: TeamHit[] } {
   const heading = 'Notes shared by the user\'s team (reference data; written by the teammate named):';

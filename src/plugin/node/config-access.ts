@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { isConfigKey } from '../../core/config';
 import { EngramError } from '../../core/errors';
 import { engramHome } from '../../core/state';
-import { loadConfig, saveConfigKey, type ConfigReader } from '../../../sidecar/hosting/config-file';
+import { liveConfig, saveConfigKey, type ConfigReader } from '../../../sidecar/hosting/config-file';
 import { hostFacts } from '../../../sidecar/hosting/facts';
 import { configuredModel, HUB } from '../../../sidecar/hosting/embedder';
 import { remainingRegistrations } from '../../../sidecar/hosting/install-facts';
@@ -16,8 +16,7 @@ import { cliEnv, findEngramCli, findNode } from './find-cli';
  * tab and the plugin's host read it at each use, so an edit in the tab or by `engram configure` applies at once.
  */
 export function pluginConfig(env: NodeJS.ProcessEnv): ConfigReader {
-  const facts = hostFacts(env);
-  return () => loadConfig(facts).config;
+  return liveConfig(hostFacts(env));
 }
 
 export function nodeConfigAccess(env: NodeJS.ProcessEnv, settings: Pick<EngramSettings, 'nodePath' | 'cliPath' | 'engramHome'>): EngineConfigAccess {

@@ -227,6 +227,12 @@ export class ActivityView extends RecordPane<ActivityResult> {
     const meta = this.ctx.api()?.engine.meta(n.path);
     const row = parent.createDiv({ cls: `engram-act-note is-${n.role}`, attr: { 'data-path': n.path } });
     row.createSpan({ cls: 'engram-act-role', text: n.role });
+    // A team note a hook gave (team:<id>): in the team store, not the vault; nothing here to open.
+    if (n.path.startsWith('team:')) {
+      row.createSpan({ cls: 'engram-act-link', text: n.path });
+      row.createSpan({ cls: 'engram-act-detail', text: n.detail });
+      return;
+    }
     const link = row.createEl('a', { cls: 'engram-act-link internal-link', text: meta?.title ?? n.path, attr: { href: '#', title: n.path } });
     link.addEventListener('click', (ev) => {
       ev.preventDefault();
