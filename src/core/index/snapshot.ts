@@ -1,12 +1,14 @@
 // The index snapshot: one binary file a host writes atomically to `vaults/<key>/snapshot`.
 // Layout: magic "ENGRAMIX", u32 format version, u32 header length, header JSON (model, dimension, the note table with
-// content hash and mtime per note), then length-prefixed sections (chunk text, four BM25 fields, vectors), 4-byte
-// aligned, then an 8-byte checksum of everything before it. Anything that does not check out is refused, never trusted.
+// content hash and mtime per note), then length-prefixed sections (chunk text, four BM25 fields, the line sketch,
+// vectors), 4-byte aligned, then an 8-byte checksum of everything before it. Anything that does not check out is
+// refused, never trusted.
 import { EngramError } from '../errors.js';
 import { isLinkList } from './chunk.js';
 import { Posting, type FieldIndex } from './postings.js';
 import { FIELDS, type IndexedNote, type TextIndex } from './text-index.js';
 import { VectorStore } from './vector-store.js';
+import { LineSketch } from './line-sketch.js';
 import { parseJsonSteps } from '../json-steps.js';
 import { checksumSteps, corrupt, Reader, TEXT_STEP, Writer } from './snapshot-bytes.js';
 
@@ -20,7 +22,11 @@ import { checksumSteps, corrupt, Reader, TEXT_STEP, Writer } from './snapshot-by
 // 7: the file a host writes is deflated (`packSnapshot`: about a third of the size); posting ids are stored as gaps
 // (the deflate finds them); the note table leaves out what the path gives (folder) and what counting gives (first
 // chunk), and notes carry their properties as `key: value` lines for excerpts. Older snapshots are rebuilt.
-export const SNAPSHOT_FORMAT_VERSION = 7;
+// 8: the boilerplate line sketch (line-sketch.ts) follows the four fields, so the first excerpt after a restart does not
+// count every note's lines. A snapshot of format 7 is still read: its sketch is counted at load, in steps.
+export const SNAPSHOT_FORMAT_VERSION = 8;
+/** Formats read: the current one, and 7 (the same but for the line sketch). */
+const READABLE_FORMATS: readonly number[] = [7, SNAPSHOT_FORMAT_VERSION];
 const MAGIC = 'ENGRAMIX';
 /** A packed snapshot: this magic, the u32 format version, then the raw snapshot deflated (`deflate-raw`). */
 const PACKED_MAGIC = 'ENGRAMIZ';
@@ -44,8 +50,11 @@ export function runSync<T>(steps: Generator<void, T>): T {
   }
 }
 
-/** Postings of this many terms are copied (or read) between two steps. */
+/** Postings of this many terms are copied (or read) between two steps, or of this many entries when sooner. */
 const TERMS_STEP = 1024;
+const POSTINGS_STEP = 1 << 16;
+/** Characters of passage text sliced, looked at for links or counted for the line sketch between two steps. */
+const CHARS_STEP = 1 << 16;
 /** Notes of the note table encoded or decoded between two steps. */
 const NOTES_STEP = 1024;
 
@@ -146,6 +155,7 @@ export function* encodeSnapshot(text: TextIndex, vectors: VectorStore | null, mo
     yield* writeField(w, text.fields[f], f === 'body' ? text.chunkCount : header.notes.length);
     yield;
   }
+  w.section(text.lines.encode());
   if (vectors) {
     w.typed(vectors.has.slice(0, text.chunkCount));
     w.typed(vectors.data.subarray(0, text.chunkCount * vectors.dimension));
@@ -193,6 +203,7 @@ function* readField(r: Reader, f: FieldIndex, docs: number): Generator<void, voi
   const lengths = r.f32();
   if (counts.length !== terms.length || ids.length !== tfs.length || lengths.length !== docs) throw corrupt('field tables disagree');
   let off = 0;
+  let since = 0;
   for (let i = 0; i < terms.length; i++) {
     const n = counts[i];
     if (off + n > ids.length) throw corrupt('postings run past their table');
@@ -207,7 +218,11 @@ function* readField(r: Reader, f: FieldIndex, docs: number): Generator<void, voi
     if (n > 0 && id >= docs) throw corrupt('a posting names no document');
     f.terms.set(terms[i], new Posting(ids.subarray(off, off + n), tfs.subarray(off, off + n), n));
     off += n;
-    if ((i + 1) % TERMS_STEP === 0) yield;
+    since += n;
+    if ((i + 1) % TERMS_STEP === 0 || since >= POSTINGS_STEP) {
+      since = 0;
+      yield;
+    }
   }
   f.lengths = lengths.length > 0 ? lengths : new Float32Array(1024);
   f.liveDocs = docs;
@@ -229,7 +244,7 @@ function* verifySteps(bytes: Uint8Array): Generator<void, SnapshotHeader> {
   const r = new Reader(bytes, bytes.length - 8);
   r.off = 8;
   const version = r.u32();
-  if (version !== SNAPSHOT_FORMAT_VERSION) {
+  if (!READABLE_FORMATS.includes(version)) {
     throw new EngramError('format-version', `index snapshot format ${version} is not ${SNAPSHOT_FORMAT_VERSION}; it will be rebuilt`);
   }
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -244,6 +259,7 @@ function* verifySteps(bytes: Uint8Array): Generator<void, SnapshotHeader> {
   if (!Array.isArray(header.notes) || typeof header.chunks !== 'number') throw corrupt('header lacks the note table');
   yield;
   header.notes = yield* restoreNotes(header.notes, header.chunks);
+  header.formatVersion = version;
   return header;
 }
 
@@ -261,11 +277,15 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
   if (headings.length !== header.chunks || ends.length !== header.chunks || (ends.length > 0 && ends[ends.length - 1] !== all.length)) throw corrupt('chunk table');
   const texts = new Array<string>(ends.length);
   const links = new Uint8Array(Math.max(1024, header.chunks));
-  for (let c = 0, start = 0; c < ends.length; start = ends[c], c++) {
+  for (let c = 0, start = 0, since = 0; c < ends.length; start = ends[c], c++) {
     texts[c] = all.slice(start, ends[c]);
     // Read again from the text rather than stored: one regex pass over passages that hold a link at all.
     if ((texts[c].includes('[') || texts[c].includes('http')) && isLinkList(texts[c])) links[c] = 1;
-    if ((c + 1) % 512 === 0) yield;
+    since += ends[c] - start;
+    if ((c + 1) % 512 === 0 || since >= CHARS_STEP) {
+      since = 0;
+      yield;
+    }
   }
   yield;
   for (const f of FIELDS) {
@@ -286,6 +306,13 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
   text.chunkHeading = headings.map((h) => h ?? undefined);
   text.chunkText = texts;
   text.chunkCount = header.chunks;
+  if (header.formatVersion >= 8) {
+    const lines = LineSketch.decode(r.section());
+    if (!lines) throw corrupt('the line sketch is unreadable');
+    text.lines = lines;
+  } else {
+    yield* countLines(text);
+  }
   let vectors: VectorStore | null = null;
   if (header.dimension > 0) {
     const has = new Uint8Array(r.section().slice());
@@ -294,6 +321,20 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
     vectors = VectorStore.from(header.dimension, has, data, header.chunks);
   }
   return { header, vectors };
+}
+
+/** The line sketch of a snapshot that lacks one (format 7), counted over its notes in steps. */
+function* countLines(text: TextIndex): Generator<void, void> {
+  let since = 0;
+  for (const n of text.notes) {
+    if (!n) continue;
+    text.lines.note(text.noteChunks(n), 1);
+    for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount; c++) since += text.chunkText[c].length;
+    if (since >= CHARS_STEP) {
+      since = 0;
+      yield;
+    }
+  }
 }
 
 /** Bytes handed to a (de)compression stream at a time, so neither side holds the whole file twice at once. */
@@ -351,7 +392,7 @@ export async function packSnapshot(raw: Uint8Array): Promise<Uint8Array> {
 export async function unpackSnapshot(bytes: Uint8Array): Promise<Uint8Array> {
   if (bytes.length < 12 || dec.decode(bytes.subarray(0, 8)) !== PACKED_MAGIC) return bytes;
   const version = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(8, true);
-  if (version !== SNAPSHOT_FORMAT_VERSION) {
+  if (!READABLE_FORMATS.includes(version)) {
     throw new EngramError('format-version', `index snapshot format ${version} is not ${SNAPSHOT_FORMAT_VERSION}; it will be rebuilt`);
   }
   try {

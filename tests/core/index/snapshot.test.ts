@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
 import { VaultIndex } from '../../../src/core/index/vault-index.js';
+import { runSync, unpackSnapshot } from '../../../src/core/index/snapshot.js';
+import { checksumSteps } from '../../../src/core/index/snapshot-bytes.js';
 import { CountingEmbedder, fixedClock, noYield, note } from '../../helpers/index-fixtures.js';
 
 function files(n = 40): Record<string, string> {
@@ -177,4 +179,49 @@ describe('index snapshot', () => {
       expect((await i.search('widget9')).hits[0].path, what).toBe('Notes/Note 9.md');
     }
   });
+
+  it('keeps the boilerplate line counts: a loaded index leaves a footer out at once, and a format 7 file still loads', async () => {
+    const footer = 'Made with the Community Template — star the repository and share it with friends';
+    const all = files();
+    for (let i = 0; i < 12; i++) all[`Notes/Note ${i}.md`] += `\n\n${footer}\n`;
+    const vault = new MemoryVault({ files: all });
+    const index = new VaultIndex({ vault, clock: fixedClock(), yieldNow: noYield });
+    await index.build();
+    const snippet = async (i: VaultIndex) => (await i.search('widget3', { mode: 'bm25' })).hits[0].snippet;
+    expect(await snippet(index)).not.toContain('Community Template');
+    const packed = await index.snapshotAsync();
+    const current = await unpackSnapshot(packed);
+    const older = withoutLineSketch(current);
+    for (const [what, bytes] of [['format 8', packed], ['format 7', older]] as const) {
+      const loaded = new VaultIndex({ vault, clock: fixedClock(), yieldNow: noYield });
+      expect(await loaded.open(bytes), what).toMatchObject({ loaded: true, indexed: 0 });
+      expect(await snippet(loaded), what).toBe(await snippet(index));
+      // The counts are the notes' own: with most of them gone the footer is no longer common, and shows again.
+      for (let i = 4; i < 12; i++) loaded.remove(`Notes/Note ${i}.md`);
+      expect(await snippet(loaded), what).toContain('Community Template');
+    }
+    expect(older.length).toBeLessThan(current.length);
+  });
 });
+
+/**
+ * A raw snapshot as format 7 wrote it: the same sections but the line sketch (the one after the four fields' five
+ * sections each), the version 7, the checksum summed again.
+ */
+function withoutLineSketch(raw: Uint8Array): Uint8Array {
+  const v = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+  let off = 12;
+  const skip = () => (off += 4 + v.getUint32(off, true) + ((4 - (v.getUint32(off, true) % 4)) % 4));
+  for (let i = 0; i < 4 + 4 * 5; i++) skip();
+  const from = off;
+  skip();
+  const out = new Uint8Array(raw.length - (off - from));
+  out.set(raw.subarray(0, from));
+  out.set(raw.subarray(off), from);
+  const w = new DataView(out.buffer);
+  w.setUint32(8, 7, true);
+  const [a, b] = runSync(checksumSteps(out, out.length - 8));
+  w.setUint32(out.length - 8, a, true);
+  w.setUint32(out.length - 4, b, true);
+  return out;
+}
