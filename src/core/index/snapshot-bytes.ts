@@ -7,8 +7,8 @@ const dec = new TextDecoder();
 /** Characters (or bytes) of text encoded or decoded between two steps. */
 export const TEXT_STEP = 1 << 18;
 
-/** Word pairs summed between two steps of the checksum (about 1 MB). */
-const CHECKSUM_STEP = 1 << 17;
+/** Word pairs summed between two steps of the checksum (256 KB). */
+const CHECKSUM_STEP = 1 << 15;
 
 /**
  * Two 32-bit multiply-rotate lanes, one over even and one over odd words (independent, so the CPU runs them side by
@@ -124,17 +124,22 @@ export class Reader {
   text(): string {
     return dec.decode(this.section());
   }
-  /** A large text section, decoded in pieces (a streaming decoder joins characters split between them). */
-  *textSteps(): Generator<void, string> {
+  /**
+   * A large text section, decoded in pieces of about TEXT_STEP bytes, each cut where a character starts (UTF-8: not
+   * before a continuation byte), one step each. The pieces are never joined: copying megabytes of text into one string
+   * is itself a long block.
+   */
+  *textPieces(): Generator<void, string[]> {
     const b = this.section();
-    const decoder = new TextDecoder();
     const out: string[] = [];
-    for (let off = 0; off < b.length; off += TEXT_STEP) {
-      out.push(decoder.decode(b.subarray(off, off + TEXT_STEP), { stream: true }));
+    for (let off = 0; off < b.length; ) {
+      let end = Math.min(b.length, off + TEXT_STEP);
+      while (end < b.length && end > off && (b[end] & 0xc0) === 0x80) end--;
+      out.push(dec.decode(b.subarray(off, end)));
+      off = end;
       yield;
     }
-    out.push(decoder.decode());
-    return out.join('');
+    return out;
   }
 }
 

@@ -52,11 +52,11 @@ export function runSync<T>(steps: Generator<void, T>): T {
 
 /** Postings of this many terms are copied (or read) between two steps, or of this many entries when sooner. */
 const TERMS_STEP = 1024;
-const POSTINGS_STEP = 1 << 16;
+const POSTINGS_STEP = 1 << 14;
 /** Characters of passage text sliced, looked at for links or counted for the line sketch between two steps. */
-const CHARS_STEP = 1 << 16;
+const CHARS_STEP = 1 << 14;
 /** Notes of the note table encoded or decoded between two steps. */
-const NOTES_STEP = 1024;
+const NOTES_STEP = 256;
 
 /** `JSON.stringify(header)`, byte for byte, encoded a block of notes at a time (the note table is megabytes). */
 function* headerParts(header: SnapshotHeader): Generator<void, Uint8Array[]> {
@@ -252,7 +252,7 @@ function* verifySteps(bytes: Uint8Array): Generator<void, SnapshotHeader> {
   if (v.getUint32(bytes.length - 8, true) !== a || v.getUint32(bytes.length - 4, true) !== b) throw corrupt('checksum mismatch');
   let header: SnapshotHeader;
   try {
-    header = (yield* parseJsonSteps(yield* r.textSteps(), 'notes', 256)) as SnapshotHeader;
+    header = (yield* parseJsonSteps(r.section(), 'notes', 256)) as SnapshotHeader;
   } catch {
     throw corrupt('unreadable header');
   }
@@ -273,12 +273,22 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
   const headings = JSON.parse(r.text()) as (string | null)[];
   const ends = r.u32s();
   yield;
-  const all = yield* r.textSteps();
-  if (headings.length !== header.chunks || ends.length !== header.chunks || (ends.length > 0 && ends[ends.length - 1] !== all.length)) throw corrupt('chunk table');
+  const pieces = yield* r.textPieces();
+  const length = pieces.reduce((n, p) => n + p.length, 0);
+  if (headings.length !== header.chunks || ends.length !== header.chunks || (ends.length > 0 && ends[ends.length - 1] !== length)) throw corrupt('chunk table');
   const texts = new Array<string>(ends.length);
   const links = new Uint8Array(Math.max(1024, header.chunks));
+  // Each passage sliced out of the decoded pieces (`piece` starts at character `base` of the whole).
+  let piece = 0;
+  let base = 0;
   for (let c = 0, start = 0, since = 0; c < ends.length; start = ends[c], c++) {
-    texts[c] = all.slice(start, ends[c]);
+    while (piece < pieces.length - 1 && start >= base + pieces[piece].length) base += pieces[piece++].length;
+    let t = pieces[piece]?.slice(start - base, ends[c] - base) ?? '';
+    for (let p = piece, b = base; p < pieces.length - 1 && b + pieces[p].length < ends[c]; ) {
+      b += pieces[p++].length;
+      t += pieces[p].slice(0, ends[c] - b);
+    }
+    texts[c] = t;
     // Read again from the text rather than stored: one regex pass over passages that hold a link at all.
     if ((texts[c].includes('[') || texts[c].includes('http')) && isLinkList(texts[c])) links[c] = 1;
     since += ends[c] - start;
@@ -301,13 +311,14 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
     for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount; c++) chunkNote[c] = slot;
     if ((slot + 1) % NOTES_STEP === 0) yield;
   }
+  yield;
   text.chunkNote = chunkNote;
   text.chunkLinks = links;
   text.chunkHeading = headings.map((h) => h ?? undefined);
   text.chunkText = texts;
   text.chunkCount = header.chunks;
   if (header.formatVersion >= 8) {
-    const lines = LineSketch.decode(r.section());
+    const lines = yield* LineSketch.decode(r.section());
     if (!lines) throw corrupt('the line sketch is unreadable');
     text.lines = lines;
   } else {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
 import { VaultIndex } from '../../../src/core/index/vault-index.js';
-import { runSync, unpackSnapshot } from '../../../src/core/index/snapshot.js';
+import { decodeSnapshot, encodeSnapshot, runSync, unpackSnapshot } from '../../../src/core/index/snapshot.js';
+import { TextIndex } from '../../../src/core/index/text-index.js';
 import { checksumSteps } from '../../../src/core/index/snapshot-bytes.js';
 import { CountingEmbedder, fixedClock, noYield, note } from '../../helpers/index-fixtures.js';
 
@@ -201,6 +202,21 @@ describe('index snapshot', () => {
       expect(await snippet(loaded), what).toContain('Community Template');
     }
     expect(older.length).toBeLessThan(current.length);
+  });
+
+  it('reads back passage text of many pieces whole: characters of two, three and four bytes across the cuts', () => {
+    const text = new TextIndex();
+    const words = ['café', 'naïve', '日本語の文章', 'emoji 😀🎉', 'plain words here', 'Ωμέγα', '\u2028sep'];
+    for (let n = 0; n < 60; n++) {
+      const chunks = Array.from({ length: 5 }, (_, c) => ({ text: Array.from({ length: 400 }, (_, i) => words[(n + c + i) % words.length]).join(' ') }));
+      text.add({ path: `n${n}.md`, title: `n${n}`, folder: '', hash: `${n}`, mtime: 0, size: 0, working: false, tags: [], time: 0, superseded: false, links: [], dupKey: `${n}`, beat: false }, chunks);
+    }
+    const loaded = new TextIndex();
+    runSync(decodeSnapshot(runSync(encodeSnapshot(text, null, null)), loaded));
+    // Over 600,000 characters: decoded in several pieces of 256 KB, cut between characters.
+    expect(text.chunkText.join('').length).toBeGreaterThan(600_000);
+    expect(loaded.chunkText).toEqual(text.chunkText.slice(0, text.chunkCount));
+    expect(loaded.lines.a).toEqual(text.lines.a);
   });
 });
 
