@@ -6,7 +6,7 @@ import type { Clock, Embedder } from '../ports.js';
 import { allowList, hasFilters } from './filters.js';
 import { linkKey } from './note-doc.js';
 import { makeSnippet, priorFactor, rrf, type RankingConfig } from './rank.js';
-import { topK, type TextIndex } from './text-index.js';
+import { topK, type FieldName, type TextIndex } from './text-index.js';
 import { extractTimePhrase } from './time-phrases.js';
 import type { SearchFilters, SearchHit, SearchOptions } from './types.js';
 import type { VectorStore } from './vector-store.js';
@@ -176,12 +176,14 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit);
   const words = snippetWords(query);
   const said = text.tokenizer.wordsByTerm(query);
-  let hits = kept.slice(0, limit).map((c) => toHit(ctx, c, terms, words, said));
+  let matched = kept.slice(0, limit).map((c) => ({ c, m: matchOf(text, c, terms) }));
   if (terms.length > 1 && opts.relativeCut !== false) {
     // A hit sharing far less of the query than the best one is padding: a long note that says one common word of it.
-    const top = Math.max(...hits.map((h) => h.coverage ?? 1));
-    hits = hits.filter((h, i) => (h.coverage ?? 1) >= top * RELATIVE_COVER || (kept[i].cos ?? 0) >= CLOSE_COSINE);
+    const top = Math.max(...matched.map(({ m }) => m.coverage));
+    matched = matched.filter(({ c, m }) => m.coverage >= top * RELATIVE_COVER || (c.cos ?? 0) >= CLOSE_COSINE);
   }
+  // Excerpts (the costly part of a hit) only for the hits kept.
+  const hits = matched.map(({ c, m }) => toHit(ctx, c, m, terms, words, said));
   if (hits.length > 0 && terms.length > 0 && (hits[0].coverage ?? 1) < SEARCH_FLOOR && (kept[0].cos ?? 0) < CLOSE_COSINE) notices.unshift(NO_CLOSE_MATCH);
   return { hits, mode, notices, timeFilter, terms };
 }
@@ -268,9 +270,10 @@ function termWeight(text: TextIndex, term: string): number {
  */
 function excerpt(t: TextIndex, props: string | undefined, chunk: number, words: string[], terms: string[]): string {
   const max = 300;
-  if (!props) return makeSnippet(t.excerptText(chunk), words, max, terms);
+  const body = t.excerptText(chunk);
+  if (!props) return makeSnippet(body, words, max, terms);
   // A note with no text of its own (a film, a person, a book: properties only) is quoted by all its properties.
-  const passage = makeSnippet(t.excerptText(chunk), words, max, terms);
+  const passage = makeSnippet(body, words, max, terms);
   if (!passage) {
     const all = props.split('\n').join(' · ');
     return all.length > max ? `${all.slice(0, max - 1)}…` : all;
@@ -283,22 +286,19 @@ function excerpt(t: TextIndex, props: string | undefined, chunk: number, words: 
     .map((line) => (line.length > 120 ? `${line.slice(0, 119)}…` : line));
   const head = asked.slice(0, 3).join(' · ');
   if (!head) return passage;
-  const rest = makeSnippet(t.excerptText(chunk), words, Math.max(60, max - head.length - 3), terms);
+  const rest = makeSnippet(body, words, Math.max(60, max - head.length - 3), terms);
   return rest ? `${head} · ${rest}` : head;
 }
 
-function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], said: Map<string, string>): SearchHit {
-  const t = ctx.text;
-  const n = t.notes[c.slot]!;
-  const why: string[] = [];
+/** Which fields of a hit hold which query terms, and the share of the query's weight they hold. */
+interface Match {
+  fields: Map<FieldName, string[]>;
+  found: Set<string>;
+  coverage: number;
+}
+
+function matchOf(t: TextIndex, c: Cand, terms: string[]): Match {
   const fields = t.matchedFields(c.slot, c.chunk, terms);
-  // The passage quoted: one whose own heading names what is asked can take the place of the best scoring one. What the
-  // hit matched and covers (the floor, the prompt hook's bar) stays read on the best scoring passage.
-  const shown = c.bm25 !== undefined && c.via === undefined ? t.answeringChunk(c.slot, c.chunk, terms, ctx.ranking.bm25) : c.chunk;
-  if (c.bm25 !== undefined) {
-    // The user's words ("materials"), not the index's stems ("materi").
-    for (const [field, ts] of fields) why.push(`${field}: ${ts.map((x) => said.get(x) ?? x).join(', ')}`);
-  }
   const found = new Set<string>();
   for (const ts of fields.values()) for (const x of ts) found.add(x);
   let total = 0;
@@ -307,6 +307,20 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
     const w = termWeight(t, x);
     total += w;
     if (found.has(x)) got += w;
+  }
+  return { fields, found, coverage: total > 0 ? Number((got / total).toFixed(3)) : 1 };
+}
+
+function toHit(ctx: SearchContext, c: Cand, { fields, found, coverage }: Match, terms: string[], words: string[], said: Map<string, string>): SearchHit {
+  const t = ctx.text;
+  const n = t.notes[c.slot]!;
+  const why: string[] = [];
+  // The passage quoted: one whose own heading names what is asked can take the place of the best scoring one. What the
+  // hit matched and covers (the floor, the prompt hook's bar) stays read on the best scoring passage.
+  const shown = c.bm25 !== undefined && c.via === undefined ? t.answeringChunk(c.slot, c.chunk, terms, ctx.ranking.bm25) : c.chunk;
+  if (c.bm25 !== undefined) {
+    // The user's words ("materials"), not the index's stems ("materi").
+    for (const [field, ts] of fields) why.push(`${field}: ${ts.map((x) => said.get(x) ?? x).join(', ')}`);
   }
   if (c.cos !== undefined) why.push(`meaning (cosine ${c.cos.toFixed(2)})`);
   why.push(...c.why);
@@ -322,7 +336,7 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
     summary: n.summary,
     via: c.via,
     chars: n.size,
-    coverage: total > 0 ? Number((got / total).toFixed(3)) : 1,
+    coverage,
     terms: [...found],
   };
 }
