@@ -1,4 +1,5 @@
-// The snapshot's bytes (snapshot.ts): a writer and a reader of its sections, in steps, and the checksum over them.
+// The snapshot's bytes (snapshot.ts): a writer and a reader of its sections, in steps, the checksum over them, and the
+// (de)compression stream the packed file goes through.
 import { EngramError } from '../errors.js';
 
 const enc = new TextEncoder();
@@ -141,6 +142,44 @@ export class Reader {
     }
     return out;
   }
+}
+
+/** Bytes handed to a (de)compression stream at a time, so neither side holds the whole file twice at once. */
+const PACK_STEP = 1 << 20;
+
+/** Runs bytes through a CompressionStream or DecompressionStream (web standards: Node 18+, Electron), in pieces. */
+export async function through(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+  const writer = stream.writable.getWriter();
+  const writing = (async () => {
+    for (let off = 0; off < bytes.length; off += PACK_STEP) {
+      await writer.ready;
+      await writer.write(bytes.subarray(off, off + PACK_STEP) as Uint8Array<ArrayBuffer>);
+    }
+    await writer.close();
+  })();
+  const reader = stream.readable.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) break;
+      const chunk: Uint8Array = r.value;
+      parts.push(chunk);
+      size += chunk.length;
+    }
+    await writing;
+  } catch (e) {
+    writing.catch(() => undefined);
+    throw e;
+  }
+  const out = new Uint8Array(size);
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
 }
 
 export function corrupt(why: string): EngramError {

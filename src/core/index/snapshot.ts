@@ -10,7 +10,7 @@ import { FIELDS, type IndexedNote, type TextIndex } from './text-index.js';
 import { VectorStore } from './vector-store.js';
 import { LineSketch } from './line-sketch.js';
 import { parseJsonSteps } from '../json-steps.js';
-import { checksumSteps, corrupt, Reader, TEXT_STEP, Writer } from './snapshot-bytes.js';
+import { checksumSteps, corrupt, Reader, TEXT_STEP, through, Writer } from './snapshot-bytes.js';
 
 // 4: snapshots of format 3 written without a vector store may hold postings of the wrong notes (encodeSnapshot did not
 // compact them), and note times now read date keys and file-name dates: every older snapshot is rebuilt once.
@@ -346,44 +346,6 @@ function* countLines(text: TextIndex): Generator<void, void> {
       yield;
     }
   }
-}
-
-/** Bytes handed to a (de)compression stream at a time, so neither side holds the whole file twice at once. */
-const PACK_STEP = 1 << 20;
-
-/** Runs bytes through a CompressionStream or DecompressionStream (web standards: Node 18+, Electron), in pieces. */
-async function through(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
-  const writer = stream.writable.getWriter();
-  const writing = (async () => {
-    for (let off = 0; off < bytes.length; off += PACK_STEP) {
-      await writer.ready;
-      await writer.write(bytes.subarray(off, off + PACK_STEP) as Uint8Array<ArrayBuffer>);
-    }
-    await writer.close();
-  })();
-  const reader = stream.readable.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const r = await reader.read();
-      if (r.done) break;
-      const chunk: Uint8Array = r.value;
-      parts.push(chunk);
-      size += chunk.length;
-    }
-    await writing;
-  } catch (e) {
-    writing.catch(() => undefined);
-    throw e;
-  }
-  const out = new Uint8Array(size);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
 }
 
 /** The file a host writes: the snapshot deflated behind its own magic and version (a third of the size or less). */
