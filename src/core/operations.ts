@@ -55,9 +55,100 @@ export function checkReadRef(ref: string): void {
   if (r.split('/')[0].startsWith('.')) throw new EngramError('refused', "read refuses the vault's hidden folders (its config folder keeps plugin secrets)");
 }
 
-export function coreOperations({ engine, injection, synthesize, clock = systemClock, applyGuard, team }: OperationDeps): OperationTable {
+/** `context`: the vault's notes for a hook, then the team's for the prompt, in what is left of the budget. */
+function contextOperation({ engine, injection, team }: OperationDeps): Operation<'context'> {
   // The team notes each session was given by a hook (never twice in a session; afresh after /compact or /clear).
   const teamGiven = new Map<string, Set<string>>();
+  return async (q) => {
+    const s = injection();
+    if (!s.inject) return { items: [] };
+    // A host that has just started (the hook that found none started it and waits) answers once it can: from the
+    // saved index and note cache, before the vault is listed (Engine.whenServing). The hook gives up at its own
+    // deadline, and a wait is bounded here too.
+    if (!engine.serving) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([engine.whenServing(), new Promise((r) => (timer = setTimeout(r, CONTEXT_READY_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
+    if (!engine.serving) return { items: [] };
+    const start = q.event === 'SessionStart';
+    if (q.sessionId && start && (q.source === 'compact' || q.source === 'clear')) teamGiven.delete(q.sessionId);
+    const maxChars = q.maxChars ?? (start ? s.sessionStartChars : s.promptChars);
+    const result = await engine.context({
+      event: q.event,
+      source: q.source,
+      prompt: q.prompt,
+      sessionId: q.sessionId,
+      project: q.project,
+      maxChars,
+      maxItems: q.maxItems ?? (start ? 8 : s.promptItems),
+      sessionChars: s.sessionChars,
+    });
+    // The team's notes for the prompt, after the vault's, in what is left of the budget: this project's or no project's.
+    const prompt = start || !team ? '' : withoutPrivate(q.prompt ?? '').text;
+    if (!prompt.trim()) return result;
+    const hits = team!.search(prompt, 3).filter((h) => !h.project || !q.project || h.project === q.project);
+    const given = (q.sessionId && teamGiven.get(q.sessionId)) || new Set<string>();
+    const shared = teamContext(hits, maxChars - (result.text?.length ?? 0), given);
+    if (!shared.text) return result;
+    if (q.sessionId) {
+      for (const h of shared.used) given.add(h.id);
+      teamGiven.set(q.sessionId, given);
+      if (teamGiven.size > 500) teamGiven.delete(teamGiven.keys().next().value as string);
+    }
+    return {
+      text: result.text ? `${result.text}\n${shared.text}` : shared.text,
+      items: [...result.items, ...shared.used.map((h) => ({ path: teamKey(h), title: h.title, why: [teamLabel(h)], score: h.score }))],
+    };
+  };
+}
+
+/** `recall`: the engine's recall, the team's notes joined by rank, and a short answer when asked. */
+function recallOperation({ engine, synthesize, team }: OperationDeps, clock: Clock): Operation<'recall'> {
+  return async (q) => {
+    await engine.whenReady();
+    const result = await engine.recall(q.query, {
+      limit: q.limit ?? 8,
+      types: q.types,
+      projects: q.allProjects || !q.project ? undefined : [q.project],
+      since: q.since === undefined ? undefined : parseSince(q.since, clock.now()),
+      folders: q.folders,
+      tags: q.tags,
+      full: q.full,
+    });
+    // The team's notes join by reciprocal rank (not for a type or date filter: the team store knows neither).
+    if (team && !q.types?.length && q.since === undefined) {
+      const limit = q.limit ?? 8;
+      const joined = joinTeam(result.hits, team.search(q.query, limit).filter((h) => q.allProjects || !q.project || !h.project || h.project === q.project), limit);
+      if (joined.team.length) {
+        result.team = joined.team;
+        result.order = joined.order;
+        result.text = `${result.text}\n${renderTeamRecall(joined.team)}`;
+      }
+    }
+    if (q.synthesize && synthesize) result.synthesis = await synthesize(q.query, result);
+    return result;
+  };
+}
+
+/** `search`: the query marked for people, with the team's notes joined to a plain query. */
+function searchOperation({ engine, team }: OperationDeps): Operation<'search'> {
+  return async ({ query, expandLinks, ...filters }) => {
+    await engine.whenReady();
+    // Marked for people: outside text, text addressed to an AI (the CLI and the Search pane show the marks).
+    const answer = await engine.mark(await engine.query(query, { ...filters, expandLinks: expandLinks as 0 | 1 | 2 | undefined }));
+    // The team's notes join a plain query (the team store knows none of the filters but the project).
+    const plain = !filters.types && !filters.folders && !filters.tags && !filters.scope && filters.since === undefined && filters.until === undefined && !filters.durability;
+    if (!team || !plain || !query.trim()) return answer;
+    const projects = filters.projects ?? [];
+    const limit = filters.limit ?? 10;
+    const joined = joinTeam(answer.hits, team.search(query, limit).filter((h) => !projects.length || !h.project || projects.includes(h.project)), limit);
+    return joined.team.length ? { ...answer, ...joined } : answer;
+  };
+}
+
+export function coreOperations(deps: OperationDeps): OperationTable {
+  const { engine, injection, clock = systemClock, applyGuard } = deps;
   const curation = (): Curation => {
     if (!engine.curation) throw new EngramError('refused', 'curation needs a state store, which this host did not give the engine');
     return engine.curation;
@@ -75,84 +166,9 @@ export function coreOperations({ engine, injection, synthesize, clock = systemCl
       }
     });
   return {
-    context: async (q) => {
-      const s = injection();
-      if (!s.inject) return { items: [] };
-      // A host that has just started (the hook that found none started it and waits) answers once it can: from the
-      // saved index and note cache, before the vault is listed (Engine.whenServing). The hook gives up at its own
-      // deadline, and a wait is bounded here too.
-      if (!engine.serving) {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([engine.whenServing(), new Promise((r) => (timer = setTimeout(r, CONTEXT_READY_WAIT_MS)))]);
-        clearTimeout(timer);
-      }
-      if (!engine.serving) return { items: [] };
-      const start = q.event === 'SessionStart';
-      if (q.sessionId && start && (q.source === 'compact' || q.source === 'clear')) teamGiven.delete(q.sessionId);
-      const maxChars = q.maxChars ?? (start ? s.sessionStartChars : s.promptChars);
-      const result = await engine.context({
-        event: q.event,
-        source: q.source,
-        prompt: q.prompt,
-        sessionId: q.sessionId,
-        project: q.project,
-        maxChars,
-        maxItems: q.maxItems ?? (start ? 8 : s.promptItems),
-        sessionChars: s.sessionChars,
-      });
-      // The team's notes for the prompt, after the vault's, in what is left of the budget: this project's or no project's.
-      const prompt = start || !team ? '' : withoutPrivate(q.prompt ?? '').text;
-      if (!prompt.trim()) return result;
-      const hits = team!.search(prompt, 3).filter((h) => !h.project || !q.project || h.project === q.project);
-      const given = (q.sessionId && teamGiven.get(q.sessionId)) || new Set<string>();
-      const shared = teamContext(hits, maxChars - (result.text?.length ?? 0), given);
-      if (!shared.text) return result;
-      if (q.sessionId) {
-        for (const h of shared.used) given.add(h.id);
-        teamGiven.set(q.sessionId, given);
-        if (teamGiven.size > 500) teamGiven.delete(teamGiven.keys().next().value as string);
-      }
-      return {
-        text: result.text ? `${result.text}\n${shared.text}` : shared.text,
-        items: [...result.items, ...shared.used.map((h) => ({ path: teamKey(h), title: h.title, why: [teamLabel(h)], score: h.score }))],
-      };
-    },
-    recall: async (q) => {
-      await engine.whenReady();
-      const result = await engine.recall(q.query, {
-        limit: q.limit ?? 8,
-        types: q.types,
-        projects: q.allProjects || !q.project ? undefined : [q.project],
-        since: q.since === undefined ? undefined : parseSince(q.since, clock.now()),
-        folders: q.folders,
-        tags: q.tags,
-        full: q.full,
-      });
-      // The team's notes join by reciprocal rank (not for a type or date filter: the team store knows neither).
-      if (team && !q.types?.length && q.since === undefined) {
-        const limit = q.limit ?? 8;
-        const joined = joinTeam(result.hits, team.search(q.query, limit).filter((h) => q.allProjects || !q.project || !h.project || h.project === q.project), limit);
-        if (joined.team.length) {
-          result.team = joined.team;
-          result.order = joined.order;
-          result.text = `${result.text}\n${renderTeamRecall(joined.team)}`;
-        }
-      }
-      if (q.synthesize && synthesize) result.synthesis = await synthesize(q.query, result);
-      return result;
-    },
-    search: async ({ query, expandLinks, ...filters }) => {
-      await engine.whenReady();
-      // Marked for people: outside text, text addressed to an AI (the CLI and the Search pane show the marks).
-      const answer = await engine.mark(await engine.query(query, { ...filters, expandLinks: expandLinks as 0 | 1 | 2 | undefined }));
-      // The team's notes join a plain query (the team store knows none of the filters but the project).
-      const plain = !filters.types && !filters.folders && !filters.tags && !filters.scope && filters.since === undefined && filters.until === undefined && !filters.durability;
-      if (!team || !plain || !query.trim()) return answer;
-      const projects = filters.projects ?? [];
-      const limit = filters.limit ?? 10;
-      const joined = joinTeam(answer.hits, team.search(query, limit).filter((h) => !projects.length || !h.project || projects.includes(h.project)), limit);
-      return joined.team.length ? { ...answer, ...joined } : answer;
-    },
+    context: contextOperation(deps),
+    recall: recallOperation(deps, clock),
+    search: searchOperation(deps),
     read: async ({ ref }) => {
       checkReadRef(ref);
       await engine.whenReady();

@@ -27,117 +27,134 @@ function splitRoot(win: boolean, p: string): { root: string; rest: string } {
   return { root: '', rest: p };
 }
 
+function normalize(win: boolean, p: string): string {
+  if (p === '') return '.';
+  const sep = win ? '\\' : '/';
+  const { root, rest } = splitRoot(win, p);
+  const absolute = root.endsWith('/') || root.endsWith('\\');
+  const trailing = rest.length > 0 && isSep(win, rest[rest.length - 1]);
+  const out: string[] = [];
+  for (const seg of rest.split(win ? /[\\/]+/ : /\/+/)) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (out.length > 0 && out[out.length - 1] !== '..') out.pop();
+      else if (!absolute) out.push('..');
+      continue;
+    }
+    out.push(seg);
+  }
+  let body = out.join(sep);
+  if (body === '' && !absolute) body = '.';
+  if (body !== '' && body !== '.' && trailing) body += sep;
+  if (body === '.' && trailing && root === '') body = `.${sep}`;
+  return root + body;
+}
+
+/**
+ * Where a Windows path's root ends (`rootEnd`, -1 with none) and where dirname's backward scan stops (`offset`);
+ * `whole` when the path is a UNC root alone (its own dirname). Node's algorithm, literally.
+ */
+function win32DirRoot(p: string): { rootEnd: number; offset: number } | 'whole' {
+  const len = p.length;
+  if (isSep(true, p[0])) {
+    let rootEnd = 1;
+    let offset = 1;
+    if (isSep(true, p[1])) {
+      let j = 2;
+      let last = j;
+      while (j < len && !isSep(true, p[j])) j++;
+      if (j < len && j !== last) {
+        last = j;
+        while (j < len && isSep(true, p[j])) j++;
+        if (j < len && j !== last) {
+          last = j;
+          while (j < len && !isSep(true, p[j])) j++;
+          if (j === len) return 'whole';
+          if (j !== last) rootEnd = offset = j + 1;
+        }
+      }
+    }
+    return { rootEnd, offset };
+  }
+  if (/^[A-Za-z]:/.test(p)) {
+    const rootEnd = len > 2 && isSep(true, p[2]) ? 3 : 2;
+    return { rootEnd, offset: rootEnd };
+  }
+  return { rootEnd: -1, offset: 0 };
+}
+
+// dirname and basename follow node's algorithms literally: they keep the input's own separators and root.
+function dirname(win: boolean, p: string): string {
+  const len = p.length;
+  if (len === 0) return '.';
+  let rootEnd = -1;
+  let offset = 1;
+  if (win) {
+    if (len === 1) return isSep(true, p[0]) ? p : '.';
+    const root = win32DirRoot(p);
+    if (root === 'whole') return p;
+    ({ rootEnd, offset } = root);
+  }
+  let end = -1;
+  let matchedSlash = true;
+  for (let i = len - 1; i >= offset; --i) {
+    if (isSep(win, p[i])) {
+      if (!matchedSlash) {
+        end = i;
+        break;
+      }
+    } else matchedSlash = false;
+  }
+  if (!win) {
+    const hasRoot = p[0] === '/';
+    if (end === -1) return hasRoot ? '/' : '.';
+    if (hasRoot && end === 1) return '//';
+    return p.slice(0, end);
+  }
+  if (end === -1) {
+    if (rootEnd === -1) return '.';
+    end = rootEnd;
+  }
+  return p.slice(0, end);
+}
+
+function basename(win: boolean, p: string, ext?: string): string {
+  const from = win && /^[A-Za-z]:/.test(p) ? 2 : 0;
+  let end = p.length;
+  while (end > from && isSep(win, p[end - 1])) end--;
+  let start = end;
+  while (start > from && !isSep(win, p[start - 1])) start--;
+  const base = p.slice(start, end);
+  if (ext && base !== ext && base.endsWith(ext)) return base.slice(0, base.length - ext.length);
+  return base;
+}
+
+function extname(win: boolean, p: string): string {
+  const base = basename(win, p);
+  const dot = base.lastIndexOf('.');
+  if (dot <= 0 || /^\.+$/.test(base)) return '';
+  return base.slice(dot);
+}
+
+function isAbsolute(win: boolean, p: string): boolean {
+  if (!win) return p.startsWith('/');
+  return /^[\\/]/.test(p) || /^[A-Za-z]:[\\/]/.test(p);
+}
+
 function make(win: boolean): PathOps {
   const sep = win ? '\\' : '/';
-  const splitter = win ? /[\\/]+/ : /\/+/;
-
-  const normalize = (p: string): string => {
-    if (p === '') return '.';
-    const { root, rest } = splitRoot(win, p);
-    const absolute = root.endsWith('/') || root.endsWith('\\');
-    const trailing = rest.length > 0 && isSep(win, rest[rest.length - 1]);
-    const out: string[] = [];
-    for (const seg of rest.split(splitter)) {
-      if (seg === '' || seg === '.') continue;
-      if (seg === '..') {
-        if (out.length > 0 && out[out.length - 1] !== '..') out.pop();
-        else if (!absolute) out.push('..');
-        continue;
-      }
-      out.push(seg);
-    }
-    let body = out.join(sep);
-    if (body === '' && !absolute) body = '.';
-    if (body !== '' && body !== '.' && trailing) body += sep;
-    if (body === '.' && trailing && root === '') body = `.${sep}`;
-    return root + body;
+  return {
+    sep,
+    join: (...parts) => {
+      const kept = parts.filter((x) => x.length > 0);
+      return kept.length === 0 ? '.' : normalize(win, kept.join(sep));
+    },
+    normalize: (p) => normalize(win, p),
+    dirname: (p) => dirname(win, p),
+    basename: (p, ext) => basename(win, p, ext),
+    extname: (p) => extname(win, p),
+    isAbsolute: (p) => isAbsolute(win, p),
   };
-
-  const join = (...parts: string[]): string => {
-    const kept = parts.filter((x) => x.length > 0);
-    if (kept.length === 0) return '.';
-    return normalize(kept.join(sep));
-  };
-
-  // dirname and basename follow node's algorithms literally: they keep the input's own separators and root.
-  const dirname = (p: string): string => {
-    const len = p.length;
-    if (len === 0) return '.';
-    let rootEnd = -1;
-    let offset = 0;
-    if (win) {
-      if (len === 1) return isSep(true, p[0]) ? p : '.';
-      if (isSep(true, p[0])) {
-        rootEnd = offset = 1;
-        if (isSep(true, p[1])) {
-          let j = 2;
-          let last = j;
-          while (j < len && !isSep(true, p[j])) j++;
-          if (j < len && j !== last) {
-            last = j;
-            while (j < len && isSep(true, p[j])) j++;
-            if (j < len && j !== last) {
-              last = j;
-              while (j < len && !isSep(true, p[j])) j++;
-              if (j === len) return p;
-              if (j !== last) rootEnd = offset = j + 1;
-            }
-          }
-        }
-      } else if (/^[A-Za-z]:/.test(p)) {
-        rootEnd = len > 2 && isSep(true, p[2]) ? 3 : 2;
-        offset = rootEnd;
-      }
-    } else {
-      offset = 1;
-    }
-    let end = -1;
-    let matchedSlash = true;
-    for (let i = len - 1; i >= offset; --i) {
-      if (isSep(win, p[i])) {
-        if (!matchedSlash) {
-          end = i;
-          break;
-        }
-      } else matchedSlash = false;
-    }
-    if (!win) {
-      const hasRoot = p[0] === '/';
-      if (end === -1) return hasRoot ? '/' : '.';
-      if (hasRoot && end === 1) return '//';
-      return p.slice(0, end);
-    }
-    if (end === -1) {
-      if (rootEnd === -1) return '.';
-      end = rootEnd;
-    }
-    return p.slice(0, end);
-  };
-
-  const basename = (p: string, ext?: string): string => {
-    const from = win && /^[A-Za-z]:/.test(p) ? 2 : 0;
-    let end = p.length;
-    while (end > from && isSep(win, p[end - 1])) end--;
-    let start = end;
-    while (start > from && !isSep(win, p[start - 1])) start--;
-    const base = p.slice(start, end);
-    if (ext && base !== ext && base.endsWith(ext)) return base.slice(0, base.length - ext.length);
-    return base;
-  };
-
-  const extname = (p: string): string => {
-    const base = basename(p);
-    const dot = base.lastIndexOf('.');
-    if (dot <= 0 || /^\.+$/.test(base)) return '';
-    return base.slice(dot);
-  };
-
-  const isAbsolute = (p: string): boolean => {
-    if (!win) return p.startsWith('/');
-    return /^[\\/]/.test(p) || /^[A-Za-z]:[\\/]/.test(p);
-  };
-
-  return { sep, join, normalize, dirname, basename, extname, isAbsolute };
 }
 
 export const posixPath: PathOps = make(false);

@@ -1,6 +1,7 @@
 // The plugin's own settings (data.json: how this Obsidian reaches Node and Engram's state) and the settings tab, which
 // also shows and edits Engram's configuration ($ENGRAM_HOME/config.json, shared with the CLI) through the host.
-import { App, Modal, Notice, PluginSettingTab, Setting, type Plugin, type SettingDefinitionItem } from 'obsidian';
+import { App, Notice, PluginSettingTab, Setting, type Plugin, type SettingDefinitionItem } from 'obsidian';
+import { ConfirmModal } from './modals/confirm-modal';
 
 export interface EngramSettings {
   /** Format of this file, for migrations. */
@@ -197,7 +198,7 @@ export class EngramSettingTab extends PluginSettingTab {
       rows: FOLDERS.map(([key, name]) => ({
         name,
         aliases: ['folder', key],
-        render: (s) => s.addText((t) => t.setValue(textOf(access.get(key))).onChange((v) => this.saveLater(key, () => this.save(access, key, v)))),
+        render: this.configText(access, () => key),
       })),
     };
   }
@@ -224,13 +225,13 @@ export class EngramSettingTab extends PluginSettingTab {
           name: 'Model',
           aliases: ['model id'],
           visible: () => backend() !== 'rules',
-          render: (s) => s.addText((t) => t.setValue(textOf(access.get(`${backend()}.model`))).onChange((v) => this.saveLater(`${backend()}.model`, () => this.save(access, `${backend()}.model`, v)))),
+          render: this.configText(access, () => `${backend()}.model`),
         },
         {
           name: 'Daily token budget',
           desc: 'Background extraction stops for the day once it has used this many tokens.',
           aliases: ['cost', 'tokens', 'budget.tokens_per_day'],
-          render: (s) => s.addText((t) => t.setValue(textOf(access.get('budget.tokens_per_day'))).onChange((v) => this.saveLater('budget.tokens_per_day', () => this.save(access, 'budget.tokens_per_day', v)))),
+          render: this.configText(access, () => 'budget.tokens_per_day'),
         },
       ],
     };
@@ -238,27 +239,19 @@ export class EngramSettingTab extends PluginSettingTab {
 
   /** Write control: what capture does with what it finds (capture.mode), per note type and per project. */
   private captureSettings(access: EngineConfigAccess): Section {
-    const rules = (key: string, name: string, desc: string): Row => ({
+    // A list field is saved when it is left (a pair half typed is not yet valid).
+    const list = (key: string, name: string, desc: string, placeholder: string, aliases: string[]): Row => ({
       name,
       desc,
-      aliases: ['capture', key],
-      render: (s) =>
-        s.addText((t) => {
-          t.setPlaceholder('decision=inbox, gotcha=off').setValue(listText(access.get(key)));
-          // Saved when the field is left (a pair half typed is not yet valid).
-          t.inputEl.addEventListener('change', () => void this.save(access, key, t.getValue()));
-        }),
-    });
-    const zone = (key: string, name: string, desc: string, placeholder: string): Row => ({
-      name,
-      desc,
-      aliases: ['private', 'privacy', key],
+      aliases: [...aliases, key],
       render: (s) =>
         s.addText((t) => {
           t.setPlaceholder(placeholder).setValue(listText(access.get(key)));
           t.inputEl.addEventListener('change', () => void this.save(access, key, t.getValue()));
         }),
     });
+    const rules = (key: string, name: string, desc: string): Row => list(key, name, desc, 'decision=inbox, gotcha=off', ['capture']);
+    const zone = (key: string, name: string, desc: string, placeholder: string): Row => list(key, name, desc, placeholder, ['private', 'privacy']);
     return {
       heading: 'What gets written',
       rows: [
@@ -301,7 +294,7 @@ export class EngramSettingTab extends PluginSettingTab {
         if (model.present) return;
         s.addButton((b) =>
           b.setButtonText('Download…').onClick(() => {
-            new ConfirmModal(this.app, 'Download the embedding model?', `Engram will download ${model.id} from ${model.source} into ${model.where}. Nothing else is sent.`, async () => {
+            new ConfirmModal(this.app, 'Download the embedding model?', `Engram will download ${model.id} from ${model.source} into ${model.where}. Nothing else is sent.`, 'Download', async () => {
               await this.runCli(access, ['model', 'pull'], 'Embedding model downloaded');
             }).open();
           }),
@@ -339,13 +332,7 @@ export class EngramSettingTab extends PluginSettingTab {
           name: 'State folder',
           desc: `Engram keeps its index, queue and logs in ${access.home} (ENGRAM_HOME). The command line must use the same folder; \`engram doctor\` checks it. A change applies when the plugin next loads.`,
           aliases: ['ENGRAM_HOME', 'state', 'index', 'logs'],
-          render: (s) =>
-            s.addText((t) =>
-              t.setValue(this.host.settings.engramHome).onChange((v) => {
-                this.host.settings.engramHome = v.trim();
-                this.saveLater('engramHome', () => this.host.saveSettings());
-              }),
-            ),
+          render: this.localText('engramHome'),
         },
       ],
     };
@@ -359,28 +346,33 @@ export class EngramSettingTab extends PluginSettingTab {
           name: 'Node path',
           desc: 'The Node 20 (or newer) that runs the embedding child and the command line. Empty: found on PATH.',
           aliases: ['node', 'nodejs'],
-          render: (s) =>
-            s.addText((t) =>
-              t.setPlaceholder('/usr/local/bin/node').setValue(this.host.settings.nodePath).onChange((v) => {
-                this.host.settings.nodePath = v.trim();
-                this.saveLater('nodePath', () => this.host.saveSettings());
-              }),
-            ),
+          render: this.localText('nodePath', '/usr/local/bin/node'),
         },
         {
           name: 'Command line path',
           desc: 'The engram command (or its dist/engram.mjs). Empty: the one `engram install` placed in the state folder.',
           aliases: ['CLI', 'engram command'],
-          render: (s) =>
-            s.addText((t) =>
-              t.setValue(this.host.settings.cliPath).onChange((v) => {
-                this.host.settings.cliPath = v.trim();
-                this.saveLater('cliPath', () => this.host.saveSettings());
-              }),
-            ),
+          render: this.localText('cliPath'),
         },
       ],
     };
+  }
+
+  /** A text field over one key of config.json (`key` read as it is drawn and saved), saved once typing pauses. */
+  private configText(access: EngineConfigAccess, key: () => string): (s: Setting) => unknown {
+    return (s) => s.addText((t) => t.setValue(textOf(access.get(key()))).onChange((v) => this.saveLater(key(), () => this.save(access, key(), v))));
+  }
+
+  /** A text field over one of this computer's settings (data.json), saved once typing pauses. */
+  private localText(key: 'engramHome' | 'nodePath' | 'cliPath', placeholder?: string): (s: Setting) => unknown {
+    return (s) =>
+      s.addText((t) => {
+        if (placeholder) t.setPlaceholder(placeholder);
+        t.setValue(this.host.settings[key]).onChange((v) => {
+          this.host.settings[key] = v.trim();
+          this.saveLater(key, () => this.host.saveSettings());
+        });
+      });
   }
 
   private async save(access: EngineConfigAccess, key: string, value: unknown): Promise<void> {
@@ -401,32 +393,5 @@ export class EngramSettingTab extends PluginSettingTab {
       notice.hide();
       new Notice(`Engram: ${e instanceof Error ? e.message : String(e)}`);
     }
-  }
-}
-
-/** Asks before anything leaves the computer. */
-class ConfirmModal extends Modal {
-  constructor(app: App, private readonly heading: string, private readonly body: string, private readonly onConfirm: () => Promise<void>) {
-    super(app);
-  }
-
-  onOpen(): void {
-    this.setTitle(this.heading);
-    this.contentEl.createEl('p', { text: this.body });
-    new Setting(this.contentEl)
-      .addButton((b) => b.setButtonText('Cancel').onClick(() => this.close()))
-      .addButton((b) =>
-        b
-          .setButtonText('Download')
-          .setCta()
-          .onClick(() => {
-            this.close();
-            void this.onConfirm();
-          }),
-      );
-  }
-
-  onClose(): void {
-    this.contentEl.empty();
   }
 }

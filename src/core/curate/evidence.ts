@@ -5,67 +5,7 @@
 import type { NoteCatalog } from './catalog';
 import { parseNote } from '../note/frontmatter';
 import { inFolder } from './settings';
-
-/** A unit of a note's own text (a sentence, list item or table row), normalised: lower case, words only. */
-export function normaliseUnit(s: string): string {
-  return s.toLowerCase().replace(/\[\[([^\]|#]*)(?:[^\]]*)\]\]/g, '$1').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-}
-
-export const FENCE = /^\s*(`{3,}|~{3,})/;
-/** Words that link others and say nothing on their own: a passage that differs only by them says the same thing. */
-export const LINKING = new Set('a an the is are was were be been of to in on at by for and as so that this it its which with'.split(' '));
-
-/** Whether a line closes the code block `open` started (same character, at least as long, nothing after). */
-export function closes(open: string, line: string): boolean {
-  const m = /^\s*(`{3,}|~{3,})\s*$/.exec(line);
-  const o = FENCE.exec(open)?.[1] ?? '```';
-  return !!m && m[1][0] === o[0] && m[1].length >= o.length;
-}
-const CODE = 'code: ';
-/** Code blocks that are queries other plugins fill in (generated output, not the note's own words). */
-const QUERY_FENCE = /^\s*(```|~~~)\s*(dataview|dataviewjs|query|base|tasks)\b/i;
-
-/** The units of a body: sentences of prose, list items, table rows, each code block whole; headings apart. */
-export function unitsOf(body: string): { units: string[]; headings: string[] } {
-  const units: string[] = [];
-  const headings: string[] = [];
-  let code: string[] | null = null;
-  let opened = '';
-  let query = false;
-  for (const line of body.split(/\r?\n/)) {
-    if (code) {
-      if (closes(opened, line)) {
-        // Code is marked: it counts as text in common, but names that differ need prose in common.
-        if (!query) units.push(`${CODE}${normaliseUnit(code.join(' '))}`);
-        code = null;
-      } else code.push(line);
-      continue;
-    }
-    if (FENCE.test(line)) {
-      code = [];
-      opened = line;
-      query = QUERY_FENCE.test(line);
-      continue;
-    }
-    // Embedded pictures and notes are not the note's own words (their file names say nothing of its subject).
-    const t = line.replace(/!\[\[[^\]]*\]\]|!\[[^\]]*\]\([^)]*\)/g, ' ').trim();
-    if (!t) continue;
-    const h = /^#{1,6}\s+(.*)$/.exec(t);
-    if (h) {
-      headings.push(normaliseUnit(h[1]));
-      continue;
-    }
-    const item = /^([-*+]|\d+[.)]|>)\s+/.test(t) || t.startsWith('|');
-    // A list item that is only a link is an index's entry, not text of the note's own.
-    if (item && /^([-*+]|\d+[.)])\s+!?\[\[[^\]]*\]\]\s*$/.test(t)) continue;
-    const row = t.startsWith('|');
-    for (const s of row ? [t] : t.replace(/^([-*+]|\d+[.)]|>)\s+/, '').split(/(?<=[.!?])\s+/)) {
-      const u = normaliseUnit(s);
-      if (u) units.push(u);
-    }
-  }
-  return { units: units.filter((u) => u.length >= 3), headings };
-}
+import { CODE, shingles, unitsOf } from './note-units';
 
 /** Markers of a note another tool writes ("do not edit", "auto-generated"): never merged or split. */
 export function isGenerated(text: string): boolean {
@@ -123,22 +63,6 @@ export function nameKey(s: string): string {
     .trim();
 }
 
-/** Runs of four words through the note's own prose (passages in order), and through each code block; code keeps its mark. */
-function shingles(units: string[]): string[] {
-  const out = new Set<string>();
-  const add = (words: string[], mark: string): void => {
-    if (words.length < 4) out.add(mark + words.join(' '));
-    else for (let i = 0; i + 4 <= words.length; i++) out.add(mark + words.slice(i, i + 4).join(' '));
-  };
-  const prose: string[] = [];
-  for (const u of units) {
-    if (u.startsWith(CODE)) add(u.slice(CODE.length).split(' '), CODE);
-    else prose.push(...u.split(' '));
-  }
-  if (prose.length) add(prose, '');
-  return [...out];
-}
-
 function frontmatterKeys(text: string): Set<string> {
   const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
   return new Set(m ? [...m[1].matchAll(/^([\w-]+)\s*:/gm)].map((x) => x[1].toLowerCase()) : []);
@@ -163,6 +87,44 @@ function sameTags(a: string[], b: string[]): boolean {
   const [x, y] = a.length <= b.length ? [a, b] : [b, a];
   const ys = new Set(y.map((t) => t.toLowerCase()));
   return x.every((t) => ys.has(t.toLowerCase())) && (x.length > 0 || y.length === 0);
+}
+
+/** What two notes' names say of them (`Evidence.pair`). */
+interface PairNames {
+  namesA: Set<string>;
+  namesB: Set<string>;
+  /** A name in common before copy numbers are dropped ("Track 1" and "Track 1", not "Note 1" and "Note"). */
+  exactName: boolean;
+  sameName: boolean;
+  /** One note says it duplicates the other. */
+  said: boolean;
+  /** One note's name contains the other's. */
+  nameWithin: boolean;
+}
+
+/** How much of their own text two notes share (`Evidence.pair`): runs of four words, weighed by their characters / 4. */
+interface TextOverlap {
+  shared: string[];
+  /** Passages in common word for word. */
+  sharedUnits: number;
+  sharedChars: number;
+  charsA: number;
+  charsB: number;
+  /** The shorter note's own text. */
+  small: number;
+  /** Of the shorter note, in common. */
+  agree: number;
+  /** Of the longer note, in common. */
+  agreeBoth: number;
+  /** Of the longer note's prose (code apart), in common. */
+  proseBoth: number;
+  /** Of each note, not in the other. */
+  onlyA: number;
+  onlyB: number;
+}
+
+function chars(xs: string[]): number {
+  return xs.reduce((n, x) => n + x.length / 4, 0);
 }
 
 export interface PairEvidence {
@@ -275,56 +237,17 @@ export class Evidence {
     const no = (why: string): PairEvidence => ({ duplicate: false, confidence: 0, matched, differs: [...differs, why] });
     if (isGenerated(na.text) || isGenerated(nb.text)) return no('a generated note ("do not edit")');
     if (isTemplate(a, this.templatesFolders) || isTemplate(b, this.templatesFolders)) return no('a template');
-    const namesA = namesOf(this.catalog, a, true, this.commonHandles);
-    const namesB = namesOf(this.catalog, b, true, this.commonHandles);
-    // "Note 1" is Obsidian's name for a copy of "Note"; "Track 1" and "Track 2" are two tracks: a copy must agree closely.
-    const exactB = namesOf(this.catalog, b, false, this.commonHandles);
-    const exactName = [...namesOf(this.catalog, a, false, this.commonHandles)].some((n) => exactB.has(n));
-    const sameName = [...namesA].some((n) => namesB.has(n));
-    const said = saysDuplicate(na.text, b) || saysDuplicate(nb.text, a);
-    const within = (x: string, y: string): boolean => x.length >= 4 && x !== y && ` ${y} `.includes(` ${x} `);
-    const nameWithin = !sameName && [...namesA].some((x) => [...namesB].some((y) => within(x, y) || within(y, x)));
-    if (sameName) matched.push('the same name');
-    if (nameWithin) matched.push("one note's name contains the other's");
-    if (said) matched.push('one note says it duplicates the other');
-    const day = /^\d{4}-\d{2}-\d{2}$/;
-    const stemA = a.replace(/^.*\//, '').replace(/\.md$/i, '');
-    const stemB = b.replace(/^.*\//, '').replace(/\.md$/i, '');
-    if (day.test(stemA) && day.test(stemB) && stemA !== stemB) return no('notes of two different days');
-    // Different kinds of note (a tech-radar record and an article): their frontmatter keys hardly overlap.
-    const keysA = frontmatterKeys(na.text);
-    const keysB = frontmatterKeys(nb.text);
-    const lacking = (x: Set<string>, y: Set<string>): number => [...x].filter((k) => !y.has(k)).length;
-    if (!said && keysA.size >= 3 && keysB.size >= 3 && Math.max(lacking(keysA, keysB), lacking(keysB, keysA)) >= 5) {
-      return no('different kinds of note (one has five or more frontmatter fields the other lacks)');
-    }
-    // Linked in the body (an index lists its note, or one note contrasts itself with the other); `related:` is not.
-    const inBody = (x: typeof na, other: string, stem: string): boolean => this.catalog.outgoing(x.path).has(other) && x.body.toLowerCase().includes(stem.toLowerCase());
-    const linked = inBody(na, b, stemB) || inBody(nb, a, stemA);
-    if (linked && !said) return no('one links the other (an index and its note, or two notes contrasted)');
-
-    // Compared as runs of four words inside each passage, so punctuation, a split sentence or a reworded clause
-    // costs only the runs it touches.
-    const unitsA = this.own(a);
-    const unitsB = this.own(b);
-    const ownA = shingles(unitsA);
-    const ownB = shingles(unitsB);
-    const setB = new Set(ownB);
-    const shared = ownA.filter((u) => setB.has(u));
-    const setUB = new Set(unitsB);
-    const sharedUnits = unitsA.filter((u) => setUB.has(u)).length;
-    const chars = (xs: string[]): number => xs.reduce((n, x) => n + x.length / 4, 0);
-    const small = Math.min(chars(ownA), chars(ownB));
-    const sharedChars = chars(shared);
-    const agree = small > 0 ? Math.min(1, sharedChars / small) : 0;
-    const large = Math.max(chars(ownA), chars(ownB));
-    const agreeBoth = large > 0 ? Math.min(1, sharedChars / large) : 0;
-    if (shared.length) matched.push(`${Math.round(100 * agree)}% of the shorter note's own text in common${sharedUnits ? ` (${sharedUnits} passage${sharedUnits === 1 ? '' : 's'} word for word)` : ''}`);
-    const setA = new Set(ownA);
-    const onlyA = ownA.length ? ownA.filter((x) => !setB.has(x)).length / ownA.length : 0;
-    const onlyB = ownB.length ? ownB.filter((x) => !setA.has(x)).length / ownB.length : 0;
+    const names = this.names(a, b);
+    if (names.sameName) matched.push('the same name');
+    if (names.nameWithin) matched.push("one note's name contains the other's");
+    if (names.said) matched.push('one note says it duplicates the other');
+    const apart = this.apart(a, b, names.said);
+    if (apart) return no(apart);
+    const text = this.overlap(a, b);
+    const { shared, agree, small } = text;
+    if (shared.length) matched.push(`${Math.round(100 * agree)}% of the shorter note's own text in common${text.sharedUnits ? ` (${text.sharedUnits} passage${text.sharedUnits === 1 ? '' : 's'} word for word)` : ''}`);
     const pct = (x: number): string => `${Math.round(100 * x)}%`;
-    if (onlyA > 0 || onlyB > 0) differs.push(`${pct(onlyA)} of ${a.replace(/^.*\//, '')} is not in the other, ${pct(onlyB)} of ${b.replace(/^.*\//, '')}`);
+    if (text.onlyA > 0 || text.onlyB > 0) differs.push(`${pct(text.onlyA)} of ${a.replace(/^.*\//, '')} is not in the other, ${pct(text.onlyB)} of ${b.replace(/^.*\//, '')}`);
     const links = this.sharedLinks(a, b);
     const rare = links.filter(([, n]) => n <= Math.max(3, this.total / 200));
     if (rare.length) matched.push(`rare links in common: ${rare.slice(0, 4).map(([t]) => `[[${t.replace(/\.md$/i, '')}]]`).join(', ')}`);
@@ -333,38 +256,22 @@ export class Evidence {
     // Siblings from one template: same folder and skeleton, different names. Different subjects unless they say so.
     const ha = this.units.get(a)?.headings.join('\n') ?? '';
     const hb = this.units.get(b)?.headings.join('\n') ?? '';
-    const sibling = !sameName && !nameWithin && !said && a.replace(/[^/]*$/, '') === b.replace(/[^/]*$/, '') && ha === hb && ha !== '';
+    const sibling = !names.sameName && !names.nameWithin && !names.said && a.replace(/[^/]*$/, '') === b.replace(/[^/]*$/, '') && ha === hb && ha !== '';
     if (sibling) return no('same folder and skeleton under different names: siblings from one template');
 
     // One note copied whole into the other, under a heading with its name ("# Proving Identities Techniques" in
     // Trig Identities): the same text twice in the vault; the note that holds it is kept.
-    const [shortP, longP] = chars(ownA) <= chars(ownB) ? [a, b] : [b, a];
-    const shortNames = shortP === a ? namesA : namesB;
+    const [shortP, longP] = text.charsA <= text.charsB ? [a, b] : [b, a];
+    const shortNames = shortP === a ? names.namesA : names.namesB;
     const section = (this.units.get(longP)?.headings ?? []).find((h) => shortNames.has(nameKey(h)));
-    if (!said && !sameName && section !== undefined && agree >= 0.95 && small >= 40) {
+    if (!names.said && !names.sameName && section !== undefined && agree >= 0.95 && small >= 40) {
       matched.push(`all of ${shortP.replace(/^.*\//, '')} is the section "${section}" of ${longP.replace(/^.*\//, '')}`);
       return { duplicate: true, confidence: 0.85, matched, differs, keep: longP, section, ...(similarity !== undefined ? { similarity } : {}) };
     }
 
-    let confidence: number;
-    let keep: string | undefined;
-    const prose = (xs: string[]): number => chars(xs.filter((x) => !x.startsWith(CODE)));
-    const proseBoth = prose(shared) / Math.max(1, prose(ownA), prose(ownB));
-    if (said) confidence = 0.6 + 0.4 * agree;
-    else if (nameWithin && agreeBoth >= 0.6 && proseBoth >= 0.5) confidence = 0.5 + 0.4 * agree;
-    else if (sameName && !exactName && this.obsidianCopy(a, b) && sameTags(na.tags, nb.tags)) {
-      // "Appimage 1" beside "Appimage", no "Appimage 2": Obsidian named a second note the user gave the same title.
-      matched.push(`"${stemA}" and "${stemB}" side by side: Obsidian's name for a second note given the same title, with the same tags`);
-      confidence = Math.max(0.72, agree >= 0.85 ? 0.6 + 0.4 * agree : 0);
-      // The note under the title the user gave is kept, not Obsidian's "X 1".
-      keep = / 1\.md$/i.test(a) ? b : a;
-    } else if (sameName && !exactName) confidence = agree >= 0.85 ? 0.6 + 0.4 * agree : 0.3 * agree;
-    else if (sameName) confidence = agree >= 0.5 ? 0.6 + 0.4 * agree : 0.3 * agree;
-    // Different names: the bodies must say mostly the same thing both ways, in prose, not only in a shared example (a short note copied into a long one is
-    // a part of it, not a duplicate).
-    // The same words throughout, both ways: one note written twice, however short.
-    else if (agreeBoth >= 0.95 && small >= 40) confidence = 0.9;
-    else confidence = sharedChars >= 400 && agreeBoth >= 0.75 && proseBoth >= 0.6 ? 0.9 * agree : 0.5 * agree;
+    const judged = this.confidence(a, b, names, text, matched);
+    const keep = judged.keep;
+    let confidence = judged.confidence;
     // Embeddings see the same thing said in other words: close in meaning, with nothing above against it.
     const tagsB = new Set(nb.tags);
     const common = links.length > 0 || na.tags.some((t) => tagsB.has(t)) || shared.length > 0;
@@ -372,7 +279,99 @@ export class Evidence {
       confidence = 0.9 * similarity;
       matched.push('close in meaning (embeddings)');
     }
-    if (!said && small === 0 && !meaning) return no('no text of their own to compare');
+    if (!names.said && small === 0 && !meaning) return no('no text of their own to compare');
     return { duplicate: true, confidence: Math.min(1, confidence), matched, differs, ...(keep ? { keep } : {}), ...(similarity !== undefined ? { similarity } : {}) };
+  }
+
+  /** What the two notes' names say: the same name, one within the other, or one note saying it duplicates the other. */
+  private names(a: string, b: string): PairNames {
+    const namesA = namesOf(this.catalog, a, true, this.commonHandles);
+    const namesB = namesOf(this.catalog, b, true, this.commonHandles);
+    // "Note 1" is Obsidian's name for a copy of "Note"; "Track 1" and "Track 2" are two tracks: a copy must agree closely.
+    const exactB = namesOf(this.catalog, b, false, this.commonHandles);
+    const exactName = [...namesOf(this.catalog, a, false, this.commonHandles)].some((n) => exactB.has(n));
+    const sameName = [...namesA].some((n) => namesB.has(n));
+    const said = saysDuplicate(this.catalog.get(a)!.text, b) || saysDuplicate(this.catalog.get(b)!.text, a);
+    const within = (x: string, y: string): boolean => x.length >= 4 && x !== y && ` ${y} `.includes(` ${x} `);
+    const nameWithin = !sameName && [...namesA].some((x) => [...namesB].some((y) => within(x, y) || within(y, x)));
+    return { namesA, namesB, exactName, sameName, said, nameWithin };
+  }
+
+  /** Why two notes are two subjects whatever their text says (two days, two kinds of note, one linking the other), if they are. */
+  private apart(a: string, b: string, said: boolean): string | undefined {
+    const na = this.catalog.get(a)!;
+    const nb = this.catalog.get(b)!;
+    const day = /^\d{4}-\d{2}-\d{2}$/;
+    const stemA = a.replace(/^.*\//, '').replace(/\.md$/i, '');
+    const stemB = b.replace(/^.*\//, '').replace(/\.md$/i, '');
+    if (day.test(stemA) && day.test(stemB) && stemA !== stemB) return 'notes of two different days';
+    // Different kinds of note (a tech-radar record and an article): their frontmatter keys hardly overlap.
+    const keysA = frontmatterKeys(na.text);
+    const keysB = frontmatterKeys(nb.text);
+    const lacking = (x: Set<string>, y: Set<string>): number => [...x].filter((k) => !y.has(k)).length;
+    if (!said && keysA.size >= 3 && keysB.size >= 3 && Math.max(lacking(keysA, keysB), lacking(keysB, keysA)) >= 5) {
+      return 'different kinds of note (one has five or more frontmatter fields the other lacks)';
+    }
+    // Linked in the body (an index lists its note, or one note contrasts itself with the other); `related:` is not.
+    const inBody = (x: typeof na, other: string, stem: string): boolean => this.catalog.outgoing(x.path).has(other) && x.body.toLowerCase().includes(stem.toLowerCase());
+    const linked = inBody(na, b, stemB) || inBody(nb, a, stemA);
+    if (linked && !said) return 'one links the other (an index and its note, or two notes contrasted)';
+    return undefined;
+  }
+
+  /**
+   * How much of their own text two notes share, compared as runs of four words inside each passage, so punctuation,
+   * a split sentence or a reworded clause costs only the runs it touches.
+   */
+  private overlap(a: string, b: string): TextOverlap {
+    const unitsA = this.own(a);
+    const unitsB = this.own(b);
+    const ownA = shingles(unitsA);
+    const ownB = shingles(unitsB);
+    const setA = new Set(ownA);
+    const setB = new Set(ownB);
+    const shared = ownA.filter((u) => setB.has(u));
+    const setUB = new Set(unitsB);
+    const sharedChars = chars(shared);
+    const charsA = chars(ownA);
+    const charsB = chars(ownB);
+    const small = Math.min(charsA, charsB);
+    const large = Math.max(charsA, charsB);
+    const prose = (xs: string[]): number => chars(xs.filter((x) => !x.startsWith(CODE)));
+    return {
+      shared,
+      sharedUnits: unitsA.filter((u) => setUB.has(u)).length,
+      sharedChars,
+      charsA,
+      charsB,
+      small,
+      agree: small > 0 ? Math.min(1, sharedChars / small) : 0,
+      agreeBoth: large > 0 ? Math.min(1, sharedChars / large) : 0,
+      proseBoth: prose(shared) / Math.max(1, prose(ownA), prose(ownB)),
+      onlyA: ownA.length ? ownA.filter((x) => !setB.has(x)).length / ownA.length : 0,
+      onlyB: ownB.length ? ownB.filter((x) => !setA.has(x)).length / ownB.length : 0,
+    };
+  }
+
+  /** The confidence that the notes are one, by what their names say and how much text they share; the note to keep when it is not the first. */
+  private confidence(a: string, b: string, names: PairNames, text: TextOverlap, matched: string[]): { confidence: number; keep?: string } {
+    const { said, nameWithin, sameName, exactName } = names;
+    const { agree, agreeBoth, proseBoth, small, sharedChars } = text;
+    if (said) return { confidence: 0.6 + 0.4 * agree };
+    if (nameWithin && agreeBoth >= 0.6 && proseBoth >= 0.5) return { confidence: 0.5 + 0.4 * agree };
+    if (sameName && !exactName && this.obsidianCopy(a, b) && sameTags(this.catalog.get(a)!.tags, this.catalog.get(b)!.tags)) {
+      // "Appimage 1" beside "Appimage", no "Appimage 2": Obsidian named a second note the user gave the same title.
+      const stem = (p: string): string => p.replace(/^.*\//, '').replace(/\.md$/i, '');
+      matched.push(`"${stem(a)}" and "${stem(b)}" side by side: Obsidian's name for a second note given the same title, with the same tags`);
+      // The note under the title the user gave is kept, not Obsidian's "X 1".
+      return { confidence: Math.max(0.72, agree >= 0.85 ? 0.6 + 0.4 * agree : 0), keep: / 1\.md$/i.test(a) ? b : a };
+    }
+    if (sameName && !exactName) return { confidence: agree >= 0.85 ? 0.6 + 0.4 * agree : 0.3 * agree };
+    if (sameName) return { confidence: agree >= 0.5 ? 0.6 + 0.4 * agree : 0.3 * agree };
+    // Different names: the bodies must say mostly the same thing both ways, in prose, not only in a shared example (a
+    // short note copied into a long one is a part of it, not a duplicate). The same words throughout, both ways: one
+    // note written twice, however short.
+    if (agreeBoth >= 0.95 && small >= 40) return { confidence: 0.9 };
+    return { confidence: sharedChars >= 400 && agreeBoth >= 0.75 && proseBoth >= 0.6 ? 0.9 * agree : 0.5 * agree };
   }
 }

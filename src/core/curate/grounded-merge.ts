@@ -4,7 +4,7 @@
 // notes' headings; otherwise the rule merge is shown, saying why. Still a proposal, shown as a diff before it applies.
 import type { LlmBackend } from '../extract/backends/types';
 import { findFrontmatter } from '../note/frontmatter';
-import { normaliseUnit, unitsOf } from './evidence';
+import { normaliseUnit, unitsOf } from './note-units';
 
 const SYSTEM = `You join notes that say the same thing into one note that reads as one.
 You are given a merged note: the kept note's text, then a section for what each other note adds.

@@ -12,7 +12,7 @@ import { makeProposal, type MergeRename, type Proposal, type ProposalDraft, type
 import type { CurateSettings } from './settings';
 import { isSplitCandidate, splitDraft } from './split';
 import { findFrontmatter, parseNote } from '../note/frontmatter';
-import { normaliseUnit } from './evidence';
+import { normaliseUnit } from './note-units';
 import { knownUnits, whatItAdds } from './what-it-adds';
 import { groundedMerge } from './grounded-merge';
 import type { LlmBackend } from '../extract/backends/types';
@@ -131,57 +131,9 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster): Proposa
   const others = cluster.members.filter((m) => m !== primary);
   const p = catalog.get(primary)!;
   const moves: Array<[string, string]> = others.map((o) => [o, primary]);
-  const memberLinks = new Set(cluster.members.map((m) => wikilink(m).toLowerCase()));
-  const meta = p.meta!;
-  const tags = union(cluster.members.map((m) => catalog.get(m)!.meta!.tags));
-  // Old titles become aliases, so searches and the link suggester still find them.
-  const aliases = union([meta.aliases, ...others.map((o) => [catalog.get(o)!.meta!.title, ...catalog.get(o)!.meta!.aliases])]);
-  const related = union(cluster.members.map((m) => catalog.get(m)!.meta!.related)).filter((r) => !memberLinks.has(r.toLowerCase()));
-  // Only the keys the merge changes are touched; the rest of the frontmatter stays byte for byte.
-  const set: Record<string, FrontmatterValue> = {};
-  if (!sameList(tags, meta.tags)) set.tags = tags;
-  if (!sameList(aliases, meta.aliases)) set.aliases = aliases;
-  if (!sameList(related, meta.related)) set.related = related;
-  // Keys the kept note lacks come from the merged notes (first one wins); keys it has stay as written.
-  const own = parseNote(p.text).data ?? {};
-  for (const o of others) {
-    for (const [k, v] of Object.entries(parseNote(catalog.get(o)!.text).data ?? {})) {
-      if (k in own || k in set || k === 'title' || k === 'aliases' || v === null || v === undefined || v === '') continue;
-      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))) set[k] = v;
-    }
-  }
-  // Dated by the notes, not the clock: the same merge on two devices writes the same bytes.
-  const time = notesTime(catalog, cluster.members);
-  if (time && time.ms > (meta.updated ?? -Infinity)) set.updated = time.stamp;
-
-  // Headings and block ids: the kept note's stay; a merged note's that clash are renamed, and links follow.
-  const headings = new Set(headingsIn(p.body).map(headingKey));
-  const blocks = new Set(blocksIn(p.body));
-  const bodies: Array<{ path: string; title: string; body: string }> = [];
-  const renames: MergeRename[] = [];
-  const renameMaps = new Map<string, Renames>();
-  for (const o of others) {
-    const n = catalog.get(o)!;
-    const title = unique(n.meta!.title, (h) => headings.has(headingKey(h)));
-    headings.add(headingKey(title));
-    const r = renameClashes(n.body.trim(), n.meta!.title, headings, blocks);
-    bodies.push({ path: o, title, body: r.body });
-    renameMaps.set(o, r.renames);
-    if (r.renames.headings.size || r.renames.blocks.size) {
-      const written = new Map(headingsIn(n.body).map((h) => [headingKey(h), h]));
-      renames.push({ path: o, headings: [...r.renames.headings].map(([k, v]) => [written.get(k) ?? k, v]), blocks: [...r.renames.blocks] });
-    }
-  }
-  // A merged note the kept note already held under a heading: links to it land on that heading (an embed still shows
-  // that text, not the whole kept note).
-  const held: Array<[string, string]> = [];
-  const written = headingsIn(p.body);
-  for (const e of cluster.evidence ?? []) {
-    if (e.keep !== primary || e.section === undefined) continue;
-    const o = e.a === primary ? e.b : e.a;
-    const h = written.find((x) => normaliseUnit(x) === e.section);
-    if (h !== undefined && !held.some(([x]) => x === o)) held.push([o, h]);
-  }
+  const set = mergedFrontmatter(catalog, cluster, primary, others);
+  const { bodies, renames, renameMaps } = renamedBodies(catalog, p.body, others);
+  const held = heldSections(cluster, primary, p.body);
   const after = catalog.resolver.with({ remove: others });
   const ctx = { before: catalog.resolver, after, redirect: moveRedirect(new Map(moves), renameMaps, new Map(held)) };
   const sections = [rewriteLinks(p.body, primary, primary, ctx).text.replace(/\s+$/, '')];
@@ -200,29 +152,101 @@ export function mergeDraft(catalog: NoteCatalog, cluster: MergeCluster): Proposa
     if (entry) entry.headings = entry.headings.filter(([, next]) => kept.has(headingKey(next)));
     if (adds) sections.push(`## ${b.title}\n\n${rewriteLinks(adds, b.path, primary, ctx).text}`);
   }
-  const body = `${sections.join('\n\n')}\n`;
-  let text: string;
-  try {
-    const edited = editFrontmatter(p.text, { set }, primary).text;
-    const fm = findFrontmatter(edited);
-    const bodyStart = fm && 'bodyStart' in fm ? fm.bodyStart : 0;
-    text = edited.slice(0, bodyStart) + body;
-  } catch {
-    // Frontmatter the splice editor declines (one flow map): written afresh.
-    text = renderNote({ ...(parseNote(p.text).data ?? {}), ...set }, body);
-  }
   return {
     family: 'restructure',
     kind: 'merge',
     title: `merge ${others.map(wikilink).join(', ')} into ${wikilink(primary)}`,
     reason: mergeReason(cluster),
     sources: cluster.members.map((m) => ({ path: m, hash: catalog.hash(m) })),
-    writes: [{ path: primary, text }],
+    writes: [{ path: primary, text: withBody(p.text, set, `${sections.join('\n\n')}\n`, primary) }],
     trash: [...cluster.members],
     moves: [],
     redirect: { kind: 'move', moves, ...(renames.length ? { renames } : {}), ...(held.length ? { sections: held } : {}) },
     linkRewrites: [],
   };
+}
+
+/**
+ * The frontmatter keys a merge changes on the kept note (the rest stays byte for byte): tags, aliases (old titles,
+ * so searches and the link suggester still find them) and related joined, keys it lacks from the merged notes,
+ * and `updated` dated by the notes, not the clock (the same merge on two devices writes the same bytes).
+ */
+function mergedFrontmatter(catalog: NoteCatalog, cluster: MergeCluster, primary: string, others: string[]): Record<string, FrontmatterValue> {
+  const p = catalog.get(primary)!;
+  const meta = p.meta!;
+  const memberLinks = new Set(cluster.members.map((m) => wikilink(m).toLowerCase()));
+  const tags = union(cluster.members.map((m) => catalog.get(m)!.meta!.tags));
+  const aliases = union([meta.aliases, ...others.map((o) => [catalog.get(o)!.meta!.title, ...catalog.get(o)!.meta!.aliases])]);
+  const related = union(cluster.members.map((m) => catalog.get(m)!.meta!.related)).filter((r) => !memberLinks.has(r.toLowerCase()));
+  const set: Record<string, FrontmatterValue> = {};
+  if (!sameList(tags, meta.tags)) set.tags = tags;
+  if (!sameList(aliases, meta.aliases)) set.aliases = aliases;
+  if (!sameList(related, meta.related)) set.related = related;
+  // Keys the kept note lacks come from the merged notes (first one wins); keys it has stay as written.
+  const own = parseNote(p.text).data ?? {};
+  for (const o of others) {
+    for (const [k, v] of Object.entries(parseNote(catalog.get(o)!.text).data ?? {})) {
+      if (k in own || k in set || k === 'title' || k === 'aliases' || v === null || v === undefined || v === '') continue;
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))) set[k] = v;
+    }
+  }
+  const time = notesTime(catalog, cluster.members);
+  if (time && time.ms > (meta.updated ?? -Infinity)) set.updated = time.stamp;
+  return set;
+}
+
+/**
+ * The merged notes' bodies, each under a heading of its title, with their headings and block ids renamed where they
+ * clash with the kept note's (whose own stay), so that links follow them.
+ */
+function renamedBodies(catalog: NoteCatalog, keptBody: string, others: string[]): { bodies: Array<{ path: string; title: string; body: string }>; renames: MergeRename[]; renameMaps: Map<string, Renames> } {
+  const headings = new Set(headingsIn(keptBody).map(headingKey));
+  const blocks = new Set(blocksIn(keptBody));
+  const bodies: Array<{ path: string; title: string; body: string }> = [];
+  const renames: MergeRename[] = [];
+  const renameMaps = new Map<string, Renames>();
+  for (const o of others) {
+    const n = catalog.get(o)!;
+    const title = unique(n.meta!.title, (h) => headings.has(headingKey(h)));
+    headings.add(headingKey(title));
+    const r = renameClashes(n.body.trim(), n.meta!.title, headings, blocks);
+    bodies.push({ path: o, title, body: r.body });
+    renameMaps.set(o, r.renames);
+    if (r.renames.headings.size || r.renames.blocks.size) {
+      const written = new Map(headingsIn(n.body).map((h) => [headingKey(h), h]));
+      renames.push({ path: o, headings: [...r.renames.headings].map(([k, v]) => [written.get(k) ?? k, v]), blocks: [...r.renames.blocks] });
+    }
+  }
+  return { bodies, renames, renameMaps };
+}
+
+/**
+ * The merged notes the kept note already held under a heading, with that heading: links to them land on it (an
+ * embed still shows that text, not the whole kept note).
+ */
+function heldSections(cluster: MergeCluster, primary: string, keptBody: string): Array<[string, string]> {
+  const held: Array<[string, string]> = [];
+  const written = headingsIn(keptBody);
+  for (const e of cluster.evidence ?? []) {
+    if (e.keep !== primary || e.section === undefined) continue;
+    const o = e.a === primary ? e.b : e.a;
+    const h = written.find((x) => normaliseUnit(x) === e.section);
+    if (h !== undefined && !held.some(([x]) => x === o)) held.push([o, h]);
+  }
+  return held;
+}
+
+/** The kept note's text with the merge's frontmatter keys set and the merged body in place of its own. */
+function withBody(text: string, set: Record<string, FrontmatterValue>, body: string, path: string): string {
+  try {
+    const edited = editFrontmatter(text, { set }, path).text;
+    const fm = findFrontmatter(edited);
+    const bodyStart = fm && 'bodyStart' in fm ? fm.bodyStart : 0;
+    return edited.slice(0, bodyStart) + body;
+  } catch {
+    // Frontmatter the splice editor declines (one flow map): written afresh.
+    return renderNote({ ...(parseNote(text).data ?? {}), ...set }, body);
+  }
 }
 
 export function hubDraft(catalog: NoteCatalog, cluster: MergeCluster): ProposalDraft {

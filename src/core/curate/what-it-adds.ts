@@ -1,44 +1,53 @@
 // What a merged note adds to the kept note: the sentences, list items, table rows and code blocks it has that the kept
 // note does not (curation's merge and the restructure drafts).
-import { closes, FENCE, LINKING, normaliseUnit } from './evidence';
+import { closes, FENCE, LINKING, normaliseUnit } from './note-units';
 
-/**
- * What a merged note adds to the kept note: its sentences, list items, table rows and code blocks that the kept
- * note (or an earlier part of the merge) does not already have, after normalisation. A heading stays only when its
- * section still has content. `known` grows with what is added.
- */
-export function whatItAdds(body: string, known: Set<string>, keepHeading: (text: string) => boolean = () => false): string {
-  const lines = body.split(/\r?\n/);
-  // Passages said again with a comma or a linking word changed ("locking, applied to" / "locking is applied to"):
-  // found through their runs of three words, then compared word by word.
-  const grams = (u: string): string[] => {
-    const w = u.split(' ');
-    const g: string[] = [];
-    for (let i = 0; i + 3 <= w.length; i++) g.push(w.slice(i, i + 3).join(' '));
-    return g;
-  };
-  const byGram = new Map<string, Set<string>>();
-  const index = (u: string): void => {
+/** Runs of three words: how a passage said again with a comma or a linking word changed is found. */
+function grams(u: string): string[] {
+  const w = u.split(' ');
+  const g: string[] = [];
+  for (let i = 0; i + 3 <= w.length; i++) g.push(w.slice(i, i + 3).join(' '));
+  return g;
+}
+
+/** The passages already there (normalised units), indexed by their runs of three words; it grows with what is added. */
+class KnownPassages {
+  private readonly byGram = new Map<string, Set<string>>();
+
+  constructor(private readonly known: Set<string>) {
+    for (const k of known) this.index(k);
+  }
+
+  private index(u: string): void {
     for (const g of grams(u)) {
-      const s = byGram.get(g);
+      const s = this.byGram.get(g);
       if (s) s.add(u);
-      else byGram.set(g, new Set([u]));
+      else this.byGram.set(g, new Set([u]));
     }
-  };
-  const learn = (u: string): void => {
-    known.add(u);
-    index(u);
-  };
-  for (const k of known) index(k);
-  // Eight words or more, and a known passage that has every word of it but linking words ("Moore" for "Mealy", or
-  // "3" for "5", is another statement, not the same one said again).
-  const near = (u: string): boolean => {
+  }
+
+  learn(u: string): void {
+    this.known.add(u);
+    this.index(u);
+  }
+
+  /** The same passage, word for word. */
+  exact(u: string): boolean {
+    return this.known.has(u);
+  }
+
+  /**
+   * Passages said again with a comma or a linking word changed ("locking, applied to" / "locking is applied to"):
+   * eight words or more, and a known passage that has every word of it but linking words ("Moore" for "Mealy", or
+   * "3" for "5", is another statement, not the same one said again).
+   */
+  near(u: string): boolean {
     const g = grams(u);
     if (g.length < 6) return false;
     const words = u.split(' ');
     const seen = new Set<string>();
     for (const x of g) {
-      for (const k of byGram.get(x) ?? []) {
+      for (const k of this.byGram.get(x) ?? []) {
         if (seen.has(k)) continue;
         seen.add(k);
         const kw = new Set(k.split(' '));
@@ -46,9 +55,29 @@ export function whatItAdds(body: string, known: Set<string>, keepHeading: (text:
       }
     }
     return false;
-  };
-  // A sentence of five words or more already said inside a longer passage (a list item with a bold lead) is known too.
-  const has = (u: string): boolean => known.has(u) || (u.split(' ').length >= 5 && [...known].some((k) => k.length > u.length && ` ${k} `.includes(` ${u} `))) || near(u);
+  }
+
+  /** Known, said nearly so, or (five words or more) said inside a longer passage (a list item with a bold lead). */
+  has(u: string): boolean {
+    return this.known.has(u) || (u.split(' ').length >= 5 && [...this.known].some((k) => k.length > u.length && ` ${k} `.includes(` ${u} `))) || this.near(u);
+  }
+}
+
+/**
+ * What a merged note adds to the kept note: its sentences, list items, table rows and code blocks that the kept
+ * note (or an earlier part of the merge) does not already have, after normalisation. A heading stays only when its
+ * section still has content. `known` grows with what is added.
+ */
+export function whatItAdds(body: string, known: Set<string>, keepHeading: (text: string) => boolean = () => false): string {
+  const fresh = newLines(body.split(/\r?\n/), new KnownPassages(known));
+  const rows = dropEmptySections(dropOrphanIntros(dropEmptyTables(fresh)), keepHeading);
+  // The note's own line breaks (CRLF stays CRLF).
+  const eol = body.includes('\r\n') ? '\r\n' : '\n';
+  return rows.join(eol).replace(/(\r?\n){3,}/g, `${eol}${eol}`).trim();
+}
+
+/** The lines that say something new, each unit learned as it passes; headings and blank lines all stay. */
+function newLines(lines: string[], passages: KnownPassages): string[] {
   const out: string[] = [];
   let code: string[] | null = null;
   for (const line of lines) {
@@ -56,8 +85,8 @@ export function whatItAdds(body: string, known: Set<string>, keepHeading: (text:
       code.push(line);
       if (closes(code[0], line)) {
         const u = normaliseUnit(code.slice(1, -1).join(' '));
-        if (!u || !known.has(u)) out.push(...code);
-        if (u) learn(u);
+        if (!u || !passages.exact(u)) out.push(...code);
+        if (u) passages.learn(u);
         code = null;
       }
       continue;
@@ -73,72 +102,93 @@ export function whatItAdds(body: string, known: Set<string>, keepHeading: (text:
     }
     if (t.startsWith('|')) {
       const u = normaliseUnit(t);
-      if (u && (known.has(u) || near(u))) continue;
-      if (u) learn(u);
+      if (u && (passages.exact(u) || passages.near(u))) continue;
+      if (u) passages.learn(u);
       out.push(line);
       continue;
     }
     const marker = /^([-*+]|\d+[.)]|>)\s+/.exec(t);
     if (marker) {
-      // A list item goes when everything it says is already there.
-      const parts = t.slice(marker[0].length).split(/(?<=[.!?])\s+/);
-      const us = parts.map(normaliseUnit);
-      if (us.some(Boolean) && us.every((u) => !u || has(u))) continue;
-      // An item that repeats some of its sentences keeps only the new ones.
-      const fresh = parts.filter((_, i) => !us[i] || !has(us[i]));
-      for (const u of us) if (u) learn(u);
-      out.push(fresh.length === parts.length ? line : `${line.slice(0, line.indexOf(t))}${marker[0]}${fresh.join(' ')}`);
+      const item = newInItem(line, t, marker[0], passages);
+      if (item !== undefined) out.push(item);
       continue;
     }
     const kept = t.split(/(?<=[.!?])\s+/).filter((sentence) => {
       const u = normaliseUnit(sentence);
       if (!u) return true;
-      if (has(u)) return false;
-      learn(u);
+      if (passages.has(u)) return false;
+      passages.learn(u);
       return true;
     });
     if (kept.length) out.push(kept.join(' '));
   }
   if (code) out.push(...code);
-  // A table whose rows were all there already leaves only its separator lines: they go too.
+  return out;
+}
+
+/** A list item with only its new sentences (undefined when everything it says is already there). */
+function newInItem(line: string, t: string, marker: string, passages: KnownPassages): string | undefined {
+  const parts = t.slice(marker.length).split(/(?<=[.!?])\s+/);
+  const us = parts.map(normaliseUnit);
+  if (us.some(Boolean) && us.every((u) => !u || passages.has(u))) return undefined;
+  // An item that repeats some of its sentences keeps only the new ones.
+  const fresh = parts.filter((_, i) => !us[i] || !passages.has(us[i]));
+  for (const u of us) if (u) passages.learn(u);
+  return fresh.length === parts.length ? line : `${line.slice(0, line.indexOf(t))}${marker}${fresh.join(' ')}`;
+}
+
+/** A table whose rows were all there already leaves only its separator lines: they go too. */
+function dropEmptyTables(out: string[]): string[] {
   const isRow = (l: string): boolean => l.trim().startsWith('|');
-  const tablesLeft: string[] = [];
+  const left: string[] = [];
   for (let i = 0; i < out.length; ) {
     if (!isRow(out[i])) {
-      tablesLeft.push(out[i++]);
+      left.push(out[i++]);
       continue;
     }
     let j = i;
     while (j < out.length && isRow(out[j])) j++;
     const table = out.slice(i, j);
-    if (table.some((l) => normaliseUnit(l))) tablesLeft.push(...table);
+    if (table.some((l) => normaliseUnit(l))) left.push(...table);
     i = j;
   }
-  // A line that introduces what follows ("The following table describes these modes:") goes when what followed went.
-  const isHeading = (l: string): number => /^(#{1,6})\s/.exec(l.trim())?.[1].length ?? 0;
-  const intro: string[] = [];
-  for (let i = 0; i < tablesLeft.length; i++) {
-    const t = tablesLeft[i].trim();
+  return left;
+}
+
+/** The level of a heading line (0: not a heading). */
+function headingLevel(l: string): number {
+  return /^(#{1,6})\s/.exec(l.trim())?.[1].length ?? 0;
+}
+
+/** A line that introduces what follows ("The following table describes these modes:") goes when what followed went. */
+function dropOrphanIntros(lines: string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const t = lines[i].trim();
     if (t.endsWith(':') && !/^([-*+]|\d+[.)]|>|\|)/.test(t) && !FENCE.test(t)) {
       let j = i + 1;
-      while (j < tablesLeft.length && tablesLeft[j].trim() === '') j++;
-      const next = tablesLeft[j]?.trim() ?? '';
-      if (!next || isHeading(next) || !/^([-*+]|\d+[.)]|>|\||`{3,}|~{3,}|!\[)/.test(next)) continue;
+      while (j < lines.length && lines[j].trim() === '') j++;
+      const next = lines[j]?.trim() ?? '';
+      if (!next || headingLevel(next) || !/^([-*+]|\d+[.)]|>|\||`{3,}|~{3,}|!\[)/.test(next)) continue;
     }
-    intro.push(tablesLeft[i]);
+    kept.push(lines[i]);
   }
-  // Headings whose section lost all its text go too (deepest first, so an emptied parent follows its children).
+  return kept;
+}
+
+/** Headings whose section lost all its text go too (deepest first, so an emptied parent follows its children). */
+function dropEmptySections(lines: string[], keepHeading: (text: string) => boolean): string[] {
   let changed = true;
-  let rows = intro;
+  let rows = lines;
   while (changed) {
     changed = false;
     const next: string[] = [];
     for (let i = 0; i < rows.length; i++) {
-      const level = isHeading(rows[i]);
+      const level = headingLevel(rows[i]);
       if (level && !keepHeading(rows[i].trim().replace(/^#{1,6}\s+/, '').replace(/[ \t#]+$/, ''))) {
         let j = i + 1;
         while (j < rows.length && rows[j].trim() === '') j++;
-        const nextLevel = j < rows.length ? isHeading(rows[j]) : 0;
+        const nextLevel = j < rows.length ? headingLevel(rows[j]) : 0;
         if (j >= rows.length || (nextLevel && nextLevel <= level)) {
           changed = true;
           continue;
@@ -148,9 +198,7 @@ export function whatItAdds(body: string, known: Set<string>, keepHeading: (text:
     }
     rows = next;
   }
-  // The note's own line breaks (CRLF stays CRLF).
-  const eol = body.includes('\r\n') ? '\r\n' : '\n';
-  return rows.join(eol).replace(/(\r?\n){3,}/g, `${eol}${eol}`).trim();
+  return rows;
 }
 
 /** The normalised units of a text already present (seed for `whatItAdds`). */

@@ -2,18 +2,18 @@
 // before its notes are written, the ledger advanced only after they are. Background runs respect the budget.
 import { stableId } from '../hash.js';
 import { startsWithPromptMarker } from '../transcript/fence.js';
-import { coveredMask, type CoveredRange } from '../transcript/incremental.js';
 import type { Session } from '../transcript/types.js';
 import { catalogSimilarity } from './dedup.js';
-import { JobStore, journalWindow, rangeCountsFor, RUNS_LOG, sessionKey, uncoveredRuns, type JournalEntry } from './journal.js';
+import { JobStore, rangeCountsFor, RUNS_LOG, sessionKey, type JournalEntry } from './journal.js';
 import { DEFAULT_FOLDERS, DEFAULT_REVIEW_DAYS } from './note-writer.js';
 import type { Vocabulary } from './prompt.js';
 import { dailyLimit, usageSummary } from './usage.js';
 import { VaultCatalog } from './vault-catalog.js';
-import { DEFAULT_WINDOW, extractWindows, rangeKey, windowTokens, type ExtractWindow } from './window.js';
+import { windowTokens, type ExtractWindow } from './window.js';
 import { callWindow } from './window-call.js';
 import type { ExtractRun, ExtractSessionOptions } from './run.js';
-import { writeBeats } from './write-beats.js';
+import { writeBeats, type NoteOutcome, type WriteContext } from './write-beats.js';
+import { planWork } from './work-plan.js';
 import { DEFAULT_TYPES, type NoteMeta } from '../note/meta.js';
 import { privateZoneOf } from '../note/private-zone.js';
 import { captureModeFor } from '../capture/mode.js';
@@ -109,48 +109,15 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
   const { session } = o;
   const ledger = await jobs.readLedger();
   const backendName = o.backend.name;
-  // A range counts as done only when its backend's kind does the work this one would (rules never spares an LLM).
-  const counts = (r: { backend?: string }) => rangeCountsFor(r, backendName);
   const failedBefore = ledger.sessions[key]?.pending;
   if (mode === 'background' && failedBefore && failedBefore.backend === backendName && Date.parse(failedBefore.retryAt) > clock.now()) {
     run.waiting = `${failedBefore.windows} window${failedBefore.windows === 1 ? '' : 's'} pending after ${failedBefore.failures} failed run${failedBefore.failures === 1 ? '' : 's'} (${failedBefore.reason}); next try after ${failedBefore.retryAt}`;
     run.pending = failedBefore;
     return finish();
   }
-  const done = (ledger.sessions[key]?.ranges ?? []).filter(counts);
-  const doneIds = new Set(done.map(rangeKey));
-  const pending = (await jobs.pendingJournals(key)).filter((j) => {
-    if (!doneIds.has(rangeKey(j))) return true;
-    // Committed but not removed (a crash after the ledger write): drop the leftover.
-    if (!o.dryRun) void jobs.removeJournal(j.windowId);
-    return false;
-  });
-  // Ranges of every session count: a resumed or forked session copies earlier records (same uuids) into a new file.
-  const ranges: CoveredRange[] = [];
-  // The parts of a split turn done so far (ledger or journal): the turn is covered once all of them are.
-  const parts = new Map<string, { count: number; seen: Set<number>; range: CoveredRange }>();
-  const add = (r: CoveredRange, part: ExtractWindow['part']) => {
-    if (!part) return void ranges.push(r);
-    const k = rangeKey(r);
-    const p = parts.get(k) ?? { count: part.count, seen: new Set<number>(), range: r };
-    p.seen.add(part.index);
-    parts.set(k, p);
-  };
-  for (const [k, entry] of Object.entries(ledger.sessions)) {
-    for (const r of entry.ranges.filter(counts)) add({ firstUuid: r.firstUuid, lastUuid: r.lastUuid, endOffset: r.endOffset ?? 0, lastTimestamp: r.lastTimestamp, sessionId: k === key ? session.meta.sessionId : r.sessionId }, r.part);
-  }
-  for (const j of pending) add({ firstUuid: j.firstUuid, lastUuid: j.lastUuid, endOffset: j.endOffset ?? 0, sessionId: session.meta.sessionId }, j.part);
-  for (const p of parts.values()) if (p.seen.size >= p.count) ranges.push(p.range);
-  const covered = coveredMask(session, ranges);
-  const started = new Set([...doneIds, ...pending.map(rangeKey)]);
-  const fresh = uncoveredRuns(session.turns, covered)
-    .flatMap((runTurns) => extractWindows(session.meta.sessionId, runTurns, o.window ?? DEFAULT_WINDOW))
-    // A split turn interrupted halfway: only its parts not done yet.
-    .filter((w) => !w.part || !started.has(rangeKey(w)));
-  const work: { window: ExtractWindow; journal?: JournalEntry }[] = [
-    ...pending.map((j) => ({ window: journalWindow(j, session.turns), journal: j })),
-    ...fresh.map((w) => ({ window: w })),
-  ].sort((a, b) => a.window.firstIndex - b.window.firstIndex || (a.window.part?.index ?? 0) - (b.window.part?.index ?? 0));
+  // A range counts as done only when its backend's kind does the work this one would (rules never spares an LLM).
+  const counts = (r: { backend?: string }) => rangeCountsFor(r, backendName);
+  const work = await planWork({ session, jobs, ledger, key, counts, window: o.window, dryRun: o.dryRun });
   run.windows.total = work.length;
   if (work.length === 0) {
     if (!o.dryRun && failedBefore) await jobs.clearPending(key);
@@ -168,24 +135,7 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
   // Notes in a private zone are never named to the model.
   const shown = (m: NoteMeta) => !o.privateZones || privateZoneOf(m, o.privateZones) === undefined;
   const vocab: Vocabulary = { types: o.types ?? DEFAULT_TYPES, tags: catalog.tags(80, shown), titles: catalog.titles(200, shown), preferences: catalog.preferences };
-  const ctx = {
-    vault: o.ports.vault,
-    state: o.state,
-    vaultDir: o.vaultDir,
-    catalog,
-    similar: (o.similar ?? catalogSimilarity)(catalog),
-    meta: session.meta,
-    source: o.source ?? 'hook-extraction',
-    folders: o.folders ?? DEFAULT_FOLDERS,
-    reviewDays: o.reviewDays ?? DEFAULT_REVIEW_DAYS,
-    dedup: o.dedup,
-    now: () => clock.now(),
-    dryRun: Boolean(o.dryRun),
-    fault: o.fault,
-    waitForGit: o.waitForGit,
-    notesWritten: 0,
-    capture: o.capture,
-  };
+  const ctx = writeContext(o, catalog);
 
   let doneCount = 0;
   for (const item of work) {
@@ -193,15 +143,9 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
     if (entry) run.windows.replayed++;
     else {
       if (mode === 'background' && o.backend.name !== 'rules') {
-        const usage = await usageSummary(o.state, clock.now(), o.budgets, { [o.backend.name]: o.backend.paid });
-        const mine = usage.backends.find((b) => b.backend === o.backend.name);
-        const limit = dailyLimit(o.backend.name, o.backend.paid, o.budgets);
-        // Stop before a call that would overrun the budget, not after: a window costs about its text / 4 plus the reply.
-        const estimate = windowTokens(item.window) + 3000;
-        if (limit === 0 || (mine?.spent ?? false) || (mine ? mine.remaining : limit) < estimate) {
-          run.budgetStopped = limit === 0
-            ? `no background budget set for the paid ${o.backend.name} backend${o.backend.name === 'claude' ? ' (it runs on ANTHROPIC_API_KEY, billed per token)' : ''}; set one with \`engram configure budget.tokens_per_day <tokens>\``
-            : `the daily budget of ${limit.toLocaleString('en-US')} tokens for ${o.backend.name} is spent (${(mine?.remaining ?? limit).toLocaleString('en-US')} left, the next window needs about ${estimate.toLocaleString('en-US')})`;
+        const stopped = await budgetStop(o, item.window);
+        if (stopped) {
+          run.budgetStopped = stopped;
           break;
         }
       }
@@ -221,33 +165,10 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
     }
     run.beats.extracted += entry.beats.length;
     for (const r of entry.rejected) run.rejected.push({ ...r, window: entry.windowId });
-    const outcomes = await writeBeats(ctx, entry);
-    for (const n of outcomes) {
-      run.notes.push(n);
-      if (n.action === 'created') run.beats.created++;
-      else if (n.action === 'extended') run.beats.extended++;
-      else if (n.action === 'already-written') run.beats.alreadyWritten++;
-      else if (n.action === 'proposed') run.beats.proposed++;
-      else if (n.action === 'not-captured') run.beats.notCaptured++;
-      else run.beats.duplicates++;
-      if (n.proposal) run.proposals.push(n.proposal);
-    }
+    countOutcomes(run, await writeBeats(ctx, entry));
     if (!o.dryRun) {
       o.fault?.('before-ledger', doneCount + 1);
-      await jobs.commitRange(key, session.meta.source, {
-        firstUuid: entry.firstUuid,
-        lastUuid: entry.lastUuid,
-        firstIndex: entry.firstIndex,
-        lastIndex: entry.lastIndex,
-        endOffset: entry.endOffset,
-        ...(entry.lastTimestamp ? { lastTimestamp: entry.lastTimestamp } : {}),
-        sessionId: entry.sessionId,
-        ...(entry.part ? { part: entry.part } : {}),
-        backend: entry.backend,
-        beats: entry.beats.length,
-        at: new Date(clock.now()).toISOString(),
-      });
-      await jobs.removeJournal(entry.windowId);
+      await commitWindow(jobs, key, session.meta.source, entry, clock.now());
     }
     doneCount++;
     o.onWindow?.(doneCount, work.length);
@@ -261,4 +182,74 @@ async function extractLocked(o: ExtractSessionOptions, run: ExtractRun, jobs: Jo
     } else if (failedBefore && run.windows.notDone === 0) await jobs.clearPending(key);
   }
   return finish();
+}
+
+/** What writing a window's notes needs: the vault, its catalog, the session, the folders and the run's switches. */
+function writeContext(o: ExtractSessionOptions, catalog: VaultCatalog): WriteContext {
+  return {
+    vault: o.ports.vault,
+    state: o.state,
+    vaultDir: o.vaultDir,
+    catalog,
+    similar: (o.similar ?? catalogSimilarity)(catalog),
+    meta: o.session.meta,
+    source: o.source ?? 'hook-extraction',
+    folders: o.folders ?? DEFAULT_FOLDERS,
+    reviewDays: o.reviewDays ?? DEFAULT_REVIEW_DAYS,
+    dedup: o.dedup,
+    now: () => o.ports.clock.now(),
+    dryRun: Boolean(o.dryRun),
+    fault: o.fault,
+    waitForGit: o.waitForGit,
+    notesWritten: 0,
+    capture: o.capture,
+  };
+}
+
+/**
+ * Why a background run stops before calling the model for `window`, or undefined when the budget allows it. It stops
+ * before a call that would overrun the budget, not after: a window costs about its text / 4 plus the reply.
+ */
+async function budgetStop(o: ExtractSessionOptions, window: ExtractWindow): Promise<string | undefined> {
+  const name = o.backend.name;
+  const usage = await usageSummary(o.state, o.ports.clock.now(), o.budgets, { [name]: o.backend.paid });
+  const mine = usage.backends.find((b) => b.backend === name);
+  const limit = dailyLimit(name, o.backend.paid, o.budgets);
+  const estimate = windowTokens(window) + 3000;
+  if (!(limit === 0 || (mine?.spent ?? false) || (mine ? mine.remaining : limit) < estimate)) return undefined;
+  return limit === 0
+    ? `no background budget set for the paid ${name} backend${name === 'claude' ? ' (it runs on ANTHROPIC_API_KEY, billed per token)' : ''}; set one with \`engram configure budget.tokens_per_day <tokens>\``
+    : `the daily budget of ${limit.toLocaleString('en-US')} tokens for ${name} is spent (${(mine?.remaining ?? limit).toLocaleString('en-US')} left, the next window needs about ${estimate.toLocaleString('en-US')})`;
+}
+
+/** Counts each note outcome of a window into the run. */
+function countOutcomes(run: ExtractRun, outcomes: NoteOutcome[]): void {
+  for (const n of outcomes) {
+    run.notes.push(n);
+    if (n.action === 'created') run.beats.created++;
+    else if (n.action === 'extended') run.beats.extended++;
+    else if (n.action === 'already-written') run.beats.alreadyWritten++;
+    else if (n.action === 'proposed') run.beats.proposed++;
+    else if (n.action === 'not-captured') run.beats.notCaptured++;
+    else run.beats.duplicates++;
+    if (n.proposal) run.proposals.push(n.proposal);
+  }
+}
+
+/** The window's range into the ledger, once its notes are written, then its journal entry away. */
+async function commitWindow(jobs: JobStore, key: string, source: string | undefined, entry: JournalEntry, now: number): Promise<void> {
+  await jobs.commitRange(key, source, {
+    firstUuid: entry.firstUuid,
+    lastUuid: entry.lastUuid,
+    firstIndex: entry.firstIndex,
+    lastIndex: entry.lastIndex,
+    endOffset: entry.endOffset,
+    ...(entry.lastTimestamp ? { lastTimestamp: entry.lastTimestamp } : {}),
+    sessionId: entry.sessionId,
+    ...(entry.part ? { part: entry.part } : {}),
+    backend: entry.backend,
+    beats: entry.beats.length,
+    at: new Date(now).toISOString(),
+  });
+  await jobs.removeJournal(entry.windowId);
 }

@@ -99,6 +99,27 @@ function renderNote(el: HTMLElement, path: string, host: ReviewItemHost): void {
   }
 }
 
+
+/** One step per cluster, each drawing it (its project's heading first) into `list` and returning how many items it drew. */
+export function clusterSteps(list: HTMLElement, sections: Array<{ project: string; clusters: Proposal[][] }>, host: ReviewItemHost): Array<() => number> {
+  const steps: Array<() => number> = [];
+  for (const section of sections) {
+    let s: HTMLElement | undefined;
+    for (const cluster of section.clusters) {
+      steps.push(() => {
+        if (!s) {
+          s = list.createDiv({ cls: 'engram-review-project' });
+          s.createEl('h5', { cls: 'engram-review-project-name', text: section.project });
+        }
+        const c = s.createDiv({ cls: 'engram-review-cluster' });
+        if (cluster.length > 1 || cluster[0].sources.length > 1) c.createDiv({ cls: 'engram-review-cluster-label', text: 'Related notes' });
+        for (const p of cluster) renderItem(c, p, host);
+        return cluster.length;
+      });
+    }
+  }
+  return steps;
+}
 /** One proposal: its checkbox, notes, what it would do, the preview (editable for a promotion), and its buttons. */
 export function renderItem(parent: HTMLElement, p: Proposal, host: ReviewItemHost): HTMLElement {
   const item = parent.createDiv({ cls: `engram-review-item engram-review-${p.kind}`, attr: { tabindex: '-1', 'data-id': p.id, 'data-kind': p.kind, role: 'listitem' } });

@@ -11,7 +11,7 @@ import type { ProposalEdit, ReviewPlanResult } from '../../core/curate/service';
 import type { EngramApi, PaneContext } from './api';
 import type { ConflictChoice, SyncConflict } from '../../core/curate/conflicts';
 import { FlaggedSection } from './review-flagged';
-import { orderedSections, renderConflicts, renderEmpty, renderItem, type ReviewItemHost } from './review-items';
+import { clusterSteps, orderedSections, renderConflicts, renderEmpty, renderItem, type ReviewItemHost } from './review-items';
 import { drawTeamBox } from './team-review';
 
 export const VIEW_TYPE_REVIEW = 'engram-review';
@@ -195,25 +195,7 @@ export class ReviewView extends ItemView {
     this.drawn = Promise.resolve();
     const el = this.contentEl;
     el.empty();
-    const bar = el.createDiv({ cls: 'engram-review-bar' });
-    bar.createEl('h4', { cls: 'engram-review-heading', text: 'Working-memory review' });
-    const horizons = bar.createDiv({ cls: 'engram-review-horizons', attr: { role: 'group', 'aria-label': 'Due within' } });
-    for (const h of REVIEW_HORIZONS) {
-      const b = horizons.createEl('button', { text: h.label, cls: 'engram-review-horizon', attr: { 'aria-pressed': String(h.days === this.horizon) } });
-      if (h.days === this.horizon) b.addClass('is-active');
-      b.addEventListener('click', () => {
-        this.horizon = h.days;
-        this.status = '';
-        void this.refresh();
-      });
-    }
-    if (api) {
-      const again = bar.createEl('button', { cls: 'engram-review-refresh', text: 'Refresh', attr: { 'aria-label': 'Plan the review again' } });
-      again.addEventListener('click', () => {
-        this.status = '';
-        void this.refresh();
-      });
-    }
+    this.drawBar(el, api);
     this.statusEl = el.createDiv({ cls: 'engram-review-status', text: this.status, attr: { role: 'status' } });
     this.flagged.attach(el.createDiv({ cls: 'engram-review-flagged-box' }), api);
     if (api?.team) void drawTeamBox(el.createDiv({ cls: 'engram-review-team-box' }), api.team, (p) => void this.app.workspace.openLinkText(p, ''));
@@ -242,25 +224,39 @@ export class ReviewView extends ItemView {
     for (const problem of this.plan!.problems) el.createDiv({ cls: 'engram-review-problem', text: problem });
     const host = this.itemHost(api);
     const list = el.createDiv({ cls: 'engram-review-list', attr: { role: 'list' } });
-    // Clusters are drawn a screenful at a time, the rest in later turns: hundreds of due notes never block the UI.
-    const steps: Array<() => number> = [];
-    for (const section of orderedSections(this.plan!, (path) => api.engine.meta(path), this.rejected)) {
-      let s: HTMLElement | undefined;
-      for (const cluster of section.clusters) {
-        steps.push(() => {
-          if (!s) {
-            s = list.createDiv({ cls: 'engram-review-project' });
-            s.createEl('h5', { cls: 'engram-review-project-name', text: section.project });
-          }
-          const c = s.createDiv({ cls: 'engram-review-cluster' });
-          if (cluster.length > 1 || cluster[0].sources.length > 1) c.createDiv({ cls: 'engram-review-cluster-label', text: 'Related notes' });
-          for (const p of cluster) renderItem(c, p, host);
-          return cluster.length;
-        });
-      }
+    this.drawn = this.drawInTurns(clusterSteps(list, orderedSections(this.plan!, (path) => api.engine.meta(path), this.rejected), host));
+  }
+
+  /** The heading, the horizons and Refresh. */
+  private drawBar(el: HTMLElement, api: EngramApi | undefined): void {
+    const bar = el.createDiv({ cls: 'engram-review-bar' });
+    bar.createEl('h4', { cls: 'engram-review-heading', text: 'Working-memory review' });
+    const horizons = bar.createDiv({ cls: 'engram-review-horizons', attr: { role: 'group', 'aria-label': 'Due within' } });
+    for (const h of REVIEW_HORIZONS) {
+      const b = horizons.createEl('button', { text: h.label, cls: 'engram-review-horizon', attr: { 'aria-pressed': String(h.days === this.horizon) } });
+      if (h.days === this.horizon) b.addClass('is-active');
+      b.addEventListener('click', () => {
+        this.horizon = h.days;
+        this.status = '';
+        void this.refresh();
+      });
     }
+    if (api) {
+      const again = bar.createEl('button', { cls: 'engram-review-refresh', text: 'Refresh', attr: { 'aria-label': 'Plan the review again' } });
+      again.addEventListener('click', () => {
+        this.status = '';
+        void this.refresh();
+      });
+    }
+  }
+
+  /**
+   * Clusters are drawn a screenful at a time, the rest in later turns: hundreds of due notes never block the UI.
+   * Resolves when all are drawn, or when a newer draw took over.
+   */
+  private drawInTurns(steps: Array<() => number>): Promise<void> {
     const generation = this.generation;
-    this.drawn = new Promise<void>((resolve) => {
+    return new Promise<void>((resolve) => {
       const chunk = () => {
         if (generation !== this.generation) return resolve();
         for (let n = 0; n < DRAW_CHUNK && steps.length; ) n += steps.shift()!();

@@ -2,7 +2,7 @@
 // line/SSE readers for streamed replies. Keys travel only in headers and never appear in messages.
 import { BackendError, failureForStatus } from './backend-error.js';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry.js';
-import type { BackendName, CompletionResult } from './types.js';
+import type { BackendName, CompletionRequest, CompletionResult } from './types.js';
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -158,6 +158,14 @@ export function parseJson(backend: BackendName, text: string, what: string): unk
   } catch {
     throw new BackendError(backend, 'reply', `${what} is not JSON: ${text.slice(0, 120)}`);
   }
+}
+
+/** A request's system prompt and user text as chat messages (the OpenAI chat format, which Ollama's /api/chat shares). */
+export function chatMessages(req: Pick<CompletionRequest, 'system' | 'user'>): Array<{ role: 'system' | 'user'; content: string }> {
+  return [
+    { role: 'system', content: req.system },
+    { role: 'user', content: req.user },
+  ];
 }
 
 /** Joins a base URL and a path without doubling slashes. */

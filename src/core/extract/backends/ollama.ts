@@ -1,6 +1,6 @@
 // Ollama's /api/chat with `format: "json"`, plain or streamed (one JSON object per line).
 import { BackendError } from './backend-error.js';
-import { completeOverHttp, joinUrl, parseJson, readLines, readText, type HttpBackendOptions, type PostOptions } from './http.js';
+import { chatMessages, completeOverHttp, joinUrl, parseJson, readLines, readText, type HttpBackendOptions, type PostOptions } from './http.js';
 import type { CompletionRequest, CompletionResult, LlmBackend } from './types.js';
 
 export interface OllamaOptions extends HttpBackendOptions {
@@ -31,10 +31,7 @@ export class OllamaBackend implements LlmBackend {
     const stream = this.opts.stream ?? false;
     const body = {
       model: this.model,
-      messages: [
-        { role: 'system', content: req.system },
-        { role: 'user', content: req.user },
-      ],
+      messages: chatMessages(req),
       stream,
       ...(req.json === false ? {} : { format: 'json' }),
       options: { num_ctx: this.opts.numCtx ?? 32_768, ...(req.maxTokens ? { num_predict: req.maxTokens } : {}) },

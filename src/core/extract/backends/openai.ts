@@ -1,7 +1,7 @@
 // Any OpenAI-compatible /v1/chat/completions server (OpenAI, LM Studio, vLLM, llama.cpp server, OpenRouter…),
 // plain or streamed (server-sent events ending with `data: [DONE]`).
 import { BackendError } from './backend-error.js';
-import { completeOverHttp, joinUrl, parseJson, readSse, readText, type ApiReply, type HttpBackendOptions, type PostOptions } from './http.js';
+import { chatMessages, completeOverHttp, joinUrl, parseJson, readSse, readText, type ApiReply, type HttpBackendOptions, type PostOptions } from './http.js';
 import { estimateCost, type Price } from './pricing.js';
 import type { CompletionRequest, CompletionResult, LlmBackend } from './types.js';
 import { isPaidBackend } from '../usage.js';
@@ -45,10 +45,7 @@ export class OpenAiBackend implements LlmBackend {
     const stream = this.opts.stream ?? false;
     const body = {
       model: this.model,
-      messages: [
-        { role: 'system', content: req.system },
-        { role: 'user', content: req.user },
-      ],
+      messages: chatMessages(req),
       max_tokens: req.maxTokens ?? 4096,
       temperature: 0,
       ...(req.json !== false && (this.opts.jsonMode ?? true) ? { response_format: { type: 'json_object' } } : {}),
