@@ -1,24 +1,30 @@
 // JSON.parse of a large object in steps: the long array under its last key is cut at its top-level commas and parsed
 // a block at a time, so a host's UI gets turns (a 13,000-note table is 5 MB of JSON, about 40 ms in one go).
 
-/** Characters scanned for the array's commas between two steps. */
-const SCAN_STEP = 1 << 18;
+/** Characters (or bytes) scanned for the array's commas between two steps. */
+const SCAN_STEP = 1 << 16;
+
+const dec = new TextDecoder();
 
 /**
  * The value of `JSON.parse(json)`, in steps, when `json` is an object whose last key is `key` holding an array, as
  * Engram's writers lay it out (no whitespace); any other text is parsed in one go. Throws what JSON.parse throws.
+ * `json` may be the UTF-8 bytes of the text (a snapshot's note table): then no block is decoded until it is parsed, and
+ * the text is never held whole (its quotes, brackets and commas are single bytes that no multi-byte character holds).
  */
-export function* parseJsonSteps(json: string, key: string, block = 1024): Generator<void, unknown> {
+export function* parseJsonSteps(json: string | Uint8Array, key: string, block = 1024): Generator<void, unknown> {
+  const text = typeof json === 'string' ? (from: number, to: number) => json.slice(from, to) : (from: number, to: number) => dec.decode(json.subarray(from, to));
+  const whole = (): unknown => JSON.parse(text(0, json.length));
   const marker = `${JSON.stringify(key)}:[`;
   // Inside a JSON string every quote is escaped, so the first bare `"key":[` is structure, not text.
-  const at = json.indexOf(marker);
-  if (at < 0 || !json.endsWith(']}')) return JSON.parse(json) as unknown;
+  const at = indexOf(json, marker);
+  if (at < 0 || text(json.length - 2, json.length) !== ']}') return whole();
   let head: Record<string, unknown>;
   try {
     // Closes only if the key is the top-level object's: nested deeper, `]}` leaves it open.
-    head = JSON.parse(`${json.slice(0, at + marker.length)}]}`) as Record<string, unknown>;
+    head = JSON.parse(`${text(0, at + marker.length)}]}`) as Record<string, unknown>;
   } catch {
-    return JSON.parse(json) as unknown;
+    return whole();
   }
   const start = at + marker.length;
   const cuts = [start];
@@ -26,8 +32,9 @@ export function* parseJsonSteps(json: string, key: string, block = 1024): Genera
   let inString = false;
   let end = -1;
   let elements = 0;
+  const code = typeof json === 'string' ? (i: number) => json.charCodeAt(i) : (i: number) => json[i];
   for (let i = start; i < json.length && end < 0; i++) {
-    const c = json.charCodeAt(i);
+    const c = code(i);
     if (inString) {
       if (c === 0x5c) i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
@@ -40,16 +47,27 @@ export function* parseJsonSteps(json: string, key: string, block = 1024): Genera
     if ((i - start + 1) % SCAN_STEP === 0) yield;
   }
   // The array must close right before the object does: otherwise this is not the layout we cut.
-  if (end !== json.length - 2) return JSON.parse(json) as unknown;
+  if (end !== json.length - 2) return whole();
   cuts.push(end + 1);
   const out: unknown[] = [];
   for (let k = 0; k + 1 < cuts.length; k++) {
-    const text = json.slice(cuts[k], cuts[k + 1] - 1);
+    const part = cuts[k + 1] - 1 > cuts[k] ? text(cuts[k], cuts[k + 1] - 1) : '';
     // Only an empty array has an empty block; anywhere else it is a stray comma, which JSON.parse refuses too.
-    if (text === '' && cuts.length > 2) throw new SyntaxError(`Unexpected "," in JSON at position ${cuts[k]}`);
-    if (text !== '') for (const v of JSON.parse(`[${text}]`) as unknown[]) out.push(v);
+    if (part === '' && cuts.length > 2) throw new SyntaxError(`Unexpected "," in JSON at position ${cuts[k]}`);
+    if (part !== '') for (const v of JSON.parse(`[${part}]`) as unknown[]) out.push(v);
     yield;
   }
   head[key] = out;
   return head;
+}
+
+/** Where an ASCII marker first occurs in a text or in UTF-8 bytes; -1 when nowhere. */
+function indexOf(json: string | Uint8Array, marker: string): number {
+  if (typeof json === 'string') return json.indexOf(marker);
+  const m = Array.from(marker, (ch) => ch.charCodeAt(0));
+  outer: for (let i = 0; i + m.length <= json.length; i++) {
+    for (let j = 0; j < m.length; j++) if (json[i + j] !== m[j]) continue outer;
+    return i;
+  }
+  return -1;
 }

@@ -144,6 +144,27 @@ describe('what the engine keeps across a restart', () => {
   });
 });
 
+describe('term statistics read a note as the index searches it', () => {
+  it('an Excalidraw drawing gives the words of its text, not of its scene data, read by the index or by the engine', async () => {
+    const drawing = '---\nexcalidraw-plugin: parsed\n---\n# Text Elements\nQuarterly roadmap sketch\n\n# Drawing\n```json\n{"type":"excalidraw","elements":[{"strokeColor":"#1e1e1e","roundness":null}]}\n```\n';
+    for (const snapshot of [{ read: () => Promise.resolve(null), write: () => Promise.resolve() }, undefined]) {
+      const store = new MemoryStateStore();
+      const persist = { store, dir: 'vaults/x' };
+      const vault = new MemoryVault({ files: { ...FILES, 'Drawings/Roadmap.excalidraw.md': drawing } });
+      const index = new IndexedVault(new VaultIndex({ vault, autoEmbed: false }), snapshot ? { snapshot } : {});
+      const engine = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() }, index, persist });
+      await engine.start();
+      await engine.save();
+      // The saved note cache holds each note's terms as indices into one term list.
+      const cache = JSON.parse(store.files.get('vaults/x/notes.json') as string) as { terms: string[]; notes: [string, number, number, unknown, number[]][] };
+      const terms = cache.notes.find((n) => n[0] === 'Drawings/Roadmap.excalidraw.md')![4].map((t) => cache.terms[t]);
+      const how = snapshot ? 'read by the index' : 'read by the engine';
+      expect(terms, how).toEqual(expect.arrayContaining(['quarterli', 'roadmap', 'sketch']));
+      expect(terms.filter((t) => /stroke|round|1e1e1e/.test(t)), how).toEqual([]);
+    }
+  });
+});
+
 describe('a restart reads only the notes that changed', () => {
   it('unchanged notes come from the saved note cache; changed, new and damaged-cache cases read the vault', async () => {
     const store = new MemoryStateStore();
@@ -187,14 +208,17 @@ describe('a restart reads only the notes that changed', () => {
     expect(warnings.join('\n')).toMatch(/note cache not used: notes.json is not valid JSON/);
     expect(new Set(reads).size).toBe(third.noteCount());
 
-    // A cache from before terms were cut by language (format 1): its terms are not trusted, every note is read again.
+    // A cache from before terms were cut by language (format 1), or read from drawing data (3): its terms are not
+    // trusted, every note is read again.
     await third.save();
     const saved = JSON.parse(store.files.get(`${persist.dir}/notes.json`) as string) as { format: number };
     expect(saved.format).toBe(4);
-    store.files.set(`${persist.dir}/notes.json`, JSON.stringify({ ...saved, format: 1 }));
-    reads.length = 0;
-    const fourth = await start();
-    expect(new Set(reads).size).toBe(fourth.noteCount());
+    for (const format of [1, 3]) {
+      store.files.set(`${persist.dir}/notes.json`, JSON.stringify({ ...saved, format }));
+      reads.length = 0;
+      const fourth = await start();
+      expect(new Set(reads).size, `format ${format}`).toBe(fourth.noteCount());
+    }
   });
 });
 

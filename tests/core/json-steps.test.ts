@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { parseJsonSteps } from '../../src/core/json-steps.js';
 import { runSync } from '../../src/core/index/snapshot.js';
 
-const parse = (json: string, block = 2): unknown => runSync(parseJsonSteps(json, 'notes', block));
+const bytes = (json: string): Uint8Array => new TextEncoder().encode(json);
+const parse = (json: string, block = 2): unknown => {
+  // The text and its UTF-8 bytes (as a snapshot holds its note table) parse alike.
+  const value = runSync(parseJsonSteps(json, 'notes', block));
+  expect(runSync(parseJsonSteps(bytes(json), 'notes', block))).toEqual(value);
+  return value;
+};
 
 describe('parseJsonSteps', () => {
   it('gives what JSON.parse gives, whatever the notes hold (quotes, braces, commas, escapes, nesting)', () => {
@@ -31,7 +37,10 @@ describe('parseJsonSteps', () => {
     }
     for (const bad of ['{"notes":[1,,2]}', '{"notes":[1,]}', '{"notes":[,1]}', '{"notes":[1 2]}', '{"notes":[{"a":1},{"a":]}', 'not json', '{"a":1,"notes":[1]']) {
       expect(() => JSON.parse(bad)).toThrow(SyntaxError);
-      for (const block of [1, 2]) expect(() => parse(bad, block)).toThrow(SyntaxError);
+      for (const block of [1, 2]) {
+        expect(() => runSync(parseJsonSteps(bad, 'notes', block))).toThrow(SyntaxError);
+        expect(() => runSync(parseJsonSteps(bytes(bad), 'notes', block))).toThrow(SyntaxError);
+      }
     }
   });
 

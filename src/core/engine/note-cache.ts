@@ -10,8 +10,14 @@ import type { TimeSlicer } from '../time-slice.js';
 const INJECTED_FORMAT = { name: 'injected.json', current: 1, field: 'format' as const };
 // 2: terms cut by script and stemmed per language (index/language.ts): a cache of older terms is dropped and its notes read again.
 // 3: metadata reads `inject: false` (NoteMeta.noInject): an older cache is dropped and its notes read again.
-// 4: metadata reads `engram_team.note` (NoteMeta.teamNote): an older cache is dropped and its notes read again.
-const NOTES_FORMAT = { name: 'notes.json', current: 4, field: 'format' as const, migrations: { 1: () => ({ terms: [], notes: [] }), 2: () => ({ terms: [], notes: [] }), 3: () => ({ terms: [], notes: [] }) } };
+// 4: metadata reads `engram_team.note` (NoteMeta.teamNote), and terms are read from the body as the index searches it
+// (no drawing scene data, no block ids): an older cache is dropped and its notes read again.
+const NOTES_FORMAT = {
+  name: 'notes.json',
+  current: 4,
+  field: 'format' as const,
+  migrations: { 1: () => ({ terms: [], notes: [] }), 2: () => ({ terms: [], notes: [] }), 3: () => ({ terms: [], notes: [] }) },
+};
 
 /** A note as the engine last read it: its listing, metadata and terms (indices into the cache's term list). */
 type CachedNote = [path: string, mtime: number, size: number, meta: Omit<NoteMeta, 'path'>, terms: number[]];

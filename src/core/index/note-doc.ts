@@ -13,7 +13,10 @@ export interface ParsedDoc {
   properties: string;
   /** Set when the frontmatter is invalid: the note is still indexed by its text, and the problem reported. */
   problem?: string;
-  /** The note's metadata and body as the engine reads them (handed on, so the note is not parsed twice). */
+  /**
+   * The note's metadata and its body as searched (an Excalidraw drawing without its scene data, no block ids), handed
+   * on to the engine's term statistics, so the note is not parsed twice nor its drawing data read for words.
+   */
   meta: NoteMeta;
   body: string;
 }
@@ -83,7 +86,7 @@ const DRAWING_DATA = /^#{1,6}[ \t]+Drawing[ \t]*\r?\n+(`{3,})(?:compressed-)?jso
  * The part of a body worth searching: an Excalidraw drawing keeps its text elements and loses its scene data, whose
  * keys ("roundness", "strokeColor") would otherwise be common words of the vault and half of its bytes.
  */
-function searchableBody(data: Record<string, unknown> | null, body: string): string {
+export function searchableBody(data: Record<string, unknown> | null, body: string): string {
   const b = data && 'excalidraw-plugin' in data ? body.replace(DRAWING_DATA, '') : body;
   // Block ids ("… the cache. ^QrZc2aSE") are link anchors, not words.
   return b.replace(BLOCK_ID, '');
@@ -190,7 +193,9 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
   const properties = broken && parsed.block ? brokenProperties(text.slice(parsed.block.yamlStart, parsed.block.yamlEnd)) : propertyText(parsed.data);
   if (properties) note.props = properties;
   const problem = parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined;
-  return { note, chunks: chunkBody(searchableBody(parsed.data, body)), properties, problem, meta, body: parsed.body };
+  const searched = searchableBody(parsed.data, parsed.body);
+  const chunks = chunkBody(body === parsed.body ? searched : searchableBody(parsed.data, body));
+  return { note, chunks, properties, problem, meta, body: searched };
 }
 
 /** The text a chunk is embedded by; null when the chunk gets no vector (a beat has one vector, on its first chunk). */

@@ -7,7 +7,7 @@ import { answeringText } from './answering.js';
 import { allowList, hasFilters } from './filters.js';
 import { linkKey } from './note-doc.js';
 import { makeSnippet, priorFactor, rrf, type RankingConfig } from './rank.js';
-import { topK, type TextCandidate, type TextIndex } from './text-index.js';
+import { topK, type FieldName, type TextCandidate, type TextIndex } from './text-index.js';
 import { extractTimePhrase, whenFactor } from './time-phrases.js';
 import type { SearchFilters, SearchHit, SearchOptions } from './types.js';
 import type { VectorStore } from './vector-store.js';
@@ -177,12 +177,14 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit, opts.hidden);
   const words = snippetWords(query);
   const said = text.tokenizer.wordsByTerm(query);
-  let hits = kept.slice(0, limit).map((c) => toHit(ctx, c, terms, words, said));
+  let matched = kept.slice(0, limit).map((c) => ({ c, m: matchOf(text, c, terms) }));
   if (terms.length > 1 && opts.relativeCut !== false) {
     // A hit sharing far less of the query than the best one is padding: a long note that says one common word of it.
-    const top = Math.max(...hits.map((h) => h.coverage ?? 1));
-    hits = hits.filter((h, i) => (h.coverage ?? 1) >= top * RELATIVE_COVER || (kept[i].cos ?? 0) >= CLOSE_COSINE);
+    const top = Math.max(...matched.map(({ m }) => m.coverage));
+    matched = matched.filter(({ c, m }) => m.coverage >= top * RELATIVE_COVER || (c.cos ?? 0) >= CLOSE_COSINE);
   }
+  // Excerpts (the costly part of a hit) only for the hits kept.
+  const hits = matched.map(({ c, m }) => toHit(ctx, c, m, terms, words, said));
   if (hits.length > 0 && terms.length > 0 && (hits[0].coverage ?? 1) < SEARCH_FLOOR && (kept[0].cos ?? 0) < CLOSE_COSINE) notices.unshift(NO_CLOSE_MATCH);
   return { hits, mode, notices, timeFilter, terms };
 }
@@ -303,19 +305,15 @@ function excerpt(t: TextIndex, props: string | undefined, chunk: number, query: 
   return rest ? `${head} · ${rest}` : head;
 }
 
-function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], said: Map<string, string>): SearchHit {
-  const t = ctx.text;
-  const n = t.notes[c.slot]!;
-  const why: string[] = [];
+/** Which fields of a hit hold which query terms, and the share of the query's weight they hold. */
+interface Match {
+  fields: Map<FieldName, string[]>;
+  found: Set<string>;
+  coverage: number;
+}
+
+function matchOf(t: TextIndex, c: Cand, terms: string[]): Match {
   const fields = t.matchedFields(c.slot, c.chunk, terms);
-  // The passage quoted: one whose own heading names what is asked can take the place of the best scoring one. What the
-  // hit matched and covers (the floor, the prompt hook's bar) stays read on the best scoring passage.
-  const quoted = c.bm25 !== undefined && c.via === undefined ? t.answeringChunk(c.slot, c.chunk, terms, ctx.ranking.bm25, words.join(' ')) : { chunk: c.chunk, fromStart: false };
-  const shown = quoted.chunk;
-  if (c.bm25 !== undefined) {
-    // The user's words ("materials"), not the index's stems ("materi").
-    for (const [field, ts] of fields) why.push(`${field}: ${ts.map((x) => said.get(x) ?? x).join(', ')}`);
-  }
   const found = new Set<string>();
   for (const ts of fields.values()) for (const x of ts) found.add(x);
   let total = 0;
@@ -324,6 +322,21 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
     const w = termWeight(t, x);
     total += w;
     if (found.has(x)) got += w;
+  }
+  return { fields, found, coverage: total > 0 ? Number((got / total).toFixed(3)) : 1 };
+}
+
+function toHit(ctx: SearchContext, c: Cand, { fields, found, coverage }: Match, terms: string[], words: string[], said: Map<string, string>): SearchHit {
+  const t = ctx.text;
+  const n = t.notes[c.slot]!;
+  const why: string[] = [];
+  // The passage quoted: one whose own heading names what is asked can take the place of the best scoring one. What the
+  // hit matched and covers (the floor, the prompt hook's bar) stays read on the best scoring passage.
+  const quoted = c.bm25 !== undefined && c.via === undefined ? t.answeringChunk(c.slot, c.chunk, terms, ctx.ranking.bm25, words.join(' ')) : { chunk: c.chunk, fromStart: false };
+  const shown = quoted.chunk;
+  if (c.bm25 !== undefined) {
+    // The user's words ("materials"), not the index's stems ("materi").
+    for (const [field, ts] of fields) why.push(`${field}: ${ts.map((x) => said.get(x) ?? x).join(', ')}`);
   }
   if (c.cos !== undefined) why.push(`meaning (cosine ${c.cos.toFixed(2)})`);
   why.push(...c.why);
@@ -339,7 +352,7 @@ function toHit(ctx: SearchContext, c: Cand, terms: string[], words: string[], sa
     summary: n.summary,
     via: c.via,
     chars: n.size,
-    coverage: total > 0 ? Number((got / total).toFixed(3)) : 1,
+    coverage,
     terms: [...found],
   };
 }

@@ -1,4 +1,5 @@
-// The snapshot's bytes (snapshot.ts): a writer and a reader of its sections, in steps, and the checksum over them.
+// The snapshot's bytes (snapshot.ts): a writer and a reader of its sections, in steps, the checksum over them, and the
+// (de)compression stream the packed file goes through.
 import { EngramError } from '../errors.js';
 
 const enc = new TextEncoder();
@@ -7,8 +8,8 @@ const dec = new TextDecoder();
 /** Characters (or bytes) of text encoded or decoded between two steps. */
 export const TEXT_STEP = 1 << 18;
 
-/** Word pairs summed between two steps of the checksum (about 1 MB). */
-const CHECKSUM_STEP = 1 << 17;
+/** Word pairs summed between two steps of the checksum (256 KB). */
+const CHECKSUM_STEP = 1 << 15;
 
 /**
  * Two 32-bit multiply-rotate lanes, one over even and one over odd words (independent, so the CPU runs them side by
@@ -124,18 +125,61 @@ export class Reader {
   text(): string {
     return dec.decode(this.section());
   }
-  /** A large text section, decoded in pieces (a streaming decoder joins characters split between them). */
-  *textSteps(): Generator<void, string> {
+  /**
+   * A large text section, decoded in pieces of about TEXT_STEP bytes, each cut where a character starts (UTF-8: not
+   * before a continuation byte), one step each. The pieces are never joined: copying megabytes of text into one string
+   * is itself a long block.
+   */
+  *textPieces(): Generator<void, string[]> {
     const b = this.section();
-    const decoder = new TextDecoder();
     const out: string[] = [];
-    for (let off = 0; off < b.length; off += TEXT_STEP) {
-      out.push(decoder.decode(b.subarray(off, off + TEXT_STEP), { stream: true }));
+    for (let off = 0; off < b.length; ) {
+      let end = Math.min(b.length, off + TEXT_STEP);
+      while (end < b.length && end > off && (b[end] & 0xc0) === 0x80) end--;
+      out.push(dec.decode(b.subarray(off, end)));
+      off = end;
       yield;
     }
-    out.push(decoder.decode());
-    return out.join('');
+    return out;
   }
+}
+
+/** Bytes handed to a (de)compression stream at a time, so neither side holds the whole file twice at once. */
+const PACK_STEP = 1 << 20;
+
+/** Runs bytes through a CompressionStream or DecompressionStream (web standards: Node 18+, Electron), in pieces. */
+export async function through(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+  const writer = stream.writable.getWriter();
+  const writing = (async () => {
+    for (let off = 0; off < bytes.length; off += PACK_STEP) {
+      await writer.ready;
+      await writer.write(bytes.subarray(off, off + PACK_STEP) as Uint8Array<ArrayBuffer>);
+    }
+    await writer.close();
+  })();
+  const reader = stream.readable.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) break;
+      const chunk: Uint8Array = r.value;
+      parts.push(chunk);
+      size += chunk.length;
+    }
+    await writing;
+  } catch (e) {
+    writing.catch(() => undefined);
+    throw e;
+  }
+  const out = new Uint8Array(size);
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
 }
 
 export function corrupt(why: string): EngramError {

@@ -1,14 +1,16 @@
 // The index snapshot: one binary file a host writes atomically to `vaults/<key>/snapshot`.
 // Layout: magic "ENGRAMIX", u32 format version, u32 header length, header JSON (model, dimension, the note table with
-// content hash and mtime per note), then length-prefixed sections (chunk text, four BM25 fields, vectors), 4-byte
-// aligned, then an 8-byte checksum of everything before it. Anything that does not check out is refused, never trusted.
+// content hash and mtime per note), then length-prefixed sections (chunk text, four BM25 fields, the line sketch,
+// vectors), 4-byte aligned, then an 8-byte checksum of everything before it. Anything that does not check out is
+// refused, never trusted.
 import { EngramError } from '../errors.js';
 import { isLinkList } from './chunk.js';
 import { Posting, type FieldIndex } from './postings.js';
 import { FIELDS, type IndexedNote, type TextIndex } from './text-index.js';
 import { VectorStore } from './vector-store.js';
+import { LineSketch } from './line-sketch.js';
 import { parseJsonSteps } from '../json-steps.js';
-import { checksumSteps, corrupt, Reader, TEXT_STEP, Writer } from './snapshot-bytes.js';
+import { checksumSteps, corrupt, Reader, TEXT_STEP, through, Writer } from './snapshot-bytes.js';
 
 // 4: snapshots of format 3 written without a vector store may hold postings of the wrong notes (encodeSnapshot did not
 // compact them), and note times now read date keys and file-name dates: every older snapshot is rebuilt once.
@@ -20,7 +22,9 @@ import { checksumSteps, corrupt, Reader, TEXT_STEP, Writer } from './snapshot-by
 // 7: the file a host writes is deflated (`packSnapshot`: about a third of the size); posting ids are stored as gaps
 // (the deflate finds them); the note table leaves out what the path gives (folder) and what counting gives (first
 // chunk), and notes carry their properties as `key: value` lines for excerpts. Older snapshots are rebuilt.
-// 8: English irregular forms are indexed by their base ("went" as "go"): older postings hold the forms apart.
+// 8: English irregular forms are indexed by their base ("went" as "go"), and the boilerplate line sketch
+// (line-sketch.ts) follows the four fields, so the first excerpt after a restart does not count every note's lines.
+// Older postings hold the forms apart: a format 7 snapshot is rebuilt.
 export const SNAPSHOT_FORMAT_VERSION = 8;
 const MAGIC = 'ENGRAMIX';
 /** A packed snapshot: this magic, the u32 format version, then the raw snapshot deflated (`deflate-raw`). */
@@ -45,10 +49,13 @@ export function runSync<T>(steps: Generator<void, T>): T {
   }
 }
 
-/** Postings of this many terms are copied (or read) between two steps. */
+/** Postings of this many terms are copied (or read) between two steps, or of this many entries when sooner. */
 const TERMS_STEP = 1024;
+const POSTINGS_STEP = 1 << 14;
+/** Characters of passage text sliced, looked at for links or counted for the line sketch between two steps. */
+const CHARS_STEP = 1 << 14;
 /** Notes of the note table encoded or decoded between two steps. */
-const NOTES_STEP = 1024;
+const NOTES_STEP = 256;
 
 /** `JSON.stringify(header)`, byte for byte, encoded a block of notes at a time (the note table is megabytes). */
 function* headerParts(header: SnapshotHeader): Generator<void, Uint8Array[]> {
@@ -147,6 +154,7 @@ export function* encodeSnapshot(text: TextIndex, vectors: VectorStore | null, mo
     yield* writeField(w, text.fields[f], f === 'body' ? text.chunkCount : header.notes.length);
     yield;
   }
+  w.section(text.lines.encode());
   if (vectors) {
     w.typed(vectors.has.slice(0, text.chunkCount));
     w.typed(vectors.data.subarray(0, text.chunkCount * vectors.dimension));
@@ -194,6 +202,7 @@ function* readField(r: Reader, f: FieldIndex, docs: number): Generator<void, voi
   const lengths = r.f32();
   if (counts.length !== terms.length || ids.length !== tfs.length || lengths.length !== docs) throw corrupt('field tables disagree');
   let off = 0;
+  let since = 0;
   for (let i = 0; i < terms.length; i++) {
     const n = counts[i];
     if (off + n > ids.length) throw corrupt('postings run past their table');
@@ -208,7 +217,11 @@ function* readField(r: Reader, f: FieldIndex, docs: number): Generator<void, voi
     if (n > 0 && id >= docs) throw corrupt('a posting names no document');
     f.terms.set(terms[i], new Posting(ids.subarray(off, off + n), tfs.subarray(off, off + n), n));
     off += n;
-    if ((i + 1) % TERMS_STEP === 0) yield;
+    since += n;
+    if ((i + 1) % TERMS_STEP === 0 || since >= POSTINGS_STEP) {
+      since = 0;
+      yield;
+    }
   }
   f.lengths = lengths.length > 0 ? lengths : new Float32Array(1024);
   f.liveDocs = docs;
@@ -238,13 +251,14 @@ function* verifySteps(bytes: Uint8Array): Generator<void, SnapshotHeader> {
   if (v.getUint32(bytes.length - 8, true) !== a || v.getUint32(bytes.length - 4, true) !== b) throw corrupt('checksum mismatch');
   let header: SnapshotHeader;
   try {
-    header = (yield* parseJsonSteps(yield* r.textSteps(), 'notes', 256)) as SnapshotHeader;
+    header = (yield* parseJsonSteps(r.section(), 'notes', 256)) as SnapshotHeader;
   } catch {
     throw corrupt('unreadable header');
   }
   if (!Array.isArray(header.notes) || typeof header.chunks !== 'number') throw corrupt('header lacks the note table');
   yield;
   header.notes = yield* restoreNotes(header.notes, header.chunks);
+  header.formatVersion = version;
   return header;
 }
 
@@ -258,15 +272,29 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
   const headings = JSON.parse(r.text()) as (string | null)[];
   const ends = r.u32s();
   yield;
-  const all = yield* r.textSteps();
-  if (headings.length !== header.chunks || ends.length !== header.chunks || (ends.length > 0 && ends[ends.length - 1] !== all.length)) throw corrupt('chunk table');
+  const pieces = yield* r.textPieces();
+  const length = pieces.reduce((n, p) => n + p.length, 0);
+  if (headings.length !== header.chunks || ends.length !== header.chunks || (ends.length > 0 && ends[ends.length - 1] !== length)) throw corrupt('chunk table');
   const texts = new Array<string>(ends.length);
   const links = new Uint8Array(Math.max(1024, header.chunks));
-  for (let c = 0, start = 0; c < ends.length; start = ends[c], c++) {
-    texts[c] = all.slice(start, ends[c]);
+  // Each passage sliced out of the decoded pieces (`piece` starts at character `base` of the whole).
+  let piece = 0;
+  let base = 0;
+  for (let c = 0, start = 0, since = 0; c < ends.length; start = ends[c], c++) {
+    while (piece < pieces.length - 1 && start >= base + pieces[piece].length) base += pieces[piece++].length;
+    let t = pieces[piece]?.slice(start - base, ends[c] - base) ?? '';
+    for (let p = piece, b = base; p < pieces.length - 1 && b + pieces[p].length < ends[c]; ) {
+      b += pieces[p++].length;
+      t += pieces[p].slice(0, ends[c] - b);
+    }
+    texts[c] = t;
     // Read again from the text rather than stored: one regex pass over passages that hold a link at all.
     if ((texts[c].includes('[') || texts[c].includes('http')) && isLinkList(texts[c])) links[c] = 1;
-    if ((c + 1) % 512 === 0) yield;
+    since += ends[c] - start;
+    if ((c + 1) % 512 === 0 || since >= CHARS_STEP) {
+      since = 0;
+      yield;
+    }
   }
   yield;
   for (const f of FIELDS) {
@@ -282,11 +310,15 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
     for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount; c++) chunkNote[c] = slot;
     if ((slot + 1) % NOTES_STEP === 0) yield;
   }
+  yield;
   text.chunkNote = chunkNote;
   text.chunkLinks = links;
   text.chunkHeading = headings.map((h) => h ?? undefined);
   text.chunkText = texts;
   text.chunkCount = header.chunks;
+  const lines = yield* LineSketch.decode(r.section());
+  if (!lines) throw corrupt('the line sketch is unreadable');
+  text.lines = lines;
   let vectors: VectorStore | null = null;
   if (header.dimension > 0) {
     const has = new Uint8Array(r.section().slice());
@@ -295,44 +327,6 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
     vectors = VectorStore.from(header.dimension, has, data, header.chunks);
   }
   return { header, vectors };
-}
-
-/** Bytes handed to a (de)compression stream at a time, so neither side holds the whole file twice at once. */
-const PACK_STEP = 1 << 20;
-
-/** Runs bytes through a CompressionStream or DecompressionStream (web standards: Node 18+, Electron), in pieces. */
-async function through(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
-  const writer = stream.writable.getWriter();
-  const writing = (async () => {
-    for (let off = 0; off < bytes.length; off += PACK_STEP) {
-      await writer.ready;
-      await writer.write(bytes.subarray(off, off + PACK_STEP) as Uint8Array<ArrayBuffer>);
-    }
-    await writer.close();
-  })();
-  const reader = stream.readable.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const r = await reader.read();
-      if (r.done) break;
-      const chunk: Uint8Array = r.value;
-      parts.push(chunk);
-      size += chunk.length;
-    }
-    await writing;
-  } catch (e) {
-    writing.catch(() => undefined);
-    throw e;
-  }
-  const out = new Uint8Array(size);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
 }
 
 /** The file a host writes: the snapshot deflated behind its own magic and version (a third of the size or less). */

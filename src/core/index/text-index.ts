@@ -29,12 +29,10 @@ export class TextIndex {
   /** Notes per term, counted on demand by `idf`; emptied by every change. */
   private readonly noteDf = new Map<string, number>();
   /**
-   * Notes per line, for boilerplate: counted as notes are added and removed; after a snapshot is loaded, over the live
-   * notes at the first excerpt.
+   * Notes per line, for boilerplate: counted as notes are added and removed; a loaded snapshot brings its own (the
+   * first excerpt after a restart used to count every note's lines).
    */
-  private lines = new LineSketch();
-  /** Notes the sketch counted: short of the live notes after a snapshot load (its notes never passed through `add`). */
-  private sketched = 0;
+  lines = new LineSketch();
 
   constructor(opts: { stemming?: boolean; cjk?: CjkMode } = {}) {
     this.tokenizer = new Tokenizer(opts);
@@ -83,7 +81,6 @@ export class TextIndex {
       this.fields.body.add(id, b.tf, b.length);
     }
     this.lines.note(chunks.map((c) => c.text), 1);
-    this.sketched++;
     return slot;
   }
 
@@ -95,7 +92,6 @@ export class TextIndex {
     if (this.slotOf.get(n.path) === slot) this.slotOf.delete(n.path);
     this.deadNotes++;
     this.lines.note(this.noteChunks(n), -1);
-    this.sketched--;
     this.fields.title.retire(slot);
     this.fields.summary.retire(slot);
     this.fields.tags.retire(slot);
@@ -108,7 +104,8 @@ export class TextIndex {
     }
   }
 
-  private *noteChunks(n: IndexedNote): Generator<string> {
+  /** A note's passage texts, in order. */
+  *noteChunks(n: IndexedNote): Generator<string> {
     for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount; c++) yield this.chunkText[c] ?? '';
   }
 
@@ -118,11 +115,6 @@ export class TextIndex {
    */
   excerptText(chunk: number): string {
     const text = this.chunkText[chunk] ?? '';
-    if (this.sketched !== this.liveNotes) {
-      this.lines = new LineSketch();
-      for (const n of this.notes) if (n) this.lines.note(this.noteChunks(n), 1);
-      this.sketched = this.liveNotes;
-    }
     const min = Math.max(BOILERPLATE_MIN_NOTES, Math.ceil(this.liveNotes * BOILERPLATE_SHARE));
     const { a: rowA, b: rowB } = this.lines;
     let out = '';

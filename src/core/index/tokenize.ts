@@ -9,6 +9,21 @@ type Stemmer = (word: string) => string;
 
 const oramaStemmer = (oramaTokenizer.createTokenizer({ language: 'english', stemming: true }) as unknown as { stemmer: Stemmer }).stemmer;
 
+/**
+ * English stems by lower-case word, shared by every tokenizer (the index's and the relevance gate's stem the same words
+ * of every note at a first start: the stemmer is the costly step). Bounded like each tokenizer's own cache.
+ */
+const englishStems = new Map<string, string>();
+function englishStem(word: string): string {
+  let t = englishStems.get(word);
+  if (t === undefined) {
+    t = oramaStemmer(word.normalize('NFKD').replace(/\p{M}/gu, ''));
+    if (englishStems.size > 500_000) englishStems.clear();
+    englishStems.set(word, t);
+  }
+  return t;
+}
+
 // A classic English stop list plus question words: natural-language questions ("when did she…") carry them and they
 // only add noise to BM25. Kept short on purpose: words such as "not" or "new" stay searchable.
 export const STOP_WORDS = new Set(
@@ -114,7 +129,7 @@ export class Tokenizer {
     } = {},
   ) {
     this.plain = opts.stemming === false;
-    this.stem = this.plain ? (w) => w : oramaStemmer;
+    this.stem = this.plain ? (w) => w.normalize('NFKD').replace(/\p{M}/gu, '') : englishStem;
     this.stopWords = opts.stopWords !== false;
     const extra = opts.extraStopWords ? [...opts.extraStopWords] : [];
     this.extraStop = extra.filter((w) => !CJK_CHAR.test(w));
@@ -214,7 +229,7 @@ export class Tokenizer {
     let t = this.cache.get(word);
     if (t !== undefined) return t;
     const base = this.plain ? undefined : IRREGULAR.get(word);
-    t = this.stop.has(word) || (base !== undefined && this.stop.has(base)) ? '' : this.stem((base ?? word).normalize('NFKD').replace(/\p{M}/gu, ''));
+    t = this.stop.has(word) || (base !== undefined && this.stop.has(base)) ? '' : this.stem(base ?? word);
     // Bound the cache: a pasted log full of unique tokens must not grow memory for ever.
     if (this.cache.size > 500_000) this.cache.clear();
     this.cache.set(word, t);

@@ -16,7 +16,8 @@ const READ_AHEAD = 32;
 
 /**
  * A note as the index read it from the vault, handed to whoever else needs it (the engine), so it is read once; with
- * its metadata and body when the index parsed it (a note whose text is unchanged is not parsed).
+ * its metadata and body as searched (`ParsedDoc.body`) when the index parsed it (a note whose text is unchanged is not
+ * parsed).
  */
 export interface NoteRead {
   path: string;

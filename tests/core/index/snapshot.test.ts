@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
 import { VaultIndex } from '../../../src/core/index/vault-index.js';
+import { decodeSnapshot, encodeSnapshot, runSync, unpackSnapshot } from '../../../src/core/index/snapshot.js';
+import { TextIndex } from '../../../src/core/index/text-index.js';
 import { CountingEmbedder, fixedClock, noYield, note } from '../../helpers/index-fixtures.js';
 
 function files(n = 40): Record<string, string> {
@@ -176,5 +178,40 @@ describe('index snapshot', () => {
       expect(r.reason, what).toMatch(reason);
       expect((await i.search('widget9')).hits[0].path, what).toBe('Notes/Note 9.md');
     }
+  });
+
+  it('keeps the boilerplate line counts: a loaded index leaves a footer out at once', async () => {
+    const footer = 'Made with the Community Template — star the repository and share it with friends';
+    const all = files();
+    for (let i = 0; i < 12; i++) all[`Notes/Note ${i}.md`] += `\n\n${footer}\n`;
+    const vault = new MemoryVault({ files: all });
+    const index = new VaultIndex({ vault, clock: fixedClock(), yieldNow: noYield });
+    await index.build();
+    const snippet = async (i: VaultIndex) => (await i.search('widget3', { mode: 'bm25' })).hits[0].snippet;
+    expect(await snippet(index)).not.toContain('Community Template');
+    const packed = await index.snapshotAsync();
+    for (const [what, bytes] of [['packed', packed], ['raw', await unpackSnapshot(packed)]] as const) {
+      const loaded = new VaultIndex({ vault, clock: fixedClock(), yieldNow: noYield });
+      expect(await loaded.open(bytes), what).toMatchObject({ loaded: true, indexed: 0 });
+      expect(await snippet(loaded), what).toBe(await snippet(index));
+      // The counts are the notes' own: with most of them gone the footer is no longer common, and shows again.
+      for (let i = 4; i < 12; i++) loaded.remove(`Notes/Note ${i}.md`);
+      expect(await snippet(loaded), what).toContain('Community Template');
+    }
+  });
+
+  it('reads back passage text of many pieces whole: characters of two, three and four bytes across the cuts', () => {
+    const text = new TextIndex();
+    const words = ['café', 'naïve', '日本語の文章', 'emoji 😀🎉', 'plain words here', 'Ωμέγα', '\u2028sep'];
+    for (let n = 0; n < 60; n++) {
+      const chunks = Array.from({ length: 5 }, (_, c) => ({ text: Array.from({ length: 400 }, (_, i) => words[(n + c + i) % words.length]).join(' ') }));
+      text.add({ path: `n${n}.md`, title: `n${n}`, folder: '', hash: `${n}`, mtime: 0, size: 0, working: false, tags: [], time: 0, superseded: false, links: [], dupKey: `${n}`, beat: false }, chunks);
+    }
+    const loaded = new TextIndex();
+    runSync(decodeSnapshot(runSync(encodeSnapshot(text, null, null)), loaded));
+    // Over 600,000 characters: decoded in several pieces of 256 KB, cut between characters.
+    expect(text.chunkText.join('').length).toBeGreaterThan(600_000);
+    expect(loaded.chunkText).toEqual(text.chunkText.slice(0, text.chunkCount));
+    expect(loaded.lines.a).toEqual(text.lines.a);
   });
 });
