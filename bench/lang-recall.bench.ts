@@ -73,6 +73,9 @@ async function score(lang: string, set: LangSet, opts: Partial<VaultIndexOptions
   return { ...s, hit1: s.hit1 / n, hit3: s.hit3 / n, hit10: s.hit10 / n, mrr: s.mrr / n };
 }
 
+/** A snapshot store with nothing saved yet: the engine starts as at a host's first start (the index hands it each note it reads). */
+const firstStart = { read: () => Promise.resolve(null), write: () => Promise.resolve() };
+
 /**
  * The UserPromptSubmit hook's injection (Engine.context with the relevance gate and the default prompt budget of
  * 1,500 characters and 5 notes): how many questions get a relevant note injected, how many get nothing at all, and
@@ -82,7 +85,7 @@ async function injected(lang: string, set: LangSet): Promise<{ relevant: number;
   const { Engine, IndexedVault } = await import('../src/core/engine.js');
   const dir = path.join(helpDir, lang);
   const vault = new NodeVault(dir);
-  const engine = new Engine({ ports: { vault, clock: { now: () => Date.now() }, yieldNow: () => Promise.resolve() }, index: new IndexedVault(new VaultIndex({ vault })) });
+  const engine = new Engine({ ports: { vault, clock: { now: () => Date.now() }, yieldNow: () => Promise.resolve() }, index: new IndexedVault(new VaultIndex({ vault }), { snapshot: firstStart }) });
   await engine.start();
   const link = permalinks(dir);
   let relevant = 0;
@@ -138,7 +141,7 @@ async function korean(plain: Partial<VaultIndexOptions>, showMisses: boolean): P
   const base = await score('ko', asked, plain, dir, true);
   const { Engine, IndexedVault } = await import('../src/core/engine.js');
   const vault = new NodeVault(dir);
-  const engine = new Engine({ ports: { vault, clock: { now: () => Date.now() }, yieldNow: () => Promise.resolve() }, index: new IndexedVault(new VaultIndex({ vault })) });
+  const engine = new Engine({ ports: { vault, clock: { now: () => Date.now() }, yieldNow: () => Promise.resolve() }, index: new IndexedVault(new VaultIndex({ vault }), { snapshot: firstStart }) });
   await engine.start();
   const inject = async (prompt: string): Promise<string[]> => (await engine.context({ event: 'UserPromptSubmit', prompt, maxChars: 1500, maxItems: 5 })).items.map((i) => i.path);
   let relevant = 0;

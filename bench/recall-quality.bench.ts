@@ -208,7 +208,10 @@ export async function run(): Promise<void> {
     const t0 = performance.now();
     const vault = new NodeVault(dir);
     const ports = { vault, clock: { now: () => Date.now() }, yieldNow: () => new Promise<void>((r) => setImmediate(r)) };
-    const engine = new Engine({ ports, index: new IndexedVault(new VaultIndex({ vault })) });
+    // Started as a host's first start is (a snapshot store with nothing saved yet): the index builds itself and hands
+    // the engine each note it reads, with its terms, so the gate's statistics here are those a user's first start makes.
+    const snapshot = { read: () => Promise.resolve(null), write: () => Promise.resolve() };
+    const engine = new Engine({ ports, index: new IndexedVault(new VaultIndex({ vault }), { snapshot }) });
     await engine.start();
     const built = performance.now() - t0;
     const plain = new PlainBM25();

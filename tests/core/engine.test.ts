@@ -165,6 +165,34 @@ describe('term statistics read a note as the index searches it', () => {
   });
 });
 
+describe('a first start takes the gate\'s terms from the index', () => {
+  it('each note\'s terms as the index cut them hold those the engine reads itself, properties left out', async () => {
+    const files = {
+      ...FILES,
+      'Clippings/Advice.md': '---\nauthor: "[[Kevin Kelly]]"\ntags: [advice]\n---\n# Bits of advice\nThanks, looks good.\n\n## Gardening\nCompost warms the beds.\n',
+      'Notes/Mixed.md': '# Notizen\nDie Gartenarbeit beginnt im Frühling, wenn der Boden warm ist und die Tage länger werden.\n',
+    };
+    const termsBy = async (snapshot?: { read: () => Promise<null>; write: () => Promise<void> }) => {
+      const store = new MemoryStateStore();
+      const vault = new MemoryVault({ files });
+      const engine = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() }, index: new IndexedVault(new VaultIndex({ vault, autoEmbed: false }), snapshot ? { snapshot } : {}), persist: { store, dir: 'v' } });
+      await engine.start();
+      await engine.save();
+      const cache = JSON.parse(store.files.get('v/notes.json') as string) as { terms: string[]; notes: [string, number, number, unknown, number[]][] };
+      return new Map(cache.notes.map((n) => [n[0], n[4].map((t) => cache.terms[t])]));
+    };
+    const byIndex = await termsBy({ read: () => Promise.resolve(null), write: () => Promise.resolve() });
+    const byEngine = await termsBy();
+    expect([...byIndex.keys()].sort()).toEqual(Object.keys(files).sort());
+    for (const [path, own] of byEngine) expect(byIndex.get(path), path).toEqual(expect.arrayContaining(own));
+    const kelly = byIndex.get('Clippings/Advice.md')!;
+    expect(kelly).toEqual(expect.arrayContaining(['advic', 'compost', 'garden']));
+    // The author property is searched with the tags, but is no word of the note for the gate (nor was it before).
+    expect(kelly.filter((t) => /kevin|kelli|author/.test(t))).toEqual([]);
+    expect(byIndex.get('Notes/Mixed.md')).toEqual(expect.arrayContaining(byEngine.get('Notes/Mixed.md')!));
+  });
+});
+
 describe('a restart reads only the notes that changed', () => {
   it('unchanged notes come from the saved note cache; changed, new and damaged-cache cases read the vault', async () => {
     const store = new MemoryStateStore();

@@ -5,6 +5,7 @@ import type { VaultChange, VaultFile, VaultFileInfo, VaultPort } from '../ports.
 import { parseNote } from '../note/frontmatter.js';
 import { readNoteMeta, type NoteMeta } from '../note/meta.js';
 import { searchableBody } from '../index/note-doc.js';
+import { isContentTerm } from '../index/language.js';
 import { lookUpNote, stripTitlePrefix, titleKey, type LookUp } from '../note/lookup.js';
 import { isConflictCopy, possibleCopy, sameNoteVersions } from '../note/conflict-copy.js';
 import { TermStats } from '../recall/term-stats.js';
@@ -133,7 +134,9 @@ export class VaultNotes {
     const { meta, body } = parsed;
     this.metas.set(path, meta);
     this.listing.set(path, { mtime: file.mtime, size: file.size });
-    this.stats.set(path, `${meta.title}\n${meta.summary ?? ''}\n${meta.tags.join(' ')}\n${body}`);
+    // Cut by the index as it added the note (a first start): not tokenized a second time here.
+    if (parsed.terms) this.stats.setTerms(path, parsed.terms.filter(isContentTerm));
+    else this.stats.set(path, `${meta.title}\n${meta.summary ?? ''}\n${meta.tags.join(' ')}\n${body}`);
     return { meta };
   }
 

@@ -214,7 +214,7 @@ export class IndexStore {
       this.keepVectors(this.text.notes[oldSlot]!, cache);
       this.clearVectors(this.text.notes[oldSlot]!);
     }
-    const slot = this.text.add(doc.note, doc.chunks, doc.properties);
+    const slot = this.text.add(doc.note, doc.chunks, doc.properties, doc.terms);
     this.changed();
     if (this.vectors) {
       const n = this.text.notes[slot]!;

@@ -19,6 +19,8 @@ export interface ParsedDoc {
    */
   meta: NoteMeta;
   body: string;
+  /** Set by whoever wants them (the engine's term statistics): filled with the note's distinct terms as it is indexed. */
+  terms?: Set<string>;
 }
 
 /** 64-bit (two 32-bit lanes) hash of a string, as 16 hex digits: change detection, not security. */

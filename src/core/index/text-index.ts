@@ -44,9 +44,10 @@ export class TextIndex {
 
   /**
    * Adds a note (replacing any note at the same path) and returns its slot. `properties`: the frontmatter's other
-   * values as words, searched with the tags.
+   * values as words, searched with the tags. `terms`, when given, receives the note's distinct terms of its title,
+   * summary, tags and passages (not its properties): the relevance gate's term statistics, without a second reading.
    */
-  add(note: Omit<IndexedNote, 'firstChunk' | 'chunkCount'>, chunks: Chunk[], properties = ''): number {
+  add(note: Omit<IndexedNote, 'firstChunk' | 'chunkCount'>, chunks: Chunk[], properties = '', terms?: Set<string>): number {
     const old = this.slotOf.get(note.path);
     if (old !== undefined) this.removeSlot(old);
     this.noteDf.clear();
@@ -63,6 +64,12 @@ export class TextIndex {
     this.fields.summary.add(slot, s.tf, s.length);
     const g = tk.frequencies(properties ? `${note.tags.join(' ')}\n${properties}` : note.tags.join(' '), lang);
     this.fields.tags.add(slot, g.tf, g.length);
+    const keep = (tf: Map<string, number>): void => {
+      if (terms) for (const k of tf.keys()) terms.add(k);
+    };
+    keep(t.tf);
+    keep(s.tf);
+    if (terms) for (const k of properties ? tk.terms(note.tags.join(' '), lang) : g.tf.keys()) terms.add(k);
     for (const c of chunks) {
       const id = this.chunkCount++;
       if (id >= this.chunkNote.length) {
@@ -79,6 +86,7 @@ export class TextIndex {
       this.chunkText[id] = c.text;
       const b = tk.frequencies(c.heading ? `${c.heading}\n${c.text}` : c.text, lang);
       this.fields.body.add(id, b.tf, b.length);
+      keep(b.tf);
     }
     this.lines.note(chunks.map((c) => c.text), 1);
     return slot;

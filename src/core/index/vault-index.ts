@@ -24,7 +24,8 @@ export interface NoteRead {
   text: string;
   mtime: number;
   size: number;
-  parsed?: { meta: NoteMeta; body: string };
+  /** The note as the index parsed it, and its distinct terms (title, summary, tags, passages) as the index cut them. */
+  parsed?: { meta: NoteMeta; body: string; terms?: string[] };
 }
 
 /** Who else is told what the index reads on its way up: the vault's listing, then each note read. */
@@ -151,10 +152,12 @@ export class VaultIndex extends IndexStore {
             hooks.read?.(read);
           } else {
             const doc = parseDoc(f.path, file.text, file.mtime, file.size);
-            hooks.read?.({ ...read, parsed: { meta: doc.meta, body: doc.body } });
             // A drawing or a pasted log can take tens of ms to parse and as long again to index: two tasks then.
             if (slicer.due()) await slicer.yield();
+            // Told after indexing, with the note's terms as the index cut them: the engine reads none of it again.
+            if (hooks.read) doc.terms = new Set();
             const problem = this.indexDoc(f.path, doc, carried);
+            hooks.read?.({ ...read, parsed: { meta: doc.meta, body: doc.body, terms: doc.terms ? [...doc.terms] : undefined } });
             if (problem) report.problems.push({ path: f.path, reason: problem });
             report.indexed++;
           }
