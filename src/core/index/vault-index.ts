@@ -151,11 +151,9 @@ export class VaultIndex extends IndexStore {
             report.unchanged++;
             hooks.read?.(read);
           } else {
-            const doc = parseDoc(f.path, file.text, file.mtime, file.size);
+            const doc = { ...parseDoc(f.path, file.text, file.mtime, file.size), terms: hooks.read ? new Set<string>() : undefined };
             // A drawing or a pasted log can take tens of ms to parse and as long again to index: two tasks then.
             if (slicer.due()) await slicer.yield();
-            // Told after indexing, with the note's terms as the index cut them: the engine reads none of it again.
-            if (hooks.read) doc.terms = new Set();
             const problem = this.indexDoc(f.path, doc, carried);
             hooks.read?.({ ...read, parsed: { meta: doc.meta, body: doc.body, terms: doc.terms ? [...doc.terms] : undefined } });
             if (problem) report.problems.push({ path: f.path, reason: problem });
