@@ -53,3 +53,35 @@ export function allowList(notes: (IndexedNote | null)[], f: SearchFilters): Uint
 export function filterKey(f: SearchFilters): string {
   return JSON.stringify([f.types, f.scope, f.projects, f.durability, f.folders, f.tags, f.since, f.until, f.excludeFolders, f.generalToo]);
 }
+
+/** A range read from a time phrase of a question ("in September 2023"), epoch ms, both ends inclusive. */
+export interface PhraseRange {
+  since?: number;
+  until?: number;
+}
+
+export function inRange(n: IndexedNote, r: PhraseRange): boolean {
+  return (r.since === undefined || n.time >= r.since) && (r.until === undefined || n.time <= r.until);
+}
+
+/**
+ * Whether a note's date is only its file's: no date in its frontmatter or name, so its time is when it was last saved,
+ * synced or copied, which says little of when what it tells happened.
+ */
+export function fileDated(n: IndexedNote): boolean {
+  return n.time === n.mtime;
+}
+
+/**
+ * The allow-list of a time phrase found in a question, on top of `base` (the explicit filters', null for every note):
+ * a note whose own date is outside the range is left out; a note dated only by its file stays, ranked on its words.
+ * Explicit `since`/`until` filters are in `base` and exclude by any date.
+ */
+export function phraseAllowList(notes: (IndexedNote | null)[], base: Uint8Array | null, r: PhraseRange): Uint8Array {
+  const out = new Uint8Array(notes.length);
+  for (let i = 0; i < notes.length; i++) {
+    const n = notes[i];
+    if (n && (base === null || base[i] === 1) && (fileDated(n) || inRange(n, r))) out[i] = 1;
+  }
+  return out;
+}

@@ -129,10 +129,24 @@ export function propertyText(data: Record<string, unknown> | null): string {
     if (UNSEARCHED_KEY.test(k)) continue;
     const values: string[] = [];
     add(v, 0, values);
-    // The key names what the value is ("director", "year"), when a value is kept: one line a key, "year: 1957".
-    if (values.length) out.push(`${k.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2')}: ${values.join(', ')}`);
+    const key = k.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
+    // The key names what the value is ("director", "year"): one line a key, "year: 1957". A key declared empty is
+    // what a template is about (`price:`, `sqft:`, `phone:`): its name alone. A value left out (an address) says nothing.
+    if (values.length) out.push(`${key}: ${values.join(', ')}`);
+    else if (isEmptyValue(v)) {
+      out.push(key);
+      size += key.length + 1;
+    }
   }
   return out.join('\n').slice(0, MAX_PROPERTIES);
+}
+
+/** A property declared with nothing in it: `phone:`, `loc: []`, `status: ""`. */
+function isEmptyValue(v: unknown): boolean {
+  if (v === null || v === undefined) return true;
+  if (typeof v === 'string') return v.trim() === '';
+  if (Array.isArray(v)) return v.every(isEmptyValue);
+  return false;
 }
 
 /** The words of a frontmatter block that does not parse: keys and values, without template fields and YAML marks. */
@@ -169,6 +183,7 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
   const aliases = meta.aliases.filter((a) => !names.some((n) => n.toLowerCase() === a.toLowerCase()));
   const links = new Set(wikilinks(broken ? text : body));
   for (const r of meta.related) for (const k of wikilinks(r.includes('[[') ? r : `[[${r}]]`)) links.add(k);
+  const searched = searchableBody(parsed.data, parsed.body);
   const slash = path.lastIndexOf('/');
   const note: NoteDoc = {
     path,
@@ -189,13 +204,14 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
     summary: meta.summary,
     superseded: meta.supersededBy !== undefined,
     links: [...links],
-    dupKey: textHash(body.toLowerCase().replace(/\s+/g, ' ').trim()),
+    // Notes of the same text are one result. A note without body text (a template, a reference made of properties)
+    // is told apart by its whole text: by its body alone every such note would collapse into the best ranked one.
+    dupKey: textHash((/\S/.test(searched) ? body : text).toLowerCase().replace(/\s+/g, ' ').trim()),
     beat: meta.engramId !== undefined || (meta.type !== undefined && BEAT_TYPES.has(meta.type)),
   };
   const properties = broken && parsed.block ? brokenProperties(text.slice(parsed.block.yamlStart, parsed.block.yamlEnd)) : propertyText(parsed.data);
   if (properties) note.props = properties;
   const problem = parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined;
-  const searched = searchableBody(parsed.data, parsed.body);
   const chunks = chunkBody(body === parsed.body ? searched : searchableBody(parsed.data, body));
   return { note, chunks, properties, problem, meta, body: searched };
 }

@@ -4,7 +4,7 @@ import { snippetWords } from './language.js';
 import { EngramError } from '../errors.js';
 import type { Clock, Embedder } from '../ports.js';
 import { answeringText } from './answering.js';
-import { allowList, hasFilters } from './filters.js';
+import { allowList, hasFilters, inRange, phraseAllowList, type PhraseRange } from './filters.js';
 import { linkKey } from './note-doc.js';
 import { makeSnippet, priorFactor, rrf, type RankingConfig } from './rank.js';
 import { topK, type FieldName, type TextCandidate, type TextIndex } from './text-index.js';
@@ -20,6 +20,11 @@ export interface IndexSearchOptions extends SearchOptions {
 }
 
 const EXACT_TITLE_BOOST = 1.5;
+/**
+ * The factor of a note dated within a question's time phrase ("in September 2023"): the phrase ranks such notes up
+ * rather than leaving out the notes whose only date is their file's (filters.ts, phraseAllowList).
+ */
+const TIME_PHRASE_BOOST = 2;
 
 /**
  * The floor of a search: below this share of the query's weight in its best passage, the best hit is no close match.
@@ -77,36 +82,39 @@ interface Cand {
 }
 
 export async function runSearch(ctx: SearchContext, rawQuery: string, opts: IndexSearchOptions = {}): Promise<SearchResult> {
-  const first = await searchOnce(ctx, rawQuery, opts);
-  if (first.hits.length > 0 || !first.timeFilter || first.terms.length === 0) return first;
+  const { result: first, dated } = await searchOnce(ctx, rawQuery, opts);
+  // A phrase keeps the notes dated only by their file: it still counts when some hit is dated within it.
+  if (dated > 0 || !first.timeFilter || first.terms.length === 0) return first;
   // "the socket bug from last week" when nothing is that recent: the words still matter more than the date.
   const withoutPhrase = rawQuery.replace(first.timeFilter.phrase, ' ');
-  const again = await searchOnce(ctx, withoutPhrase, { ...opts, timePhrases: false });
+  const { result: again } = await searchOnce(ctx, withoutPhrase, { ...opts, timePhrases: false });
   again.notices.unshift(`nothing matched "${first.timeFilter.phrase}"; showing results from any date`);
   return again;
 }
 
-async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearchOptions): Promise<SearchResult> {
+/** One search; `dated`: how many of its hits are dated within the query's time phrase. */
+async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearchOptions): Promise<{ result: SearchResult; dated: number }> {
   const limit = Math.max(1, Math.min(opts.limit ?? 10, 1000));
   const notices: string[] = [];
   let query = typeof rawQuery === 'string' ? rawQuery.trim() : '';
   const filters = { ...opts };
   let timeFilter: SearchResult['timeFilter'];
+  let phrase: PhraseRange | undefined;
   if (opts.timePhrases !== false && query) {
     const t = extractTimePhrase(query, ctx.clock.now());
     if (t.range) {
       query = t.query;
       timeFilter = { phrase: t.range.phrase, since: t.range.since, until: t.range.until };
-      if (t.range.since !== undefined) filters.since = Math.max(filters.since ?? -Infinity, t.range.since);
-      if (t.range.until !== undefined) filters.until = Math.min(filters.until ?? Infinity, t.range.until);
+      phrase = { since: t.range.since, until: t.range.until };
       notices.push(`"${t.range.phrase}" read as a date filter`);
     }
   }
-  if (!query && !hasFilters(filters)) {
+  if (!query && !hasFilters(filters) && !phrase) {
     throw new EngramError('usage', 'The query is empty: nothing to search for.', 'Give some words, e.g. engram search "sidecar socket", or a filter such as --type decision.');
   }
   const { text, ranking } = ctx;
-  const allowed = ctx.allowed ? ctx.allowed(filters) : allowList(text.notes, filters);
+  const base = ctx.allowed ? ctx.allowed(filters) : allowList(text.notes, filters);
+  const allowed = phrase ? phraseAllowList(text.notes, base, phrase) : base;
   const terms = query ? text.queryTerms(query) : [];
   let mode: SearchResult['mode'] = opts.mode ?? 'hybrid';
   const canVector = ctx.vectors !== null && ctx.vectorsUsable && (opts.queryVector !== undefined || ctx.embedder !== undefined);
@@ -152,12 +160,12 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   if (list.length === 0 && terms.length === 0 && query && mode === 'bm25') {
     notices.push('the query has no searchable words (only stop words, symbols or emoji)');
   }
-  if (!query || (terms.length === 0 && mode === 'bm25' && hasFilters(filters))) {
-    // Filters alone (or a time phrase alone): the matching notes, newest first.
+  if (!query || (terms.length === 0 && mode === 'bm25' && (hasFilters(filters) || phrase))) {
+    // Filters alone (or a time phrase alone): the matching notes, newest first; a phrase alone means notes within it.
     list = [];
     for (let s = 0; s < text.notes.length; s++) {
       const n = text.notes[s];
-      if (n && (allowed === null || allowed[s] === 1) && !opts.hidden?.(n.path)) list.push({ slot: s, score: n.time, chunk: n.firstChunk, why: ['matches the filters'] });
+      if (n && (allowed === null || allowed[s] === 1) && (!phrase || inRange(n, phrase)) && !opts.hidden?.(n.path)) list.push({ slot: s, score: n.time, chunk: n.firstChunk, why: ['matches the filters'] });
     }
     list = topK(list, limit);
     list.forEach((c, i) => (c.score = 1 / (i + 1)));
@@ -168,6 +176,10 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
         const p = priorFactor(text.notes[c.slot]!, now, ranking);
         c.score *= p.factor;
         c.why.push(...p.why);
+      }
+      if (phrase && inRange(text.notes[c.slot]!, phrase)) {
+        c.score *= TIME_PHRASE_BOOST;
+        c.why.push(`dated ${timeFilter!.phrase}`);
       }
     }
     // Equal scores in path order: slot numbers differ between a fresh build and a loaded snapshot, answers must not.
@@ -186,7 +198,8 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   // Excerpts (the costly part of a hit) only for the hits kept.
   const hits = matched.map(({ c, m }) => toHit(ctx, c, m, terms, words, said));
   if (hits.length > 0 && terms.length > 0 && (hits[0].coverage ?? 1) < SEARCH_FLOOR && (kept[0].cos ?? 0) < CLOSE_COSINE) notices.unshift(NO_CLOSE_MATCH);
-  return { hits, mode, notices, timeFilter, terms };
+  const dated = phrase ? matched.filter(({ c }) => inRange(text.notes[c.slot]!, phrase)).length : 0;
+  return { result: { hits, mode, notices, timeFilter, terms }, dated };
 }
 
 /** A question that asks when is answered by a passage that tells when ("yesterday", "last week"): time-phrases.ts. */

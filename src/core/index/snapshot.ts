@@ -25,7 +25,9 @@ import { checksumSteps, corrupt, Reader, TEXT_STEP, through, Writer } from './sn
 // 8: English irregular forms are indexed by their base ("went" as "go"), and the boilerplate line sketch
 // (line-sketch.ts) follows the four fields, so the first excerpt after a restart does not count every note's lines.
 // Older postings hold the forms apart: a format 7 snapshot is rebuilt.
-export const SNAPSHOT_FORMAT_VERSION = 8;
+// 9: a property declared empty (a template's `price:`) is indexed by its key, and a note without body text is told
+// apart from others by its whole text: a format 8 snapshot holds neither.
+export const SNAPSHOT_FORMAT_VERSION = 9;
 const MAGIC = 'ENGRAMIX';
 /** A packed snapshot: this magic, the u32 format version, then the raw snapshot deflated (`deflate-raw`). */
 const PACKED_MAGIC = 'ENGRAMIZ';

@@ -42,7 +42,9 @@ describe('dates users write', () => {
       ['Daily/2021-05-10.md', 'Notes/Created key.md', 'Notes/Cyberbrain.md', 'Notes/Date key.md', 'Notes/Updated key.md', 'Zettel/202106111513 - Kiwi.md'],
     );
     expect(await paths({ since: Date.parse('2021-03-01'), until: Date.parse('2021-04-30') })).toEqual(['Notes/Cyberbrain.md', 'Notes/Updated key.md']);
-    expect((await index.search('kiwi fruit in may 2021', { mode: 'bm25' })).hits.map((h) => h.path)).toEqual(['Daily/2021-05-10.md']);
+    // A phrase in the question leaves out the notes dated outside it, ranks the notes dated within it first, and keeps
+    // a note whose only date is its file's (the copy time says nothing of when it was written).
+    expect((await index.search('kiwi fruit in may 2021', { mode: 'bm25' })).hits.map((h) => h.path)).toEqual(['Daily/2021-05-10.md', 'Notes/Template.md']);
     const all = (await index.search('kiwi fruit', { limit: 20, mode: 'bm25' })).hits;
     expect(all.filter((h) => h.why.includes('recent')).map((h) => h.path)).toEqual(['Notes/Template.md']);
   });
@@ -59,5 +61,27 @@ describe('dates users write', () => {
     await engine.start();
     const r = await engine.context({ event: 'SessionStart', sessionId: 's', project: 'acme', maxChars: 4000, maxItems: 8 });
     expect(r.items.map((i) => i.path)).toEqual(['P/Newest.md', 'P/Newer.md', 'P/2021-05-10 Old.md']);
+  });
+});
+
+describe('a time phrase in a question', () => {
+  it('finds a note dated only by its file, while explicit since/until still filter by any date', async () => {
+    const vault = new MemoryVault({
+      files: {
+        'References/Catan.md': '---\ncategories:\n  - "[[Board games]]"\nrating: 7\nlast: 2023-09-01\n---\n',
+        'Daily/2023-09-03.md': 'Game night: we played a board game with friends until late.\n',
+        'Daily/2023-03-05.md': 'We played a board game with the neighbours.\n',
+      },
+    });
+    const index = new VaultIndex({ vault, clock: { now: () => NOW }, yieldNow: () => Promise.resolve() });
+    await index.build();
+    const r = await index.search('which board game did I last play in September 2023', { mode: 'bm25' });
+    expect(r.timeFilter?.phrase).toBe('in September 2023');
+    const got = r.hits.map((h) => h.path);
+    expect(got).toContain('References/Catan.md');
+    // The March note has a date of its own, outside the phrase: left out.
+    expect(got).not.toContain('Daily/2023-03-05.md');
+    const sept = { since: Date.parse('2023-09-01'), until: Date.parse('2023-09-30') };
+    expect((await index.search('board game played', { mode: 'bm25', ...sept })).hits.map((h) => h.path)).toEqual(['Daily/2023-09-03.md']);
   });
 });

@@ -21,4 +21,23 @@ describe('property excerpts', () => {
     await loaded.loadSnapshotAsync(await index.snapshotAsync());
     expect((await loaded.search('who directed Blade Runner', { limit: 1 })).hits[0].snippet).toBe(hit.snippet);
   });
+
+  it('a template is found by the properties it declares empty, and frontmatter-only notes are not one result', async () => {
+    const files = {
+      'Templates/Contact Template.md': '---\ncategories:\n  - "[[People]]"\nphone:\ntwitter:\norg:\ntags:\n---\n',
+      'Templates/Real Estate Template.md': '---\ncategories:\n  - "[[Places]]"\naddress:\nprice:\nsqft:\nloc: []\n---\n',
+      'Templates/Board Game Template.md': '---\ncategories:\n  - "[[Board games]]"\nmaker:\nrating:\n---\n',
+      'References/Catan.md': '---\ncategories:\n  - "[[Board games]]"\nmaker:\nrating: 7\n---\n',
+      'Notes/Twitter.md': 'I left Twitter in 2023 and do not miss the noise.\n',
+    };
+    const index = new VaultIndex({ vault: new MemoryVault({ files }), clock: fixedClock(), yieldNow: noYield });
+    await index.build();
+    const top = async (q: string) => (await index.search(q, { limit: 5, mode: 'bm25' })).hits.map((h) => h.path);
+    expect((await top("where do I keep someone's phone number and twitter handle"))[0]).toBe('Templates/Contact Template.md');
+    expect((await top('price and sqft of a place'))[0]).toBe('Templates/Real Estate Template.md');
+    // Both have no body: by their body alone they were "the same note" and only the better ranked one was shown.
+    expect(await top('board games')).toEqual(expect.arrayContaining(['Templates/Board Game Template.md', 'References/Catan.md']));
+    // A key read elsewhere (`tags`) is not made a word by being empty.
+    expect(await top('tags')).toEqual([]);
+  });
 });
