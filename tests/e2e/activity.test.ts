@@ -104,6 +104,11 @@ describe('engram activity', () => {
     const text2 = fs.readFileSync(page, 'utf8');
     expect(text2).toContain('<b>100%</b><span>injected notes read or cited</span>');
     expect(text2).not.toMatch(/<script|https?:\/\//);
+    // The day's budget, as the Dashboard pane draws it: a dashed step line of each day's budget, said in words.
+    const drawn = /<polyline class="budget" points="[^"]+" data-values="([^"]+)"/.exec(text2);
+    expect(drawn?.[1].split(',').map(Number)).toEqual(live.days.map((d) => d.budgetTokens));
+    expect(live.days.some((d) => d.budgetTokens >= inject.tokens)).toBe(true);
+    expect(text2).toContain('Dashed: the day&#39;s budget');
 
     // With the host stopped, the CLI reads the same record itself.
     expect(runCli(['serve', '--stop'], { env: sb.env }).code).toBe(0);
