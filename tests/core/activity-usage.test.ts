@@ -7,7 +7,7 @@ import { statsHtml } from '../../src/core/activity/stats-html.js';
 import { citedNotes, injectionUse, redactionsBySession } from '../../src/core/activity/usage.js';
 
 const note = (path: string, title: string) => ({ path, title, why: ['shares: kafka'] });
-const inject = (t: string, session: string, notes: ReturnType<typeof note>[]): ActivityEntry => ({ t, kind: 'inject', event: 'UserPromptSubmit', session, notes, chars: 400 * notes.length, tokens: 100 * notes.length, withheld: [] });
+const inject = (t: string, session: string, notes: ReturnType<typeof note>[], event = 'UserPromptSubmit'): ActivityEntry => ({ t, kind: 'inject', event, session, notes, chars: 400 * notes.length, tokens: 100 * notes.length, withheld: [] });
 
 describe('injection use', () => {
   it('names a note cited by its title, file name or path, and not by a short common title', () => {
@@ -65,7 +65,7 @@ describe('injection use', () => {
 
   it("the HTML page draws each day's budget as the Dashboard pane does, and none without the caps", () => {
     const entries: ActivityEntry[] = [
-      { ...inject('2026-11-02T09:00:00Z', 's1', [note('a.md', 'Alpha decision')]), event: 'SessionStart' },
+      inject('2026-11-02T09:00:00Z', 's1', [note('a.md', 'Alpha decision')], 'SessionStart'),
       inject('2026-11-02T09:01:00Z', 's1', [note('b.md', 'Beta decision')]),
       inject('2026-11-03T09:00:00Z', 's2', [note('a.md', 'Alpha decision'), note('b.md', 'Beta decision')]),
     ];
