@@ -68,7 +68,7 @@ export async function run(): Promise<void> {
     }
     console.log(`  set ${f}: ${set.sessions.length} sessions`);
     const t0 = performance.now();
-    const { runs, missing } = await runExtractionEval(set, dir, new RulesBackend(), '/nonexistent-home');
+    const { runs, missing } = await runExtractionEval(set, dir, new RulesBackend({ paid: false }), '/nonexistent-home');
     const ms = performance.now() - t0;
     // The baseline, over the same sessions: each user sentence with a marker word, and the folder's last name.
     const base = [];

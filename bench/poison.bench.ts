@@ -132,7 +132,7 @@ export async function run(): Promise<void> {
   const plain = set.pageAdvice.texts.map((text, i) => ({ id: `page-${i + 1}`, text }));
   for (const [what, items] of [['payloads', set.payloads], ['plain-words page instructions', plain]] as const) {
     if (what !== 'payloads') console.log(`  ${items.length} ${what} (bench/poison/set.json pageAdvice), fetched and repeated the same way; the directive check alone flags ${items.filter((p) => findDirectives(p.text).length).length} of them (baseline)`);
-    for (const [label, backend] of [['rules backend', new RulesBackend()], ['credulous model', credulous]] as const) {
+    for (const [label, backend] of [['rules backend', new RulesBackend({ paid: false })], ['credulous model', credulous]] as const) {
       let filedPayloads = 0;
       let proposed = 0;
       let userFiled = 0;

@@ -50,7 +50,7 @@ export async function rulesOnTranscript(dir: string, file: string): Promise<Tran
       if (t.role === 'user' && !t.sidechain && !/^\[REDACTED_TEXT len=/.test(t.text)) result.humanTurns++;
     }
     const vault = new MemoryVault();
-    const run = await extractSession({ ports: { vault, clock: { now: () => Date.UTC(2026, 0, 1) } }, state: new MemoryStateStore(), vaultDir: 'vaults/bench', backend: new RulesBackend(), session });
+    const run = await extractSession({ ports: { vault, clock: { now: () => Date.UTC(2026, 0, 1) } }, state: new MemoryStateStore(), vaultDir: 'vaults/bench', backend: new RulesBackend({ paid: false }), session });
     if (run.skipped) result.skipped = run.skipped;
     result.rejected.push(...run.rejected.map((r) => `${r.title ?? '?'}: ${r.reason}`));
     for (const f of await vault.list()) {

@@ -21,7 +21,7 @@ export async function runHookEntry(argv: string[]): Promise<number> {
     global: { vault, json: false },
     env: process.env,
     facts,
-    // The hook's entry reader (a hook reads the vault and its settings through sidecar/hosting/settings.ts today).
+    // The hook's entry reader: `engram hook` asks it once a process (commands/hook.ts) and hands it to runHook.
     configFile: () => loadConfig(facts),
     config: () => loadConfig(facts).config,
     cwd: process.cwd(),

@@ -13,12 +13,15 @@ import { captureEnabled, clientSettings, resolveProject, resolveVault } from '..
 import { hostStarting, startHostDetached } from '../hosting/start-host.js';
 import { hungHost, killHungHost } from '../hosting/hung-host.js';
 import { SPOOL_FORMAT, lossCause, recordLostEvent, writeSpoolEntry } from '../hosting/spool-writer.js';
+import type { ConfigReader } from '../hosting/config-file.js';
 
 export interface HookIo {
   event: string;
   vaultOption?: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** config.json as the hook's entry read it (sidecar/cli/hook-main.ts reads it once a process: it runs every prompt). */
+  config: ConfigReader;
   readStdin: () => Promise<string>;
   stdout: (text: string) => void;
 }
@@ -174,7 +177,7 @@ async function readPayload(io: HookIo, log: (msg: string) => void): Promise<Reco
 
 /** The vault the hook works for: --vault (relative to where the hook runs), else the one configured for `cwd`. */
 function hookVault(io: HookIo, cwd: string, log: (msg: string) => void): string | undefined {
-  const resolved = io.vaultOption ? { vault: path.resolve(io.cwd, io.vaultOption) } : resolveVault({ cwd, env: io.env });
+  const resolved = io.vaultOption ? { vault: path.resolve(io.cwd, io.vaultOption) } : resolveVault({ cwd, env: io.env, config: io.config });
   if (!resolved) {
     log('no vault configured (set one with `engram setup` or `engram configure vault_path …`); nothing done');
     return undefined;
@@ -193,6 +196,7 @@ interface HookCall {
   sessionId: string;
   state: ReturnType<typeof vaultState>;
   env: NodeJS.ProcessEnv;
+  config: ConfigReader;
   log: (msg: string) => void;
   stdout: (text: string) => void;
 }
@@ -258,7 +262,7 @@ async function connectForContext(h: HookCall, began: number, deadline: number, e
 /** SessionStart/UserPromptSubmit: the host's context for the prompt (or the session's start), printed for the client. */
 async function injectContext(h: HookCall & { event: Exclude<HookEvent, (typeof SPOOL_EVENTS)[number]> }): Promise<void> {
   const { event, payload, cwd, sessionId, env, log } = h;
-  const settings = clientSettings(env);
+  const settings = clientSettings(h.config, env);
   if (!settings.inject) return;
   const start = event === 'SessionStart';
   const began = Date.now();
@@ -306,7 +310,7 @@ export async function runHook(io: HookIo): Promise<void> {
   // The local project file is looked up from the session's cwd.
   const vault = hookVault(io, cwd, log);
   if (!vault) return;
-  const call: HookCall = { event, payload, cwd, sessionId: str(payload.session_id) ?? 'unknown', state: vaultState(vault, env), env, log, stdout: io.stdout };
+  const call: HookCall = { event, payload, cwd, sessionId: str(payload.session_id) ?? 'unknown', state: vaultState(vault, env), env, config: io.config, log, stdout: io.stdout };
   if (isSpoolEvent(call.event)) await spoolEvent({ ...call, event: call.event });
   else await injectContext({ ...call, event: call.event });
 }

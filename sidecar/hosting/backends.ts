@@ -126,7 +126,8 @@ function claudeLogin(env: NodeJS.ProcessEnv): string | undefined {
 
 /** What Engram knows of one backend on this host: how to make it, where its credentials come from, whether it can run. */
 export interface BackendEntry {
-  create(config: EffectiveConfig, deps: BackendDeps): LlmBackend;
+  /** Makes it; `paid` is this entry's own `paid` for the same config and env, handed in by createBackend. */
+  create(config: EffectiveConfig, deps: BackendDeps & { paid: boolean }): LlmBackend;
   /** Where its credentials come from, as a host started from `env` would see them; never the secret itself. */
   credentials(config: EffectiveConfig, env: NodeJS.ProcessEnv): Omit<BackendCredentials, 'backend'>;
   /** Whether it can run at all, said without spending a token (`claude auth status` for the CLI). */
@@ -202,7 +203,7 @@ const openaiPaid = (config: EffectiveConfig): boolean => !isLocalUrl(config.get(
  */
 export const BACKEND_ENTRIES: { [N in BackendName]: BackendEntry } = {
   rules: {
-    create: () => new RulesBackend(),
+    create: (_config, { paid }) => new RulesBackend({ paid }),
     credentials: () => ({ source: 'not needed', detail: 'none needed (no LLM)' }),
     check: () => ({ ok: true, detail: 'rules: offline, no LLM' }),
     choices: [RULES_CHOICE],
@@ -210,7 +211,7 @@ export const BACKEND_ENTRIES: { [N in BackendName]: BackendEntry } = {
     doctorDetail: () => 'rules (no LLM)',
   },
   claude: {
-    create: (config, { env, retry, timeoutMs }) => new ClaudeBackend({
+    create: (config, { env, retry, timeoutMs, paid }) => new ClaudeBackend({
       retry,
       timeoutMs,
       // The child's environment is nestedEnv(env) and nothing else (not whatever process.env holds besides).
@@ -220,6 +221,7 @@ export const BACKEND_ENTRIES: { [N in BackendName]: BackendEntry } = {
       env: { ...env },
       baseUrl: config.get('claude.base_url') ?? undefined,
       makeTempDir: () => emptyTempDir(env),
+      paid,
     }),
     // The nested CLI keeps the user's own credentials. A session's ANTHROPIC_BASE_URL and ANTHROPIC_AUTH_TOKEN are
     // never passed on (claude.ts nestedEnv).
@@ -235,7 +237,7 @@ export const BACKEND_ENTRIES: { [N in BackendName]: BackendEntry } = {
     doctorDetail: (config, env, credentials) => `claude CLI at ${findClaude(config.get('claude.command'), env)}; credentials: ${credentials}`,
   },
   anthropic: {
-    create: (config, { env, retry, timeoutMs }) => new AnthropicBackend({ retry, timeoutMs, apiKey: apiKey('ANTHROPIC_API_KEY', env) ?? '', model: config.get('anthropic.model'), baseUrl: config.get('anthropic.url'), stream: env.ENGRAM_STREAM === '1' }),
+    create: (config, { env, retry, timeoutMs, paid }) => new AnthropicBackend({ retry, timeoutMs, apiKey: apiKey('ANTHROPIC_API_KEY', env) ?? '', model: config.get('anthropic.model'), baseUrl: config.get('anthropic.url'), stream: env.ENGRAM_STREAM === '1', paid }),
     credentials: (_config, env) => keyCredentials('ANTHROPIC_API_KEY', env),
     check: (_config, env) => (apiKey('ANTHROPIC_API_KEY', env) ? { ok: true, detail: 'anthropic: ANTHROPIC_API_KEY is set' } : { ok: false, detail: 'the anthropic backend needs ANTHROPIC_API_KEY, and it is not set' }),
     choices: ['an API key: `export ANTHROPIC_API_KEY=…` (or store it under service "engram" in the OS secret store)', RULES_CHOICE, CLAUDE_CHOICE],
@@ -243,7 +245,7 @@ export const BACKEND_ENTRIES: { [N in BackendName]: BackendEntry } = {
     paid: () => true,
   },
   ollama: {
-    create: (config, { env, retry, timeoutMs }) => new OllamaBackend({ retry, timeoutMs, model: config.get('ollama.model'), baseUrl: config.get('ollama.url'), stream: env.ENGRAM_STREAM === '1' }),
+    create: (config, { env, retry, timeoutMs, paid }) => new OllamaBackend({ retry, timeoutMs, model: config.get('ollama.model'), baseUrl: config.get('ollama.url'), stream: env.ENGRAM_STREAM === '1', paid }),
     credentials: (config) => ({ source: 'not needed', detail: `none needed (local server ${config.get('ollama.url')})` }),
     check: (config) => ({ ok: true, detail: `ollama at ${config.get('ollama.url')} (model ${config.get('ollama.model')})` }),
     choices: [RULES_CHOICE],
@@ -251,7 +253,7 @@ export const BACKEND_ENTRIES: { [N in BackendName]: BackendEntry } = {
     paid: () => false,
   },
   openai: {
-    create: (config, { env, retry, timeoutMs }) => new OpenAiBackend({ retry, timeoutMs, apiKey: apiKey('OPENAI_API_KEY', env), model: config.get('openai.model'), baseUrl: config.get('openai.url'), stream: env.ENGRAM_STREAM === '1', paid: openaiPaid(config) }),
+    create: (config, { env, retry, timeoutMs, paid }) => new OpenAiBackend({ retry, timeoutMs, apiKey: apiKey('OPENAI_API_KEY', env), model: config.get('openai.model'), baseUrl: config.get('openai.url'), stream: env.ENGRAM_STREAM === '1', paid }),
     credentials: (config, env) => keyCredentials('OPENAI_API_KEY', env, isLocalUrl(config.get('openai.url')) ? `none needed (local server ${config.get('openai.url')})` : undefined),
     check: (config, env) => {
       const url = config.get('openai.url');
@@ -281,8 +283,10 @@ export function backendCredentials(name: BackendName, config: EffectiveConfig, e
   return { backend: name, ...BACKEND_ENTRIES[name].credentials(config, env) };
 }
 
+/** The backend of that name, told by its entry whether its calls cost money (the one place that decides it). */
 export function createBackend(name: BackendName, config: EffectiveConfig, deps: BackendDeps): LlmBackend {
-  return backendEntry(name).create(config, deps);
+  const entry = backendEntry(name);
+  return entry.create(config, { ...deps, paid: entry.paid(config, deps.env) });
 }
 
 /** `engram doctor`'s word on the configured backend: its program, its credentials, its server reachable. */

@@ -25,6 +25,25 @@ export interface LoadedConfig {
  */
 export type ConfigReader = () => EffectiveConfig;
 
+/**
+ * `read` asked at most once: its configuration, or its error (a broken file with no last good copy), is kept and
+ * given again. For a short process that asks in several places, such as the hook on every prompt.
+ */
+export function readOnce(read: ConfigReader): ConfigReader {
+  let kept: { config: EffectiveConfig } | { error: unknown } | undefined;
+  return () => {
+    if (!kept) {
+      try {
+        kept = { config: read() };
+      } catch (error) {
+        kept = { error };
+      }
+    }
+    if ('error' in kept) throw kept.error;
+    return kept.config;
+  };
+}
+
 export function configFilePath(facts: HostFacts): string {
   return userState(engramHome(facts), facts.platform).configFile;
 }

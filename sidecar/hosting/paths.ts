@@ -67,10 +67,6 @@ export function logsDir(env: NodeJS.ProcessEnv): string {
   return userState(engramHome(env), process.platform).logsDir;
 }
 
-export function configPath(env: NodeJS.ProcessEnv): string {
-  return userState(engramHome(env), process.platform).configFile;
-}
-
 export function shimPath(env: NodeJS.ProcessEnv): string {
   return userState(engramHome(env), process.platform).shim;
 }

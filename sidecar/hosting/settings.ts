@@ -2,9 +2,8 @@
 // without loading the engine. Vault and project resolution are the foundation's (sidecar/hosting/resolve.ts).
 import { effectiveConfig, type EffectiveConfig } from '../../src/core/config.js';
 import { findVault, findLocalSettings, projectFor } from './resolve.js';
-import { loadConfig, readConfigData, type ConfigReader } from './config-file.js';
+import type { ConfigReader } from './config-file.js';
 import { hostFacts } from './facts.js';
-import { configPath } from './paths.js';
 
 export interface ClientSettings {
   vault_path?: string;
@@ -20,15 +19,6 @@ export interface ClientSettings {
   /** ... or this many bytes since its last extraction. */
   stop_min_new_bytes: number;
   inject: boolean;
-}
-
-/** config.json's data (while it is broken, its last good copy's), or nothing when neither can be read. */
-function readRawConfig(env: NodeJS.ProcessEnv): Record<string, unknown> {
-  try {
-    return readConfigData(configPath(env)).data ?? {};
-  } catch {
-    return {};
-  }
 }
 
 /** The settings clients and hosts need, from the configuration an entry point read. */
@@ -49,11 +39,15 @@ export function settingsOf(cfg: EffectiveConfig): ClientSettings {
 }
 
 /**
- * The hook's own read of config.json (sidecar/client/hook.ts, never a broken file's error: a hook always exits 0).
- * It stays here, on the entry points' list, until the hook takes its configuration from its entry as the rest do.
+ * The hook's and the plugin's settings from the configuration their entry read, never a broken file's error (a hook
+ * always exits 0): while config.json can be read neither whole nor from its last good copy, the defaults and `env`.
  */
-export function clientSettings(env: NodeJS.ProcessEnv): ClientSettings {
-  return settingsOf(effectiveConfig(readRawConfig(env), env));
+export function clientSettings(config: ConfigReader, env: NodeJS.ProcessEnv): ClientSettings {
+  try {
+    return settingsOf(config());
+  } catch {
+    return settingsOf(effectiveConfig(null, env));
+  }
 }
 
 export interface ResolvedVault {
@@ -63,10 +57,10 @@ export interface ResolvedVault {
 
 /**
  * docs/configuration.md, which vault: --vault, ENGRAM_VAULT, the nearest .claude/engram.local.json, config.json's
- * vault_path (from `config`; the hook, which hands none, reads it here, as clientSettings does).
+ * vault_path (from `config`, read by the caller's entry point and asked only when the others say nothing).
  */
-export function resolveVault(opts: { vault?: string; cwd: string; env: NodeJS.ProcessEnv; config?: ConfigReader }): ResolvedVault | undefined {
-  const found = findVault(hostFacts(opts.env), opts.cwd, opts.vault, opts.config ?? (() => loadConfig(hostFacts(opts.env)).config));
+export function resolveVault(opts: { vault?: string; cwd: string; env: NodeJS.ProcessEnv; config: ConfigReader }): ResolvedVault | undefined {
+  const found = findVault(hostFacts(opts.env), opts.cwd, opts.vault, opts.config);
   return found ? { vault: found.path, source: found.origin } : undefined;
 }
 

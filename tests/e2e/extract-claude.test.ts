@@ -34,6 +34,7 @@ function backend(extra: Partial<ConstructorParameters<typeof ClaudeBackend>[0]> 
     spawn: new NodeSpawn({ killGraceMs: 200 }),
     command: findClaude('claude', env),
     env,
+    paid: false,
     makeTempDir: async () => {
       const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'engram-nested-'));
       return { path: dir, remove: () => fsp.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };

@@ -19,9 +19,6 @@ const ENTRY_POINTS: Record<string, string> = {
   'sidecar/cli/hook-main.ts': "the hook bundle's entry: the same context for `engram hook`",
   'sidecar/host/main.ts': "the daemon's entry: the host is handed a reader, read at each use",
   'src/plugin/node/config-access.ts': "the plugin's entry: its settings tab and its host read through pluginConfig",
-  // sidecar/client/hook.ts (another helper's room today) asks clientSettings(env) and resolveVault({ env }) without a
-  // configuration handed in: they read it here until the hook takes it from its entry (hook-main.ts) as the rest do.
-  'sidecar/hosting/settings.ts': "the hook's reads (clientSettings, resolveVault without a config), until hook.ts is handed its configuration",
 };
 
 function* sources(dir: string): Generator<string> {

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lastGoodPath, liveConfig, loadConfig, saveConfigKey } from '../../sidecar/hosting/config-file.js';
+import { lastGoodPath, liveConfig, loadConfig, readOnce, saveConfigKey } from '../../sidecar/hosting/config-file.js';
 import { clientSettings } from '../../sidecar/hosting/settings.js';
 import { hostFacts } from '../../sidecar/hosting/facts.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
@@ -33,7 +33,7 @@ describe('config.json: the last good configuration', () => {
     expect(loaded.config.get('backend')).toBe('rules');
     expect(loaded.config.get('recall.prompt_items')).toBe(3);
     // The hooks read the same: injection stays off as the user set it.
-    expect(clientSettings(env).inject).toBe(false);
+    expect(clientSettings(() => loadConfig(hostFacts(env)).config, env).inject).toBe(false);
     // The broken text never replaces the good copy.
     expect(JSON.parse(fs.readFileSync(lastGoodPath(file), 'utf8'))).toMatchObject({ backend: 'rules' });
 
@@ -48,6 +48,32 @@ describe('config.json: the last good configuration', () => {
   it('a broken file with no good copy before it is refused, naming the line', () => {
     fs.writeFileSync(file, '{ "version": 1,\n  "backend": ');
     expect(() => loadConfig(hostFacts(env))).toThrow(/config\.json:2 is not valid JSON: Unexpected end of JSON input/);
+    // The hooks never fail on it: they run as with no config.json at all meanwhile.
+    const none = { ...env, ENGRAM_HOME: path.join(home, 'none') };
+    expect(clientSettings(() => loadConfig(hostFacts(env)).config, env)).toEqual(clientSettings(() => loadConfig(hostFacts(none)).config, none));
+  });
+
+  it("the hook's reader reads config.json once a process, and gives a broken file's error each time it is asked", () => {
+    fs.writeFileSync(file, JSON.stringify({ version: 1, recall: { prompt_items: 6 } }));
+    let reads = 0;
+    const read = readOnce(() => {
+      reads++;
+      return loadConfig(hostFacts(env)).config;
+    });
+    expect(read().get('recall.prompt_items')).toBe(6);
+    expect(clientSettings(read, env).prompt_max_items).toBe(6);
+    expect(reads).toBe(1);
+
+    fs.writeFileSync(file, '{ "version": 1,\n  "backend": ');
+    fs.rmSync(lastGoodPath(file));
+    let failed = 0;
+    const broken = readOnce(() => {
+      failed++;
+      return loadConfig(hostFacts(env)).config;
+    });
+    expect(() => broken()).toThrow(/config\.json:2 is not valid JSON/);
+    expect(() => broken()).toThrow(/config\.json:2 is not valid JSON/);
+    expect(failed).toBe(1);
   });
 
   it('an invalid value falls back on its last good value, not the default, and says which', () => {

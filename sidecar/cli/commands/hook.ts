@@ -2,6 +2,7 @@
 import type { CommandDefinition } from '../types.js';
 import { runHook } from '../../client/hook.js';
 import { appendLog } from '../../hosting/log.js';
+import { readOnce } from '../../hosting/config-file.js';
 
 export const command: CommandDefinition = {
   usage: 'hook <SessionStart|UserPromptSubmit|Stop|PreCompact|SessionEnd>',
@@ -22,6 +23,8 @@ export const command: CommandDefinition = {
         vaultOption: ctx.global.vault,
         cwd: ctx.cwd,
         env: ctx.env,
+        // config.json read once for the whole hook (the vault and the injection settings): it runs on every prompt.
+        config: readOnce(ctx.config),
         readStdin: ctx.readStdin,
         stdout: ctx.stdout,
       });

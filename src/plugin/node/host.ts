@@ -97,7 +97,7 @@ export class PluginHost {
         engine: running.engine,
         // The panes never inject context; the hooks' caps are read for the dashboard's budget lines.
         injection: () => {
-          const c = clientSettings(this.env);
+          const c = clientSettings(this.readConfig, this.env);
           return { inject: false, sessionStartChars: c.session_start_max_chars, promptChars: c.prompt_max_chars, promptItems: c.prompt_max_items, sessionChars: c.session_max_chars };
         },
         team,

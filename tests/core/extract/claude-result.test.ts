@@ -21,7 +21,7 @@ function backendReplying(stdout: string, exitCode: number): { backend: ClaudeBac
       return { exitCode, signal: null, stdout, stderr: '', timedOut: false };
     },
   };
-  const backend = new ClaudeBackend({ spawn, env: {}, makeTempDir: async () => ({ path: '/tmp/x', remove: async () => undefined }), retry: { attempts: 3, baseDelayMs: 0, maxDelayMs: 0, sleep: async () => undefined } });
+  const backend = new ClaudeBackend({ spawn, env: {}, paid: false, makeTempDir: async () => ({ path: '/tmp/x', remove: async () => undefined }), retry: { attempts: 3, baseDelayMs: 0, maxDelayMs: 0, sleep: async () => undefined } });
   return { backend, calls };
 }
 

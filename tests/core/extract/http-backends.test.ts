@@ -62,7 +62,7 @@ function sse(res: http.ServerResponse, events: ({ event?: string; data: unknown 
 describe('anthropic backend (Messages API)', () => {
   it('sends the key, version and body schema, and reads a plain reply with usage and cost', async () => {
     const { url, seen } = await serve((_s, res) => json(res, 200, { id: 'msg_1', type: 'message', model: 'claude-haiku-4-5', content: [{ type: 'text', text: REPLY }], usage: { input_tokens: 1200, output_tokens: 80 }, stop_reason: 'end_turn' }));
-    const b = new AnthropicBackend({ apiKey: 'sk-test-123', baseUrl: url, retry: fastRetry });
+    const b = new AnthropicBackend({ paid: true, apiKey: 'sk-test-123', baseUrl: url, retry: fastRetry });
     const r = await b.complete(req);
     expect(r.text).toBe(REPLY);
     expect(r.usage).toEqual({ inputTokens: 1200, outputTokens: 80 });
@@ -89,7 +89,7 @@ describe('anthropic backend (Messages API)', () => {
         { event: 'message_stop', data: { type: 'message_stop' } },
       ]),
     );
-    const r = await new AnthropicBackend({ apiKey: 'k', baseUrl: url, stream: true, retry: fastRetry }).complete(req);
+    const r = await new AnthropicBackend({ paid: true, apiKey: 'k', baseUrl: url, stream: true, retry: fastRetry }).complete(req);
     expect(r.text).toBe(REPLY);
     expect(r.usage).toEqual({ inputTokens: 50, outputTokens: 9 });
     expect(seen[0].body.stream).toBe(true);
@@ -102,34 +102,34 @@ describe('anthropic backend (Messages API)', () => {
       else if (n === 2) json(res, 500, { type: 'error', error: { type: 'api_error', message: 'oops' } });
       else json(res, 200, { content: [{ type: 'text', text: REPLY }], usage: { input_tokens: 1, output_tokens: 1 } });
     });
-    const r = await new AnthropicBackend({ apiKey: 'k', baseUrl: url, retry: fastRetry }).complete(req);
+    const r = await new AnthropicBackend({ paid: true, apiKey: 'k', baseUrl: url, retry: fastRetry }).complete(req);
     expect(r.attempts).toBe(3);
     expect(seen).toHaveLength(3);
   });
 
   it('does not retry an auth error, and never puts the key in the message', async () => {
     const { url, seen } = await serve((_s, res) => json(res, 401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } }));
-    const err = await new AnthropicBackend({ apiKey: 'sk-secret-999', baseUrl: url, retry: fastRetry }).complete(req).catch((e: unknown) => e);
+    const err = await new AnthropicBackend({ paid: true, apiKey: 'sk-secret-999', baseUrl: url, retry: fastRetry }).complete(req).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BackendError);
     expect((err as BackendError).failure).toBe('auth');
     expect((err as BackendError).message).not.toContain('sk-secret-999');
     expect(seen).toHaveLength(1);
-    expect(() => new AnthropicBackend({ apiKey: '' })).toThrow(/no API key/);
+    expect(() => new AnthropicBackend({ paid: true, apiKey: '' })).toThrow(/no API key/);
   });
 
   it('gives up after the attempts on persistent 5xx, and reports a stream that stops early', async () => {
     const { url, seen } = await serve((_s, res) => json(res, 503, { error: 'overloaded' }));
-    const err = (await new AnthropicBackend({ apiKey: 'k', baseUrl: url, retry: fastRetry }).complete(req).catch((e: unknown) => e)) as BackendError;
+    const err = (await new AnthropicBackend({ paid: true, apiKey: 'k', baseUrl: url, retry: fastRetry }).complete(req).catch((e: unknown) => e)) as BackendError;
     expect(err.failure).toBe('server');
     expect(seen).toHaveLength(3);
     const cut = await serve((_s, res) => sse(res, [{ event: 'message_start', data: { type: 'message_start', message: { usage: { input_tokens: 1 } } } }]));
-    const err2 = (await new AnthropicBackend({ apiKey: 'k', baseUrl: cut.url, stream: true, retry: fastRetry }).complete(req).catch((e: unknown) => e)) as BackendError;
+    const err2 = (await new AnthropicBackend({ paid: true, apiKey: 'k', baseUrl: cut.url, stream: true, retry: fastRetry }).complete(req).catch((e: unknown) => e)) as BackendError;
     expect(err2.message).toMatch(/before message_stop/);
   });
 
   it('times out a server that never answers', async () => {
     const { url } = await serve(() => undefined);
-    const err = (await new AnthropicBackend({ apiKey: 'k', baseUrl: url, retry: { ...fastRetry, attempts: 1 } }).complete({ ...req, timeoutMs: 200 }).catch((e: unknown) => e)) as BackendError;
+    const err = (await new AnthropicBackend({ paid: true, apiKey: 'k', baseUrl: url, retry: { ...fastRetry, attempts: 1 } }).complete({ ...req, timeoutMs: 200 }).catch((e: unknown) => e)) as BackendError;
     expect(err.failure).toBe('timeout');
   });
 });
@@ -137,7 +137,7 @@ describe('anthropic backend (Messages API)', () => {
 describe('ollama backend (/api/chat)', () => {
   it('asks for JSON and reads a plain reply', async () => {
     const { url, seen } = await serve((_s, res) => json(res, 200, { model: 'qwen2.5:7b', message: { role: 'assistant', content: REPLY }, done: true, prompt_eval_count: 700, eval_count: 40 }));
-    const r = await new OllamaBackend({ baseUrl: url, retry: fastRetry }).complete(req);
+    const r = await new OllamaBackend({ paid: false, baseUrl: url, retry: fastRetry }).complete(req);
     expect(r).toMatchObject({ text: REPLY, usage: { inputTokens: 700, outputTokens: 40 }, costUsd: 0 });
     expect(seen[0].url).toBe('/api/chat');
     expect(seen[0].body).toMatchObject({ model: 'qwen2.5:7b', format: 'json', stream: false, messages: [{ role: 'system', content: 'SYSTEM' }, { role: 'user', content: 'USER' }] });
@@ -151,18 +151,18 @@ describe('ollama backend (/api/chat)', () => {
       res.write(`${JSON.stringify({ message: { content: '[]}' }, done: false })}\n`);
       res.end(`${JSON.stringify({ message: { content: '' }, done: true, prompt_eval_count: 5, eval_count: 3 })}\n`);
     });
-    const r = await new OllamaBackend({ baseUrl: url, stream: true, retry: fastRetry }).complete(req);
+    const r = await new OllamaBackend({ paid: false, baseUrl: url, stream: true, retry: fastRetry }).complete(req);
     expect(r.text).toBe(REPLY);
     expect(r.usage).toEqual({ inputTokens: 5, outputTokens: 3 });
   });
 
   it('reports a model that is not pulled (404) without retrying, and a refused connection as network', async () => {
     const { url, seen } = await serve((_s, res) => json(res, 404, { error: "model 'x' not found, try pulling it first" }));
-    const err = (await new OllamaBackend({ baseUrl: url, retry: fastRetry }).complete(req).catch((e: unknown) => e)) as BackendError;
+    const err = (await new OllamaBackend({ paid: false, baseUrl: url, retry: fastRetry }).complete(req).catch((e: unknown) => e)) as BackendError;
     expect(err.failure).toBe('request');
     expect(err.message).toMatch(/not found/);
     expect(seen).toHaveLength(1);
-    const down = (await new OllamaBackend({ baseUrl: 'http://127.0.0.1:1', retry: fastRetry }).complete(req).catch((e: unknown) => e)) as BackendError;
+    const down = (await new OllamaBackend({ paid: false, baseUrl: 'http://127.0.0.1:1', retry: fastRetry }).complete(req).catch((e: unknown) => e)) as BackendError;
     expect(down.failure).toBe('network');
   });
 });

@@ -48,7 +48,7 @@ describe('sessions that never produce beats', () => {
   it('is skipped even by the rules backend, and when only its file name says what it is', async () => {
     const s = await read(`${SID}/subagents/agent-acompact-9f8e7d.jsonl`);
     delete s.meta.subagent;
-    const { r, notes } = await run(s, new RulesBackend());
+    const { r, notes } = await run(s, new RulesBackend({ paid: false }));
     expect(r.skipped).toMatch(/compaction agent/);
     expect(notes).toEqual([]);
   });

@@ -47,7 +47,7 @@ function expectFiled(text: string, type: string, title: string): void {
 
 async function notesOf(turns: Turn[]) {
   const vault = new MemoryVault();
-  const run = await extractSession({ ports: { vault, clock: { now: () => 0 } }, state: new MemoryStateStore(), vaultDir: 'v', backend: new RulesBackend(), session: { meta: { sessionId: 's1', agent: 'claude-code', project: 'acme' }, turns } });
+  const run = await extractSession({ ports: { vault, clock: { now: () => 0 } }, state: new MemoryStateStore(), vaultDir: 'v', backend: new RulesBackend({ paid: false }), session: { meta: { sessionId: 's1', agent: 'claude-code', project: 'acme' }, turns } });
   const notes = await Promise.all((await vault.list()).map(async (f) => parseNote((await vault.read(f.path)).text)));
   return { run, notes };
 }

@@ -21,7 +21,7 @@ describe('rules backend', () => {
     for (const [file, markers] of Object.entries(expected)) {
       const session = await readClaudeCode([fs.readFileSync(path.join(dir, file))], { source: file });
       const vault = new MemoryVault();
-      const run = await extractSession({ ports: { vault, clock: { now: () => 0 } }, state: new MemoryStateStore(), vaultDir: 'vaults/k', backend: new RulesBackend(), session });
+      const run = await extractSession({ ports: { vault, clock: { now: () => 0 } }, state: new MemoryStateStore(), vaultDir: 'vaults/k', backend: new RulesBackend({ paid: false }), session });
       const notes = await Promise.all((await vault.list()).map(async (f) => parseNote((await vault.read(f.path)).text)));
       for (const m of markers) {
         planted++;
@@ -67,7 +67,7 @@ describe('rules backend', () => {
   it('does not cap explicit markers at the per-window beat limit', async () => {
     const texts = Array.from({ length: 8 }, (_, i) => turn(i, 'user', `#decision Service ${i} keeps its own database schema and migrations.`));
     const vault = new MemoryVault();
-    const run = await extractSession({ ports: { vault, clock: { now: () => 0 } }, state: new MemoryStateStore(), vaultDir: 'v', backend: new RulesBackend(), session: { meta: { sessionId: 'x', agent: 'claude-code' }, turns: texts } });
+    const run = await extractSession({ ports: { vault, clock: { now: () => 0 } }, state: new MemoryStateStore(), vaultDir: 'v', backend: new RulesBackend({ paid: false }), session: { meta: { sessionId: 'x', agent: 'claude-code' }, turns: texts } });
     expect(run.beats.created).toBe(8);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStateStore } from '../../../src/core/extract/state-store.js';
 import { dailyLimit, describeBudget, recordCall, usageSummary, type CallRecord } from '../../../src/core/extract/usage.js';
-import { CONFIG_KEYS } from '../../../src/core/config.js';
-import { ClaudeBackend } from '../../../src/core/extract/backends/claude.js';
+import { CONFIG_KEYS, effectiveConfig } from '../../../src/core/config.js';
+import { createBackend } from '../../../sidecar/hosting/backends.js';
 import { extractSession } from '../../../src/core/extract/extract.js';
 import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
 import { ScriptedBackend, beatsFor, session } from '../../helpers/extract.js';
@@ -35,9 +35,10 @@ describe('usage and budget', () => {
   });
 
   it('claude on an API key is a paid backend: no background budget until the user sets one (no surprise bills)', async () => {
-    const opts = { spawn: { run: () => Promise.reject(new Error('not called')) }, makeTempDir: () => Promise.reject(new Error('not called')) };
-    const onLogin = new ClaudeBackend({ ...opts, env: { HOME: '/home/u' } } as unknown as ConstructorParameters<typeof ClaudeBackend>[0]);
-    const onKey = new ClaudeBackend({ ...opts, env: { HOME: '/home/u', ANTHROPIC_API_KEY: 'sk-ant-test' } } as unknown as ConstructorParameters<typeof ClaudeBackend>[0]);
+    // Made as the host makes it: the backend registry says whether it is paid (never called here).
+    const config = effectiveConfig({ version: 1 }, {});
+    const onLogin = createBackend('claude', config, { env: { HOME: '/home/u', PATH: '' } });
+    const onKey = createBackend('claude', config, { env: { HOME: '/home/u', PATH: '', ANTHROPIC_API_KEY: 'sk-ant-test' } });
     expect(onLogin.paid).toBe(false);
     expect(onKey.paid).toBe(true);
     expect(dailyLimit('claude', onLogin.paid)).toBe(CONFIG_KEYS['budget.tokens_per_day'].default);

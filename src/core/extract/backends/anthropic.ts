@@ -7,6 +7,8 @@ import type { CompletionRequest, CompletionResult, LlmBackend } from './types.js
 export interface AnthropicOptions extends HttpBackendOptions {
   apiKey: string;
   price?: Price;
+  /** Whether its calls cost money per token: the backend registry's word (sidecar/hosting/backends.ts). */
+  paid: boolean;
 }
 
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -20,12 +22,13 @@ interface MessageReply {
 
 export class AnthropicBackend implements LlmBackend {
   readonly name = 'anthropic' as const;
-  readonly paid = true;
+  readonly paid: boolean;
   readonly model: string;
 
   constructor(private readonly opts: AnthropicOptions) {
     if (!opts.apiKey) throw new BackendError('anthropic', 'auth', 'no API key', 'set ANTHROPIC_API_KEY in the environment');
     this.model = opts.model ?? 'claude-haiku-4-5';
+    this.paid = opts.paid;
   }
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {

@@ -67,6 +67,8 @@ export interface ClaudeOptions {
   baseUrl?: string;
   /** Creates a fresh empty directory for each call (the host owns the file system). */
   makeTempDir: () => Promise<TempDir>;
+  /** Whether its calls cost money per token: the backend registry's word (on ANTHROPIC_API_KEY, claudeBillsApiKey). */
+  paid: boolean;
   timeoutMs?: number;
   retry?: RetryPolicy;
   now?: () => number;
@@ -178,7 +180,7 @@ export class ClaudeBackend implements LlmBackend {
   private readonly command: string;
 
   constructor(private readonly opts: ClaudeOptions) {
-    this.paid = claudeBillsApiKey(opts.env);
+    this.paid = opts.paid;
     this.model = opts.model ?? 'haiku';
     this.command = opts.command ?? 'claude';
   }

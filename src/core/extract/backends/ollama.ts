@@ -6,6 +6,8 @@ import type { CompletionRequest, CompletionResult, LlmBackend } from './types.js
 export interface OllamaOptions extends HttpBackendOptions {
   /** Context window to ask for (Ollama's default of 2k–4k tokens truncates transcripts silently). */
   numCtx?: number;
+  /** Whether its calls cost money per token: the backend registry's word (sidecar/hosting/backends.ts). */
+  paid: boolean;
 }
 
 interface ChatChunk {
@@ -19,11 +21,12 @@ interface ChatChunk {
 
 export class OllamaBackend implements LlmBackend {
   readonly name = 'ollama' as const;
-  readonly paid = false;
+  readonly paid: boolean;
   readonly model: string;
 
-  constructor(private readonly opts: OllamaOptions = {}) {
+  constructor(private readonly opts: OllamaOptions) {
     this.model = opts.model ?? 'qwen2.5:7b';
+    this.paid = opts.paid;
   }
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {

@@ -136,7 +136,12 @@ export function ruleBeats(turns: Turn[]): Beat[] {
 export class RulesBackend implements LlmBackend {
   readonly name = 'rules' as const;
   readonly model = 'rules-v1';
-  readonly paid = false;
+  /** Whether its calls cost money: never for rules, but the backend registry's word as for every backend. */
+  readonly paid: boolean;
+
+  constructor(opts: { paid: boolean }) {
+    this.paid = opts.paid;
+  }
 
   complete(req: CompletionRequest): Promise<CompletionResult> {
     const beats = ruleBeats(req.turns ?? []);
