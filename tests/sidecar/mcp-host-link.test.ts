@@ -45,7 +45,8 @@ describe('HostLink', () => {
 
   async function linked(version: string): Promise<HostLink> {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-link-'));
-    const env = { ENGRAM_HOME: path.join(dir, 'home'), HOME: dir };
+    // The socket in this test's folder too (XDG_RUNTIME_DIR), not the machine's temp folder.
+    const env = { ENGRAM_HOME: path.join(dir, 'home'), HOME: dir, XDG_RUNTIME_DIR: path.join(dir, 'run') };
     const vault = path.join(dir, 'vault');
     fs.mkdirSync(vault);
     const state = vaultState(vault, env);
