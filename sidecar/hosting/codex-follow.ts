@@ -17,6 +17,7 @@ import type { CoverageStore } from './coverage.js';
 import { homeDir, hostFacts } from './facts.js';
 import { findVault } from './resolve.js';
 import { jobKey } from '../../src/core/capture/session-jobs.js';
+import { isRolloutName } from '../../src/core/transcript/client.js';
 import { isEngramOwnTranscript } from './transcript-files.js';
 import { atomicWriteFileSync } from './atomic-write.js';
 
@@ -33,8 +34,6 @@ export function codexRegistered(env: NodeJS.ProcessEnv): boolean {
     return false;
   }
 }
-
-const ROLLOUT_RE = /^rollout-.*\.jsonl$/;
 
 /** The session id of a rollout: the UUID that ends its name (as the Codex reader takes it), else the name. */
 export function rolloutSessionId(file: string): string {
@@ -120,7 +119,7 @@ function listRollouts(dir: string): string[] {
   try {
     return fs
       .readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile() && ROLLOUT_RE.test(e.name))
+      .filter((e) => e.isFile() && isRolloutName(e.name))
       .map((e) => path.join(e.parentPath, e.name));
   } catch {
     return [];
@@ -196,7 +195,7 @@ class CodexFollowing implements CodexFollower {
 
   /** A rollout was written to: queue it like a Stop when it grew since it was last queued. */
   private async changed(file: string): Promise<void> {
-    if (this.closed || this.since === undefined || !ROLLOUT_RE.test(path.basename(file))) return;
+    if (this.closed || this.since === undefined || !isRolloutName(path.basename(file))) return;
     const st = fs.statSync(file, { throwIfNoEntry: false });
     if (!st?.isFile()) return;
     const f = await this.track(file, st.mtimeMs);

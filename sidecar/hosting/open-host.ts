@@ -7,6 +7,7 @@ import type { VaultChange, VaultPort, Yield } from '../../src/core/ports.js';
 import { errorMessage } from '../../src/core/errors.js';
 import { foldersFromConfig } from '../../src/core/note/route.js';
 import { PROTOCOL_VERSION, WRITE_METHODS } from '../../src/core/protocol/index.js';
+import { isHookClient } from '../../src/core/transcript/client.js';
 import type { TranscriptExtractor } from '../../src/core/capture/session-jobs.js';
 import { engramHome, type VaultState } from './paths.js';
 import { acquireHostLock, releaseHostLock, type LockInfo } from './election.js';
@@ -187,7 +188,9 @@ function hostServer(opts: OpenHostOptions, host: RunningHost): HostServer {
       if (c.client !== 'mcp') return;
       // The note a `read` answered with: the dashboard counts an injected note read afterwards as used (usage.ts).
       const read = c.method === 'read' && typeof (c.result as { path?: unknown } | undefined)?.path === 'string' ? [(c.result as { path: string }).path] : undefined;
-      host.engine.activity!.add({ kind: 'mcp', method: c.method, answerChars: c.answerChars, ms: c.ms, ...(c.error ? { error: c.error } : {}), ...(read ? { notes: read } : {}) });
+      // The MCP client that asked (1.7: Claude Code, Codex), so the Activity pane's and `engram activity`'s client filter keeps it.
+      const agent = (c.params as { agent?: unknown } | undefined)?.agent;
+      host.engine.activity!.add({ kind: 'mcp', method: c.method, ...(isHookClient(agent) ? { agent } : {}), answerChars: c.answerChars, ms: c.ms, ...(c.error ? { error: c.error } : {}), ...(read ? { notes: read } : {}) });
     },
     log: opts.log,
   });

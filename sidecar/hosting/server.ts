@@ -58,8 +58,8 @@ export interface HostServerOptions {
   onTakeover?: () => void;
   /** Why this client may not call this method now (the read-only mode refuses an agent's writes), or undefined. */
   refuse?: (client: string | undefined, method: Method) => string | undefined;
-  /** Each answered request: which client (as its hello named it), the method, the answer's size and time. */
-  onCall?: (call: { client?: string; method: string; answerChars: number; ms: number; error?: string; result?: unknown }) => void;
+  /** Each answered request: which client (as its hello named it), the method and its params, the answer's size and time. */
+  onCall?: (call: { client?: string; method: string; params?: unknown; answerChars: number; ms: number; error?: string; result?: unknown }) => void;
   log: (level: 'info' | 'warn' | 'error', msg: string) => void;
 }
 
@@ -144,7 +144,7 @@ export class HostServer {
         void this.dispatch(msg, notify, client).then((reply) => {
           const frame = encodeFrame(reply);
           if (!s.destroyed) s.write(frame);
-          this.opts.onCall?.({ client, method: msg.method, answerChars: frame.length, ms: Date.now() - started, ...('error' in reply ? { error: reply.error.message } : { result: reply.result }) });
+          this.opts.onCall?.({ client, method: msg.method, params: msg.params, answerChars: frame.length, ms: Date.now() - started, ...('error' in reply ? { error: reply.error.message } : { result: reply.result }) });
         });
       }
     });

@@ -2,11 +2,14 @@
 import { HostConnection, RpcError, isNoHost } from '../hosting/connection.js';
 import { startHostDetached } from '../hosting/start-host.js';
 import type { VaultState } from '../hosting/paths.js';
-import type { Method, Params, Result } from '../../src/core/protocol/index.js';
+import { hostSupports, paramFields, type Method, type Params, type Result } from '../../src/core/protocol/index.js';
+import type { HookClient } from '../../src/core/transcript/client.js';
 
 export class HostLink {
   private conn: HostConnection | null = null;
   private opening: Promise<HostConnection> | null = null;
+  /** The MCP client this server serves (its `initialize` named it): sent with each request, for the activity record. */
+  agent: HookClient | undefined;
 
   constructor(private readonly state: VaultState, private readonly env: NodeJS.ProcessEnv) {}
 
@@ -34,7 +37,7 @@ export class HostLink {
     for (let attempt = 0; attempt < 2; attempt++) {
       const conn = this.conn ?? (await (this.opening ??= this.open().finally(() => (this.opening = null))));
       try {
-        return await conn.call(method, params, Date.now() + timeoutMs);
+        return await conn.call(method, this.withAgent(conn, method, params), Date.now() + timeoutMs);
       } catch (e) {
         if (e instanceof RpcError) throw e;
         // The host went away (idle exit, handover): reconnect once, which starts a new one if needed.
@@ -44,6 +47,12 @@ export class HostLink {
       }
     }
     throw new Error('unreachable');
+  }
+
+  /** The params with the client's `agent`, when the method takes one and the host knows it (protocol 1.7). */
+  private withAgent<M extends Method>(conn: HostConnection, method: M, params: Params<M>): Params<M> {
+    if (!this.agent || !('agent' in paramFields(method)) || !hostSupports(conn.hello.protocolVersion, 7)) return params;
+    return { ...params, agent: this.agent };
   }
 
   close(): void {

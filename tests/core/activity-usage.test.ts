@@ -7,7 +7,7 @@ import { statsHtml } from '../../src/core/activity/stats-html.js';
 import { citedNotes, injectionUse, redactionsBySession } from '../../src/core/activity/usage.js';
 
 const note = (path: string, title: string) => ({ path, title, why: ['shares: kafka'] });
-const inject = (t: string, session: string, notes: ReturnType<typeof note>[]): ActivityEntry => ({ t, kind: 'inject', event: 'UserPromptSubmit', session, notes, chars: 400 * notes.length, tokens: 100 * notes.length, withheld: [] });
+const inject = (t: string, session: string, notes: ReturnType<typeof note>[], event = 'UserPromptSubmit'): ActivityEntry => ({ t, kind: 'inject', event, session, notes, chars: 400 * notes.length, tokens: 100 * notes.length, withheld: [] });
 
 describe('injection use', () => {
   it('names a note cited by its title, file name or path, and not by a short common title', () => {
@@ -61,6 +61,29 @@ describe('injection use', () => {
     expect(s.caps).toEqual(caps);
     // Without caps (an older host), no budget a day.
     expect(activityStats({ entries, sessions: [], matched: 6, unreadable: 0 }, [], { now: Date.parse('2026-11-03T12:00:00Z'), days: 3, sessionChars: 5000, reviewBacklog: 0 }).days.every((d) => d.budgetTokens === 0)).toBe(true);
+  });
+
+  it("the HTML page draws each day's budget as the Dashboard pane does, and none without the caps", () => {
+    const entries: ActivityEntry[] = [
+      inject('2026-11-02T09:00:00Z', 's1', [note('a.md', 'Alpha decision')], 'SessionStart'),
+      inject('2026-11-02T09:01:00Z', 's1', [note('b.md', 'Beta decision')]),
+      inject('2026-11-03T09:00:00Z', 's2', [note('a.md', 'Alpha decision'), note('b.md', 'Beta decision')]),
+    ];
+    const opts = { now: Date.parse('2026-11-03T12:00:00Z'), days: 3, sessionChars: 5000, reviewBacklog: 0 };
+    const caps = { sessionStartChars: 4000, promptChars: 1500, sessionChars: 5000 };
+    const s = activityStats({ entries, sessions: [], matched: entries.length, unreadable: 0 }, [], { ...opts, caps });
+    expect(s.days.map((d) => d.budgetTokens)).toEqual([0, (4000 + 1000) / 4, 1500 / 4]);
+    const html = statsHtml(s, '2026-11-03T12:00:00Z');
+    // One step a day over a 720-wide chart 150 high whose top is the largest budget (1,250 tokens): day two at the top.
+    const line = /<polyline class="budget" points="([^"]+)" data-values="([^"]+)"\/>/.exec(html);
+    expect(line?.[2]).toBe('0,1250,375');
+    expect(line?.[1]).toBe('0.0,150.0 240.0,150.0 240.0,0.0 480.0,0.0 480.0,105.0 720.0,105.0');
+    expect(html).toContain('Dashed: the day&#39;s budget, the most its context requests could have been given (4,000 characters at a session&#39;s start, 1,500 a prompt, at most 5,000 a session');
+    expect(html).toContain('.budget { fill: none; stroke: var(--limit)');
+    // An older host gave no caps: no line, no legend.
+    const old = statsHtml(activityStats({ entries, sessions: [], matched: entries.length, unreadable: 0 }, [], opts), '2026-11-03T12:00:00Z');
+    expect(old).not.toContain('<polyline');
+    expect(old).not.toContain('Dashed: the day&#39;s budget');
   });
 
   it('the stats carry the use and redactions, and the HTML page is self-contained with both themes', () => {

@@ -104,6 +104,11 @@ describe('engram activity', () => {
     const text2 = fs.readFileSync(page, 'utf8');
     expect(text2).toContain('<b>100%</b><span>injected notes read or cited</span>');
     expect(text2).not.toMatch(/<script|https?:\/\//);
+    // The day's budget, as the Dashboard pane draws it: a dashed step line of each day's budget, said in words.
+    const drawn = /<polyline class="budget" points="[^"]+" data-values="([^"]+)"/.exec(text2);
+    expect(drawn?.[1].split(',').map(Number)).toEqual(live.days.map((d) => d.budgetTokens));
+    expect(live.days.some((d) => d.budgetTokens >= inject.tokens)).toBe(true);
+    expect(text2).toContain('Dashed: the day&#39;s budget');
 
     // With the host stopped, the CLI reads the same record itself.
     expect(runCli(['serve', '--stop'], { env: sb.env }).code).toBe(0);
@@ -113,25 +118,38 @@ describe('engram activity', () => {
     expect(offline.entries.length).toBeGreaterThanOrEqual(done.entries.length);
   });
 
-  it('records MCP requests with the size of each answer', async () => {
-    const client = new Client({ name: 'vitest', version: '0.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp'], env: sb.env as Record<string, string>, cwd, stderr: 'pipe' }));
-    try {
-      await client.callTool({ name: 'recall', arguments: { query: 'kafka retention' } });
-      await client.callTool({ name: 'read', arguments: { ref: 'Engram/Projects/acme/Kafka retention.md' } });
-    } finally {
-      await client.close();
-    }
-    const a = await waitFor(() => {
-      const x = activity('--kind', 'mcp');
-      return x.entries.some((e) => e.kind === 'mcp' && e.method === 'recall') && x;
-    }, 10_000, 'the MCP call in the record');
-    const call = a.entries.find((e): e is Extract<ActivityEntry, { kind: 'mcp' }> => e.kind === 'mcp' && e.method === 'recall')!;
-    expect(call.answerChars).toBeGreaterThan(100);
+  it('records MCP requests with the size of each answer and the client that asked, and filters by it', async () => {
+    // Each client names itself in its MCP `initialize` (clientInfo.name) as Codex and Claude Code do, and one names neither.
+    const ask = async (name: string, calls: { name: string; arguments: Record<string, unknown> }[]) => {
+      const client = new Client({ name, version: '0.0.0' });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp'], env: sb.env as Record<string, string>, cwd, stderr: 'pipe' }));
+      try {
+        for (const c of calls) await client.callTool(c);
+      } finally {
+        await client.close();
+      }
+    };
+    await ask('codex-mcp-client', [
+      { name: 'recall', arguments: { query: 'kafka retention' } },
+      { name: 'read', arguments: { ref: 'Engram/Projects/acme/Kafka retention.md' } },
+    ]);
+    await ask('claude-code', [{ name: 'recall', arguments: { query: 'kafka retention' } }]);
+    await ask('vitest', [{ name: 'status', arguments: {} }]);
+    type Mcp = Extract<ActivityEntry, { kind: 'mcp' }>;
+    const mcp = (...args: string[]) => activity('--kind', 'mcp', ...args).entries.filter((e): e is Mcp => e.kind === 'mcp');
+    const all = await waitFor(() => {
+      const x = mcp();
+      return x.length >= 4 && x;
+    }, 10_000, 'the four MCP calls in the record');
+    expect(all.map((e) => [e.method, e.agent])).toEqual([['recall', 'codex'], ['read', 'codex'], ['recall', 'claude-code'], ['status', undefined]]);
+    expect(all[0].answerChars).toBeGreaterThan(100);
     // A read names the note it answered with (the dashboard counts an injected note read afterwards as used).
-    const read = await waitFor(() => activity('--kind', 'mcp').entries.find((e): e is Extract<ActivityEntry, { kind: 'mcp' }> => e.kind === 'mcp' && e.method === 'read'), 10_000, 'the MCP read in the record');
-    expect(read.notes).toEqual(['Engram/Projects/acme/Kafka retention.md']);
-    expect(a.entries.every((e) => e.kind === 'mcp')).toBe(true);
+    expect(all[1].notes).toEqual(['Engram/Projects/acme/Kafka retention.md']);
+    expect(mcp('--client', 'codex').map((e) => [e.method, e.agent])).toEqual([['recall', 'codex'], ['read', 'codex']]);
+    expect(mcp('--client', 'claude-code').map((e) => [e.method, e.agent])).toEqual([['recall', 'claude-code']]);
+    const text = runCli(['activity', '--kind', 'mcp', '--client', 'codex'], { env: sb.env });
+    expect(text.stdout).toContain('MCP [codex]');
+    expect(text.stdout).not.toContain('claude-code');
   });
 
   it("names each injection's client from its hook's payload, and filters by it", () => {

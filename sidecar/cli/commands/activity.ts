@@ -4,7 +4,7 @@
 import { parseSince } from '../../../src/core/duration.js';
 import { ACTIVITY_KINDS, activityFile, readActivity, type ActivityEntry, type ActivityKind, type ActivityResult, type ActivitySession } from '../../../src/core/activity/record.js';
 import { EngramError } from '../../../src/core/errors.js';
-import { HOOK_CLIENTS, type HookClient } from '../../../src/core/transcript/client.js';
+import { HOOK_CLIENTS, isHookClient } from '../../../src/core/transcript/client.js';
 import { callHost } from '../../client/forward.js';
 import { engramHome } from '../../hosting/paths.js';
 import { NodeStateStore } from '../../hosting/node-state-store.js';
@@ -81,9 +81,9 @@ export const command: CommandDefinition = {
     if (!(Number.isInteger(limit) && limit >= 1 && limit <= 10_000)) throw new EngramError('usage', '-n takes a whole number from 1 to 10000');
     const kinds = kindsOf(ctx.options.kind);
     const agent = typeof ctx.options.client === 'string' ? ctx.options.client : undefined;
-    if (agent !== undefined && !(HOOK_CLIENTS as readonly string[]).includes(agent)) throw new EngramError('usage', `--client ${agent}: not a client Engram knows`, `use ${HOOK_CLIENTS.join(' or ')}`);
+    if (agent !== undefined && !isHookClient(agent)) throw new EngramError('usage', `--client ${agent}: not a client Engram knows`, `use ${HOOK_CLIENTS.join(' or ')}`);
     const sinceMs = since === undefined ? undefined : parseSince(since, Date.now());
-    const r: ActivityResult = (await callHost(ctx, 'activity', { session, since, limit, kinds, ...(agent ? { agent: agent as HookClient } : {}) }))?.result
+    const r: ActivityResult = (await callHost(ctx, 'activity', { session, since, limit, kinds, ...(agent ? { agent } : {}) }))?.result
       ?? (await readActivity(new NodeStateStore(engramHome(ctx.env)), activityFile(requireVault(ctx.facts, ctx.cwd, ctx.global.vault, ctx.config).key), { session, since: sinceMs, limit, kinds, agent }));
     if (ctx.global.json) {
       ctx.stdout(JSON.stringify(r, null, 2));
@@ -98,7 +98,7 @@ export const command: CommandDefinition = {
     if (r.matched > r.entries.length) ctx.stdout(`(the last ${r.entries.length} of ${r.matched} entries; -n for more)`);
     let last: string | undefined;
     for (const e of r.entries) {
-      const who = e.session ?? (e.kind === 'mcp' ? 'MCP' : '(no session)');
+      const who = e.session ?? (e.kind === 'mcp' ? `MCP${e.agent ? ` [${e.agent}]` : ''}` : '(no session)');
       if (!session && who !== last) ctx.stdout(`— ${who}`);
       last = who;
       for (const line of describeEntry(e)) ctx.stdout(line);

@@ -8,6 +8,7 @@ import { startHostDetached } from '../../hosting/start-host.js';
 import { vaultState } from '../../hosting/paths.js';
 import { resolveProject } from '../../hosting/settings.js';
 import { commandVault } from './serve.js';
+import { clientOfMcp } from '../../../src/core/transcript/client.js';
 import { version } from '../../../package.json';
 
 export const command: CommandDefinition = {
@@ -36,6 +37,8 @@ export const command: CommandDefinition = {
     // to every server) must not start one.
     server.server.oninitialized = () => {
       const client = server.server.getClientVersion()?.name ?? '';
+      // Each request to the host names the client, so its activity entries can be told apart (Claude Code, Codex).
+      if (link) link.agent = clientOfMcp(client);
       if (!vault || /claude/i.test(client)) return;
       try {
         startHostDetached(vault, ctx.env);

@@ -1,28 +1,45 @@
 // `engram stats --html`: the dashboard's figures as one self-contained HTML file (inline CSS and SVG, no script, no
 // network), light or dark after the reader's system setting. The same figures as `engram stats` and the Dashboard pane.
-import type { StatsResult } from './stats.js';
+import { budgetLegend, type StatsResult } from './stats.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const num = (n: number) => n.toLocaleString('en-US');
 
-/** A bar chart as inline SVG: one bar per value, an optional dashed limit line. */
-function bars(title: string, items: { label: string; value: number; tip: string }[], limit?: { value: number; label: string }): string {
+/**
+ * The points of a dashed step line of one ceiling a bar (the day's budget), flat over each bar's slot, so a bar above
+ * it is a day over its budget: for a chart `h` high whose bars are `step` wide and whose top is `max`.
+ */
+export function budgetSteps(budgets: number[], max: number, step: number, h: number): string {
+  return budgets.flatMap((b, i) => {
+    const y = (h - (b / max) * h).toFixed(1);
+    return [`${(i * step).toFixed(1)},${y}`, `${((i + 1) * step).toFixed(1)},${y}`];
+  }).join(' ');
+}
+
+/**
+ * A bar chart as inline SVG: one bar per value; an optional dashed limit line; an optional dashed step line of each
+ * bar's `budget`, said in words (`budget`) under the title.
+ */
+function bars(title: string, items: { label: string; value: number; tip: string; budget?: number }[], limit?: { value: number; label: string }, budget?: string): string {
   if (!items.some((b) => b.value > 0)) return `<section><h2>${esc(title)}</h2><p class="empty">Nothing yet.</p></section>`;
   const w = 720;
   const h = 150;
-  const max = Math.max(...items.map((b) => b.value), limit?.value ?? 0) || 1;
+  const budgets = budget ? items.map((b) => b.budget ?? 0) : [];
+  const drawn = budgets.some((b) => b > 0);
+  const max = Math.max(...items.map((b) => b.value), ...budgets, limit?.value ?? 0) || 1;
   const step = w / items.length;
   const rects = items.map((b, i) => {
     const bh = Math.max(b.value ? 2 : 0, (b.value / max) * h);
     return `<rect class="bar" x="${(i * step + step * 0.15).toFixed(1)}" y="${(h - bh).toFixed(1)}" width="${(step * 0.7).toFixed(1)}" height="${bh.toFixed(1)}"><title>${esc(b.tip)}</title></rect>`;
   });
-  let line = '';
+  let line = drawn ? `<polyline class="budget" points="${budgetSteps(budgets, max, step, h)}" data-values="${budgets.join(',')}"/>` : '';
   if (limit?.value) {
     const y = (h - (limit.value / max) * h).toFixed(1);
-    line = `<line class="limit" x1="0" x2="${w}" y1="${y}" y2="${y}"/><text class="limit-label" x="${w - 4}" y="${Math.max(10, Number(y) - 3)}" text-anchor="end">${esc(limit.label)}</text>`;
+    line += `<line class="limit" x1="0" x2="${w}" y1="${y}" y2="${y}"/><text class="limit-label" x="${w - 4}" y="${Math.max(10, Number(y) - 3)}" text-anchor="end">${esc(limit.label)}</text>`;
   }
   const axis = `<text class="axis" x="0" y="${h + 14}">${esc(items[0].label)}</text><text class="axis" x="${w}" y="${h + 14}" text-anchor="end">${esc(items[items.length - 1].label)}</text>`;
-  return `<section><h2>${esc(title)}</h2><svg viewBox="0 0 ${w} ${h + 18}" role="img" aria-label="${esc(title)}">${rects.join('')}${line}${axis}</svg></section>`;
+  const legend = drawn ? `<p class="sub legend">${esc(budget!)}</p>` : '';
+  return `<section><h2>${esc(title)}</h2>${legend}<svg viewBox="0 0 ${w} ${h + 18}" role="img" aria-label="${esc(title)}">${rects.join('')}${line}${axis}</svg></section>`;
 }
 
 function counts(title: string, c: Record<string, number>): string {
@@ -43,7 +60,8 @@ h1 { font-size: 1.4rem; margin: 0 0 .2rem; } h2 { font-size: 1rem; margin: 1.6re
 .tiles { display: grid; grid-template-columns: repeat(auto-fill, minmax(140px, 1fr)); gap: .6rem; margin-top: 1rem; }
 .tile { background: var(--tile); border-radius: 8px; padding: .6rem .8rem; } .tile b { display: block; font-size: 1.3rem; } .tile span { color: var(--muted); font-size: 12px; }
 .tile.warn b { color: var(--limit); }
-svg { width: 100%; height: auto; } .bar { fill: var(--bar); } .limit { stroke: var(--limit); stroke-dasharray: 6 4; } .limit-label { fill: var(--limit); font-size: 12px; }
+svg { width: 100%; height: auto; } .bar { fill: var(--bar); } .limit { stroke: var(--limit); stroke-dasharray: 6 4; }
+.budget { fill: none; stroke: var(--limit); stroke-width: 1.5; stroke-dasharray: 6 4; } .legend { margin: 0 0 .3rem; } .limit-label { fill: var(--limit); font-size: 12px; }
 table { width: 100%; border-collapse: collapse; } td { padding: 2px 6px 2px 0; } td.n { text-align: right; width: 4rem; } td.track { width: 60%; }
 td.track div { background: var(--bar); height: 10px; border-radius: 3px; }
 footer { color: var(--muted); font-size: 12px; margin-top: 2rem; border-top: 1px solid var(--line); padding-top: .6rem; }
@@ -73,7 +91,7 @@ ${tile('secrets redacted', num(t.redactions))}
 ${tile('failures', num(t.failures), t.failures > 0)}
 </div>
 <p class="sub">Of ${num(u.injected)} injected notes, ${num(u.read)} were read afterwards over MCP and ${num(u.cited)} were named in the assistant's text (${num(u.used)} either): a floor, since an agent may use a note without naming it.</p>
-${bars('Injected tokens per day', s.days.map((d) => ({ label: short(d.day), value: d.injectedTokens, tip: `${d.day}: ~${d.injectedTokens} tokens in ${d.injections} injections` })))}
+${bars('Injected tokens per day', s.days.map((d) => ({ label: short(d.day), value: d.injectedTokens, budget: d.budgetTokens, tip: `${d.day}: ~${d.injectedTokens} tokens in ${d.injections} injections${d.budgetTokens ? `; budget ~${num(d.budgetTokens)}` : ''}` })), undefined, s.caps ? budgetLegend(s.caps) : undefined)}
 ${bars('Injected tokens per session', sessions.map((x) => ({ label: x.last.slice(5, 10), value: x.injectedTokens, tip: `${x.session.slice(0, 8)}${x.project ? ` (${x.project})` : ''}: ~${x.injectedTokens} tokens` })), s.sessionBudgetTokens ? { value: s.sessionBudgetTokens, label: `budget ~${num(s.sessionBudgetTokens)} tokens a session` } : undefined)}
 ${bars('Notes filed per day', s.days.map((d) => ({ label: short(d.day), value: d.filed + d.proposed, tip: `${d.day}: ${d.filed} filed, ${d.proposed} held for review` })))}
 ${bars('Failures and redactions per day', s.days.map((d) => ({ label: short(d.day), value: d.failures + d.redactions, tip: `${d.day}: ${d.failures} failures, ${d.redactions} secrets redacted` })))}

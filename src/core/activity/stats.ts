@@ -58,6 +58,12 @@ export interface InjectionCaps {
   sessionChars: number;
 }
 
+/** What the dashed budget line of injected tokens per day means, in words (the Dashboard pane and `stats --html`). */
+export function budgetLegend(c: InjectionCaps): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `Dashed: the day's budget, the most its context requests could have been given (${n(c.sessionStartChars)} characters at a session's start, ${n(c.promptChars)} a prompt${c.sessionChars ? `, at most ${n(c.sessionChars)} a session` : ''}; a token is about four characters)`;
+}
+
 export interface StatsOptions {
   now: number;
   days: number;

@@ -20,6 +20,11 @@ const ref = v.string({ min: 1, max: 1024 });
 const limit = v.optional(v.int({ min: 1, max: 50 }));
 /** Who acts, for the vault's Engram log: `cli`, `mcp`, `plugin` (the host's own default when absent). */
 const actor = v.optional(v.string({ min: 1, max: 64 }));
+/**
+ * Which MCP client asks (1.7), told by the name its `initialize` gave (transcript/client.ts): the activity record names
+ * it on the request's `mcp` entry. Every method the MCP server calls takes it (sidecar/mcp/host-link.ts sends it).
+ */
+const agent = v.optional(v.oneOf(HOOK_CLIENTS));
 
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
@@ -61,6 +66,7 @@ export const methodParams = {
     full: v.optional(v.int({ min: 0, max: 10 })),
     /** Ask the configured LLM backend for a short answer from the recalled notes. */
     synthesize: v.optional(v.boolean()),
+    agent,
   }),
   /** One query through the engine's one road (as recall and the hooks see it), answered as `engram search` shows it. */
   search: v.object({
@@ -77,7 +83,7 @@ export const methodParams = {
     mode: v.optional(v.oneOf(['hybrid', 'bm25', 'vector'] as const)),
     expandLinks: v.optional(v.int({ min: 0, max: 2 })),
   }),
-  read: v.object({ ref }),
+  read: v.object({ ref, agent }),
   remember: v.object({
     text: v.string({ min: 1, max: 50_000 }),
     title: v.optional(v.string({ max: 200 })),
@@ -86,23 +92,25 @@ export const methodParams = {
     scope: v.optional(v.oneOf(['project', 'general'] as const)),
     tags: v.optional(v.array(v.string({ max: 64 }), 20)),
     onDuplicate: v.optional(v.oneOf(['ask', 'extend', 'new'] as const)),
+    agent,
   }),
-  extract: v.object({ path: v.string({ min: 1, max: 4096 }), sessionId: v.optional(v.string({ max: 256 })) }),
+  extract: v.object({ path: v.string({ min: 1, max: 4096 }), sessionId: v.optional(v.string({ max: 256 })), agent }),
   /** Archive a note (Curation#forget). `byUser`: a person named it in a terminal (their own note, by exact path). */
-  forget: v.object({ ref, actor, byUser: v.optional(v.boolean()) }),
+  forget: v.object({ ref, actor, byUser: v.optional(v.boolean()), agent }),
   /** Curation, typed (src/core/curate/service.ts): plans store proposals and change no note; apply changes the vault. */
-  'review.plan': v.object({ actor, dueWithinDays: v.optional(v.int({ min: 0, max: 3650 })), backend: v.optional(v.oneOf(BACKENDS)) }),
-  'restructure.plan': v.object({ actor, folder: v.optional(v.string({ max: 1024 })), threshold: v.optional(v.number({ min: 0, max: 1 })), backend: v.optional(v.oneOf(BACKENDS)) }),
+  'review.plan': v.object({ actor, dueWithinDays: v.optional(v.int({ min: 0, max: 3650 })), backend: v.optional(v.oneOf(BACKENDS)), agent }),
+  'restructure.plan': v.object({ actor, folder: v.optional(v.string({ max: 1024 })), threshold: v.optional(v.number({ min: 0, max: 1 })), backend: v.optional(v.oneOf(BACKENDS)), agent }),
   'maintain.run': v.object({ actor, apply: v.optional(v.boolean()), staleDays: v.optional(v.int({ min: 0, max: 36500 })) }),
   /** `edits`: the user's text for a note a proposal creates (a promotion edited before approving). */
   'curate.apply': v.object({
     actor,
     ids: v.array(v.string({ min: 1, max: 128 }), 100),
     edits: v.optional(v.array(v.object({ id: v.string({ min: 1, max: 128 }), path: v.string({ min: 1, max: 4096 }), text: v.string({ min: 1, max: 200_000 }) }), 100)),
+    agent,
   }),
   /** Remember that the user rejected these proposals (not proposed again until one of their notes changes). */
   'curate.reject': v.object({ actor, ids: v.array(v.string({ min: 1, max: 128 }), 100) }),
-  reindex: v.object({}),
+  reindex: v.object({ agent }),
   /** Notes holding text addressed to an AI (Engine.flagged): the review pane, `engram flagged`, the activity record. */
   flagged: v.object({}),
   /** `engram extract` for a live host: one transcript, queued with the hooks' jobs, answered with the run. */
@@ -111,7 +119,7 @@ export const methodParams = {
   'import.run': v.object({ path: v.string({ min: 1, max: 4096 }), backend: v.optional(v.oneOf(BACKENDS)), keepRuns: v.optional(v.boolean()), dryRun: v.optional(v.boolean()) }),
   /** Bring the index up to date with the vault (or rebuild it from nothing) and save its snapshot. */
   'index.update': v.object({ rebuild: v.optional(v.boolean()) }),
-  status: v.object({}),
+  status: v.object({ agent }),
   /** The activity record (src/core/activity/record.ts): entries of one session or since a time, with each session's figures. */
   activity: v.object({
     session: v.optional(v.string({ min: 1, max: 256 })),
@@ -125,10 +133,10 @@ export const methodParams = {
   }),
   /** The dashboard's figures over the last `days` (src/core/activity/stats.ts). */
   stats: v.object({ days: v.optional(v.int({ min: 1, max: 365 })) }),
-  configure: v.object({ key: v.string({ min: 1, max: 64 }), value: v.json() }),
+  configure: v.object({ key: v.string({ min: 1, max: 64 }), value: v.json(), agent }),
   'host.release': v.object({ reason: v.optional(v.string({ max: 200 })) }),
   /** An agent proposes a note for the team store (docs/team.md): kept for the person to approve; nothing is sent. */
-  'team.propose': v.object({ ref: v.string({ min: 1, max: 1024 }), why: v.optional(v.string({ max: 500 })) }),
+  'team.propose': v.object({ ref: v.string({ min: 1, max: 1024 }), why: v.optional(v.string({ max: 500 })), agent }),
 } satisfies Record<string, Check<unknown>>;
 
 export type Method = keyof typeof methodParams;

@@ -7,7 +7,8 @@
 // 1.4: `curate.reject` remembers rejected proposals.
 // 1.5: `recall` takes `folders` and `tags` (the MCP `search` tool).
 // 1.6: `context` takes the hook's `agent`; `activity` takes `agent` and `summary` (the Activity pane).
-export const PROTOCOL_VERSION = '1.6';
+// 1.7: the methods the MCP server calls take the MCP client's `agent` (the activity record's `mcp` entries).
+export const PROTOCOL_VERSION = '1.7';
 
 /** True when a host of `hostVersion` knows what minor version `minor` added (same major assumed). */
 export function hostSupports(hostVersion: unknown, minor: number): boolean {

@@ -4,7 +4,8 @@
 // and project, the review backlog, secrets redacted, failures. Charts are plain
 // SVG coloured by Obsidian's CSS variables, so they follow the light and dark themes.
 import type { WorkspaceLeaf } from 'obsidian';
-import type { StatsResult } from '../../core/activity/stats';
+import { budgetLegend, type StatsResult } from '../../core/activity/stats';
+import { budgetSteps } from '../../core/activity/stats-html';
 import type { EngramApi, PaneContext } from './api';
 import { RecordPane } from './record-pane';
 
@@ -53,11 +54,7 @@ function barChart(parent: HTMLElement, opts: { title: string; cls: string; bars:
   });
   if (budgets.some((b) => b > 0)) {
     // A step a bar: flat over each day, so a bar above it is a day over its budget.
-    const points = budgets.flatMap((b, i) => {
-      const y = (h - (b / max) * h).toFixed(1);
-      return [`${(i * step).toFixed(1)},${y}`, `${((i + 1) * step).toFixed(1)},${y}`];
-    });
-    svgEl(svg, 'polyline', { points: points.join(' '), class: 'engram-dash-budget', 'data-values': budgets.join(',') });
+    svgEl(svg, 'polyline', { points: budgetSteps(budgets, max, step, h), class: 'engram-dash-budget', 'data-values': budgets.join(',') });
   }
   if (opts.limit) {
     const y = h - (opts.limit / max) * h;
@@ -164,7 +161,7 @@ export class DashboardView extends RecordPane<StatsResult> {
       title: 'Injected tokens per day',
       cls: 'engram-dash-injected',
       unit: 'tokens',
-      budget: c ? `Dashed: the day's budget, the most its context requests could have been given (${num(c.sessionStartChars)} characters at a session's start, ${num(c.promptChars)} a prompt${c.sessionChars ? `, at most ${num(c.sessionChars)} a session` : ''}; a token is about four characters)` : undefined,
+      budget: c ? budgetLegend(c) : undefined,
       bars: s.days.map((d) => ({ label: short(d.day), value: d.injectedTokens, budget: d.budgetTokens, tip: `${d.day}: ~${d.injectedTokens} tokens in ${d.injections} injections (${d.injectedNotes} notes, ${d.withheld} withheld)${d.budgetTokens ? `; budget ~${num(d.budgetTokens)}` : ''}` })),
     });
     const sessions = [...s.sessions].reverse();
