@@ -4,7 +4,7 @@
 import { systemClock, yieldToEventLoop, type Clock, type Embedder, type VaultPort, type Yield } from '../ports.js';
 import { embeddingText, parseDoc, textHash, type ParsedDoc } from './note-doc.js';
 import { DEFAULT_RANKING, type RankingConfig } from './rank.js';
-import type { LinkGraph } from './search.js';
+import type { LinkGraph } from './graph.js';
 import { decodeSnapshot, encodeSnapshot, packSnapshot, runSync, unpackSnapshot, verifySnapshot, type SnapshotHeader } from './snapshot.js';
 import { TextIndex, type IndexedNote } from './text-index.js';
 import type { CjkMode } from './language.js';

@@ -5,7 +5,7 @@ import { EngramError } from '../errors.js';
 import type { Clock, Embedder } from '../ports.js';
 import { answeringText } from './answering.js';
 import { allowList, hasFilters, inRange, phraseAllowList, type PhraseRange } from './filters.js';
-import { linkKey } from './note-doc.js';
+import type { LinkGraph } from './graph.js';
 import { makeSnippet, priorFactor, rrf, type RankingConfig } from './rank.js';
 import { topK, type FieldName, type TextCandidate, type TextIndex } from './text-index.js';
 import { extractTimePhrase, whenFactor } from './time-phrases.js';
@@ -64,11 +64,6 @@ export interface SearchContext {
   allowed?: (f: SearchFilters) => Uint8Array | null;
 }
 
-export interface LinkGraph {
-  out: (slot: number) => number[];
-  back: (slot: number) => number[];
-}
-
 interface Cand {
   slot: number;
   score: number;
@@ -96,19 +91,8 @@ export async function runSearch(ctx: SearchContext, rawQuery: string, opts: Inde
 async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearchOptions): Promise<{ result: SearchResult; dated: number }> {
   const limit = Math.max(1, Math.min(opts.limit ?? 10, 1000));
   const notices: string[] = [];
-  let query = typeof rawQuery === 'string' ? rawQuery.trim() : '';
   const filters = { ...opts };
-  let timeFilter: SearchResult['timeFilter'];
-  let phrase: PhraseRange | undefined;
-  if (opts.timePhrases !== false && query) {
-    const t = extractTimePhrase(query, ctx.clock.now());
-    if (t.range) {
-      query = t.query;
-      timeFilter = { phrase: t.range.phrase, since: t.range.since, until: t.range.until };
-      phrase = { since: t.range.since, until: t.range.until };
-      notices.push(`"${t.range.phrase}" read as a date filter`);
-    }
-  }
+  const { query, timeFilter, phrase } = readTimePhrase(ctx, typeof rawQuery === 'string' ? rawQuery.trim() : '', opts, notices);
   if (!query && !hasFilters(filters) && !phrase) {
     throw new EngramError('usage', 'The query is empty: nothing to search for.', 'Give some words, e.g. engram search "sidecar socket", or a filter such as --type decision.');
   }
@@ -124,67 +108,15 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
     mode = 'bm25';
   }
   const cands = new Map<number, Cand>();
-  if (mode !== 'vector' && terms.length > 0) {
-    const depth = mode === 'bm25' ? Math.max(limit * 3, 30) : ranking.depth;
-    const top = toldWhenFirst(text, text.score(terms, allowed, ranking.bm25, depth), query, ranking.bm25.whenGain);
-    // Asking for a note by its name should find that note first, even when a longer title stems the same way.
-    const wanted = squash(query);
-    const exact = new Set<number>();
-    const best = top[0]?.score ?? 0;
-    for (const c of top) {
-      const n = text.notes[c.slot]!;
-      if (squash(noteName(n.path)) === wanted || (n.name !== undefined && squash(n.name) === wanted)) {
-        c.score = Math.max(c.score * EXACT_TITLE_BOOST, best * 1.1);
-        exact.add(c.slot);
-      }
-    }
-    if (exact.size > 0) top.sort((a, b) => b.score - a.score);
-    top.forEach((c, rank) => cands.set(c.slot, { slot: c.slot, score: 0, chunk: c.bestChunk, bm25: c.score, bm25Rank: rank, why: exact.has(c.slot) ? ['exact title'] : [] }));
-  }
-  if (mode !== 'bm25' && query) {
-    const qv = opts.queryVector ?? (await ctx.embedder!.embed([query.slice(0, 2000)]))[0];
-    const vs = ctx.vectors!.search(qv, ranking.depth, text.chunkNote, allowed);
-    let rank = 0;
-    for (const v of vs) {
-      if (v.score < ranking.minCosine) break;
-      const c = cands.get(v.slot) ?? { slot: v.slot, score: 0, chunk: v.chunk, why: [] };
-      c.cos = v.score;
-      c.vecRank = rank++;
-      if (c.bm25 === undefined) c.chunk = v.chunk;
-      cands.set(v.slot, c);
-    }
-  }
-  const now = ctx.clock.now();
+  if (mode !== 'vector' && terms.length > 0) keywordCands(ctx, query, terms, allowed, mode === 'bm25' ? Math.max(limit * 3, 30) : ranking.depth, cands);
+  if (mode !== 'bm25' && query) await vectorCands(ctx, query, opts.queryVector, allowed, cands);
   let list = [...cands.values()];
   if (opts.hidden) list = list.filter((c) => !opts.hidden!(text.notes[c.slot]!.path));
   if (list.length === 0 && terms.length === 0 && query && mode === 'bm25') {
     notices.push('the query has no searchable words (only stop words, symbols or emoji)');
   }
-  if (!query || (terms.length === 0 && mode === 'bm25' && (hasFilters(filters) || phrase))) {
-    // Filters alone (or a time phrase alone): the matching notes, newest first; a phrase alone means notes within it.
-    list = [];
-    for (let s = 0; s < text.notes.length; s++) {
-      const n = text.notes[s];
-      if (n && (allowed === null || allowed[s] === 1) && (!phrase || inRange(n, phrase)) && !opts.hidden?.(n.path)) list.push({ slot: s, score: n.time, chunk: n.firstChunk, why: ['matches the filters'] });
-    }
-    list = topK(list, limit);
-    list.forEach((c, i) => (c.score = 1 / (i + 1)));
-  } else {
-    for (const c of list) {
-      c.score = mode === 'bm25' ? c.bm25 ?? 0 : (c.bm25Rank !== undefined ? rrf(c.bm25Rank, ranking.rrfK) : 0) + (c.vecRank !== undefined ? rrf(c.vecRank, ranking.rrfK) : 0);
-      if (opts.priors !== false) {
-        const p = priorFactor(text.notes[c.slot]!, now, ranking);
-        c.score *= p.factor;
-        c.why.push(...p.why);
-      }
-      if (phrase && inRange(text.notes[c.slot]!, phrase)) {
-        c.score *= TIME_PHRASE_BOOST;
-        c.why.push(`dated ${timeFilter!.phrase}`);
-      }
-    }
-    // Equal scores in path order: slot numbers differ between a fresh build and a loaded snapshot, answers must not.
-    list.sort((a, b) => b.score - a.score || byPath(ctx, a, b));
-  }
+  if (!query || (terms.length === 0 && mode === 'bm25' && (hasFilters(filters) || phrase))) list = filteredOnly(ctx, allowed, phrase, opts.hidden, limit);
+  else scoreCands(ctx, list, mode, opts.priors !== false, phrase && timeFilter ? { ...phrase, phrase: timeFilter.phrase } : undefined);
   const kept = collapse(ctx, list, limit);
   if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit, opts.hidden);
   const words = snippetWords(query);
@@ -200,6 +132,83 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   if (hits.length > 0 && terms.length > 0 && (hits[0].coverage ?? 1) < SEARCH_FLOOR && (kept[0].cos ?? 0) < CLOSE_COSINE) notices.unshift(NO_CLOSE_MATCH);
   const dated = phrase ? matched.filter(({ c }) => inRange(text.notes[c.slot]!, phrase)).length : 0;
   return { result: { hits, mode, notices, timeFilter, terms }, dated };
+}
+
+/** The time phrase of a question ("last week") read out of it as a date range, and the words left. */
+function readTimePhrase(ctx: SearchContext, query: string, opts: IndexSearchOptions, notices: string[]): { query: string; timeFilter?: SearchResult['timeFilter']; phrase?: PhraseRange } {
+  if (opts.timePhrases === false || !query) return { query };
+  const t = extractTimePhrase(query, ctx.clock.now());
+  if (!t.range) return { query };
+  notices.push(`"${t.range.phrase}" read as a date filter`);
+  return { query: t.query, timeFilter: { phrase: t.range.phrase, since: t.range.since, until: t.range.until }, phrase: { since: t.range.since, until: t.range.until } };
+}
+
+/** Keyword candidates: BM25F's best notes; a note asked for by its name comes first. */
+function keywordCands(ctx: SearchContext, query: string, terms: string[], allowed: Uint8Array | null, depth: number, cands: Map<number, Cand>): void {
+  const { text, ranking } = ctx;
+  const top = toldWhenFirst(text, text.score(terms, allowed, ranking.bm25, depth), query, ranking.bm25.whenGain);
+  // Asking for a note by its name should find that note first, even when a longer title stems the same way.
+  const wanted = squash(query);
+  const exact = new Set<number>();
+  const best = top[0]?.score ?? 0;
+  for (const c of top) {
+    const n = text.notes[c.slot]!;
+    if (squash(noteName(n.path)) === wanted || (n.name !== undefined && squash(n.name) === wanted)) {
+      c.score = Math.max(c.score * EXACT_TITLE_BOOST, best * 1.1);
+      exact.add(c.slot);
+    }
+  }
+  if (exact.size > 0) top.sort((a, b) => b.score - a.score);
+  top.forEach((c, rank) => cands.set(c.slot, { slot: c.slot, score: 0, chunk: c.bestChunk, bm25: c.score, bm25Rank: rank, why: exact.has(c.slot) ? ['exact title'] : [] }));
+}
+
+/** Meaning candidates: the passages nearest the query's vector, above the cosine floor. */
+async function vectorCands(ctx: SearchContext, query: string, queryVector: Float32Array | undefined, allowed: Uint8Array | null, cands: Map<number, Cand>): Promise<void> {
+  const { text, ranking } = ctx;
+  const qv = queryVector ?? (await ctx.embedder!.embed([query.slice(0, 2000)]))[0];
+  const vs = ctx.vectors!.search(qv, ranking.depth, text.chunkNote, allowed);
+  let rank = 0;
+  for (const v of vs) {
+    if (v.score < ranking.minCosine) break;
+    const c = cands.get(v.slot) ?? { slot: v.slot, score: 0, chunk: v.chunk, why: [] };
+    c.cos = v.score;
+    c.vecRank = rank++;
+    if (c.bm25 === undefined) c.chunk = v.chunk;
+    cands.set(v.slot, c);
+  }
+}
+
+/** Filters alone (or a time phrase alone): the matching notes, newest first; a phrase alone means notes within it. */
+function filteredOnly(ctx: SearchContext, allowed: Uint8Array | null, phrase: PhraseRange | undefined, hidden: ((path: string) => boolean) | undefined, limit: number): Cand[] {
+  const notes = ctx.text.notes;
+  const list: Cand[] = [];
+  for (let s = 0; s < notes.length; s++) {
+    const n = notes[s];
+    if (n && (allowed === null || allowed[s] === 1) && (!phrase || inRange(n, phrase)) && !hidden?.(n.path)) list.push({ slot: s, score: n.time, chunk: n.firstChunk, why: ['matches the filters'] });
+  }
+  const top = topK(list, limit);
+  top.forEach((c, i) => (c.score = 1 / (i + 1)));
+  return top;
+}
+
+/** Each candidate's score (BM25, or both ranks fused), with priors and the question's time phrase; best first. */
+function scoreCands(ctx: SearchContext, list: Cand[], mode: SearchResult['mode'], priors: boolean, phrase: (PhraseRange & { phrase: string }) | undefined): void {
+  const { text, ranking } = ctx;
+  const now = ctx.clock.now();
+  for (const c of list) {
+    c.score = mode === 'bm25' ? c.bm25 ?? 0 : (c.bm25Rank !== undefined ? rrf(c.bm25Rank, ranking.rrfK) : 0) + (c.vecRank !== undefined ? rrf(c.vecRank, ranking.rrfK) : 0);
+    if (priors) {
+      const p = priorFactor(text.notes[c.slot]!, now, ranking);
+      c.score *= p.factor;
+      c.why.push(...p.why);
+    }
+    if (phrase && inRange(text.notes[c.slot]!, phrase)) {
+      c.score *= TIME_PHRASE_BOOST;
+      c.why.push(`dated ${phrase.phrase}`);
+    }
+  }
+  // Equal scores in path order: slot numbers differ between a fresh build and a loaded snapshot, answers must not.
+  list.sort((a, b) => b.score - a.score || byPath(ctx, a, b));
 }
 
 /** A question that asks when is answered by a passage that tells when ("yesterday", "last week"): time-phrases.ts. */
@@ -368,28 +377,4 @@ function toHit(ctx: SearchContext, c: Cand, { fields, found, coverage }: Match, 
     coverage,
     terms: [...found],
   };
-}
-
-/** Builds the wikilink graph over live notes: by title key, outgoing links resolved, and their reverse. */
-export function buildGraph(text: TextIndex): LinkGraph {
-  const byKey = new Map<string, number>();
-  text.notes.forEach((n, slot) => {
-    if (n) byKey.set(linkKey(n.path), slot);
-  });
-  const out = new Map<number, number[]>();
-  const back = new Map<number, number[]>();
-  text.notes.forEach((n, slot) => {
-    if (!n) return;
-    const targets: number[] = [];
-    for (const k of n.links) {
-      const t = byKey.get(k);
-      if (t === undefined || t === slot) continue;
-      targets.push(t);
-      const b = back.get(t) ?? [];
-      b.push(slot);
-      back.set(t, b);
-    }
-    out.set(slot, targets);
-  });
-  return { out: (s) => out.get(s) ?? [], back: (s) => back.get(s) ?? [] };
 }
