@@ -60,18 +60,22 @@ export async function run(): Promise<void> {
       await admin.migrate();
       const client = new pg.Client({ host: '127.0.0.1', port: postgres.port, user: 'engram_admin', password: postgres.adminPassword, database: 'postgres' });
       await client.connect();
-      const held = postgres.reused ? Number((await client.query<{ n: string }>("select count(*) as n from engram_team_notes where team = 'bench'")).rows[0].n) : 0;
-      if (held === N) console.log(`  PostgreSQL 15: the ${N.toLocaleString('en')} notes kept in ${keep} from an earlier run (no ingest timed)`);
-      else {
-        if (held) throw new Error(`${keep} holds ${held} notes, not ${N}: remove it or set ENGRAM_BENCH_TEAM_NOTES=${held}`);
-        await client.query("create role ann login password 'ann-pw'; grant engram_team_member to ann; insert into engram_team_members values ('ann', 'bench', null)");
-        const ingest = await loadNotes(client, vocab, { from: 0, to: N, team: 'bench', author: 'engram_admin' });
-        t0 = performance.now();
-        await client.query('analyze');
-        const analyze = performance.now() - t0;
-        console.log(`  PostgreSQL 15 ingest: ${(ingest / 1000).toFixed(1)} s (${Math.round(N / (ingest / 1000)).toLocaleString('en')} notes/s, GIN index kept up as rows arrive), then ANALYZE ${(analyze / 1000).toFixed(1)} s`);
+      // Ended whatever happens: a client left open when the server stops errors with no one listening.
+      try {
+        const held = postgres.reused ? Number((await client.query<{ n: string }>("select count(*) as n from engram_team_notes where team = 'bench'")).rows[0].n) : 0;
+        if (held === N) console.log(`  PostgreSQL 15: the ${N.toLocaleString('en')} notes kept in ${keep} from an earlier run (no ingest timed)`);
+        else {
+          if (held) throw new Error(`${keep} holds ${held} notes, not ${N}: remove it or set ENGRAM_BENCH_TEAM_NOTES=${held}`);
+          await client.query("create role ann login password 'ann-pw'; grant engram_team_member to ann; insert into engram_team_members values ('ann', 'bench', null)");
+          const ingest = await loadNotes(client, vocab, { from: 0, to: N, team: 'bench', author: 'engram_admin' });
+          t0 = performance.now();
+          await client.query('analyze');
+          const analyze = performance.now() - t0;
+          console.log(`  PostgreSQL 15 ingest: ${(ingest / 1000).toFixed(1)} s (${Math.round(N / (ingest / 1000)).toLocaleString('en')} notes/s, GIN index kept up as rows arrive), then ANALYZE ${(analyze / 1000).toFixed(1)} s`);
+        }
+      } finally {
+        await client.end();
       }
-      await client.end();
       for (const [who, store] of [['member', member], ['superuser', admin]] as const) {
         // Warmed with other queries first (a server that just started, or a kept cluster restarted, reads from disk).
         for (const q of syntheticQueries(vocab, 50, 27)) await store.search({ text: q, limit: 10 });
