@@ -2,7 +2,7 @@
 // (injected.json: a restarted host never injects a note twice) and each note's listing, metadata and terms
 // (notes.json: a restart reads only the notes that changed).
 import { readFormat, upgradeFormat } from '../format-version.js';
-import { parseJsonSteps } from '../json-steps.js';
+import { JSON_ELEMENT_SEPARATOR, parseJsonSteps } from '../json-steps.js';
 import type { StateStore } from '../extract/state-store.js';
 import type { NoteMeta } from '../note/meta.js';
 import type { TimeSlicer } from '../time-slice.js';
@@ -53,7 +53,8 @@ export async function restoreInjected(place: PersistPlace): Promise<Map<string, 
 
 /**
  * Every note's listing, metadata and terms, with the terms written once (indices into one list). The JSON of
- * `{ format, terms, notes }`, built a note at a time so the host gets turns (megabytes for a large vault).
+ * `{ format, terms, notes }`, a newline after each note (parseJsonSteps cuts there), built a note at a time so the host
+ * gets turns (megabytes for a large vault).
  */
 export async function encodeNotes(
   metas: Map<string, NoteMeta>,
@@ -72,7 +73,7 @@ export async function encodeNotes(
     notes.push(JSON.stringify(note));
     if (slicer.due()) await slicer.yield();
   }
-  return `{"format":${JSON.stringify(NOTES_FORMAT.current)},"terms":${JSON.stringify([...ids.keys()])},"notes":[${notes.join(',')}]}`;
+  return `{"format":${JSON.stringify(NOTES_FORMAT.current)},"terms":${JSON.stringify([...ids.keys()])},"notes":[${notes.join(JSON_ELEMENT_SEPARATOR)}]}`;
 }
 
 /** The notes as a previous run saved them; throws when the file is damaged or newer (every note is read again then). */

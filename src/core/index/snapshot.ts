@@ -9,7 +9,7 @@ import { Posting, type FieldIndex } from './postings.js';
 import { FIELDS, type IndexedNote, type TextIndex } from './text-index.js';
 import { VectorStore } from './vector-store.js';
 import { LineSketch } from './line-sketch.js';
-import { parseJsonSteps } from '../json-steps.js';
+import { JSON_ELEMENT_SEPARATOR, parseJsonSteps } from '../json-steps.js';
 import { checksumSteps, corrupt, Reader, TEXT_STEP, through, Writer } from './snapshot-bytes.js';
 
 // 4: snapshots of format 3 written without a vector store may hold postings of the wrong notes (encodeSnapshot did not
@@ -59,15 +59,18 @@ const CHARS_STEP = 1 << 14;
 /** Notes of the note table encoded or decoded between two steps. */
 const NOTES_STEP = 256;
 
-/** `JSON.stringify(header)`, byte for byte, encoded a block of notes at a time (the note table is megabytes). */
+/**
+ * `JSON.stringify(header)` with a newline after each note's comma (parseJsonSteps cuts the table there), encoded a block
+ * of notes at a time (the note table is megabytes).
+ */
 function* headerParts(header: SnapshotHeader): Generator<void, Uint8Array[]> {
   const { notes, ...head } = header;
   const open = JSON.stringify({ ...head, notes: [] });
   const parts = [enc.encode(open.slice(0, -2))];
   for (let i = 0; i < notes.length; i += NOTES_STEP) {
     // What the path and the order give is left out (`storedNote`); `restoreNotes` puts it back.
-    const block = notes.slice(i, i + NOTES_STEP).map((n) => JSON.stringify(storedNote(n))).join(',');
-    parts.push(enc.encode(i === 0 ? block : `,${block}`));
+    const block = notes.slice(i, i + NOTES_STEP).map((n) => JSON.stringify(storedNote(n))).join(JSON_ELEMENT_SEPARATOR);
+    parts.push(enc.encode(i === 0 ? block : `${JSON_ELEMENT_SEPARATOR}${block}`));
     yield;
   }
   parts.push(enc.encode(']}'));
