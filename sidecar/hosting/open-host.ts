@@ -196,8 +196,8 @@ function hostServer(opts: OpenHostOptions, host: RunningHost): HostServer {
   });
 }
 
-/** What a previous host left: a damaged ledger set aside, claimed entries returned, set-aside events retried, temp files. */
-function recoverLeftovers(state: VaultState, env: NodeJS.ProcessEnv, log: Logger): void {
+/** What a previous host left: a damaged ledger set aside, claimed entries returned, set-aside events retried. */
+function recoverLeftovers(state: VaultState, log: Logger): void {
   const damaged = setAsideDamagedLedger(state);
   if (damaged) log('warn', `the ledger was damaged: set aside as ${damaged}; a new one starts (notes already written stay, dedup skips beats extracted before)`);
   const returned = returnClaimed(state);
@@ -205,7 +205,6 @@ function recoverLeftovers(state: VaultState, env: NodeJS.ProcessEnv, log: Logger
   // Set-aside events whose cause is gone (or whose wait is over) come back now and on every sweep.
   const retried = retrySetAside(state);
   if (retried) log('info', `retrying ${retried} events set aside in spool/failed/`);
-  void cleanCrashLeftovers(state, env, log);
 }
 
 /** Claude Code's own memory files, as notes (read only; at start and whenever a memory folder changed). */
@@ -283,11 +282,11 @@ function afterStart(host: RunningHost, bg: Background, kind: HostKind, importMem
 /** What follows the socket: the vault watcher, Codex's rollouts, the team store, the timers, the engine's start. */
 function startBackground(opts: OpenHostOptions, host: RunningHost, bg: Background, el: Elected): void {
   const { engine, log } = host;
-  // The watcher starts once the engine can answer: its first walk of a large vault (seconds of stat calls on this
-  // thread) must not delay the context a hook that started this host is waiting for. From a saved index it starts
-  // before the engine lists the vault; without one, after the first full read, and a rescan catches what changed
-  // in between.
-  void engine.whenServing().then(() => {
+  // The watcher starts once the engine has answered the context requests waiting for it: its first walk of a large
+  // vault (seconds of stat calls on this thread) must not delay the context a hook that started this host is waiting
+  // for. From a saved index it starts before the engine lists the vault; without one, after the first full read, and
+  // a rescan catches what changed in between.
+  void engine.whenFirstAnswered().then(() => {
     if (bg.shuttingDown) return;
     bg.watcher = opts.follow((c) => engine.applyChange(c));
     if (engine.ready) void engine.reconcile().catch((e) => log('warn', `rescan failed: ${errorMessage(e)}`));
@@ -326,7 +325,9 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     const server = hostServer(opts, host);
     await server.listen();
     log('info', `listening on ${state.socket}`);
-    recoverLeftovers(state, opts.env, log);
+    recoverLeftovers(state, log);
+    // A walk of the vault's folders: after the first answers (Engine.whenFirstAnswered), like the listing.
+    void engine.whenFirstAnswered().then(() => cleanCrashLeftovers(state, opts.env, log));
     startBackground(opts, host, bg, el);
     return { kind: 'hosting', host, closed };
   } catch (e) {

@@ -29,6 +29,9 @@ export { DEFAULT_ENGINE_CONFIG, type EngineConfig, type EngineOptions, type With
 export { countDue } from './engine/vault-notes.js';
 export type { FlaggedNote, Vetting } from './recall/vet.js';
 
+/** How long a restarted host holds its listing of the vault for the context requests that waited for it to serve. */
+const FIRST_ANSWERS_WAIT_MS = 2000;
+
 export class Engine {
   readonly ports: Ports;
   readonly config: EngineConfig;
@@ -54,6 +57,11 @@ export class Engine {
   serving = false;
   private servingResolve!: () => void;
   private readonly servingPromise = new Promise<void>((resolve) => (this.servingResolve = resolve));
+  /** Context requests being answered now, and who waits for their count to fall to zero. */
+  private answering = 0;
+  private allAnswered?: () => void;
+  private firstAnsweredResolve!: () => void;
+  private readonly firstAnsweredPromise = new Promise<void>((resolve) => (this.firstAnsweredResolve = resolve));
 
   constructor(private readonly opts: EngineOptions) {
     this.ports = opts.ports;
@@ -105,21 +113,45 @@ export class Engine {
     return this.servingPromise;
   }
 
+  /**
+   * Resolves once context can be answered and the requests that waited for that have their answers (at most
+   * FIRST_ANSWERS_WAIT_MS later): what a restarted host does next (its listing of the vault, the watcher's first walk,
+   * the crash cleanup) would otherwise take the CPU from the hooks that started it and wait for their context.
+   */
+  whenFirstAnswered(): Promise<void> {
+    return this.firstAnsweredPromise;
+  }
+
   private markServing(): void {
     if (this.serving) return;
     this.serving = true;
     this.servingResolve();
   }
 
+  /** Serving now: the requests that waited for it start (the loop's pending I/O too) and are answered, then the rest. */
+  private async serveFirstAnswers(): Promise<void> {
+    this.markServing();
+    await this.ports.yieldNow();
+    if (this.answering > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([new Promise<void>((r) => (this.allAnswered = r)), new Promise<void>((r) => (timer = setTimeout(r, FIRST_ANSWERS_WAIT_MS)))]);
+      clearTimeout(timer);
+      this.allAnswered = undefined;
+    }
+    this.firstAnsweredResolve();
+  }
+
   /**
    * Reads every note once (term statistics, metadata and, for the fallback, the index). From a saved snapshot and
-   * note cache it serves context at once, before the vault is listed (VaultNotes.readAll).
+   * note cache it serves context at once, and lists the vault once the requests waiting for that are answered
+   * (VaultNotes.readAll).
    */
   async start(): Promise<void> {
-    await this.vaultNotes.readAll(await this.restorePersisted(), () => this.markServing());
+    await this.vaultNotes.readAll(await this.restorePersisted(), () => this.serveFirstAnswers());
     this.ready = true;
     this.readyResolve();
     this.markServing();
+    this.firstAnsweredResolve();
     this.log('info', `engine ready: ${this.vaultNotes.stats.size} notes, index ${this.index.mode}`);
   }
 
@@ -243,8 +275,13 @@ export class Engine {
   }
 
   /** Context for a hook: only notes that clear the relevance bar, never one already in this session's context (inject.ts). */
-  context(p: ContextRequest): Promise<ContextResult> {
-    return this.injection.context(p);
+  async context(p: ContextRequest): Promise<ContextResult> {
+    this.answering++;
+    try {
+      return await this.injection.context(p);
+    } finally {
+      if (--this.answering === 0) this.allAnswered?.();
+    }
   }
 
   /** A note in full, or one passage of it (`path#Heading`; answers.ts). */

@@ -6,6 +6,7 @@ import { MemoryVault } from '../../src/core/ports/memory-vault.js';
 import { systemClock } from '../../src/core/ports.js';
 import { curateSettings } from '../../src/core/curate/settings.js';
 import { MemoryStateStore } from '../../src/core/extract/state-store.js';
+import { coreOperations } from '../../src/core/operations.js';
 
 async function engineWith(files: Record<string, string>): Promise<{ engine: Engine; vault: MemoryVault; state: MemoryStateStore }> {
   const vault = new MemoryVault({ files });
@@ -292,5 +293,33 @@ describe('a restarted host answers context from what it saved, before it lists t
     expect([...new Set(reads)].filter((p) => p !== 'Engram/Projects/acme/Use pnpm.md')).toEqual(['Notes/Garden.md']);
     expect(second.meta('Notes/Bread-loaf-x.md')?.title).toBe('Bread-loaf-x');
     expect(second.noteCount()).toBe(first.noteCount());
+  });
+
+  it('answers a request sent before it can serve in full, and lists the vault only once that answer is out', async () => {
+    const store = new MemoryStateStore();
+    const persist = { store, dir: 'vaults/0123456789abcdef' };
+    let snapshotBytes: Uint8Array | null = null;
+    const snapshot = { read: () => Promise.resolve(snapshotBytes), write: (b: Uint8Array) => Promise.resolve(void (snapshotBytes = b)) };
+    const make = (v: MemoryVault) => new Engine({ ports: { vault: v, clock: systemClock, yieldNow: () => new Promise<void>((r) => setTimeout(r, 0)) }, index: new IndexedVault(new VaultIndex({ vault: v, autoEmbed: false }), { snapshot }), persist });
+    const vault = new MemoryVault({ files: FILES });
+    const first = make(vault);
+    await first.start();
+    const prompt = { event: 'UserPromptSubmit' as const, prompt: 'why does acme use pnpm workspaces in the monorepo', project: 'acme', maxChars: 1500, maxItems: 5 };
+    const expected = await first.context({ ...prompt, sessionId: 'before' });
+    expect(expected.items.map((i) => i.path)).toContain('Engram/Projects/acme/Use pnpm.md');
+    await first.save();
+
+    // The restarted host: what happens in which order.
+    const events: string[] = [];
+    const watched = Object.create(vault) as MemoryVault;
+    watched.list = () => (events.push('listed'), vault.list());
+    const second = make(watched);
+    const ops = coreOperations({ engine: second, injection: () => ({ inject: true, sessionStartChars: 4000, promptChars: 1500, promptItems: 5, sessionChars: 0 }) });
+    // Asked before the engine has read anything (a hook that started this host and connected at once).
+    const asked = ops.context!({ ...prompt, sessionId: 'after' }).then((r) => (events.push('answered'), r));
+    void second.whenFirstAnswered().then(() => events.push('first answers out'));
+    await second.start();
+    expect((await asked).text).toBe(expected.text);
+    expect(events).toEqual(['answered', 'first answers out', 'listed']);
   });
 });

@@ -53,15 +53,15 @@ export class VaultNotes {
    * Reads every note once: an index that loads itself hands on its listing and each note it reads (so the engine
    * lists and reads none of them again), an unchanged note comes from the saved cache, and only the rest is read here.
    */
-  async readAll(cached: Map<string, CachedEntry>, serving?: () => void): Promise<void> {
+  async readAll(cached: Map<string, CachedEntry>, serving?: () => Promise<void>): Promise<void> {
     const index = this.d.index();
     const selfLoading = index.open !== undefined;
     // The saved snapshot and note cache answer context at once (the first prompt after an idle exit or a reboot);
-    // the vault is listed and what changed meanwhile is read after. Notes changed while no host ran show their
-    // saved version for those seconds.
+    // the vault is listed and what changed meanwhile is read after (once `serving` says the requests waiting for
+    // it are answered). Notes changed while no host ran show their saved version for those seconds.
     if (selfLoading && cached.size && (await index.load?.())) {
       for (const [path, c] of cached) if (!this.isIgnored(path)) this.adopt(path, c);
-      serving?.();
+      await serving?.();
     }
     const heard = new Map<string, NoteRead | null>();
     let files: VaultFileInfo[] | undefined;
