@@ -53,7 +53,19 @@ const hook = {
   banner: { js: banner },
 };
 
+// The daemon a client starts (`serve --vault` with ENGRAM_DAEMON: sidecar/cli/host-main.ts) as one file with its
+// pure-JS packages inside: the hooks that started it wait for its first answer, and loading the chunks and the
+// packages' own files took it about twice the CPU. The packages it loads only for a job (secretlint, the embedding
+// runtime, the team store's pg) stay outside; CommonJS packages bundled in need `require`.
+const host = {
+  ...hook,
+  entryPoints: { 'engram-host': 'sidecar/cli/host-main.ts' },
+  packages: undefined,
+  external: ['@secretlint/*', '@huggingface/transformers', 'onnxruntime-node', 'pg', '@modelcontextprotocol/sdk', 'esbuild'],
+  banner: { js: `${banner}\nimport { createRequire as __engramRequire } from 'node:module';\nconst require = __engramRequire(import.meta.url);` },
+};
+
 // Only a production build starts clean: parallel test runs rebuild dist/ in place.
 if (production) fs.rmSync('dist', { recursive: true, force: true });
-await Promise.all([...(cliOnly ? [] : [esbuild.build(plugin)]), esbuild.build(sidecar), esbuild.build(hook)]);
+await Promise.all([...(cliOnly ? [] : [esbuild.build(plugin)]), esbuild.build(sidecar), esbuild.build(hook), esbuild.build(host)]);
 fs.chmodSync('dist/engram.mjs', 0o755);

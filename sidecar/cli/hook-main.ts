@@ -1,9 +1,7 @@
 // `engram hook <Event>` as one self-contained file (dist/engram-hook.mjs): a hook runs on every prompt, and one
 // file loads faster than the split CLI's chunks. main.ts hands `hook` invocations here; the result is the same.
 import { command } from './commands/hook.js';
-import { readStdinText } from './stdin.js';
-import { hostFacts } from '../hosting/facts.js';
-import { loadConfig } from '../hosting/config-file.js';
+import { entryContext } from './entry-context.js';
 
 export async function runHookEntry(argv: string[]): Promise<number> {
   // argv: <Event> [--vault <path>] (anything else is ignored: a hook never fails on its arguments).
@@ -14,22 +12,7 @@ export async function runHookEntry(argv: string[]): Promise<number> {
     else if (argv[i].startsWith('--vault=')) vault = argv[i].slice('--vault='.length);
     else if (!argv[i].startsWith('-')) rest.push(argv[i]);
   }
-  const facts = hostFacts(process.env);
-  return command.run({
-    args: rest,
-    options: {},
-    global: { vault, json: false },
-    env: process.env,
-    facts,
-    // The hook's entry reader: `engram hook` asks it once a process (commands/hook.ts) and hands it to runHook.
-    configFile: () => loadConfig(facts),
-    config: () => loadConfig(facts).config,
-    cwd: process.cwd(),
-    stdout: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
-    stderr: () => {},
-    isTTY: Boolean(process.stdout.isTTY),
-    readStdin: readStdinText,
-  });
+  return command.run(entryContext(rest, vault, (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`), () => {}));
 }
 
 const code = await runHookEntry(process.argv.slice(process.argv[2] === 'hook' ? 3 : 2)).catch(() => 0);

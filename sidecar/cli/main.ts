@@ -1,9 +1,12 @@
 // Entry point of the `engram` bundle. `engram hook …` goes to the single-file hook bundle (dist/engram-hook.mjs)
-// when it is there: hooks are on every prompt's critical path and must not load the CLI's chunks.
+// when it is there: hooks are on every prompt's critical path and must not load the CLI's chunks. So does the daemon
+// a hook starts (dist/engram-host.mjs): the hook waits for its first answer.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const hookBundle = new URL('./engram-hook.mjs', import.meta.url);
+// The daemon a client starts (start-host.ts: `serve --vault <path>` with ENGRAM_DAEMON) as one file (host-main.ts).
+const hostBundle = new URL('./engram-host.mjs', import.meta.url);
 
 // A reader that stops early (`engram search x | head -1`) closes the pipe: what is still to print is dropped, with no
 // stack trace, and the command runs to its end (an apply under way completes), exiting with its own status. Any
@@ -23,6 +26,10 @@ async function start(): Promise<number> {
   const wantsHelp = rest.includes('--help') || rest.includes('-h');
   if (command === 'hook' && !wantsHelp && fs.existsSync(fileURLToPath(hookBundle))) {
     await import(hookBundle.href);
+    return (process.exitCode as number | undefined) ?? 0;
+  }
+  if (command === 'serve' && process.env.ENGRAM_DAEMON && rest.length === 2 && rest[0] === '--vault' && fs.existsSync(fileURLToPath(hostBundle))) {
+    await import(hostBundle.href);
     return (process.exitCode as number | undefined) ?? 0;
   }
   const { main } = await import('./app.js');

@@ -16,7 +16,7 @@ const READERS = new Set(['loadConfig', 'liveConfig', 'readConfigData', 'readConf
 const ENTRY_POINTS: Record<string, string> = {
   'sidecar/hosting/config-file.ts': 'the reader itself (and saveConfigKey, which reads the file it edits)',
   'sidecar/cli/app.ts': "the CLI's entry: each command's context reads it (ctx.configFile, ctx.config)",
-  'sidecar/cli/hook-main.ts': "the hook bundle's entry: the same context for `engram hook`",
+  'sidecar/cli/entry-context.ts': "the single-file entries' context (`engram hook`, the daemon a hook starts): the same as the CLI's",
   'sidecar/host/main.ts': "the daemon's entry: the host is handed a reader, read at each use",
   'src/plugin/node/config-access.ts': "the plugin's entry: its settings tab and its host read through pluginConfig",
 };

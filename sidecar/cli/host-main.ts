@@ -1,0 +1,15 @@
+// The daemon a client starts when no host runs (`engram serve --vault <path>` with ENGRAM_DAEMON, start-host.ts) as one
+// self-contained file with its packages inside (dist/engram-host.mjs): the hooks that started it wait for its first
+// answer, and the split CLI's chunks plus yaml's, orama's and chokidar's own files took it about twice the CPU to load
+// (115 ms against 61 ms on the 2-core machine of bench/prompt-burst). main.ts hands that invocation here; the result
+// is the same as `engram serve`'s.
+import { EngramError, errorMessage } from '../../src/core/errors.js';
+import { command } from './commands/serve.js';
+import { entryContext } from './entry-context.js';
+
+const line = (stream: NodeJS.WriteStream) => (t: string) => void (stream.writable && stream.write(t.endsWith('\n') ? t : `${t}\n`));
+
+process.exitCode = await command.run(entryContext([], process.argv[4], line(process.stdout), line(process.stderr))).catch((e: unknown) => {
+  line(process.stderr)(`engram serve: ${e instanceof EngramError ? `${e.message}${e.hint ? `\n  ${e.hint}` : ''}` : `unexpected error: ${errorMessage(e)}`}`);
+  return 1;
+});
