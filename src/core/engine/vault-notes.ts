@@ -88,7 +88,8 @@ export class VaultNotes {
       } else if (selfLoading && c && unchanged(f.path) && (!copy || !listed.has(copy.original) || unchanged(copy.original))) {
         // An index that loads itself needs no text from here: an unchanged note comes from the saved cache. A note
         // named like a copy (`Note-2.md`) keeps its verdict while it and the note it would copy are both unchanged.
-        this.adopt(f.path, c);
+        // Adopted already when the engine began serving from the cache: not counted a second time.
+        if (this.metas.get(f.path) !== c.meta) this.adopt(f.path, c);
         if (copy) this.trackCopy(f.path, copy.original);
         reused++;
       } else await this.load(f.path, !selfLoading, (p) => listed.has(p));
