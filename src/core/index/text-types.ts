@@ -63,6 +63,11 @@ export interface Bm25Params {
    * "two days ago") by this share (time-phrases.ts `whenFactor`; 0 = off).
    */
   whenGain: number;
+  /**
+   * A note of a numbered series ("D1:3" after "D1:2") grows by this share of what the note before it holds of the
+   * query that it lacks (reading-order.ts; 0 = off).
+   */
+  follows: number;
 }
 
 // b tuned on LoCoMo conv-26/30/41/42 (turn level): lower length normalisation than the textbook 0.75 suits short notes
@@ -78,7 +83,7 @@ export interface Bm25Params {
 // or better; Obsidian Help in five languages (bench lang-recall) MRR en 0.59 -> 0.63, zh 0.78 -> 0.79, ja 0.73 ->
 // 0.72, de 0.57 -> 0.62, fr 0.66 -> 0.69, hit@3 equal or better. restTerms 0.4 or 0.5, or restChunks 0 or 0.15, cost
 // dwarvesf hit@3 or MRR; restChunks 0.1 cost German and Japanese.
-export const DEFAULT_BM25: Bm25Params = { weights: { title: 3, summary: 2, tags: 1.5, body: 1 }, k1: 1.0, b: 0.4, restChunks: 0.05, restTerms: 0.3, titleCover: 0.1, whenGain: 0.4 };
+export const DEFAULT_BM25: Bm25Params = { weights: { title: 3, summary: 2, tags: 1.5, body: 1 }, k1: 1.0, b: 0.4, restChunks: 0.05, restTerms: 0.3, titleCover: 0.1, whenGain: 0.4, follows: 0.5 };
 
 /**
  * A list of links matches a question by the names of the notes it points to; those notes hold the answer. Such a

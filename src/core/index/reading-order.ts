@@ -1,0 +1,73 @@
+// Reading order across the notes of a numbered series: "D1:3" follows "D1:2", "Part 10" follows "Part 9", and what
+// the note before says of a question is context for the note after. In a conversation kept a turn a note, the turn
+// that answers ("5 years already!") follows the turn that names the topic ("How long have you been married?").
+import type { TextIndex } from './text-index.js';
+import type { Bm25Params, TextCandidate } from './text-types.js';
+
+/** A note's path with the number that ends its name moved by `step` (its width kept), or undefined when none. */
+export function seriesPath(path: string, step: 1 | -1): string | undefined {
+  const m = /^(.*?)(\d+)(\.md)$/i.exec(path);
+  if (!m) return undefined;
+  const n = Number(m[2]) + step;
+  if (n < 0 || m[2].length > 15) return undefined;
+  const digits = m[2].startsWith('0') ? String(n).padStart(m[2].length, '0') : String(n);
+  return `${m[1]}${digits}${m[3]}`;
+}
+
+/** Why a note was raised: the note before it and the question's terms it held. */
+export interface Follows {
+  from: number;
+  terms: string[];
+}
+
+/**
+ * Each candidate, and the note after each (when allowed), grows by `p.follows` of what the note before it in its
+ * series holds of the query that it lacks itself: each such term's BM25 gain in the last passage of the note before.
+ * Only for a query of two terms or more.
+ * Returns the candidates (new ones added), best first, and for each raised note where its gain came from.
+ */
+export function followOn(text: TextIndex, top: TextCandidate[], terms: string[], allowed: Uint8Array | null, p: Bm25Params): { top: TextCandidate[]; follows: Map<number, Follows> } {
+  const follows = new Map<number, Follows>();
+  // One word asked is no question a turn answers: the notes that say it are what is asked for.
+  if (p.follows <= 0 || terms.length < 2 || top.length === 0) return { top, follows };
+  const bf = text.fields.body;
+  const avg = bf.averageLength();
+  const posts = terms.map((t) => bf.terms.get(t));
+  const idfs = terms.map((t) => text.idf(t));
+  const bySlot = new Map(top.map((c) => [c.slot, c]));
+  const slotAt = (path: string | undefined): number | undefined => {
+    const s = path === undefined ? undefined : text.slotOf.get(path);
+    return s !== undefined && text.notes[s] && (allowed === null || allowed[s] === 1) ? s : undefined;
+  };
+  for (const c of top) {
+    const next = slotAt(seriesPath(text.notes[c.slot]!.path, 1));
+    if (next !== undefined && !bySlot.has(next)) bySlot.set(next, { slot: next, score: 0, bestChunk: text.notes[next]!.firstChunk });
+  }
+  for (const c of bySlot.values()) {
+    const n = text.notes[c.slot]!;
+    const prev = slotAt(seriesPath(n.path, -1));
+    if (prev === undefined) continue;
+    const pn = text.notes[prev]!;
+    const last = pn.firstChunk + pn.chunkCount - 1;
+    let gain = 0;
+    const held: string[] = [];
+    for (let i = 0; i < terms.length; i++) {
+      const tf = posts[i]?.tfOf(last) ?? 0;
+      if (tf === 0 || holds(text, c.slot, n.firstChunk, terms[i])) continue;
+      const x = (p.weights.body * tf) / (1 - p.b + (p.b * bf.lengths[last]) / avg);
+      gain += (idfs[i] * x * (p.k1 + 1)) / (x + p.k1);
+      held.push(terms[i]);
+    }
+    if (gain === 0) continue;
+    c.score += p.follows * gain;
+    follows.set(c.slot, { from: prev, terms: held });
+  }
+  const out = [...bySlot.values()].filter((c) => c.score > 0);
+  return { top: out.sort((a, b) => b.score - a.score), follows };
+}
+
+/** Whether a note holds a term in its title, summary or tags, or in the passage read first. */
+function holds(text: TextIndex, slot: number, first: number, term: string): boolean {
+  if ((text.fields.body.terms.get(term)?.tfOf(first) ?? 0) > 0) return true;
+  return (['title', 'summary', 'tags'] as const).some((f) => (text.fields[f].terms.get(term)?.tfOf(slot) ?? 0) > 0);
+}
