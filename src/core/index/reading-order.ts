@@ -14,6 +14,9 @@ export function seriesPath(path: string, step: 1 | -1): string | undefined {
   return `${m[1]}${digits}${m[3]}`;
 }
 
+/** The share of `Bm25Params.follows` a note takes when the note before it asks nothing. */
+export const AFTER_STATEMENT = 0.25;
+
 /** Why a note was raised: the note before it and the question's terms it held. */
 export interface Follows {
   from: number;
@@ -22,8 +25,8 @@ export interface Follows {
 
 /**
  * Each candidate, and the note after each (when allowed), grows by `p.follows` of what the note before it in its
- * series holds of the query that it lacks itself: each such term's BM25 gain in the last passage of the note before.
- * Only for a query of two terms or more.
+ * series holds of the query that it lacks itself (each such term's BM25 gain in the last passage of the note before),
+ * when that passage asks a question, else by AFTER_STATEMENT of that share. Only for a query of two terms or more.
  * Returns the candidates (new ones added), best first, and for each raised note where its gain came from.
  */
 export function followOn(text: TextIndex, top: TextCandidate[], terms: string[], allowed: Uint8Array | null, p: Bm25Params): { top: TextCandidate[]; follows: Map<number, Follows> } {
@@ -59,7 +62,8 @@ export function followOn(text: TextIndex, top: TextCandidate[], terms: string[],
       held.push(terms[i]);
     }
     if (gain === 0) continue;
-    c.score += p.follows * gain;
+    // A note that follows a question is most often its answer; after anything else, a quarter of the share.
+    c.score += (text.chunkText[last]?.includes('?') ? p.follows : p.follows * AFTER_STATEMENT) * gain;
     follows.set(c.slot, { from: prev, terms: held });
   }
   const out = [...bySlot.values()].filter((c) => c.score > 0);

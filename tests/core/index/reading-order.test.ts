@@ -6,9 +6,9 @@ import { VaultIndex } from '../../../src/core/index/vault-index.js';
 import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
 import { fixedClock, noYield } from '../../helpers/index-fixtures.js';
 
-const talk = (name: (i: number) => string): Record<string, string> => {
+const talk = (name: (i: number) => string, asks = 'How long have you been married?'): Record<string, string> => {
   const turns = [
-    'Caroline: Wow, what an amazing family pic! How long have you been married?',
+    `Caroline: Wow, what an amazing family pic! ${asks}`,
     'Melanie: 5 years already! Time flies, feels like just yesterday I put this dress on.',
     'Caroline: Long time no talk, I went hiking with friends at the lake.',
     'Melanie: My husband and kids went camping; the kids loved the long hike.',
@@ -16,7 +16,7 @@ const talk = (name: (i: number) => string): Record<string, string> => {
   return Object.fromEntries(turns.map((t, i) => [name(i + 14), `${t}\n`]));
 };
 
-async function ask(files: Record<string, string>, q: string): Promise<{ path: string; why: string[] }[]> {
+async function ask(files: Record<string, string>, q: string): Promise<{ path: string; why: string[]; score: number }[]> {
   const index = new VaultIndex({ vault: new MemoryVault({ files }), clock: fixedClock(), yieldNow: noYield });
   await index.build();
   return (await index.search(q, { mode: 'bm25', timePhrases: false, priors: false })).hits;
@@ -42,6 +42,11 @@ describe('reading order across a numbered series', () => {
     expect(paths).toContain('conv/D3:15.md');
     expect(paths.indexOf('conv/D3:15.md')).toBeLessThan(paths.indexOf('conv/D3:16.md') >>> 0);
     expect(hits.find((h) => h.path === 'conv/D3:15.md')?.why.join('; ')).toContain('follows [[D3:14]]: long, married');
+    // After a statement rather than a question, the turn that follows is less likely its answer: it ranks lower.
+    const told = await ask(talk((i) => `conv/D3:${i}.md`, 'You two have been married a long time.'), q);
+    const score = (hs: { path: string; score: number }[]): number => hs.find((h) => h.path === 'conv/D3:15.md')?.score ?? 0;
+    expect(score(told)).toBeGreaterThan(0);
+    expect(score(told)).toBeLessThan(score(hits));
     // The same turns under names that are no series: the answer is not found.
     const loose = await ask(talk((i) => `conv/${['ask', 'answer', 'hike', 'camp'][i - 14]}.md`), q);
     expect(loose.map((h) => h.path)).not.toContain('conv/answer.md');
