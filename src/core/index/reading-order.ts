@@ -1,5 +1,5 @@
 // Reading order across the notes of a numbered series: "D1:3" follows "D1:2", "Part 10" follows "Part 9", and what
-// the note before says of a question is context for the note after. In a conversation kept a turn a note, the turn
+// the notes before say of a question is context for the note after. In a conversation kept a turn a note, the turn
 // that answers ("5 years already!") follows the turn that names the topic ("How long have you been married?").
 import type { TextIndex } from './text-index.js';
 import type { Bm25Params, TextCandidate } from './text-types.js';
@@ -16,18 +16,24 @@ export function seriesPath(path: string, step: 1 | -1): string | undefined {
 
 /** The share of `Bm25Params.follows` a note takes when the note before it asks nothing. */
 export const AFTER_STATEMENT = 0.25;
+/**
+ * The share of `Bm25Params.follows` a note takes of the note two before it: in a conversation the same speaker, who
+ * named the topic before being asked about it ("We had a picnic" / "What did you play?" / "Charades").
+ */
+export const TWO_BEFORE = 0.4;
 
-/** Why a note was raised: the note before it and the question's terms it held. */
+/** Why a note was raised: the notes before it that gave to it, nearest first, and the question's terms they held. */
 export interface Follows {
-  from: number;
+  from: number[];
   terms: string[];
 }
 
 /**
- * Each candidate, and the note after each (when allowed), grows by `p.follows` of what the note before it in its
- * series holds of the query that it lacks itself (each such term's BM25 gain in the last passage of the note before),
- * when that passage asks a question, else by AFTER_STATEMENT of that share. Only for a query of two terms or more.
- * Returns the candidates (new ones added), best first, and for each raised note where its gain came from.
+ * Each candidate, and the two notes after each (when allowed), grows by what the two notes before it in its series
+ * hold of the query that it lacks itself: each such term's BM25 gain in the last passage of a note before, at
+ * `p.follows` for the note just before when that passage asks a question (AFTER_STATEMENT of it when it does not), and
+ * at TWO_BEFORE of it for the note before that. Only for a query of two terms or more. Returns the candidates (new
+ * ones added), best first, and for each raised note where its gain came from.
  */
 export function followOn(text: TextIndex, top: TextCandidate[], terms: string[], allowed: Uint8Array | null, p: Bm25Params): { top: TextCandidate[]; follows: Map<number, Follows> } {
   const follows = new Map<number, Follows>();
@@ -42,29 +48,34 @@ export function followOn(text: TextIndex, top: TextCandidate[], terms: string[],
     const s = path === undefined ? undefined : text.slotOf.get(path);
     return s !== undefined && text.notes[s] && (allowed === null || allowed[s] === 1) ? s : undefined;
   };
+  const step = (slot: number, dir: 1 | -1): number | undefined => slotAt(seriesPath(text.notes[slot]!.path, dir));
   for (const c of top) {
-    const next = slotAt(seriesPath(text.notes[c.slot]!.path, 1));
-    if (next !== undefined && !bySlot.has(next)) bySlot.set(next, { slot: next, score: 0, bestChunk: text.notes[next]!.firstChunk });
+    for (let next = step(c.slot, 1), k = 0; next !== undefined && k < 2; next = step(next, 1), k++) {
+      if (!bySlot.has(next)) bySlot.set(next, { slot: next, score: 0, bestChunk: text.notes[next]!.firstChunk });
+    }
   }
   for (const c of bySlot.values()) {
     const n = text.notes[c.slot]!;
-    const prev = slotAt(seriesPath(n.path, -1));
-    if (prev === undefined) continue;
-    const pn = text.notes[prev]!;
-    const last = pn.firstChunk + pn.chunkCount - 1;
-    let gain = 0;
-    const held: string[] = [];
-    for (let i = 0; i < terms.length; i++) {
-      const tf = posts[i]?.tfOf(last) ?? 0;
-      if (tf === 0 || holds(text, c.slot, n.firstChunk, terms[i])) continue;
-      const x = (p.weights.body * tf) / (1 - p.b + (p.b * bf.lengths[last]) / avg);
-      gain += (idfs[i] * x * (p.k1 + 1)) / (x + p.k1);
-      held.push(terms[i]);
+    const from: number[] = [];
+    const held = new Set<string>();
+    for (let prev = step(c.slot, -1), k = 0; prev !== undefined && k < 2; prev = step(prev, -1), k++) {
+      const pn = text.notes[prev]!;
+      const last = pn.firstChunk + pn.chunkCount - 1;
+      // A note that follows a question is most often its answer.
+      const share = p.follows * (k === 1 ? TWO_BEFORE : text.chunkText[last]?.includes('?') ? 1 : AFTER_STATEMENT);
+      let gain = 0;
+      for (let i = 0; i < terms.length; i++) {
+        const tf = posts[i]?.tfOf(last) ?? 0;
+        if (tf === 0 || holds(text, c.slot, n.firstChunk, terms[i])) continue;
+        const x = (p.weights.body * tf) / (1 - p.b + (p.b * bf.lengths[last]) / avg);
+        gain += (idfs[i] * x * (p.k1 + 1)) / (x + p.k1);
+        held.add(terms[i]);
+      }
+      if (gain === 0 || share === 0) continue;
+      c.score += share * gain;
+      from.push(prev);
     }
-    if (gain === 0) continue;
-    // A note that follows a question is most often its answer; after anything else, a quarter of the share.
-    c.score += (text.chunkText[last]?.includes('?') ? p.follows : p.follows * AFTER_STATEMENT) * gain;
-    follows.set(c.slot, { from: prev, terms: held });
+    if (from.length > 0) follows.set(c.slot, { from, terms: [...held] });
   }
   const out = [...bySlot.values()].filter((c) => c.score > 0);
   return { top: out.sort((a, b) => b.score - a.score), follows };

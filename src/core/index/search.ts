@@ -369,7 +369,7 @@ function toHit(ctx: SearchContext, c: Cand, { fields, found, coverage }: Match, 
   if (c.bm25 !== undefined) {
     // The user's words ("materials"), not the index's stems ("materi").
     for (const [field, ts] of fields) why.push(`${field}: ${ts.map((x) => said.get(x) ?? x).join(', ')}`);
-    if (c.follows) why.push(`follows [[${t.notes[c.follows.from]!.title}]]: ${c.follows.terms.map((x) => said.get(x) ?? x).join(', ')}`);
+    if (c.follows) why.push(`follows ${c.follows.from.map((s) => `[[${t.notes[s]!.title}]]`).join(', ')}: ${c.follows.terms.map((x) => said.get(x) ?? x).join(', ')}`);
   }
   if (c.cos !== undefined) why.push(`meaning (cosine ${c.cos.toFixed(2)})`);
   why.push(...c.why);

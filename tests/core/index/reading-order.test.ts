@@ -51,4 +51,19 @@ describe('reading order across a numbered series', () => {
     const loose = await ask(talk((i) => `conv/${['ask', 'answer', 'hike', 'camp'][i - 14]}.md`), q);
     expect(loose.map((h) => h.path)).not.toContain('conv/answer.md');
   });
+
+  it('reads the note two before: the speaker who named the topic before being asked about it', async () => {
+    const files = {
+      'chat/D24:6.md': 'Maria: Last weekend I had a picnic with some friends from church.\n',
+      'chat/D24:7.md': 'John: That sounds lovely! What did you all get up to?\n',
+      'chat/D24:8.md': 'Maria: Charades and a scavenger hunt. We all had a good laugh!\n',
+    };
+    const hits = await ask(files, 'What activities did Maria do at the picnic with her church friends?');
+    const paths = hits.map((h) => h.path);
+    expect(paths[0]).toBe('chat/D24:6.md');
+    // The answer says only the speaker's name; the turn two before names the picnic. It ranks above the question
+    // between them.
+    expect(paths[1]).toBe('chat/D24:8.md');
+    expect(hits.find((h) => h.path === 'chat/D24:8.md')?.why.join('; ')).toMatch(/follows .*\[\[D24:6\]\].*picnic/);
+  });
 });
