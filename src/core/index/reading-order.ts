@@ -17,23 +17,28 @@ export function seriesPath(path: string, step: 1 | -1): string | undefined {
 /** The share of `Bm25Params.follows` a note takes when the note before it asks nothing. */
 export const AFTER_STATEMENT = 0.25;
 /**
- * The share of `Bm25Params.follows` a note takes of the note two before it: in a conversation the same speaker, who
- * named the topic before being asked about it ("We had a picnic" / "What did you play?" / "Charades").
+ * The share of `Bm25Params.follows` a note takes of the note two before it when the note between asks a question: in a
+ * conversation the same speaker, who named the topic before being asked about it ("We had a picnic" / "What did you
+ * play?" / "Charades").
  */
 export const TWO_BEFORE = 0.4;
 
-/** Why a note was raised: the notes before it that gave to it, nearest first, and the question's terms they held. */
+/**
+ * Why a note was raised: the notes before it that gave to it, nearest first, and the question's terms they held, each
+ * with what it counts in the note's coverage: in full when the note answers a question (what was asked and the topic
+ * before it are what it speaks of), AFTER_STATEMENT of it otherwise.
+ */
 export interface Follows {
   from: number[];
-  terms: string[];
+  terms: Map<string, number>;
 }
 
 /**
- * Each candidate, and the two notes after each (when allowed), grows by what the two notes before it in its series
- * hold of the query that it lacks itself: each such term's BM25 gain in the last passage of a note before, at
- * `p.follows` for the note just before when that passage asks a question (AFTER_STATEMENT of it when it does not), and
- * at TWO_BEFORE of it for the note before that. Only for a query of two terms or more. Returns the candidates (new
- * ones added), best first, and for each raised note where its gain came from.
+ * Each candidate, and the two notes after each (when allowed), grows by what the notes before it in its series hold
+ * of the query that it lacks itself: each such term's BM25 gain in the last passage of a note before, at `p.follows`
+ * for the note just before when that passage asks a question (AFTER_STATEMENT of it when it does not), and then at
+ * TWO_BEFORE of it for the note before the question. Only for a query of two terms or more. Returns the candidates
+ * (new ones added), best first, and for each raised note where its gain came from.
  */
 export function followOn(text: TextIndex, top: TextCandidate[], terms: string[], allowed: Uint8Array | null, p: Bm25Params): { top: TextCandidate[]; follows: Map<number, Follows> } {
   const follows = new Map<number, Follows>();
@@ -57,25 +62,28 @@ export function followOn(text: TextIndex, top: TextCandidate[], terms: string[],
   for (const c of bySlot.values()) {
     const n = text.notes[c.slot]!;
     const from: number[] = [];
-    const held = new Set<string>();
+    const held = new Map<string, number>();
+    let asked = false;
     for (let prev = step(c.slot, -1), k = 0; prev !== undefined && k < 2; prev = step(prev, -1), k++) {
       const pn = text.notes[prev]!;
       const last = pn.firstChunk + pn.chunkCount - 1;
       // A note that follows a question is most often its answer.
-      const share = p.follows * (k === 1 ? TWO_BEFORE : text.chunkText[last]?.includes('?') ? 1 : AFTER_STATEMENT);
+      if (k === 0) asked = text.chunkText[last]?.includes('?') ?? false;
+      else if (!asked) break;
+      const share = p.follows * (k === 1 ? TWO_BEFORE : asked ? 1 : AFTER_STATEMENT);
       let gain = 0;
       for (let i = 0; i < terms.length; i++) {
         const tf = posts[i]?.tfOf(last) ?? 0;
         if (tf === 0 || holds(text, c.slot, n.firstChunk, terms[i])) continue;
         const x = (p.weights.body * tf) / (1 - p.b + (p.b * bf.lengths[last]) / avg);
         gain += (idfs[i] * x * (p.k1 + 1)) / (x + p.k1);
-        held.add(terms[i]);
+        held.set(terms[i], asked ? 1 : AFTER_STATEMENT);
       }
       if (gain === 0 || share === 0) continue;
       c.score += share * gain;
       from.push(prev);
     }
-    if (from.length > 0) follows.set(c.slot, { from, terms: [...held] });
+    if (from.length > 0) follows.set(c.slot, { from, terms: held });
   }
   const out = [...bySlot.values()].filter((c) => c.score > 0);
   return { top: out.sort((a, b) => b.score - a.score), follows };

@@ -124,7 +124,7 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit, opts.hidden);
   const words = snippetWords(query);
   const said = text.tokenizer.wordsByTerm(query);
-  let matched = kept.slice(0, limit).map((c) => ({ c, m: matchOf(text, c, terms, ranking.bm25.follows) }));
+  let matched = kept.slice(0, limit).map((c) => ({ c, m: matchOf(text, c, terms) }));
   if (terms.length > 1 && opts.relativeCut !== false) {
     // A hit sharing far less of the query than the best one is padding: a long note that says one common word of it.
     const top = Math.max(...matched.map(({ m }) => m.coverage));
@@ -341,19 +341,19 @@ interface Match {
   coverage: number;
 }
 
-function matchOf(t: TextIndex, c: Cand, terms: string[], follows: number): Match {
+function matchOf(t: TextIndex, c: Cand, terms: string[]): Match {
   const fields = t.matchedFields(c.slot, c.chunk, terms);
   const found = new Set<string>();
   for (const ts of fields.values()) for (const x of ts) found.add(x);
-  // What the note before it in its series says of the question is read with it, at the share it scores.
-  const before = new Set(c.follows?.terms);
+  // What the notes before it in its series say of the question is read with it, at the share it scores.
+  const before = c.follows?.terms;
   let total = 0;
   let got = 0;
   for (const x of terms) {
     const w = termWeight(t, x);
     total += w;
     if (found.has(x)) got += w;
-    else if (before.has(x)) got += w * follows;
+    else got += w * (before?.get(x) ?? 0);
   }
   return { fields, found, coverage: total > 0 ? Number((got / total).toFixed(3)) : 1 };
 }
@@ -369,7 +369,7 @@ function toHit(ctx: SearchContext, c: Cand, { fields, found, coverage }: Match, 
   if (c.bm25 !== undefined) {
     // The user's words ("materials"), not the index's stems ("materi").
     for (const [field, ts] of fields) why.push(`${field}: ${ts.map((x) => said.get(x) ?? x).join(', ')}`);
-    if (c.follows) why.push(`follows ${c.follows.from.map((s) => `[[${t.notes[s]!.title}]]`).join(', ')}: ${c.follows.terms.map((x) => said.get(x) ?? x).join(', ')}`);
+    if (c.follows) why.push(`follows ${c.follows.from.map((s) => `[[${t.notes[s]!.title}]]`).join(', ')}: ${[...c.follows.terms.keys()].map((x) => said.get(x) ?? x).join(', ')}`);
   }
   if (c.cos !== undefined) why.push(`meaning (cosine ${c.cos.toFixed(2)})`);
   why.push(...c.why);
