@@ -79,9 +79,9 @@ export interface Bm25Params {
 // titleCover 0.1 (bench/recall-sets, same run): MRR 0.93 -> 0.93, 0.92 -> 0.93, 0.93 -> 0.94 and hit@3 0.96 -> 0.98,
 // 0.96, 0.98 on the Zettelkasten, dwarvesf and kepano vaults; 0.2 and 0.35 cost the Zettelkasten's or dwarvesf's MRR.
 // whenGain 0.4: LoCoMo dev set (time-phrases.ts).
-// follows 0.7 (a quarter after a statement, 0.4 of it from the note two before): LoCoMo dev set turn level nDCG@10
-// 0.528 -> 0.590, every category up; the note before alone at 0.5, 0.553; with the question rule, 0.573; follows 0.8
-// 0.593 but temporal questions 0.682 -> 0.682, 0.6 0.583.
+// follows 0.7 (a quarter after a statement, 0.4 of it from the note before a question): LoCoMo dev set nDCG@10
+// 0.528 -> 0.589, every category up; the note before alone at 0.5, 0.553; with the question rule, 0.573; follows 0.8
+// 0.593 but temporal questions no better than 0.682, 0.6 0.583 (docs/recall.md).
 // restTerms 0.3 with restChunks 0.2 -> 0.05 (same sets, hit@3 / MRR): Zettelkasten 0.98/0.93 -> 1.00/0.93, dwarvesf
 // 0.96/0.93 -> 0.96/0.95 (vague-or-synonym MRR 0.71 -> 0.78), kepano 0.98/0.94 -> 0.98/0.95, held-out questions equal
 // or better; Obsidian Help in five languages (bench lang-recall) MRR en 0.59 -> 0.63, zh 0.78 -> 0.79, ja 0.73 ->
