@@ -126,7 +126,9 @@ export function propertyText(data: Record<string, unknown> | null): string {
     }
   };
   for (const [k, v] of Object.entries(data)) {
-    if (UNSEARCHED_KEY.test(k)) continue;
+    // A `type` that is a list (`type: [[Cities]]`) is no Engram note type (meta.ts reads a word): it names what the
+    // note is, as a category does, and is searched.
+    if (UNSEARCHED_KEY.test(k) && !(/^type$/i.test(k) && Array.isArray(v) && !isEmptyValue(v))) continue;
     const values: string[] = [];
     add(v, 0, values);
     const key = k.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
@@ -204,12 +206,15 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
     summary: meta.summary,
     superseded: meta.supersededBy !== undefined,
     links: [...links],
-    // Notes of the same text are one result. A note without body text (a template, a reference made of properties)
-    // is told apart by its whole text: by its body alone every such note would collapse into the best ranked one.
-    dupKey: textHash((/\S/.test(searched) ? body : text).toLowerCase().replace(/\s+/g, ' ').trim()),
+    dupKey: '',
     beat: meta.engramId !== undefined || (meta.type !== undefined && BEAT_TYPES.has(meta.type)),
   };
   const properties = broken && parsed.block ? brokenProperties(text.slice(parsed.block.yamlStart, parsed.block.yamlEnd)) : propertyText(parsed.data);
+  // Notes of the same text are one result. A note without body text (a template, a reference made of properties)
+  // is told apart by its whole text: by its body alone every such note would collapse into the best ranked one. A
+  // note made from a template shares the template's body and differs by its properties (Kyoto and the City Template):
+  // those count too, dates and ids left out (propertyText), so two copies of one note still collapse.
+  note.dupKey = textHash((/\S/.test(searched) ? `${body}\n${properties}` : text).toLowerCase().replace(/\s+/g, ' ').trim());
   if (properties) note.props = properties;
   const problem = parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined;
   const chunks = chunkBody(body === parsed.body ? searched : searchableBody(parsed.data, body));

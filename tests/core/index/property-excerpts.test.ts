@@ -40,4 +40,23 @@ describe('property excerpts', () => {
     // A key read elsewhere (`tags`) is not made a word by being empty.
     expect(await top('tags')).toEqual([]);
   });
+
+  it('a note made from a template is its own result, found by the category its `type` list names', async () => {
+    const body = '## Trips\n\n![[Trips.base#Location]]\n\n## Places\n\n![[Map.base#Location]]\n';
+    const files = {
+      'Templates/City Template.md': `---\ncategories:\n  - "[[Places]]"\ntype:\n  - "[[Cities]]"\nloc:\nrating:\n---\n${body}`,
+      'References/Kyoto.md': `---\ncategories:\n  - "[[Places]]"\ntype:\n  - "[[Cities]]"\nloc:\n  - "[[Japan]]"\nrating: 7\n---\n${body}`,
+      'Notes/Places list.md': '---\ntype: decision\n---\nWe keep the list of places short.\n',
+    };
+    const index = new VaultIndex({ vault: new MemoryVault({ files }), clock: fixedClock(), yieldNow: noYield });
+    await index.build();
+    const hits = (await index.search('which city in Japan', { limit: 5, mode: 'bm25' })).hits;
+    // The same body as the template: once collapsed into it ("near-duplicate collapsed: [[Kyoto]]") and never shown.
+    expect(hits[0].path).toBe('References/Kyoto.md');
+    expect(hits[0].snippet).toContain('type: Cities');
+    const cities = (await index.search('cities', { limit: 5, mode: 'bm25' })).hits.map((h) => h.path);
+    expect(cities.sort()).toEqual(['References/Kyoto.md', 'Templates/City Template.md']);
+    // A `type` that is a word is Engram's note type, read as such and not searched.
+    expect((await index.search('decision', { limit: 5, mode: 'bm25' })).hits).toEqual([]);
+  });
 });
