@@ -340,6 +340,12 @@ export async function run(): Promise<void> {
     console.log(`  most frequent note in top 3s (all ${set.questions.length + set.offtopic.length} prompts): engram ${de.note} ${de.count} (${(de.share * 100).toFixed(0)}%, ${de.unasked} where not expected); plain ${dp.note} ${dp.count} (${(dp.share * 100).toFixed(0)}%, ${dp.unasked} where not expected)`);
     console.log(`  most frequent note in top 3s where not expected: engram ${du.note} ${du.count} (${(du.share * 100).toFixed(0)}%); plain ${dpu.note} ${dpu.count} (${(dpu.share * 100).toFixed(0)}%)`);
     console.log(`  the same among hits that clear the search floor (coverage >= ${SEARCH_FLOOR}): engram ${dc.note} ${dc.count} (${(dc.share * 100).toFixed(0)}%, ${dc.unasked} where not expected)`);
+    const dcu = dominance(closeLists, true);
+    console.log(`  among hits that clear the floor, where not expected (what crowds out answers): engram ${dcu.note} ${dcu.count} (${(dcu.share * 100).toFixed(0)}%)`);
+    // Were hits below the floor left out of every list (not only flagged "no close match"): what on-topic questions lose.
+    const closeRows: Row[] = set.questions.map((q, i) => ({ q, ranked: closeLists[i].ranked }));
+    const noClose = closeLists.filter((l) => l.ranked.length === 0);
+    console.log(`  hits that clear the floor only: ${cells(closeRows)} (h@1 h@3 h@10 MRR); prompts with no close match: ${noClose.filter((l) => l.relevant.length).length} on-topic, ${noClose.filter((l) => !l.relevant.length).length}/${set.offtopic.length} off-topic`);
     const base = path.join(outDir, set.vault);
     fs.writeFileSync(`${base}.injected.md`, `# Injected text per on-topic prompt (${set.vault})\n\n${injected.join('\n')}\n# Off-topic prompts that inject\n\n${offLines.join('\n') || 'none\n'}`);
     fs.writeFileSync(`${base}.failures.md`, `# Questions whose expected note is not in Engram's top 3 (${set.vault})\n\n${failures.join('\n') || 'none\n'}\n# Questions whose answer Engram ranks below plain BM25\n\n${behind.join('\n') || 'none'}\n`);

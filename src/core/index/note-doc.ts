@@ -143,6 +143,26 @@ export function propertyText(data: Record<string, unknown> | null): string {
   return out.join('\n').slice(0, MAX_PROPERTIES);
 }
 
+/** Keys holding a date that is not when the note's subject happened: a reminder's, an expiry's. */
+const NOT_WHEN_KEY = /(?:^|_)(?:review|forget|due|expires?|deadline)(?:_|$)|_after$/i;
+const ISO_DAY = /^(\d{4}-\d\d-\d\d)(?:[T ][\d:.]+Z?)?$/;
+
+/**
+ * The latest date among a note's other properties, for a note without `created`, `updated` or `date` (meta.ts): when
+ * a reference was last visited, played or watched (`last: 2023-09-01`) dates it better than its file's time, which a
+ * synced or copied vault makes today. Epoch ms.
+ */
+export function propertyDate(data: Record<string, unknown> | null): number | undefined {
+  let best: number | undefined;
+  for (const [k, v] of Object.entries(data ?? {})) {
+    if (NOT_WHEN_KEY.test(k)) continue;
+    const m = v instanceof Date ? [v.toISOString()] : typeof v === 'string' ? ISO_DAY.exec(v.trim()) : null;
+    const t = m ? Date.parse(m[0].slice(0, 10)) : NaN;
+    if (!Number.isNaN(t) && (best === undefined || t > best)) best = t;
+  }
+  return best;
+}
+
 /** A property declared with nothing in it: `phone:`, `loc: []`, `status: ""`. */
 function isEmptyValue(v: unknown): boolean {
   if (v === null || v === undefined) return true;
@@ -216,6 +236,10 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
   // those count too, dates and ids left out (propertyText), so two copies of one note still collapse.
   note.dupKey = textHash((/\S/.test(searched) ? `${body}\n${properties}` : text).toLowerCase().replace(/\s+/g, ' ').trim());
   if (properties) note.props = properties;
+  // A note dated only by its file may be dated by another property for a question's time phrase (filters.ts): ranked
+  // up when that date is within it, never left out for it (the property may tell something else than when).
+  const dated = note.time === mtime ? propertyDate(parsed.data) : undefined;
+  if (dated !== undefined) note.dated = dated;
   const problem = parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined;
   const chunks = chunkBody(body === parsed.body ? searched : searchableBody(parsed.data, body));
   return { note, chunks, properties, problem, meta, body: searched };
