@@ -96,7 +96,12 @@ export function searchableBody(data: Record<string, unknown> | null, body: strin
 
 /** Keys read elsewhere (title, aliases, tags, summary, `related` links) or bookkeeping (ids, dates, scores, display options). */
 const UNSEARCHED_KEY = /^(?:title|aliases|alias|tags|tag|summary|description|id|type|scope|confidence|created|updated|modified|date(?:_\w+)?|review_after|forget_after|superseded_by|related|locked|published|last|rating|cssclass(?:es)?|publish|permalink|excalidraw-[\w-]+|(?:engram|cb)_\w+)$/i;
-const URL_OR_DATE = /^(?:[a-z][\w+.-]*:\/\/\S*|\d{4}-\d\d-\d\d(?:[T ][\d:.]+Z?)?|[\d\s.:+\-/TZ]*[.:/-][\d\s.:+\-/TZ]*)$/i;
+/**
+ * An address, or a date or time (2023-09-12, 2023-09-12T10:00Z, 12/09/2023, 10:30): bookkeeping, left out. A number
+ * is kept, decimals and phone numbers too (`coordinates: 34.9689499`, `price: 12.50`, `version: 1.2.3`,
+ * `phone: +1 555-0100`): it is what is asked.
+ */
+const URL_OR_DATE = /^(?:[a-z][\w+.-]*:\/\/\S*|\d{4}-\d\d-\d\d(?:[T ][\d:.]+(?:Z|[+-]\d\d:?\d\d)?)?|(?:\d{1,2}|\d{4})[/.-]\d{1,2}[/.-](?:\d{2}|\d{4})|\d{1,2}:\d\d(?::\d\d)?(?:\.\d+)?)$/i;
 /** A value naming an image or other file (a `banner:` picture): its name repeats the note's, and says nothing. */
 const FILE_VALUE = /\.(?:png|jpe?g|gif|webp|svg|bmp|avif|pdf|mp[34]|webm|mov|excalidraw)(?:\]\])?$/i;
 /** The properties text of a note is bounded: a frontmatter holding a pasted document is not a note's name. */

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
 import { VaultIndex } from '../../../src/core/index/vault-index.js';
 import { fixedClock, noYield } from '../../helpers/index-fixtures.js';
+import { propertyText } from '../../../src/core/index/note-doc.js';
 
 const film = '---\ncategories:\n  - "[[Movies]]"\ncover: https://example.com/poster.jpg\ndirector:\n  - "[[Ridley Scott]]"\ncast:\n  - "[[Harrison Ford]]"\n  - "[[Sean Young]]"\nyear: 1982\nrating: 7\nlast: 2023-09-14\n---\n\n';
 
@@ -58,5 +59,20 @@ describe('property excerpts', () => {
     expect(cities.sort()).toEqual(['References/Kyoto.md', 'Templates/City Template.md']);
     // A `type` that is a word is Engram's note type, read as such and not searched.
     expect((await index.search('decision', { limit: 5, mode: 'bm25' })).hits).toEqual([]);
+  });
+
+  it('numbers are kept in the properties, dates, times and addresses left out', () => {
+    const text = propertyText({
+      coordinates: ['34.9689499', '135.7692576'],
+      price: 12.5,
+      phone: '+1 555-0100',
+      version: '1.2.3',
+      played: '2023-09-01',
+      visited: '12/09/2023',
+      at: '10:30',
+      opened: '2023-09-12T10:00:00+02:00',
+      url: 'https://example.com/x',
+    });
+    expect(text.split('\n')).toEqual(['coordinates: 34.9689499, 135.7692576', 'price: 12.5', 'phone: +1 555-0100', 'version: 1.2.3']);
   });
 });
