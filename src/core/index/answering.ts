@@ -1,9 +1,9 @@
 // Which passage of a note to quote for a query: the best scoring one, unless another's own heading names more of the
 // question.
-import type { ScoredIndex } from './bm25f.js';
+import { linkWeighted, type ScoredIndex } from './bm25f.js';
 import { FENCE, HEADING, headingText } from './chunk.js';
 import type { Tokenizer } from './tokenize.js';
-import { type Bm25Params, type IndexedNote, LINK_LIST_WEIGHT } from './text-types.js';
+import type { Bm25Params, IndexedNote } from './text-types.js';
 
 /**
  * What a question asks for, and the headings of the sections that give it: a how-to question's answer is a section
@@ -158,7 +158,7 @@ function passageScore(ix: QuotedIndex, terms: string[], idfs: number[], p: Bm25P
       const x = (p.weights.body * tf) / (1 - p.b + (p.b * bf.lengths[c]) / avg);
       s += (idfs[i] * (x * (p.k1 + 1))) / (x + p.k1);
     }
-    return ix.chunkLinks[c] === 1 ? s * LINK_LIST_WEIGHT : s;
+    return linkWeighted(ix, c, s);
   };
 }
 

@@ -4,7 +4,6 @@
 // vectors), 4-byte aligned, then an 8-byte checksum of everything before it. Anything that does not check out is
 // refused, never trusted.
 import { EngramError } from '../errors.js';
-import { isLinkList } from './chunk.js';
 import { Posting, type FieldIndex } from './postings.js';
 import { FIELDS, type IndexedNote, type TextIndex } from './text-index.js';
 import { VectorStore } from './vector-store.js';
@@ -295,9 +294,8 @@ export function* decodeSnapshot(bytes: Uint8Array, text: TextIndex): Generator<v
       b += pieces[p++].length;
       t += pieces[p].slice(0, ends[c] - b);
     }
+    // Whether it is a list of links is read from the text when a query first scores it (bm25f.ts linkWeighted).
     texts[c] = t;
-    // Read again from the text rather than stored: one regex pass over passages that hold a link at all.
-    if ((texts[c].includes('[') || texts[c].includes('http')) && isLinkList(texts[c])) links[c] = 1;
     since += ends[c] - start;
     if ((c + 1) % 512 === 0 || since >= CHARS_STEP) {
       since = 0;

@@ -1,6 +1,6 @@
 // The full-text half of the index: notes and their chunks in slots, four BM25 fields, and a scorer that returns
 // per-note results with the best chunk. Title, summary and tags are indexed once per note; body text per chunk.
-import { isLinkList, type Chunk } from './chunk.js';
+import type { Chunk } from './chunk.js';
 import { FieldIndex } from './postings.js';
 import type { CjkMode } from './language.js';
 import { Tokenizer } from './tokenize.js';
@@ -17,7 +17,8 @@ export class TextIndex {
   notes: (IndexedNote | null)[] = [];
   readonly slotOf = new Map<string, number>();
   chunkNote = new Int32Array(1024);
-  /** 1 for a passage that is a list of links (`isLinkList`): it ranks at LINK_LIST_WEIGHT of its score. */
+  /** 1 for a passage that is a list of links (`isLinkList`): it ranks at LINK_LIST_WEIGHT of its score; 2 for one that
+   * is not, 0 for one not looked at yet (bm25f.ts `linkWeighted` looks when a query first scores it). */
   chunkLinks = new Uint8Array(1024);
   chunkHeading: (string | undefined)[] = [];
   chunkText: string[] = [];
@@ -81,7 +82,7 @@ export class TextIndex {
         this.chunkLinks = links;
       }
       this.chunkNote[id] = slot;
-      this.chunkLinks[id] = isLinkList(c.text) ? 1 : 0;
+      this.chunkLinks[id] = 0;
       this.chunkHeading[id] = c.heading;
       this.chunkText[id] = c.text;
       const b = tk.frequencies(c.heading ? `${c.heading}\n${c.text}` : c.text, lang);

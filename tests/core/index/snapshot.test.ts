@@ -55,6 +55,24 @@ describe('index snapshot', () => {
     expect((await loaded.search('widget5', { mode: 'bm25' })).hits.map((h) => h.path)).toEqual(['Notes/Renamed.md']);
   });
 
+  it('weighs a list of links down alike in the index that wrote it and in one loaded from its snapshot', async () => {
+    // The same words twice: once as links to other notes (a hub), once as plain list items.
+    const vault = new MemoryVault({ files: {
+      'Hub.md': '- [[Sourdough starter feeding]]\n- [[Sourdough hydration]]\n- [[Sourdough crumb]]\n',
+      'List.md': '- Sourdough starter feeding\n- Sourdough hydration\n- Sourdough crumb\n',
+    } });
+    const index = new VaultIndex({ vault, clock: fixedClock(), yieldNow: noYield });
+    await index.build();
+    const loaded = new VaultIndex({ vault, clock: fixedClock(), yieldNow: noYield });
+    await loaded.open(index.snapshot());
+    const q = 'sourdough starter feeding hydration crumb';
+    for (const i of [index, loaded]) {
+      const score = new Map((await i.search(q, { limit: 5, mode: 'bm25' })).hits.map((h) => [h.path, h.score]));
+      expect(score.get('Hub.md')!).toBeLessThan(score.get('List.md')! * 0.75);
+    }
+    expect(await paths(loaded, q)).toEqual(await paths(index, q));
+  });
+
   it('detects truncated, corrupted and foreign snapshots and rebuilds instead of trusting them', async () => {
     const { vault, index } = await setup();
     const bytes = index.snapshot();
