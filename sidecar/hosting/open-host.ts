@@ -298,10 +298,13 @@ function startBackground(opts: OpenHostOptions, host: RunningHost, bg: Backgroun
   // background, at start and every 5 minutes; nothing that answers a person waits on it.
   bg.team = startTeamSync(opts.config(), opts.env, log);
   startTimers(opts, host, bg, el, importMemory);
-  void engine.start().then(
+  const started = engine.start();
+  void started.then(
     () => afterStart(host, bg, opts.kind, importMemory),
     (e) => log('error', `engine start failed: ${errorMessage(e)}`),
   );
+  // Temp files a crash left: a walk of the vault's folders, after the first answers like the listing (or a failed start).
+  void Promise.race([engine.whenFirstAnswered(), started.catch(() => undefined)]).then(() => cleanCrashLeftovers(host.state, opts.env, log));
 }
 
 export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
@@ -326,8 +329,6 @@ export async function openHost(opts: OpenHostOptions): Promise<OpenedHost> {
     await server.listen();
     log('info', `listening on ${state.socket}`);
     recoverLeftovers(state, log);
-    // A walk of the vault's folders: after the first answers (Engine.whenFirstAnswered), like the listing.
-    void engine.whenFirstAnswered().then(() => cleanCrashLeftovers(state, opts.env, log));
     startBackground(opts, host, bg, el);
     return { kind: 'hosting', host, closed };
   } catch (e) {
