@@ -121,7 +121,7 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit, opts.hidden);
   const words = snippetWords(query);
   const said = text.tokenizer.wordsByTerm(query);
-  let matched = kept.slice(0, limit).map((c) => ({ c, m: matchOf(text, c, terms) }));
+  let matched = kept.slice(0, limit).map((c) => ({ c, m: passageMatch(text, c.slot, c.chunk, terms) }));
   if (terms.length > 1 && opts.relativeCut !== false) {
     // A hit sharing far less of the query than the best one is padding: a long note that says one common word of it.
     const top = Math.max(...matched.map(({ m }) => m.coverage));
@@ -328,14 +328,18 @@ function excerpt(t: TextIndex, props: string | undefined, chunk: number, query: 
 }
 
 /** Which fields of a hit hold which query terms, and the share of the query's weight they hold. */
-interface Match {
+export interface Match {
   fields: Map<FieldName, string[]>;
   found: Set<string>;
   coverage: number;
 }
 
-function matchOf(t: TextIndex, c: Cand, terms: string[]): Match {
-  const fields = t.matchedFields(c.slot, c.chunk, terms);
+/**
+ * What a note's fields and one passage hold of the query's terms: the coverage the floor and the relative cut read
+ * (SearchHit.coverage), for any index searched this way (the vault's, the team cache's).
+ */
+export function passageMatch(t: TextIndex, slot: number, chunk: number, terms: string[]): Match {
+  const fields = t.matchedFields(slot, chunk, terms);
   const found = new Set<string>();
   for (const ts of fields.values()) for (const x of ts) found.add(x);
   let total = 0;
