@@ -124,7 +124,7 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit, opts.hidden);
   const words = snippetWords(query);
   const said = text.tokenizer.wordsByTerm(query);
-  let matched = kept.slice(0, limit).map((c) => ({ c, m: passageMatch(text, c.slot, c.chunk, terms) }));
+  let matched = kept.slice(0, limit).map((c) => ({ c, m: passageMatch(text, c.slot, c.chunk, terms, c.follows?.terms) }));
   if (terms.length > 1 && opts.relativeCut !== false) {
     // A hit sharing far less of the query than the best one is padding: a long note that says one common word of it.
     const top = Math.max(...matched.map(({ m }) => m.coverage));
@@ -343,14 +343,13 @@ export interface Match {
 
 /**
  * What a note's fields and one passage hold of the query's terms: the coverage the floor and the relative cut read
- * (SearchHit.coverage), for any index searched this way (the vault's, the team cache's).
+ * (SearchHit.coverage), for any index searched this way (the vault's, the team cache's). `before`: the share each
+ * term scores in the notes before it in its series (Follows), read with it.
  */
-export function passageMatch(t: TextIndex, slot: number, chunk: number, terms: string[]): Match {
+export function passageMatch(t: TextIndex, slot: number, chunk: number, terms: string[], before?: ReadonlyMap<string, number>): Match {
   const fields = t.matchedFields(slot, chunk, terms);
   const found = new Set<string>();
   for (const ts of fields.values()) for (const x of ts) found.add(x);
-  // What the notes before it in its series say of the question is read with it, at the share it scores.
-  const before = c.follows?.terms;
   let total = 0;
   let got = 0;
   for (const x of terms) {
