@@ -6,7 +6,7 @@ import type { Clock, Embedder } from '../ports.js';
 import { answeringText } from './answering.js';
 import { allowList, hasFilters, inRange, phraseAllowList, type PhraseRange } from './filters.js';
 import type { LinkGraph } from './graph.js';
-import { makeSnippet, priorFactor, rrf, type RankingConfig } from './rank.js';
+import { flatText, priorFactor, rrf, snippetOf, type RankingConfig } from './rank.js';
 import { topK, type FieldName, type TextCandidate, type TextIndex } from './text-index.js';
 import { extractTimePhrase, whenFactor } from './time-phrases.js';
 import type { SearchFilters, SearchHit, SearchOptions } from './types.js';
@@ -308,9 +308,10 @@ function excerpt(t: TextIndex, props: string | undefined, chunk: number, query: 
   const words = fromStart ? [] : query;
   // The section of a short note that answers what is asked (its steps for a how-to question): answering.ts.
   const text = answeringText(t.excerptText(chunk), query.join(' '), terms, t.tokenizer);
-  if (!props) return makeSnippet(text, words, max, fromStart ? [] : terms);
+  const flat = flatText(text);
+  const passage = snippetOf(flat, words, max, fromStart ? [] : terms);
+  if (!props) return passage;
   // A note with no text of its own (a film, a person, a book: properties only) is quoted by all its properties.
-  const passage = makeSnippet(text, words, max, fromStart ? [] : terms);
   if (!passage) {
     const all = props.split('\n').join(' · ');
     return all.length > max ? `${all.slice(0, max - 1)}…` : all;
@@ -323,7 +324,7 @@ function excerpt(t: TextIndex, props: string | undefined, chunk: number, query: 
     .map((line) => (line.length > 120 ? `${line.slice(0, 119)}…` : line));
   const head = asked.slice(0, 3).join(' · ');
   if (!head) return passage;
-  const rest = makeSnippet(text, words, Math.max(60, max - head.length - 3), fromStart ? [] : terms);
+  const rest = snippetOf(flat, words, Math.max(60, max - head.length - 3), fromStart ? [] : terms);
   return rest ? `${head} · ${rest}` : head;
 }
 
