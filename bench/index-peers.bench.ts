@@ -38,10 +38,24 @@ const processTerm = (term: string): string | null => {
 };
 const title = (p: string): string => path.basename(p, '.md');
 
-function engram(): Engine {
+/**
+ * Engram's search as a hook runs it: ranked hits whose excerpts are cut when read (a hook reads the few it injects);
+ * `excerpts`: every hit's excerpt read too (what `engram search` prints), on the same index.
+ */
+function engram(): Engine & { excerpts: Engine } {
   let index: VaultIndex;
   let vault: MemoryVault;
+  const unused = (): never => {
+    throw new Error('the excerpts row shares the index of the Engram row');
+  };
   return {
+    excerpts: {
+      name: 'Engram, every excerpt read',
+      build: unused,
+      query: async (q) => (await index.search(q, { mode: 'bm25', limit: 10 })).hits.map((h) => h.snippet),
+      save: unused,
+      load: unused,
+    },
     name: 'Engram',
     async build(texts) {
       vault = new MemoryVault({ files: texts });
@@ -247,7 +261,8 @@ export async function run(): Promise<void> {
     gc?.();
   }
   const before = os.loadavg();
-  const times = await queryTimes(engines, queries);
+  const [ours0] = engines as [ReturnType<typeof engram>];
+  const times = await queryTimes([...engines, ours0.excerpts], queries);
   const after = os.loadavg();
   const rows: [string, Figures][] = [];
   for (const [i, e] of engines.entries()) rows.push([e.name, { ...built[i], ...times[i], ...(await saveAndLoad(e, queries[0])) }]);
@@ -264,7 +279,8 @@ export async function run(): Promise<void> {
   }
   console.log(`queries, ${PASSES} passes × ${queries.length} queries per engine, engines interleaved per query (single shot: every timed run; fastest of 5: each query's fastest of its first 5 runs)`);
   console.log(`  ${'engine'.padEnd(26)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'p99'.padStart(8)}   ${'p95 ×'.padStart(6)} ${'p99 ×'.padStart(6)}   ${'fast p95'.padStart(8)} ${'×'.padStart(6)}   GCs in its queries`);
-  for (const [name, f] of rows) {
+  const excerpts: [string, Figures] = [ours0.excerpts.name, { ...ours, ...times[engines.length] }];
+  for (const [name, f] of [...rows, excerpts]) {
     const g = f.single;
     const o = ours.single;
     console.log(`  ${name.padEnd(26)} ${g.p50.toFixed(2).padStart(8)} ${g.p95.toFixed(2).padStart(8)} ${g.p99.toFixed(2).padStart(8)}   ${x(g.p95, o.p95).padStart(6)} ${x(g.p99, o.p99).padStart(6)}   ${f.fastP95.toFixed(2).padStart(8)} ${x(f.fastP95, ours.fastP95).padStart(6)}   ${g.gcs} (${g.gcMs.toFixed(0)} ms)`);

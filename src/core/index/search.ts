@@ -302,28 +302,28 @@ function termWeight(text: TextIndex, term: string): number {
  * A hit's excerpt: the frontmatter properties the query asks about ("year: 1957" for "what year did … come out"),
  * whose answer no passage holds, then the densest window of the passage.
  */
-function excerpt(t: TextIndex, props: string | undefined, chunk: number, query: string[], terms: string[], fromStart = false): string {
+function excerpt(t: TextIndex, props: string | undefined, passage: string, query: string[], terms: string[], fromStart = false): string {
   const max = 300;
   // A passage chosen for its heading is quoted from its start: what the heading introduces.
   const words = fromStart ? [] : query;
   // The section of a short note that answers what is asked (its steps for a how-to question): answering.ts.
-  const text = answeringText(t.excerptText(chunk), query.join(' '), terms, t.tokenizer);
+  const text = answeringText(t.withoutBoilerplate(passage), query.join(' '), terms, t.tokenizer);
   const flat = flatText(text);
-  const passage = snippetOf(flat, words, max, fromStart ? [] : terms);
-  if (!props) return passage;
+  const cut = snippetOf(flat, words, max, fromStart ? [] : terms);
+  if (!props) return cut;
   // A note with no text of its own (a film, a person, a book: properties only) is quoted by all its properties.
-  if (!passage) {
+  if (!cut) {
     const all = props.split('\n').join(' · ');
     return all.length > max ? `${all.slice(0, max - 1)}…` : all;
   }
-  if (terms.length === 0) return passage;
+  if (terms.length === 0) return cut;
   const want = new Set(terms);
   const asked = props
     .split('\n')
     .filter((line) => t.tokenizer.terms(line).some((x) => want.has(x)))
     .map((line) => (line.length > 120 ? `${line.slice(0, 119)}…` : line));
   const head = asked.slice(0, 3).join(' · ');
-  if (!head) return passage;
+  if (!head) return cut;
   const rest = snippetOf(flat, words, Math.max(60, max - head.length - 3), fromStart ? [] : terms);
   return rest ? `${head} · ${rest}` : head;
 }
@@ -363,11 +363,20 @@ function toHit(ctx: SearchContext, c: Cand, { fields, found, coverage }: Match, 
   }
   if (c.cos !== undefined) why.push(`meaning (cosine ${c.cos.toFixed(2)})`);
   why.push(...c.why);
+  // The excerpt (most of a hit's cost) is cut when first read: a hook reads it only for the hits it injects. It is
+  // cut from the text the passage had when found, whatever the index holds by then.
+  const passage = t.chunkText[shown] ?? '';
+  let snippet: string | undefined;
   return {
     path: n.path,
     title: n.name ?? noteName(n.path),
     score: Number(c.score.toFixed(6)),
-    snippet: excerpt(t, n.props, shown, words, terms, quoted.fromStart),
+    get snippet(): string {
+      return (snippet ??= excerpt(t, n.props, passage, words, terms, quoted.fromStart));
+    },
+    set snippet(s: string) {
+      snippet = s;
+    },
     heading: t.chunkHeading[shown],
     why,
     type: n.type,
