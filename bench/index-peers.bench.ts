@@ -139,9 +139,13 @@ interface Single {
   p50: number;
   p95: number;
   p99: number;
+  /** p95 of the first pass alone: each query new to the engine (caches of stems and term statistics cold). */
+  firstP95: number;
   /** Garbage collections that started within this engine's timed queries, and their total pause. */
   gcs: number;
   gcMs: number;
+  /** Heap a query leaves to collect (mean, KB): what sets how often a collection falls within some query. */
+  allocKB: number;
 }
 
 async function build(e: Engine, texts: Record<string, string>): Promise<Pick<Figures, 'build' | 'buildCpu' | 'heap'>> {
@@ -169,6 +173,7 @@ const minorGc = (): void => (gc as ((o?: { type: 'minor' }) => void) | undefined
 async function queryTimes(engines: Engine[], queries: string[]): Promise<Pick<Figures, 'single' | 'fastP95'>[]> {
   for (const e of engines) for (const q of queries.slice(0, 20)) await e.query(q);
   const windows = engines.map(() => [] as [number, number][]);
+  const alloc = engines.map(() => [] as number[]);
   const pauses: { start: number; duration: number }[] = [];
   const observer = new PerformanceObserver((list) => pauses.push(...list.getEntries().map((g) => ({ start: g.startTime, duration: g.duration }))));
   observer.observe({ entryTypes: ['gc'] });
@@ -180,11 +185,13 @@ async function queryTimes(engines: Engine[], queries: string[]): Promise<Pick<Fi
       for (let k = 0; k < engines.length; k++) {
         const e = (i + pass + k) % engines.length;
         minorGc();
+        const h0 = process.memoryUsage().heapUsed;
         const t0 = performance.now();
         await engines[e].query(queries[i]);
         const t1 = performance.now();
         out[e][i] = t1 - t0;
         windows[e].push([t0, t1]);
+        alloc[e].push(process.memoryUsage().heapUsed - h0);
       }
     }
     out.forEach((o, e) => passes[e].push(o));
@@ -196,7 +203,8 @@ async function queryTimes(engines: Engine[], queries: string[]): Promise<Pick<Fi
     const all = runs.flat();
     const fastest = queries.map((_, i) => Math.min(...runs.slice(0, 5).map((p) => p[i])));
     const within = pauses.filter((g) => windows[e].some(([a, b]) => g.start >= a && g.start < b));
-    const single = { p50: pct(all, 0.5), p95: pct(all, 0.95), p99: pct(all, 0.99), gcs: within.length, gcMs: within.reduce((a, g) => a + g.duration, 0) };
+    const allocKB = alloc[e].reduce((a, b) => a + Math.max(0, b), 0) / alloc[e].length / 1024;
+    const single = { p50: pct(all, 0.5), p95: pct(all, 0.95), p99: pct(all, 0.99), firstP95: pct(runs[0], 0.95), gcs: within.length, gcMs: within.reduce((a, g) => a + g.duration, 0), allocKB };
     return { single, fastP95: pct(fastest, 0.95) };
   });
 }
@@ -277,13 +285,14 @@ export async function run(): Promise<void> {
     const vs = name === 'Engram' ? '' : `\n    vs Engram: build ${x(f.build, ours.build)} (CPU ${x(f.buildCpu, ours.buildCpu)}), heap ${x(f.heap, ours.heap)}, saved ${x(f.size, ours.size)}, load ${x(f.load, ours.load)}, first query after load ${x(f.firstQuery, ours.firstQuery)}`;
     console.log(`${name} build ${s(f.build)} (CPU ${s(f.buildCpu)}), heap ${f.heap.toFixed(0)} MB; saved ${(f.size / 1e6).toFixed(1)} MB, load ${ms(f.load)} (longest block ${ms(f.longest)}), first query after it ${ms(f.firstQuery)}${vs}`);
   }
-  console.log(`queries, ${PASSES} passes × ${queries.length} queries per engine, engines interleaved per query (single shot: every timed run; fastest of 5: each query's fastest of its first 5 runs)`);
-  console.log(`  ${'engine'.padEnd(26)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'p99'.padStart(8)}   ${'p95 ×'.padStart(6)} ${'p99 ×'.padStart(6)}   ${'fast p95'.padStart(8)} ${'×'.padStart(6)}   GCs in its queries`);
+  console.log(`queries, ${PASSES} passes × ${queries.length} queries per engine, engines interleaved per query (single shot: every timed run; 1st: the first pass alone, each query new; fastest of 5: each query's fastest of its first 5 runs)`);
+  console.log(`  ${'engine'.padEnd(26)} ${'p50'.padStart(6)} ${'p95'.padStart(6)} ${'p99'.padStart(6)}  ${'p95 ×'.padStart(6)} ${'p99 ×'.padStart(6)}  ${'1st p95'.padStart(7)} ${'×'.padStart(6)}  ${'fast p95'.padStart(8)} ${'×'.padStart(6)}  KB/query  GCs in its queries`);
   const excerpts: [string, Figures] = [ours0.excerpts.name, { ...ours, ...times[engines.length] }];
   for (const [name, f] of [...rows, excerpts]) {
     const g = f.single;
     const o = ours.single;
-    console.log(`  ${name.padEnd(26)} ${g.p50.toFixed(2).padStart(8)} ${g.p95.toFixed(2).padStart(8)} ${g.p99.toFixed(2).padStart(8)}   ${x(g.p95, o.p95).padStart(6)} ${x(g.p99, o.p99).padStart(6)}   ${f.fastP95.toFixed(2).padStart(8)} ${x(f.fastP95, ours.fastP95).padStart(6)}   ${g.gcs} (${g.gcMs.toFixed(0)} ms)`);
+    const t = (v: number, w: number): string => v.toFixed(2).padStart(w);
+    console.log(`  ${name.padEnd(26)} ${t(g.p50, 6)} ${t(g.p95, 6)} ${t(g.p99, 6)}  ${x(g.p95, o.p95).padStart(6)} ${x(g.p99, o.p99).padStart(6)}  ${t(g.firstP95, 7)} ${x(g.firstP95, o.firstP95).padStart(6)}  ${t(f.fastP95, 8)} ${x(f.fastP95, ours.fastP95).padStart(6)}  ${g.allocKB.toFixed(0).padStart(8)}  ${g.gcs} (${g.gcMs.toFixed(0)} ms)`);
   }
   console.log('  (times in ms; × is the engine against Engram, above 1 Engram is faster)');
 }
