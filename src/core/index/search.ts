@@ -7,7 +7,7 @@ import { answeringText } from './answering.js';
 import { allowList, hasFilters, inRange, phraseAllowList, type PhraseRange } from './filters.js';
 import type { LinkGraph } from './graph.js';
 import { flatText, priorFactor, rrf, snippetOf, type RankingConfig } from './rank.js';
-import { topK, type FieldName, type TextCandidate, type TextIndex } from './text-index.js';
+import { topK, type FieldName, type IndexedNote, type TextCandidate, type TextIndex } from './text-index.js';
 import { extractTimePhrase, whenFactor } from './time-phrases.js';
 import type { SearchFilters, SearchHit, SearchOptions } from './types.js';
 import type { VectorStore } from './vector-store.js';
@@ -40,6 +40,13 @@ export const NO_CLOSE_MATCH = 'no close match: the notes below share little of t
 
 const squash = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 const noteName = (path: string): string => path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+/** Each note's file name and display name as `squash` makes them: compared with every query's, made once a note. */
+const squashedNames = new WeakMap<IndexedNote, string[]>();
+function namesOf(n: IndexedNote): string[] {
+  let names = squashedNames.get(n);
+  if (!names) squashedNames.set(n, (names = n.name !== undefined ? [squash(noteName(n.path)), squash(n.name)] : [squash(noteName(n.path))]));
+  return names;
+}
 
 export interface SearchResult {
   hits: SearchHit[];
@@ -153,7 +160,7 @@ function keywordCands(ctx: SearchContext, query: string, terms: string[], allowe
   const best = top[0]?.score ?? 0;
   for (const c of top) {
     const n = text.notes[c.slot]!;
-    if (squash(noteName(n.path)) === wanted || (n.name !== undefined && squash(n.name) === wanted)) {
+    if (namesOf(n).includes(wanted)) {
       c.score = Math.max(c.score * EXACT_TITLE_BOOST, best * 1.1);
       exact.add(c.slot);
     }
