@@ -10,8 +10,11 @@ import { VaultIndex } from '../src/core/index/vault-index.js';
 import { MemoryVault } from '../src/core/ports/memory-vault.js';
 import { corpus, readVaultTexts } from './lib/index-corpus.js';
 
-/** Question id of bench/recall-sets/kepano-obsidian.json -> the property text that answers it (by reading the note). */
-const ANSWERS: Record<string, string[]> = {
+/**
+ * Question id of bench/recall-sets/kepano-obsidian.json -> the property text that answers it (by reading the note), or
+ * per answering note when it has several.
+ */
+const ANSWERS: Record<string, string[] | Record<string, string[]>> = {
   k19: ['director: Ridley Scott', 'cast: Harrison Ford'],
   k20: ['twitter: kepano'],
   k21: ['author: Kevin Kelly', 'year: 1992'],
@@ -19,7 +22,8 @@ const ANSWERS: Record<string, string[]> = {
   k23: ['host: Steph Ango'],
   k24: ['coordinates: 34.9689499, 135.7692576'],
   k25: ['year: 1957'],
-  k42: ['loc: Kyoto'],
+  // The trip note names the city; the city's own note (its title) says where it is.
+  k42: { 'Notes/2023 Japan Trip.md': ['loc: Kyoto'], 'References/Kyoto.md': ['loc: Japan'] },
 };
 
 export async function run(): Promise<void> {
@@ -41,12 +45,14 @@ export async function run(): Promise<void> {
     if (!q) throw new Error(`${id} is not in the kepano-obsidian set`);
     const hits = (await index.search(q.q, { limit: 3 })).hits;
     const hit = hits.find((h) => q.relevant.includes(h.path));
-    const want = ANSWERS[id];
+    const answers = ANSWERS[id];
+    const wantOf = (p: string): string[] => (Array.isArray(answers) ? answers : (answers[p] ?? ['(no answer in this note)']));
+    const want = wantOf(hit?.path ?? q.relevant[0]);
     const has = (s: string): boolean => want.every((w) => s.includes(w));
     if (hit) found++;
     if (hit && has(hit.snippet)) shown++;
     const raw = texts[q.relevant[0]].slice(0, 300);
-    if (has(raw)) plain++;
+    if (wantOf(q.relevant[0]).every((w) => raw.includes(w))) plain++;
     console.log(`${id} ${q.q}\n    ${hit ? `top 3: ${hit.path}; excerpt ${has(hit.snippet) ? 'answers' : 'MISSES'}: ${JSON.stringify(hit.snippet.slice(0, 160))}` : `not in the top 3 (${hits.map((h) => h.path).join(', ')})`}`);
   }
   console.log(`\n${ids.length} questions a property answers: answering note in the top 3 ${found}/${ids.length}; its excerpt shows the answer as "key: value" text ${shown}/${ids.length}; the file's first 300 characters (plain excerpt) ${plain}/${ids.length}`);

@@ -104,6 +104,7 @@ function scores(rows: Row[]): { n: number; h1: number; h3: number; h10: number; 
   };
 }
 const f2 = (x: number): string => x.toFixed(2);
+const rank = (r: number): string => (r === Infinity ? '>10' : String(r));
 const cells = (rows: Row[]): string => {
   const s = scores(rows);
   return `${f2(s.h1)}  ${f2(s.h3)}  ${f2(s.h10)}  ${f2(s.mrr)}`;
@@ -223,6 +224,8 @@ export async function run(): Promise<void> {
     const plainRows: Row[] = [];
     const injected: string[] = [];
     const failures: string[] = [];
+    /** Questions whose answer Engram ranks below where plain BM25 ranks it (what "ahead on every kind" is lost on). */
+    const behind: string[] = [];
     let injectedAny = 0;
     let injectedRelevant = 0;
     let headingSeen = 0;
@@ -276,6 +279,7 @@ export async function run(): Promise<void> {
           `${ctx.text ? ctx.text.trim() : '(no text)'}\n`,
       );
       const r = rankOf(e);
+      if (r > rankOf(b)) behind.push(`${q.id} (${q.kind}) engram rank ${rank(r)}, plain rank ${rank(rankOf(b))}: ${q.q}\n  engram top 3: ${e.ranked.slice(0, 3).join(' | ')}\n  plain top 3: ${b.ranked.slice(0, 3).join(' | ')}`);
       if (r > 3) {
         failures.push(
           `## ${q.id} (${q.kind}) engram rank ${r === Infinity ? '>10' : r}, plain rank ${rankOf(b) === Infinity ? '>10' : rankOf(b)}: ${q.q}\n` +
@@ -291,6 +295,8 @@ export async function run(): Promise<void> {
       heldEngram.push({ q, ranked: (await engine.search(q.q, { limit: 10 })).map((h) => h.path) });
       heldPlain.push({ q, ranked: plain.search(q.q, 10) });
       const r = rankOf(heldEngram[heldEngram.length - 1]);
+      const rp = rankOf(heldPlain[heldPlain.length - 1]);
+      if (r > rp) behind.push(`held-out ${q.id} (${q.kind}) engram rank ${rank(r)}, plain rank ${rank(rp)}: ${q.q}\n  engram top 3: ${heldEngram[heldEngram.length - 1].ranked.slice(0, 3).join(' | ')}\n  plain top 3: ${heldPlain[heldPlain.length - 1].ranked.slice(0, 3).join(' | ')}`);
       if (r > 3) failures.push(`## held-out ${q.id} (${q.kind}) engram rank ${r === Infinity ? '>10' : r}: ${q.q}\nexpected: ${q.relevant.join(', ')}\nengram top 3: ${heldEngram[heldEngram.length - 1].ranked.slice(0, 3).join(' | ') || '-'}\n`);
     }
     let offInjected = 0;
@@ -334,9 +340,15 @@ export async function run(): Promise<void> {
     console.log(`  most frequent note in top 3s (all ${set.questions.length + set.offtopic.length} prompts): engram ${de.note} ${de.count} (${(de.share * 100).toFixed(0)}%, ${de.unasked} where not expected); plain ${dp.note} ${dp.count} (${(dp.share * 100).toFixed(0)}%, ${dp.unasked} where not expected)`);
     console.log(`  most frequent note in top 3s where not expected: engram ${du.note} ${du.count} (${(du.share * 100).toFixed(0)}%); plain ${dpu.note} ${dpu.count} (${(dpu.share * 100).toFixed(0)}%)`);
     console.log(`  the same among hits that clear the search floor (coverage >= ${SEARCH_FLOOR}): engram ${dc.note} ${dc.count} (${(dc.share * 100).toFixed(0)}%, ${dc.unasked} where not expected)`);
+    const dcu = dominance(closeLists, true);
+    console.log(`  among hits that clear the floor, where not expected (what crowds out answers): engram ${dcu.note} ${dcu.count} (${(dcu.share * 100).toFixed(0)}%)`);
+    // Were hits below the floor left out of every list (not only flagged "no close match"): what on-topic questions lose.
+    const closeRows: Row[] = set.questions.map((q, i) => ({ q, ranked: closeLists[i].ranked }));
+    const noClose = closeLists.filter((l) => l.ranked.length === 0);
+    console.log(`  hits that clear the floor only: ${cells(closeRows)} (h@1 h@3 h@10 MRR); prompts with no close match: ${noClose.filter((l) => l.relevant.length).length} on-topic, ${noClose.filter((l) => !l.relevant.length).length}/${set.offtopic.length} off-topic`);
     const base = path.join(outDir, set.vault);
     fs.writeFileSync(`${base}.injected.md`, `# Injected text per on-topic prompt (${set.vault})\n\n${injected.join('\n')}\n# Off-topic prompts that inject\n\n${offLines.join('\n') || 'none\n'}`);
-    fs.writeFileSync(`${base}.failures.md`, `# Questions whose expected note is not in Engram's top 3 (${set.vault})\n\n${failures.join('\n') || 'none\n'}`);
+    fs.writeFileSync(`${base}.failures.md`, `# Questions whose expected note is not in Engram's top 3 (${set.vault})\n\n${failures.join('\n') || 'none\n'}\n# Questions whose answer Engram ranks below plain BM25\n\n${behind.join('\n') || 'none'}\n`);
     fs.writeFileSync(`${base}.unjudged.tsv`, unjudged.length ? `${unjudged.join('\n')}\n` : '');
     const byKind = Object.fromEntries(['all', ...kinds].map((k) => [k, { engram: scores(k === 'all' ? engramRows : engramRows.filter((r) => r.q.kind === k)), plain: scores(k === 'all' ? plainRows : plainRows.filter((r) => r.q.kind === k)) }]));
     const summary = { vault: set.vault, notes: notes.size, byKind, heldOut: { engram: scores(heldEngram), plain: scores(heldPlain) }, offtopicInjected: offInjected, offtopic: set.offtopic.length, injectedRelevant, passageAnswers: answers, passagesJudged: judgedSeen, passagesUnjudged: unjudged.length, neverInjectable, headingAsked, headingSeen, sectionQuoted, topNote: { engram: de, plain: dp, engramClose: dc, engramUnasked: du, plainUnasked: dpu } };

@@ -155,9 +155,10 @@ export class Bm25fScorer {
           }
           this.termBest.fill(0, (rows - 1) * nt, rows * nt);
         }
-        const g = this.ix.chunkLinks[c] === 1 ? s * LINK_LIST_WEIGHT : s;
+        // A list of links counts whole here: the works a note cites name what it is about ("The Tyranny of Metrics"
+        // under a note on measuring behaviour), and this is only what the best passage lacks, at restTerms.
         const at = bodyRow[slot] * nt + qi;
-        if (g > this.termBest[at]) this.termBest[at] = g;
+        if (s > this.termBest[at]) this.termBest[at] = s;
       }
     }
   }

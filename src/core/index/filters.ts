@@ -61,12 +61,14 @@ export interface PhraseRange {
 }
 
 export function inRange(n: IndexedNote, r: PhraseRange): boolean {
-  return (r.since === undefined || n.time >= r.since) && (r.until === undefined || n.time <= r.until);
+  const t = n.dated ?? n.time;
+  return (r.since === undefined || t >= r.since) && (r.until === undefined || t <= r.until);
 }
 
 /**
- * Whether a note's date is only its file's: no date in its frontmatter or name, so its time is when it was last saved,
- * synced or copied, which says little of when what it tells happened.
+ * Whether a note's date is only its file's: no date key in its frontmatter (created, updated, date) or name, so its
+ * time is when it was last saved, synced or copied, which says little of when what it tells happened. Another date
+ * property (`dated`: `last: 2023-09-01`) ranks such a note up for a phrase it falls within, and never leaves it out.
  */
 export function fileDated(n: IndexedNote): boolean {
   return n.time === n.mtime;

@@ -96,7 +96,12 @@ export function searchableBody(data: Record<string, unknown> | null, body: strin
 
 /** Keys read elsewhere (title, aliases, tags, summary, `related` links) or bookkeeping (ids, dates, scores, display options). */
 const UNSEARCHED_KEY = /^(?:title|aliases|alias|tags|tag|summary|description|id|type|scope|confidence|created|updated|modified|date(?:_\w+)?|review_after|forget_after|superseded_by|related|locked|published|last|rating|cssclass(?:es)?|publish|permalink|excalidraw-[\w-]+|(?:engram|cb)_\w+)$/i;
-const URL_OR_DATE = /^(?:[a-z][\w+.-]*:\/\/\S*|\d{4}-\d\d-\d\d(?:[T ][\d:.]+Z?)?|[\d\s.:+\-/TZ]*[.:/-][\d\s.:+\-/TZ]*)$/i;
+/**
+ * An address, or a date or time (2023-09-12, 2023-09-12T10:00Z, 12/09/2023, 10:30): bookkeeping, left out. A number
+ * is kept, decimals and phone numbers too (`coordinates: 34.9689499`, `price: 12.50`, `version: 1.2.3`,
+ * `phone: +1 555-0100`): it is what is asked.
+ */
+const URL_OR_DATE = /^(?:[a-z][\w+.-]*:\/\/\S*|\d{4}-\d\d-\d\d(?:[T ][\d:.]+(?:Z|[+-]\d\d:?\d\d)?)?|(?:\d{1,2}|\d{4})[/.-]\d{1,2}[/.-](?:\d{2}|\d{4})|\d{1,2}:\d\d(?::\d\d)?(?:\.\d+)?)$/i;
 /** A value naming an image or other file (a `banner:` picture): its name repeats the note's, and says nothing. */
 const FILE_VALUE = /\.(?:png|jpe?g|gif|webp|svg|bmp|avif|pdf|mp[34]|webm|mov|excalidraw)(?:\]\])?$/i;
 /** The properties text of a note is bounded: a frontmatter holding a pasted document is not a note's name. */
@@ -126,7 +131,9 @@ export function propertyText(data: Record<string, unknown> | null): string {
     }
   };
   for (const [k, v] of Object.entries(data)) {
-    if (UNSEARCHED_KEY.test(k)) continue;
+    // A `type` that is a list (`type: [[Cities]]`) is no Engram note type (meta.ts reads a word): it names what the
+    // note is, as a category does, and is searched.
+    if (UNSEARCHED_KEY.test(k) && !(/^type$/i.test(k) && Array.isArray(v) && !isEmptyValue(v))) continue;
     const values: string[] = [];
     add(v, 0, values);
     const key = k.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
@@ -139,6 +146,26 @@ export function propertyText(data: Record<string, unknown> | null): string {
     }
   }
   return out.join('\n').slice(0, MAX_PROPERTIES);
+}
+
+/** Keys holding a date that is not when the note's subject happened: a reminder's, an expiry's. */
+const NOT_WHEN_KEY = /(?:^|_)(?:review|forget|due|expires?|deadline)(?:_|$)|_after$/i;
+const ISO_DAY = /^(\d{4}-\d\d-\d\d)(?:[T ][\d:.]+Z?)?$/;
+
+/**
+ * The latest date among a note's other properties, for a note without `created`, `updated` or `date` (meta.ts): when
+ * a reference was last visited, played or watched (`last: 2023-09-01`) dates it better than its file's time, which a
+ * synced or copied vault makes today. Epoch ms.
+ */
+export function propertyDate(data: Record<string, unknown> | null): number | undefined {
+  let best: number | undefined;
+  for (const [k, v] of Object.entries(data ?? {})) {
+    if (NOT_WHEN_KEY.test(k)) continue;
+    const m = v instanceof Date ? [v.toISOString()] : typeof v === 'string' ? ISO_DAY.exec(v.trim()) : null;
+    const t = m ? Date.parse(m[0].slice(0, 10)) : NaN;
+    if (!Number.isNaN(t) && (best === undefined || t > best)) best = t;
+  }
+  return best;
 }
 
 /** A property declared with nothing in it: `phone:`, `loc: []`, `status: ""`. */
@@ -204,13 +231,20 @@ export function parseDoc(path: string, text: string, mtime: number, size: number
     summary: meta.summary,
     superseded: meta.supersededBy !== undefined,
     links: [...links],
-    // Notes of the same text are one result. A note without body text (a template, a reference made of properties)
-    // is told apart by its whole text: by its body alone every such note would collapse into the best ranked one.
-    dupKey: textHash((/\S/.test(searched) ? body : text).toLowerCase().replace(/\s+/g, ' ').trim()),
+    dupKey: '',
     beat: meta.engramId !== undefined || (meta.type !== undefined && BEAT_TYPES.has(meta.type)),
   };
   const properties = broken && parsed.block ? brokenProperties(text.slice(parsed.block.yamlStart, parsed.block.yamlEnd)) : propertyText(parsed.data);
+  // Notes of the same text are one result. A note without body text (a template, a reference made of properties)
+  // is told apart by its whole text: by its body alone every such note would collapse into the best ranked one. A
+  // note made from a template shares the template's body and differs by its properties (Kyoto and the City Template):
+  // those count too, dates and ids left out (propertyText), so two copies of one note still collapse.
+  note.dupKey = textHash((/\S/.test(searched) ? `${body}\n${properties}` : text).toLowerCase().replace(/\s+/g, ' ').trim());
   if (properties) note.props = properties;
+  // A note dated only by its file may be dated by another property for a question's time phrase (filters.ts): ranked
+  // up when that date is within it, never left out for it (the property may tell something else than when).
+  const dated = note.time === mtime ? propertyDate(parsed.data) : undefined;
+  if (dated !== undefined) note.dated = dated;
   const problem = parsed.problem ? `line ${parsed.problem.line}: ${parsed.problem.message}` : undefined;
   const chunks = chunkBody(body === parsed.body ? searched : searchableBody(parsed.data, body));
   return { note, chunks, properties, problem, meta, body: searched };

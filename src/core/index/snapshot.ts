@@ -27,7 +27,10 @@ import { checksumSteps, corrupt, Reader, TEXT_STEP, through, Writer } from './sn
 // Older postings hold the forms apart: a format 7 snapshot is rebuilt.
 // 9: a property declared empty (a template's `price:`) is indexed by its key, and a note without body text is told
 // apart from others by its whole text: a format 8 snapshot holds neither.
-export const SNAPSHOT_FORMAT_VERSION = 9;
+// 10: a list `type` (`type: [[Cities]]`) and numbers with a dot (coordinates, prices, phone numbers) are indexed with
+// the properties, a note made from a template is told apart from it by its properties, and a note dated only by its
+// file carries another date property for time phrases (`dated`): a format 9 snapshot holds none of these.
+export const SNAPSHOT_FORMAT_VERSION = 10;
 const MAGIC = 'ENGRAMIX';
 /** A packed snapshot: this magic, the u32 format version, then the raw snapshot deflated (`deflate-raw`). */
 const PACKED_MAGIC = 'ENGRAMIZ';

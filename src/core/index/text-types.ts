@@ -20,6 +20,11 @@ export interface IndexedNote {
   tags: string[];
   /** updated, else created, else mtime: epoch ms. */
   time: number;
+  /**
+   * For a note dated only by its file: the latest date among its other properties (`last: 2023-09-01`, `clipped:`),
+   * what a question's time phrase ("in September 2023") is matched against. Recency still reads `time`.
+   */
+  dated?: number;
   confidence?: number;
   summary?: string;
   /** The frontmatter's other keys with their values, a line a key ("year: 1957"): shown when a query asks for one. */

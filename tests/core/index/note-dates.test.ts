@@ -84,4 +84,27 @@ describe('a time phrase in a question', () => {
     const sept = { since: Date.parse('2023-09-01'), until: Date.parse('2023-09-30') };
     expect((await index.search('board game played', { mode: 'bm25', ...sept })).hits.map((h) => h.path)).toEqual(['Daily/2023-09-03.md']);
   });
+
+  it('a date among a file-dated note\'s other properties answers a time phrase, ranked up, never left out', async () => {
+    const game = (last: string, review = ''): string => `---\ncategories:\n  - "[[Board games]]"\nrating: 7\nlast: ${last}\n${review}---\n`;
+    const vault = new MemoryVault({
+      files: {
+        'References/Catan.md': game('2023-09-01'),
+        'References/Azul.md': game('2022-05-01', 'review_after: 2023-09-20\n'),
+        'References/Board games.md': '---\ntags: [categories]\n---\nBoard games I own.\n',
+      },
+    });
+    const index = new VaultIndex({ vault, clock: { now: () => NOW }, yieldNow: () => Promise.resolve() });
+    await index.build();
+    const got = (await index.search('which board game did I last play in September 2023', { mode: 'bm25' })).hits.map((h) => h.path);
+    // Catan was last played then; the category note says more of the words but is dated only by its file.
+    expect(got[0]).toBe('References/Catan.md');
+    // A property may tell something else than when the note's subject happened: a date outside the phrase keeps the note.
+    expect(got).toContain('References/Azul.md');
+    // A reminder's date is not when: Azul's review_after in September 2023 does not rank it up.
+    expect(got.indexOf('References/Azul.md')).toBeGreaterThan(got.indexOf('References/Board games.md'));
+    const loaded = new VaultIndex({ vault, clock: { now: () => NOW }, yieldNow: () => Promise.resolve() });
+    await loaded.loadSnapshotAsync(await index.snapshotAsync());
+    expect((await loaded.search('which board game did I last play in September 2023', { mode: 'bm25' })).hits.map((h) => h.path)).toEqual(got);
+  });
 });

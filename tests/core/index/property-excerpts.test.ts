@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryVault } from '../../../src/core/ports/memory-vault.js';
 import { VaultIndex } from '../../../src/core/index/vault-index.js';
 import { fixedClock, noYield } from '../../helpers/index-fixtures.js';
+import { propertyText } from '../../../src/core/index/note-doc.js';
 
 const film = '---\ncategories:\n  - "[[Movies]]"\ncover: https://example.com/poster.jpg\ndirector:\n  - "[[Ridley Scott]]"\ncast:\n  - "[[Harrison Ford]]"\n  - "[[Sean Young]]"\nyear: 1982\nrating: 7\nlast: 2023-09-14\n---\n\n';
 
@@ -39,5 +40,39 @@ describe('property excerpts', () => {
     expect(await top('board games')).toEqual(expect.arrayContaining(['Templates/Board Game Template.md', 'References/Catan.md']));
     // A key read elsewhere (`tags`) is not made a word by being empty.
     expect(await top('tags')).toEqual([]);
+  });
+
+  it('a note made from a template is its own result, found by the category its `type` list names', async () => {
+    const body = '## Trips\n\n![[Trips.base#Location]]\n\n## Places\n\n![[Map.base#Location]]\n';
+    const files = {
+      'Templates/City Template.md': `---\ncategories:\n  - "[[Places]]"\ntype:\n  - "[[Cities]]"\nloc:\nrating:\n---\n${body}`,
+      'References/Kyoto.md': `---\ncategories:\n  - "[[Places]]"\ntype:\n  - "[[Cities]]"\nloc:\n  - "[[Japan]]"\nrating: 7\n---\n${body}`,
+      'Notes/Places list.md': '---\ntype: decision\n---\nWe keep the list of places short.\n',
+    };
+    const index = new VaultIndex({ vault: new MemoryVault({ files }), clock: fixedClock(), yieldNow: noYield });
+    await index.build();
+    const hits = (await index.search('which city in Japan', { limit: 5, mode: 'bm25' })).hits;
+    // The same body as the template: once collapsed into it ("near-duplicate collapsed: [[Kyoto]]") and never shown.
+    expect(hits[0].path).toBe('References/Kyoto.md');
+    expect(hits[0].snippet).toContain('type: Cities');
+    const cities = (await index.search('cities', { limit: 5, mode: 'bm25' })).hits.map((h) => h.path);
+    expect(cities.sort()).toEqual(['References/Kyoto.md', 'Templates/City Template.md']);
+    // A `type` that is a word is Engram's note type, read as such and not searched.
+    expect((await index.search('decision', { limit: 5, mode: 'bm25' })).hits).toEqual([]);
+  });
+
+  it('numbers are kept in the properties, dates, times and addresses left out', () => {
+    const text = propertyText({
+      coordinates: ['34.9689499', '135.7692576'],
+      price: 12.5,
+      phone: '+1 555-0100',
+      version: '1.2.3',
+      played: '2023-09-01',
+      visited: '12/09/2023',
+      at: '10:30',
+      opened: '2023-09-12T10:00:00+02:00',
+      url: 'https://example.com/x',
+    });
+    expect(text.split('\n')).toEqual(['coordinates: 34.9689499, 135.7692576', 'price: 12.5', 'phone: +1 555-0100', 'version: 1.2.3']);
   });
 });
