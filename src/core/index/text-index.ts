@@ -131,11 +131,15 @@ export class TextIndex {
     const { a: rowA, b: rowB } = this.lines;
     let out = '';
     let from = 0;
-    countedLines(text, (a, b, start, end) => {
-      if (Math.min(rowA[a], rowB[b]) < min) return;
-      out += text.slice(from, start);
-      from = Math.min(text.length, end + 1);
-    });
+    countedLines(
+      text,
+      (a, b, start, end) => {
+        if (Math.min(rowA[a], rowB[b]) < min) return;
+        out += text.slice(from, start);
+        from = Math.min(text.length, end + 1);
+      },
+      (a) => rowA[a] >= min,
+    );
     if (from === 0) return text;
     out += text.slice(from);
     return out.trim() ? out : text;
