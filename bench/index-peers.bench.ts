@@ -146,6 +146,9 @@ interface Single {
   gcMs: number;
   /** Heap a query leaves to collect (mean, KB): what sets how often a collection falls within some query. */
   allocKB: number;
+  /** Share of the runs over 1 ms and over 5 ms: how often the machine took the CPU away mid-query. */
+  over1: number;
+  over5: number;
 }
 
 async function build(e: Engine, texts: Record<string, string>): Promise<Pick<Figures, 'build' | 'buildCpu' | 'heap'>> {
@@ -204,7 +207,7 @@ async function queryTimes(engines: Engine[], queries: string[]): Promise<Pick<Fi
     const fastest = queries.map((_, i) => Math.min(...runs.slice(0, 5).map((p) => p[i])));
     const within = pauses.filter((g) => windows[e].some(([a, b]) => g.start >= a && g.start < b));
     const allocKB = alloc[e].reduce((a, b) => a + Math.max(0, b), 0) / alloc[e].length / 1024;
-    const single = { p50: pct(all, 0.5), p95: pct(all, 0.95), p99: pct(all, 0.99), firstP95: pct(runs[0], 0.95), gcs: within.length, gcMs: within.reduce((a, g) => a + g.duration, 0), allocKB };
+    const single = { p50: pct(all, 0.5), p95: pct(all, 0.95), p99: pct(all, 0.99), firstP95: pct(runs[0], 0.95), over1: all.filter((t) => t > 1).length / all.length, over5: all.filter((t) => t > 5).length / all.length, gcs: within.length, gcMs: within.reduce((a, g) => a + g.duration, 0), allocKB };
     return { single, fastP95: pct(fastest, 0.95) };
   });
 }
@@ -286,13 +289,13 @@ export async function run(): Promise<void> {
     console.log(`${name} build ${s(f.build)} (CPU ${s(f.buildCpu)}), heap ${f.heap.toFixed(0)} MB; saved ${(f.size / 1e6).toFixed(1)} MB, load ${ms(f.load)} (longest block ${ms(f.longest)}), first query after it ${ms(f.firstQuery)}${vs}`);
   }
   console.log(`queries, ${PASSES} passes × ${queries.length} queries per engine, engines interleaved per query (single shot: every timed run; 1st: the first pass alone, each query new; fastest of 5: each query's fastest of its first 5 runs)`);
-  console.log(`  ${'engine'.padEnd(26)} ${'p50'.padStart(6)} ${'p95'.padStart(6)} ${'p99'.padStart(6)}  ${'p95 ×'.padStart(6)} ${'p99 ×'.padStart(6)}  ${'1st p95'.padStart(7)} ${'×'.padStart(6)}  ${'fast p95'.padStart(8)} ${'×'.padStart(6)}  KB/query  GCs in its queries`);
+  console.log(`  ${'engine'.padEnd(26)} ${'p50'.padStart(6)} ${'p95'.padStart(6)} ${'p99'.padStart(6)}  ${'p95 ×'.padStart(6)} ${'p99 ×'.padStart(6)}  ${'1st p95'.padStart(7)} ${'×'.padStart(6)}  ${'fast p95'.padStart(8)} ${'×'.padStart(6)}  KB/query  >1 ms  >5 ms  GCs in its queries`);
   const excerpts: [string, Figures] = [ours0.excerpts.name, { ...ours, ...times[engines.length] }];
   for (const [name, f] of [...rows, excerpts]) {
     const g = f.single;
     const o = ours.single;
     const t = (v: number, w: number): string => v.toFixed(2).padStart(w);
-    console.log(`  ${name.padEnd(26)} ${t(g.p50, 6)} ${t(g.p95, 6)} ${t(g.p99, 6)}  ${x(g.p95, o.p95).padStart(6)} ${x(g.p99, o.p99).padStart(6)}  ${t(g.firstP95, 7)} ${x(g.firstP95, o.firstP95).padStart(6)}  ${t(f.fastP95, 8)} ${x(f.fastP95, ours.fastP95).padStart(6)}  ${g.allocKB.toFixed(0).padStart(8)}  ${g.gcs} (${g.gcMs.toFixed(0)} ms)`);
+    console.log(`  ${name.padEnd(26)} ${t(g.p50, 6)} ${t(g.p95, 6)} ${t(g.p99, 6)}  ${x(g.p95, o.p95).padStart(6)} ${x(g.p99, o.p99).padStart(6)}  ${t(g.firstP95, 7)} ${x(g.firstP95, o.firstP95).padStart(6)}  ${t(f.fastP95, 8)} ${x(f.fastP95, ours.fastP95).padStart(6)}  ${g.allocKB.toFixed(0).padStart(8)}  ${(g.over1 * 100).toFixed(1).padStart(4)}%  ${(g.over5 * 100).toFixed(1).padStart(4)}%  ${g.gcs} (${g.gcMs.toFixed(0)} ms)`);
   }
   console.log('  (times in ms; × is the engine against Engram, above 1 Engram is faster)');
 }
