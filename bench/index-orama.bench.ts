@@ -110,7 +110,7 @@ async function locomo(): Promise<void> {
     ['Orama + stop words + stemming', fill(create({ schema: turnSchema, components: { tokenizer: { stopWords, stemming: true } } }))],
     ['Orama + stop words + stemming + raw term counts (index component replaced)', fill(create({ schema: turnSchema, components: { tokenizer: { stopWords, stemming: true, allowDuplicates: true }, index: rawTfIndex() } }))],
   ];
-  const plain = await buildEvalIndex(docs, { stemming: false, ranking: { bm25: { weights: { title: 0, summary: 0, tags: 0, body: 1 }, k1: 1.2, b: 0.75, restChunks: 0, restTerms: 0, titleCover: 0, whenGain: 0 } } });
+  const plain = await buildEvalIndex(docs, { stemming: false, ranking: { bm25: { weights: { title: 0, summary: 0, tags: 0, body: 1 }, k1: 1.2, b: 0.75, restChunks: 0, restTerms: 0, titleCover: 0, whenGain: 0, follows: 0 } } });
   const ours = await buildEvalIndex(docs);
   for (const [name, qs] of Object.entries(splits)) {
     console.log(`${name}:`);

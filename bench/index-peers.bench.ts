@@ -12,13 +12,13 @@ import path from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import MiniSearch from 'minisearch';
 import { create, insert, load, save, search } from '@orama/orama';
-import { tokenizer as oramaTokenizer } from '@orama/orama/components';
 import { VaultIndex } from '../src/core/index/vault-index.js';
 import { decodeSnapshot, unpackSnapshot } from '../src/core/index/snapshot.js';
 import { TextIndex } from '../src/core/index/text-index.js';
 import { STOP_WORDS } from '../src/core/index/tokenize.js';
 import { MemoryVault } from '../src/core/ports/memory-vault.js';
 import { yieldImmediate } from '../sidecar/hosting/yield.js';
+import { miniSearchOptions } from './lib/minisearch-peer.js';
 import { blocking, gc, heapMB, ms, pct, readVaultTexts, s, zettelDir, zettelQueries } from './lib/index-corpus.js';
 
 interface Engine {
@@ -30,12 +30,6 @@ interface Engine {
   load(saved: Uint8Array | string): Promise<unknown> | unknown;
 }
 
-/** Engram's stop words and English stemmer (Orama's Porter stemmer, as tokenize.ts uses it) on each word MiniSearch splits. */
-const stem = (oramaTokenizer.createTokenizer({ language: 'english', stemming: true }) as unknown as { stemmer: (w: string) => string }).stemmer;
-const processTerm = (term: string): string | null => {
-  const t = term.toLowerCase();
-  return STOP_WORDS.has(t) ? null : stem(t);
-};
 const title = (p: string): string => path.basename(p, '.md');
 
 /**
@@ -74,16 +68,8 @@ function engram(): Engine & { excerpts: Engine } {
   };
 }
 
-/** The same, each word stemmed once (a cache as Engram's tokenizer keeps): MiniSearch at its fastest. */
-const stemCache = new Map<string, string | null>();
-const processTermCached = (term: string): string | null => {
-  let t = stemCache.get(term);
-  if (t === undefined) stemCache.set(term, (t = processTerm(term)));
-  return t;
-};
-
 function miniSearch(cached: boolean): Engine {
-  const options = { fields: ['title', 'body'], storeFields: ['title'], processTerm: cached ? processTermCached : processTerm, searchOptions: { boost: { title: 3 } } };
+  const options = miniSearchOptions(cached);
   let ms: MiniSearch;
   return {
     name: cached ? 'MiniSearch (stems cached)' : 'MiniSearch',

@@ -1,5 +1,6 @@
 // Index figures (issue 4): the 13,415-note Zettelkasten (build, snapshot save/load, heap, BM25 and hybrid latency),
-// 50,000 generated notes, and LoCoMo retrieval quality (BM25 mode, tuned on conv-26/30/41/42, held out 43/44/47).
+// 50,000 generated notes, and LoCoMo retrieval quality (BM25 mode, tuned on conv-26/30/41/42, held out 43/44/47;
+// plain BM25 and MiniSearch 7.2 with Engram's stop words and stemmer beside it).
 // Heap = heapUsed after a forced GC + arrayBuffers. Hybrid latencies use random unit vectors of dimension 384 for every
 // chunk and for the query (the query embedding is excluded; the tiny test model's embedding time is shown separately).
 // Orama on the same data (why the text index is our own) is measured in index-orama.bench.ts, which
@@ -9,13 +10,15 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Embedder, VaultFile, VaultFileInfo, VaultPort } from '../src/core/ports.js';
 import { VaultIndex } from '../src/core/index/vault-index.js';
-import { buildEvalIndex, evaluate } from '../src/core/index/eval.js';
+import MiniSearch from 'minisearch';
+import { buildEvalIndex, evaluate, evaluateRanked, type EvalDoc, type EvalQuery, type Qrels } from '../src/core/index/eval.js';
 import { STOP_WORDS } from '../src/core/index/tokenize.js';
 import { rng } from '../src/core/rng.js';
 import { NodeVault } from '../sidecar/hosting/node-vault.js';
 import { MemoryVault } from '../src/core/ports/memory-vault.js';
 import { loadEmbedder } from '../sidecar/hosting/embedder.js';
 import { makeTinyModel } from '../tests/helpers/tiny-model.js';
+import { miniSearchOptions } from './lib/minisearch-peer.js';
 import { corpus, fmt, gc, heapMB, loadLocomo, ms, pct, s, zettelDir, zettelQueries } from './lib/index-corpus.js';
 
 /** Random unit vectors: what hybrid latency is measured with (no model needed, same arithmetic as real vectors). */
@@ -218,22 +221,33 @@ async function generated(n = 50_000): Promise<void> {
   console.log(`snapshot: ${(bytes.length / 1e6).toFixed(0)} MB, encoded in ${s(enc)}, loaded in ${s(performance.now() - t)} (target < 5 s)`);
 }
 
+/** MiniSearch over the same turns (Engram's stop words and stemmer, the turn's own title if any), each question within its conversation. */
+function miniSearchLocomo(docs: EvalDoc[], qrels: Qrels): (qs: EvalQuery[]) => ReturnType<typeof evaluateRanked> {
+  const mini = new MiniSearch(miniSearchOptions());
+  mini.addAll(docs.map((d) => ({ id: d._id, title: d.title ?? '', body: d.text })));
+  return (qs) => evaluateRanked(qs, qrels, (q, g) => mini.search(q.text, { filter: (r) => String(r.id).startsWith(`${g}|`) }).slice(0, 20).map((r) => String(r.id)));
+}
+
 async function locomo(): Promise<void> {
   console.log(`\n-- LoCoMo dev, turn level, BM25 mode (no model) --`);
   const { docs, qrels, splits: split } = loadLocomo();
   const queries = split['all seven'];
   // Plain BM25 as the issue defines it: k1 1.2, b 0.75, stop words, no stemming, one field.
-  const plain = await buildEvalIndex(docs, { stemming: false, ranking: { bm25: { weights: { title: 0, summary: 0, tags: 0, body: 1 }, k1: 1.2, b: 0.75, restChunks: 0, restTerms: 0, titleCover: 0, whenGain: 0 } } });
+  const plain = await buildEvalIndex(docs, { stemming: false, ranking: { bm25: { weights: { title: 0, summary: 0, tags: 0, body: 1 }, k1: 1.2, b: 0.75, restChunks: 0, restTerms: 0, titleCover: 0, whenGain: 0, follows: 0 } } });
   const ours = await buildEvalIndex(docs);
+  const mini = miniSearchLocomo(docs, qrels);
   const names: Record<string, string> = { '1': 'multi-hop', '2': 'temporal', '3': 'open-domain', '4': 'single-hop' };
+  const vs = (a: number, b: number): string => `${a - b >= 0 ? '+' : ''}${(a - b).toFixed(3)}`;
   for (const [name, qs] of Object.entries(split)) {
     const p = await evaluate(plain.index, plain.idOf, qs, qrels);
     const o = await evaluate(ours.index, ours.idOf, qs, qrels);
+    const m = await mini(qs);
     console.log(`${name}: Engram ${fmt(o)}`);
     console.log(`${' '.repeat(name.length)}  plain BM25 (our re-run) ${fmt(p)}`);
-    for (const [c, m] of Object.entries(o.byCategory)) {
-      const b = p.byCategory[c]['nDCG@10'];
-      console.log(`    ${(names[c] ?? c).padEnd(11)} nDCG@10 ${m['nDCG@10'].toFixed(3)} vs plain ${b.toFixed(3)} (${m['nDCG@10'] - b >= 0 ? '+' : ''}${(m['nDCG@10'] - b).toFixed(3)}), n=${m.queries}`);
+    console.log(`${' '.repeat(name.length)}  MiniSearch 7.2 (Engram's stop words and stemmer) ${fmt(m)}`);
+    for (const [c, e] of Object.entries(o.byCategory)) {
+      const [en, b, ms] = [e['nDCG@10'], p.byCategory[c]['nDCG@10'], m.byCategory[c]['nDCG@10']];
+      console.log(`    ${(names[c] ?? c).padEnd(11)} nDCG@10 ${en.toFixed(3)} vs plain ${b.toFixed(3)} (${vs(en, b)}), vs MiniSearch ${ms.toFixed(3)} (${vs(en, ms)}), n=${e.queries}`);
     }
   }
   // What an all-terms-must-match query (SQLite FTS5's default, Cyberbrain) returns for these questions.

@@ -161,7 +161,7 @@ export async function run(): Promise<void> {
     return;
   }
   const set = JSON.parse(fs.readFileSync(path.join(here, 'lang-sets', 'obsidian-help.json'), 'utf8')) as LangSet;
-  const plain: Partial<VaultIndexOptions> = { stemming: false, ranking: { bm25: { weights: { title: 0, summary: 0, tags: 0, body: 1 }, k1: 1.2, b: 0.75, restChunks: 0, restTerms: 0, titleCover: 0, whenGain: 0 } } };
+  const plain: Partial<VaultIndexOptions> = { stemming: false, ranking: { bm25: { weights: { title: 0, summary: 0, tags: 0, body: 1 }, k1: 1.2, b: 0.75, restChunks: 0, restTerms: 0, titleCover: 0, whenGain: 0, follows: 0 } } };
   console.log(`  ${set.questions.length} questions in each of ${set.languages.join(', ')} (obsidian-help, 173 notes per language)`);
   const showMisses = process.env.ENGRAM_BENCH_DEBUG !== undefined;
   let en = 0;

@@ -90,13 +90,7 @@ export async function evaluate(
   qrels: Qrels,
   search: IndexSearchOptions = {},
 ): Promise<EvalResult> {
-  const overall = zero();
-  const byCat = new Map<string, Metrics>();
-  let empty = 0;
-  for (const q of queries) {
-    const rel = qrels.get(q._id);
-    if (!rel || rel.size === 0) continue;
-    const g = group(q._id);
+  return evaluateRanked(queries, qrels, async (q, g) => {
     const res = await index.search(q.text, {
       mode: 'bm25',
       limit: 20,
@@ -106,8 +100,23 @@ export async function evaluate(
       ...search,
       folders: g ? [g.replace(/[\\/]/g, '_')] : undefined,
     });
-    if (res.hits.length === 0) empty++;
-    const ranked = res.hits.map((h) => idOf.get(h.path) ?? h.path);
+    return res.hits.map((h) => idOf.get(h.path) ?? h.path);
+  });
+}
+
+/**
+ * The metrics of any ranking (a peer engine's too): `rank` answers a query, searching only its group, with document
+ * ids best first (the first 20 count).
+ */
+export async function evaluateRanked(queries: EvalQuery[], qrels: Qrels, rank: (q: EvalQuery, group: string) => Promise<string[]> | string[]): Promise<EvalResult> {
+  const overall = zero();
+  const byCat = new Map<string, Metrics>();
+  let empty = 0;
+  for (const q of queries) {
+    const rel = qrels.get(q._id);
+    if (!rel || rel.size === 0) continue;
+    const ranked = await rank(q, group(q._id));
+    if (ranked.length === 0) empty++;
     add(overall, ranked, rel);
     const cat = String(q.category ?? 'all');
     const m = byCat.get(cat) ?? zero();

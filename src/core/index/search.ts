@@ -9,6 +9,7 @@ import type { LinkGraph } from './graph.js';
 import { flatText, priorFactor, rrf, snippetOf, type RankingConfig } from './rank.js';
 import { topK, type FieldName, type IndexedNote, type TextCandidate, type TextIndex } from './text-index.js';
 import { extractTimePhrase, whenFactor } from './time-phrases.js';
+import { followOn, type Follows } from './reading-order.js';
 import type { SearchFilters, SearchHit, SearchOptions } from './types.js';
 import type { VectorStore } from './vector-store.js';
 
@@ -80,6 +81,8 @@ interface Cand {
   cos?: number;
   vecRank?: number;
   via?: string;
+  /** The note before it in its series, and the question's terms it held (reading-order.ts). */
+  follows?: Follows;
   why: string[];
 }
 
@@ -153,7 +156,8 @@ function readTimePhrase(ctx: SearchContext, query: string, opts: IndexSearchOpti
 /** Keyword candidates: BM25F's best notes; a note asked for by its name comes first. */
 function keywordCands(ctx: SearchContext, query: string, terms: string[], allowed: Uint8Array | null, depth: number, cands: Map<number, Cand>): void {
   const { text, ranking } = ctx;
-  const top = toldWhenFirst(text, text.score(terms, allowed, ranking.bm25, depth), query, ranking.bm25.whenGain);
+  const read = followOn(text, text.score(terms, allowed, ranking.bm25, depth), terms, allowed, ranking.bm25);
+  const top = toldWhenFirst(text, read.top, query, ranking.bm25.whenGain);
   // Asking for a note by its name should find that note first, even when a longer title stems the same way.
   const wanted = squash(query);
   const exact = new Set<number>();
@@ -166,7 +170,10 @@ function keywordCands(ctx: SearchContext, query: string, terms: string[], allowe
     }
   }
   if (exact.size > 0) top.sort((a, b) => b.score - a.score);
-  top.forEach((c, rank) => cands.set(c.slot, { slot: c.slot, score: 0, chunk: c.bestChunk, bm25: c.score, bm25Rank: rank, why: exact.has(c.slot) ? ['exact title'] : [] }));
+  top.forEach((c, rank) => {
+    const why = exact.has(c.slot) ? ['exact title'] : [];
+    cands.set(c.slot, { slot: c.slot, score: 0, chunk: c.bestChunk, bm25: c.score, bm25Rank: rank, follows: read.follows.get(c.slot), why });
+  });
 }
 
 /** Meaning candidates: the passages nearest the query's vector, above the cosine floor. */
@@ -346,12 +353,15 @@ function matchOf(t: TextIndex, c: Cand, terms: string[]): Match {
   const fields = t.matchedFields(c.slot, c.chunk, terms);
   const found = new Set<string>();
   for (const ts of fields.values()) for (const x of ts) found.add(x);
+  // What the notes before it in its series say of the question is read with it, at the share it scores.
+  const before = c.follows?.terms;
   let total = 0;
   let got = 0;
   for (const x of terms) {
     const w = termWeight(t, x);
     total += w;
     if (found.has(x)) got += w;
+    else got += w * (before?.get(x) ?? 0);
   }
   return { fields, found, coverage: total > 0 ? Number((got / total).toFixed(3)) : 1 };
 }
@@ -367,6 +377,7 @@ function toHit(ctx: SearchContext, c: Cand, { fields, found, coverage }: Match, 
   if (c.bm25 !== undefined) {
     // The user's words ("materials"), not the index's stems ("materi").
     for (const [field, ts] of fields) why.push(`${field}: ${ts.map((x) => said.get(x) ?? x).join(', ')}`);
+    if (c.follows) why.push(`follows ${c.follows.from.map((s) => `[[${t.notes[s]!.title}]]`).join(', ')}: ${[...c.follows.terms.keys()].map((x) => said.get(x) ?? x).join(', ')}`);
   }
   if (c.cos !== undefined) why.push(`meaning (cosine ${c.cos.toFixed(2)})`);
   why.push(...c.why);

@@ -68,6 +68,12 @@ export interface Bm25Params {
    * "two days ago") by this share (time-phrases.ts `whenFactor`; 0 = off).
    */
   whenGain: number;
+  /**
+   * A note of a numbered series ("D1:3" after "D1:2") grows by this share of what the note before it holds of the
+   * query that it lacks, when the note before asks a question; by less otherwise and from the note two before
+   * (reading-order.ts; 0 = off).
+   */
+  follows: number;
 }
 
 // b tuned on LoCoMo conv-26/30/41/42 (turn level): lower length normalisation than the textbook 0.75 suits short notes
@@ -78,12 +84,15 @@ export interface Bm25Params {
 // titleCover 0.1 (bench/recall-sets, same run): MRR 0.93 -> 0.93, 0.92 -> 0.93, 0.93 -> 0.94 and hit@3 0.96 -> 0.98,
 // 0.96, 0.98 on the Zettelkasten, dwarvesf and kepano vaults; 0.2 and 0.35 cost the Zettelkasten's or dwarvesf's MRR.
 // whenGain 0.4: LoCoMo dev set (time-phrases.ts).
+// follows 0.7 (a quarter after a statement, 0.4 of it from the note before a question): LoCoMo dev set nDCG@10
+// 0.528 -> 0.589, every category up; the note before alone at 0.5, 0.553; with the question rule, 0.573; follows 0.8
+// 0.593 but temporal questions no better than 0.682, 0.6 0.583 (docs/recall.md).
 // restTerms 0.3 with restChunks 0.2 -> 0.05 (same sets, hit@3 / MRR): Zettelkasten 0.98/0.93 -> 1.00/0.93, dwarvesf
 // 0.96/0.93 -> 0.96/0.95 (vague-or-synonym MRR 0.71 -> 0.78), kepano 0.98/0.94 -> 0.98/0.95, held-out questions equal
 // or better; Obsidian Help in five languages (bench lang-recall) MRR en 0.59 -> 0.63, zh 0.78 -> 0.79, ja 0.73 ->
 // 0.72, de 0.57 -> 0.62, fr 0.66 -> 0.69, hit@3 equal or better. restTerms 0.4 or 0.5, or restChunks 0 or 0.15, cost
 // dwarvesf hit@3 or MRR; restChunks 0.1 cost German and Japanese.
-export const DEFAULT_BM25: Bm25Params = { weights: { title: 3, summary: 2, tags: 1.5, body: 1 }, k1: 1.0, b: 0.4, restChunks: 0.05, restTerms: 0.3, titleCover: 0.1, whenGain: 0.4 };
+export const DEFAULT_BM25: Bm25Params = { weights: { title: 3, summary: 2, tags: 1.5, body: 1 }, k1: 1.0, b: 0.4, restChunks: 0.05, restTerms: 0.3, titleCover: 0.1, whenGain: 0.4, follows: 0.7 };
 
 /**
  * A list of links matches a question by the names of the notes it points to; those notes hold the answer. Such a
