@@ -12,7 +12,7 @@ import { TimeSlicer } from './time-slice.js';
 import { systemClock, type Clock } from './ports.js';
 import { joinTeam, renderTeamRecall, teamClearsFloor, teamContext, teamKey, teamLabel, type TeamRecall } from './team/recall.js';
 import { NO_CLOSE_MATCH } from './index/search.js';
-import { NO_CLOSE_PREFACE } from './engine/answers.js';
+import { NO_CLOSE_PREFACE, NO_NOTES } from './engine/answers.js';
 import { withoutPrivate } from './transcript/private.js';
 
 /** How many team passages a prompt's hook reads before the relevance bar (the vault's search reads 12 notes). */
@@ -137,8 +137,10 @@ function recallOperation({ engine, synthesize, team }: OperationDeps, clock: Clo
         result.team = joined.team;
         result.order = joined.order;
         // The floor is read on the best hit of both stores: a team note that clears it is a close match.
-        const text = teamClearsFloor(joined.team) ? result.text.replace(NO_CLOSE_PREFACE, '') : result.text;
-        result.text = `${text}\n${renderTeamRecall(joined.team)}`;
+        let text = teamClearsFloor(joined.team) ? result.text.replace(NO_CLOSE_PREFACE, '') : result.text;
+        // Nothing from the vault but something from the team: the team's notes are the answer, not "no notes".
+        if (!result.hits.length) text = text.replace(NO_NOTES, '').trimEnd();
+        result.text = text ? `${text}\n${renderTeamRecall(joined.team)}` : renderTeamRecall(joined.team);
       }
     }
     if (q.synthesize && synthesize) result.synthesis = await synthesize(q.query, result);

@@ -111,6 +111,18 @@ describe('search and recall read the floor on both stores', () => {
     expect(r.text).not.toMatch(/No close match/);
   });
 
+  it('recall with nothing in the vault and a team note answers with the team note, not "No notes matched."', async () => {
+    const q = 'who is on call this weekend and what is the escalation plan';
+    const alone = await startInProcessHost(FILES);
+    expect(((await alone.call('recall', { query: q, allProjects: true, full: 0 })) as RecallResult).text).toMatch(/No notes matched/);
+    const host = await startInProcessHost(FILES, { team: cached });
+    const r = (await host.call('recall', { query: q, allProjects: true, full: 0 })) as RecallResult;
+    expect(r.hits).toEqual([]);
+    expect(r.team?.map((h) => h.id)).toEqual(['t-oncall']);
+    expect(r.text).not.toMatch(/No notes matched/);
+    expect(r.text).toMatch(/Weekend on-call plan/);
+  });
+
   it('team notes under the floor are not shown, and the vault\'s line stays', async () => {
     const host = await startInProcessHost(FILES, { team: cached });
     // One word of four in each team note (Postgres, Friday): under the floor, as the vault's Postgres note is.
