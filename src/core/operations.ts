@@ -4,13 +4,19 @@
 import type { ApplyGuard, Curation } from './curate/service.js';
 import { EngramError } from './errors.js';
 import type { Engine } from './engine.js';
-import { checkParams, type ContextItem, type Method, type Params, type RecallResult, type Result } from './protocol/index.js';
+import type { ContextRequest } from './engine/inject.js';
+import { checkParams, type Method, type Params, type RecallResult, type Result } from './protocol/index.js';
 import { parseSince } from './duration.js';
 import { ActivityFigures, activityStatsSteps } from './activity/stats.js';
 import { TimeSlicer } from './time-slice.js';
 import { systemClock, type Clock } from './ports.js';
-import { joinTeam, renderTeamRecall, teamContext, teamKey, teamLabel, type TeamRecall } from './team/recall.js';
+import { joinTeam, renderTeamRecall, teamClearsFloor, teamContext, teamKey, teamLabel, type TeamRecall } from './team/recall.js';
+import { NO_CLOSE_MATCH } from './index/search.js';
+import { NO_CLOSE_PREFACE, NO_NOTES } from './engine/answers.js';
 import { withoutPrivate } from './transcript/private.js';
+
+/** How many team passages a prompt's hook reads before the relevance bar (the vault's search reads 12 notes). */
+const TEAM_CANDIDATES = 12;
 
 /** The longest a `context` request waits for a starting host to be able to answer (hooks wait 9 s at most). */
 const CONTEXT_READY_WAIT_MS = 10_000;
@@ -75,11 +81,12 @@ function contextOperation({ engine, injection, team }: OperationDeps): Operation
     if (q.sessionId && start && (q.source === 'compact' || q.source === 'clear')) teamGiven.delete(q.sessionId);
     const maxChars = q.maxChars ?? (start ? s.sessionStartChars : s.promptChars);
     // The team's notes for the prompt, after the vault's, in what is left of the event's and the session's budget
-    // (the engine counts them as it counts the vault's): this project's or no project's.
+    // (the engine counts them as it counts the vault's): this project's or no project's, those that clear the vault's
+    // relevance bar (the engine's, read with the vault's best hit).
     const prompt = start || !team ? '' : withoutPrivate(q.prompt ?? '').text;
     const given = (q.sessionId && teamGiven.get(q.sessionId)) || new Set<string>();
-    const more = (left: number, vaultPaths: string[]): { text?: string; items: ContextItem[] } => {
-      const hits = team!.search(prompt, 3).filter((h) => !h.project || !q.project || h.project === q.project);
+    const more: ContextRequest['more'] = (left, vaultPaths, relevant) => {
+      const hits = relevant(team!.search(prompt, TEAM_CANDIDATES).filter((h) => !h.project || !q.project || h.project === q.project));
       // A team note whose copy in the vault this event gave is not given again.
       const copied = new Set(vaultPaths.flatMap((p) => engine.meta(p)?.teamNote ?? []));
       const shared = teamContext(hits, left, copied.size ? new Set([...given, ...copied]) : given);
@@ -129,7 +136,11 @@ function recallOperation({ engine, synthesize, team }: OperationDeps, clock: Clo
       if (joined.team.length) {
         result.team = joined.team;
         result.order = joined.order;
-        result.text = `${result.text}\n${renderTeamRecall(joined.team)}`;
+        // The floor is read on the best hit of both stores: a team note that clears it is a close match.
+        let text = teamClearsFloor(joined.team) ? result.text.replace(NO_CLOSE_PREFACE, '') : result.text;
+        // Nothing from the vault but something from the team: the team's notes are the answer, not "no notes".
+        if (!result.hits.length) text = text.replace(NO_NOTES, '').trimEnd();
+        result.text = text ? `${text}\n${renderTeamRecall(joined.team)}` : renderTeamRecall(joined.team);
       }
     }
     if (q.synthesize && synthesize) result.synthesis = await synthesize(q.query, result);
@@ -149,7 +160,10 @@ function searchOperation({ engine, team }: OperationDeps): Operation<'search'> {
     const projects = filters.projects ?? [];
     const limit = filters.limit ?? 10;
     const joined = joinTeam(answer.hits, team.search(query, limit).filter((h) => !projects.length || !h.project || projects.includes(h.project)), limit, copyOfIn(engine));
-    return joined.team.length ? { ...answer, ...joined } : answer;
+    if (!joined.team.length) return answer;
+    // The floor is read on the best hit of both stores: a team note that clears it is a close match.
+    const notices = teamClearsFloor(joined.team) ? answer.notices.filter((n) => n !== NO_CLOSE_MATCH) : answer.notices;
+    return { ...answer, notices, ...joined };
   };
 }
 

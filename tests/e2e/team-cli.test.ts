@@ -1,7 +1,8 @@
 // Two vaults on one machine share a team store through the real CLI (issue 26, "done when"): each person connects,
 // promotes a durable note of their own vault, finds the other's note, and retracts their own. A promotion made while
 // the store cannot be reached waits in the queue and is sent once, exactly once. The store is PGlite (Postgres in
-// WASM, pgvector included) on 127.0.0.1, in this process; so the CLI runs without blocking it (runCliAsync).
+// WASM, pgvector included) on 127.0.0.1, in this process; so the CLI runs without blocking it (runCliAsync). A
+// prompt hook injects a team note only when it clears the bar a vault note clears.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -69,6 +70,22 @@ describe.skipIf('skip' in db)(`two vaults share a team store through the CLI${'s
     expect(joined.stdout).toMatch(/1\. Use pnpm workspaces {2}\[team core, acme, by postgres\]/);
     expect(joined.stdout).toMatch(/0 notes and 1 team note,/);
     expect((await bob.cli('search', 'oat milk lemons')).stdout).not.toMatch(/team/);
+    // bob's prompt hook injects it (from his cache) when the prompt is about it, and not for a prompt that only shares
+    // some of its words: the bar a vault note clears.
+    bob.sb.serve();
+    await waitFor(async () => {
+      const st = await bob.cli('status', '--json');
+      return st.code === 0 && (JSON.parse(st.stdout) as { host?: { index?: { ready?: boolean } } | null }).host?.index?.ready;
+    }, 30_000, 'bob\'s host ready');
+    const cwd = path.join(bob.sb.root, 'acme');
+    fs.mkdirSync(cwd, { recursive: true });
+    const hook = async (prompt: string, session: string): Promise<string> => {
+      const h = await runCliAsync(['hook', 'UserPromptSubmit'], { env: bob.sb.env, input: JSON.stringify({ session_id: session, cwd, hook_event_name: 'UserPromptSubmit', prompt }) });
+      expect(h.code, h.stderr).toBe(0);
+      return h.stdout;
+    };
+    expect(await hook('why did the acme monorepo move to pnpm?', 's-on')).toMatch(/Use pnpm workspaces \(team core, acme, by postgres/);
+    expect(await hook('how many minutes does the acme bakery take to bake sourdough?', 's-off')).not.toMatch(/Use pnpm workspaces/);
     expect((await bob.cli('configure', 'team.url', server.url.replace(/:\d+\//, ':9/'))).code).toBe(0);
     const offline = JSON.parse((await bob.cli('team', 'search', 'pnpm workspaces', '--json')).stdout) as { from: string; notice: string; hits: { title: string }[] };
     expect(offline.from).toBe('cache');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { EngramError, errorMessage } from '../../../src/core/errors.js';
 import { sha256Hex } from '../../../src/core/hash.js';
 import { chunkBody } from '../../../src/core/index/chunk.js';
-import { SEARCH_FLOOR } from '../../../src/core/index/search.js';
+import { passageMatch, SEARCH_FLOOR } from '../../../src/core/index/search.js';
 import { decodeSnapshot, encodeSnapshot, runSync } from '../../../src/core/index/snapshot.js';
 import { TextIndex } from '../../../src/core/index/text-index.js';
 import type { TeamPane, TeamRecall } from '../../../src/core/team/recall.js';
@@ -245,16 +245,16 @@ export function searchCache(cache: TeamCache, query: string, limit = 10, index =
   const terms = index.queryTerms(query);
   if (!terms.length) return [];
   const byId = new Map(cache.notes.map((n) => [n.id, n]));
-  // The vault's own floor, unweighted: a team note must hold a good share of the query's terms, or it is noise.
-  const floor = Math.max(1, Math.ceil(SEARCH_FLOOR * terms.length));
   return index.score(terms, null, undefined, limit).flatMap((c) => {
     const rec = index.notes[c.slot];
     const n = rec ? byId.get(rec.path) : undefined;
     if (!rec || !n) return [];
-    const matched = new Set([...index.matchedFields(c.slot, c.bestChunk, terms).values()].flat());
-    if (matched.size < floor) return [];
+    // The vault's own floor, read as the vault reads it (the query's weight in the title and the best passage): a
+    // team note below it is no close match, left out rather than shown beside the vault's.
+    const m = passageMatch(index, c.slot, c.bestChunk, terms);
+    if (m.coverage < SEARCH_FLOOR) return [];
     const text = index.chunkText[c.bestChunk] ?? n.body;
-    return [{ id: n.id, team: n.team, project: n.project, title: n.title, author: n.author, heading: index.chunkHeading[c.bestChunk] ?? '', snippet: text.replace(/\s+/g, ' ').slice(0, 200), score: c.score, promotedAt: n.promotedAt, why: ['words'] }];
+    return [{ id: n.id, team: n.team, project: n.project, title: n.title, author: n.author, heading: index.chunkHeading[c.bestChunk] ?? '', snippet: text.replace(/\s+/g, ' ').slice(0, 200), score: c.score, promotedAt: n.promotedAt, why: ['words'], coverage: m.coverage, terms: [...m.found] }];
   });
 }
 

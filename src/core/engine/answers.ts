@@ -118,6 +118,12 @@ async function vetted(e: Reader, out: RecallResult['hits']): Promise<void> {
   }
 }
 
+/** Recall's line for hits under the floor (SEARCH_FLOOR): what the search's NO_CLOSE_MATCH notice says, for an agent. */
+export const NO_CLOSE_PREFACE = 'No close match: the nearest notes share little of the query.\n';
+
+/** Recall's answer when the vault has nothing for the query (another store's notes may follow it). */
+export const NO_NOTES = 'No notes matched.';
+
 export async function recallNotes(e: Reader, query: string, opts: SearchOptions & { full?: number }): Promise<RecallResult> {
   // What an agent asks for: private notes are not among the answers (the person's own search still finds them).
   const hidden = (path: string): boolean => e.privateZone(path) !== undefined;
@@ -142,9 +148,9 @@ export async function recallNotes(e: Reader, query: string, opts: SearchOptions 
   const unknown = (opts.projects ?? []).filter((p) => !e.hasProject(p));
   let preface = unknown.length ? `No notes are filed under project ${unknown.map((p) => `"${p}"`).join(', ')} yet${out.length ? '; these are general notes' : ''}. Search every project with all_projects.\n` : '';
   // The floor: weak hits are shown, but said to be weak first (the best passage shares little of the query).
-  if (out.length && (out[0].coverage ?? 1) < SEARCH_FLOOR && !out[0].why.some((w) => w.startsWith('meaning'))) preface += 'No close match: the nearest notes share little of the query.\n';
+  if (out.length && (out[0].coverage ?? 1) < SEARCH_FLOOR && !out[0].why.some((w) => w.startsWith('meaning'))) preface += NO_CLOSE_PREFACE;
   const head = full === 0 ? `Notes from the user's vault (${out.length}; read one with the read tool, by path, or path#heading for the passage):` : `Notes from the user's vault (${out.length}):`;
-  const text = out.length ? `${preface}${fenceRecalled(`${head}\n${lines.join('\n')}`)}` : `${preface}No notes matched.`;
+  const text = out.length ? `${preface}${fenceRecalled(`${head}\n${lines.join('\n')}`)}` : `${preface}${NO_NOTES}`;
   return { hits: out, text, mode: e.index().mode };
 }
 

@@ -3,14 +3,15 @@
 import type { ActivityRecord } from '../activity/record.js';
 import type { SearchHit, SearchOptions } from '../index/types.js';
 import type { NoteMeta } from '../note/meta.js';
-import { gateTokenizer, type TermStats } from '../recall/term-stats.js';
-import { judge } from '../recall/gate.js';
+import { contentTerms, gateTokenizer, type TermStats } from '../recall/term-stats.js';
+import { judge, type GateVerdict } from '../recall/gate.js';
 import { renderContext } from '../recall/render.js';
 import { asksHowTo } from '../index/answering.js';
 import { findDirectives } from '../recall/directives.js';
 import { tokens } from '../recall/passages.js';
 import { heldBack, type Vetting } from '../recall/vet.js';
 import { withoutPrivate } from '../transcript/private.js';
+import { withinCut } from '../team/recall.js';
 import type { ContextItem, ContextResult } from '../protocol/messages.js';
 import type { EngineLog } from './index-port.js';
 import type { EngineConfig, Withheld } from './options.js';
@@ -44,10 +45,22 @@ export interface ContextRequest {
   /** Most characters injected over the session, all events together (0 or absent: no limit). */
   sessionChars?: number;
   /**
-   * More context after the vault's notes (the team's), given the characters left of this event's budget and the vault
-   * notes given: counted in the session's budget and the activity record as the vault's notes are.
+   * More context after the vault's notes (the team's), given what is left of this event's budget (characters and
+   * items), the vault notes given, and the bar its passages must clear (`relevant`: the vault's, see Injection.bar):
+   * counted in the session's budget and the activity record as the vault's notes are.
    */
-  more?: (maxChars: number, vaultPaths: string[]) => { text?: string; items: ContextItem[] };
+  more?: (left: { maxChars: number; maxItems: number }, vaultPaths: string[], relevant: <T extends OtherPassage>(passages: T[]) => T[]) => { text?: string; items: ContextItem[] };
+}
+
+/** A passage of another store (the team's) as the hook's bar reads it. */
+export interface OtherPassage {
+  title: string;
+  heading?: string;
+  snippet: string;
+  /** As SearchHit.coverage: what the relative cut compares with the vault's best hit. */
+  coverage?: number;
+  /** As SearchHit.terms; absent, the terms of its title, heading and snippet. */
+  terms?: string[];
 }
 
 type Item = ContextItem & { summary?: string; snippet?: string; heading?: string; type?: string };
@@ -123,7 +136,7 @@ export class Injection {
       // long list note holds every word of any prompt somewhere.
       const terms = hit.terms ?? this.d.stats.termsOf(hit.path);
       if (!terms) continue;
-      const verdict = judge(query, terms, this.d.stats, this.d.config.gate);
+      const verdict = this.bar(query, terms);
       if (!verdict.pass) continue;
       // The passage that matched is what goes out (its heading and a snippet of it): only it must be clean. The text
       // itself is read too, in case the index's passage is older than the file vet read.
@@ -138,7 +151,18 @@ export class Injection {
       const summary = hit.snippet && asksHowTo(query) ? undefined : hit.summary;
       items.push({ path: hit.path, title: hit.title, why, score: hit.score, summary, snippet: hit.snippet, heading: hit.heading, type: hit.type });
     }
-    return this.finishContext(p, items, seen, withheld);
+    // Another store's passages clear the same bar, and the relative cut against the best hit of both stores.
+    const relevant = <T extends OtherPassage>(passages: T[]): T[] =>
+      withinCut(hits, passages).filter((h) => this.bar(query, h.terms ?? contentTerms([h.title, h.heading ?? '', h.snippet].join('\n'))).pass);
+    return this.finishContext(p, items, seen, withheld, relevant);
+  }
+
+  /**
+   * The relevance bar of a prompt's injection, for every passage it may inject (the vault's and the team's): the
+   * passage's terms must cover enough of the prompt, weighed by rarity in the vault (recall/gate.ts).
+   */
+  private bar(query: string, terms: Iterable<string>): GateVerdict {
+    return judge(query, terms, this.d.stats, this.d.config.gate);
   }
 
   /** A project's notes that are current (not superseded, not archived), newest first. */
@@ -151,10 +175,11 @@ export class Injection {
   }
 
   private finishContext(
-    p: Pick<ContextRequest, 'event' | 'sessionId' | 'project' | 'agent' | 'maxChars' | 'more'>,
+    p: Pick<ContextRequest, 'event' | 'sessionId' | 'project' | 'agent' | 'maxChars' | 'maxItems' | 'more'>,
     items: Item[],
     seen: Set<string>,
     withheld: Withheld[] = [],
+    relevant: <T extends OtherPassage>(passages: T[]) => T[] = () => [],
   ): ContextResult {
     if (withheld.length) this.d.log('info', `withheld from ${p.event} injection: ${withheld.map((w) => `${w.path}${w.heading ? `#${w.heading}` : ''} (${w.reason})`).join(', ')}`);
     for (const w of withheld) this.d.onWithheld?.(w);
@@ -162,7 +187,8 @@ export class Injection {
     const own = renderContext(items, p.maxChars, heading);
     const kept = items.slice(0, own.used);
     this.d.noteRecalled(kept.map((k) => k.path));
-    const more = p.more?.(p.maxChars - (own.text ? own.text.length + 1 : 0), kept.map((k) => k.path));
+    const left = { maxChars: p.maxChars - (own.text ? own.text.length + 1 : 0), maxItems: p.maxItems - kept.length };
+    const more = left.maxItems > 0 ? p.more?.(left, kept.map((k) => k.path), relevant) : undefined;
     const text = more?.text ? (own.text ? `${own.text}\n${more.text}` : more.text) : own.text;
     const given = [...kept, ...(more?.text ? more.items : [])];
     if (p.sessionId && given.length) {

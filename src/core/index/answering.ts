@@ -96,6 +96,22 @@ function ownHeading(ix: QuotedIndex, c: number): string | undefined {
   return at < 0 ? h : h.slice(at + 3);
 }
 
+/**
+ * A heading's terms, kept by tokenizer (a heading's terms are the same for every query): the headings of each note
+ * quoted were cut into terms for every query that found it. Bounded like the tokenizer's stem caches.
+ */
+const headingCache = new WeakMap<Tokenizer, Map<string, ReadonlySet<string>>>();
+function headingTerms(tokenizer: Tokenizer, heading: string): ReadonlySet<string> {
+  let cache = headingCache.get(tokenizer);
+  if (!cache) headingCache.set(tokenizer, (cache = new Map<string, ReadonlySet<string>>()));
+  let set = cache.get(heading);
+  if (!set) {
+    if (cache.size >= 50_000) cache.clear();
+    cache.set(heading, (set = new Set(tokenizer.queryTerms(heading, () => true))));
+  }
+  return set;
+}
+
 /** The share of the question's weight a passage's own heading names. */
 function headingShare(ix: QuotedIndex, n: IndexedNote, terms: string[], idfs: number[], total: number): (c: number) => number {
   // Words of the note's title name every section of it ("Layout Thrashing" in "What is Layout Thrashing"): counted
@@ -103,13 +119,9 @@ function headingShare(ix: QuotedIndex, n: IndexedNote, terms: string[], idfs: nu
   // condition" for "difference between data race and race condition").
   const slot = ix.chunkNote[n.firstChunk];
   const named = terms.map((t) => (ix.fields.title.terms.get(t)?.tfOf(slot) ?? 0) > 0);
-  const heldBy = new Map<string, Set<string>>();
-  const held = (c: number): Set<string> | undefined => {
+  const held = (c: number): ReadonlySet<string> | undefined => {
     const own = ownHeading(ix, c);
-    if (own === undefined) return undefined;
-    let set = heldBy.get(own);
-    if (!set) heldBy.set(own, (set = new Set(ix.tokenizer.queryTerms(own, () => true))));
-    return set;
+    return own === undefined ? undefined : headingTerms(ix.tokenizer, own);
   };
   let beyondTitle = false;
   for (let c = n.firstChunk; c < n.firstChunk + n.chunkCount && !beyondTitle; c++) {

@@ -162,8 +162,9 @@ export class Bm25fScorer {
         if (chunkScore[c] === 0) this.touchedChunkIds[this.nChunks++] = c;
         chunkScore[c] += s;
         chunkMask[c] |= bit;
-        // A note of one passage has nothing elsewhere to add (a note's passages are numbered in a row).
-        if (p.restTerms === 0 || (chunkNote[c - 1] !== slot && chunkNote[c + 1] !== slot)) continue;
+        // A note of one passage has nothing elsewhere to add (a note's passages are numbered in a row). Never read
+        // outside the array: the optimised loop is thrown away the first time it does.
+        if (p.restTerms === 0 || ((c === 0 || chunkNote[c - 1] !== slot) && (c + 1 >= chunkNote.length || chunkNote[c + 1] !== slot))) continue;
         if (bodyRow[slot] < 0) {
           bodyRow[slot] = rows++;
           if (rows * nt > this.termBest.length) {

@@ -16,9 +16,11 @@ const MASK = (1 << SKETCH_BITS) - 1;
 /**
  * The lines of a passage worth counting for boilerplate, each as two hashes of its normalised text (spaces collapsed,
  * ASCII lower case) and where it sits: not in or opening a code block (repeated code such as `} else {` is the code),
- * not headings (the heading path shows those). One pass over the characters, no string made per line.
+ * not headings (the heading path shows those). One pass over the characters a hash, no string made per line.
+ * `keep`, when given, is asked about a line's first hash before the second is made (an excerpt skips the second hash
+ * of a line no row counts often enough: most lines).
  */
-export function countedLines(text: string, each: (a: number, b: number, start: number, end: number) => void): void {
+export function countedLines(text: string, each: (a: number, b: number, start: number, end: number) => void, keep?: (a: number) => boolean): void {
   let fence = 0; // the fence's character code while inside a code block
   const n = text.length;
   for (let s = 0; s < n; ) {
@@ -30,33 +32,42 @@ export function countedLines(text: string, each: (a: number, b: number, start: n
     if (i - s <= 3 && (c0 === 96 || c0 === 126) && text.charCodeAt(i + 1) === c0 && text.charCodeAt(i + 2) === c0) {
       fence = fence === 0 ? c0 : fence === c0 ? 0 : fence;
     } else if (fence === 0 && !(i === s && c0 === 35 && isHeading(text, s, e))) {
-      let h1 = 0x811c9dc5;
-      let h2 = 0x2f6b1d3;
-      let len = 0;
-      let space = false;
       let end = e;
-      while (end > i && (text.charCodeAt(end - 1) <= 32)) end--;
-      for (let k = i; k < end; k++) {
-        let c = text.charCodeAt(k);
-        if (c === 32 || c === 9 || c === 13) {
-          space = true;
-          continue;
-        }
-        if (space) {
-          h1 = Math.imul(h1 ^ 32, 0x01000193);
-          h2 = Math.imul(h2 ^ 32, 0x5bd1e995);
-          len++;
-          space = false;
-        }
-        if (c >= 65 && c <= 90) c += 32;
-        h1 = Math.imul(h1 ^ c, 0x01000193);
-        h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-        len++;
+      while (end > i && text.charCodeAt(end - 1) <= 32) end--;
+      const h1 = lineHash(text, i, end, 0x811c9dc5, 0x01000193);
+      if (hashedChars >= BOILERPLATE_MIN_CHARS) {
+        const a = mix(h1) & MASK;
+        if (!keep || keep(a)) each(a, mix(lineHash(text, i, end, 0x2f6b1d3, 0x5bd1e995)) & MASK, s, e);
       }
-      if (len >= BOILERPLATE_MIN_CHARS) each(mix(h1) & MASK, mix(h2) & MASK, s, e);
     }
     s = e + 1;
   }
+}
+
+/** How many characters the last `lineHash` hashed (its runs of spaces as one). */
+let hashedChars = 0;
+
+/** A multiplicative hash of text[i, end) with runs of spaces, tabs and CRs as one space and ASCII in lower case. */
+function lineHash(text: string, i: number, end: number, h: number, prime: number): number {
+  let len = 0;
+  let space = false;
+  for (let k = i; k < end; k++) {
+    let c = text.charCodeAt(k);
+    if (c === 32 || c === 9 || c === 13) {
+      space = true;
+      continue;
+    }
+    if (space) {
+      h = Math.imul(h ^ 32, prime);
+      len++;
+      space = false;
+    }
+    if (c >= 65 && c <= 90) c += 32;
+    h = Math.imul(h ^ c, prime);
+    len++;
+  }
+  hashedChars = len;
+  return h;
 }
 
 export function isHeading(text: string, s: number, e: number): boolean {

@@ -60,35 +60,50 @@ const HTML_TAG =
 /** An embed of a file that is not a note (an image, a PDF, a drawing): nothing a reader of text can use. */
 const FILE_EMBED = /!\[\[[^\]\n]*\.(?:png|jpe?g|gif|webp|svg|bmp|avif|pdf|mp[34]|webm|mov|ogg|wav|m4a|excalidraw|canvas)(?:[#|][^\]\n]*)?\]\]/gi;
 
-/**
- * A note's text as a reader sees it: no image or file embeds, no HTML or comments, wikilinks and Markdown links by
- * their text, no heading, quote, list or emphasis markers. For snippets and injected context.
- */
-export function readableText(md: string): string {
-  return md
-    .replace(/%%[\s\S]*?%%/g, ' ')
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(FILE_EMBED, ' ')
-    // A note embed shows what it embeds by name: "(embeds Setup > Linux)".
-    .replace(/!\[\[([^\]|\n]*)(?:\|[^\]\n]*)?\]\]/g, (_m, t: string) => ` (embeds ${t.replace(/#\^?/, ' > ').trim()}) `)
-    .replace(/!\[[^\]\n]*\]\([^)\n]*\)/g, ' ')
-    // A button's label ("Open in Obsidian") is a page's controls, not what the note says.
-    .replace(/<(style|script|button)\b[\s\S]*?<\/\1>/gi, ' ')
-    .replace(HTML_TAG, ' ')
-    .replace(/\[\[([^\]|\n]*)\|([^\]\n]*)\]\]/g, '$2')
-    .replace(/\[\[([^\]\n]*)\]\]/g, (_m, t: string) => t.replace(/#\^?/, ' > '))
-    .replace(/\[([^\]\n]*)\]\((?:[^)\s]*)(?:\s+"[^"]*")?\)/g, '$1')
-    .replace(/^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+\[[ xX]\]\s+|```.*$|~~~.*$)/gm, '')
-    .replace(/(\*\*|__|~~|==)(?=\S)([\s\S]*?\S)\1/g, '$2')
-    .replace(/(^|\s)#(?=[\p{L}_][\p{L}\p{N}_/-]*)/gmu, '$1');
+/** `re` replaced in `s` when `s` holds one of `needles` (without them it cannot match: the scan is skipped). */
+function when(s: string, needles: readonly string[], re: RegExp, by: string): string {
+  for (const n of needles) if (s.includes(n)) return s.replace(re, by);
+  return s;
 }
 
 /**
- * A window of the passage where the query's words are densest (the most distinct terms within `max` characters), markup
- * out and whitespace collapsed. `terms` are the index's stems ("materi" finds "materials"); `words` the query's words.
+ * A note's text as a reader sees it: no image or file embeds, no HTML or comments, wikilinks and Markdown links by
+ * their text, no heading, quote, list or emphasis markers. For snippets and injected context. Each rewrite runs only
+ * on a text holding the characters it needs (most passages have no HTML or embeds): the excerpt is most of a query.
  */
-export function makeSnippet(text: string, words: string[], max = 240, terms: string[] = []): string {
-  const flat = readableText(text).replace(/\s+/g, ' ').trim();
+export function readableText(md: string): string {
+  let s = when(md, ['%%'], /%%[\s\S]*?%%/g, ' ');
+  s = when(s, ['<!--'], /<!--[\s\S]*?-->/g, ' ');
+  if (s.includes('![[')) {
+    s = s.replace(FILE_EMBED, ' ');
+    // A note embed shows what it embeds by name: "(embeds Setup > Linux)".
+    s = s.replace(/!\[\[([^\]|\n]*)(?:\|[^\]\n]*)?\]\]/g, (_m, t: string) => ` (embeds ${t.replace(/#\^?/, ' > ').trim()}) `);
+  }
+  s = when(s, ['!['], /!\[[^\]\n]*\]\([^)\n]*\)/g, ' ');
+  if (s.includes('<')) {
+    // A button's label ("Open in Obsidian") is a page's controls, not what the note says.
+    s = s.replace(/<(style|script|button)\b[\s\S]*?<\/\1>/gi, ' ').replace(HTML_TAG, ' ');
+  }
+  if (s.includes('[[')) {
+    s = s.replace(/\[\[([^\]|\n]*)\|([^\]\n]*)\]\]/g, '$2').replace(/\[\[([^\]\n]*)\]\]/g, (_m, t: string) => t.replace(/#\^?/, ' > '));
+  }
+  s = when(s, [']('], /\[([^\]\n]*)\]\((?:[^)\s]*)(?:\s+"[^"]*")?\)/g, '$1');
+  s = when(s, ['#', '>', '[', '```', '~~~'], /^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+\[[ xX]\]\s+|```.*$|~~~.*$)/gm, '');
+  s = when(s, ['**', '__', '~~', '=='], /(\*\*|__|~~|==)(?=\S)([\s\S]*?\S)\1/g, '$2');
+  return when(s, ['#'], /(^|\s)#(?=[\p{L}_][\p{L}\p{N}_/-]*)/gmu, '$1');
+}
+
+/** A passage as a snippet reads it: readable, whitespace collapsed (made once for an excerpt cut twice). */
+export function flatText(text: string): string {
+  // Each run of white space as one space: a run of two or more, or one that is not a space (a lone space stays).
+  return readableText(text).replace(/\s{2,}|(?! )\s/g, ' ').trim();
+}
+
+/**
+ * A window of a passage (made flat by `flatText`) where the query's words are densest (the most distinct terms within
+ * `max` characters). `terms` are the index's stems ("materi" finds "materials"); `words` the query's words.
+ */
+export function snippetOf(flat: string, words: string[], max = 240, terms: string[] = []): string {
   if (flat.length <= max) return flat;
   const lower = flat.toLowerCase();
   const keys = [...new Set([...words.map((w) => w.toLowerCase()), ...terms].filter((w) => w.length >= 3 || isCjkTerm(w)))];
@@ -97,17 +112,7 @@ export function makeSnippet(text: string, words: string[], max = 240, terms: str
     for (let i = lower.indexOf(k); i >= 0 && hits.length < 2000; i = lower.indexOf(k, i + k.length)) hits.push({ at: i, key });
   });
   hits.sort((a, b) => a.at - b.at);
-  let at = -1;
-  let bestCount = 0;
-  for (let i = 0, j = 0; i < hits.length; i++) {
-    // Distinct keys within [hits[i].at, hits[i].at + max * 2/3): the densest stretch wins, earliest on ties.
-    while (j < hits.length && hits[j].at < hits[i].at + (max * 2) / 3) j++;
-    const count = new Set(hits.slice(i, j).map((h) => h.key)).size;
-    if (count > bestCount) {
-      bestCount = count;
-      at = hits[i].at;
-    }
-  }
+  const at = densest(hits, keys.length, (max * 2) / 3);
   let start = at < 0 ? 0 : Math.max(0, at - Math.floor(max / 4));
   if (start > 0) {
     const space = flat.indexOf(' ', start);
@@ -115,4 +120,24 @@ export function makeSnippet(text: string, words: string[], max = 240, terms: str
   }
   const end = Math.min(flat.length, start + max);
   return `${start > 0 ? '…' : ''}${flat.slice(start, end).trim()}${end < flat.length ? '…' : ''}`;
+}
+
+/**
+ * Where the most distinct keys fall within [hit, hit + span), earliest on ties (-1: no hit): one pass of a sliding
+ * window that counts each key in it.
+ */
+function densest(hits: readonly { at: number; key: number }[], keys: number, span: number): number {
+  const inWindow = new Int32Array(keys);
+  let distinct = 0;
+  let at = -1;
+  let bestCount = 0;
+  for (let i = 0, j = 0; i < hits.length; i++) {
+    while (j < hits.length && hits[j].at < hits[i].at + span) if (inWindow[hits[j++].key]++ === 0) distinct++;
+    if (distinct > bestCount) {
+      bestCount = distinct;
+      at = hits[i].at;
+    }
+    if (--inWindow[hits[i].key] === 0) distinct--;
+  }
+  return at;
 }

@@ -3,11 +3,11 @@
 import { snippetWords } from './language.js';
 import { EngramError } from '../errors.js';
 import type { Clock, Embedder } from '../ports.js';
-import { answeringText } from './answering.js';
 import { allowList, hasFilters, inRange, phraseAllowList, type PhraseRange } from './filters.js';
 import type { LinkGraph } from './graph.js';
-import { makeSnippet, priorFactor, rrf, type RankingConfig } from './rank.js';
-import { topK, type FieldName, type TextCandidate, type TextIndex } from './text-index.js';
+import { excerpt } from './excerpt.js';
+import { priorFactor, rrf, type RankingConfig } from './rank.js';
+import { topK, type FieldName, type IndexedNote, type TextCandidate, type TextIndex } from './text-index.js';
 import { extractTimePhrase, whenFactor } from './time-phrases.js';
 import { followOn, type Follows } from './reading-order.js';
 import type { SearchFilters, SearchHit, SearchOptions } from './types.js';
@@ -41,6 +41,13 @@ export const NO_CLOSE_MATCH = 'no close match: the notes below share little of t
 
 const squash = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 const noteName = (path: string): string => path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+/** Each note's file name and display name as `squash` makes them: compared with every query's, made once a note. */
+const squashedNames = new WeakMap<IndexedNote, string[]>();
+function namesOf(n: IndexedNote): string[] {
+  let names = squashedNames.get(n);
+  if (!names) squashedNames.set(n, (names = n.name !== undefined ? [squash(noteName(n.path)), squash(n.name)] : [squash(noteName(n.path))]));
+  return names;
+}
 
 export interface SearchResult {
   hits: SearchHit[];
@@ -124,7 +131,7 @@ async function searchOnce(ctx: SearchContext, rawQuery: string, opts: IndexSearc
   if (opts.expandLinks) expand(ctx, kept, opts.expandLinks, allowed, limit, opts.hidden);
   const words = snippetWords(query);
   const said = text.tokenizer.wordsByTerm(query);
-  let matched = kept.slice(0, limit).map((c) => ({ c, m: matchOf(text, c, terms) }));
+  let matched = kept.slice(0, limit).map((c) => ({ c, m: passageMatch(text, c.slot, c.chunk, terms, c.follows?.terms) }));
   if (terms.length > 1 && opts.relativeCut !== false) {
     // A hit sharing far less of the query than the best one is padding: a long note that says one common word of it.
     const top = Math.max(...matched.map(({ m }) => m.coverage));
@@ -157,7 +164,7 @@ function keywordCands(ctx: SearchContext, query: string, terms: string[], allowe
   const best = top[0]?.score ?? 0;
   for (const c of top) {
     const n = text.notes[c.slot]!;
-    if (squash(noteName(n.path)) === wanted || (n.name !== undefined && squash(n.name) === wanted)) {
+    if (namesOf(n).includes(wanted)) {
       c.score = Math.max(c.score * EXACT_TITLE_BOOST, best * 1.1);
       exact.add(c.slot);
     }
@@ -305,48 +312,22 @@ function termWeight(text: TextIndex, term: string): number {
   return Math.log(1 + (bf.liveDocs - n + 0.5) / (n + 0.5));
 }
 
-/**
- * A hit's excerpt: the frontmatter properties the query asks about ("year: 1957" for "what year did … come out"),
- * whose answer no passage holds, then the densest window of the passage.
- */
-function excerpt(t: TextIndex, props: string | undefined, chunk: number, query: string[], terms: string[], fromStart = false): string {
-  const max = 300;
-  // A passage chosen for its heading is quoted from its start: what the heading introduces.
-  const words = fromStart ? [] : query;
-  // The section of a short note that answers what is asked (its steps for a how-to question): answering.ts.
-  const text = answeringText(t.excerptText(chunk), query.join(' '), terms, t.tokenizer);
-  if (!props) return makeSnippet(text, words, max, fromStart ? [] : terms);
-  // A note with no text of its own (a film, a person, a book: properties only) is quoted by all its properties.
-  const passage = makeSnippet(text, words, max, fromStart ? [] : terms);
-  if (!passage) {
-    const all = props.split('\n').join(' · ');
-    return all.length > max ? `${all.slice(0, max - 1)}…` : all;
-  }
-  if (terms.length === 0) return passage;
-  const want = new Set(terms);
-  const asked = props
-    .split('\n')
-    .filter((line) => t.tokenizer.terms(line).some((x) => want.has(x)))
-    .map((line) => (line.length > 120 ? `${line.slice(0, 119)}…` : line));
-  const head = asked.slice(0, 3).join(' · ');
-  if (!head) return passage;
-  const rest = makeSnippet(text, words, Math.max(60, max - head.length - 3), fromStart ? [] : terms);
-  return rest ? `${head} · ${rest}` : head;
-}
-
 /** Which fields of a hit hold which query terms, and the share of the query's weight they hold. */
-interface Match {
+export interface Match {
   fields: Map<FieldName, string[]>;
   found: Set<string>;
   coverage: number;
 }
 
-function matchOf(t: TextIndex, c: Cand, terms: string[]): Match {
-  const fields = t.matchedFields(c.slot, c.chunk, terms);
+/**
+ * What a note's fields and one passage hold of the query's terms: the coverage the floor and the relative cut read
+ * (SearchHit.coverage), for any index searched this way (the vault's, the team cache's). `before`: the share each
+ * term scores in the notes before it in its series (Follows), read with it.
+ */
+export function passageMatch(t: TextIndex, slot: number, chunk: number, terms: string[], before?: ReadonlyMap<string, number>): Match {
+  const fields = t.matchedFields(slot, chunk, terms);
   const found = new Set<string>();
   for (const ts of fields.values()) for (const x of ts) found.add(x);
-  // What the notes before it in its series say of the question is read with it, at the share it scores.
-  const before = c.follows?.terms;
   let total = 0;
   let got = 0;
   for (const x of terms) {
@@ -373,11 +354,20 @@ function toHit(ctx: SearchContext, c: Cand, { fields, found, coverage }: Match, 
   }
   if (c.cos !== undefined) why.push(`meaning (cosine ${c.cos.toFixed(2)})`);
   why.push(...c.why);
+  // The excerpt (most of a hit's cost) is cut when first read: a hook reads it only for the hits it injects. It is
+  // cut from the text the passage had when found, whatever the index holds by then.
+  const passage = t.chunkText[shown] ?? '';
+  let snippet: string | undefined;
   return {
     path: n.path,
     title: n.name ?? noteName(n.path),
     score: Number(c.score.toFixed(6)),
-    snippet: excerpt(t, n.props, shown, words, terms, quoted.fromStart),
+    get snippet(): string {
+      return (snippet ??= excerpt(t, n.props, passage, words, terms, quoted.fromStart));
+    },
+    set snippet(s: string) {
+      snippet = s;
+    },
     heading: t.chunkHeading[shown],
     why,
     type: n.type,

@@ -123,16 +123,24 @@ export class TextIndex {
    * BOILERPLATE_SHARE of them: template buttons, footers, notices), unless that would leave nothing.
    */
   excerptText(chunk: number): string {
-    const text = this.chunkText[chunk] ?? '';
+    return this.withoutBoilerplate(this.chunkText[chunk] ?? '');
+  }
+
+  /** `excerptText` of a passage's text read earlier (a hit quotes the text it was found with). */
+  withoutBoilerplate(text: string): string {
     const min = Math.max(BOILERPLATE_MIN_NOTES, Math.ceil(this.liveNotes * BOILERPLATE_SHARE));
     const { a: rowA, b: rowB } = this.lines;
     let out = '';
     let from = 0;
-    countedLines(text, (a, b, start, end) => {
-      if (Math.min(rowA[a], rowB[b]) < min) return;
-      out += text.slice(from, start);
-      from = Math.min(text.length, end + 1);
-    });
+    countedLines(
+      text,
+      (a, b, start, end) => {
+        if (Math.min(rowA[a], rowB[b]) < min) return;
+        out += text.slice(from, start);
+        from = Math.min(text.length, end + 1);
+      },
+      (a) => rowA[a] >= min,
+    );
     if (from === 0) return text;
     out += text.slice(from);
     return out.trim() ? out : text;

@@ -4,6 +4,7 @@
 import { fenceRecalled } from '../transcript/fence.js';
 import { findDirectives, withholdDirectives } from '../recall/directives.js';
 import { rrf } from '../index/rank.js';
+import { RELATIVE_COVER, SEARCH_FLOOR } from '../index/search.js';
 import type { TeamConflict, TeamHit, TeamProposal } from './store.js';
 
 /** The team's notes for a query, from the local cache, best first; none when no team store is set. Never waits. */
@@ -39,7 +40,8 @@ export function teamLabel(h: Pick<TeamHit, 'team' | 'project' | 'author'>): stri
  * into the vault (`copyOf` says which team note a vault note is a copy of) is one entry, the vault's, at the better
  * of its two ranks plus the other: never shown twice.
  */
-export function joinTeam(vault: { path: string }[], team: TeamHit[], limit: number, copyOf: (path: string) => string | undefined = () => undefined): Required<TeamResults> {
+export function joinTeam(vault: { path: string; coverage?: number }[], found: TeamHit[], limit: number, copyOf: (path: string) => string | undefined = () => undefined): Required<TeamResults> {
+  const team = withinCut(vault, found);
   if (!team.length) return { team: [], order: vault.slice(0, limit).map((h) => h.path) };
   const copies = new Map<string, string>();
   for (const h of vault) {
@@ -49,6 +51,19 @@ export function joinTeam(vault: { path: string }[], team: TeamHit[], limit: numb
   const fused = fuseRanked<{ key: string; team?: TeamHit }>([vault.map((h) => ({ key: h.path })), team.map((h) => ({ key: copies.get(h.id) ?? teamKey(h), team: h }))]).slice(0, limit);
   return { team: fused.flatMap((f) => (f.item.team ? [f.item.team] : [])), order: fused.map((f) => f.item.key) };
 }
+
+/**
+ * The team hits that stand beside the vault's: search's relative cut read across both stores, each team hit covering
+ * at least RELATIVE_COVER of what the best hit of either covers of the query (the vault's hits were cut against their
+ * own best by the search). A hit of unknown coverage counts as covering all of it, as a hit of filters alone does.
+ */
+export function withinCut<T extends { coverage?: number }>(vault: { coverage?: number }[], team: T[]): T[] {
+  const best = Math.max(0, ...vault.map((h) => h.coverage ?? 1), ...team.map((h) => h.coverage ?? 1));
+  return team.filter((h) => (h.coverage ?? 1) >= best * RELATIVE_COVER);
+}
+
+/** Whether a team hit clears the search floor: the best of both stores is then a close match (no "no close match"). */
+export const teamClearsFloor = (team: { coverage?: number }[]): boolean => team.some((h) => (h.coverage ?? 1) >= SEARCH_FLOOR);
 
 /** The fused list as a reader sees it, best first: each entry a vault hit or a team hit (the CLI and the Search pane). */
 export function fusedItems<H extends { path: string }>(hits: H[], joined: TeamResults): ({ note: H } | { team: TeamHit })[] {
@@ -78,17 +93,18 @@ export function renderTeamRecall(team: TeamHit[]): string {
 /**
  * The team notes a hook may inject after the vault's: none holding words addressed to an AI (they are not even
  * shown), none already given in this session (`given` holds their ids, and the ids of the team notes whose vault
- * copies were given), as many as fit in `maxChars`.
+ * copies were given), as many as fit in what is left of the event's characters and items.
  */
-export function teamContext(team: TeamHit[], maxChars: number, given: Set<string>): { text?: string; used: TeamHit[] } {
+export function teamContext(team: TeamHit[], left: { maxChars: number; maxItems: number }, given: Set<string>): { text?: string; used: TeamHit[] } {
   const heading = 'Notes shared by the user\'s team (reference data; written by the teammate named):';
   let size = fenceRecalled(heading).length + 2;
   const lines: string[] = [];
   const used: TeamHit[] = [];
   for (const h of team) {
+    if (used.length >= left.maxItems) break;
     if (given.has(h.id) || findDirectives([h.title, h.heading, h.snippet].join('\n')).length) continue;
     const line = teamLine(h).slice(0, 400);
-    if (size + line.length + 1 > maxChars) break;
+    if (size + line.length + 1 > left.maxChars) break;
     lines.push(line);
     used.push(h);
     size += line.length + 1;

@@ -51,6 +51,13 @@ export interface TeamHit {
   score: number;
   promotedAt: string;
   why: string[];
+  /**
+   * Share of the query's weight in the note's title and this passage, read as the vault's hits read it
+   * (SearchHit.coverage): what the floor and the relative cut compare. Set by the local cache's search.
+   */
+  coverage?: number;
+  /** The query's index terms found there (SearchHit.terms): what the hook's relevance gate reads. */
+  terms?: string[];
 }
 
 export interface TeamQuery {
