@@ -2,6 +2,7 @@
 // processes they start (one is right) and how long each hook takes. ENGRAM_BENCH_CLI=<path to engram.mjs> measures
 // another build (e.g. an older checkout's dist/) for comparison.
 import fs from 'node:fs';
+import { builtCli } from './lib/built-cli.js';
 import { cliPath } from '../tests/helpers/cli.js';
 import { makeSandbox } from '../tests/helpers/host.js';
 import { hookBurst } from '../tests/helpers/hook-burst.js';
@@ -12,8 +13,7 @@ function pct(xs: number[], p: number): number {
 }
 
 export async function run(): Promise<void> {
-  const cli = process.env.ENGRAM_BENCH_CLI ?? cliPath;
-  if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first`);
+  const cli = builtCli(process.env.ENGRAM_BENCH_CLI ?? cliPath);
   console.log(`cli ${cli}`);
   for (const n of [20, 50]) {
     const sb = makeSandbox();

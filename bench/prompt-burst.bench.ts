@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { builtCli } from './lib/built-cli.js';
 import { cliPath, runCli } from '../tests/helpers/cli.js';
 import { makeSandbox, waitFor } from '../tests/helpers/host.js';
 import { corpusDir } from '../tests/helpers/shared.js';
@@ -55,7 +56,7 @@ export async function run(): Promise<void> {
     console.log(`  skipped: ${source} is absent (the shared corpus)`);
     return;
   }
-  if (!fs.existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npm run build\` first`);
+  builtCli();
   const sb = makeSandbox();
   try {
     fs.cpSync(source, sb.vault, { recursive: true });

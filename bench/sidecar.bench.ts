@@ -6,6 +6,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { builtCli } from './lib/built-cli.js';
 import { cliPath, vanishingEntry } from '../tests/helpers/cli.js';
 import { makeSandbox, waitFor, type Sandbox } from '../tests/helpers/host.js';
 import { corpusPath, hasCorpus, repoRoot } from '../tests/helpers/shared.js';
@@ -198,6 +199,7 @@ async function relevanceFigures(): Promise<void> {
 }
 
 export async function run(): Promise<void> {
+  builtCli();
   const only = process.env.ENGRAM_BENCH_SIDECAR;
   if (!only || only.includes('hook')) await hookFigures();
   if (!only || only.includes('mcp')) await mcpFigures();

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { builtCli } from './lib/built-cli.js';
 import { cliPath } from '../tests/helpers/cli.js';
 import { makeSandbox, waitFor, type Sandbox } from '../tests/helpers/host.js';
 import { corpusPath, hasCorpus } from '../tests/helpers/shared.js';
@@ -48,6 +49,7 @@ export async function run(): Promise<void> {
     console.log('  skipped: the corpus (../shared/corpus) is absent');
     return;
   }
+  builtCli();
   const postgres = await startPostgres();
   if ('skip' in postgres) {
     console.log(`  skipped: ${postgres.skip}`);
