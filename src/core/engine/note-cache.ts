@@ -5,6 +5,7 @@ import { readFormat, upgradeFormat } from '../format-version.js';
 import { JSON_ELEMENT_SEPARATOR, parseJsonSteps } from '../json-steps.js';
 import type { StateStore } from '../extract/state-store.js';
 import type { NoteMeta } from '../note/meta.js';
+import type { IndexedTerms } from '../recall/term-stats.js';
 import type { TimeSlicer } from '../time-slice.js';
 
 const INJECTED_FORMAT = { name: 'injected.json', current: 1, field: 'format' as const };
@@ -22,12 +23,11 @@ const NOTES_FORMAT = {
 /** A note as the engine last read it: its listing, metadata and terms (indices into the cache's term list). */
 type CachedNote = [path: string, mtime: number, size: number, meta: Omit<NoteMeta, 'path'>, terms: number[]];
 
-/** A note of a previous run's cache, used at start when its listing is unchanged. */
-export interface CachedEntry {
+/** A note of a previous run's cache, used at start when its listing is unchanged (its terms also as indices into the cache's one term list: TermStats.setMany counts them so). */
+export interface CachedEntry extends IndexedTerms {
   mtime: number;
   size: number;
   meta: NoteMeta;
-  terms: string[];
 }
 
 /** Where the engine keeps its state: the host's store, under `dir` (the daemon: vaults/<key>). */
@@ -85,7 +85,9 @@ export async function restoreNotes(place: PersistPlace, slicer: TimeSlicer): Pro
   const saved = parsed === undefined ? readFormat(NOTES_FORMAT, text) : upgradeFormat(NOTES_FORMAT, parsed);
   const terms = (saved?.data.terms ?? []) as string[];
   for (const [path, mtime, size, meta, ids] of (saved?.data.notes ?? []) as CachedNote[]) {
-    out.set(path, { mtime, size, meta: { ...meta, path }, terms: ids.map((i) => terms[i]) });
+    // The parsed metadata is this note's alone: given its path in place (the same keys, in the same order, as a copy).
+    (meta as NoteMeta).path = path;
+    out.set(path, { mtime, size, meta: meta as NoteMeta, terms: ids.map((i) => terms[i]), ids, table: terms });
     if (slicer.due()) await slicer.yield();
   }
   return out;

@@ -60,7 +60,10 @@ export class VaultNotes {
     // the vault is listed and what changed meanwhile is read after (once `serving` says the requests waiting for
     // it are answered). Notes changed while no host ran show their saved version for those seconds.
     if (selfLoading && cached.size && (await index.load?.())) {
-      for (const [path, c] of cached) if (!this.isIgnored(path)) this.adopt(path, c);
+      const adopted = [...cached].filter(([path]) => !this.isIgnored(path));
+      for (const [path, c] of adopted) this.adoptListing(path, c);
+      // The terms counted at once (as `adopt` would a note at a time).
+      this.stats.setMany(adopted);
       await serving?.();
     }
     const heard = new Map<string, NoteRead | null>();
@@ -109,9 +112,14 @@ export class VaultNotes {
 
   /** A note as the saved cache has it (its listing, metadata and terms). */
   private adopt(path: string, c: CachedEntry): void {
+    this.adoptListing(path, c);
+    this.stats.setTerms(path, c.terms);
+  }
+
+  /** A cached note's metadata and listing (its terms are counted by the caller). */
+  private adoptListing(path: string, c: CachedEntry): void {
     this.metas.set(path, c.meta);
     this.listing.set(path, { mtime: c.mtime, size: c.size });
-    this.stats.setTerms(path, c.terms);
   }
 
   /** A note the index read on its way up, taken as the engine's own read; false for one named like a sync tool's copy. */
