@@ -23,7 +23,7 @@ const NOTES_FORMAT = {
 /** A note as the engine last read it: its listing, metadata and terms (indices into the cache's term list). */
 type CachedNote = [path: string, mtime: number, size: number, meta: Omit<NoteMeta, 'path'>, terms: number[]];
 
-/** A note of a previous run's cache, used at start when its listing is unchanged (its terms also as indices into the cache's one term list: TermStats.setMany counts them so). */
+/** A note of a previous run's cache, used at start when its listing is unchanged (its terms as indices into the cache's one term list). */
 export interface CachedEntry extends IndexedTerms {
   mtime: number;
   size: number;
@@ -85,9 +85,11 @@ export async function restoreNotes(place: PersistPlace, slicer: TimeSlicer): Pro
   const saved = parsed === undefined ? readFormat(NOTES_FORMAT, text) : upgradeFormat(NOTES_FORMAT, parsed);
   const terms = (saved?.data.terms ?? []) as string[];
   for (const [path, mtime, size, meta, ids] of (saved?.data.notes ?? []) as CachedNote[]) {
+    // Its terms are listed from the indices when first asked for (TermStats.termsOf): checked here, as that did.
+    if (!Array.isArray(ids) || typeof meta !== 'object' || meta === null) throw new Error(`notes.json: the entry of ${String(path)} is unreadable`);
     // The parsed metadata is this note's alone: given its path in place (the same keys, in the same order, as a copy).
     (meta as NoteMeta).path = path;
-    out.set(path, { mtime, size, meta: meta as NoteMeta, terms: ids.map((i) => terms[i]), ids, table: terms });
+    out.set(path, { mtime, size, meta: meta as NoteMeta, ids, table: terms });
     if (slicer.due()) await slicer.yield();
   }
   return out;

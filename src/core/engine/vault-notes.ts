@@ -113,7 +113,7 @@ export class VaultNotes {
   /** A note as the saved cache has it (its listing, metadata and terms). */
   private adopt(path: string, c: CachedEntry): void {
     this.adoptListing(path, c);
-    this.stats.setTerms(path, c.terms);
+    this.stats.setMany([[path, c]]);
   }
 
   /** A cached note's metadata and listing (its terms are counted by the caller). */

@@ -96,16 +96,21 @@ export function promptTerms(prompt: string): string[] {
   return languageShown(prompt) === 'ja' ? japaneseQuestion(terms) : terms;
 }
 
-/** A note's terms, and the same terms as indices into a term list that many notes share. */
+/** A note's terms as indices into a term list that many notes share (the saved note cache's). */
 export interface IndexedTerms {
-  terms: string[];
   ids: readonly number[];
   table: readonly string[];
 }
 
+/** The terms themselves (an index that names no term of the list, in a damaged cache, gives undefined, as it always did). */
+function listed(terms: string[] | IndexedTerms): string[] {
+  return Array.isArray(terms) ? terms : terms.ids.map((i) => terms.table[i]);
+}
+
 export class TermStats {
   private readonly df = new Map<string, number>();
-  private readonly docs = new Map<string, string[]>();
+  /** Each note's terms; those adopted from the note cache are listed when first asked for (termsOf). */
+  private readonly docs = new Map<string, string[] | IndexedTerms>();
 
   get size(): number {
     return this.docs.size;
@@ -123,22 +128,22 @@ export class TermStats {
   }
 
   /**
-   * Many notes' terms at once (a restart from the saved note cache), each also given as indices into its cache's term
-   * list: the same counts as `setTerms` a note at a time, counted by index and written once per term (a sixth of the
-   * time on the 13,415-note vault, whose notes name 328,000 terms).
+   * Many notes' terms at once (a restart from the saved note cache), as indices into the cache's term list: the same
+   * counts as `setTerms` a note at a time, counted by index and written once per term, and each note's list of terms
+   * made only when asked for (the 13,415-note vault's notes name 328,000 terms: a sixth of the time).
    */
-  setMany(notes: Iterable<readonly [path: string, cached: IndexedTerms]>): void {
+  setMany(notes: Iterable<readonly [path: string, terms: IndexedTerms]>): void {
     const counts = new Map<readonly string[], Uint32Array>();
-    for (const [path, { terms, ids, table }] of notes) {
+    for (const [path, terms] of notes) {
       this.remove(path);
       this.docs.set(path, terms);
+      const { ids, table } = terms;
       let count = counts.get(table);
       if (!count) counts.set(table, (count = new Uint32Array(table.length)));
-      for (let k = 0; k < terms.length; k++) {
-        const i = ids[k];
-        // An index that does not name this term (a damaged cache) counts the term itself, as setTerms would.
-        if (table[i] === terms[k] && count[i] !== undefined) count[i]++;
-        else this.df.set(terms[k], (this.df.get(terms[k]) ?? 0) + 1);
+      for (const i of ids) {
+        // An index that names no term of the list (a damaged cache) counts what it names, as setTerms would.
+        if (count[i] !== undefined) count[i]++;
+        else this.df.set(table[i], (this.df.get(table[i]) ?? 0) + 1);
       }
     }
     for (const [table, count] of counts) {
@@ -150,7 +155,7 @@ export class TermStats {
     const old = this.docs.get(path);
     if (!old) return;
     this.docs.delete(path);
-    for (const t of old) {
+    for (const t of listed(old)) {
       const n = (this.df.get(t) ?? 1) - 1;
       if (n <= 0) this.df.delete(t);
       else this.df.set(t, n);
@@ -162,7 +167,11 @@ export class TermStats {
   }
 
   termsOf(path: string): string[] | undefined {
-    return this.docs.get(path);
+    const terms = this.docs.get(path);
+    if (!terms || Array.isArray(terms)) return terms;
+    const list = listed(terms);
+    this.docs.set(path, list);
+    return list;
   }
 
   docFreq(term: string): number {

@@ -55,13 +55,17 @@ describe('TermStats.setMany', () => {
     expect(many.docFreq('monorepo')).toBe(2);
     expect(many.docFreq('yarn')).toBe(0);
 
-    // An index that names no term of the list (a damaged cache): the term itself is counted, as setTerms counts it.
+    // A note adopted so and then changed: its old terms are taken out as setTerms's would be.
+    for (const s of [one, many]) s.set('d.md', 'Now about yarn.');
+    sameCounts(many, one, Object.keys(TEXTS), all);
+
+    // An index that names no term of the list (a damaged cache): counted as the note a note at a time would list it.
     const [p, c] = notes[1];
-    const damaged: typeof notes = [[p, { ...c, ids: c.ids.map((i, k) => (k === 0 ? 999 : i)) }]];
+    const damaged = { ...c, ids: c.ids.map((i, k) => (k === 0 ? 999 : i)) };
     const a = new TermStats();
     const b = new TermStats();
-    a.setTerms(p, c.terms);
-    b.setMany(damaged);
+    a.setTerms(p, damaged.ids.map((i) => c.table[i]));
+    b.setMany([[p, damaged]]);
     sameCounts(b, a, [p], c.terms);
   });
 
@@ -88,8 +92,8 @@ describe('a restart from the saved snapshot and note cache', () => {
     let bytes: Uint8Array | null = null;
     const snapshot = { read: () => Promise.resolve(bytes), write: (b: Uint8Array) => Promise.resolve(void (bytes = b)) };
     const vault = new MemoryVault({ files: texts });
-    const start = async () => {
-      const engine = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() }, index: new IndexedVault(new VaultIndex({ vault, autoEmbed: false }), { snapshot }), persist });
+    const start = async (log?: (level: string, m: string) => void) => {
+      const engine = new Engine({ ports: { vault, clock: systemClock, yieldNow: () => Promise.resolve() }, index: new IndexedVault(new VaultIndex({ vault, autoEmbed: false }), { snapshot }), persist, log });
       await engine.start();
       return engine;
     };
@@ -110,5 +114,14 @@ describe('a restart from the saved snapshot and note cache', () => {
     const stats = (e: Engine) => (e as unknown as { vaultNotes: { stats: TermStats } }).vaultNotes.stats;
     const paths = Object.keys(texts);
     sameCounts(stats(second), stats(first), paths, new Set(paths.flatMap((p) => stats(first).termsOf(p) ?? [])));
+
+    // A cache whose entry lacks its term list: not used (every note is read again), and the log says which.
+    const cache = JSON.parse(store.files.get('vaults/x/notes.json')!) as { notes: unknown[][] };
+    cache.notes[0][4] = null;
+    store.files.set('vaults/x/notes.json', JSON.stringify(cache));
+    const warnings: string[] = [];
+    const third = await start((_l, m) => warnings.push(m));
+    expect(warnings.join('\n')).toContain(`note cache not used: notes.json: the entry of ${String(cache.notes[0][0])} is unreadable`);
+    expect(third.noteCount()).toBe(first.noteCount());
   });
 });
