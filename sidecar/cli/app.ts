@@ -1,10 +1,9 @@
 // The `engram` command line: options, dispatch, Ctrl-C, and errors as one line (never a stack trace).
 import { commands } from './commands.js';
 import { formatOptions, parseArgs } from './args.js';
-import { EngramError, errorMessage } from '../../src/core/errors.js';
+import { EngramError } from '../../src/core/errors.js';
 import { didYouMean } from '../../src/core/suggest.js';
-import { hostFacts } from '../hosting/facts.js';
-import { loadConfig } from '../hosting/config-file.js';
+import { entryContext, failureLine, lineWriter } from './entry-context.js';
 import { handleInterrupts, Interrupted, INTERRUPTED_EXIT, type InterruptHandler } from './interrupt.js';
 import type { CommandContext, CommandDefinition, CommandEntry, GlobalOption, OptionSpec } from './types.js';
 import { version } from '../../package.json';
@@ -54,21 +53,6 @@ export function commandHelp(entry: CommandEntry, def: CommandDefinition): string
   return parts.join('\n');
 }
 
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) return '';
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Writes a line; once the reader has gone (`| head` closed the pipe: main.ts drops the EPIPE), nothing. */
-function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
-  return (t) => {
-    if (!stream.writable) return;
-    stream.write(t.endsWith('\n') ? t : `${t}\n`);
-  };
-}
-
 export async function main(argv: string[]): Promise<number> {
   const out = lineWriter(process.stdout);
   const err = lineWriter(process.stderr);
@@ -104,22 +88,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (!entry.ownSignals) interrupts = handleInterrupts(name, err);
     const stderr = process.stderr;
-    const facts = hostFacts(process.env);
-    // The CLI's one reader of config.json (only entry points read it): each command reads it when it needs it.
-    const configFile = () => loadConfig(facts);
     const ctx: CommandContext = {
-      args: parsed.positionals,
+      ...entryContext(parsed.positionals, parsed.options.vault as string | undefined, out, err),
       options: parsed.options,
       global: { vault: parsed.options.vault as string | undefined, json: Boolean(parsed.options.json) },
-      env: process.env,
-      facts,
-      configFile,
-      config: () => configFile().config,
-      cwd: process.cwd(),
-      stdout: out,
-      stderr: err,
-      isTTY: Boolean(process.stdout.isTTY),
-      readStdin,
       terminal: stderr.isTTY ? { write: (raw) => void (stderr.writable && stderr.write(raw)), columns: () => stderr.columns || 80 } : undefined,
       interrupt: interrupts,
     };
@@ -129,13 +101,9 @@ export async function main(argv: string[]): Promise<number> {
       err(interrupts.cancelled());
       return INTERRUPTED_EXIT;
     }
-    if (e instanceof EngramError) {
-      err(`engram ${name}: ${e.message}${e.hint ? `\n  ${e.hint}` : ''}`);
-      if (e.code === 'usage' && def) err(`Usage: engram ${def.usage}`);
-    } else {
-      err(`engram ${name}: unexpected error: ${errorMessage(e)}`);
-      if (process.env.ENGRAM_DEBUG) err(String((e as Error)?.stack));
-    }
+    err(failureLine(name, e));
+    if (e instanceof EngramError && e.code === 'usage' && def) err(`Usage: engram ${def.usage}`);
+    else if (!(e instanceof EngramError) && process.env.ENGRAM_DEBUG) err(String((e as Error)?.stack));
     return 1;
   } finally {
     interrupts?.dispose();

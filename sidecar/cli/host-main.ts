@@ -3,13 +3,12 @@
 // answer, and the split CLI's chunks plus yaml's, orama's and chokidar's own files took it about twice the CPU to load
 // (115 ms against 61 ms on the 2-core machine of bench/prompt-burst). main.ts hands that invocation here; the result
 // is the same as `engram serve`'s.
-import { EngramError, errorMessage } from '../../src/core/errors.js';
 import { command } from './commands/serve.js';
-import { entryContext } from './entry-context.js';
+import { entryContext, failureLine, lineWriter } from './entry-context.js';
 
-const line = (stream: NodeJS.WriteStream) => (t: string) => void (stream.writable && stream.write(t.endsWith('\n') ? t : `${t}\n`));
+const stderr = lineWriter(process.stderr);
 
-process.exitCode = await command.run(entryContext([], process.argv[4], line(process.stdout), line(process.stderr))).catch((e: unknown) => {
-  line(process.stderr)(`engram serve: ${e instanceof EngramError ? `${e.message}${e.hint ? `\n  ${e.hint}` : ''}` : `unexpected error: ${errorMessage(e)}`}`);
+process.exitCode = await command.run(entryContext([], process.argv[4], lineWriter(process.stdout), stderr)).catch((e: unknown) => {
+  stderr(failureLine('serve', e));
   return 1;
 });

@@ -15,8 +15,7 @@ const READERS = new Set(['loadConfig', 'liveConfig', 'readConfigData', 'readConf
 /** Where a read may be, and why. */
 const ENTRY_POINTS: Record<string, string> = {
   'sidecar/hosting/config-file.ts': 'the reader itself (and saveConfigKey, which reads the file it edits)',
-  'sidecar/cli/app.ts': "the CLI's entry: each command's context reads it (ctx.configFile, ctx.config)",
-  'sidecar/cli/entry-context.ts': "the single-file entries' context (`engram hook`, the daemon a hook starts): the same as the CLI's",
+  'sidecar/cli/entry-context.ts': "every command's context (the CLI's app.ts, `engram hook`, the daemon a hook starts): ctx.configFile, ctx.config",
   'sidecar/host/main.ts': "the daemon's entry: the host is handed a reader, read at each use",
   'src/plugin/node/config-access.ts': "the plugin's entry: its settings tab and its host read through pluginConfig",
 };
