@@ -1,6 +1,6 @@
 // Which passage of a note to quote for a query: the best scoring one, unless another's own heading names more of the
 // question.
-import { linkWeighted, type ScoredIndex } from './bm25f.js';
+import { bodyTermScore, linkWeighted, type ScoredIndex } from './bm25f.js';
 import { FENCE, HEADING, headingText } from './chunk.js';
 import type { Tokenizer } from './tokenize.js';
 import type { Bm25Params, IndexedNote } from './text-types.js';
@@ -167,8 +167,7 @@ function passageScore(ix: QuotedIndex, terms: string[], idfs: number[], p: Bm25P
     for (let i = 0; i < terms.length; i++) {
       const tf = posts[i]?.tfOf(c) ?? 0;
       if (tf === 0) continue;
-      const x = (p.weights.body * tf) / (1 - p.b + (p.b * bf.lengths[c]) / avg);
-      s += (idfs[i] * (x * (p.k1 + 1))) / (x + p.k1);
+      s += bodyTermScore(bf, avg, c, tf, idfs[i], p);
     }
     return linkWeighted(ix, c, s);
   };

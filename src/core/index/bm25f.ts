@@ -44,6 +44,16 @@ interface Query {
 
 const sat = (x: number, k1: number): number => (x * (k1 + 1)) / (x + k1);
 
+/**
+ * One query term's BM25 score in a passage's body, from its `tf` mentions at the passage's length: what the scorer adds
+ * for a passage with no title or tag match, for the readers that score a passage on its own (answering.ts,
+ * reading-order.ts).
+ */
+export function bodyTermScore(bf: Pick<FieldIndex, 'lengths'>, avg: number, c: number, tf: number, idf: number, p: Bm25Params): number {
+  const x = (p.weights.body * tf) / (1 - p.b + (p.b * bf.lengths[c]) / avg);
+  return idf * sat(x, p.k1);
+}
+
 export class Bm25fScorer {
   private noteScore = new Float64Array(0);
   private bodyBest = new Float64Array(0);

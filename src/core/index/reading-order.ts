@@ -1,6 +1,7 @@
 // Reading order across the notes of a numbered series: "D1:3" follows "D1:2", "Part 10" follows "Part 9", and what
 // the notes before say of a question is context for the note after. In a conversation kept a turn a note, the turn
 // that answers ("5 years already!") follows the turn that names the topic ("How long have you been married?").
+import { bodyTermScore } from './bm25f.js';
 import type { TextIndex } from './text-index.js';
 import type { Bm25Params, TextCandidate } from './text-types.js';
 
@@ -75,8 +76,7 @@ export function followOn(text: TextIndex, top: TextCandidate[], terms: string[],
       for (let i = 0; i < terms.length; i++) {
         const tf = posts[i]?.tfOf(last) ?? 0;
         if (tf === 0 || holds(text, c.slot, n.firstChunk, terms[i])) continue;
-        const x = (p.weights.body * tf) / (1 - p.b + (p.b * bf.lengths[last]) / avg);
-        gain += (idfs[i] * x * (p.k1 + 1)) / (x + p.k1);
+        gain += bodyTermScore(bf, avg, last, tf, idfs[i], p);
         held.set(terms[i], asked ? 1 : AFTER_STATEMENT);
       }
       if (gain === 0 || share === 0) continue;

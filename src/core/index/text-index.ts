@@ -119,14 +119,10 @@ export class TextIndex {
   }
 
   /**
-   * A passage's text for an excerpt: without the lines that repeat across many notes (BOILERPLATE_MIN_NOTES and
-   * BOILERPLATE_SHARE of them: template buttons, footers, notices), unless that would leave nothing.
+   * A passage's text for an excerpt (a hit quotes the text it was found with): without the lines that repeat across
+   * many notes (BOILERPLATE_MIN_NOTES and BOILERPLATE_SHARE of them: template buttons, footers, notices), unless that
+   * would leave nothing.
    */
-  excerptText(chunk: number): string {
-    return this.withoutBoilerplate(this.chunkText[chunk] ?? '');
-  }
-
-  /** `excerptText` of a passage's text read earlier (a hit quotes the text it was found with). */
   withoutBoilerplate(text: string): string {
     const min = Math.max(BOILERPLATE_MIN_NOTES, Math.ceil(this.liveNotes * BOILERPLATE_SHARE));
     const { a: rowA, b: rowB } = this.lines;
